@@ -1,0 +1,21 @@
+import LinkwrightCore
+
+/// libFuzzer entry point for the configuration loader: any bytes, as an environment, a domain or a
+/// policy file, must give diagnostics and never crash or hang. Built by `scripts/fuzz.sh`; this
+/// file is not main.swift because libFuzzer supplies main().
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConfigOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let folders = ["environments/fuzz.yaml", "domains/fuzz.yaml", "policies/fuzz.yaml"]
+    let path = folders[Int(bytes.first ?? 0) % folders.count]
+    var files = [SourceFile(path: path, bytes: Array(bytes.dropFirst()))]
+    if path != "environments/fuzz.yaml" {
+        files.append(SourceFile(path: "environments/fuzz.yaml", bytes: Array("tier: production\napps: {}\nhosts: {}\n".utf8)))
+    }
+    let (configuration, _) = ConfigLoader().load(files)
+    if let configuration {
+        let (compiled, _) = Compiler().compile(configuration)
+        _ = ArtifactRenderer.render(compiled)
+    }
+    return 0
+}

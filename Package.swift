@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, from the inside out:
+//   LinkwrightCore  pure: YAML text -> model -> validation -> compiled artifacts, matching, diffs.
+//                   It reads no disk, clock or network (libyaml parses bytes already in memory).
+//   LinkwrightIO    the edges: working tree and git revisions (libgit2), HTTP (libcurl), atomic writes.
+//   LinkwrightCLI   argument parsing, one type per subcommand, printers for diagnostics.
+//   linkwright      the executable: a few lines that call LinkwrightCLI.
+let package = Package(
+    name: "Linkwright",
+    products: [
+        .executable(name: "linkwright", targets: ["linkwright"]),
+        .library(name: "LinkwrightCore", targets: ["LinkwrightCore"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "LinkwrightCore", dependencies: ["CYaml"]),
+        .target(name: "LinkwrightIO", dependencies: ["LinkwrightCore", "CGit2", "CCurl"]),
+        .target(name: "LinkwrightCLI", dependencies: ["LinkwrightCore", "LinkwrightIO"]),
+        .executableTarget(name: "linkwright", dependencies: ["LinkwrightCLI"]),
+        // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).
+        // In a normal build they link as executables that do nothing.
+        .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
+        .target(name: "LinkwrightTestSupport", dependencies: ["LinkwrightCore"], path: "Tests/Support"),
+        .testTarget(
+            name: "LinkwrightCoreTests",
+            dependencies: ["LinkwrightCore", "LinkwrightTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "LinkwrightEndToEndTests",
+            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightIO"]
+        ),
+    ]
+)

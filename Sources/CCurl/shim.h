@@ -1,0 +1,16 @@
+#ifndef CCURL_SHIM_H
+#define CCURL_SHIM_H
+#include <curl/curl.h>
+/* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call:
+   one typed wrapper per argument type we pass. */
+static inline CURLcode ccurl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+typedef size_t (*ccurl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
+static inline CURLcode ccurl_setopt_write_function(CURL *h, ccurl_data_callback f) { return curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, f); }
+static inline CURLcode ccurl_setopt_header_function(CURL *h, ccurl_data_callback f) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, f); }
+static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
+static inline long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+#endif

@@ -1,0 +1,180 @@
+/// An `apple-app-site-association` file as a value: what `build` emits and what `match` reads.
+/// Field names follow Apple's (https://developer.apple.com/documentation/bundleresources/applinks).
+public struct AASADocument: Sendable, Equatable {
+    public var applinks: AppLinksSection?
+    public var webcredentials: [String]?
+    public var appclips: [String]?
+    public var activitycontinuation: [String]?
+
+    public init(
+        applinks: AppLinksSection? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil,
+        activitycontinuation: [String]? = nil
+    ) {
+        self.applinks = applinks
+        self.webcredentials = webcredentials
+        self.appclips = appclips
+        self.activitycontinuation = activitycontinuation
+    }
+}
+
+public struct AppLinksSection: Sendable, Equatable {
+    /// The legacy `"apps": []` key, which iOS 9–12 require to be present and empty.
+    public var legacyApps: [String]?
+    public var defaults: AASAComponent?
+    public var substitutionVariables: [AASAVariable]
+    public var details: [AASADetails]
+
+    public init(
+        legacyApps: [String]? = nil, defaults: AASAComponent? = nil, substitutionVariables: [AASAVariable] = [],
+        details: [AASADetails]
+    ) {
+        self.legacyApps = legacyApps
+        self.defaults = defaults
+        self.substitutionVariables = substitutionVariables
+        self.details = details
+    }
+}
+
+public struct AASAVariable: Sendable, Equatable {
+    public var name: String
+    public var values: [String]
+
+    public init(name: String, values: [String]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// One entry of `applinks.details`.
+public struct AASADetails: Sendable, Equatable {
+    public var appIDs: [String]?
+    /// The legacy singular key. When both are present `appIDs` wins, even when empty: observed
+    /// with swcutil by st-tech/universal-links-test ("should ignore appID if appIDs provided").
+    public var appID: String?
+    public var defaults: AASAComponent?
+    public var components: [AASAComponent]?
+    /// Legacy `paths` (iOS 12 and older), with `NOT ` marking an exclusion.
+    public var paths: [String]?
+    /// Where the entry was written in our configuration, when it came from there.
+    public var origin: SourceLocation?
+
+    public init(
+        appIDs: [String]? = nil, appID: String? = nil, defaults: AASAComponent? = nil,
+        components: [AASAComponent]? = nil, paths: [String]? = nil, origin: SourceLocation? = nil
+    ) {
+        self.appIDs = appIDs
+        self.appID = appID
+        self.defaults = defaults
+        self.components = components
+        self.paths = paths
+        self.origin = origin
+    }
+
+    /// The app IDs this entry speaks for.
+    public var effectiveAppIDs: [String] { appIDs ?? appID.map { [$0] } ?? [] }
+}
+
+/// One element of `components` (also the shape of `defaults`).
+public struct AASAComponent: Sendable, Equatable {
+    public var path: String?
+    public var query: AASAQuery?
+    public var fragment: String?
+    public var exclude: Bool?
+    public var caseSensitive: Bool?
+    public var percentEncoded: Bool?
+    public var comment: String?
+    public var origin: SourceLocation?
+
+    public init(
+        path: String? = nil, query: AASAQuery? = nil, fragment: String? = nil, exclude: Bool? = nil,
+        caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, comment: String? = nil, origin: SourceLocation? = nil
+    ) {
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.exclude = exclude
+        self.caseSensitive = caseSensitive
+        self.percentEncoded = percentEncoded
+        self.comment = comment
+        self.origin = origin
+    }
+}
+
+public enum AASAQuery: Sendable, Equatable {
+    /// A pattern for the whole query string.
+    case whole(String)
+    /// Patterns for named items.
+    case items([AASAQueryItem])
+    /// A dictionary holding a non-string value, which swcutil ignores as a whole
+    /// (blazingly-aasa conformance/oracle/swcutil-probes.tsv, `query-nonstring`). Never emitted.
+    case ignoredDictionary
+}
+
+public struct AASAQueryItem: Sendable, Equatable {
+    public var name: String
+    public var pattern: String
+
+    public init(name: String, pattern: String) {
+        self.name = name
+        self.pattern = pattern
+    }
+}
+
+extension AASADocument {
+    /// The JSON of this file, keys in the order of Apple's documentation examples.
+    public var json: JSON {
+        var members: [(String, JSON)] = []
+        if let applinks { members.append(("applinks", applinks.json)) }
+        for (key, apps) in [
+            ("webcredentials", webcredentials), ("appclips", appclips), ("activitycontinuation", activitycontinuation),
+        ] {
+            if let apps { members.append((key, .object([("apps", .array(apps.map(JSON.string)))]))) }
+        }
+        return .object(members)
+    }
+}
+
+extension AppLinksSection {
+    var json: JSON {
+        var members: [(String, JSON)] = []
+        if let legacyApps { members.append(("apps", .array(legacyApps.map(JSON.string)))) }
+        if let defaults { members.append(("defaults", defaults.json)) }
+        if !substitutionVariables.isEmpty {
+            members.append(
+                ("substitutionVariables", .object(substitutionVariables.map { ($0.name, .array($0.values.map(JSON.string))) })))
+        }
+        members.append(("details", .array(details.map(\.json))))
+        return .object(members)
+    }
+}
+
+extension AASADetails {
+    var json: JSON {
+        var members: [(String, JSON)] = []
+        if let appIDs { members.append(("appIDs", .array(appIDs.map(JSON.string)))) }
+        if let appID { members.append(("appID", .string(appID))) }
+        if let defaults { members.append(("defaults", defaults.json)) }
+        if let components { members.append(("components", .array(components.map(\.json)))) }
+        if let paths { members.append(("paths", .array(paths.map(JSON.string)))) }
+        return .object(members)
+    }
+}
+
+extension AASAComponent {
+    var json: JSON {
+        var members: [(String, JSON)] = []
+        if let path { members.append(("/", .string(path))) }
+        switch query {
+        case .whole(let pattern): members.append(("?", .string(pattern)))
+        case .items(let items): members.append(("?", .object(items.map { ($0.name, .string($0.pattern)) })))
+        case .ignoredDictionary: preconditionFailure("a query the platform ignores is never emitted")
+        case nil: break
+        }
+        if let fragment { members.append(("#", .string(fragment))) }
+        if let exclude { members.append(("exclude", .bool(exclude))) }
+        if let caseSensitive { members.append(("caseSensitive", .bool(caseSensitive))) }
+        if let percentEncoded { members.append(("percentEncoded", .bool(percentEncoded))) }
+        if let comment { members.append(("comment", .string(comment))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,226 @@
+/// Translates Apple-style rules to what Android understands: intent-filter path scopes (static,
+/// every Android version) and Android 15 `dynamic_app_link_components`. Where Android cannot say
+/// the same thing it says a wider thing, and a diagnostic names the difference.
+///
+/// Differences handled here (see docs/semantics.md):
+/// - Android dynamic rules have no substitution variables: custom variables are expanded into
+///   one component per value (up to `expansionLimit`), Apple's predefined ones are widened.
+/// - They have no `caseSensitive`; Android compares as written.
+/// - Their `?` takes query items only (Google's configure-assetlinks page documents no string form,
+///   and AOSP's StatementParser drops a string).
+/// - Apple's `/buy/*` also matches `/buy` (swcutil captures); a parent component keeps that.
+struct AndroidTranslator {
+    static let expansionLimit = 64
+
+    let domain: Domain
+    var diagnostics = DiagnosticBag()
+
+    init(domain: Domain) { self.domain = domain }
+
+    // MARK: Dynamic rules
+
+    mutating func dynamicComponents(for rule: Rule, in entry: AppLinksEntry) -> [DynamicComponent] {
+        if Self.effective(\.caseSensitive, rule, entry, domain) == false {
+            diagnostics.warning(
+                "ANDROID_CASE_SENSITIVE",
+                "Android dynamic rules have no caseSensitive; on Android this rule matches only the case written",
+                at: rule.location, hint: "write the pattern in the case URLs use, or accept the difference")
+        }
+        var query: [AASAQueryItem]?
+        switch rule.query?.value {
+        case .whole(let pattern) where pattern != "*":
+            diagnostics.error(
+                "ANDROID_QUERY_STRING", "Android dynamic rules match query items, not a whole query string",
+                at: rule.query!.location, hint: "write query as items, e.g. query: {source: \"?*\"}")
+        case .items(let items):
+            query = items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) }
+        default: break
+        }
+        var widened = false
+        let paths: [String?] = rule.path.map { expand(Self.withLeadingSlash($0.value), widened: &widened) } ?? [nil]
+        let fragments: [String?] = rule.fragment.map { expand($0.value, widened: &widened) } ?? [nil]
+        if let query {
+            for item in query where !PatternSyntax.variableNames(item.pattern).isEmpty { widened = true }
+        }
+        let widenedQuery = query?.map { AASAQueryItem(name: $0.name, pattern: Self.widenAll($0.pattern)) }
+        if widened {
+            diagnostics.warning(
+                "ANDROID_PATTERN_WIDENED",
+                "Android dynamic rules have no substitution variables; on Android this rule matches more URLs than on iOS",
+                at: rule.location, hint: "use a custom variable with few values (expanded exactly), or accept the difference")
+        }
+        var components: [DynamicComponent] = []
+        for path in paths {
+            for fragment in fragments {
+                let make = { (path: String?) in
+                    DynamicComponent(
+                        path: path, query: widenedQuery, fragment: fragment, exclude: rule.exclude, comments: rule.comment,
+                        origin: rule.location)
+                }
+                if let path, path.hasSuffix("/*"), path.count > 2 { components.append(make(String(path.dropLast(2)))) }
+                components.append(make(path))
+            }
+        }
+        return components
+    }
+
+    /// Every concrete pattern a pattern stands for once custom variables are replaced by their
+    /// values and predefined ones by wildcards.
+    private func expand(_ pattern: String, widened: inout Bool) -> [String] {
+        guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [pattern] }
+        var results = [""]
+        for token in tokens {
+            switch token {
+            case .literal(let scalar): results = results.map { $0 + String(scalar) }
+            case .one: results = results.map { $0 + "?" }
+            case .any: results = results.map { $0 + "*" }
+            case .variable(let name):
+                let values = domain.variables.first { $0.name.value == name }?.values.map(\.value)
+                if let values, results.count * values.count <= Self.expansionLimit {
+                    results = results.flatMap { prefix in values.map { prefix + $0 } }
+                } else {
+                    widened = true
+                    results = results.map { $0 + Self.wildcard(forVariable: name) }
+                }
+            }
+        }
+        return results
+    }
+
+    private static func widenAll(_ pattern: String) -> String {
+        guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return pattern }
+        return tokens.map { token in
+            switch token {
+            case .literal(let scalar): String(scalar)
+            case .one: "?"
+            case .any: "*"
+            case .variable(let name): wildcard(forVariable: name)
+            }
+        }.joined()
+    }
+
+    /// Apple's single-character classes become `?`; everything else becomes `?*`.
+    private static func wildcard(forVariable name: String) -> String {
+        ["alpha", "upper", "lower", "alnum", "digit", "xdigit"].contains(name) ? "?" : "?*"
+    }
+
+    static func withLeadingSlash(_ pattern: String) -> String {
+        pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
+    }
+
+    static func effective(_ flag: KeyPath<MatchFlags, Located<Bool>?>, _ rule: Rule, _ entry: AppLinksEntry, _ domain: Domain)
+        -> Bool
+    {
+        (rule.flags[keyPath: flag] ?? entry.flags[keyPath: flag] ?? domain.flags[keyPath: flag])?.value ?? true
+    }
+
+    // MARK: Static scope
+
+    /// The intent-filter path attributes that cover every positive rule: exact where the rule
+    /// is literal or uses `?` only, else the literal prefix before the first wildcard.
+    static func staticScopes(for rules: [(AppLinksEntry, Rule)], domain: Domain) -> [PathScope] {
+        var scopes: [PathScope] = []
+        for (entry, rule) in rules where !rule.exclude {
+            for scope in ruleScopes(rule, entry: entry, domain: domain) where !scopes.contains(scope) {
+                scopes.append(scope)
+            }
+        }
+        let prefixes = scopes.compactMap { scope -> String? in
+            if case .prefix(let prefix) = scope { return prefix }
+            return nil
+        }
+        return scopes.filter { scope in
+            switch scope {
+            case .path(let path): return !prefixes.contains { path.hasPrefix($0) }
+            case .prefix(let prefix): return !prefixes.contains { prefix.hasPrefix($0) && prefix != $0 }
+            case .pattern(let pattern): return !prefixes.contains { literalHead(ofAndroidPattern: pattern).hasPrefix($0) }
+            }
+        }
+    }
+
+    private static func ruleScopes(_ rule: Rule, entry: AppLinksEntry, domain: Domain) -> [PathScope] {
+        let pattern = withLeadingSlash(rule.path?.value ?? "*")
+        guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [.prefix("/")] }
+        let caseSensitive = effective(\.caseSensitive, rule, entry, domain)
+        let percentEncoded = effective(\.percentEncoded, rule, entry, domain)
+        // Android matches the decoded path as written; stop where the pattern could mean another spelling.
+        let literalEnd =
+            tokens.firstIndex { token in
+                guard case .literal(let scalar) = token else { return true }
+                if !caseSensitive && scalar.properties.changesWhenCaseMapped { return true }
+                return percentEncoded && scalar == "%"
+            } ?? tokens.endIndex
+        let literal = String(String.UnicodeScalarView(tokens[..<literalEnd].compactMap { token -> Unicode.Scalar? in
+            if case .literal(let scalar) = token { return scalar }
+            return nil
+        }))
+        if literalEnd == tokens.endIndex {
+            // Apple ignores trailing slashes (swcutil captures): cover both spellings.
+            let bare = literal.count > 1 && literal.hasSuffix("/") ? String(literal.dropLast()) : literal
+            return bare == "/" ? [.path("/")] : [.path(bare), .path(bare + "/")]
+        }
+        if literalEnd == tokens.count - 1, tokens.last == .any, literal.hasSuffix("/"), literal.count > 1 {
+            // Apple's `/buy/*` also matches `/buy`.
+            return [.path(String(literal.dropLast())), .prefix(literal)]
+        }
+        let onlyOneWildcards = tokens[literalEnd...].allSatisfy { token in
+            if case .literal(let scalar) = token {
+                return (caseSensitive || !scalar.properties.changesWhenCaseMapped) && !(percentEncoded && scalar == "%")
+            }
+            return token == .one
+        }
+        if onlyOneWildcards {
+            let androidPattern = tokens.map { token -> String in
+                guard case .literal(let scalar) = token else { return "." }
+                return ".*\\".unicodeScalars.contains(scalar) ? "\\\\" + String(scalar) : String(scalar)
+            }.joined()
+            return [.pattern(androidPattern), .pattern(androidPattern + "/")]
+        }
+        return [.prefix(literal.isEmpty ? "/" : literal)]
+    }
+
+    private static func literalHead(ofAndroidPattern pattern: String) -> String {
+        String(pattern.prefix { $0 != "." && $0 != "\\" && $0 != "*" })
+    }
+
+    /// Without dynamic rules Android has no exclusions: an exclude rule whose URLs fall inside the
+    /// static scope opens the app on Android while iOS keeps it on the web.
+    static func ignoredExclusions(_ rules: [(AppLinksEntry, Rule)], scopes: [PathScope], domain: Domain) -> [Diagnostic] {
+        rules.compactMap { entry, rule -> Diagnostic? in
+            guard rule.exclude else { return nil }
+            let excluded = staticScopes(for: [(entry, Rule(path: rule.path, query: nil, fragment: nil, exclude: false,
+                comment: nil, flags: rule.flags, environments: nil, location: rule.location))], domain: domain)
+            let overlapping = scopes.first { scope in excluded.contains { overlaps(scope, $0) } }
+            guard let overlapping else { return nil }
+            return Diagnostic(
+                "ANDROID_EXCLUSION_IGNORED", .warning,
+                "Android has no exclusions without dynamic rules: these URLs open the app on Android through the intent-filter scope \(overlapping.attribute)",
+                at: rule.location,
+                hint: "set emit.android_dynamic_rules: true (Android 15+), or narrow the rules so their scope leaves these URLs out")
+        }
+    }
+
+    private static func overlaps(_ a: PathScope, _ b: PathScope) -> Bool {
+        func head(_ scope: PathScope) -> (String, Bool) {
+            switch scope {
+            case .path(let path): (path, false)
+            case .prefix(let prefix): (prefix, true)
+            case .pattern(let pattern): (literalHead(ofAndroidPattern: pattern), true)
+            }
+        }
+        let (x, xOpen) = head(a)
+        let (y, yOpen) = head(b)
+        return x == y || (xOpen && y.hasPrefix(x)) || (yOpen && x.hasPrefix(y))
+    }
+}
+
+extension PathScope {
+    /// The `<data>` attribute, as written in the manifest.
+    public var attribute: String {
+        switch self {
+        case .path(let path): "android:path=\"\(XMLText.escaped(path))\""
+        case .prefix(let prefix): "android:pathPrefix=\"\(XMLText.escaped(prefix))\""
+        case .pattern(let pattern): "android:pathPattern=\"\(XMLText.escaped(pattern))\""
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// An `assetlinks.json` statement list
+/// (https://developers.google.com/digital-asset-links/v1/statements).
+public struct AssetLinksDocument: Sendable, Equatable {
+    public var statements: [AssetStatement]
+
+    public init(statements: [AssetStatement]) { self.statements = statements }
+
+    public var json: JSON { .array(statements.map(\.json)) }
+}
+
+public struct AssetStatement: Sendable, Equatable {
+    public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
+    public static let getLoginCreds = "delegate_permission/common.get_login_creds"
+
+    public var relations: [String]
+    public var target: AssetTarget
+    /// Android 15 dynamic rules for `handle_all_urls`
+    /// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic).
+    public var dynamicComponents: [DynamicComponent]?
+
+    public init(relations: [String], target: AssetTarget, dynamicComponents: [DynamicComponent]? = nil) {
+        self.relations = relations
+        self.target = target
+        self.dynamicComponents = dynamicComponents
+    }
+
+    var json: JSON {
+        var members: [(String, JSON)] = [
+            ("relation", .array(relations.map(JSON.string))),
+            ("target", target.json),
+        ]
+        if let dynamicComponents {
+            let rules = JSON.object([("dynamic_app_link_components", .array(dynamicComponents.map(\.json)))])
+            members.append(("relation_extensions", .object([(Self.handleAllURLs, rules)])))
+        }
+        return .object(members)
+    }
+}
+
+public enum AssetTarget: Sendable, Equatable {
+    case androidApp(package: String, fingerprints: [String])
+    case web(site: String)
+
+    var json: JSON {
+        switch self {
+        case .androidApp(let package, let fingerprints):
+            return .object([
+                ("namespace", .string("android_app")),
+                ("package_name", .string(package)),
+                ("sha256_cert_fingerprints", .array(fingerprints.map(JSON.string))),
+            ])
+        case .web(let site):
+            return .object([("namespace", .string("web")), ("site", .string(site))])
+        }
+    }
+}
+
+/// One element of `dynamic_app_link_components`: `/`, `?` (items only), `#`, `exclude`, and
+/// `comments` (the plural key AOSP's StatementParser reads).
+public struct DynamicComponent: Sendable, Equatable {
+    public var path: String?
+    public var query: [AASAQueryItem]?
+    public var fragment: String?
+    public var exclude: Bool
+    public var comments: String?
+    public var origin: SourceLocation?
+
+    public init(
+        path: String? = nil, query: [AASAQueryItem]? = nil, fragment: String? = nil, exclude: Bool = false,
+        comments: String? = nil, origin: SourceLocation? = nil
+    ) {
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.exclude = exclude
+        self.comments = comments
+        self.origin = origin
+    }
+
+    var json: JSON {
+        var members: [(String, JSON)] = []
+        if let path { members.append(("/", .string(path))) }
+        if let query { members.append(("?", .object(query.map { ($0.name, .string($0.pattern)) }))) }
+        if let fragment { members.append(("#", .string(fragment))) }
+        if exclude { members.append(("exclude", .bool(true))) }
+        if let comments { members.append(("comments", .string(comments))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,68 @@
+/// The result of compiling a configuration: every environment with what each host serves and
+/// what each app declares. Artifacts (bytes) are rendered from this by `ArtifactRenderer`.
+public struct CompiledConfiguration: Sendable {
+    public var environments: [CompiledEnvironment]
+
+    public init(environments: [CompiledEnvironment]) { self.environments = environments }
+}
+
+public struct CompiledEnvironment: Sendable {
+    public var name: String
+    public var tier: Tier
+    public var mode: EntitlementMode?
+    /// One per host that serves association files (wildcard hosts share their root's).
+    public var sites: [CompiledSite]
+    public var iosApps: [CompiledIOSApp]
+    public var androidApps: [CompiledAndroidApp]
+
+    /// The site whose files decide links on `host` (its own, or its root's for a wildcard match).
+    public func site(serving host: String) -> CompiledSite? {
+        sites.first { $0.servedHosts.contains { $0.name == host } }
+            ?? sites.first { site in
+                site.servedHosts.contains { $0.isWildcard && host.hasSuffix("." + $0.fileHost.name) }
+            }
+    }
+}
+
+/// The association files of one host.
+public struct CompiledSite: Sendable {
+    /// The host the files are fetched from.
+    public var fileHost: Host
+    /// The hosts whose links these files decide: the root and/or `*.root`, or a single host.
+    public var servedHosts: [Host]
+    public var domain: String
+    /// `nil` when no iOS app takes part on this host.
+    public var aasa: AASADocument?
+    /// `nil` when no Android app takes part on this host.
+    public var assetLinks: AssetLinksDocument?
+}
+
+public struct CompiledIOSApp: Sendable {
+    public var name: String
+    public var appID: String
+    public var isAppClip: Bool
+    /// `com.apple.developer.associated-domains` entries, in emission order.
+    public var associatedDomains: [String]
+}
+
+public struct CompiledAndroidApp: Sendable {
+    public var name: String
+    public var package: String
+    public var intentFilters: [IntentFilter]
+}
+
+/// One `<intent-filter android:autoVerify="true">`: the hosts of one domain contract and the
+/// static path scope that covers its rules (the scope Android 15 dynamic rules may only narrow).
+public struct IntentFilter: Sendable, Equatable {
+    public var domain: String
+    public var hosts: [Host]
+    public var scopes: [PathScope]
+}
+
+/// A `<data>` path attribute (https://developer.android.com/guide/topics/manifest/data-element).
+public enum PathScope: Hashable, Sendable {
+    case path(String)
+    case prefix(String)
+    /// An Android `pathPattern` (`.` any character, `\\` escapes).
+    case pattern(String)
+}

@@ -1,0 +1,261 @@
+/// Compiles a validated configuration into what every host serves and every app declares.
+/// Pure: no disk, clock or network.
+public struct Compiler: Sendable {
+    /// Apple: "the uncompressed size of the apple-app-site-association file must be no greater
+    /// than 128 KB" (App Search Programming Guide, iOS 9.3.1 and later).
+    public static let aasaSizeLimit = 128 * 1024
+    /// Default `emit.size_budget`: warn at 100 KB so the hard limit is never a surprise.
+    public static let defaultSizeBudget = 100 * 1024
+
+    public init() {}
+
+    /// Compiles the named environments (all when `environments` is empty).
+    public func compile(_ configuration: Configuration, environments: [String] = []) -> (
+        compiled: CompiledConfiguration, diagnostics: [Diagnostic]
+    ) {
+        var diagnostics = DiagnosticBag()
+        let selected = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
+        let compiled = selected.map { environment in
+            var environmentCompiler = EnvironmentCompiler(configuration: configuration, environment: environment)
+            let result = environmentCompiler.compile()
+            diagnostics.add(contentsOf: environmentCompiler.diagnostics.items)
+            return result
+        }
+        return (CompiledConfiguration(environments: compiled), diagnostics.sorted)
+    }
+}
+
+/// Compiles one environment.
+private struct EnvironmentCompiler {
+    let configuration: Configuration
+    let environment: Environment
+    var diagnostics = DiagnosticBag()
+
+    init(configuration: Configuration, environment: Environment) {
+        self.configuration = configuration
+        self.environment = environment
+    }
+
+    mutating func compile() -> CompiledEnvironment {
+        var sites: [CompiledSite] = []
+        var hostsByFileHost: [Host: [HostBinding]] = [:]
+        var fileHostOrder: [Host] = []
+        for binding in environment.hosts {
+            let fileHost = binding.host.value.fileHost
+            if hostsByFileHost[fileHost] == nil { fileHostOrder.append(fileHost) }
+            hostsByFileHost[fileHost, default: []].append(binding)
+        }
+        for fileHost in fileHostOrder {
+            let bindings = hostsByFileHost[fileHost]!
+            guard let domain = configuration.domain(named: bindings[0].domain.value) else { continue }
+            sites.append(site(fileHost: fileHost, hosts: bindings.map(\.host.value), domain: domain))
+        }
+        return CompiledEnvironment(
+            name: environment.name, tier: environment.tier.value, mode: environment.mode?.value, sites: sites,
+            iosApps: iosApps(), androidApps: androidApps())
+    }
+
+    // MARK: Association files
+
+    private mutating func site(fileHost: Host, hosts: [Host], domain: Domain) -> CompiledSite {
+        let aasa = aasaDocument(for: domain)
+        if let aasa { checkSize(of: aasa, domain: domain, host: fileHost) }
+        return CompiledSite(
+            fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: aasa,
+            assetLinks: assetLinksDocument(for: domain))
+    }
+
+    private func appID(_ name: String) -> String? {
+        guard let app = environment.app(named: name), let ios = app.ios,
+            let team = ios.teamID?.value ?? environment.teamID?.value
+        else { return nil }
+        return team + "." + ios.bundleID.value
+    }
+
+    private mutating func aasaDocument(for domain: Domain) -> AASADocument? {
+        let entries = Resolution.entries(of: domain, in: environment.name)
+        var details: [AASADetails] = []
+        var legacy: [AASADetails] = []
+        for entry in entries {
+            let appIDs = entry.apps.compactMap { appID($0.value) }
+            guard !appIDs.isEmpty else { continue }
+            details.append(
+                AASADetails(
+                    appIDs: appIDs, defaults: component(flags: entry.flags),
+                    components: entry.rules.map(component), origin: entry.location))
+            if domain.emit.legacyPaths, let paths = legacyPaths(entry, domain: domain) {
+                legacy += appIDs.map { AASADetails(appID: $0, paths: paths, origin: entry.location) }
+            }
+        }
+        let applinks =
+            details.isEmpty
+            ? nil
+            : AppLinksSection(
+                legacyApps: domain.emit.legacyPaths ? [] : nil, defaults: component(flags: domain.flags),
+                substitutionVariables: domain.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) },
+                details: details + legacy)
+        let document = AASADocument(
+            applinks: applinks, webcredentials: serviceAppIDs(domain.webcredentials),
+            appclips: serviceAppIDs(domain.appclips), activitycontinuation: serviceAppIDs(domain.activitycontinuation))
+        return document == AASADocument() ? nil : document
+    }
+
+    /// App IDs of a service's `apps` list, `nil` when no iOS app uses the service here.
+    private func serviceAppIDs(_ names: [Located<String>]) -> [String]? {
+        let ids = names.compactMap { appID($0.value) }
+        return ids.isEmpty ? nil : ids
+    }
+
+    private func component(flags: MatchFlags) -> AASAComponent? {
+        flags.isEmpty
+            ? nil : AASAComponent(caseSensitive: flags.caseSensitive?.value, percentEncoded: flags.percentEncoded?.value)
+    }
+
+    private func component(_ rule: Rule) -> AASAComponent {
+        let query: AASAQuery? =
+            switch rule.query?.value {
+            case .whole(let pattern): .whole(pattern)
+            case .items(let items): .items(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) })
+            case nil: nil
+            }
+        return AASAComponent(
+            path: rule.path?.value, query: query, fragment: rule.fragment?.value, exclude: rule.exclude ? true : nil,
+            caseSensitive: rule.flags.caseSensitive?.value, percentEncoded: rule.flags.percentEncoded?.value,
+            comment: rule.comment, origin: rule.location)
+    }
+
+    /// Legacy `paths` match the path only, with no variables or flags (App Search Programming
+    /// Guide, "Support Universal Links"). A rule translates exactly only when it needs nothing
+    /// more; otherwise iOS 12 would open the app for URLs iOS 13+ keeps on the web, or the reverse.
+    private mutating func legacyPaths(_ entry: AppLinksEntry, domain: Domain) -> [String]? {
+        var paths: [String] = []
+        var exact = true
+        for rule in entry.rules {
+            let caseSensitive = rule.flags.caseSensitive ?? entry.flags.caseSensitive ?? domain.flags.caseSensitive
+            let percentEncoded = rule.flags.percentEncoded ?? entry.flags.percentEncoded ?? domain.flags.percentEncoded
+            var reasons: [String] = []
+            if case .whole(let pattern)? = rule.query?.value, pattern == "*" {
+            } else if rule.query != nil {
+                reasons.append("it constrains the query")
+            }
+            if let fragment = rule.fragment, fragment.value != "*" { reasons.append("it constrains the fragment") }
+            if caseSensitive?.value == false { reasons.append("it is case-insensitive") }
+            if percentEncoded?.value == false { reasons.append("it matches decoded URLs") }
+            if let path = rule.path, !PatternSyntax.variableNames(path.value).isEmpty {
+                reasons.append("it uses substitution variables")
+            }
+            guard reasons.isEmpty else {
+                exact = false
+                diagnostics.error(
+                    "LEGACY_PATHS_INEXACT",
+                    "rule cannot be written as a legacy path for iOS 12: \(reasons.joined(separator: ", "))",
+                    at: rule.location, hint: "remove emit.legacy_paths from \(domain.file), or simplify the rule")
+                continue
+            }
+            let path = rule.path?.value ?? "*"
+            paths.append(rule.exclude ? "NOT " + path : path)
+        }
+        return exact ? paths : nil
+    }
+
+    private mutating func checkSize(of document: AASADocument, domain: Domain, host: Host) {
+        let size = document.json.rendered().utf8.count
+        let budget = domain.emit.sizeBudget?.value ?? Compiler.defaultSizeBudget
+        if size > Compiler.aasaSizeLimit {
+            diagnostics.error(
+                "AASA_TOO_LARGE",
+                "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes; Apple reads at most \(Compiler.aasaSizeLimit)",
+                at: domain.emit.sizeBudget?.location ?? .file(domain.file),
+                hint: "merge rules with wildcards or substitution variables, or split apps across hosts")
+        } else if size > budget {
+            diagnostics.warning(
+                "AASA_SIZE_BUDGET",
+                "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes, over the budget of \(budget)",
+                at: domain.emit.sizeBudget?.location ?? .file(domain.file),
+                hint: "shrink the rules, or raise emit.size_budget (Apple's limit is \(Compiler.aasaSizeLimit))")
+        }
+    }
+
+    private mutating func assetLinksDocument(for domain: Domain) -> AssetLinksDocument? {
+        let entries = Resolution.entries(of: domain, in: environment.name)
+        var order: [String] = []
+        for name in entries.flatMap({ $0.apps.map(\.value) }) + domain.webcredentials.map(\.value) where !order.contains(name) {
+            order.append(name)
+        }
+        var statements: [AssetStatement] = []
+        for name in order {
+            guard let android = environment.app(named: name)?.android else { continue }
+            let linked = entries.filter { $0.apps.contains { $0.value == name } }
+            var relations: [String] = []
+            if !linked.isEmpty { relations.append(AssetStatement.handleAllURLs) }
+            if domain.webcredentials.contains(where: { $0.value == name }) { relations.append(AssetStatement.getLoginCreds) }
+            var dynamic: [DynamicComponent]?
+            if domain.emit.androidDynamicRules && !linked.isEmpty {
+                var translator = AndroidTranslator(domain: domain)
+                dynamic = linked.flatMap { entry in entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) } }
+                diagnostics.add(contentsOf: translator.diagnostics.items)
+            }
+            statements.append(
+                AssetStatement(
+                    relations: relations,
+                    target: .androidApp(package: android.package.value, fingerprints: android.fingerprints.map(\.fingerprint.value.value)),
+                    dynamicComponents: dynamic))
+        }
+        return statements.isEmpty ? nil : AssetLinksDocument(statements: statements)
+    }
+
+    // MARK: App declarations
+
+    private func iosApps() -> [CompiledIOSApp] {
+        let modeSuffix = environment.mode.map { "?mode=" + $0.value.rawValue } ?? ""
+        return environment.apps.compactMap { app in
+            guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
+            var byService: [String: [String]] = [:]
+            for binding in environment.hosts {
+                guard let domain = configuration.domain(named: binding.domain.value) else { continue }
+                let name = app.name.value
+                let host = binding.host.value
+                let linked = Resolution.entries(of: domain, in: environment.name).contains { $0.apps.contains { $0.value == name } }
+                let uses: [(String, Bool)] = [
+                    ("applinks", linked),
+                    ("webcredentials", domain.webcredentials.contains { $0.value == name }),
+                    // Apple: "For services other than appclips, you can prefix a domain with *."
+                    // (Supporting associated domains), so App Clips get concrete hosts only.
+                    ("appclips", !host.isWildcard && domain.appclips.contains { $0.value == name }),
+                    ("activitycontinuation", domain.activitycontinuation.contains { $0.value == name }),
+                ]
+                for (service, used) in uses where used {
+                    byService[service, default: []].append("\(service):\(host)\(modeSuffix)")
+                }
+            }
+            let entries = ["applinks", "webcredentials", "appclips", "activitycontinuation"].flatMap { byService[$0] ?? [] }
+            return CompiledIOSApp(name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries)
+        }
+    }
+
+    private mutating func androidApps() -> [CompiledAndroidApp] {
+        environment.apps.compactMap { app in
+            guard let android = app.android else { return nil }
+            var filters: [IntentFilter] = []
+            var domainOrder: [String] = []
+            var hostsByDomain: [String: [Host]] = [:]
+            for binding in environment.hosts {
+                if hostsByDomain[binding.domain.value] == nil { domainOrder.append(binding.domain.value) }
+                hostsByDomain[binding.domain.value, default: []].append(binding.host.value)
+            }
+            for domainName in domainOrder {
+                guard let domain = configuration.domain(named: domainName) else { continue }
+                let rules = Resolution.entries(of: domain, in: environment.name)
+                    .filter { $0.apps.contains { $0.value == app.name.value } }
+                    .flatMap { entry in entry.rules.map { (entry, $0) } }
+                guard !rules.isEmpty else { continue }
+                let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
+                if !domain.emit.androidDynamicRules {
+                    diagnostics.add(contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
+                }
+                filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
+            }
+            return CompiledAndroidApp(name: app.name.value, package: android.package.value, intentFilters: filters)
+        }
+    }
+}

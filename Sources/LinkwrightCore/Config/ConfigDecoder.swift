@@ -1,0 +1,282 @@
+/// Turns parsed YAML into model values, checking every value's type and format and reporting
+/// every problem with its location.
+struct ConfigDecoder {
+    var reader = NodeReader()
+
+    var diagnostics: DiagnosticBag {
+        get { reader.diagnostics }
+        set { reader.diagnostics = newValue }
+    }
+
+    // MARK: Environments
+
+    mutating func environment(name: String, file: String, root: YAMLNode) -> Environment? {
+        guard let map = reader.mapping(root, ConfigSchema.environment) else { return nil }
+        let tier = map["tier"].flatMap { reader.choice($0, "tier", Tier.self) }
+        let team = map["team_id"].flatMap { teamID($0) }
+        let mode = map["entitlements_mode"].flatMap { reader.choice($0, "entitlements mode", EntitlementMode.self) }
+        var apps: [AppDefinition] = []
+        if let node = map["apps"], let entries = reader.entries(node, of: "apps") {
+            apps = entries.compactMap { app($0) }
+        }
+        var hosts: [HostBinding] = []
+        if let node = map["hosts"], let entries = reader.entries(node, of: "hosts") {
+            hosts = entries.compactMap { hostBinding($0) }
+        }
+        guard let tier else { return nil }
+        return Environment(name: name, file: file, tier: tier, teamID: team, mode: mode, apps: apps, hosts: hosts)
+    }
+
+    private mutating func app(_ pair: YAMLPair) -> AppDefinition? {
+        let nameOK = checkName(pair.key, what: "app")
+        guard let map = reader.mapping(pair.value, ConfigSchema.app) else { return nil }
+        let ios = map["ios"].flatMap { iosApp($0) }
+        let android = map["android"].flatMap { androidApp($0) }
+        if map["ios"] == nil && map["android"] == nil {
+            diagnostics.error(
+                "MISSING_KEY", "app \"\(pair.key.value)\" has neither ios nor android", at: pair.key.location,
+                hint: "add an ios: or android: block, or remove the app")
+        }
+        return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android) : nil
+    }
+
+    private mutating func iosApp(_ node: YAMLNode) -> IOSApp? {
+        guard let map = reader.mapping(node, ConfigSchema.iosApp) else { return nil }
+        let bundle = map["bundle_id"].flatMap { reader.string($0, "bundle ID") }
+        if let bundle { report(Identifiers.bundleIDProblem(bundle.value), at: bundle.location) }
+        let team = map["team_id"].flatMap { teamID($0) }
+        let clip = map["app_clip"].flatMap { reader.bool($0, "app_clip") }?.value ?? false
+        guard let bundle else { return nil }
+        return IOSApp(bundleID: bundle, teamID: team, isAppClip: clip, location: node.location)
+    }
+
+    private mutating func androidApp(_ node: YAMLNode) -> AndroidApp? {
+        guard let map = reader.mapping(node, ConfigSchema.androidApp) else { return nil }
+        let package = map["package"].flatMap { reader.string($0, "package name") }
+        if let package { report(Identifiers.packageNameProblem(package.value), at: package.location) }
+        var keys: [SigningKey] = []
+        if let fingerprints = map["fingerprints"], let entries = reader.entries(fingerprints, of: "fingerprints") {
+            if entries.isEmpty {
+                diagnostics.error(
+                    "MISSING_VALUE", "an Android app needs at least one signing fingerprint", at: fingerprints.location,
+                    hint: "add play-signing: with the SHA-256 of the Play App Signing key")
+            }
+            for entry in entries {
+                guard checkName(entry.key, what: "fingerprint channel"),
+                    let text = reader.string(entry.value, "fingerprint")
+                else { continue }
+                switch Fingerprint.parse(text.value) {
+                case .success(let fingerprint):
+                    if fingerprint.value != text.value {
+                        diagnostics.warning(
+                            "FINGERPRINT_NORMALISED",
+                            "fingerprint written as \"\(text.value)\" is emitted as \(fingerprint.value)",
+                            at: text.location, hint: "write it in the canonical form: \"\(fingerprint.value)\"")
+                    }
+                    keys.append(SigningKey(channel: entry.key, fingerprint: Located(fingerprint, at: text.location)))
+                case .failure(let problem):
+                    report(problem, at: text.location)
+                }
+            }
+        }
+        guard let package else { return nil }
+        return AndroidApp(package: package, fingerprints: keys, location: node.location)
+    }
+
+    private mutating func hostBinding(_ pair: YAMLPair) -> HostBinding? {
+        let host: Host?
+        switch Host.parse(pair.key.value) {
+        case .success(let parsed): host = parsed
+        case .failure(let problem):
+            report(problem, at: pair.key.location)
+            host = nil
+        }
+        guard let domain = reader.string(pair.value, "domain name"), let host else { return nil }
+        return HostBinding(host: Located(host, at: pair.key.location), domain: domain)
+    }
+
+    private mutating func teamID(_ node: YAMLNode) -> Located<String>? {
+        guard let team = reader.string(node, "team ID") else { return nil }
+        if let problem = Identifiers.teamIDProblem(team.value) {
+            report(problem, at: team.location)
+            return nil
+        }
+        return team
+    }
+
+    // MARK: Domains
+
+    mutating func domain(name: String, file: String, root: YAMLNode) -> Domain? {
+        guard let map = reader.mapping(root, ConfigSchema.domain) else { return nil }
+        let flags = map["defaults"].map { matchFlags($0) } ?? MatchFlags()
+        var variables: [SubstitutionVariable] = []
+        if let node = map["variables"], let entries = reader.entries(node, of: "variables") {
+            for entry in entries {
+                guard let values = reader.strings(entry.value, "variable value") else { continue }
+                variables.append(SubstitutionVariable(name: entry.key, values: values))
+            }
+        }
+        var applinks: [AppLinksEntry] = []
+        if let node = map["applinks"], let items = reader.list(node, of: "applinks entries") {
+            applinks = items.compactMap { applinksEntry($0) }
+        }
+        var appNames: [String: [Located<String>]] = [:]
+        for key in ["webcredentials", "appclips", "activitycontinuation"] {
+            appNames[key] = map[key].flatMap { reader.strings($0, "app name") } ?? []
+        }
+        var emit = EmitOptions()
+        if let node = map["emit"], let options = reader.mapping(node, ConfigSchema.emit) {
+            emit.legacyPaths = options["legacy_paths"].flatMap { reader.bool($0, "legacy_paths") }?.value ?? false
+            emit.androidDynamicRules =
+                options["android_dynamic_rules"].flatMap { reader.bool($0, "android_dynamic_rules") }?.value ?? false
+            emit.sizeBudget = options["size_budget"].flatMap { reader.integer($0, "size_budget", minimum: 1) }
+        }
+        var expectations: [Expectation] = []
+        if let node = map["expectations"], let items = reader.list(node, of: "expectations") {
+            expectations = items.compactMap { expectation($0) }
+        }
+        return Domain(
+            name: name, file: file, flags: flags, variables: variables, applinks: applinks,
+            webcredentials: appNames["webcredentials"]!, appclips: appNames["appclips"]!,
+            activitycontinuation: appNames["activitycontinuation"]!, emit: emit, expectations: expectations)
+    }
+
+    private mutating func matchFlags(_ node: YAMLNode) -> MatchFlags {
+        guard let map = reader.mapping(node, ConfigSchema.flags) else { return MatchFlags() }
+        return flags(in: map)
+    }
+
+    private mutating func flags(in map: NodeReader.Mapping) -> MatchFlags {
+        MatchFlags(
+            caseSensitive: map["case_sensitive"].flatMap { reader.bool($0, "case_sensitive") },
+            percentEncoded: map["percent_encoded"].flatMap { reader.bool($0, "percent_encoded") })
+    }
+
+    private mutating func applinksEntry(_ node: YAMLNode) -> AppLinksEntry? {
+        guard let map = reader.mapping(node, ConfigSchema.applinksEntry) else { return nil }
+        let apps = map["apps"].flatMap { reader.strings($0, "app name") } ?? []
+        if let list = map["apps"], apps.isEmpty, case .sequence = list.content {
+            diagnostics.error(
+                "MISSING_VALUE", "an applinks entry needs at least one app", at: list.location,
+                hint: "name the apps these rules open")
+        }
+        let flags = map["defaults"].map { matchFlags($0) } ?? MatchFlags()
+        let rules = map["rules"].flatMap { reader.list($0, of: "rules") }?.compactMap { rule($0) } ?? []
+        let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
+        return AppLinksEntry(apps: apps, flags: flags, rules: rules, environments: environments, location: node.location)
+    }
+
+    private mutating func rule(_ node: YAMLNode) -> Rule? {
+        guard let map = reader.mapping(node, ConfigSchema.rule) else { return nil }
+        let path = map["path"].flatMap { reader.string($0, "path pattern") }
+        let fragment = map["fragment"].flatMap { reader.string($0, "fragment pattern") }
+        let query = map["query"].flatMap { queryPattern($0) }
+        if map["path"] == nil && map["query"] == nil && map["fragment"] == nil {
+            diagnostics.error(
+                "EMPTY_RULE", "a rule needs a path, query or fragment", at: node.location,
+                hint: "write path: \"*\" to match every URL")
+        }
+        let exclude = map["exclude"].flatMap { reader.bool($0, "exclude") }?.value ?? false
+        let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
+        let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
+        return Rule(
+            path: path, query: query, fragment: fragment, exclude: exclude, comment: comment, flags: flags(in: map),
+            environments: environments, location: node.location)
+    }
+
+    private mutating func queryPattern(_ node: YAMLNode) -> Located<QueryPattern>? {
+        if case .mapping = node.content {
+            guard let entries = reader.entries(node, of: "query items") else { return nil }
+            if entries.isEmpty {
+                diagnostics.error(
+                    "MISSING_VALUE", "query dictionary is empty", at: node.location,
+                    hint: "name at least one query item, or remove query:")
+            }
+            let items = entries.compactMap { entry in
+                reader.string(entry.value, "query item pattern").map {
+                    QueryItemPattern(name: entry.key.value, pattern: $0.value, location: entry.key.location)
+                }
+            }
+            return Located(.items(items), at: node.location)
+        }
+        return reader.string(node, "query pattern").map { $0.map { .whole($0) } }
+    }
+
+    private mutating func expectation(_ node: YAMLNode) -> Expectation? {
+        guard let map = reader.mapping(node, ConfigSchema.expectation) else { return nil }
+        let url = map["url"].flatMap { reader.string($0, "URL") }
+        var outcome: Expectation.Outcome?
+        switch (map["opens_app"], map["opens_web"]) {
+        case (let app?, nil):
+            if case .scalar(let scalar) = app.content, case .bool(true) = scalar.resolved {
+                outcome = .opensApp(nil)
+            } else if let name = reader.string(app, "app name") {
+                outcome = .opensApp(name)
+            }
+        case (nil, let web?):
+            if let value = reader.bool(web, "opens_web") {
+                if value.value {
+                    outcome = .opensWeb
+                } else {
+                    diagnostics.error(
+                        "INVALID_VALUE", "opens_web: false says nothing", at: value.location,
+                        hint: "write opens_app: true (any app) or opens_app: <app>")
+                }
+            }
+        case (nil, nil):
+            diagnostics.error(
+                "MISSING_KEY", "an expectation needs opens_app or opens_web", at: node.location,
+                hint: "add opens_app: <app> or opens_web: true")
+        case (.some, .some):
+            diagnostics.error(
+                "CONFLICTING_KEYS", "an expectation has both opens_app and opens_web", at: map.keyLocation("opens_web"),
+                hint: "keep the one that is true")
+        }
+        var platforms = Expectation.Platform.allCases
+        if let node = map["platforms"], let items = reader.list(node, of: "platforms") {
+            platforms = items.compactMap { reader.choice($0, "platform", Expectation.Platform.self)?.value }
+        }
+        let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
+        let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
+        guard let url, let outcome else { return nil }
+        return Expectation(
+            url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
+            location: node.location)
+    }
+
+    // MARK: Policies
+
+    mutating func policy(file: String, root: YAMLNode?) -> PolicyFile? {
+        guard let root else { return PolicyFile(file: file, forbiddenPaths: []) }
+        guard let map = reader.mapping(root, ConfigSchema.policy) else { return nil }
+        var forbidden: [ForbiddenPath] = []
+        if let node = map["forbidden_paths"], let items = reader.list(node, of: "forbidden paths") {
+            for item in items {
+                guard let entry = reader.mapping(item, ConfigSchema.forbiddenPath),
+                    let path = entry["path"].flatMap({ reader.string($0, "path") }),
+                    let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
+                else { continue }
+                if !path.value.hasPrefix("/") {
+                    diagnostics.error(
+                        "INVALID_VALUE", "forbidden path \"\(path.value)\" does not start with /", at: path.location,
+                        hint: "write \"/\(path.value)\"")
+                }
+                forbidden.append(ForbiddenPath(path: path, reason: reason.value))
+            }
+        }
+        return PolicyFile(file: file, forbiddenPaths: forbidden)
+    }
+
+    // MARK: Helpers
+
+    private mutating func checkName(_ name: Located<String>, what: String) -> Bool {
+        guard let problem = Identifiers.nameProblem(name.value, what: what) else { return true }
+        report(problem, at: name.location)
+        return false
+    }
+
+    mutating func report(_ problem: IdentifierProblem?, at location: SourceLocation) {
+        guard let problem else { return }
+        diagnostics.error(problem.id, problem.message, at: location, hint: problem.hint)
+    }
+}

@@ -1,0 +1,165 @@
+/// The schema of each configuration file. Descriptions double as the documentation editors show
+/// on hover, so they say what a value means, not just its type.
+public enum ConfigSchema {
+    static let namePattern = "^[a-z0-9][a-z0-9_-]{0,63}$"
+    static let hostPattern = "^(\\*\\.)?[^*/:\\s]+\\.[^*/:\\s]+$"
+    static let teamIDPattern = "^[A-Z0-9]{10}$"
+    static let flagFields = [
+        SchemaField(
+            "case_sensitive", .boolean,
+            "Whether patterns match case-sensitively (Apple's caseSensitive, default true)."),
+        SchemaField(
+            "percent_encoded", .boolean,
+            "Whether patterns are compared with the URL as written, escapes included (Apple's percentEncoded, default true). With false the URL is decoded first."),
+    ]
+    static let environmentsField = SchemaField(
+        "environments", .list(.string(pattern: namePattern)),
+        "Limits this item to these environments, e.g. [staging] until it is promoted.")
+
+    public static let environment = SchemaObject(
+        "an environment", "One deployment (production, staging…): its apps, their identities, and the hosts it serves.",
+        [
+            SchemaField(
+                "tier", .enumeration(Tier.allCases.map(\.rawValue)), required: true,
+                "What kind of environment this is; policies treat production strictly."),
+            SchemaField(
+                "team_id", .string(pattern: teamIDPattern),
+                "Apple team ID (Application Identifier Prefix) of the iOS apps, 10 uppercase letters or digits."),
+            SchemaField(
+                "entitlements_mode", .enumeration(EntitlementMode.allCases.map(\.rawValue)),
+                "Alternate mode appended to every associated-domain entitlement (?mode=developer)."),
+            SchemaField(
+                "apps", .map(keyPattern: namePattern, value: .object(app)), required: true,
+                "The apps of this environment under logical names that domains refer to."),
+            SchemaField(
+                "hosts", .map(keyPattern: hostPattern, value: .string(pattern: namePattern)), required: true,
+                "Which domain contract each host serves: `museo.example: museo`, `\"*.museo.example\": museo`."),
+        ])
+
+    public static let app = SchemaObject(
+        "an app", "An app's identity on each platform it ships on.",
+        [
+            SchemaField("ios", .object(iosApp), "The iOS (or App Clip) build of this app."),
+            SchemaField("android", .object(androidApp), "The Android build of this app."),
+        ])
+
+    public static let iosApp = SchemaObject(
+        "an iOS app", "An iOS app or App Clip.",
+        [
+            SchemaField("bundle_id", .text, required: true, "Bundle identifier, e.g. com.example.museo."),
+            SchemaField(
+                "team_id", .string(pattern: teamIDPattern), "Team ID of this app when it differs from the environment's."),
+            SchemaField("app_clip", .boolean, "Whether this is an App Clip (it then uses the appclips service)."),
+        ])
+
+    public static let androidApp = SchemaObject(
+        "an Android app", "An Android app and the certificates it is signed with.",
+        [
+            SchemaField("package", .text, required: true, "Application ID (package name), e.g. com.example.museo."),
+            SchemaField(
+                "fingerprints", .map(keyPattern: namePattern, value: .text), required: true,
+                "SHA-256 signing-certificate fingerprints by channel: play-signing, upload, debug…"),
+        ])
+
+    public static let domain = SchemaObject(
+        "a domain", "The link contract of a site: which apps open which URLs, the same in every environment.",
+        [
+            SchemaField("defaults", .object(flags), "Matching defaults for every rule (Apple's applinks.defaults)."),
+            SchemaField(
+                "variables", .map(keyPattern: "^[^$()]+$", value: .list(.text)),
+                "Custom substitution variables: `$(name)` in a pattern matches any one of the values."),
+            SchemaField(
+                "applinks", .list(.object(applinksEntry)),
+                "Universal-link rules, one entry per group of apps, in the order iOS evaluates them."),
+            SchemaField(
+                "webcredentials", .list(.string(pattern: namePattern)),
+                "Apps that share web credentials (passwords, passkeys) with this site."),
+            SchemaField("appclips", .list(.string(pattern: namePattern)), "App Clips this site invokes."),
+            SchemaField(
+                "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."),
+            SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
+            SchemaField("expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
+        ])
+
+    public static let flags = SchemaObject("defaults", "Matching flags.", flagFields)
+
+    public static let applinksEntry = SchemaObject(
+        "an applinks entry", "Apps that share an ordered list of rules (one details entry of the AASA).",
+        [
+            SchemaField(
+                "apps", .list(.string(pattern: namePattern)), required: true,
+                "Logical names of the apps these rules open, in order."),
+            SchemaField("defaults", .object(flags), "Matching defaults for the rules of this entry."),
+            SchemaField(
+                "rules", .list(.object(rule)), required: true,
+                "Ordered rules: the first that matches decides; an exclude rule keeps the URL on the web."),
+            environmentsField,
+        ])
+
+    public static let rule = SchemaObject(
+        "a rule", "One URL pattern (an AASA component).",
+        [
+            SchemaField(
+                "path", .text,
+                "Pattern for the path: `*` any characters (also /), `?` one character, `?*` at least one, `$(var)` one value of a variable."),
+            SchemaField(
+                "query", .oneOf([.text, .map(keyPattern: nil, value: .text)]),
+                "Pattern for the whole query string, or patterns for named query items (other items may be present)."),
+            SchemaField("fragment", .text, "Pattern for the fragment (after #)."),
+            SchemaField("exclude", .boolean, "Whether a match keeps the URL on the web and stops evaluation."),
+            SchemaField("comment", .text, "Why this rule exists; emitted as the component's comment."),
+        ] + flagFields + [environmentsField])
+
+    public static let emit = SchemaObject(
+        "emit options", "Opt-in outputs and limits.",
+        [
+            SchemaField(
+                "legacy_paths", .boolean,
+                "Also emit a legacy `paths` entry for iOS 12 and older (only when every rule translates exactly)."),
+            SchemaField(
+                "android_dynamic_rules", .boolean,
+                "Emit Android 15 dynamic_app_link_components in assetlinks.json from the same rules."),
+            SchemaField(
+                "size_budget", .integer(minimum: 1),
+                "Warn when an apple-app-site-association file grows past this many bytes (Apple's limit is 131072)."),
+        ])
+
+    public static let expectation = SchemaObject(
+        "an expectation", "A URL and what it must do.",
+        [
+            SchemaField(
+                "url", .text, required: true,
+                "A path such as /tickets/annual?source=mail (checked on every host of the domain) or an https:// URL."),
+            SchemaField(
+                "opens_app", .oneOf([.string(pattern: namePattern), .boolean]),
+                "The URL opens this app (a logical name), or any app with `true`."),
+            SchemaField("opens_web", .boolean, "The URL stays in the browser (write `true`)."),
+            SchemaField(
+                "platforms", .list(.enumeration(Expectation.Platform.allCases.map(\.rawValue))),
+                "Platforms to check; default: every platform the app ships on."),
+            environmentsField,
+            SchemaField("comment", .text, "Why this expectation exists."),
+        ])
+
+    public static let policy = SchemaObject(
+        "a policy file", "Merge-blocking rules and their settings.",
+        [
+            SchemaField(
+                "forbidden_paths", .list(.object(forbiddenPath)),
+                "Paths that must never be declared in association files (e.g. an OAuth callback)."),
+        ])
+
+    public static let forbiddenPath = SchemaObject(
+        "a forbidden path", "A path that policy keeps out of association files.",
+        [
+            SchemaField("path", .text, required: true, "A concrete path; no rule may open an app for it."),
+            SchemaField("reason", .text, required: true, "Why, e.g. the architecture decision that requires it."),
+        ])
+
+    /// The three file kinds, by the name `linkwright schema` takes.
+    public static let files: [(kind: String, folder: String, object: SchemaObject)] = [
+        ("environment", "environments", environment),
+        ("domain", "domains", domain),
+        ("policy", "policies", policy),
+    ]
+}

@@ -1,0 +1,248 @@
+/// Checks that need more than one value: references between files, per-environment
+/// resolution of domain contracts, wildcard hosts, variables used in patterns.
+struct ConfigValidator {
+    let configuration: Configuration
+    /// Names whose files exist but could not be loaded: references to them are not reported
+    /// again as undefined.
+    let unloadable: Set<String>
+    var diagnostics = DiagnosticBag()
+
+    init(_ configuration: Configuration, unloadable: Set<String> = []) {
+        self.configuration = configuration
+        self.unloadable = unloadable
+    }
+
+    mutating func validate() -> [Diagnostic] {
+        let environmentNames = configuration.environments.map(\.name)
+        for environment in configuration.environments {
+            checkApps(of: environment)
+            checkHosts(of: environment)
+        }
+        for domain in configuration.domains {
+            checkVariables(of: domain)
+            checkPatterns(of: domain)
+            checkEnvironmentReferences(in: domain, known: environmentNames)
+            checkExpectations(of: domain)
+            let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
+            if !bound {
+                diagnostics.warning(
+                    "UNUSED_DOMAIN", "domain \"\(domain.name)\" is not served by any host", at: .file(domain.file),
+                    hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
+            }
+        }
+        return diagnostics.items
+    }
+
+    // MARK: Environments
+
+    private mutating func checkApps(of environment: Environment) {
+        var bundles: [String: String] = [:]
+        var packages: [String: String] = [:]
+        for app in environment.apps {
+            if let ios = app.ios {
+                if environment.teamID == nil && ios.teamID == nil {
+                    diagnostics.error(
+                        "MISSING_TEAM_ID", "iOS app \"\(app.name.value)\" has no team ID", at: ios.location,
+                        hint: "add team_id: to the environment, or to this app")
+                }
+                if let other = bundles.updateValue(app.name.value, forKey: ios.bundleID.value) {
+                    diagnostics.error(
+                        "DUPLICATE_APP_ID", "bundle ID \(ios.bundleID.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        at: ios.bundleID.location, hint: "each logical app needs its own bundle ID")
+                }
+            }
+            if let android = app.android {
+                if let other = packages.updateValue(app.name.value, forKey: android.package.value) {
+                    diagnostics.error(
+                        "DUPLICATE_APP_ID", "package \(android.package.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        at: android.package.location, hint: "each logical app needs its own package")
+                }
+                if environment.tier.value == .production {
+                    for key in android.fingerprints where key.fingerprint.value.value == Fingerprint.publicReactNativeDebugKey {
+                        diagnostics.warning(
+                            "PUBLIC_DEBUG_KEY",
+                            "fingerprint \"\(key.channel.value)\" is the public React Native debug keystore; anyone can sign an app with it",
+                            at: key.fingerprint.location,
+                            hint: "remove it from production and use the Play App Signing key")
+                    }
+                }
+            }
+        }
+        let used = Set(environment.hosts.flatMap { binding in
+            configuration.domain(named: binding.domain.value).map { Resolution.referencedApps($0, in: environment.name) } ?? []
+        })
+        for app in environment.apps where !used.contains(app.name.value) {
+            diagnostics.warning(
+                "UNUSED_APP", "app \"\(app.name.value)\" is not used by any domain served in \(environment.name)",
+                at: app.name.location, hint: "list it in a domain served by this environment, or remove it")
+        }
+    }
+
+    private mutating func checkHosts(of environment: Environment) {
+        var byHost: [Host: HostBinding] = [:]
+        for binding in environment.hosts { byHost[binding.host.value] = binding }
+        for binding in environment.hosts {
+            let domainName = binding.domain.value
+            guard let domain = configuration.domain(named: domainName) else {
+                if !unloadable.contains("domains/" + domainName) {
+                    let known = configuration.domains.map(\.name)
+                    diagnostics.error(
+                        "UNDEFINED_DOMAIN", "host \(binding.host.value) serves domain \"\(domainName)\", which is not defined",
+                        at: binding.domain.location,
+                        hint: Spelling.closest(to: domainName, among: known).map { "did you mean \"\($0)\"?" }
+                            ?? "create domains/\(domainName).yaml")
+                }
+                continue
+            }
+            checkAppReferences(of: domain, in: environment, servedBy: binding)
+            guard binding.host.value.isWildcard else { continue }
+            let root = binding.host.value.fileHost
+            if let rootBinding = byHost[root] {
+                if rootBinding.domain.value != domainName {
+                    diagnostics.error(
+                        "WILDCARD_ROOT_CONFLICT",
+                        "\(binding.host.value) serves \"\(domainName)\" but \(root) serves \"\(rootBinding.domain.value)\"; both read the association files of \(root)",
+                        at: binding.domain.location,
+                        hint: "serve the same domain on both, or list the subdomains one by one")
+                }
+            } else {
+                diagnostics.warning(
+                    "WILDCARD_WITHOUT_ROOT",
+                    "\(binding.host.value) is declared but \(root) is not; devices fetch the association files of \(binding.host.value) from \(root)",
+                    at: binding.host.location,
+                    hint: "add \(root): \(domainName) so the root host serves the files and its own links")
+            }
+        }
+    }
+
+    private mutating func checkAppReferences(of domain: Domain, in environment: Environment, servedBy binding: HostBinding) {
+        func require(_ name: Located<String>, _ use: String, _ check: (AppDefinition) -> String?) {
+            guard let app = environment.app(named: name.value) else {
+                diagnostics.error(
+                    "UNDEFINED_APP",
+                    "app \"\(name.value)\" is not defined in environment \(environment.name) (which serves this domain on \(binding.host.value))",
+                    at: name.location,
+                    hint: Spelling.closest(to: name.value, among: environment.apps.map(\.name.value))
+                        .map { "did you mean \"\($0)\"?" }
+                        ?? "define it under apps: in \(environment.file), or limit this entry with environments:")
+                return
+            }
+            if let problem = check(app) {
+                diagnostics.error("APP_PLATFORM_MISMATCH", problem, at: name.location, hint: "\(use) needs it")
+            }
+        }
+        for entry in domain.applinks where Resolution.applies(entry.environments, to: environment.name) {
+            for name in entry.apps { require(name, "applinks") { _ in nil } }
+        }
+        for name in domain.webcredentials { require(name, "webcredentials") { _ in nil } }
+        for name in domain.activitycontinuation {
+            require(name, "activitycontinuation") { app in
+                app.ios == nil ? "app \"\(app.name.value)\" has no iOS build in \(environment.name); Handoff is iOS only" : nil
+            }
+        }
+        for name in domain.appclips {
+            require(name, "appclips") { app in
+                app.ios?.isAppClip == true
+                    ? nil : "app \"\(app.name.value)\" is not an App Clip in \(environment.name) (set ios.app_clip: true)"
+            }
+        }
+    }
+
+    // MARK: Domains
+
+    private mutating func checkVariables(of domain: Domain) {
+        let used = Set(Resolution.patterns(of: domain).flatMap { PatternSyntax.variableNames($0.value) })
+        for variable in domain.variables {
+            let name = variable.name.value
+            if PatternSyntax.predefinedVariables.contains(name) {
+                diagnostics.error(
+                    "VARIABLE_SHADOWS_PREDEFINED", "variable \"\(name)\" has the name of Apple's predefined $(\(name))",
+                    at: variable.name.location, hint: "rename it; $(\(name)) already means Apple's list")
+            }
+            if name.contains(where: { "$()".contains($0) }) {
+                diagnostics.error(
+                    "INVALID_VARIABLE_NAME", "variable name \"\(name)\" contains $, ( or )", at: variable.name.location,
+                    hint: "Apple allows any character in a variable name except $, ( and )")
+            }
+            if variable.values.isEmpty {
+                diagnostics.error(
+                    "MISSING_VALUE", "variable \"\(name)\" has no values", at: variable.name.location,
+                    hint: "list the strings $(\(name)) stands for")
+            }
+            for value in variable.values where value.value.contains("$(") {
+                diagnostics.error(
+                    "VARIABLE_IN_VARIABLE", "value \"\(value.value)\" of variable \"\(name)\" uses another variable",
+                    at: value.location, hint: "Apple allows * and ? in values, but not other variables")
+            }
+            if !used.contains(name) {
+                diagnostics.warning(
+                    "UNUSED_VARIABLE", "variable \"\(name)\" is not used by any pattern", at: variable.name.location,
+                    hint: "use it as $(\(name)) in a rule, or remove it")
+            }
+        }
+    }
+
+    private mutating func checkPatterns(of domain: Domain) {
+        let defined = Set(domain.variables.map(\.name.value)).union(PatternSyntax.predefinedVariables)
+        for pattern in Resolution.patterns(of: domain) {
+            switch PatternSyntax.tokens(pattern.value) {
+            case .failure(.unterminatedVariable):
+                diagnostics.error(
+                    "UNTERMINATED_VARIABLE", "pattern \"\(pattern.value)\" has a $( without its )", at: pattern.location,
+                    hint: "close the variable: $(name)")
+            case .failure(.emptyVariableName):
+                diagnostics.error(
+                    "UNDEFINED_VARIABLE", "pattern \"\(pattern.value)\" has an empty $()", at: pattern.location,
+                    hint: "name a variable inside $()")
+            case .success(let tokens):
+                for case .variable(let name) in tokens where !defined.contains(name) {
+                    let suggestion = Spelling.closest(to: name, among: Array(defined))
+                    diagnostics.error(
+                        "UNDEFINED_VARIABLE", "pattern \"\(pattern.value)\" uses $(\(name)), which is not defined",
+                        at: pattern.location,
+                        hint: suggestion.map { "did you mean $(\($0))?" } ?? "define it under variables:")
+                }
+            }
+        }
+        for entry in domain.applinks where entry.rules.isEmpty {
+            diagnostics.error(
+                "MISSING_VALUE", "an applinks entry needs at least one rule", at: entry.location,
+                hint: "add rules, e.g. - path: \"*\"")
+        }
+    }
+
+    private mutating func checkEnvironmentReferences(in domain: Domain, known: [String]) {
+        var lists = domain.applinks.compactMap(\.environments)
+        lists += domain.applinks.flatMap { $0.rules.compactMap(\.environments) }
+        lists += domain.expectations.compactMap(\.environments)
+        for name in lists.joined() where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
+            diagnostics.error(
+                "UNDEFINED_ENVIRONMENT", "environment \"\(name.value)\" is not defined", at: name.location,
+                hint: Spelling.closest(to: name.value, among: known).map { "did you mean \"\($0)\"?" }
+                    ?? "create environments/\(name.value).yaml")
+        }
+    }
+
+    private mutating func checkExpectations(of domain: Domain) {
+        let linked = Set(domain.applinks.flatMap { $0.apps.map(\.value) })
+        for expectation in domain.expectations {
+            let url = expectation.url
+            if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
+                diagnostics.error(
+                    "INVALID_URL", "expectation URL \"\(url.value)\" is neither a path nor an https:// URL", at: url.location,
+                    hint: "write a path such as /tickets/annual, or https://host/path")
+            } else if LinkURL(url.value) == nil {
+                diagnostics.error(
+                    "INVALID_URL", "expectation URL \"\(url.value)\" cannot be parsed", at: url.location,
+                    hint: "percent-encode spaces and special characters")
+            }
+            if case .opensApp(let name?) = expectation.outcome, !linked.contains(name.value) {
+                diagnostics.error(
+                    "UNDEFINED_APP", "expectation names app \"\(name.value)\", which no applinks entry of this domain lists",
+                    at: name.location,
+                    hint: Spelling.closest(to: name.value, among: Array(linked)).map { "did you mean \"\($0)\"?" }
+                        ?? "name an app of this domain's applinks entries")
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// Why a written identifier cannot be used, ready to become a diagnostic.
+public struct IdentifierProblem: Error, Equatable, Sendable {
+    public var id: String
+    public var message: String
+    public var hint: String
+
+    public init(_ id: String, _ message: String, hint: String) {
+        self.id = id
+        self.message = message
+        self.hint = hint
+    }
+}
+
+/// A host name as it may appear in an entitlement and as a folder name in the output: lowercase
+/// ASCII labels of letters, digits and hyphens, optionally behind a leading `*.`.
+///
+/// The only way to make one is `Host.parse`, which refuses everything else, so a host can never
+/// name a path outside the output folder (no `/`, `..`, NUL or empty label can pass).
+public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let name: String
+
+    private init(validated name: String) { self.name = name }
+
+    public var description: String { name }
+    public var isWildcard: Bool { name.hasPrefix("*.") }
+
+    /// The host whose association files a wildcard host uses: Apple (TN3155) and Android
+    /// (add-applinks) both fetch them from the root, `museo.example` for `*.museo.example`.
+    public var fileHost: Host { isWildcard ? Host(validated: String(name.dropFirst(2))) : self }
+
+    public static func < (lhs: Host, rhs: Host) -> Bool { lhs.name < rhs.name }
+
+    /// Validates a host as written in configuration. Internationalised labels are converted to
+    /// punycode (NFC first, as IDNA does); Apple documents nothing about IDN entitlements, so the
+    /// ASCII form is the one both platforms are certain to compare equal.
+    public static func parse(_ text: String) -> Result<Host, IdentifierProblem> {
+        func problem(_ message: String, _ hint: String) -> Result<Host, IdentifierProblem> {
+            .failure(IdentifierProblem("INVALID_HOST", message, hint: hint))
+        }
+        if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
+        if let range = text.range(of: "://") {
+            return problem(
+                "\"\(text)\" has a scheme; hosts are written without one",
+                "write \"\(Self.stripped(text[range.upperBound...]))\"")
+        }
+        if text.contains("/") {
+            return problem("\"\(text)\" has a path; a host is a name only", "write \"\(Self.stripped(text[...]))\"")
+        }
+        if text.contains(":") {
+            return .failure(
+                IdentifierProblem(
+                    "HOST_WITH_PORT", "\"\(text)\" has a port; Apple ignores links on hosts with ports (TN3155)",
+                    hint: "remove the port and serve the association files on 443"))
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return problem("\"\(text)\" contains spaces or control characters", "remove them")
+        }
+        if text.hasSuffix(".") {
+            return problem("\"\(text)\" ends with a dot", "write \"\(text.dropLast())\"")
+        }
+        if text != text.lowercased() {
+            return problem("\"\(text)\" is not lowercase", "write \"\(text.lowercased())\"")
+        }
+        var labels = text.precomposedStringWithCanonicalMapping.split(separator: ".", omittingEmptySubsequences: false)
+            .map(String.init)
+        let wildcard = labels.first == "*"
+        if wildcard { labels.removeFirst() }
+        if labels.contains(where: { $0.contains("*") }) {
+            return problem("\"\(text)\" has a `*` that is not the whole first label", "wildcards are written *.museo.example")
+        }
+        if labels.contains("") {
+            return problem("\"\(text)\" has an empty label", "remove the extra dot")
+        }
+        let ascii = labels.map(Punycode.asciiLabel)
+        for (label, written) in zip(ascii, labels) {
+            guard label.count <= 63 else {
+                return problem("label \"\(written)\" is longer than 63 characters", "shorten it")
+            }
+            let allowed = label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            guard allowed else {
+                return problem(
+                    "label \"\(written)\" has characters a host cannot have", "use letters, digits and hyphens only")
+            }
+            if label.hasPrefix("-") || label.hasSuffix("-") {
+                return problem("label \"\(written)\" starts or ends with a hyphen", "remove the hyphen")
+            }
+        }
+        guard ascii.count >= 2 else {
+            return problem("\"\(text)\" is not a fully qualified domain name", "write the full name, e.g. \(text).example")
+        }
+        if ascii.last!.allSatisfy(\.isNumber) {
+            return problem("\"\(text)\" is an IP address; associated domains need a host name", "use a host name")
+        }
+        let name = (wildcard ? "*." : "") + ascii.joined(separator: ".")
+        guard name.count <= 253 else { return problem("host is longer than 253 characters", "shorten it") }
+        return .success(Host(validated: name))
+    }
+
+    private static func stripped(_ text: Substring) -> String {
+        String(text.prefix { $0 != "/" && $0 != ":" && $0 != "?" && $0 != "#" })
+    }
+}
+
+/// Checks for the other identifiers of the configuration. Each returns `nil` when the value is
+/// fine, or the problem to report.
+public enum Identifiers {
+    /// Logical names: environments, domains, apps, fingerprint channels. They become file names
+    /// (`<env>/ios/<app>.entitlements`), so the alphabet leaves no room for paths.
+    public static func nameProblem(_ name: String, what: String) -> IdentifierProblem? {
+        let valid =
+            !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            } && !name.hasPrefix("-") && !name.hasPrefix("_")
+        if valid { return nil }
+        return IdentifierProblem(
+            "INVALID_NAME", "\"\(name)\" is not a valid \(what) name",
+            hint: "use lowercase letters, digits, - and _, starting with a letter or digit (at most 64)")
+    }
+
+    /// Apple team IDs (the Application Identifier Prefix) are 10 uppercase letters or digits.
+    public static func teamIDProblem(_ team: String) -> IdentifierProblem? {
+        let valid = team.count == 10 && team.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        if valid { return nil }
+        let hint =
+            team.uppercased() != team && teamIDProblem(team.uppercased()) == nil
+            ? "team IDs are uppercase: \"\(team.uppercased())\""
+            : "copy the 10-character Team ID from the Membership page of your Apple developer account"
+        return IdentifierProblem("INVALID_TEAM_ID", "\"\(team)\" is not an Apple team ID", hint: hint)
+    }
+
+    /// Bundle IDs: reverse-DNS strings of letters, digits, hyphens and dots (Apple's
+    /// CFBundleIdentifier rules), with at least two segments.
+    public static func bundleIDProblem(_ bundle: String) -> IdentifierProblem? {
+        if bundle.contains("$(") || bundle.contains("${") {
+            return IdentifierProblem(
+                "INVALID_BUNDLE_ID", "\"\(bundle)\" is an Xcode build-setting placeholder, not a bundle ID",
+                hint: "write the resolved bundle ID, e.g. com.example.museo")
+        }
+        let segments = bundle.split(separator: ".", omittingEmptySubsequences: false)
+        let valid =
+            segments.count >= 2
+            && segments.allSatisfy { segment in
+                !segment.isEmpty
+                    && segment.unicodeScalars.allSatisfy {
+                        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    }
+            }
+        if valid { return nil }
+        return IdentifierProblem(
+            "INVALID_BUNDLE_ID", "\"\(bundle)\" is not a bundle ID",
+            hint: "use reverse-DNS form with letters, digits and hyphens, e.g. com.example.museo")
+    }
+
+    /// Android application IDs follow Java package rules: two or more segments, each starting
+    /// with a letter, letters, digits and underscores only
+    /// (https://developer.android.com/build/configure-app-module#set-application-id).
+    public static func packageNameProblem(_ package: String) -> IdentifierProblem? {
+        let segments = package.split(separator: ".", omittingEmptySubsequences: false)
+        let valid =
+            segments.count >= 2
+            && segments.allSatisfy { segment in
+                guard let first = segment.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+                else { return false }
+                return segment.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                }
+            }
+        if valid { return nil }
+        return IdentifierProblem(
+            "INVALID_PACKAGE_NAME", "\"\(package)\" is not a valid Android package name",
+            hint: "use two or more segments, each starting with a letter (letters, digits, _), e.g. com.example.museo")
+    }
+}
+
+/// A SHA-256 signing-certificate fingerprint in the form Digital Asset Links requires:
+/// 32 bytes as uppercase hex pairs joined by colons. Google's compatibility tests reject
+/// lowercase hex (comptest2312) and 31-byte values (comptest2314).
+public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    public var description: String { value }
+
+    private init(normalised: String) { value = normalised }
+
+    /// Accepts colon-separated or bare hex in either case and returns the canonical form.
+    public static func parse(_ text: String) -> Result<Fingerprint, IdentifierProblem> {
+        let hexDigits = text.filter { $0 != ":" }
+        let separatorsValid =
+            !text.contains(":")
+            || text.split(separator: ":", omittingEmptySubsequences: false).allSatisfy { $0.count == 2 }
+        guard separatorsValid, hexDigits.allSatisfy(\.isHexDigit), hexDigits.allSatisfy(\.isASCII) else {
+            return .failure(
+                IdentifierProblem(
+                    "INVALID_FINGERPRINT", "\"\(text)\" is not a hex fingerprint",
+                    hint: "copy the SHA-256 line of `keytool -list -v` or the Play Console's App signing page"))
+        }
+        let bytes = hexDigits.count / 2
+        guard hexDigits.count == 64 else {
+            let hint =
+                bytes == 20
+                ? "this is a SHA-1 fingerprint; Digital Asset Links needs the SHA-256 one"
+                : "a SHA-256 fingerprint has 32 bytes (64 hex digits)"
+            return .failure(
+                IdentifierProblem(
+                    "INVALID_FINGERPRINT", "\"\(text)\" has \(bytes) bytes, not 32", hint: hint))
+        }
+        var pairs: [String] = []
+        var index = hexDigits.startIndex
+        while index < hexDigits.endIndex {
+            let next = hexDigits.index(index, offsetBy: 2)
+            pairs.append(hexDigits[index..<next].uppercased())
+            index = next
+        }
+        return .success(Fingerprint(normalised: pairs.joined(separator: ":")))
+    }
+
+    /// The debug keystore that ships publicly in React Native's app template: anyone can sign
+    /// an app with it, so it must never be trusted in production.
+    public static let publicReactNativeDebugKey =
+        "FA:C6:17:45:DC:09:03:78:6F:B9:ED:E6:2A:96:2B:39:9F:73:48:F0:BB:6F:89:9B:83:32:66:75:91:03:3B:9C"
+}

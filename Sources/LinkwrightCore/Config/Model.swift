@@ -1,0 +1,191 @@
+/// The whole configuration: every environment, domain contract and policy file, with the
+/// location of everything the user wrote.
+public struct Configuration: Sendable {
+    public var environments: [Environment]
+    public var domains: [Domain]
+    public var policies: [PolicyFile]
+
+    public init(environments: [Environment], domains: [Domain], policies: [PolicyFile]) {
+        self.environments = environments
+        self.domains = domains
+        self.policies = policies
+    }
+
+    public func environment(named name: String) -> Environment? { environments.first { $0.name == name } }
+    public func domain(named name: String) -> Domain? { domains.first { $0.name == name } }
+}
+
+public enum Tier: String, Sendable, CaseIterable, Codable {
+    case production
+    case staging
+    case development
+}
+
+/// The alternate mode of associated-domain entitlements (`applinks:host?mode=developer`),
+/// from Apple's Associated Domains Entitlement documentation.
+public enum EntitlementMode: String, Sendable, CaseIterable {
+    case developer
+    case managed
+    case developerAndManaged = "developer+managed"
+}
+
+/// `environments/<name>.yaml`: the apps, identities and hosts of one deployment.
+public struct Environment: Sendable {
+    public var name: String
+    public var file: String
+    public var tier: Located<Tier>
+    public var teamID: Located<String>?
+    public var mode: Located<EntitlementMode>?
+    public var apps: [AppDefinition]
+    public var hosts: [HostBinding]
+
+    public func app(named name: String) -> AppDefinition? { apps.first { $0.name.value == name } }
+}
+
+/// An app under its logical name, with its identity on each platform it ships on.
+public struct AppDefinition: Sendable {
+    public var name: Located<String>
+    public var ios: IOSApp?
+    public var android: AndroidApp?
+}
+
+public struct IOSApp: Sendable {
+    public var bundleID: Located<String>
+    /// Overrides the environment's team ID for this app.
+    public var teamID: Located<String>?
+    public var isAppClip: Bool
+    public var location: SourceLocation
+}
+
+public struct AndroidApp: Sendable {
+    public var package: Located<String>
+    /// Signing certificates by channel (`play-signing`, `upload`, `debug`…), in file order.
+    public var fingerprints: [SigningKey]
+    public var location: SourceLocation
+}
+
+public struct SigningKey: Sendable {
+    public var channel: Located<String>
+    public var fingerprint: Located<Fingerprint>
+}
+
+/// `host: domain` in an environment: this host serves that domain contract.
+public struct HostBinding: Sendable {
+    public var host: Located<Host>
+    public var domain: Located<String>
+}
+
+/// `domains/<name>.yaml`: the link contract of a site, the same in every environment.
+public struct Domain: Sendable {
+    public var name: String
+    public var file: String
+    public var flags: MatchFlags
+    public var variables: [SubstitutionVariable]
+    public var applinks: [AppLinksEntry]
+    public var webcredentials: [Located<String>]
+    public var appclips: [Located<String>]
+    public var activitycontinuation: [Located<String>]
+    public var emit: EmitOptions
+    public var expectations: [Expectation]
+}
+
+/// `caseSensitive` and `percentEncoded`, when written. Unwritten flags inherit from the level
+/// above; Apple's default for both is `true` (applinks.Details.Components documentation).
+public struct MatchFlags: Sendable, Equatable {
+    public var caseSensitive: Located<Bool>?
+    public var percentEncoded: Located<Bool>?
+
+    public init(caseSensitive: Located<Bool>? = nil, percentEncoded: Located<Bool>? = nil) {
+        self.caseSensitive = caseSensitive
+        self.percentEncoded = percentEncoded
+    }
+
+    public var isEmpty: Bool { caseSensitive == nil && percentEncoded == nil }
+}
+
+public struct SubstitutionVariable: Sendable {
+    public var name: Located<String>
+    public var values: [Located<String>]
+}
+
+/// One `applinks.details` entry: apps that share an ordered list of rules.
+public struct AppLinksEntry: Sendable {
+    public var apps: [Located<String>]
+    public var flags: MatchFlags
+    public var rules: [Rule]
+    public var environments: [Located<String>]?
+    public var location: SourceLocation
+}
+
+/// One component of a `components` array.
+public struct Rule: Sendable {
+    public var path: Located<String>?
+    public var query: Located<QueryPattern>?
+    public var fragment: Located<String>?
+    public var exclude: Bool
+    public var comment: String?
+    public var flags: MatchFlags
+    /// Environments this rule is limited to; `nil` means every environment.
+    public var environments: [Located<String>]?
+    public var location: SourceLocation
+}
+
+public enum QueryPattern: Sendable, Equatable {
+    /// A pattern for the whole query string.
+    case whole(String)
+    /// Patterns for named query items, in file order.
+    case items([QueryItemPattern])
+}
+
+public struct QueryItemPattern: Sendable, Equatable {
+    public var name: String
+    public var pattern: String
+    public var location: SourceLocation
+}
+
+/// Opt-in outputs and limits for a domain's files.
+public struct EmitOptions: Sendable {
+    /// Also emit a legacy `paths` entry for iOS 12 and older.
+    public var legacyPaths: Bool = false
+    /// Emit Android 15 `dynamic_app_link_components` in assetlinks.json.
+    public var androidDynamicRules: Bool = false
+    /// Warn when an AASA file grows past this many bytes (Apple's hard limit is 128 KB).
+    public var sizeBudget: Located<Int>?
+
+    public init() {}
+}
+
+/// A URL and what it must do, checked by `linkwright test`.
+public struct Expectation: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// Opens an app: any app when `nil`, else the app with this logical name.
+        case opensApp(Located<String>?)
+        case opensWeb
+    }
+
+    public enum Platform: String, Sendable, CaseIterable {
+        case ios
+        case android
+    }
+
+    /// A path with optional query and fragment (`/tickets/annual?source=mail`), checked on every
+    /// host serving the domain, or an absolute `https://` URL checked on that host only.
+    public var url: Located<String>
+    public var outcome: Outcome
+    public var platforms: [Expectation.Platform]
+    public var environments: [Located<String>]?
+    public var comment: String?
+    public var location: SourceLocation
+}
+
+/// `policies/*.yaml`. The rules that read it arrive with `linkwright check`; loading validates
+/// its shape now so a malformed file is caught early.
+public struct PolicyFile: Sendable {
+    public var file: String
+    public var forbiddenPaths: [ForbiddenPath]
+}
+
+public struct ForbiddenPath: Sendable {
+    public var path: Located<String>
+    public var reason: String
+}

@@ -1,0 +1,169 @@
+/// Typed reading of YAML nodes against the schema, collecting diagnostics instead of stopping at
+/// the first problem. Every accessor returns `nil` after reporting why the value is unusable.
+struct NodeReader {
+    var diagnostics = DiagnosticBag()
+
+    /// The known keys of a mapping, after reporting unknown keys (with a suggestion) and
+    /// missing required keys.
+    mutating func mapping(_ node: YAMLNode, _ object: SchemaObject) -> Mapping? {
+        guard case .mapping(let pairs) = node.content else {
+            wrongType(node, expected: "a mapping (\(object.noun))")
+            return nil
+        }
+        var known: [String: YAMLPair] = [:]
+        for pair in pairs {
+            if object.field(pair.key.value) != nil {
+                known[pair.key.value] = pair
+                continue
+            }
+            let names = object.fields.map(\.name)
+            let suggestion = Spelling.closest(to: pair.key.value, among: names)
+            let hint =
+                suggestion.map { "did you mean \"\($0)\"?" }
+                ?? "known keys of \(object.noun): \(names.joined(separator: ", "))"
+            diagnostics.error(
+                "UNKNOWN_KEY", "unknown key \"\(pair.key.value)\" in \(object.noun)", at: pair.key.location, hint: hint)
+        }
+        for field in object.fields where field.required && known[field.name] == nil {
+            diagnostics.error(
+                "MISSING_KEY", "\(object.noun) needs the key \"\(field.name)\"", at: node.location,
+                hint: "add \"\(field.name)\": \(field.description)")
+        }
+        return Mapping(node: node, pairs: known)
+    }
+
+    /// A mapping with user-chosen keys, in file order.
+    mutating func entries(_ node: YAMLNode, of noun: String) -> [YAMLPair]? {
+        guard case .mapping(let pairs) = node.content else {
+            wrongType(node, expected: "a mapping of \(noun)")
+            return nil
+        }
+        return pairs
+    }
+
+    mutating func list(_ node: YAMLNode, of noun: String) -> [YAMLNode]? {
+        guard case .sequence(let items) = node.content else {
+            wrongType(node, expected: "a list of \(noun)")
+            return nil
+        }
+        return items
+    }
+
+    /// A string. Plain scalars that YAML 1.2 reads as numbers, booleans or null are refused, as
+    /// yaml-language-server does with our schema: quoting them says what is meant.
+    mutating func string(_ node: YAMLNode, _ what: String) -> Located<String>? {
+        guard case .scalar(let scalar) = node.content else {
+            wrongType(node, expected: "a string (\(what))")
+            return nil
+        }
+        switch scalar.resolved {
+        case .string:
+            return Located(scalar.text, at: node.location)
+        case .null:
+            diagnostics.error(
+                "MISSING_VALUE", "\(what) is empty", at: node.location, hint: "write a value, or remove the key")
+        case .bool, .integer, .float:
+            diagnostics.error(
+                "WRONG_TYPE", "expected a string (\(what)), found \(node.kindDescription)", at: node.location,
+                hint: "quote it: \"\(scalar.text)\"")
+        }
+        return nil
+    }
+
+    mutating func strings(_ node: YAMLNode, _ what: String) -> [Located<String>]? {
+        guard let items = list(node, of: what) else { return nil }
+        return items.compactMap { string($0, what) }
+    }
+
+    /// A boolean, `true` or `false`. YAML 1.1 spellings (`yes`, `no`, `on`, `off`, `y`, `n`)
+    /// get their own message: other tools read them as booleans, YAML 1.2 and we do not.
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Located<Bool>? {
+        if case .scalar(let scalar) = node.content {
+            if case .bool(let value) = scalar.resolved { return Located(value, at: node.location) }
+            let yaml11 = ["yes", "no", "on", "off", "y", "n"]
+            if scalar.style == .plain, yaml11.contains(scalar.text.lowercased()) {
+                let meaning = ["yes", "on", "y"].contains(scalar.text.lowercased())
+                diagnostics.error(
+                    "YAML11_BOOLEAN",
+                    "\"\(scalar.text)\" is not a boolean in YAML 1.2 (\(what) needs true or false)",
+                    at: node.location, hint: "write \(meaning) (YAML 1.1 tools read \"\(scalar.text)\" as \(meaning))")
+                return nil
+            }
+        }
+        wrongType(node, expected: "true or false (\(what))")
+        return nil
+    }
+
+    mutating func integer(_ node: YAMLNode, _ what: String, minimum: Int) -> Located<Int>? {
+        guard case .scalar(let scalar) = node.content, case .integer(let value) = scalar.resolved else {
+            wrongType(node, expected: "a whole number (\(what))")
+            return nil
+        }
+        guard value >= minimum else {
+            diagnostics.error(
+                "VALUE_OUT_OF_RANGE", "\(what) must be at least \(minimum), found \(value)", at: node.location,
+                hint: "use a number of \(minimum) or more")
+            return nil
+        }
+        return Located(value, at: node.location)
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice<T: RawRepresentable>(_ node: YAMLNode, _ what: String, _: T.Type) -> Located<T>?
+    where T.RawValue == String, T: CaseIterable {
+        guard let text = string(node, what) else { return nil }
+        if let value = T(rawValue: text.value) { return Located(value, at: text.location) }
+        let choices = T.allCases.map(\.rawValue)
+        let hint =
+            Spelling.closest(to: text.value, among: choices).map { "did you mean \"\($0)\"?" }
+            ?? "use one of: \(choices.joined(separator: ", "))"
+        diagnostics.error("INVALID_VALUE", "\"\(text.value)\" is not a valid \(what)", at: text.location, hint: hint)
+        return nil
+    }
+
+    mutating func wrongType(_ node: YAMLNode, expected: String) {
+        diagnostics.error(
+            "WRONG_TYPE", "expected \(expected), found \(node.kindDescription)", at: node.location,
+            hint: "see `linkwright schema` for the expected shape")
+    }
+
+    /// The known keys of one mapping.
+    struct Mapping {
+        let node: YAMLNode
+        let pairs: [String: YAMLPair]
+
+        subscript(key: String) -> YAMLNode? { pairs[key]?.value }
+
+        func keyLocation(_ key: String) -> SourceLocation { pairs[key]?.key.location ?? node.location }
+    }
+}
+
+/// "Did you mean" suggestions by edit distance.
+enum Spelling {
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    /// Damerau-Levenshtein (optimal string alignment) distance: a swap of two letters costs one.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

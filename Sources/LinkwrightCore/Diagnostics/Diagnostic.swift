@@ -1,0 +1,77 @@
+/// How much a diagnostic matters. `error` makes the input unusable (exit 2 for configuration,
+/// exit 1 for findings that block); `warning` is printed and does not change the exit code.
+public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
+    case note
+    case warning
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A problem found in the input, as a value: the core never prints. Printers in the CLI turn
+/// these into text, JSON, GitHub annotations, SARIF or JUnit.
+public struct Diagnostic: Hashable, Sendable, Comparable {
+    /// Stable identifier in SCREAMING_SNAKE case, never renamed once released.
+    public var id: String
+    public var severity: Severity
+    public var message: String
+    /// Where the problem is. `nil` only for problems that concern no file (e.g. an empty folder).
+    public var location: SourceLocation?
+    /// One line telling the user how to fix it.
+    public var hint: String?
+
+    public init(
+        _ id: String,
+        _ severity: Severity,
+        _ message: String,
+        at location: SourceLocation?,
+        hint: String? = nil
+    ) {
+        self.id = id
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.hint = hint
+    }
+
+    /// Order for printing: by file, line, column, then ID and message, so output is stable.
+    public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        let l = lhs.location ?? SourceLocation(file: "", line: 0, column: 0)
+        let r = rhs.location ?? SourceLocation(file: "", line: 0, column: 0)
+        if l != r { return l < r }
+        if lhs.id != rhs.id { return lhs.id < rhs.id }
+        return lhs.message < rhs.message
+    }
+}
+
+/// Collects diagnostics while a stage runs.
+public struct DiagnosticBag: Sendable {
+    public private(set) var items: [Diagnostic] = []
+
+    public init() {}
+
+    public mutating func add(_ diagnostic: Diagnostic) { items.append(diagnostic) }
+
+    public mutating func add(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
+
+    public mutating func error(_ id: String, _ message: String, at location: SourceLocation?, hint: String? = nil) {
+        add(Diagnostic(id, .error, message, at: location, hint: hint))
+    }
+
+    public mutating func warning(_ id: String, _ message: String, at location: SourceLocation?, hint: String? = nil) {
+        add(Diagnostic(id, .warning, message, at: location, hint: hint))
+    }
+
+    public var hasErrors: Bool { items.contains { $0.severity == .error } }
+
+    /// Deduplicated and sorted, ready to print.
+    public var sorted: [Diagnostic] { Array(Set(items)).sorted() }
+}

@@ -1,0 +1,118 @@
+/// A JSON value whose objects keep the order in which keys were added, so emitted files read in
+/// the order Apple's and Google's documentation present them, byte for byte the same every run.
+public indirect enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// Pretty-printed with two-space indentation and a final newline.
+    public func rendered() -> String {
+        var out = ""
+        write(to: &out, indent: 0)
+        out.append("\n")
+        return out
+    }
+
+    /// On one line, for JSON Lines output.
+    public func renderedCompact() -> String {
+        var out = ""
+        writeCompact(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out.append("[\n")
+            for (index, item) in items.enumerated() {
+                out.append(String(repeating: " ", count: indent + 2))
+                item.write(to: &out, indent: indent + 2)
+                out.append(index == items.count - 1 ? "\n" : ",\n")
+            }
+            out.append(String(repeating: " ", count: indent) + "]")
+        case .object(let members) where !members.isEmpty:
+            out.append("{\n")
+            for (index, (key, value)) in members.enumerated() {
+                out.append(String(repeating: " ", count: indent + 2))
+                Self.writeString(key, to: &out)
+                out.append(": ")
+                value.write(to: &out, indent: indent + 2)
+                out.append(index == members.count - 1 ? "\n" : ",\n")
+            }
+            out.append(String(repeating: " ", count: indent) + "}")
+        default:
+            writeCompact(to: &out)
+        }
+    }
+
+    private func writeCompact(to out: inout String) {
+        switch self {
+        case .null: out.append("null")
+        case .bool(let value): out.append(value ? "true" : "false")
+        case .int(let value): out.append(String(value))
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let items):
+            out.append("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(",") }
+                item.writeCompact(to: &out)
+            }
+            out.append("]")
+        case .object(let members):
+            out.append("{")
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { out.append(",") }
+                Self.writeString(key, to: &out)
+                out.append(":")
+                value.writeCompact(to: &out)
+            }
+            out.append("}")
+        }
+    }
+
+    /// RFC 8259 string escaping. `/` and non-ASCII characters are written as they are.
+    static func writeString(_ value: String, to out: inout String) {
+        out.append("\"")
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out.append("\"")
+    }
+
+    /// The members of an object, or `nil`.
+    public var objectMembers: [(String, JSON)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The value of `key` in an object.
+    public subscript(key: String) -> JSON? {
+        objectMembers?.last { $0.0 == key }?.1
+    }
+}

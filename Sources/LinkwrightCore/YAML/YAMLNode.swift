@@ -1,0 +1,115 @@
+/// A YAML document as a tree whose every node remembers where it was written.
+///
+/// Built from libyaml's event stream by `YAMLParser`; aliases are refused there, so the
+/// tree is always finite and its size is bounded by the input size.
+public struct YAMLNode: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case scalar(YAMLScalar)
+        case mapping([YAMLPair])
+        case sequence([YAMLNode])
+    }
+
+    public var content: Content
+    public var location: SourceLocation
+
+    public init(_ content: Content, at location: SourceLocation) {
+        self.content = content
+        self.location = location
+    }
+
+    /// What kind of node this is, in words, for "expected X, found Y" messages.
+    public var kindDescription: String {
+        switch content {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let scalar):
+            switch scalar.resolved {
+            case .null: return "an empty value"
+            case .bool: return "the boolean \(scalar.text)"
+            case .integer, .float: return "the number \(scalar.text)"
+            case .string: return "the string \"\(scalar.text)\""
+            }
+        }
+    }
+}
+
+/// One `key: value` entry of a mapping. Keys are scalars: complex keys are refused by the parser.
+public struct YAMLPair: Sendable, Equatable {
+    public var key: Located<String>
+    public var value: YAMLNode
+}
+
+/// A scalar as written, with what the YAML 1.2 core schema makes of it.
+public struct YAMLScalar: Sendable, Equatable {
+    public enum Style: Sendable, Equatable {
+        case plain
+        case quoted
+        case block
+    }
+
+    /// The YAML 1.2 core-schema type of the scalar. Quoted and block scalars are always strings.
+    public enum Resolved: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        case integer(Int)
+        case float
+        case string
+    }
+
+    public var text: String
+    public var style: Style
+    public var tag: String?
+
+    public init(text: String, style: Style, tag: String? = nil) {
+        self.text = text
+        self.style = style
+        self.tag = tag
+    }
+
+    public var resolved: Resolved {
+        if let tag {
+            switch tag {
+            case "tag:yaml.org,2002:str": return .string
+            case "tag:yaml.org,2002:null": return .null
+            default: break
+            }
+        }
+        guard style == .plain else { return .string }
+        return Self.resolvePlain(text)
+    }
+
+    /// YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
+    static func resolvePlain(_ text: String) -> Resolved {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+            return .float
+        default: break
+        }
+        if let value = Int(text) { return .integer(value) }
+        if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .integer(value) }
+        if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .integer(value) }
+        if isFloat(text) { return .float }
+        return .string
+    }
+
+    private static func isFloat(_ text: String) -> Bool {
+        // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+        var chars = Substring(text)
+        if chars.first == "-" || chars.first == "+" { chars = chars.dropFirst() }
+        let mantissaEnd = chars.firstIndex { $0 == "e" || $0 == "E" } ?? chars.endIndex
+        let mantissa = chars[..<mantissaEnd]
+        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (s: Substring) in s.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard !mantissa.isEmpty, parts.allSatisfy(digits), parts.contains(where: { !$0.isEmpty }) else {
+            return false
+        }
+        if parts.count == 2 && parts[1].isEmpty && parts[0].isEmpty { return false }
+        guard mantissaEnd != chars.endIndex else { return parts.count == 2 }
+        var exponent = chars[chars.index(after: mantissaEnd)...]
+        if exponent.first == "-" || exponent.first == "+" { exponent = exponent.dropFirst() }
+        return !exponent.isEmpty && digits(exponent)
+    }
+}

@@ -1,0 +1,263 @@
+import CYaml
+
+/// Reads one YAML document into a `YAMLNode` tree through libyaml's event API, with the limits a
+/// configuration file needs and libyaml does not enforce:
+/// - a size cap, checked before parsing;
+/// - valid UTF-8 only;
+/// - a nesting-depth cap, because libyaml's time grows with the square of flow nesting depth
+///   (measured in `swift-linux-spike.md`: depth 40,000 takes 8.7 s);
+/// - no aliases, so a "billion laughs" file is an error after reading its first alias;
+/// - no duplicate keys (libyaml accepts them silently);
+/// - scalar keys only, and one document per file.
+public struct YAMLParser: Sendable {
+    public var maximumBytes: Int
+    public var maximumDepth: Int
+
+    public init(maximumBytes: Int = 1 << 20, maximumDepth: Int = 32) {
+        self.maximumBytes = maximumBytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses `bytes` read from `file`. Returns the root node (`nil` for an empty document) or
+    /// the diagnostics that make the file unusable. Duplicate keys are reported all at once.
+    public func parse(_ bytes: [UInt8], file: String) -> (root: YAMLNode?, diagnostics: [Diagnostic]) {
+        if bytes.count > maximumBytes {
+            let hint = "split the file, or remove generated content from it"
+            let message = "file is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes"
+            return (nil, [Diagnostic("FILE_TOO_LARGE", .error, message, at: .file(file), hint: hint)])
+        }
+        if let (line, column) = Self.firstInvalidUTF8(bytes) {
+            let location = SourceLocation(file: file, line: line, column: column)
+            return (
+                nil,
+                [
+                    Diagnostic(
+                        "INVALID_UTF8", .error, "file is not valid UTF-8", at: location,
+                        hint: "save the file as UTF-8")
+                ]
+            )
+        }
+        var builder = TreeBuilder(file: file, maximumDepth: maximumDepth)
+        do {
+            try Self.events(bytes) { event, start in try builder.consume(event, at: start) }
+        } catch let failure as ParseFailure {
+            return (nil, builder.diagnostics + [failure.diagnostic(file: file)])
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+        return (builder.root, builder.diagnostics)
+    }
+
+    /// Line and column (1-based, counted in scalars like libyaml) of the first invalid byte.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (Int, Int)? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1
+        var column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput: return nil
+            case .error: return (line, column)
+            }
+        }
+    }
+
+    enum Event {
+        case documentStart
+        case mappingStart(anchor: String?)
+        case mappingEnd
+        case sequenceStart(anchor: String?)
+        case sequenceEnd
+        case scalar(YAMLScalar, anchor: String?)
+        case alias(String)
+    }
+
+    struct ParseFailure: Error {
+        var id: String
+        var message: String
+        var line: Int
+        var column: Int
+        var hint: String?
+
+        func diagnostic(file: String) -> Diagnostic {
+            Diagnostic(id, .error, message, at: SourceLocation(file: file, line: line, column: column), hint: hint)
+        }
+    }
+
+    /// Pulls events from libyaml and hands each to `handle` with its 1-based start mark.
+    private static func events(_ bytes: [UInt8], _ handle: (Event, (Int, Int)) throws -> Void) throws {
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        guard yaml_parser_initialize(parser) == 1 else {
+            throw ParseFailure(id: "YAML_SYNTAX", message: "libyaml could not start", line: 1, column: 1)
+        }
+        defer { yaml_parser_delete(parser) }
+        try bytes.withUnsafeBufferPointer { buffer in
+            // The input buffer must outlive the parse loop: libyaml reads it lazily.
+            yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(parser, &event) == 1 else {
+                    let p = parser.pointee
+                    let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
+                    let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
+                    throw ParseFailure(
+                        id: "YAML_SYNTAX", message: problem + context,
+                        line: Int(p.problem_mark.line) + 1, column: Int(p.problem_mark.column) + 1,
+                        hint: "fix the YAML syntax; tabs cannot indent YAML")
+                }
+                defer { yaml_event_delete(&event) }
+                let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
+                switch event.type {
+                case YAML_STREAM_END_EVENT:
+                    return
+                case YAML_DOCUMENT_START_EVENT:
+                    try handle(.documentStart, start)
+                case YAML_MAPPING_START_EVENT:
+                    try handle(.mappingStart(anchor: string(event.data.mapping_start.anchor)), start)
+                case YAML_MAPPING_END_EVENT:
+                    try handle(.mappingEnd, start)
+                case YAML_SEQUENCE_START_EVENT:
+                    try handle(.sequenceStart(anchor: string(event.data.sequence_start.anchor)), start)
+                case YAML_SEQUENCE_END_EVENT:
+                    try handle(.sequenceEnd, start)
+                case YAML_SCALAR_EVENT:
+                    let data = event.data.scalar
+                    let text = String(
+                        decoding: UnsafeBufferPointer(start: data.value, count: Int(data.length)), as: UTF8.self)
+                    let style: YAMLScalar.Style =
+                        switch data.style {
+                        case YAML_PLAIN_SCALAR_STYLE: .plain
+                        case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
+                        default: .quoted
+                        }
+                    let scalar = YAMLScalar(text: text, style: style, tag: string(data.tag))
+                    try handle(.scalar(scalar, anchor: string(data.anchor)), start)
+                case YAML_ALIAS_EVENT:
+                    try handle(.alias(string(event.data.alias.anchor) ?? ""), start)
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+}
+
+/// Turns the event stream into a tree, reporting what the limits forbid.
+private struct TreeBuilder {
+    enum Frame {
+        case mapping(start: SourceLocation, pairs: [YAMLPair], pendingKey: Located<String>?, seen: [String: SourceLocation])
+        case sequence(start: SourceLocation, items: [YAMLNode])
+    }
+
+    let file: String
+    let maximumDepth: Int
+    var stack: [Frame] = []
+    var root: YAMLNode?
+    var documents = 0
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String, maximumDepth: Int) {
+        self.file = file
+        self.maximumDepth = maximumDepth
+    }
+
+    mutating func consume(_ event: YAMLParser.Event, at mark: (Int, Int)) throws {
+        let location = SourceLocation(file: file, line: mark.0, column: mark.1)
+        switch event {
+        case .documentStart:
+            documents += 1
+            if documents > 1 {
+                throw YAMLParser.ParseFailure(
+                    id: "MULTIPLE_DOCUMENTS", message: "a configuration file holds one YAML document",
+                    line: mark.0, column: mark.1, hint: "remove the `---` separator, or split the file")
+            }
+        case .mappingStart(let anchor), .sequenceStart(let anchor):
+            if anchor != nil { try refuseAnchor(at: mark) }
+            if stack.count >= maximumDepth {
+                throw YAMLParser.ParseFailure(
+                    id: "NESTING_TOO_DEEP", message: "nesting deeper than \(maximumDepth) levels",
+                    line: mark.0, column: mark.1, hint: "configuration files never need this depth; flatten the value")
+            }
+            if case .mappingStart = event {
+                try requireValuePosition(at: mark, kind: "a mapping")
+                stack.append(.mapping(start: location, pairs: [], pendingKey: nil, seen: [:]))
+            } else {
+                try requireValuePosition(at: mark, kind: "a list")
+                stack.append(.sequence(start: location, items: []))
+            }
+        case .mappingEnd:
+            guard case .mapping(let start, let pairs, _, _) = stack.popLast() else { return }
+            try attach(YAMLNode(.mapping(pairs), at: start))
+        case .sequenceEnd:
+            guard case .sequence(let start, let items) = stack.popLast() else { return }
+            try attach(YAMLNode(.sequence(items), at: start))
+        case .scalar(let scalar, let anchor):
+            if anchor != nil { try refuseAnchor(at: mark) }
+            if case .mapping(_, _, nil, _)? = stack.last,
+                case .mapping(let start, let pairs, _, var seen) = stack.removeLast()
+            {
+                let key = Located(scalar.text, at: location)
+                if let first = seen[scalar.text] {
+                    diagnostics.append(
+                        Diagnostic(
+                            "DUPLICATE_KEY", .error,
+                            "duplicate key \"\(scalar.text)\" (first written at line \(first.line), column \(first.column))",
+                            at: location, hint: "keep one of the two entries"))
+                } else {
+                    seen[scalar.text] = location
+                }
+                stack.append(.mapping(start: start, pairs: pairs, pendingKey: key, seen: seen))
+            } else {
+                try attach(YAMLNode(.scalar(scalar), at: location))
+            }
+        case .alias(let name):
+            throw YAMLParser.ParseFailure(
+                id: "YAML_ALIAS", message: "YAML aliases (*\(name)) are not allowed in configuration files",
+                line: mark.0, column: mark.1, hint: "write the value out where it is used")
+        }
+    }
+
+    private func refuseAnchor(at mark: (Int, Int)) throws {
+        throw YAMLParser.ParseFailure(
+            id: "YAML_ALIAS", message: "YAML anchors (&name) are not allowed in configuration files",
+            line: mark.0, column: mark.1, hint: "remove the anchor and write values out where they are used")
+    }
+
+    /// A mapping or list can only be a value: as a key it would be a complex key.
+    private func requireValuePosition(at mark: (Int, Int), kind: String) throws {
+        if case .mapping(_, _, nil, _) = stack.last {
+            throw YAMLParser.ParseFailure(
+                id: "COMPLEX_KEY", message: "\(kind) cannot be used as a key", line: mark.0, column: mark.1,
+                hint: "keys are plain strings")
+        }
+    }
+
+    private mutating func attach(_ node: YAMLNode) throws {
+        guard let top = stack.popLast() else {
+            root = node
+            return
+        }
+        switch top {
+        case .mapping(let start, var pairs, let key?, let seen):
+            pairs.append(YAMLPair(key: key, value: node))
+            stack.append(.mapping(start: start, pairs: pairs, pendingKey: nil, seen: seen))
+        case .mapping:
+            preconditionFailure("scalar keys are handled in consume")
+        case .sequence(let start, var items):
+            items.append(node)
+            stack.append(.sequence(start: start, items: items))
+        }
+    }
+}
