@@ -31,6 +31,10 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "LinkwrightIOTests",
+            dependencies: ["LinkwrightIO", "LinkwrightTestSupport"]
+        ),
+        .testTarget(
             name: "LinkwrightEndToEndTests",
             dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightIO"]
         ),
