@@ -1,1 +1,3 @@
 import LinkwrightCLI
+
+LinkwrightCLI.main()

@@ -44,10 +44,13 @@ struct AndroidTranslator {
         }
         let widenedQuery = query?.map { AASAQueryItem(name: $0.name, pattern: Self.widenAll($0.pattern)) }
         if widened {
+            let variables = Set(Resolution.patterns(of: rule).flatMap { PatternSyntax.variableNames($0.value) })
+                .filter { name in !domain.variables.contains { $0.name.value == name && $0.values.count <= Self.expansionLimit } }
+                .sorted().map { "$(\($0))" }
             diagnostics.warning(
                 "ANDROID_PATTERN_WIDENED",
-                "Android dynamic rules have no substitution variables; on Android this rule matches more URLs than on iOS",
-                at: rule.location, hint: "use a custom variable with few values (expanded exactly), or accept the difference")
+                "Android dynamic rules have no substitution variables: \(variables.joined(separator: ", ")) becomes a wildcard, so on Android this rule matches more URLs than on iOS",
+                at: rule.location, hint: "list the values in a custom variable (expanded exactly), or accept the difference")
         }
         var components: [DynamicComponent] = []
         for path in paths {

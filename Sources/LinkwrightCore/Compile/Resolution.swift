@@ -25,14 +25,17 @@ enum Resolution {
 
     /// Every pattern the user wrote in `domain`: paths, fragments and query patterns.
     static func patterns(of domain: Domain) -> [Located<String>] {
-        domain.applinks.flatMap(\.rules).flatMap { rule -> [Located<String>] in
-            var patterns = [rule.path, rule.fragment].compactMap { $0 }
-            switch rule.query?.value {
-            case .whole(let pattern): patterns.append(Located(pattern, at: rule.query!.location))
-            case .items(let items): patterns += items.map { Located($0.pattern, at: $0.location) }
-            case nil: break
-            }
-            return patterns
+        domain.applinks.flatMap(\.rules).flatMap(patterns(of:))
+    }
+
+    /// The patterns of one rule.
+    static func patterns(of rule: Rule) -> [Located<String>] {
+        var patterns = [rule.path, rule.fragment].compactMap { $0 }
+        switch rule.query?.value {
+        case .whole(let pattern): patterns.append(Located(pattern, at: rule.query!.location))
+        case .items(let items): patterns += items.map { Located($0.pattern, at: $0.location) }
+        case nil: break
         }
+        return patterns
     }
 }

@@ -95,12 +95,11 @@ struct ConfigDecoder {
         return HostBinding(host: Located(host, at: pair.key.location), domain: domain)
     }
 
+    /// The team ID as written; an invalid one is reported and kept, so the configuration is
+    /// unusable but no second "missing team ID" follows.
     private mutating func teamID(_ node: YAMLNode) -> Located<String>? {
         guard let team = reader.string(node, "team ID") else { return nil }
-        if let problem = Identifiers.teamIDProblem(team.value) {
-            report(problem, at: team.location)
-            return nil
-        }
+        report(Identifiers.teamIDProblem(team.value), at: team.location)
         return team
     }
 

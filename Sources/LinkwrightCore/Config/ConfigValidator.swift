@@ -24,7 +24,7 @@ struct ConfigValidator {
             checkEnvironmentReferences(in: domain, known: environmentNames)
             checkExpectations(of: domain)
             let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
-            if !bound {
+            if !bound && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
                 diagnostics.warning(
                     "UNUSED_DOMAIN", "domain \"\(domain.name)\" is not served by any host", at: .file(domain.file),
                     hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
@@ -68,10 +68,12 @@ struct ConfigValidator {
                 }
             }
         }
+        // A domain that is missing or broken uses apps nobody can see: do not call them unused.
+        let servesUnknown = environment.hosts.contains { configuration.domain(named: $0.domain.value) == nil }
         let used = Set(environment.hosts.flatMap { binding in
             configuration.domain(named: binding.domain.value).map { Resolution.referencedApps($0, in: environment.name) } ?? []
         })
-        for app in environment.apps where !used.contains(app.name.value) {
+        for app in environment.apps where !used.contains(app.name.value) && !servesUnknown {
             diagnostics.warning(
                 "UNUSED_APP", "app \"\(app.name.value)\" is not used by any domain served in \(environment.name)",
                 at: app.name.location, hint: "list it in a domain served by this environment, or remove it")

@@ -12,8 +12,6 @@ public indirect enum SchemaType: Sendable {
     case object(SchemaObject)
     case oneOf([SchemaType])
     case enumeration([String])
-    /// A reference to `JSONSchemaGenerator.definitions`, for shapes used in several places.
-    case reference(String)
 
     public static let text = SchemaType.string(pattern: nil)
 }

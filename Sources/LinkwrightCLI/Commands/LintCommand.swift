@@ -1,0 +1,28 @@
+import LinkwrightCore
+
+/// `linkwright lint`: load, validate and compile every environment in memory; write nothing.
+struct LintCommand: Command {
+    static let spec = CommandSpec(
+        name: "lint",
+        abstract: "Validate the configuration without writing anything",
+        usage: "lint [--config DIR] [--format text|json]",
+        discussion: "Reports every problem of every file at once, sorted by file, line and column. Exit 2 on errors.",
+        options: [.config, .format(["text", "json"])])
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let (compiled, diagnostics) = try workspace.compile([])
+        if arguments.value("format") == "json" {
+            terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
+        } else {
+            workspace.printer.printText(diagnostics)
+            let verdict = compiled == nil ? "invalid" : "valid"
+            terminal.out("\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))")
+        }
+        return compiled == nil ? .unusable : .success
+    }
+}

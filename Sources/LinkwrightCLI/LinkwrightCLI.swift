@@ -1,0 +1,94 @@
+import Foundation
+import LinkwrightCore
+
+/// The `linkwright` command line.
+public enum LinkwrightCLI {
+    public static let version = "0.1.0"
+
+    static var commands: [any Command.Type] {
+        [
+            BuildCommand.self, LintCommand.self, SchemaCommand.self,
+        ]
+    }
+
+    static var overview: String {
+        var text = """
+            linkwright \(version): iOS Universal Links and Android App Links as configuration-as-code
+
+            Usage: linkwright <command> [options]
+
+            Commands:
+
+            """
+        for command in commands {
+            let name = command.spec.name
+            text += "  \(name)\(String(repeating: " ", count: max(2, 12 - name.count)))\(command.spec.abstract)\n"
+        }
+        text += """
+
+            Run `linkwright <command> --help` for the options of a command.
+
+            Exit codes: 0 nothing blocks; 1 something blocks (drift, a failing expectation, a policy
+            violation, a failed live check); 2 the input cannot be used.
+            """
+        return text
+    }
+
+    /// Runs the command line and exits with the command's status.
+    public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        let terminal = Terminal()
+        exit(run(arguments, terminal: terminal).rawValue)
+    }
+
+    static func run(_ arguments: [String], terminal: Terminal) -> ExitStatus {
+        guard let name = arguments.first else {
+            terminal.err(overview)
+            return .unusable
+        }
+        switch name {
+        case "--help", "-h", "help":
+            terminal.out(overview)
+            return .success
+        case "--version":
+            terminal.out("linkwright \(version)")
+            return .success
+        default: break
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            let suggestion = Spelling.closest(to: name, among: commands.map { $0.spec.name })
+            terminal.err(
+                "error: unknown command \"\(name)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                    + "\nRun `linkwright --help` for the list of commands.")
+            return .unusable
+        }
+        return run(command, Array(arguments.dropFirst()), terminal: terminal)
+    }
+
+    private static func execute<C: Command>(_: C.Type, _ arguments: ParsedArguments, terminal: Terminal) throws
+        -> ExitStatus
+    {
+        try C(arguments).run(terminal)
+    }
+
+    private static func run(_ command: any Command.Type, _ arguments: [String], terminal: Terminal) -> ExitStatus {
+        do {
+            let parsed = try ParsedArguments(arguments, spec: command.spec)
+            if parsed.wantsHelp {
+                terminal.out(command.spec.help)
+                return .success
+            }
+            return try execute(command, parsed, terminal: terminal)
+        } catch let error as UsageError {
+            terminal.err("error: \(error.message)\nUsage: linkwright \(command.spec.usage)\nSee `linkwright \(command.spec.name) --help`.")
+            return .unusable
+        } catch let error as UnusableInput {
+            terminal.err("error: \(error.message)" + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+            return .unusable
+        } catch let halt as Halt {
+            return halt.status
+        } catch {
+            terminal.err("error: \(error)")
+            return .unusable
+        }
+    }
+}

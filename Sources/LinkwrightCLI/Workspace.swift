@@ -1,0 +1,47 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// The configuration a command works on (`--config DIR`, default the current directory), with
+/// the printer that makes its diagnostics point at files the user can open.
+struct Workspace {
+    let configPath: String
+    let root: URL
+    let printer: DiagnosticPrinter
+
+    init(_ arguments: ParsedArguments, terminal: Terminal) {
+        configPath = arguments.value("config") ?? "."
+        root = terminal.url(configPath)
+        printer = DiagnosticPrinter(terminal: terminal, configPath: configPath)
+    }
+
+    /// Loads and validates the configuration in the working tree.
+    func load() throws -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UnusableInput(message: "configuration folder \(configPath) does not exist", hint: "pass --config DIR")
+        }
+        do {
+            return try ConfigLoader().load(from: DiskSourceTree(root: root))
+        } catch {
+            throw UnusableInput(message: "cannot read the configuration in \(configPath): \(error)", hint: nil)
+        }
+    }
+
+    /// Loads, validates and compiles the selected environments (all when `environments` is empty).
+    /// Unknown environment names are a usage error.
+    func compile(_ environments: [String]) throws -> (compiled: CompiledConfiguration?, diagnostics: [Diagnostic]) {
+        let (configuration, loadDiagnostics) = try load()
+        guard let configuration else { return (nil, loadDiagnostics) }
+        let known = configuration.environments.map(\.name)
+        for name in environments where !known.contains(name) {
+            let suggestion = Spelling.closest(to: name, among: known)
+            throw UsageError(
+                message: "unknown environment \"\(name)\""
+                    + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "; known: \(known.joined(separator: ", "))"))
+        }
+        let (compiled, compileDiagnostics) = Compiler().compile(configuration, environments: environments)
+        let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
+        return (diagnostics.contains { $0.severity == .error } ? nil : compiled, diagnostics)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Where things are, seen from the tests.
+public enum RepositoryPaths {
+    /// The repository root (this file is Tests/Support/TestSupport.swift).
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `../shared/corpus` next to the repository: real association files written by other people.
+    /// CI has it; a user's fresh clone may not, and tests that need it skip with a message.
+    public static var sharedCorpus: URL? {
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The folder of the built products (the test bundle sits next to the executable).
+    public static var products: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+}
+
+/// A folder under the system's temporary directory, removed when `remove()` is called.
+public struct TemporaryFolder {
+    public let url: URL
+
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` at `path` relative to the folder, creating folders as needed.
+    @discardableResult
+    public func write(_ path: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    public func read(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: url.appendingPathComponent(path)), as: UTF8.self)
+    }
+
+    public func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(path).path)
+    }
+
+    /// Copies the repository's example configuration (environments/, domains/, policies/) here.
+    public func copyExampleConfiguration() throws {
+        for folder in ["environments", "domains", "policies"] {
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.root.appendingPathComponent(folder), to: url.appendingPathComponent(folder))
+        }
+    }
+}
+
+/// What a process printed and how it ended.
+public struct ProcessResult: CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs a program to completion. Standard output and error are drained concurrently so a large
+/// output cannot fill a pipe and block the child.
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+    input: Data? = nil
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var fullEnvironment = ProcessInfo.processInfo.environment
+    fullEnvironment.removeValue(forKey: "NO_COLOR")
+    for (key, value) in environment { fullEnvironment[key] = value }
+    process.environment = fullEnvironment
+    let out = Pipe()
+    let err = Pipe()
+    let inputPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inputPipe
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    if let input { inputPipe.fileHandleForWriting.write(input) }
+    try? inputPipe.fileHandleForWriting.close()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs the built `linkwright` executable.
+public func runLinkwright(
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
+) throws -> ProcessResult {
+    try runProcess(
+        RepositoryPaths.products.appendingPathComponent("linkwright"), arguments, in: directory, environment: environment,
+        input: input)
+}
+
+/// Golden files: compares `actual` with the file at `url`. With `LINKWRIGHT_RECORD=1` in the
+/// environment the file is (re)written instead and the comparison passes.
+public enum Golden {
+    public static var recording: Bool { ProcessInfo.processInfo.environment["LINKWRIGHT_RECORD"] == "1" }
+
+    /// `nil` when they match, else a message naming the first differing line.
+    public static func mismatch(_ actual: String, golden url: URL) -> String? {
+        if recording {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(actual.utf8).write(to: url)
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return "golden file \(url.path) is missing; run the tests with LINKWRIGHT_RECORD=1 to create it"
+        }
+        let expected = String(decoding: data, as: UTF8.self)
+        guard expected != actual else { return nil }
+        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let index =
+            zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(expectedLines.count, actualLines.count)
+        let line = { (lines: [Substring]) in index < lines.count ? String(lines[index]) : "<end of file>" }
+        return """
+            \(url.path) differs at line \(index + 1) (re-record with LINKWRIGHT_RECORD=1 if the change is intended)
+              expected: \(line(expectedLines))
+              actual:   \(line(actualLines))
+            """
+    }
+}
