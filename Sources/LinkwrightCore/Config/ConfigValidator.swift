@@ -20,6 +20,7 @@ struct ConfigValidator {
         }
         for domain in configuration.domains {
             checkVariables(of: domain)
+            checkAppReferences(of: domain)
             checkPatterns(of: domain)
             checkEnvironmentReferences(in: domain, known: environmentNames)
             checkExpectations(of: domain)
@@ -96,7 +97,6 @@ struct ConfigValidator {
                 }
                 continue
             }
-            checkAppReferences(of: domain, in: environment, servedBy: binding)
             guard binding.host.value.isWildcard else { continue }
             let root = binding.host.value.fileHost
             if let rootBinding = byHost[root] {
@@ -117,35 +117,31 @@ struct ConfigValidator {
         }
     }
 
-    private mutating func checkAppReferences(of domain: Domain, in environment: Environment, servedBy binding: HostBinding) {
-        func require(_ name: Located<String>, _ use: String, _ check: (AppDefinition) -> String?) {
-            guard let app = environment.app(named: name.value) else {
+    /// Apps a domain names must exist in at least one environment (else it is a typo). An
+    /// environment without the app simply leaves it out of its files: a production-only app
+    /// needs no `environments:` list.
+    private mutating func checkAppReferences(of domain: Domain) {
+        let defined = configuration.environments.flatMap { $0.apps.map(\.name.value) }
+        let references = domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
+        let brokenEnvironment = configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
+        for name in references where !defined.contains(name.value) && !brokenEnvironment {
+            diagnostics.error(
+                "UNDEFINED_APP", "app \"\(name.value)\" is not defined in any environment", at: name.location,
+                hint: Spelling.closest(to: name.value, among: Array(Set(defined))).map { "did you mean \"\($0)\"?" }
+                    ?? "define it under apps: in an environment file")
+        }
+        for environment in configuration.environments {
+            for name in domain.activitycontinuation {
+                guard let app = environment.app(named: name.value), app.ios == nil else { continue }
                 diagnostics.error(
-                    "UNDEFINED_APP",
-                    "app \"\(name.value)\" is not defined in environment \(environment.name) (which serves this domain on \(binding.host.value))",
-                    at: name.location,
-                    hint: Spelling.closest(to: name.value, among: environment.apps.map(\.name.value))
-                        .map { "did you mean \"\($0)\"?" }
-                        ?? "define it under apps: in \(environment.file), or limit this entry with environments:")
-                return
+                    "APP_PLATFORM_MISMATCH", "app \"\(name.value)\" has no iOS build in \(environment.name); Handoff is iOS only",
+                    at: name.location, hint: "remove it from activitycontinuation, or add an ios: block")
             }
-            if let problem = check(app) {
-                diagnostics.error("APP_PLATFORM_MISMATCH", problem, at: name.location, hint: "\(use) needs it")
-            }
-        }
-        for entry in domain.applinks where Resolution.applies(entry.environments, to: environment.name) {
-            for name in entry.apps { require(name, "applinks") { _ in nil } }
-        }
-        for name in domain.webcredentials { require(name, "webcredentials") { _ in nil } }
-        for name in domain.activitycontinuation {
-            require(name, "activitycontinuation") { app in
-                app.ios == nil ? "app \"\(app.name.value)\" has no iOS build in \(environment.name); Handoff is iOS only" : nil
-            }
-        }
-        for name in domain.appclips {
-            require(name, "appclips") { app in
-                app.ios?.isAppClip == true
-                    ? nil : "app \"\(app.name.value)\" is not an App Clip in \(environment.name) (set ios.app_clip: true)"
+            for name in domain.appclips {
+                guard let app = environment.app(named: name.value), app.ios?.isAppClip != true else { continue }
+                diagnostics.error(
+                    "APP_PLATFORM_MISMATCH", "app \"\(name.value)\" is not an App Clip in \(environment.name)",
+                    at: name.location, hint: "set ios.app_clip: true on it, or list it under applinks instead")
             }
         }
     }

@@ -1,0 +1,151 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightTestSupport
+import Testing
+
+/// Loads a configuration folder from disk through the in-memory tree the core reads.
+func loadConfiguration(at folder: URL) throws -> (Configuration?, [Diagnostic]) {
+    var files: [String: String] = [:]
+    for sub in ["environments", "domains", "policies"] {
+        let url = folder.appendingPathComponent(sub)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+            files["\(sub)/\(name)"] = String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
+        }
+    }
+    return try ConfigLoader().load(from: InMemorySourceTree(files))
+}
+
+func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
+    let (configuration, loadDiagnostics) = try loadConfiguration(at: folder)
+    let loaded = try #require(configuration, "\(loadDiagnostics)")
+    let (compiled, diagnostics) = Compiler().compile(loaded)
+    return (ArtifactRenderer.render(compiled), loadDiagnostics + diagnostics)
+}
+
+@Suite struct GoldenArtifactTests {
+    static let goldenFolder = RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightCoreTests/Fixtures/golden")
+
+    /// The repository's example configuration compiles to exactly the committed dist/ folder
+    /// (`LINKWRIGHT_RECORD=1` rewrites it; `linkwright build` does the same).
+    @Test func exampleConfigurationMatchesDist() throws {
+        let (artifacts, _) = try compileFolder(RepositoryPaths.root)
+        try expectGolden(artifacts, in: RepositoryPaths.root.appendingPathComponent("dist"))
+    }
+
+    @Test func kitchenSinkMatchesItsGoldenFiles() throws {
+        let folder = Self.goldenFolder.appendingPathComponent("kitchen-sink")
+        let (artifacts, diagnostics) = try compileFolder(folder)
+        let rendered = diagnostics.sorted().map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.severity.rawValue): \($0.message) [\($0.id)]" }
+        if let mismatch = Golden.mismatch(rendered.joined(separator: "\n") + "\n", golden: folder.appendingPathComponent("expected/diagnostics.txt")) {
+            Issue.record(Comment(rawValue: mismatch))
+        }
+        try expectGolden(artifacts, in: folder.appendingPathComponent("expected"))
+    }
+
+    private func expectGolden(_ artifacts: [Artifact], in folder: URL) throws {
+        #expect(!artifacts.isEmpty)
+        for artifact in artifacts {
+            if let mismatch = Golden.mismatch(String(decoding: artifact.bytes, as: UTF8.self), golden: folder.appendingPathComponent(artifact.path)) {
+                Issue.record(Comment(rawValue: mismatch))
+            }
+        }
+        // No golden file is left over from an artifact that is no longer produced.
+        let produced = Set(artifacts.map(\.path))
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            guard !isFolder.boolValue, path.contains(".well-known/") || path.contains("/ios/") || path.contains("/android/") else { continue }
+            #expect(produced.contains(path), "golden file \(path) is no longer produced")
+        }
+    }
+}
+
+@Suite struct CompilerTests {
+    private func compile(_ files: [String: String], environments: [String] = []) throws -> (CompiledConfiguration, [Diagnostic]) {
+        let (configuration, diagnostics) = ConfigLoader().load(files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
+        let loaded = try #require(configuration, "\(diagnostics)")
+        return Compiler().compile(loaded, environments: environments)
+    }
+
+    static let environment = """
+        tier: production
+        team_id: ABCDE12345
+        apps:
+          shop:
+            ios: {bundle_id: com.example.shop}
+          clip:
+            ios: {bundle_id: com.example.shop.Clip, app_clip: true}
+        hosts:
+          shop.example: shop
+          "*.shop.example": shop
+        """
+
+    @Test func appClipsGetConcreteHostsOnly() throws {
+        // Apple: "For services other than appclips, you can prefix a domain with *." (Supporting associated domains).
+        let (compiled, _) = try compile([
+            "environments/prod.yaml": Self.environment,
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\nappclips: [clip]\n",
+        ])
+        let clip = try #require(compiled.environments[0].iosApps.first { $0.name == "clip" })
+        #expect(clip.associatedDomains == ["appclips:shop.example"])
+        let shop = try #require(compiled.environments[0].iosApps.first { $0.name == "shop" })
+        #expect(shop.associatedDomains == ["applinks:shop.example", "applinks:*.shop.example"])
+    }
+
+    @Test func wildcardAndRootShareOneSiteServedFromTheRoot() throws {
+        let (compiled, _) = try compile([
+            "environments/prod.yaml": Self.environment,
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\nappclips: [clip]\n",
+        ])
+        let sites = compiled.environments[0].sites
+        #expect(sites.map(\.fileHost.name) == ["shop.example"])
+        #expect(sites[0].servedHosts.map(\.name) == ["shop.example", "*.shop.example"])
+        #expect(compiled.environments[0].site(serving: "a.shop.example")?.fileHost.name == "shop.example")
+        #expect(compiled.environments[0].site(serving: "shop.example.evil")?.fileHost.name == nil)
+    }
+
+    @Test func rulesLimitedToAnEnvironmentStayOutOfTheOthers() throws {
+        let staging = Self.environment.replacingOccurrences(of: "tier: production", with: "tier: staging")
+            .replacingOccurrences(of: "shop.example", with: "staging.shop.example")
+        let files = [
+            "environments/prod.yaml": Self.environment,
+            "environments/staging.yaml": staging,
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n      - path: /preview/*\n        environments: [staging]\n",
+        ]
+        let (compiled, _) = try compile(files)
+        let paths = { (environment: String) in
+            compiled.environments.first { $0.name == environment }!.sites[0].aasa!.applinks!.details[0].components!.compactMap(\.path)
+        }
+        #expect(paths("prod") == ["/p/*"])
+        #expect(paths("staging") == ["/p/*", "/preview/*"])
+        let (onlyStaging, _) = try compile(files, environments: ["staging"])
+        #expect(onlyStaging.environments.map(\.name) == ["staging"])
+    }
+
+    @Test func anAASAOverAppleLimitIsAnError() throws {
+        let rules = (0..<3000).map { "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n" }.joined()
+        let (_, diagnostics) = try compile([
+            "environments/prod.yaml": Self.environment,
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n" + rules,
+        ])
+        #expect(diagnostics.contains { $0.id == "AASA_TOO_LARGE" && $0.severity == .error })
+    }
+
+    @Test func outputIsTheSameBytesEveryTime() throws {
+        let first = try compileFolder(RepositoryPaths.root).0
+        let second = try compileFolder(RepositoryPaths.root).0
+        #expect(first == second)
+        for artifact in first {
+            #expect(artifact.bytes.last == UInt8(ascii: "\n"), "\(artifact.path) lacks a final newline")
+        }
+    }
+
+    @Test func everyArtifactPathStaysInsideItsEnvironmentFolder() throws {
+        for artifact in try compileFolder(RepositoryPaths.root).0 {
+            let parts = artifact.path.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(parts.first.map(String.init) == artifact.environment)
+            #expect(!parts.contains("..") && !parts.contains(""), "\(artifact.path)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import LinkwrightCore
+import Testing
+
+@Suite struct YAMLParserTests {
+    let parser = YAMLParser()
+
+    @Test func keepsLineAndColumnOfEveryNode() throws {
+        let (root, diagnostics) = parser.parse(Array("apps:\n  museo:\n    ios: {bundle_id: é.x}\n".utf8), file: "f.yaml")
+        #expect(diagnostics.isEmpty)
+        guard case .mapping(let top) = root?.content, case .mapping(let apps) = top[0].value.content,
+            case .mapping(let museo) = apps[0].value.content, case .mapping(let ios) = museo[0].value.content
+        else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(top[0].key.location == SourceLocation(file: "f.yaml", line: 1, column: 1))
+        #expect(apps[0].key.location == SourceLocation(file: "f.yaml", line: 2, column: 3))
+        #expect(ios[0].value.location == SourceLocation(file: "f.yaml", line: 3, column: 22))
+    }
+
+    @Test func columnsCountCharactersNotBytes() {
+        let (root, _) = parser.parse(Array("ñandú: [a, b]\n".utf8), file: "f.yaml")
+        guard case .mapping(let pairs) = root?.content, case .sequence(let items) = pairs[0].value.content else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(items[1].location.column == 12)
+    }
+
+    @Test func resolvesPlainScalarsWithTheYAML12CoreSchema() {
+        let cases: [(String, YAMLScalar.Resolved)] = [
+            ("true", .bool(true)), ("False", .bool(false)), ("yes", .string), ("no", .string), ("on", .string),
+            ("~", .null), ("", .null), ("null", .null), ("42", .integer(42)), ("0x1F", .integer(31)), ("0o17", .integer(15)),
+            ("1.5", .float), ("-2e3", .float), (".inf", .float), ("1.", .float), ("1.2.3", .string), ("e5", .string),
+            ("-", .string), ("ABCDE12345", .string),
+        ]
+        for (text, expected) in cases {
+            #expect(YAMLScalar(text: text, style: .plain).resolved == expected, "\(text)")
+        }
+        #expect(YAMLScalar(text: "true", style: .quoted).resolved == .string)
+        #expect(YAMLScalar(text: "1", style: .plain, tag: "tag:yaml.org,2002:str").resolved == .string)
+    }
+
+    @Test func refusesInvalidUTF8WithItsPosition() {
+        var bytes = Array("a: b\nc: d".utf8)
+        bytes.insert(0xC3, at: 8)
+        let (root, diagnostics) = parser.parse(bytes, file: "f.yaml")
+        #expect(root == nil)
+        #expect(diagnostics.map(\.id) == ["INVALID_UTF8"])
+        #expect(diagnostics.first?.location == SourceLocation(file: "f.yaml", line: 2, column: 4))
+    }
+
+    @Test func refusesFilesOverTheSizeCapBeforeParsing() {
+        let bytes = Array(repeating: UInt8(ascii: "#"), count: parser.maximumBytes + 1)
+        let (_, diagnostics) = parser.parse(bytes, file: "big.yaml")
+        #expect(diagnostics.map(\.id) == ["FILE_TOO_LARGE"])
+    }
+
+    @Test func aliasBombIsRefusedAtTheFirstAnchor() {
+        // Nine levels of nine aliases each would expand to 9^9 scalars in a naive loader.
+        var text = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 {
+            let aliases = Array(repeating: "*l\(level - 1)", count: 9).joined(separator: ", ")
+            text += "l\(level): &l\(level) [\(aliases)]\n"
+        }
+        let (root, diagnostics) = parser.parse(Array(text.utf8), file: "bomb.yaml")
+        #expect(root == nil)
+        #expect(diagnostics.map(\.id) == ["YAML_ALIAS"])
+    }
+
+    @Test func deepFlowNestingIsCutAtTheCap() {
+        let depth = 100_000
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let (_, diagnostics) = parser.parse(Array(text.utf8), file: "deep.yaml")
+        #expect(diagnostics.map(\.id) == ["NESTING_TOO_DEEP"])
+        #expect(diagnostics.first?.location?.column == parser.maximumDepth + 1)
+    }
+
+    @Test func reportsEveryDuplicateKeyNotJustTheFirst() {
+        let (_, diagnostics) = parser.parse(Array("a: 1\nb: 2\na: 3\nm: {x: 1, x: 2}\nb: 4\n".utf8), file: "f.yaml")
+        #expect(diagnostics.map(\.id) == ["DUPLICATE_KEY", "DUPLICATE_KEY", "DUPLICATE_KEY"])
+        #expect(diagnostics.compactMap(\.location?.line) == [3, 4, 5])
+    }
+
+    @Test func anEmptyDocumentHasNoRoot() {
+        let (root, diagnostics) = parser.parse(Array("# only a comment\n".utf8), file: "f.yaml")
+        #expect(root == nil)
+        #expect(diagnostics.isEmpty)
+    }
+}
