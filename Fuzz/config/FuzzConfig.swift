@@ -10,7 +10,8 @@ public func fuzzConfigOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let path = folders[Int(bytes.first ?? 0) % folders.count]
     var files = [SourceFile(path: path, bytes: Array(bytes.dropFirst()))]
     if path != "environments/fuzz.yaml" {
-        files.append(SourceFile(path: "environments/fuzz.yaml", bytes: Array("tier: production\napps: {}\nhosts: {}\n".utf8)))
+        files.append(
+            SourceFile(path: "environments/fuzz.yaml", bytes: Array("tier: production\napps: {}\nhosts: {}\n".utf8)))
     }
     let (configuration, _) = ConfigLoader().load(files)
     if let configuration {

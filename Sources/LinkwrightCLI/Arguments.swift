@@ -47,7 +47,8 @@ struct OptionSpec {
     static let config = OptionSpec(
         name: "config", valueName: "DIR", help: "Folder holding environments/, domains/ and policies/ (default: .)")
     static func format(_ choices: [String]) -> OptionSpec {
-        OptionSpec(name: "format", valueName: "FORMAT", help: "Output format (default: \(choices[0]))", choices: choices)
+        OptionSpec(
+            name: "format", valueName: "FORMAT", help: "Output format (default: \(choices[0]))", choices: choices)
     }
 }
 
@@ -93,7 +94,8 @@ struct ParsedArguments {
             guard let option = spec.options.first(where: { $0.name == name }) else {
                 let suggestion = Spelling.closest(to: name, among: spec.options.map(\.name) + ["help"])
                 throw UsageError(
-                    message: "unknown option --\(name) for \(spec.name)" + (suggestion.map { "; did you mean --\($0)?" } ?? ""))
+                    message: "unknown option --\(name) for \(spec.name)"
+                        + (suggestion.map { "; did you mean --\($0)?" } ?? ""))
             }
             guard option.valueName != nil else {
                 if inlineValue != nil { throw UsageError(message: "--\(name) takes no value") }
@@ -110,7 +112,8 @@ struct ParsedArguments {
                 throw UsageError(message: "--\(name) needs a value (\(option.valueName!))")
             }
             if let choices = option.choices, !choices.contains(value) {
-                throw UsageError(message: "--\(name) must be one of \(choices.joined(separator: ", ")), not \"\(value)\"")
+                throw UsageError(
+                    message: "--\(name) must be one of \(choices.joined(separator: ", ")), not \"\(value)\"")
             }
             if values[name] != nil && !option.repeatable {
                 throw UsageError(message: "--\(name) is given twice")

@@ -8,7 +8,8 @@ struct DiagnosticPrinter {
 
     init(terminal: Terminal, configPath: String) {
         self.terminal = terminal
-        pathPrefix = configPath == "." || configPath.isEmpty ? "" : (configPath.hasSuffix("/") ? configPath : configPath + "/")
+        pathPrefix =
+            configPath == "." || configPath.isEmpty ? "" : (configPath.hasSuffix("/") ? configPath : configPath + "/")
     }
 
     func path(_ location: SourceLocation) -> String {

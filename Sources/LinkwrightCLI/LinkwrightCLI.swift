@@ -79,7 +79,9 @@ public enum LinkwrightCLI {
             }
             return try execute(command, parsed, terminal: terminal)
         } catch let error as UsageError {
-            terminal.err("error: \(error.message)\nUsage: linkwright \(command.spec.usage)\nSee `linkwright \(command.spec.name) --help`.")
+            terminal.err(
+                "error: \(error.message)\nUsage: linkwright \(command.spec.usage)\nSee `linkwright \(command.spec.name) --help`."
+            )
             return .unusable
         } catch let error as UnusableInput {
             terminal.err("error: \(error.message)" + (error.hint.map { "\n  hint: \($0)" } ?? ""))

@@ -9,7 +9,8 @@ func loadConfiguration(at folder: URL) throws -> (Configuration?, [Diagnostic]) 
     for sub in ["environments", "domains", "policies"] {
         let url = folder.appendingPathComponent(sub)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
-            files["\(sub)/\(name)"] = String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
+            files["\(sub)/\(name)"] = String(
+                decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
         }
     }
     return try ConfigLoader().load(from: InMemorySourceTree(files))
@@ -35,8 +36,12 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
     @Test func kitchenSinkMatchesItsGoldenFiles() throws {
         let folder = Self.goldenFolder.appendingPathComponent("kitchen-sink")
         let (artifacts, diagnostics) = try compileFolder(folder)
-        let rendered = diagnostics.sorted().map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.severity.rawValue): \($0.message) [\($0.id)]" }
-        if let mismatch = Golden.mismatch(rendered.joined(separator: "\n") + "\n", golden: folder.appendingPathComponent("expected/diagnostics.txt")) {
+        let rendered = diagnostics.sorted().map {
+            "\($0.location.map(String.init(describing:)) ?? "-"): \($0.severity.rawValue): \($0.message) [\($0.id)]"
+        }
+        if let mismatch = Golden.mismatch(
+            rendered.joined(separator: "\n") + "\n", golden: folder.appendingPathComponent("expected/diagnostics.txt"))
+        {
             Issue.record(Comment(rawValue: mismatch))
         }
         try expectGolden(artifacts, in: folder.appendingPathComponent("expected"))
@@ -45,7 +50,9 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
     private func expectGolden(_ artifacts: [Artifact], in folder: URL) throws {
         #expect(!artifacts.isEmpty)
         for artifact in artifacts {
-            if let mismatch = Golden.mismatch(String(decoding: artifact.bytes, as: UTF8.self), golden: folder.appendingPathComponent(artifact.path)) {
+            if let mismatch = Golden.mismatch(
+                String(decoding: artifact.bytes, as: UTF8.self), golden: folder.appendingPathComponent(artifact.path))
+            {
                 Issue.record(Comment(rawValue: mismatch))
             }
         }
@@ -55,15 +62,20 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
             FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
-            guard !isFolder.boolValue, path.contains(".well-known/") || path.contains("/ios/") || path.contains("/android/") else { continue }
+            guard !isFolder.boolValue,
+                path.contains(".well-known/") || path.contains("/ios/") || path.contains("/android/")
+            else { continue }
             #expect(produced.contains(path), "golden file \(path) is no longer produced")
         }
     }
 }
 
 @Suite struct CompilerTests {
-    private func compile(_ files: [String: String], environments: [String] = []) throws -> (CompiledConfiguration, [Diagnostic]) {
-        let (configuration, diagnostics) = ConfigLoader().load(files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
+    private func compile(_ files: [String: String], environments: [String] = []) throws -> (
+        CompiledConfiguration, [Diagnostic]
+    ) {
+        let (configuration, diagnostics) = ConfigLoader().load(
+            files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
         let loaded = try #require(configuration, "\(diagnostics)")
         return Compiler().compile(loaded, environments: environments)
     }
@@ -111,11 +123,13 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         let files = [
             "environments/prod.yaml": Self.environment,
             "environments/staging.yaml": staging,
-            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n      - path: /preview/*\n        environments: [staging]\n",
+            "domains/shop.yaml":
+                "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n      - path: /preview/*\n        environments: [staging]\n",
         ]
         let (compiled, _) = try compile(files)
         let paths = { (environment: String) in
-            compiled.environments.first { $0.name == environment }!.sites[0].aasa!.applinks!.details[0].components!.compactMap(\.path)
+            compiled.environments.first { $0.name == environment }!.sites[0].aasa!.applinks!.details[0].components!
+                .compactMap(\.path)
         }
         #expect(paths("prod") == ["/p/*"])
         #expect(paths("staging") == ["/p/*", "/preview/*"])
@@ -124,7 +138,9 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
     }
 
     @Test func anAASAOverAppleLimitIsAnError() throws {
-        let rules = (0..<3000).map { "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n" }.joined()
+        let rules = (0..<3000).map {
+            "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n"
+        }.joined()
         let (_, diagnostics) = try compile([
             "environments/prod.yaml": Self.environment,
             "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n" + rules,

@@ -21,7 +21,9 @@ struct DiagnosticFixture: CustomTestStringConvertible {
     }
 
     static func load(_ name: String) -> DiagnosticFixture {
-        let text = String(decoding: FileManager.default.contents(atPath: folder.appendingPathComponent(name + ".txt").path)!, as: UTF8.self)
+        let text = String(
+            decoding: FileManager.default.contents(atPath: folder.appendingPathComponent(name + ".txt").path)!,
+            as: UTF8.self)
         var files: [String: String] = [:]
         var expected: [String] = []
         var current: String?
@@ -42,7 +44,9 @@ struct DiagnosticFixture: CustomTestStringConvertible {
 
     /// Loads and compiles the configuration; returns every diagnostic as `file:line:column severity ID`.
     func run() -> [Diagnostic] {
-        let sources = files.keys.sorted().map { SourceFile(path: $0, bytes: Array(files[$0]!.trimmingTrailingNewlines.utf8) + [10]) }
+        let sources = files.keys.sorted().map {
+            SourceFile(path: $0, bytes: Array(files[$0]!.trimmingTrailingNewlines.utf8) + [10])
+        }
         let (configuration, loadDiagnostics) = ConfigLoader().load(sources)
         guard let configuration else { return loadDiagnostics }
         return (loadDiagnostics + Compiler().compile(configuration).diagnostics).sorted()
@@ -67,7 +71,9 @@ extension String {
     func producesExactlyTheExpectedDiagnostics(_ fixture: DiagnosticFixture) {
         let diagnostics = fixture.run()
         let actual = Array(Set(diagnostics.map(DiagnosticFixture.summary))).sorted()
-        #expect(actual == fixture.expected, "\(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" })")
+        #expect(
+            actual == fixture.expected,
+            "\(diagnostics.map { "\($0.location.map(String.init(describing:)) ?? "-"): \($0.message)" })")
         for diagnostic in diagnostics {
             #expect(diagnostic.hint?.isEmpty == false, "no fix hint for \(diagnostic.id): \(diagnostic.message)")
         }

@@ -1,5 +1,5 @@
-import LinkwrightTestSupport
 import LinkwrightCore
+import LinkwrightTestSupport
 import Testing
 
 @Suite struct HostTests {
@@ -57,7 +57,8 @@ import Testing
         let alphabet = Array("ab.-*/\\:é0")
         var generator = SeededGenerator(seed: 2026)
         for _ in 0..<20_000 {
-            let text = String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
             guard let name = parsed(text) else { continue }
             let labels = name.split(separator: ".", omittingEmptySubsequences: false)
             #expect(!labels.contains("") && !labels.contains(".."), "\(text) -> \(name)")
@@ -77,13 +78,18 @@ import Testing
 
     @Test func refusesWhatGooglesCompatibilityTestsRefuse() {
         // comptest2311 ("B A D"), 2313 (not hex), 2314 (31 bytes).
-        for text in ["B A D", "ZZ:" + canonical.dropFirst(3), String(canonical.dropLast(3)), "14:6DE9" + canonical.dropFirst(5)] {
+        for text in [
+            "B A D", "ZZ:" + canonical.dropFirst(3), String(canonical.dropLast(3)), "14:6DE9" + canonical.dropFirst(5),
+        ] {
             #expect(throws: IdentifierProblem.self, "\(text)") { try Fingerprint.parse(text).get() }
         }
     }
 
     @Test func aSHA1FingerprintGetsItsOwnHint() {
-        guard case .failure(let problem) = Fingerprint.parse("DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09") else {
+        guard
+            case .failure(let problem) = Fingerprint.parse(
+                "DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09")
+        else {
             Issue.record("accepted a SHA-1 fingerprint")
             return
         }
@@ -114,7 +120,9 @@ import Testing
     }
 
     @Test func namesCannotSpellAPath() {
-        for name in ["production", "museo-clip", "a_b", "x1"] { #expect(Identifiers.nameProblem(name, what: "app") == nil) }
+        for name in ["production", "museo-clip", "a_b", "x1"] {
+            #expect(Identifiers.nameProblem(name, what: "app") == nil)
+        }
         for name in ["", "..", "a/b", "Prod", "-x", "a.b", "a\u{0}"] {
             #expect(Identifiers.nameProblem(name, what: "app") != nil, "\(name)")
         }

@@ -6,7 +6,8 @@ import Testing
     let parser = YAMLParser()
 
     @Test func keepsLineAndColumnOfEveryNode() throws {
-        let (root, diagnostics) = parser.parse(Array("apps:\n  museo:\n    ios: {bundle_id: é.x}\n".utf8), file: "f.yaml")
+        let (root, diagnostics) = parser.parse(
+            Array("apps:\n  museo:\n    ios: {bundle_id: é.x}\n".utf8), file: "f.yaml")
         #expect(diagnostics.isEmpty)
         guard case .mapping(let top) = root?.content, case .mapping(let apps) = top[0].value.content,
             case .mapping(let museo) = apps[0].value.content, case .mapping(let ios) = museo[0].value.content
@@ -31,7 +32,8 @@ import Testing
     @Test func resolvesPlainScalarsWithTheYAML12CoreSchema() {
         let cases: [(String, YAMLScalar.Resolved)] = [
             ("true", .bool(true)), ("False", .bool(false)), ("yes", .string), ("no", .string), ("on", .string),
-            ("~", .null), ("", .null), ("null", .null), ("42", .integer(42)), ("0x1F", .integer(31)), ("0o17", .integer(15)),
+            ("~", .null), ("", .null), ("null", .null), ("42", .integer(42)), ("0x1F", .integer(31)),
+            ("0o17", .integer(15)),
             ("1.5", .float), ("-2e3", .float), (".inf", .float), ("1.", .float), ("1.2.3", .string), ("e5", .string),
             ("-", .string), ("ABCDE12345", .string),
         ]

@@ -105,7 +105,8 @@ public func runLinkwright(
     _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
 ) throws -> ProcessResult {
     try runProcess(
-        RepositoryPaths.products.appendingPathComponent("linkwright"), arguments, in: directory, environment: environment,
+        RepositoryPaths.products.appendingPathComponent("linkwright"), arguments, in: directory,
+        environment: environment,
         input: input)
 }
 
@@ -117,7 +118,8 @@ public enum Golden {
     /// `nil` when they match, else a message naming the first differing line.
     public static func mismatch(_ actual: String, golden url: URL) -> String? {
         if recording {
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? Data(actual.utf8).write(to: url)
             return nil
         }

@@ -54,14 +54,19 @@ struct BuildCommand: Command {
             }
         }
         if json {
-            terminal.out(report(plan: plan, compiled: compiled, check: check, diagnostics: diagnostics, printer: workspace.printer).rendered())
+            terminal.out(
+                report(
+                    plan: plan, compiled: compiled, check: check, diagnostics: diagnostics, printer: workspace.printer
+                ).rendered())
         } else {
             printSummary(plan: plan, compiled: compiled, outPath: outPath, check: check, terminal: terminal)
         }
         return check && !plan.isUpToDate ? .blocked : .success
     }
 
-    private func printSummary(plan: OutputFolder.Plan, compiled: CompiledConfiguration, outPath: String, check: Bool, terminal: Terminal) {
+    private func printSummary(
+        plan: OutputFolder.Plan, compiled: CompiledConfiguration, outPath: String, check: Bool, terminal: Terminal
+    ) {
         let prefix = outPath.hasSuffix("/") ? outPath : outPath + "/"
         if check {
             for path in plan.changed { terminal.out("\(prefix)\(path): differs from the build") }
@@ -71,7 +76,9 @@ struct BuildCommand: Command {
             if outOfDate == 0 {
                 terminal.out("\(outPath): \(plan.unchanged.count) files up to date")
             } else {
-                terminal.out("\(outPath): \(outOfDate) of \(outOfDate + plan.unchanged.count) files out of date; run `linkwright build` to update them")
+                terminal.out(
+                    "\(outPath): \(outOfDate) of \(outOfDate + plan.unchanged.count) files out of date; run `linkwright build` to update them"
+                )
             }
             return
         }
@@ -85,24 +92,33 @@ struct BuildCommand: Command {
                     + "\(Self.count(entitlements, "entitlements file")), \(Self.count(filters, "intent-filter file"))")
         }
         terminal.out(
-            "\(outPath): \(plan.created.count) created, \(plan.changed.count) updated, \(plan.unchanged.count) unchanged, \(plan.stale.count) removed")
+            "\(outPath): \(plan.created.count) created, \(plan.changed.count) updated, \(plan.unchanged.count) unchanged, \(plan.stale.count) removed"
+        )
     }
 
     /// "1 host", "3 hosts".
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     private func report(
-        plan: OutputFolder.Plan? = nil, compiled: CompiledConfiguration? = nil, check: Bool = false, diagnostics: [Diagnostic],
+        plan: OutputFolder.Plan? = nil, compiled: CompiledConfiguration? = nil, check: Bool = false,
+        diagnostics: [Diagnostic],
         printer: DiagnosticPrinter
     ) -> JSON {
         var members: [(String, JSON)] = []
         if let plan {
             let statuses: [(String, [String])] =
                 check
-                ? [("differs", plan.changed), ("missing", plan.created), ("stale", plan.stale), ("up_to_date", plan.unchanged)]
-                : [("updated", plan.changed), ("created", plan.created), ("removed", plan.stale), ("unchanged", plan.unchanged)]
+                ? [
+                    ("differs", plan.changed), ("missing", plan.created), ("stale", plan.stale),
+                    ("up_to_date", plan.unchanged),
+                ]
+                : [
+                    ("updated", plan.changed), ("created", plan.created), ("removed", plan.stale),
+                    ("unchanged", plan.unchanged),
+                ]
             let files = statuses.flatMap { status, paths in paths.map { ($0, status) } }.sorted { $0.0 < $1.0 }
-            members.append(("files", .array(files.map { .object([("path", .string($0.0)), ("status", .string($0.1))]) })))
+            members.append(
+                ("files", .array(files.map { .object([("path", .string($0.0)), ("status", .string($0.1))]) })))
         }
         if let compiled {
             members.append(("environments", .array(compiled.environments.map { .string($0.name) })))

@@ -21,7 +21,8 @@ struct LintCommand: Command {
         } else {
             workspace.printer.printText(diagnostics)
             let verdict = compiled == nil ? "invalid" : "valid"
-            terminal.out("\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))")
+            terminal.out(
+                "\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))")
         }
         return compiled == nil ? .unusable : .success
     }

@@ -141,7 +141,10 @@ extension AppLinksSection {
         if let defaults { members.append(("defaults", defaults.json)) }
         if !substitutionVariables.isEmpty {
             members.append(
-                ("substitutionVariables", .object(substitutionVariables.map { ($0.name, .array($0.values.map(JSON.string))) })))
+                (
+                    "substitutionVariables",
+                    .object(substitutionVariables.map { ($0.name, .array($0.values.map(JSON.string))) })
+                ))
         }
         members.append(("details", .array(details.map(\.json))))
         return .object(members)

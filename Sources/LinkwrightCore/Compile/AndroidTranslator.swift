@@ -45,19 +45,23 @@ struct AndroidTranslator {
         let widenedQuery = query?.map { AASAQueryItem(name: $0.name, pattern: Self.widenAll($0.pattern)) }
         if widened {
             let variables = Set(Resolution.patterns(of: rule).flatMap { PatternSyntax.variableNames($0.value) })
-                .filter { name in !domain.variables.contains { $0.name.value == name && $0.values.count <= Self.expansionLimit } }
+                .filter { name in
+                    !domain.variables.contains { $0.name.value == name && $0.values.count <= Self.expansionLimit }
+                }
                 .sorted().map { "$(\($0))" }
             diagnostics.warning(
                 "ANDROID_PATTERN_WIDENED",
                 "Android dynamic rules have no substitution variables: \(variables.joined(separator: ", ")) becomes a wildcard, so on Android this rule matches more URLs than on iOS",
-                at: rule.location, hint: "list the values in a custom variable (expanded exactly), or accept the difference")
+                at: rule.location,
+                hint: "list the values in a custom variable (expanded exactly), or accept the difference")
         }
         var components: [DynamicComponent] = []
         for path in paths {
             for fragment in fragments {
                 let make = { (path: String?) in
                     DynamicComponent(
-                        path: path, query: widenedQuery, fragment: fragment, exclude: rule.exclude, comments: rule.comment,
+                        path: path, query: widenedQuery, fragment: fragment, exclude: rule.exclude,
+                        comments: rule.comment,
                         origin: rule.location)
                 }
                 if let path, path.hasSuffix("/*"), path.count > 2 { components.append(make(String(path.dropLast(2)))) }
@@ -111,7 +115,9 @@ struct AndroidTranslator {
         pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
     }
 
-    static func effective(_ flag: KeyPath<MatchFlags, Located<Bool>?>, _ rule: Rule, _ entry: AppLinksEntry, _ domain: Domain)
+    static func effective(
+        _ flag: KeyPath<MatchFlags, Located<Bool>?>, _ rule: Rule, _ entry: AppLinksEntry, _ domain: Domain
+    )
         -> Bool
     {
         (rule.flags[keyPath: flag] ?? entry.flags[keyPath: flag] ?? domain.flags[keyPath: flag])?.value ?? true
@@ -136,7 +142,8 @@ struct AndroidTranslator {
             switch scope {
             case .path(let path): return !prefixes.contains { path.hasPrefix($0) }
             case .prefix(let prefix): return !prefixes.contains { prefix.hasPrefix($0) && prefix != $0 }
-            case .pattern(let pattern): return !prefixes.contains { literalHead(ofAndroidPattern: pattern).hasPrefix($0) }
+            case .pattern(let pattern):
+                return !prefixes.contains { literalHead(ofAndroidPattern: pattern).hasPrefix($0) }
             }
         }
     }
@@ -153,10 +160,12 @@ struct AndroidTranslator {
                 if !caseSensitive && scalar.properties.changesWhenCaseMapped { return true }
                 return percentEncoded && scalar == "%"
             } ?? tokens.endIndex
-        let literal = String(String.UnicodeScalarView(tokens[..<literalEnd].compactMap { token -> Unicode.Scalar? in
-            if case .literal(let scalar) = token { return scalar }
-            return nil
-        }))
+        let literal = String(
+            String.UnicodeScalarView(
+                tokens[..<literalEnd].compactMap { token -> Unicode.Scalar? in
+                    if case .literal(let scalar) = token { return scalar }
+                    return nil
+                }))
         if literalEnd == tokens.endIndex {
             // Apple ignores trailing slashes (swcutil captures): cover both spellings.
             let bare = literal.count > 1 && literal.hasSuffix("/") ? String(literal.dropLast()) : literal
@@ -188,18 +197,28 @@ struct AndroidTranslator {
 
     /// Without dynamic rules Android has no exclusions: an exclude rule whose URLs fall inside the
     /// static scope opens the app on Android while iOS keeps it on the web.
-    static func ignoredExclusions(_ rules: [(AppLinksEntry, Rule)], scopes: [PathScope], domain: Domain) -> [Diagnostic] {
+    static func ignoredExclusions(_ rules: [(AppLinksEntry, Rule)], scopes: [PathScope], domain: Domain) -> [Diagnostic]
+    {
         rules.compactMap { entry, rule -> Diagnostic? in
             guard rule.exclude else { return nil }
-            let excluded = staticScopes(for: [(entry, Rule(path: rule.path, query: nil, fragment: nil, exclude: false,
-                comment: nil, flags: rule.flags, environments: nil, location: rule.location))], domain: domain)
+            let excluded = staticScopes(
+                for: [
+                    (
+                        entry,
+                        Rule(
+                            path: rule.path, query: nil, fragment: nil, exclude: false,
+                            comment: nil, flags: rule.flags, environments: nil, location: rule.location)
+                    )
+                ], domain: domain)
             let overlapping = scopes.first { scope in excluded.contains { overlaps(scope, $0) } }
             guard let overlapping else { return nil }
             return Diagnostic(
                 "ANDROID_EXCLUSION_IGNORED", .warning,
                 "Android has no exclusions without dynamic rules: these URLs open the app on Android through the intent-filter scope \(overlapping.attribute)",
                 at: rule.location,
-                hint: "set emit.android_dynamic_rules: true (Android 15+), or narrow the rules so their scope leaves these URLs out")
+                hint:
+                    "set emit.android_dynamic_rules: true (Android 15+), or narrow the rules so their scope leaves these URLs out"
+            )
         }
     }
 

@@ -92,7 +92,9 @@ private struct EnvironmentCompiler {
             ? nil
             : AppLinksSection(
                 legacyApps: domain.emit.legacyPaths ? [] : nil, defaults: component(flags: domain.flags),
-                substitutionVariables: domain.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) },
+                substitutionVariables: domain.variables.map {
+                    AASAVariable(name: $0.name.value, values: $0.values.map(\.value))
+                },
                 details: details + legacy)
         let document = AASADocument(
             applinks: applinks, webcredentials: serviceAppIDs(domain.webcredentials),
@@ -108,7 +110,8 @@ private struct EnvironmentCompiler {
 
     private func component(flags: MatchFlags) -> AASAComponent? {
         flags.isEmpty
-            ? nil : AASAComponent(caseSensitive: flags.caseSensitive?.value, percentEncoded: flags.percentEncoded?.value)
+            ? nil
+            : AASAComponent(caseSensitive: flags.caseSensitive?.value, percentEncoded: flags.percentEncoded?.value)
     }
 
     private func component(_ rule: Rule) -> AASAComponent {
@@ -179,7 +182,8 @@ private struct EnvironmentCompiler {
     private mutating func assetLinksDocument(for domain: Domain) -> AssetLinksDocument? {
         let entries = Resolution.entries(of: domain, in: environment.name)
         var order: [String] = []
-        for name in entries.flatMap({ $0.apps.map(\.value) }) + domain.webcredentials.map(\.value) where !order.contains(name) {
+        for name in entries.flatMap({ $0.apps.map(\.value) }) + domain.webcredentials.map(\.value)
+        where !order.contains(name) {
             order.append(name)
         }
         var statements: [AssetStatement] = []
@@ -188,17 +192,23 @@ private struct EnvironmentCompiler {
             let linked = entries.filter { $0.apps.contains { $0.value == name } }
             var relations: [String] = []
             if !linked.isEmpty { relations.append(AssetStatement.handleAllURLs) }
-            if domain.webcredentials.contains(where: { $0.value == name }) { relations.append(AssetStatement.getLoginCreds) }
+            if domain.webcredentials.contains(where: { $0.value == name }) {
+                relations.append(AssetStatement.getLoginCreds)
+            }
             var dynamic: [DynamicComponent]?
             if domain.emit.androidDynamicRules && !linked.isEmpty {
                 var translator = AndroidTranslator(domain: domain)
-                dynamic = linked.flatMap { entry in entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) } }
+                dynamic = linked.flatMap { entry in
+                    entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
+                }
                 diagnostics.add(contentsOf: translator.diagnostics.items)
             }
             statements.append(
                 AssetStatement(
                     relations: relations,
-                    target: .androidApp(package: android.package.value, fingerprints: android.fingerprints.map(\.fingerprint.value.value)),
+                    target: .androidApp(
+                        package: android.package.value,
+                        fingerprints: android.fingerprints.map(\.fingerprint.value.value)),
                     dynamicComponents: dynamic))
         }
         return statements.isEmpty ? nil : AssetLinksDocument(statements: statements)
@@ -215,7 +225,9 @@ private struct EnvironmentCompiler {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
                 let name = app.name.value
                 let host = binding.host.value
-                let linked = Resolution.entries(of: domain, in: environment.name).contains { $0.apps.contains { $0.value == name } }
+                let linked = Resolution.entries(of: domain, in: environment.name).contains {
+                    $0.apps.contains { $0.value == name }
+                }
                 let uses: [(String, Bool)] = [
                     ("applinks", linked),
                     ("webcredentials", domain.webcredentials.contains { $0.value == name }),
@@ -228,7 +240,9 @@ private struct EnvironmentCompiler {
                     byService[service, default: []].append("\(service):\(host)\(modeSuffix)")
                 }
             }
-            let entries = ["applinks", "webcredentials", "appclips", "activitycontinuation"].flatMap { byService[$0] ?? [] }
+            let entries = ["applinks", "webcredentials", "appclips", "activitycontinuation"].flatMap {
+                byService[$0] ?? []
+            }
             return CompiledIOSApp(name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries)
         }
     }
@@ -251,7 +265,8 @@ private struct EnvironmentCompiler {
                 guard !rules.isEmpty else { continue }
                 let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
                 if !domain.emit.androidDynamicRules {
-                    diagnostics.add(contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
+                    diagnostics.add(
+                        contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
                 }
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }

@@ -10,7 +10,8 @@ public enum ConfigSchema {
             "Whether patterns match case-sensitively (Apple's caseSensitive, default true)."),
         SchemaField(
             "percent_encoded", .boolean,
-            "Whether patterns are compared with the URL as written, escapes included (Apple's percentEncoded, default true). With false the URL is decoded first."),
+            "Whether patterns are compared with the URL as written, escapes included (Apple's percentEncoded, default true). With false the URL is decoded first."
+        ),
     ]
     static let environmentsField = SchemaField(
         "environments", .list(.string(pattern: namePattern)),
@@ -48,7 +49,8 @@ public enum ConfigSchema {
         [
             SchemaField("bundle_id", .text, required: true, "Bundle identifier, e.g. com.example.museo."),
             SchemaField(
-                "team_id", .string(pattern: teamIDPattern), "Team ID of this app when it differs from the environment's."),
+                "team_id", .string(pattern: teamIDPattern),
+                "Team ID of this app when it differs from the environment's."),
             SchemaField("app_clip", .boolean, "Whether this is an App Clip (it then uses the appclips service)."),
         ])
 
@@ -76,9 +78,11 @@ public enum ConfigSchema {
                 "Apps that share web credentials (passwords, passkeys) with this site."),
             SchemaField("appclips", .list(.string(pattern: namePattern)), "App Clips this site invokes."),
             SchemaField(
-                "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."),
+                "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."
+            ),
             SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
-            SchemaField("expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
+            SchemaField(
+                "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
         ])
 
     public static let flags = SchemaObject("defaults", "Matching flags.", flagFields)
@@ -101,7 +105,8 @@ public enum ConfigSchema {
         [
             SchemaField(
                 "path", .text,
-                "Pattern for the path: `*` any characters (also /), `?` one character, `?*` at least one, `$(var)` one value of a variable."),
+                "Pattern for the path: `*` any characters (also /), `?` one character, `?*` at least one, `$(var)` one value of a variable."
+            ),
             SchemaField(
                 "query", .oneOf([.text, .map(keyPattern: nil, value: .text)]),
                 "Pattern for the whole query string, or patterns for named query items (other items may be present)."),
@@ -146,7 +151,7 @@ public enum ConfigSchema {
         [
             SchemaField(
                 "forbidden_paths", .list(.object(forbiddenPath)),
-                "Paths that must never be declared in association files (e.g. an OAuth callback)."),
+                "Paths that must never be declared in association files (e.g. an OAuth callback).")
         ])
 
     public static let forbiddenPath = SchemaObject(

@@ -48,18 +48,21 @@ struct ConfigValidator {
                 }
                 if let other = bundles.updateValue(app.name.value, forKey: ios.bundleID.value) {
                     diagnostics.error(
-                        "DUPLICATE_APP_ID", "bundle ID \(ios.bundleID.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        "DUPLICATE_APP_ID",
+                        "bundle ID \(ios.bundleID.value) is used by \"\(other)\" and \"\(app.name.value)\"",
                         at: ios.bundleID.location, hint: "each logical app needs its own bundle ID")
                 }
             }
             if let android = app.android {
                 if let other = packages.updateValue(app.name.value, forKey: android.package.value) {
                     diagnostics.error(
-                        "DUPLICATE_APP_ID", "package \(android.package.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        "DUPLICATE_APP_ID",
+                        "package \(android.package.value) is used by \"\(other)\" and \"\(app.name.value)\"",
                         at: android.package.location, hint: "each logical app needs its own package")
                 }
                 if environment.tier.value == .production {
-                    for key in android.fingerprints where key.fingerprint.value.value == Fingerprint.publicReactNativeDebugKey {
+                    for key in android.fingerprints
+                    where key.fingerprint.value.value == Fingerprint.publicReactNativeDebugKey {
                         diagnostics.warning(
                             "PUBLIC_DEBUG_KEY",
                             "fingerprint \"\(key.channel.value)\" is the public React Native debug keystore; anyone can sign an app with it",
@@ -71,9 +74,12 @@ struct ConfigValidator {
         }
         // A domain that is missing or broken uses apps nobody can see: do not call them unused.
         let servesUnknown = environment.hosts.contains { configuration.domain(named: $0.domain.value) == nil }
-        let used = Set(environment.hosts.flatMap { binding in
-            configuration.domain(named: binding.domain.value).map { Resolution.referencedApps($0, in: environment.name) } ?? []
-        })
+        let used = Set(
+            environment.hosts.flatMap { binding in
+                configuration.domain(named: binding.domain.value).map {
+                    Resolution.referencedApps($0, in: environment.name)
+                } ?? []
+            })
         for app in environment.apps where !used.contains(app.name.value) && !servesUnknown {
             diagnostics.warning(
                 "UNUSED_APP", "app \"\(app.name.value)\" is not used by any domain served in \(environment.name)",
@@ -86,11 +92,12 @@ struct ConfigValidator {
         for binding in environment.hosts { byHost[binding.host.value] = binding }
         for binding in environment.hosts {
             let domainName = binding.domain.value
-            guard let domain = configuration.domain(named: domainName) else {
+            guard configuration.domain(named: domainName) != nil else {
                 if !unloadable.contains("domains/" + domainName) {
                     let known = configuration.domains.map(\.name)
                     diagnostics.error(
-                        "UNDEFINED_DOMAIN", "host \(binding.host.value) serves domain \"\(domainName)\", which is not defined",
+                        "UNDEFINED_DOMAIN",
+                        "host \(binding.host.value) serves domain \"\(domainName)\", which is not defined",
                         at: binding.domain.location,
                         hint: Spelling.closest(to: domainName, among: known).map { "did you mean \"\($0)\"?" }
                             ?? "create domains/\(domainName).yaml")
@@ -122,8 +129,10 @@ struct ConfigValidator {
     /// needs no `environments:` list.
     private mutating func checkAppReferences(of domain: Domain) {
         let defined = configuration.environments.flatMap { $0.apps.map(\.name.value) }
-        let references = domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
-        let brokenEnvironment = configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
+        let references =
+            domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
+        let brokenEnvironment =
+            configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
         for name in references where !defined.contains(name.value) && !brokenEnvironment {
             diagnostics.error(
                 "UNDEFINED_APP", "app \"\(name.value)\" is not defined in any environment", at: name.location,
@@ -134,7 +143,8 @@ struct ConfigValidator {
             for name in domain.activitycontinuation {
                 guard let app = environment.app(named: name.value), app.ios == nil else { continue }
                 diagnostics.error(
-                    "APP_PLATFORM_MISMATCH", "app \"\(name.value)\" has no iOS build in \(environment.name); Handoff is iOS only",
+                    "APP_PLATFORM_MISMATCH",
+                    "app \"\(name.value)\" has no iOS build in \(environment.name); Handoff is iOS only",
                     at: name.location, hint: "remove it from activitycontinuation, or add an ios: block")
             }
             for name in domain.appclips {
@@ -186,7 +196,8 @@ struct ConfigValidator {
             switch PatternSyntax.tokens(pattern.value) {
             case .failure(.unterminatedVariable):
                 diagnostics.error(
-                    "UNTERMINATED_VARIABLE", "pattern \"\(pattern.value)\" has a $( without its )", at: pattern.location,
+                    "UNTERMINATED_VARIABLE", "pattern \"\(pattern.value)\" has a $( without its )",
+                    at: pattern.location,
                     hint: "close the variable: $(name)")
             case .failure(.emptyVariableName):
                 diagnostics.error(
@@ -213,7 +224,8 @@ struct ConfigValidator {
         var lists = domain.applinks.compactMap(\.environments)
         lists += domain.applinks.flatMap { $0.rules.compactMap(\.environments) }
         lists += domain.expectations.compactMap(\.environments)
-        for name in lists.joined() where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
+        for name in lists.joined()
+        where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
             diagnostics.error(
                 "UNDEFINED_ENVIRONMENT", "environment \"\(name.value)\" is not defined", at: name.location,
                 hint: Spelling.closest(to: name.value, among: known).map { "did you mean \"\($0)\"?" }
@@ -227,7 +239,8 @@ struct ConfigValidator {
             let url = expectation.url
             if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
                 diagnostics.error(
-                    "INVALID_URL", "expectation URL \"\(url.value)\" is neither a path nor an https:// URL", at: url.location,
+                    "INVALID_URL", "expectation URL \"\(url.value)\" is neither a path nor an https:// URL",
+                    at: url.location,
                     hint: "write a path such as /tickets/annual, or https://host/path")
             } else if LinkURL(url.value) == nil {
                 diagnostics.error(
@@ -236,7 +249,8 @@ struct ConfigValidator {
             }
             if case .opensApp(let name?) = expectation.outcome, !linked.contains(name.value) {
                 diagnostics.error(
-                    "UNDEFINED_APP", "expectation names app \"\(name.value)\", which no applinks entry of this domain lists",
+                    "UNDEFINED_APP",
+                    "expectation names app \"\(name.value)\", which no applinks entry of this domain lists",
                     at: name.location,
                     hint: Spelling.closest(to: name.value, among: Array(linked)).map { "did you mean \"\($0)\"?" }
                         ?? "name an app of this domain's applinks entries")

@@ -68,7 +68,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         let wildcard = labels.first == "*"
         if wildcard { labels.removeFirst() }
         if labels.contains(where: { $0.contains("*") }) {
-            return problem("\"\(text)\" has a `*` that is not the whole first label", "wildcards are written *.museo.example")
+            return problem(
+                "\"\(text)\" has a `*` that is not the whole first label", "wildcards are written *.museo.example")
         }
         if labels.contains("") {
             return problem("\"\(text)\" has an empty label", "remove the extra dot")
@@ -78,7 +79,9 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
             guard label.count <= 63 else {
                 return problem("label \"\(written)\" is longer than 63 characters", "shorten it")
             }
-            let allowed = label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            let allowed = label.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+            }
             guard allowed else {
                 return problem(
                     "label \"\(written)\" has characters a host cannot have", "use letters, digits and hyphens only")
@@ -88,7 +91,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
             }
         }
         guard ascii.count >= 2 else {
-            return problem("\"\(text)\" is not a fully qualified domain name", "write the full name, e.g. \(text).example")
+            return problem(
+                "\"\(text)\" is not a fully qualified domain name", "write the full name, e.g. \(text).example")
         }
         if ascii.last!.allSatisfy(\.isNumber) {
             return problem("\"\(text)\" is an IP address; associated domains need a host name", "use a host name")
@@ -122,7 +126,8 @@ public enum Identifiers {
 
     /// Apple team IDs (the Application Identifier Prefix) are 10 uppercase letters or digits.
     public static func teamIDProblem(_ team: String) -> IdentifierProblem? {
-        let valid = team.count == 10 && team.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        let valid =
+            team.count == 10 && team.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
         if valid { return nil }
         let hint =
             team.uppercased() != team && teamIDProblem(team.uppercased()) == nil
@@ -162,7 +167,8 @@ public enum Identifiers {
         let valid =
             segments.count >= 2
             && segments.allSatisfy { segment in
-                guard let first = segment.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first)
+                guard let first = segment.unicodeScalars.first,
+                    ("a"..."z").contains(first) || ("A"..."Z").contains(first)
                 else { return false }
                 return segment.unicodeScalars.allSatisfy {
                     ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"

@@ -141,6 +141,9 @@ struct NodeReader {
 /// "Did you mean" suggestions by edit distance.
 public enum Spelling {
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        // An abbreviation ("prod" for "production") is a suggestion however far it is by edits.
+        let expansions = candidates.filter { word.count >= 3 && $0.lowercased().hasPrefix(word.lowercased()) }
+        if expansions.count == 1 { return expansions[0] }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

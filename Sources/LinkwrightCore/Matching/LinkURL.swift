@@ -41,7 +41,9 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         path = String(rest[authorityEnd...])
         guard !authority.isEmpty, !authority.contains("@") else { return nil }
         if let colon = authority.lastIndex(of: ":") {
-            guard let port = Int(authority[authority.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+            guard let port = Int(authority[authority.index(after: colon)...]), (0...65535).contains(port) else {
+                return nil
+            }
             self.port = port
             host = authority[..<colon].lowercased()
         } else {

@@ -157,7 +157,8 @@ public struct YAMLParser: Sendable {
 /// Turns the event stream into a tree, reporting what the limits forbid.
 private struct TreeBuilder {
     enum Frame {
-        case mapping(start: SourceLocation, pairs: [YAMLPair], pendingKey: Located<String>?, seen: [String: SourceLocation])
+        case mapping(
+            start: SourceLocation, pairs: [YAMLPair], pendingKey: Located<String>?, seen: [String: SourceLocation])
         case sequence(start: SourceLocation, items: [YAMLNode])
     }
 

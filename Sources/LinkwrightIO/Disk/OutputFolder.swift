@@ -74,7 +74,8 @@ public struct OutputFolder {
             }
         } catch {
             for file in staged { try? FileManager.default.removeItem(at: file.temporary) }
-            throw WriteError.cannotWrite(path: staged.last.map(\.destination.path) ?? root.path, reason: Self.reason(error))
+            throw WriteError.cannotWrite(
+                path: staged.last.map(\.destination.path) ?? root.path, reason: Self.reason(error))
         }
         for file in staged {
             guard rename(file.temporary.path, file.destination.path) == 0 else {
@@ -94,7 +95,8 @@ public struct OutputFolder {
 
     /// Paths the last build wrote.
     public func manifest() -> [String] {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(Self.manifestName).path) else {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(Self.manifestName).path)
+        else {
             return []
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n")
@@ -102,7 +104,8 @@ public struct OutputFolder {
     }
 
     private func writeManifest(_ paths: [String]) throws {
-        let text = "# Files written by `linkwright build`; it removes the ones it no longer produces.\n"
+        let text =
+            "# Files written by `linkwright build`; it removes the ones it no longer produces.\n"
             + paths.map { $0 + "\n" }.joined()
         let url = root.appendingPathComponent(Self.manifestName)
         do {
@@ -115,7 +118,8 @@ public struct OutputFolder {
     /// Artifact paths are built from validated names; this is the second lock on the door.
     private func location(of path: String) throws -> URL {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }), !path.contains("\0")
+        guard !path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+            !path.contains("\0")
         else { throw WriteError.unsafePath(path) }
         return root.appendingPathComponent(path)
     }

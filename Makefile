@@ -1,0 +1,22 @@
+# The README's two commands: `make demo` builds linkwright and compiles the example
+# configuration into dist/; `make test` runs the whole test suite.
+LINKWRIGHT := .build/debug/linkwright
+
+.PHONY: demo test deps format fuzz
+
+demo: deps
+	swift build --product linkwright
+	$(LINKWRIGHT) build
+
+test: deps
+	swift build --build-tests
+	swift test --disable-xctest
+
+deps:
+	@scripts/install-deps.sh
+
+format:
+	swift format --in-place --recursive Sources Tests Fuzz Package.swift
+
+fuzz: deps
+	scripts/fuzz.sh

@@ -1,0 +1,99 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+@Suite struct CLITests {
+    @Test func printsItsVersion() throws {
+        let result = try runLinkwright(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "linkwright 0.1.0\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func helpListsEveryCommand() throws {
+        let result = try runLinkwright(["--help"])
+        #expect(result.status == 0)
+        for command in ["build", "lint", "schema"] { #expect(result.stdout.contains("\n  \(command) "), "\(command)") }
+        #expect(result.stdout.contains("Exit codes"))
+    }
+
+    @Test func withoutACommandItPrintsTheOverviewAndExits2() throws {
+        let result = try runLinkwright([])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("Usage: linkwright <command>"))
+    }
+
+    @Test func anUnknownCommandGetsASuggestion() throws {
+        let result = try runLinkwright(["biuld"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
+    }
+
+    @Test(arguments: ["build", "lint", "schema"])
+    func everyCommandHasHelp(_ command: String) throws {
+        let result = try runLinkwright([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Usage: linkwright \(command)"))
+        #expect(result.stdout.contains("--help"))
+    }
+
+    @Test func anUnknownOptionIsAUsageError() throws {
+        let result = try runLinkwright(["build", "--chek"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: unknown option --chek for build; did you mean --check?\nUsage: linkwright build"))
+    }
+
+    @Test func aBadChoiceIsAUsageError() throws {
+        let result = try runLinkwright(["lint", "--format", "yaml"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: --format must be one of text, json, not \"yaml\""))
+    }
+}
+
+@Suite struct SchemaCommandTests {
+    @Test(arguments: ["environment", "domain", "policy"])
+    func printsThePublishedSchema(_ kind: String) throws {
+        let result = try runLinkwright(["schema", kind])
+        #expect(result.status == 0)
+        let published = try String(
+            contentsOf: RepositoryPaths.root.appendingPathComponent("docs/schema/\(kind).schema.json"), encoding: .utf8)
+        #expect(result.stdout == published, "docs/schema is stale: run `linkwright schema --write docs/schema`")
+    }
+
+    @Test func theExampleConfigurationValidatesAgainstTheSchemaWithAnIndependentValidator() throws {
+        // Python's jsonschema and PyYAML: consumers that share no code with ours.
+        let script = """
+            import glob, json, sys, yaml, jsonschema
+            root = sys.argv[1]
+            for kind, folder in [("environment", "environments"), ("domain", "domains"), ("policy", "policies")]:
+                schema = json.load(open(f"{root}/docs/schema/{kind}.schema.json"))
+                jsonschema.Draft7Validator.check_schema(schema)
+                for path in sorted(glob.glob(f"{root}/{folder}/*.yaml")):
+                    jsonschema.validate(yaml.safe_load(open(path)), schema)
+                    print(path)
+            bad = yaml.safe_load("tier: production\\napps: {}\\nhosts: {}\\nteam: X\\n")
+            try:
+                jsonschema.validate(bad, json.load(open(f"{root}/docs/schema/environment.schema.json")))
+                print("accepted an unknown key")
+            except jsonschema.ValidationError:
+                print("rejected unknown key")
+            """
+        let result = try python(script, [RepositoryPaths.root.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("domains/museo.yaml"))
+        #expect(result.stdout.hasSuffix("rejected unknown key\n"))
+    }
+
+    @Test func needsAKindOrAFolder() throws {
+        #expect(try runLinkwright(["schema"]).status == 2)
+        #expect(try runLinkwright(["schema", "domian"]).stderr.hasPrefix("error: unknown schema \"domian\""))
+    }
+}
+
+/// Runs a Python 3 script (independent consumers of our output: json, plistlib, xml, jsonschema).
+func python(_ script: String, _ arguments: [String]) throws -> ProcessResult {
+    try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments)
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what linkwright builds against (libgit2, libyaml, libcurl development packages) and
+# the Python modules its tests use as independent checkers of our output. Idempotent: when
+# everything is present it installs nothing and touches no package index.
+set -euo pipefail
+
+packages=(libgit2-dev libyaml-dev libcurl4-openssl-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+    echo "installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
+    echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
+fi
