@@ -16,7 +16,8 @@ import Testing
             guard path.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             for part in text.split(separator: "\"") where part.count > 3 {
-                let isID = part.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" } && part.contains("_")
+                let isID =
+                    part.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" } && part.contains("_")
                     && part.first!.isLetter
                 if isID { ids.insert(String(part)) }
             }
