@@ -65,7 +65,8 @@ extension GitRepository {
 
         var treeID = git_oid()
         try LibGit2.check(git_index_write_tree_to(&treeID, commitIndex, handle), "writing the tree")
-        let unchanged = parent.map { git_oid_equal(&treeID, git_commit_tree_id($0)) == 1 }
+        let unchanged =
+            parent.map { git_oid_equal(&treeID, git_commit_tree_id($0)) == 1 }
             ?? (git_index_entrycount(commitIndex) == 0)
         if unchanged { throw GitError.nothingToCommit(paths: paths) }
         var tree: OpaquePointer?

@@ -34,11 +34,13 @@ public final class GitRepository {
             // libgit2 1.5.1 reports the owner check as GIT_EOWNER when some safe.directory is
             // configured, and as a missing `safe.directory` config value when none is.
             if failure.is(GIT_EOWNER)
-                || failure.is(GIT_ENOTFOUND, in: GIT_ERROR_CONFIG) && failure.message.contains("safe.directory") {
+                || failure.is(GIT_ENOTFOUND, in: GIT_ERROR_CONFIG) && failure.message.contains("safe.directory")
+            {
                 throw GitError.notOwnedByCurrentUser(path: Self.enclosingWorkTree(of: folder) ?? folder)
             }
             if failure.is(GIT_ENOTFOUND) { throw GitError.notARepository(path: configurationFolder) }
-            throw GitError.failed(operation: "opening the repository at \(configurationFolder)", reason: failure.message)
+            throw GitError.failed(
+                operation: "opening the repository at \(configurationFolder)", reason: failure.message)
         }
         guard let workDirectory = git_repository_workdir(repository) else {
             let gitDirectory = Self.withoutTrailingSlash(String(cString: git_repository_path(repository)))
@@ -116,7 +118,8 @@ public final class GitRepository {
         var walk: OpaquePointer?
         try LibGit2.check(git_revwalk_new(&walk, handle), "walking history")
         defer { git_revwalk_free(walk) }
-        try LibGit2.check(git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue), "sorting history")
+        try LibGit2.check(
+            git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue), "sorting history")
         var headID = try git_oid(hex: head.id)
         var baseID = try git_oid(hex: base.id)
         try LibGit2.check(git_revwalk_push(walk, &headID), "walking from \(head.shortID)")
@@ -176,7 +179,9 @@ public final class GitRepository {
         var tree: OpaquePointer?
         try LibGit2.check(git_commit_tree(&tree, commitObject), "reading the tree of \(commit.shortID)")
         defer { git_tree_free(tree) }
-        guard let tree else { throw GitError.failed(operation: "reading the tree of \(commit.shortID)", reason: "no tree") }
+        guard let tree else {
+            throw GitError.failed(operation: "reading the tree of \(commit.shortID)", reason: "no tree")
+        }
         return try body(tree)
     }
 
@@ -240,7 +245,9 @@ public final class GitRepository {
     /// `GitError.unknownRevision` with the most useful suggestion this repository allows.
     private func unknownRevision(_ revision: String) -> GitError {
         let remotes = remoteNames()
-        if let remoteBranch = remotes.map({ "\($0)/\(revision)" }).first(where: { referenceExists("refs/remotes/" + $0) }) {
+        if let remoteBranch = remotes.map({ "\($0)/\(revision)" }).first(where: {
+            referenceExists("refs/remotes/" + $0)
+        }) {
             return .unknownRevision(revision, remoteBranch: remoteBranch, remote: nil)
         }
         // Only a plain name can be fetched; `HEAD~9` or `main@{upstream}` cannot.
@@ -289,7 +296,9 @@ public final class GitRepository {
     private static func enclosingWorkTree(of folder: String) -> String? {
         var candidate = URL(fileURLWithPath: folder)
         while true {
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return candidate.path }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) {
+                return candidate.path
+            }
             let parent = candidate.deletingLastPathComponent()
             if parent.path == candidate.path { return nil }
             candidate = parent

@@ -31,13 +31,15 @@ public struct GitTreeSource: SourceTree {
             if folder.isEmpty {
                 subtreeID = git_tree_id(configurationTree).pointee
             } else {
-                guard let entry = try repository.entry(at: folder, in: configurationTree), entry.mode == GIT_FILEMODE_TREE
+                guard let entry = try repository.entry(at: folder, in: configurationTree),
+                    entry.mode == GIT_FILEMODE_TREE
                 else { return [] }
                 subtreeID = entry.id
             }
             return try repository.withTree(subtreeID) { tree in
                 (0..<git_tree_entrycount(tree)).compactMap { index -> String? in
-                    guard let entry = git_tree_entry_byindex(tree, index), Self.isRegularFile(git_tree_entry_filemode(entry))
+                    guard let entry = git_tree_entry_byindex(tree, index),
+                        Self.isRegularFile(git_tree_entry_filemode(entry))
                     else { return nil }
                     return String(cString: git_tree_entry_name(entry))
                 }.sorted()
@@ -48,11 +50,13 @@ public struct GitTreeSource: SourceTree {
     public func contents(of path: String) throws -> [UInt8] {
         guard let treeID else { throw SourceTreeError.missing(path) }
         return try repository.withTree(try git_oid(hex: treeID)) { configurationTree in
-            guard var entry = try repository.entry(at: path, in: configurationTree), Self.isRegularFile(entry.mode) else {
+            guard var entry = try repository.entry(at: path, in: configurationTree), Self.isRegularFile(entry.mode)
+            else {
                 throw SourceTreeError.missing(path)
             }
             var blob: OpaquePointer?
-            try LibGit2.check(git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")
+            try LibGit2.check(
+                git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")
             defer { git_blob_free(blob) }
             let size = Int(git_blob_rawsize(blob))
             guard size > 0, let bytes = git_blob_rawcontent(blob) else { return [] }

@@ -33,7 +33,8 @@ final class GitFixture {
 
     init() throws {
         _ = libGit2WithoutMachineConfiguration
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-git-XXXXXX").path.utf8CString)
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-git-XXXXXX").path.utf8CString)
         guard let created = mkdtemp(&template), let resolved = realpath(created, nil) else {
             throw GitCommandFailure(description: "cannot create a temporary folder")
         }
@@ -49,12 +50,15 @@ final class GitFixture {
     /// Runs git in `directory` (the repository by default) and returns its standard output
     /// without the final newline.
     @discardableResult
-    func git(_ arguments: String..., in directory: String? = nil, environment: [String: String] = [:]) throws -> String {
+    func git(_ arguments: String..., in directory: String? = nil, environment: [String: String] = [:]) throws -> String
+    {
         clock += 60
-        return try run(["git"] + arguments, in: directory ?? repository, environment: [
-            "GIT_AUTHOR_DATE": "@\(clock) +0000",
-            "GIT_COMMITTER_DATE": "@\(clock) +0000",
-        ].merging(environment) { $1 })
+        return try run(
+            ["git"] + arguments, in: directory ?? repository,
+            environment: [
+                "GIT_AUTHOR_DATE": "@\(clock) +0000",
+                "GIT_COMMITTER_DATE": "@\(clock) +0000",
+            ].merging(environment) { $1 })
     }
 
     /// Runs a command line through `sh -c`, as a user would paste it.
@@ -86,7 +90,8 @@ final class GitFixture {
                 try FileManager.default.removeItem(at: url)
                 continue
             }
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
     }
@@ -113,7 +118,8 @@ final class GitFixture {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw GitCommandFailure(
-                description: "\(arguments.joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
+                description: "\(arguments.joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))"
+            )
         }
         var text = String(decoding: outputData, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }

@@ -91,7 +91,9 @@ import Testing
         let bare = fixture.folder + "/bare.git"
         try fixture.git("init", "-q", "--bare", bare, in: fixture.folder)
         #expect(throws: GitError.bareRepository(path: bare)) { try GitRepository(configurationFolder: bare) }
-        let missing = #expect(throws: GitError.self) { try GitRepository(configurationFolder: fixture.folder + "/nowhere") }
+        let missing = #expect(throws: GitError.self) {
+            try GitRepository(configurationFolder: fixture.folder + "/nowhere")
+        }
         #expect(missing?.message == "git: opening \(fixture.folder)/nowhere failed: No such file or directory")
     }
 
@@ -151,8 +153,9 @@ import Testing
         #expect(tags.map(\.isAnnotated) == [true, false])
         for tag in tags {
             // git's own creator date: the tagger's time, or the commit's committer time.
-            let created = try #require(TimeInterval(
-                try fixture.git("for-each-ref", "--format=%(creatordate:unix)", "refs/tags/\(tag.name)")))
+            let created = try #require(
+                TimeInterval(
+                    try fixture.git("for-each-ref", "--format=%(creatordate:unix)", "refs/tags/\(tag.name)")))
             #expect(tag.time == Date(timeIntervalSince1970: created))
         }
         // v1.0 was tagged after c2 was made: an annotated tag's time is when it was tagged.

@@ -31,7 +31,10 @@ import Testing
         #expect(throws: SourceTreeError.self) { try source.contents(of: "domains/link.yaml") }
         #expect(throws: SourceTreeError.self) { try source.contents(of: "domains/nested") }
         #expect(throws: SourceTreeError.self) { try source.contents(of: "README.md") }
-        #expect(try source.configurationFiles().map(\.path) == ["environments/prod.yaml", "domains/a.yaml", "domains/b.yaml"])
+        #expect(
+            try source.configurationFiles().map(\.path) == [
+                "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml",
+            ])
     }
 
     @Test func readsAConfigurationFolderAtTheTopOfTheWorkTree() throws {

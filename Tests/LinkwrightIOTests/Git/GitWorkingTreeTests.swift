@@ -5,13 +5,15 @@ import Testing
 @Suite struct GitWorkingTreeTests {
     @Test func reportsTheStatusOfPaths() throws {
         let fixture = try GitFixture()
-        try fixture.commit("c1", [
-            ".gitignore": "*.log\n",
-            "clean.yaml": "v: 1\n",
-            "edited.yaml": "v: 1\n",
-            "staged.yaml": "v: 1\n",
-            "deleted.yaml": "v: 1\n",
-        ])
+        try fixture.commit(
+            "c1",
+            [
+                ".gitignore": "*.log\n",
+                "clean.yaml": "v: 1\n",
+                "edited.yaml": "v: 1\n",
+                "staged.yaml": "v: 1\n",
+                "deleted.yaml": "v: 1\n",
+            ])
         try fixture.write([
             "edited.yaml": "v: 2\n",
             "staged.yaml": "v: 2\n",
@@ -33,12 +35,14 @@ import Testing
 
     @Test func commitRecordsExactlyTheGivenPaths() throws {
         let fixture = try GitFixture()
-        let parent = try fixture.commit("c1", [
-            "config/a.yaml": "v: 1\n",
-            "config/b.yaml": "v: 1\n",
-            "config/c.yaml": "v: 1\n",
-            "config/d.yaml": "v: 1\n",
-        ])
+        let parent = try fixture.commit(
+            "c1",
+            [
+                "config/a.yaml": "v: 1\n",
+                "config/b.yaml": "v: 1\n",
+                "config/c.yaml": "v: 1\n",
+                "config/d.yaml": "v: 1\n",
+            ])
         try fixture.write([
             "config/a.yaml": "v: 2\n",
             "config/b.yaml": "v: 2\n",
@@ -56,16 +60,18 @@ import Testing
         #expect(try fixture.git("rev-parse", "HEAD^") == parent)
         #expect(commit.summary == "Promote staging to prod")
         let log = try fixture.git("log", "-1", "--format=%B%an <%ae>|%cn <%ce>")
-        #expect(log == """
-            Promote staging to prod
-            Fixture Author <fixture@example.invalid>|Fixture Author <fixture@example.invalid>
-            """)
+        #expect(
+            log == """
+                Promote staging to prod
+                Fixture Author <fixture@example.invalid>|Fixture Author <fixture@example.invalid>
+                """)
         let changes = try fixture.git("show", "--name-status", "--no-renames", "--format=", "HEAD")
-        #expect(changes == """
-            M\tconfig/a.yaml
-            D\tconfig/d.yaml
-            A\tconfig/e.yaml
-            """)
+        #expect(
+            changes == """
+                M\tconfig/a.yaml
+                D\tconfig/d.yaml
+                A\tconfig/e.yaml
+                """)
         #expect(try fixture.git("show", "HEAD:config/a.yaml") == "v: 2")
         // The user's own staged and unstaged work is still there, and still out of the commit.
         #expect(try fixture.git("status", "--porcelain") == "M  config/b.yaml\n M config/c.yaml")
@@ -105,7 +111,9 @@ import Testing
         #expect(noEmail?.command == "git config user.email you@example.com")
 
         try fixture.git("config", "--unset", "user.name")
-        let noIdentity = #expect(throws: GitError.self) { try repository.commit(paths: ["config/a.yaml"], message: "m") }
+        let noIdentity = #expect(throws: GitError.self) {
+            try repository.commit(paths: ["config/a.yaml"], message: "m")
+        }
         #expect(noIdentity == .missingIdentity(missing: ["user.name", "user.email"]))
         #expect(try fixture.git("rev-list", "--count", "HEAD") == "1")
     }
