@@ -7,7 +7,7 @@ public enum LinkwrightCLI {
 
     static var commands: [any Command.Type] {
         [
-            BuildCommand.self, LintCommand.self, SchemaCommand.self,
+            BuildCommand.self, LintCommand.self, RulesCommand.self, SchemaCommand.self,
         ]
     }
 

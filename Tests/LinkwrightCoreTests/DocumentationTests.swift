@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -23,8 +24,18 @@ import Testing
             }
         }
         #expect(ids.count > 40)
-        for id in ids.subtracting(notIDs).sorted() {
+        let ruleIDs = Set(PolicyRules.all.map(\.info.id))
+        for id in ids.subtracting(notIDs).subtracting(ruleIDs).sorted() {
             #expect(documented.contains("`\(id)`"), "\(id) is not in docs/diagnostics.md")
         }
+    }
+
+    /// docs/rules.md is what `linkwright rules --format markdown` prints.
+    @Test func theRuleReferenceIsCurrent() throws {
+        let published = try String(
+            contentsOf: RepositoryPaths.root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        #expect(
+            published == RuleCatalog.markdown(),
+            "docs/rules.md is stale: run `linkwright rules --format markdown > docs/rules.md`")
     }
 }

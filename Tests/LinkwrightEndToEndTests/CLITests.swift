@@ -13,7 +13,9 @@ import Testing
     @Test func helpListsEveryCommand() throws {
         let result = try runLinkwright(["--help"])
         #expect(result.status == 0)
-        for command in ["build", "lint", "schema"] { #expect(result.stdout.contains("\n  \(command) "), "\(command)") }
+        for command in ["build", "lint", "rules", "schema"] {
+            #expect(result.stdout.contains("\n  \(command) "), "\(command)")
+        }
         #expect(result.stdout.contains("Exit codes"))
     }
 
@@ -30,7 +32,7 @@ import Testing
         #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
     }
 
-    @Test(arguments: ["build", "lint", "schema"])
+    @Test(arguments: ["build", "lint", "rules", "schema"])
     func everyCommandHasHelp(_ command: String) throws {
         let result = try runLinkwright([command, "--help"])
         #expect(result.status == 0)

@@ -247,24 +247,74 @@ struct ConfigDecoder {
     // MARK: Policies
 
     mutating func policy(file: String, root: YAMLNode?) -> PolicyFile? {
-        guard let root else { return PolicyFile(file: file, forbiddenPaths: []) }
+        var policy = PolicyFile(file: file)
+        guard let root else { return policy }
         guard let map = reader.mapping(root, ConfigSchema.policy) else { return nil }
-        var forbidden: [ForbiddenPath] = []
-        if let node = map["forbidden_paths"], let items = reader.list(node, of: "forbidden paths") {
-            for item in items {
-                guard let entry = reader.mapping(item, ConfigSchema.forbiddenPath),
-                    let path = entry["path"].flatMap({ reader.string($0, "path") }),
-                    let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
-                else { continue }
-                if !path.value.hasPrefix("/") {
-                    diagnostics.error(
-                        "INVALID_VALUE", "forbidden path \"\(path.value)\" does not start with /", at: path.location,
-                        hint: "write \"/\(path.value)\"")
+        if let node = map["rules"], let rules = reader.mapping(node, ConfigSchema.ruleSelection) {
+            policy.use = rules["use"].flatMap { ruleIDs($0, allowAll: true) }
+            policy.except = rules["except"].flatMap { ruleIDs($0, allowAll: false) } ?? []
+            if let severities = rules["severity"], let entries = reader.entries(severities, of: "rule severities") {
+                for entry in entries {
+                    guard checkRuleID(entry.key, allowAll: false),
+                        let severity = reader.choice(entry.value, "severity", Severity.self)
+                    else { continue }
+                    policy.severities.append((entry.key, severity))
                 }
-                forbidden.append(ForbiddenPath(path: path, reason: reason.value))
             }
         }
-        return PolicyFile(file: file, forbiddenPaths: forbidden)
+        for item in map["forbidden_paths"].flatMap({ reader.list($0, of: "forbidden paths") }) ?? [] {
+            guard let entry = reader.mapping(item, ConfigSchema.forbiddenPath),
+                let path = entry["path"].flatMap({ reader.string($0, "path") }),
+                let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
+            else { continue }
+            if !path.value.hasPrefix("/") || LinkURL(path.value) == nil {
+                diagnostics.error(
+                    "INVALID_VALUE", "forbidden path \"\(path.value)\" is not a path such as /oauth/callback",
+                    at: path.location, hint: "write the path alone, starting with /")
+            }
+            policy.forbiddenPaths.append(ForbiddenPath(path: path, reason: reason.value))
+        }
+        policy.requiredChannels = map["required_fingerprint_channels"].flatMap { reader.strings($0, "channel") } ?? []
+        for item in map["ignore"].flatMap({ reader.list($0, of: "ignores") }) ?? [] {
+            guard let entry = reader.mapping(item, ConfigSchema.ignore),
+                let rule = entry["rule"].flatMap({ reader.string($0, "rule ID") }), checkRuleID(rule, allowAll: false),
+                let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
+            else { continue }
+            policy.ignores.append(
+                PolicyIgnore(
+                    rule: rule, environment: entry["environment"].flatMap { reader.string($0, "environment") },
+                    host: entry["host"].flatMap { reader.string($0, "host") }, reason: reason.value,
+                    location: item.location))
+        }
+        for item in map["approvals"].flatMap({ reader.list($0, of: "approvals") }) ?? [] {
+            guard let entry = reader.mapping(item, ConfigSchema.approval),
+                let fingerprint = entry["finding"].flatMap({ reader.string($0, "finding fingerprint") }),
+                let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
+            else { continue }
+            let rule = String(fingerprint.value.prefix { $0 != "/" })
+            if !fingerprint.value.contains("/") || PolicyRules.rule(withID: rule) == nil {
+                diagnostics.error(
+                    "INVALID_VALUE", "\"\(fingerprint.value)\" is not a finding fingerprint", at: fingerprint.location,
+                    hint: "copy the fingerprint `linkwright check` prints, e.g. PRODUCTION_APP_REMOVED/5e1c9a0b7d3f2a41"
+                )
+            }
+            policy.approvals.append(PolicyApproval(fingerprint: fingerprint, reason: reason.value))
+        }
+        return policy
+    }
+
+    private mutating func ruleIDs(_ node: YAMLNode, allowAll: Bool) -> [Located<String>]? {
+        reader.strings(node, "rule ID")?.filter { checkRuleID($0, allowAll: allowAll) }
+    }
+
+    private mutating func checkRuleID(_ id: Located<String>, allowAll: Bool) -> Bool {
+        if PolicyRules.rule(withID: id.value) != nil || (allowAll && id.value == "ALL") { return true }
+        let known = PolicyRules.all.map { $0.info.id }
+        diagnostics.error(
+            "UNKNOWN_RULE", "\"\(id.value)\" is not a policy rule", at: id.location,
+            hint: Spelling.closest(to: id.value, among: known).map { "did you mean \"\($0)\"?" }
+                ?? "`linkwright rules` lists the rule IDs")
+        return false
     }
 
     // MARK: Helpers

@@ -146,12 +146,32 @@ public enum ConfigSchema {
             SchemaField("comment", .text, "Why this expectation exists."),
         ])
 
+    static let rulePattern = "^[A-Z][A-Z0-9_]*$"
+
     public static let policy = SchemaObject(
-        "a policy file", "Merge-blocking rules and their settings.",
+        "a policy file", "Merge-blocking rules and their settings (see `linkwright rules`).",
         [
+            SchemaField("rules", .object(ruleSelection), "Which rules run, and at what severity."),
             SchemaField(
                 "forbidden_paths", .list(.object(forbiddenPath)),
-                "Paths that must never be declared in association files (e.g. an OAuth callback).")
+                "Paths that must never open an app (e.g. an OAuth callback that must stay on a custom scheme)."),
+            SchemaField(
+                "required_fingerprint_channels", .list(.string(pattern: namePattern)),
+                "Signing-key channels every production Android app must list, e.g. [play-signing]."),
+            SchemaField("ignore", .list(.object(ignore)), "Findings that do not count in a scope, with the reason."),
+            SchemaField(
+                "approvals", .list(.object(approval)),
+                "Deliberate breaking changes: the finding's fingerprint (printed by `check`) and why."),
+        ])
+
+    public static let ruleSelection = SchemaObject(
+        "a rule selection", "Which rules run, and at what severity.",
+        [
+            SchemaField("use", .list(.string(pattern: rulePattern)), "Rule IDs to run, or [ALL] (the default)."),
+            SchemaField("except", .list(.string(pattern: rulePattern)), "Rule IDs not to run."),
+            SchemaField(
+                "severity", .map(keyPattern: rulePattern, value: .enumeration(["error", "warning", "note"])),
+                "Severity per rule ID: error blocks a merge, warning and note do not."),
         ])
 
     public static let forbiddenPath = SchemaObject(
@@ -159,6 +179,22 @@ public enum ConfigSchema {
         [
             SchemaField("path", .text, required: true, "A concrete path; no rule may open an app for it."),
             SchemaField("reason", .text, required: true, "Why, e.g. the architecture decision that requires it."),
+        ])
+
+    public static let ignore = SchemaObject(
+        "an ignore", "Findings of one rule that do not count in a scope.",
+        [
+            SchemaField("rule", .string(pattern: rulePattern), required: true, "The rule ID."),
+            SchemaField("environment", .string(pattern: namePattern), "Only in this environment."),
+            SchemaField("host", .text, "Only on this host."),
+            SchemaField("reason", .text, required: true, "Why these findings do not count."),
+        ])
+
+    public static let approval = SchemaObject(
+        "an approval", "A deliberate breaking change.",
+        [
+            SchemaField("finding", .text, required: true, "The finding's fingerprint, as `check` prints it."),
+            SchemaField("reason", .text, required: true, "Why the change is intended, and who approved it."),
         ])
 
     /// The three file kinds, by the name `linkwright schema` takes.

@@ -178,14 +178,49 @@ public struct Expectation: Sendable {
     public var location: SourceLocation
 }
 
-/// `policies/*.yaml`. The rules that read it arrive with `linkwright check`; loading validates
-/// its shape now so a malformed file is caught early.
+/// `policies/*.yaml`: which merge-blocking rules run and how, and what they check against.
+/// Several files merge: lists add up; a rule's severity may be set in one file only.
 public struct PolicyFile: Sendable {
     public var file: String
+    /// Rule IDs to run (`ALL` or absent: every rule).
+    public var use: [Located<String>]?
+    public var except: [Located<String>]
+    public var severities: [(rule: Located<String>, severity: Located<Severity>)]
+    public var ignores: [PolicyIgnore]
+    public var approvals: [PolicyApproval]
     public var forbiddenPaths: [ForbiddenPath]
+    /// Fingerprint channels every production Android app must have (e.g. `play-signing`).
+    public var requiredChannels: [Located<String>]
+
+    public init(file: String) {
+        self.file = file
+        use = nil
+        except = []
+        severities = []
+        ignores = []
+        approvals = []
+        forbiddenPaths = []
+        requiredChannels = []
+    }
 }
 
 public struct ForbiddenPath: Sendable {
     public var path: Located<String>
+    public var reason: String
+}
+
+/// Findings of a rule that do not count in some scope, for a written reason.
+public struct PolicyIgnore: Sendable {
+    public var rule: Located<String>
+    public var environment: Located<String>?
+    public var host: Located<String>?
+    public var reason: String
+    public var location: SourceLocation
+}
+
+/// A deliberate breaking change, approved by recording its finding's fingerprint and a reason in
+/// the same pull request. Approved findings still print, marked approved, and do not block.
+public struct PolicyApproval: Sendable {
+    public var fingerprint: Located<String>
     public var reason: String
 }

@@ -1,0 +1,24 @@
+import LinkwrightCore
+
+/// `linkwright rules`: every policy rule with its ID, default severity and purpose.
+struct RulesCommand: Command {
+    static let spec = CommandSpec(
+        name: "rules",
+        abstract: "List the policy rules that check can run",
+        usage: "rules [--format text|json|markdown]",
+        discussion: "Select rules and change severities in policies/*.yaml (see docs/rules.md).",
+        options: [.format(["text", "json", "markdown"])])
+
+    let format: String
+
+    init(_ arguments: ParsedArguments) throws { format = arguments.value("format") ?? "text" }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        switch format {
+        case "json": terminal.out(RuleCatalog.json().rendered())
+        case "markdown": terminal.out(RuleCatalog.markdown())
+        default: terminal.out(RuleCatalog.text())
+        }
+        return .success
+    }
+}

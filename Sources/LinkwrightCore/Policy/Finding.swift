@@ -1,0 +1,79 @@
+/// A result of a policy rule: a diagnostic that knows its scope, its witnesses and a fingerprint
+/// that stays the same across commits, so it can be approved in `policies/`.
+public struct Finding: Sendable, Equatable {
+    /// Which side of a comparison the location points into: deletions point into the base.
+    public enum Side: String, Sendable {
+        case head
+        case base
+    }
+
+    public var rule: String
+    public var severity: Severity
+    public var message: String
+    public var location: SourceLocation?
+    public var side: Side
+    public var hint: String?
+    /// Concrete URLs that show the problem.
+    public var witnesses: [String]
+    public var environment: String?
+    public var host: String?
+    public var platform: String?
+    public var app: String?
+    /// Facts that identify the finding across commits (never line numbers).
+    public var identity: [String]
+    /// Set when `policies/` approves the finding: the written reason.
+    public var approval: String?
+    /// Set when `policies/` ignores the finding in its scope: the written reason.
+    public var ignoredBecause: String?
+
+    public init(
+        rule: String, severity: Severity, message: String, location: SourceLocation?, side: Side = .head,
+        hint: String? = nil, witnesses: [String] = [], environment: String? = nil, host: String? = nil,
+        platform: String? = nil, app: String? = nil, identity: [String]
+    ) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.side = side
+        self.hint = hint
+        self.witnesses = witnesses
+        self.environment = environment
+        self.host = host
+        self.platform = platform
+        self.app = app
+        self.identity = identity
+    }
+
+    /// `RULE_ID/16 hex digits`, a hash of the rule and its identity.
+    public var fingerprint: String {
+        "\(rule)/\(StableHash.hex(([rule] + identity).joined(separator: "\u{1F}")))"
+    }
+
+    /// Whether the finding stops a merge: an error neither approved nor ignored.
+    public var blocks: Bool { severity == .error && approval == nil && ignoredBecause == nil }
+}
+
+extension Finding: Comparable {
+    public static func < (lhs: Finding, rhs: Finding) -> Bool {
+        let left = (lhs.side == .head ? 0 : 1, lhs.location ?? .file(""), lhs.rule, lhs.message)
+        let right = (rhs.side == .head ? 0 : 1, rhs.location ?? .file(""), rhs.rule, rhs.message)
+        if left.0 != right.0 { return left.0 < right.0 }
+        if left.1 != right.1 { return left.1 < right.1 }
+        return (left.2, left.3) < (right.2, right.3)
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and run (Swift's `Hasher` is seeded
+/// per process), for fingerprints and cache keys.
+public enum StableHash {
+    public static func hex(_ text: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,58 @@
+/// One merge-blocking rule: a small type with a stable ID, a default severity, why it exists, and
+/// examples that trigger it and examples that do not (the test suite runs every one).
+public protocol PolicyRule: Sendable {
+    var info: RuleInfo { get }
+    /// The findings of this rule, at the rule's default severity; settings are applied afterwards.
+    func check(_ context: PolicyContext) -> [Finding]
+}
+
+public struct RuleInfo: Sendable {
+    /// SCREAMING_SNAKE, never renamed once released.
+    public var id: String
+    public var defaultSeverity: Severity
+    /// One line: what it checks.
+    public var purpose: String
+    /// Why it blocks merges.
+    public var rationale: String
+    public var examples: [RuleExample]
+
+    public init(id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample]) {
+        self.id = id
+        self.defaultSeverity = defaultSeverity
+        self.purpose = purpose
+        self.rationale = rationale
+        self.examples = examples
+    }
+}
+
+/// A configuration before (`base`, absent for rules about the head alone) and after a change,
+/// and whether the rule must report it.
+public struct RuleExample: Sendable {
+    public var name: String
+    public var triggers: Bool
+    public var base: [String: String]?
+    public var head: [String: String]
+
+    public init(_ name: String, triggers: Bool, base: [String: String]? = nil, head: [String: String]) {
+        self.name = name
+        self.triggers = triggers
+        self.base = base
+        self.head = head
+    }
+}
+
+/// Every rule, in the order `linkwright rules` lists them. Linux has no runtime type discovery, so
+/// this list is the registry; a test checks it against the files in `Policy/Rules/`.
+public enum PolicyRules {
+    public static let all: [any PolicyRule] = [
+        ProductionAppRemovedRule(),
+        DeveloperModeInProductionRule(),
+        NonProductionHostInProductionRule(),
+        FingerprintChannelMissingRule(),
+        EntitlementWithoutAssociationRule(),
+        WildcardWithoutRootRule(),
+        SizeBudgetRule(),
+    ]
+
+    public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }
+}

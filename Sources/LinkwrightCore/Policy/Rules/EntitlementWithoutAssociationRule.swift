@@ -1,0 +1,79 @@
+/// An entitlement for a host whose association file does not list the app, or the reverse.
+struct EntitlementWithoutAssociationRule: PolicyRule {
+    private static let production = "environments/production.yaml"
+    let info = RuleInfo(
+        id: "ENTITLEMENT_WITHOUT_ASSOCIATION", defaultSeverity: .error,
+        purpose:
+            "An app's entitlements name a host whose association file does not list it, or a file lists an app for a host its entitlements lack.",
+        rationale: """
+            iOS verifies both halves (Supporting associated domains): the app must claim the host and the host must \
+            list the app. Half an association is a link that never opens the app.
+            """,
+        examples: [
+            RuleExample(
+                "an App Clip served only through a wildcard host", triggers: true,
+                head: RuleExampleConfiguration.files
+                    .replacing("  shop.example: shop\n", with: "  \"*.shop.example\": shop\n", in: Self.production)
+                    .replacing("apps:\n", with: "apps:\n" + Self.clip, in: Self.production)
+                    .appending("appclips: [clip]\n", to: "domains/shop.yaml")),
+            RuleExample(
+                "an App Clip on a concrete host", triggers: false,
+                head: RuleExampleConfiguration.files
+                    .replacing("apps:\n", with: "apps:\n" + Self.clip, in: Self.production)
+                    .appending("appclips: [clip]\n", to: "domains/shop.yaml")),
+        ])
+
+    private static let clip = "  clip:\n    ios: {bundle_id: com.example.shop.Clip, app_clip: true}\n"
+
+    func check(_ context: PolicyContext) -> [Finding] {
+        var findings: [Finding] = []
+        for environment in context.head.compiled.environments {
+            let declared = context.head.configuration.environment(named: environment.name)
+            for app in environment.iosApps {
+                let location = declared?.app(named: app.name)?.ios?.location
+                for entry in app.associatedDomains {
+                    let (service, host) = Self.split(entry)
+                    let listed = environment.site(serving: host).map { SiteParties($0).iosServices } ?? []
+                    if !listed.contains(SiteParties.Service(service: service, appID: app.appID)) {
+                        findings.append(
+                            finding(
+                                "\(app.appID) declares \(service):\(host) but \(host) does not list it for \(service)",
+                                location: location, environment: environment.name, host: host, app: app.appID))
+                    }
+                }
+            }
+            for site in environment.sites {
+                for party in SiteParties(site).iosServices.sorted() {
+                    let claimed = environment.iosApps.first { $0.appID == party.appID }?.associatedDomains.contains {
+                        let (service, host) = Self.split($0)
+                        return service == party.service && environment.site(serving: host)?.fileHost == site.fileHost
+                    }
+                    guard claimed != true else { continue }
+                    let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                    findings.append(
+                        finding(
+                            "\(site.fileHost) lists \(party.appID) for \(party.service), but no host it serves is in the app's entitlements",
+                            location: binding?.host.location, environment: environment.name, host: site.fileHost.name,
+                            app: party.appID))
+                }
+            }
+        }
+        return findings
+    }
+
+    private func finding(_ message: String, location: SourceLocation?, environment: String, host: String, app: String)
+        -> Finding
+    {
+        Finding(
+            rule: info.id, severity: info.defaultSeverity, message: message, location: location,
+            hint: "serve the app on a concrete host of this domain, or remove it from the service",
+            environment: environment, host: host, platform: "ios", app: app, identity: [environment, message])
+    }
+
+    /// `applinks:host?mode=developer` → ("applinks", "host").
+    static func split(_ entry: String) -> (service: String, host: String) {
+        let service = String(entry.prefix { $0 != ":" })
+        let host = entry.dropFirst(service.count + 1).prefix { $0 != "?" }
+        return (service, String(host))
+    }
+}

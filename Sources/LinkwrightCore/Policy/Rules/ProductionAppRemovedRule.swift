@@ -1,0 +1,118 @@
+/// An app ID, Android package or signing fingerprint that a production host served at the base
+/// is gone at the head.
+struct ProductionAppRemovedRule: PolicyRule {
+    let info = RuleInfo(
+        id: "PRODUCTION_APP_REMOVED", defaultSeverity: .error,
+        purpose: "A production host stops serving an app, package or signing key it served before.",
+        rationale: """
+            Installed apps re-verify their domains: once a production association file stops listing an app \
+            (or the key it is signed with), its links open the browser for every user, with no error anywhere.
+            """,
+        examples: [
+            RuleExample(
+                "the domain keeps the app to staging", triggers: true, base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "  - apps: [shop]\n", with: "  - apps: [shop]\n    environments: [staging]\n",
+                    in: "domains/shop.yaml")),
+            RuleExample(
+                "the production host disappears", triggers: true, base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "  shop.example: shop\n", with: "  store.example: shop\n", in: "environments/production.yaml")),
+            RuleExample(
+                "the Play signing key is replaced", triggers: true, base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "play-signing: \"14:6D", with: "play-signing: \"15:6D", in: "environments/production.yaml")),
+            RuleExample(
+                "a staging host disappears", triggers: false, base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "  staging.shop.example: shop\n", with: "  preview.shop.example: shop\n",
+                    in: "environments/staging.yaml")),
+            RuleExample(
+                "a rule is added", triggers: false, base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /offers/*\n",
+                    in: "domains/shop.yaml")),
+        ])
+
+    func check(_ context: PolicyContext) -> [Finding] {
+        guard let base = context.base else { return [] }
+        var findings: [Finding] = []
+        for before in base.compiled.environments where before.tier == .production {
+            let after = context.head.compiled.environments.first { $0.name == before.name && $0.tier == .production }
+            let headEnvironment = context.head.configuration.environment(named: before.name)
+            let baseEnvironment = base.configuration.environment(named: before.name)
+            for site in before.sites {
+                let afterSite = after?.sites.first { $0.fileHost == site.fileHost }
+                let oldParties = SiteParties(site)
+                let newParties = afterSite.map(SiteParties.init) ?? SiteParties()
+                // Point at the head's host binding while the host exists, else at the base's.
+                let headBinding = headEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                let baseBinding = baseEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                let (location, side): (SourceLocation?, Finding.Side) =
+                    headBinding.map { ($0.host.location, .head) } ?? (baseBinding?.host.location, .base)
+                let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
+                func report(_ what: String, _ identity: [String], app: String, platform: String) {
+                    findings.append(
+                        Finding(
+                            rule: info.id, severity: info.defaultSeverity,
+                            message: "\(site.fileHost) in \(before.name) no longer serves \(what)\(hostGone)",
+                            location: location, side: side,
+                            hint: "restore it, or approve the removal in policies/ with this finding's fingerprint",
+                            environment: before.name, host: site.fileHost.name, platform: platform, app: app,
+                            identity: [before.name, site.fileHost.name] + identity))
+                }
+                for removed in oldParties.iosServices.subtracting(newParties.iosServices).sorted() {
+                    report(
+                        "\(removed.appID) for \(removed.service)", [removed.service, removed.appID], app: removed.appID,
+                        platform: "ios")
+                }
+                for (package, fingerprints) in oldParties.androidKeys.sorted(by: { $0.key < $1.key }) {
+                    guard let kept = newParties.androidKeys[package] else {
+                        report("the Android package \(package)", [package], app: package, platform: "android")
+                        continue
+                    }
+                    for fingerprint in fingerprints.subtracting(kept).sorted() {
+                        report(
+                            "signing key \(fingerprint) of \(package)", [package, fingerprint], app: package,
+                            platform: "android")
+                    }
+                }
+            }
+        }
+        return findings
+    }
+}
+
+/// Who a compiled site lets in: iOS app IDs per service, Android packages with their keys.
+struct SiteParties {
+    struct Service: Hashable, Comparable {
+        var service: String
+        var appID: String
+        static func < (lhs: Service, rhs: Service) -> Bool { (lhs.service, lhs.appID) < (rhs.service, rhs.appID) }
+    }
+
+    var iosServices: Set<Service> = []
+    var androidKeys: [String: Set<String>] = [:]
+
+    init() {}
+
+    init(_ site: CompiledSite) {
+        if let aasa = site.aasa {
+            for details in aasa.applinks?.details ?? [] {
+                for appID in details.effectiveAppIDs { iosServices.insert(Service(service: "applinks", appID: appID)) }
+            }
+            let services = [
+                ("webcredentials", aasa.webcredentials), ("appclips", aasa.appclips),
+                ("activitycontinuation", aasa.activitycontinuation),
+            ]
+            for (service, apps) in services {
+                for appID in apps ?? [] { iosServices.insert(Service(service: service, appID: appID)) }
+            }
+        }
+        for statement in site.assetLinks?.statements ?? [] {
+            if case .androidApp(let package, let fingerprints) = statement.target {
+                androidKeys[package, default: []].formUnion(fingerprints)
+            }
+        }
+    }
+}

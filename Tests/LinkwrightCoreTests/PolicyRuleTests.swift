@@ -1,0 +1,150 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightTestSupport
+import Testing
+
+/// One example of one rule, as a test argument.
+struct RuleExampleCase: CustomTestStringConvertible, Sendable {
+    let rule: String
+    let example: RuleExample
+
+    var testDescription: String { "\(rule): \(example.name)" }
+
+    static var all: [RuleExampleCase] {
+        PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }
+    }
+}
+
+func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
+    let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
+    let (snapshot, diagnostics) = PolicySnapshot.make(sources)
+    return try #require(snapshot, "\(diagnostics.filter { $0.severity == .error })")
+}
+
+@Suite struct PolicyRuleTests {
+    @Test(arguments: RuleExampleCase.all)
+    func examplesTriggerExactlyWhenTheySaySo(_ testCase: RuleExampleCase) throws {
+        let rule = try #require(PolicyRules.rule(withID: testCase.rule))
+        let context = PolicyContext(
+            head: try snapshot(testCase.example.head), base: try testCase.example.base.map(snapshot),
+            settings: .defaults)
+        let findings = PolicyEngine(rules: [rule]).run(context).findings
+        #expect(!findings.isEmpty == testCase.example.triggers, "\(findings.map(\.message))")
+        for finding in findings {
+            #expect(finding.rule == testCase.rule)
+            #expect(finding.location != nil, "\(finding.message) has no location")
+            #expect(finding.hint?.isEmpty == false, "\(finding.message) has no hint")
+        }
+    }
+
+    @Test func everyRuleExplainsItselfAndHasBothKindsOfExample() {
+        var ids: Set<String> = []
+        for rule in PolicyRules.all {
+            let info = rule.info
+            #expect(ids.insert(info.id).inserted, "\(info.id) is registered twice")
+            #expect(info.id.allSatisfy { $0.isUppercase || $0 == "_" }, "\(info.id)")
+            #expect(!info.purpose.isEmpty && !info.rationale.isEmpty)
+            #expect(info.examples.contains { $0.triggers }, "\(info.id) has no triggering example")
+            #expect(info.examples.contains { !$0.triggers }, "\(info.id) has no non-triggering example")
+        }
+    }
+
+    /// Linux has no runtime type discovery: the registry must list every rule file.
+    @Test func theRegistryListsEveryRuleFile() throws {
+        let folder = RepositoryPaths.root.appendingPathComponent("Sources/LinkwrightCore/Policy/Rules")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix("Rule.swift")
+        }
+        let expected = files.map { name -> String in
+            // ProductionAppRemovedRule.swift -> PRODUCTION_APP_REMOVED
+            let stem = name.dropLast("Rule.swift".count)
+            var id = ""
+            for character in stem {
+                if character.isUppercase && !id.isEmpty { id += "_" }
+                id += character.uppercased()
+            }
+            return id
+        }
+        #expect(Set(expected) == Set(PolicyRules.all.map(\.info.id)))
+    }
+}
+
+@Suite struct PolicySettingsTests {
+    static let removal = RuleExampleConfiguration(
+        base: RuleExampleCase.all.first { $0.rule == "PRODUCTION_APP_REMOVED" && $0.example.triggers }!.example)
+
+    struct RuleExampleConfiguration {
+        let base: RuleExample
+    }
+
+    private func report(policy: String) throws -> PolicyReport {
+        let example = Self.removal.base
+        var head = example.head
+        head["policies/merge.yaml"] = policy
+        let (configuration, diagnostics) = ConfigLoader().load(
+            head.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
+        let loaded = try #require(configuration, "\(diagnostics)")
+        let (settings, settingDiagnostics) = PolicySettings.merge(loaded.policies)
+        #expect(settingDiagnostics.isEmpty)
+        return PolicyEngine().run(
+            PolicyContext(head: try snapshot(head), base: try snapshot(example.base!), settings: settings))
+    }
+
+    @Test func aBlockingFindingBlocks() throws {
+        let result = try report(policy: "forbidden_paths: []\n")
+        #expect(result.blocks)
+        #expect(result.findings.contains { $0.rule == "PRODUCTION_APP_REMOVED" && $0.blocks })
+    }
+
+    @Test func exceptTurnsARuleOff() throws {
+        let result = try report(policy: "rules:\n  except: [PRODUCTION_APP_REMOVED]\n")
+        #expect(!result.findings.contains { $0.rule == "PRODUCTION_APP_REMOVED" })
+    }
+
+    @Test func aSeverityOverrideStopsBlocking() throws {
+        let result = try report(policy: "rules:\n  severity:\n    PRODUCTION_APP_REMOVED: warning\n")
+        #expect(result.findings.contains { $0.rule == "PRODUCTION_APP_REMOVED" && $0.severity == .warning })
+        #expect(!result.blocks)
+    }
+
+    @Test func anIgnoreAppliesOnlyInItsScope() throws {
+        let matching = try report(
+            policy: "ignore:\n  - rule: PRODUCTION_APP_REMOVED\n    environment: production\n    reason: retired\n")
+        #expect(matching.findings.allSatisfy { $0.rule != "PRODUCTION_APP_REMOVED" || $0.ignoredBecause == "retired" })
+        #expect(!matching.blocks)
+        let elsewhere = try report(
+            policy: "ignore:\n  - rule: PRODUCTION_APP_REMOVED\n    environment: staging\n    reason: retired\n")
+        #expect(elsewhere.blocks)
+    }
+
+    @Test func anApprovedFindingStillPrintsButDoesNotBlock() throws {
+        let findings = try report(policy: "forbidden_paths: []\n").findings.filter {
+            $0.rule == "PRODUCTION_APP_REMOVED"
+        }
+        let approvals = findings.map { "  - finding: \($0.fingerprint)\n    reason: retired in v2\n" }.joined()
+        let approved = try report(policy: "approvals:\n" + approvals)
+        #expect(!approved.blocks)
+        #expect(
+            approved.findings.filter { $0.rule == "PRODUCTION_APP_REMOVED" }.allSatisfy {
+                $0.approval == "retired in v2"
+            })
+        #expect(approved.unusedApprovals.isEmpty)
+    }
+
+    @Test func fingerprintsIgnoreLineNumbers() throws {
+        let first = try report(policy: "forbidden_paths: []\n").findings.map(\.fingerprint)
+        let shifted = try report(policy: "# a comment that moves nothing in the config\nforbidden_paths: []\n").findings
+            .map(\.fingerprint)
+        #expect(first == shifted)
+        #expect(
+            first.allSatisfy {
+                $0.hasPrefix("PRODUCTION_APP_REMOVED/") && $0.count == "PRODUCTION_APP_REMOVED/".count + 16
+            })
+    }
+
+    @Test func anApprovalThatMatchesNothingIsReported() throws {
+        let result = try report(
+            policy: "approvals:\n  - finding: PRODUCTION_APP_REMOVED/0000000000000000\n    reason: old\n")
+        #expect(result.unusedApprovals.map(\.fingerprint.value) == ["PRODUCTION_APP_REMOVED/0000000000000000"])
+    }
+}
