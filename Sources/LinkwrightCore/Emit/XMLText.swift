@@ -17,13 +17,7 @@ enum XMLText {
     /// Text for inside an XML comment, where `--` is not allowed.
     static func comment(_ text: String) -> String {
         var text = text
-        while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "- -") }
+        while text.contains("--") { text = text.replacing("--", with: "- -") }
         return text
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,0 +1,60 @@
+import LinkwrightCore
+
+/// `linkwright check --against REF`: the pre-merge check. Compiles the working tree and REF (by
+/// default the merge-base of HEAD and REF), runs the policy rules, and blocks on what they find.
+struct CheckCommand: Command {
+    static let formats = ReportFormat.allCases.map(\.rawValue)
+
+    static let spec = CommandSpec(
+        name: "check",
+        abstract: "Run the policy rules on the working tree against a base revision (the pre-merge check)",
+        usage: "check [--against REF] [--no-merge-base] [--config DIR] [--format FORMAT]",
+        discussion: """
+            Compiles the configuration in the working tree (uncommitted changes included) and at REF,
+            read through git without a checkout, and runs every enabled rule of policies/ (see
+            `linkwright rules`). By default REF is replaced by the merge-base of HEAD and REF, what a
+            pull request's diff shows; --no-merge-base compares with REF itself (it also works in a
+            shallow clone that has REF). Without --against only the rules about the head run.
+            Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
+            To approve a deliberate change, add its fingerprint to policies/ under approvals:.
+            """,
+        options: [
+            OptionSpec(name: "against", valueName: "REF", help: "Base revision: branch, origin/main, tag, SHA, HEAD~3"),
+            OptionSpec(
+                name: "no-merge-base", valueName: nil, help: "Compare with REF itself, not its merge-base with HEAD"),
+            .config,
+            .format(formats),
+        ])
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        if arguments.flag("no-merge-base") && arguments.value("against") == nil {
+            throw UsageError(message: "--no-merge-base needs --against REF")
+        }
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let comparison = try Comparison.load(
+            workspace: workspace, base: arguments.value("against"), head: nil,
+            mergeBase: !arguments.flag("no-merge-base"), terminal: terminal)
+        let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
+        if !settingDiagnostics.isEmpty {
+            workspace.printer.printText(settingDiagnostics)
+            return .unusable
+        }
+        let policyReport = PolicyEngine().run(
+            PolicyContext(head: comparison.head, base: comparison.base, settings: settings))
+        let report = CheckReport(
+            base: comparison.baseRevision, head: comparison.headRevision, findings: policyReport.findings,
+            changes: comparison.baseRevision == nil
+                ? [] : StructuralDiff.changes(base: comparison.base, head: comparison.head),
+            unusedApprovals: policyReport.unusedApprovals, notes: comparison.notes,
+            pathPrefix: workspace.printer.pathPrefix)
+        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
+        terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))
+        return report.blocks ? .blocked : .success
+    }
+}

@@ -1,0 +1,48 @@
+import LinkwrightCore
+
+/// `linkwright diff [BASE] [HEAD]`: what changed in the compiled link contract between two
+/// revisions, or between a revision and the working tree.
+struct DiffCommand: Command {
+    static let spec = CommandSpec(
+        name: "diff",
+        abstract: "Show how link behaviour and declarations differ between revisions",
+        usage: "diff [BASE] [HEAD] [--no-merge-base] [--config DIR] [--format FORMAT]",
+        discussion: """
+            Compares compiled results, not YAML text, per environment, host, platform and app: hosts,
+            apps and signing keys added or removed, entitlement entries, and rules added, removed,
+            changed or moved. Without arguments BASE is HEAD and the head is the working tree; with
+            one, the working tree is compared with the merge-base of HEAD and BASE (--no-merge-base:
+            with BASE itself); with two, the revisions are compared directly. Exit 0.
+            """,
+        options: [
+            OptionSpec(
+                name: "no-merge-base", valueName: nil, help: "Compare with BASE itself, not its merge-base with HEAD"),
+            .config,
+            .format(CheckCommand.formats),
+        ],
+        positionals: [
+            ("BASE", "Base revision (default: HEAD)"), ("HEAD", "Head revision (default: the working tree)"),
+        ],
+        maximumPositionals: 2)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let positionals = arguments.positionals
+        let base = positionals.first ?? "HEAD"
+        let head = positionals.count > 1 ? positionals[1] : nil
+        let comparison = try Comparison.load(
+            workspace: workspace, base: base, head: head,
+            mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), terminal: terminal)
+        let report = CheckReport(
+            base: comparison.baseRevision, head: comparison.headRevision, findings: [],
+            changes: StructuralDiff.changes(base: comparison.base, head: comparison.head), notes: comparison.notes,
+            pathPrefix: workspace.printer.pathPrefix)
+        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
+        terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))
+        return .success
+    }
+}

@@ -1,0 +1,329 @@
+/// What changed between two compiled configurations, structurally: hosts, apps, signing keys,
+/// entitlement entries, and rules added, removed, changed or moved (order decides which rule
+/// wins). Rules compare by what they mean after the defaults hierarchy, so moving a flag into
+/// `defaults` or renaming a file is no change.
+public enum StructuralDiff {
+    public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+        var changes: [LinkChange] = []
+        let baseEnvironments = base?.compiled.environments ?? []
+        var names = head.compiled.environments.map(\.name)
+        names += baseEnvironments.map(\.name).filter { !names.contains($0) }
+        for name in names {
+            let before = baseEnvironments.first { $0.name == name }
+            let after = head.compiled.environments.first { $0.name == name }
+            let context = Context(
+                environment: name, baseConfiguration: base?.configuration.environment(named: name),
+                headConfiguration: head.configuration.environment(named: name))
+            changes += hosts(before, after, context)
+            changes += sites(before, after, context)
+            changes += entitlements(before, after, context)
+            changes += rules(before, after, context)
+        }
+        return changes
+    }
+
+    struct Context {
+        let environment: String
+        let baseConfiguration: Environment?
+        let headConfiguration: Environment?
+
+        func hostLocation(_ host: Host) -> (SourceLocation?, Finding.Side) {
+            if let binding = headConfiguration?.hosts.first(where: { $0.host.value == host }) {
+                return (binding.host.location, .head)
+            }
+            return (baseConfiguration?.hosts.first { $0.host.value == host }?.host.location, .base)
+        }
+
+        /// `play-signing 2C:F0:…` for a fingerprint, from whichever side declares it.
+        func channelled(_ fingerprint: String, package: String) -> String {
+            let apps = (headConfiguration?.apps ?? []) + (baseConfiguration?.apps ?? [])
+            let key = apps.compactMap(\.android).filter { $0.package.value == package }.flatMap(\.fingerprints)
+                .first { $0.fingerprint.value.value == fingerprint }
+            return key.map { "\($0.channel.value) \(fingerprint)" } ?? fingerprint
+        }
+    }
+
+    // MARK: Hosts and parties
+
+    static func hosts(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
+    {
+        let old = (before?.sites ?? []).flatMap(\.servedHosts)
+        let new = (after?.sites ?? []).flatMap(\.servedHosts)
+        return new.filter { !old.contains($0) }.map { change(.hostAdded, $0, context) }
+            + old.filter { !new.contains($0) }.map { change(.hostRemoved, $0, context) }
+    }
+
+    private static func change(_ kind: LinkChange.Kind, _ host: Host, _ context: Context) -> LinkChange {
+        let (location, side) = context.hostLocation(host)
+        return LinkChange(kind: kind, environment: context.environment, host: host.name, location: location, side: side)
+    }
+
+    static func sites(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
+    {
+        var changes: [LinkChange] = []
+        var fileHosts = (after?.sites ?? []).map(\.fileHost)
+        fileHosts += (before?.sites ?? []).map(\.fileHost).filter { !fileHosts.contains($0) }
+        for fileHost in fileHosts {
+            let old = before?.sites.first { $0.fileHost == fileHost }.map(SiteParties.init) ?? SiteParties()
+            let new = after?.sites.first { $0.fileHost == fileHost }.map(SiteParties.init) ?? SiteParties()
+            let (location, side) = context.hostLocation(fileHost)
+            func make(
+                _ kind: LinkChange.Kind, _ platform: String, _ app: String, before: String? = nil, after: String? = nil
+            )
+                -> LinkChange
+            {
+                LinkChange(
+                    kind: kind, environment: context.environment, host: fileHost.name, platform: platform, app: app,
+                    before: before, after: after, location: location,
+                    side: kind == .appRemoved || kind == .fingerprintRemoved ? side : .head)
+            }
+            for party in new.iosServices.subtracting(old.iosServices).sorted() {
+                changes.append(make(.appAdded, "ios", party.appID, after: party.service))
+            }
+            for party in old.iosServices.subtracting(new.iosServices).sorted() {
+                changes.append(make(.appRemoved, "ios", party.appID, before: party.service))
+            }
+            for package in Set(old.androidKeys.keys).union(new.androidKeys.keys).sorted() {
+                switch (old.androidKeys[package], new.androidKeys[package]) {
+                case (nil, .some):
+                    changes.append(make(.appAdded, "android", package, after: "handle_all_urls"))
+                case (.some, nil):
+                    changes.append(make(.appRemoved, "android", package, before: "handle_all_urls"))
+                case (let oldKeys?, let newKeys?):
+                    for key in newKeys.subtracting(oldKeys).sorted() {
+                        changes.append(
+                            make(
+                                .fingerprintAdded, "android", package, after: context.channelled(key, package: package))
+                        )
+                    }
+                    for key in oldKeys.subtracting(newKeys).sorted() {
+                        changes.append(
+                            make(
+                                .fingerprintRemoved, "android", package,
+                                before: context.channelled(key, package: package)))
+                    }
+                case (nil, nil): break
+                }
+            }
+        }
+        return changes
+    }
+
+    static func entitlements(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context)
+        -> [LinkChange]
+    {
+        var changes: [LinkChange] = []
+        var names = (after?.iosApps ?? []).map(\.name)
+        names += (before?.iosApps ?? []).map(\.name).filter { !names.contains($0) }
+        for name in names {
+            let old = before?.iosApps.first { $0.name == name }
+            let new = after?.iosApps.first { $0.name == name }
+            let oldEntries = old?.associatedDomains ?? []
+            let newEntries = new?.associatedDomains ?? []
+            let location = context.headConfiguration?.app(named: name)?.ios?.location
+            let app = new?.appID ?? old?.appID
+            for entry in newEntries where !oldEntries.contains(entry) {
+                changes.append(
+                    LinkChange(
+                        kind: .entitlementAdded, environment: context.environment, platform: "ios", app: app,
+                        after: entry,
+                        location: location))
+            }
+            for entry in oldEntries where !newEntries.contains(entry) {
+                changes.append(
+                    LinkChange(
+                        kind: .entitlementRemoved, environment: context.environment, platform: "ios", app: app,
+                        before: entry,
+                        location: location ?? context.baseConfiguration?.app(named: name)?.ios?.location,
+                        side: location == nil ? .base : .head))
+            }
+        }
+        return changes
+    }
+
+    // MARK: Rules
+
+    /// The rules each app sees on each host, compared as sequences.
+    static func rules(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
+    {
+        let old = RuleSequences(before)
+        let new = RuleSequences(after)
+        var changes: [LinkChange] = []
+        for key in new.order + old.order.filter({ !new.order.contains($0) }) {
+            let oldRules = old.rules[key] ?? []
+            let newRules = new.rules[key] ?? []
+            // A whole app appearing or disappearing is reported once, as app_added/app_removed.
+            guard !oldRules.isEmpty && !newRules.isEmpty else { continue }
+            changes += SequenceDiff.changes(from: oldRules, to: newRules).map { edit in
+                LinkChange(
+                    kind: edit.kind, environment: context.environment, host: key.host, platform: key.platform,
+                    app: key.app,
+                    before: edit.before?.description, after: edit.after?.description,
+                    location: (edit.after ?? edit.before)?.origin, side: edit.after == nil ? .base : .head)
+            }
+        }
+        return changes
+    }
+}
+
+/// The ordered rules of every (host, platform, app) of an environment.
+struct RuleSequences {
+    struct Key: Hashable {
+        var host: String
+        /// `ios`, or `android` for both Android layers.
+        var platform: String
+        var app: String
+        /// Android has two layers of rules: the manifest's intent-filter scope and dynamic rules.
+        var manifest = false
+    }
+
+    var order: [Key] = []
+    var rules: [Key: [RuleSignature]] = [:]
+
+    init(_ environment: CompiledEnvironment?) {
+        for site in environment?.sites ?? [] {
+            if let applinks = site.aasa?.applinks {
+                for details in applinks.details where details.components != nil {
+                    for appID in details.effectiveAppIDs {
+                        let signatures = details.components!.map {
+                            RuleSignature(component: $0, details: details, defaults: applinks.defaults)
+                        }
+                        append(Key(host: site.fileHost.name, platform: "ios", app: appID), signatures)
+                    }
+                }
+            }
+            for statement in site.assetLinks?.statements ?? [] {
+                guard case .androidApp(let package, _) = statement.target, let dynamic = statement.dynamicComponents
+                else {
+                    continue
+                }
+                append(
+                    Key(host: site.fileHost.name, platform: "android", app: package), dynamic.map(RuleSignature.init))
+            }
+        }
+        for app in environment?.androidApps ?? [] {
+            for filter in app.intentFilters {
+                let scopes = filter.scopes.map(RuleSignature.init)
+                for host in filter.hosts {
+                    append(Key(host: host.fileHost.name, platform: "android", app: app.package, manifest: true), scopes)
+                }
+            }
+        }
+    }
+
+    private mutating func append(_ key: Key, _ signatures: [RuleSignature]) {
+        if rules[key] == nil { order.append(key) }
+        rules[key, default: []] += signatures
+    }
+}
+
+/// A rule reduced to what it means, so equal meanings compare equal whatever their spelling.
+struct RuleSignature: Hashable, CustomStringConvertible {
+    var text: String
+    /// The path pattern alone, to recognise a rule that changed in place.
+    var path: String
+    var origin: SourceLocation?
+
+    static func == (lhs: RuleSignature, rhs: RuleSignature) -> Bool { lhs.text == rhs.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
+    var description: String { text }
+
+    init(component: AASAComponent, details: AASADetails, defaults: AASAComponent?) {
+        let caseSensitive =
+            component.caseSensitive ?? details.defaults?.caseSensitive ?? defaults?.caseSensitive ?? true
+        let percentEncoded =
+            component.percentEncoded ?? details.defaults?.percentEncoded ?? defaults?.percentEncoded ?? true
+        path = component.path ?? "*"
+        var parts = [path]
+        switch component.query {
+        case .whole(let pattern): parts.append("?" + pattern)
+        case .items(let items):
+            parts.append(
+                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
+        case .ignoredDictionary, nil: break
+        }
+        if let fragment = component.fragment { parts.append("#" + fragment) }
+        if component.exclude == true { parts.append("(exclude)") }
+        if !caseSensitive { parts.append("(case-insensitive)") }
+        if !percentEncoded { parts.append("(decoded)") }
+        text = parts.joined(separator: " ")
+        origin = component.origin
+    }
+
+    init(_ dynamic: DynamicComponent) {
+        path = dynamic.path ?? "*"
+        var parts = [path]
+        if let query = dynamic.query {
+            parts.append(
+                "?" + query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
+        }
+        if let fragment = dynamic.fragment { parts.append("#" + fragment) }
+        if dynamic.exclude { parts.append("(exclude)") }
+        text = parts.joined(separator: " ")
+        origin = dynamic.origin
+    }
+
+    init(_ scope: PathScope) {
+        text = scope.attribute
+        path = text
+        origin = nil
+    }
+}
+
+/// Edits between two rule sequences: a longest common subsequence keeps what stayed in order;
+/// of the rest, a rule present on both sides moved, a removal and an addition of the same path
+/// at the same place changed, and the others were added or removed.
+enum SequenceDiff {
+    struct Edit {
+        var kind: LinkChange.Kind
+        var before: RuleSignature?
+        var after: RuleSignature?
+    }
+
+    static func changes(from old: [RuleSignature], to new: [RuleSignature]) -> [Edit] {
+        let kept = longestCommonSubsequence(old, new)
+        var removed = old.indices.filter { !kept.old.contains($0) }.map { old[$0] }
+        let added = new.indices.filter { !kept.new.contains($0) }.map { new[$0] }
+        var edits: [Edit] = []
+        for rule in added {
+            if let index = removed.firstIndex(of: rule) {
+                removed.remove(at: index)
+                edits.append(Edit(kind: .ruleMoved, before: rule, after: rule))
+            } else if let index = removed.firstIndex(where: { $0.path == rule.path }) {
+                edits.append(Edit(kind: .ruleChanged, before: removed.remove(at: index), after: rule))
+            } else {
+                edits.append(Edit(kind: .ruleAdded, after: rule))
+            }
+        }
+        edits += removed.map { Edit(kind: .ruleRemoved, before: $0) }
+        return edits
+    }
+
+    /// Indexes of a longest common subsequence (dynamic programming; rule lists are short).
+    static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: Set<Int>, new: Set<Int>) {
+        var lengths = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                lengths[i][j] = a[i] == b[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+            }
+        }
+        var old: Set<Int> = []
+        var new: Set<Int> = []
+        var i = 0
+        var j = 0
+        while i < a.count && j < b.count {
+            if a[i] == b[j] {
+                old.insert(i)
+                new.insert(j)
+                i += 1
+                j += 1
+            } else if lengths[i + 1][j] >= lengths[i][j + 1] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        return (old, new)
+    }
+}

@@ -1,0 +1,134 @@
+/// Everything `check` (and `diff`) prints, independent of the format.
+public struct CheckReport: Sendable {
+    /// A side of the comparison, as the user named it and as git resolved it.
+    public struct Revision: Sendable {
+        public var name: String
+        public var commit: String?
+        /// Whether the base is the merge-base of HEAD and `name` rather than `name` itself.
+        public var isMergeBase: Bool
+
+        public init(name: String, commit: String?, isMergeBase: Bool = false) {
+            self.name = name
+            self.commit = commit
+            self.isMergeBase = isMergeBase
+        }
+
+        public var label: String {
+            guard let commit else { return name }
+            return isMergeBase
+                ? "merge-base of HEAD and \(name) (\(commit.prefix(7)))" : "\(name) (\(commit.prefix(7)))"
+        }
+    }
+
+    public var base: Revision?
+    public var head: Revision
+    public var findings: [Finding]
+    public var changes: [LinkChange]
+    public var unusedApprovals: [PolicyApproval]
+    /// Things the reader should know: the configuration was absent at the base, and the like.
+    public var notes: [String]
+    /// Prepended to configuration-relative paths so they resolve from where the tool runs.
+    public var pathPrefix: String
+
+    public init(
+        base: Revision?, head: Revision, findings: [Finding], changes: [LinkChange] = [],
+        unusedApprovals: [PolicyApproval] = [], notes: [String] = [], pathPrefix: String = ""
+    ) {
+        self.base = base
+        self.head = head
+        self.findings = findings
+        self.changes = changes
+        self.unusedApprovals = unusedApprovals
+        self.notes = notes
+        self.pathPrefix = pathPrefix
+    }
+
+    public var blocks: Bool { findings.contains(where: \.blocks) }
+
+    func path(_ location: SourceLocation) -> String { pathPrefix + location.file }
+}
+
+/// One change between two compiled configurations, for people (`diff`, `changelog`) and machines.
+public struct LinkChange: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case hostAdded = "host_added"
+        case hostRemoved = "host_removed"
+        case appAdded = "app_added"
+        case appRemoved = "app_removed"
+        case fingerprintAdded = "fingerprint_added"
+        case fingerprintRemoved = "fingerprint_removed"
+        case entitlementAdded = "entitlement_added"
+        case entitlementRemoved = "entitlement_removed"
+        case ruleAdded = "rule_added"
+        case ruleRemoved = "rule_removed"
+        case ruleChanged = "rule_changed"
+        case ruleMoved = "rule_moved"
+        /// URLs that stayed on the web now open the app.
+        case opensApp = "opens_app"
+        /// URLs that opened the app now stay on the web.
+        case opensWeb = "opens_web"
+        /// URLs that opened one app now open another.
+        case changesApp = "changes_app"
+
+        public var isBehaviour: Bool { self == .opensApp || self == .opensWeb || self == .changesApp }
+    }
+
+    public var kind: Kind
+    public var environment: String
+    public var host: String?
+    /// `ios` or `android`.
+    public var platform: String?
+    /// The app ID (iOS) or package (Android) concerned.
+    public var app: String?
+    /// For behaviour changes `app`, `web` or an app ID; for structural ones the old and new value.
+    public var before: String?
+    public var after: String?
+    public var witnesses: [String]
+    public var location: SourceLocation?
+    public var side: Finding.Side
+    /// A behaviour change found by sampling rather than proved for every URL.
+    public var approximate: Bool
+
+    public init(
+        kind: Kind, environment: String, host: String? = nil, platform: String? = nil, app: String? = nil,
+        before: String? = nil, after: String? = nil, witnesses: [String] = [], location: SourceLocation? = nil,
+        side: Finding.Side = .head, approximate: Bool = false
+    ) {
+        self.kind = kind
+        self.environment = environment
+        self.host = host
+        self.platform = platform
+        self.app = app
+        self.before = before
+        self.after = after
+        self.witnesses = witnesses
+        self.location = location
+        self.side = side
+        self.approximate = approximate
+    }
+
+    /// One line for people.
+    public var summary: String {
+        let scope = [host, platform].compactMap { $0 }.joined(separator: " ")
+        let subject = app.map { " \($0)" } ?? ""
+        let text: String
+        switch kind {
+        case .hostAdded: text = "host added"
+        case .hostRemoved: text = "host removed"
+        case .appAdded: text = "app added:\(subject)" + (after.map { " (\($0))" } ?? "")
+        case .appRemoved: text = "app removed:\(subject)" + (before.map { " (\($0))" } ?? "")
+        case .fingerprintAdded: text = "signing key added for\(subject): \(after ?? "")"
+        case .fingerprintRemoved: text = "signing key removed for\(subject): \(before ?? "")"
+        case .entitlementAdded: text = "entitlement added for\(subject): \(after ?? "")"
+        case .entitlementRemoved: text = "entitlement removed for\(subject): \(before ?? "")"
+        case .ruleAdded: text = "rule added for\(subject): \(after ?? "")"
+        case .ruleRemoved: text = "rule removed for\(subject): \(before ?? "")"
+        case .ruleChanged: text = "rule changed for\(subject): \(before ?? "") → \(after ?? "")"
+        case .ruleMoved: text = "rule moved for\(subject): \(after ?? "")"
+        case .opensApp: text = "now opens\(subject) (was \(before ?? "web"))"
+        case .opensWeb: text = "now stays on the web (opened\(subject))"
+        case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
+        }
+        return "\(environment) \(scope): \(text)" + (approximate ? " (policy changed; found by sampling)" : "")
+    }
+}

@@ -1,0 +1,361 @@
+/// Renders a `CheckReport` in each output format `check` and `diff` offer.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    case text
+    case json
+    case github
+    case sarif
+    case junit
+    case markdown
+}
+
+public enum ReportRenderer {
+    public static let toolName = "linkwright"
+    public static let informationURI = "https://github.com/linkwright/linkwright"
+
+    public static func render(_ report: CheckReport, as format: ReportFormat, version: String) -> String {
+        switch format {
+        case .text: text(report)
+        case .json: json(report).rendered()
+        case .github: github(report)
+        case .sarif: sarif(report, version: version).rendered()
+        case .junit: junit(report)
+        case .markdown: markdown(report)
+        }
+    }
+
+    // MARK: Text
+
+    /// `path:line:col: error: message [RULE_ID]`, witnesses and fingerprint below, then changes
+    /// and a summary line.
+    public static func text(_ report: CheckReport) -> String {
+        var lines: [String] = []
+        for finding in report.findings {
+            let place = finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? ""
+            let status: String
+            if let reason = finding.approval {
+                status = "note: approved (\(reason)): "
+            } else if let reason = finding.ignoredBecause {
+                status = "note: ignored (\(reason)): "
+            } else {
+                status = "\(finding.severity.rawValue): "
+            }
+            let side = finding.side == .base ? "[at \(report.base?.name ?? "base")] " : ""
+            lines.append("\(place)\(status)\(side)\(finding.message) [\(finding.rule)]")
+            for witness in finding.witnesses.prefix(5) { lines.append("  witness: \(witness)") }
+            if let hint = finding.hint, finding.approval == nil { lines.append("  hint: \(hint)") }
+            lines.append("  fingerprint: \(finding.fingerprint)")
+        }
+        for approval in report.unusedApprovals {
+            let place = report.path(approval.fingerprint.location)
+            lines.append(
+                "\(place):\(approval.fingerprint.location.line):\(approval.fingerprint.location.column): note: approval \(approval.fingerprint.value) matches no finding"
+            )
+        }
+        if !report.changes.isEmpty {
+            lines.append("changes:")
+            for change in report.changes {
+                lines.append("  \(change.summary)")
+                for witness in change.witnesses.prefix(3) { lines.append("    e.g. \(witness)") }
+            }
+        }
+        lines += report.notes.map { "note: \($0)" }
+        lines.append(summary(report))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func summary(_ report: CheckReport) -> String {
+        let blocking = report.findings.filter(\.blocks).count
+        let approved = report.findings.filter { $0.approval != nil }.count
+        let warnings = report.findings.filter { !$0.blocks && $0.approval == nil && $0.ignoredBecause == nil }.count
+        let behaviour = report.changes.filter(\.kind.isBehaviour).count
+        let against = report.base.map { " against \($0.label)" } ?? ""
+        return "\(report.head.name)\(against): \(count(blocking, "blocking finding")), \(approved) approved, "
+            + "\(count(warnings, "other finding")), \(count(behaviour, "behaviour change"))"
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    // MARK: JSON
+
+    /// The documented shape (docs/schema/check-report.schema.json).
+    public static func json(_ report: CheckReport) -> JSON {
+        func revision(_ revision: CheckReport.Revision?) -> JSON {
+            guard let revision else { return .null }
+            return .object([
+                ("name", .string(revision.name)), ("commit", revision.commit.map(JSON.string) ?? .null),
+                ("merge_base", .bool(revision.isMergeBase)),
+            ])
+        }
+        return .object([
+            ("version", .int(1)),
+            ("base", revision(report.base)),
+            ("head", revision(report.head)),
+            ("blocking", .bool(report.blocks)),
+            ("findings", .array(report.findings.map { findingJSON($0, report) })),
+            ("changes", .array(report.changes.map(changeJSON))),
+            (
+                "unused_approvals",
+                .array(report.unusedApprovals.map { .string($0.fingerprint.value) })
+            ),
+            ("notes", .array(report.notes.map(JSON.string))),
+        ])
+    }
+
+    static func findingJSON(_ finding: Finding, _ report: CheckReport) -> JSON {
+        var members: [(String, JSON)] = [
+            ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
+            ("message", .string(finding.message)),
+        ]
+        if let location = finding.location {
+            members += [
+                ("file", .string(report.path(location))), ("line", .int(location.line)),
+                ("column", .int(location.column)),
+            ]
+        }
+        members += [
+            ("side", .string(finding.side.rawValue)),
+            ("hint", finding.hint.map(JSON.string) ?? .null),
+            ("witnesses", .array(finding.witnesses.map(JSON.string))),
+            ("environment", finding.environment.map(JSON.string) ?? .null),
+            ("host", finding.host.map(JSON.string) ?? .null),
+            ("platform", finding.platform.map(JSON.string) ?? .null),
+            ("app", finding.app.map(JSON.string) ?? .null),
+            ("fingerprint", .string(finding.fingerprint)),
+            ("approved", finding.approval.map(JSON.string) ?? .null),
+            ("ignored", finding.ignoredBecause.map(JSON.string) ?? .null),
+            ("blocking", .bool(finding.blocks)),
+        ]
+        return .object(members)
+    }
+
+    /// The change shape shared with `changelog`.
+    public static func changeJSON(_ change: LinkChange) -> JSON {
+        .object([
+            ("environment", .string(change.environment)),
+            ("host", change.host.map(JSON.string) ?? .null),
+            ("platform", change.platform.map(JSON.string) ?? .null),
+            ("app", change.app.map(JSON.string) ?? .null),
+            ("kind", .string(change.kind.rawValue)),
+            ("before", change.before.map(JSON.string) ?? .null),
+            ("after", change.after.map(JSON.string) ?? .null),
+            ("witnesses", .array(change.witnesses.map(JSON.string))),
+            ("exact", .bool(!change.approximate)),
+        ])
+    }
+
+    // MARK: GitHub
+
+    /// Workflow commands, so findings appear on the pull request's lines
+    /// (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
+    public static func github(_ report: CheckReport) -> String {
+        var lines: [String] = []
+        for finding in report.findings where finding.ignoredBecause == nil {
+            let command: String
+            if finding.approval != nil {
+                command = "notice"
+            } else {
+                command =
+                    switch finding.severity {
+                    case .error: "error"
+                    case .warning: "warning"
+                    case .note: "notice"
+                    }
+            }
+            var properties: [String] = []
+            if let location = finding.location, finding.side == .head {
+                properties += ["file=\(report.path(location))", "line=\(location.line)", "col=\(location.column)"]
+            }
+            properties.append("title=\(finding.rule)")
+            var message = finding.message
+            if let reason = finding.approval { message = "approved (\(reason)): " + message }
+            if finding.side == .base { message += " (at \(report.base?.name ?? "base"))" }
+            for witness in finding.witnesses.prefix(5) { message += "\nwitness: \(witness)" }
+            message += "\nfingerprint: \(finding.fingerprint)"
+            lines.append(
+                "::\(command) \(properties.map(escapeProperty).joined(separator: ","))::\(escapeData(message))")
+        }
+        for change in report.changes where change.kind.isBehaviour {
+            lines.append("::notice title=\(escapeProperty(change.kind.rawValue))::\(escapeData(change.summary))")
+        }
+        lines.append(summary(report))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func escapeData(_ text: String) -> String {
+        text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        // Only the value after `=` needs the extra escapes; keys are ours.
+        guard let equals = text.firstIndex(of: "=") else { return escapeData(text) }
+        let key = text[...equals]
+        let value = escapeData(String(text[text.index(after: equals)...])).replacing(":", with: "%3A")
+            .replacing(",", with: "%2C")
+        return key + value
+    }
+
+    // MARK: SARIF
+
+    /// SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html).
+    public static func sarif(_ report: CheckReport, version: String) -> JSON {
+        let rules = PolicyRules.all.map { rule -> JSON in
+            .object([
+                ("id", .string(rule.info.id)),
+                ("shortDescription", .object([("text", .string(rule.info.purpose))])),
+                ("fullDescription", .object([("text", .string(rule.info.rationale))])),
+                ("defaultConfiguration", .object([("level", .string(level(rule.info.defaultSeverity)))])),
+                ("helpUri", .string(informationURI + "/blob/main/docs/rules.md#" + rule.info.id.lowercased())),
+            ])
+        }
+        let results = report.findings.map { finding -> JSON in
+            var members: [(String, JSON)] = [
+                ("ruleId", .string(finding.rule)),
+                ("level", .string(level(finding.severity))),
+                ("message", .object([("text", .string(finding.message + witnessSuffix(finding)))])),
+            ]
+            if let location = finding.location {
+                members.append(
+                    (
+                        "locations",
+                        .array([
+                            .object([
+                                (
+                                    "physicalLocation",
+                                    .object([
+                                        ("artifactLocation", .object([("uri", .string(report.path(location)))])),
+                                        (
+                                            "region",
+                                            .object([
+                                                ("startLine", .int(location.line)),
+                                                ("startColumn", .int(location.column)),
+                                            ])
+                                        ),
+                                    ])
+                                )
+                            ])
+                        ])
+                    ))
+            }
+            members.append(("partialFingerprints", .object([("linkwright/v1", .string(finding.fingerprint))])))
+            let suppression =
+                finding.approval.map { ("external", $0) } ?? finding.ignoredBecause.map { ("inSource", $0) }
+            if let (kind, reason) = suppression {
+                members.append(
+                    ("suppressions", .array([.object([("kind", .string(kind)), ("justification", .string(reason))])])))
+            }
+            return .object(members)
+        }
+        let driver = JSON.object([
+            ("name", .string(toolName)), ("version", .string(version)), ("informationUri", .string(informationURI)),
+            ("rules", .array(rules)),
+        ])
+        return .object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+            ("version", .string("2.1.0")),
+            ("runs", .array([.object([("tool", .object([("driver", driver)])), ("results", .array(results))])])),
+        ])
+    }
+
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "note"
+        }
+    }
+
+    static func witnessSuffix(_ finding: Finding) -> String {
+        finding.witnesses.isEmpty ? "" : " (e.g. " + finding.witnesses.prefix(3).joined(separator: ", ") + ")"
+    }
+
+    // MARK: JUnit
+
+    /// One test case per rule and scope (environment and host); a case fails when it holds a
+    /// blocking finding. Rules without findings are one passing case each.
+    public static func junit(_ report: CheckReport) -> String {
+        var suites: [String] = []
+        var totalTests = 0
+        var totalFailures = 0
+        for rule in PolicyRules.all {
+            let findings = report.findings.filter { $0.rule == rule.info.id }
+            var scopes: [String: [Finding]] = [:]
+            for finding in findings {
+                let scope = [finding.environment, finding.host].compactMap { $0 }.joined(separator: " ")
+                scopes[scope.isEmpty ? "configuration" : scope, default: []].append(finding)
+            }
+            if scopes.isEmpty { scopes["all scopes"] = [] }
+            var cases: [String] = []
+            var failures = 0
+            for scope in scopes.keys.sorted() {
+                let items = scopes[scope]!
+                let blocking = items.filter(\.blocks)
+                var body = ""
+                if !blocking.isEmpty {
+                    failures += 1
+                    let text = blocking.map { finding in
+                        (finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? "")
+                            + finding.message
+                            + witnessSuffix(finding)
+                    }.joined(separator: "\n")
+                    body =
+                        "\n      <failure message=\"\(XMLText.escaped(blocking[0].message))\" type=\"\(rule.info.id)\">"
+                        + XMLText.escaped(text) + "</failure>\n    "
+                } else if !items.isEmpty {
+                    let text = items.map {
+                        "\($0.message) (\($0.approval.map { "approved: \($0)" } ?? $0.ignoredBecause.map { "ignored: \($0)" } ?? $0.severity.rawValue))"
+                    }
+                    body =
+                        "\n      <system-out>" + XMLText.escaped(text.joined(separator: "\n")) + "</system-out>\n    "
+                }
+                cases.append(
+                    "    <testcase classname=\"\(rule.info.id)\" name=\"\(XMLText.escaped(scope))\">\(body)</testcase>")
+            }
+            totalTests += cases.count
+            totalFailures += failures
+            suites.append(
+                "  <testsuite name=\"\(rule.info.id)\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+                    + cases.joined(separator: "\n") + "\n  </testsuite>")
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"linkwright check\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
+            + suites.joined(separator: "\n") + "\n</testsuites>\n"
+    }
+
+    // MARK: Markdown
+
+    /// A pull-request comment: blocking findings, then behaviour changes per environment.
+    public static func markdown(_ report: CheckReport) -> String {
+        var text =
+            "### Linkwright: " + (report.blocks ? "❌ this change breaks links" : "✅ no blocking finding") + "\n\n"
+        text += summary(report) + "\n"
+        let shown = report.findings.filter { $0.ignoredBecause == nil }
+        if !shown.isEmpty {
+            text += "\n| | Rule | Finding | Where |\n|---|---|---|---|\n"
+            for finding in shown {
+                let icon = finding.approval != nil ? "☑️" : finding.blocks ? "❌" : "⚠️"
+                let place =
+                    finding.location.map {
+                        "`\(report.path($0)):\($0.line)`" + (finding.side == .base ? " (base)" : "")
+                    } ?? ""
+                let witnesses = finding.witnesses.prefix(2).map { "<br>e.g. `\($0)`" }.joined()
+                let approval = finding.approval.map { "<br>approved: \($0)" } ?? ""
+                text += "| \(icon) | `\(finding.rule)` | \(cell(finding.message))\(witnesses)\(approval) | \(place) |\n"
+            }
+        }
+        let environments = Array(Set(report.changes.map(\.environment))).sorted()
+        for environment in environments {
+            let changes = report.changes.filter { $0.environment == environment }
+            text += "\n#### \(environment)\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
+            for change in changes {
+                let example = change.witnesses.first.map { "`\($0)`" } ?? ""
+                let summary = change.summary.dropFirst(change.environment.count + 1)
+                    .drop { $0 != ":" }.dropFirst(2)
+                text += "| \(change.host ?? "") | \(change.platform ?? "") | \(cell(String(summary))) | \(example) |\n"
+            }
+        }
+        if report.changes.isEmpty && report.base != nil { text += "\nNo change in which URLs open which app.\n" }
+        return text
+    }
+
+    static func cell(_ text: String) -> String { text.replacing("|", with: "\\|").replacing("\n", with: " ") }
+}
