@@ -12,8 +12,8 @@ struct Comparison {
     var notes: [String] = []
 
     /// Loads both sides. `base == nil` compares with nothing (rules about the head alone).
-    /// With `mergeBase` and a working-tree head, the base is where HEAD forked from `base`, as a
-    /// pull request's diff shows it.
+    /// With `mergeBase` the base is where the head (HEAD for the working tree) forked from
+    /// `base`, as a pull request's diff shows it.
     static func load(
         workspace: Workspace, base: String?, head: String?, mergeBase: Bool, terminal: Terminal
     ) throws -> Comparison {
@@ -25,9 +25,11 @@ struct Comparison {
             return opened
         }
         let headSide: (files: [SourceFile], revision: CheckReport.Revision)
+        var headCommit: GitCommit?
         if let head {
             let repository = try openRepository()
             let commit = try gitAction { try repository.resolve(head) }
+            headCommit = commit
             let tree = try gitAction { try GitTreeSource(repository: repository, commit: commit) }
             guard tree.exists else {
                 throw UnusableInput(
@@ -50,13 +52,13 @@ struct Comparison {
         guard let base else { return comparison }
         let repository = try openRepository()
         var commit = try gitAction { try repository.resolve(base) }
-        var isMergeBase = false
-        if mergeBase && head == nil {
-            let current = try gitAction { try repository.resolve("HEAD") }
+        var mergeBaseWith: String?
+        if mergeBase {
+            let current = try headCommit ?? gitAction { try repository.resolve("HEAD") }
             commit = try gitAction { try repository.mergeBase(current, commit) }
-            isMergeBase = true
+            mergeBaseWith = head ?? "HEAD"
         }
-        comparison.baseRevision = CheckReport.Revision(name: base, commit: commit.id, isMergeBase: isMergeBase)
+        comparison.baseRevision = CheckReport.Revision(name: base, commit: commit.id, mergeBaseWith: mergeBaseWith)
         let tree = try gitAction { try GitTreeSource(repository: repository, commit: commit) }
         guard tree.exists else {
             comparison.notes.append(

@@ -8,13 +8,14 @@ struct CheckCommand: Command {
     static let spec = CommandSpec(
         name: "check",
         abstract: "Run the policy rules on the working tree against a base revision (the pre-merge check)",
-        usage: "check [--against REF] [--no-merge-base] [--config DIR] [--format FORMAT]",
+        usage: "check [--against REF] [--no-merge-base] [--head REV] [--config DIR] [--format FORMAT]",
         discussion: """
             Compiles the configuration in the working tree (uncommitted changes included) and at REF,
             read through git without a checkout, and runs every enabled rule of policies/ (see
             `linkwright rules`). By default REF is replaced by the merge-base of HEAD and REF, what a
             pull request's diff shows; --no-merge-base compares with REF itself (it also works in a
             shallow clone that has REF). Without --against only the rules about the head run.
+            --head REV checks a committed revision instead of the working tree.
             Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
             To approve a deliberate change, add its fingerprint to policies/ under approvals:.
             """,
@@ -22,6 +23,7 @@ struct CheckCommand: Command {
             OptionSpec(name: "against", valueName: "REF", help: "Base revision: branch, origin/main, tag, SHA, HEAD~3"),
             OptionSpec(
                 name: "no-merge-base", valueName: nil, help: "Compare with REF itself, not its merge-base with HEAD"),
+            OptionSpec(name: "head", valueName: "REV", help: "Check this revision instead of the working tree"),
             .config,
             .format(formats),
         ])
@@ -38,7 +40,7 @@ struct CheckCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let comparison = try Comparison.load(
-            workspace: workspace, base: arguments.value("against"), head: nil,
+            workspace: workspace, base: arguments.value("against"), head: arguments.value("head"),
             mergeBase: !arguments.flag("no-merge-base"), terminal: terminal)
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
