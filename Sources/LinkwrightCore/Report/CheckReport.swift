@@ -4,19 +4,21 @@ public struct CheckReport: Sendable {
     public struct Revision: Sendable {
         public var name: String
         public var commit: String?
-        /// Whether the base is the merge-base of HEAD and `name` rather than `name` itself.
-        public var isMergeBase: Bool
+        /// Set when the base is the merge-base of this head revision and `name` rather than `name`.
+        public var mergeBaseWith: String?
 
-        public init(name: String, commit: String?, isMergeBase: Bool = false) {
+        public init(name: String, commit: String?, mergeBaseWith: String? = nil) {
             self.name = name
             self.commit = commit
-            self.isMergeBase = isMergeBase
+            self.mergeBaseWith = mergeBaseWith
         }
+
+        public var isMergeBase: Bool { mergeBaseWith != nil }
 
         public var label: String {
             guard let commit else { return name }
-            return isMergeBase
-                ? "merge-base of HEAD and \(name) (\(commit.prefix(7)))" : "\(name) (\(commit.prefix(7)))"
+            let short = commit.prefix(7)
+            return mergeBaseWith.map { "merge-base of \($0) and \(name) (\(short))" } ?? "\(name) (\(short))"
         }
     }
 
