@@ -60,18 +60,19 @@ struct Comparison {
         }
         comparison.baseRevision = CheckReport.Revision(name: base, commit: commit.id, mergeBaseWith: mergeBaseWith)
         let tree = try gitAction { try GitTreeSource(repository: repository, commit: commit) }
-        guard tree.exists else {
+        let baseFiles = tree.exists ? try read(tree, at: base) : []
+        guard !baseFiles.isEmpty else {
             comparison.notes.append(
-                "the configuration folder does not exist at \(comparison.baseRevision!.label): everything is new")
+                "the configuration does not exist at \(comparison.baseRevision!.label): everything is new")
             return comparison
         }
-        let (baseSnapshot, baseDiagnostics) = PolicySnapshot.make(try read(tree, at: base))
+        let (baseSnapshot, baseDiagnostics) = PolicySnapshot.make(baseFiles)
         if let baseSnapshot {
             comparison.base = baseSnapshot
         } else {
             let errors = baseDiagnostics.filter { $0.severity == .error }.count
             comparison.notes.append(
-                "the configuration at \(comparison.baseRevision!.label) does not compile (\(errors) errors): "
+                "the configuration at \(comparison.baseRevision!.label) does not compile (\(errors) error\(errors == 1 ? "" : "s")): "
                     + "the head is checked on its own, with nothing to compare against")
         }
         return comparison

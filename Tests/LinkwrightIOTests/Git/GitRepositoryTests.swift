@@ -1,10 +1,11 @@
 import Foundation
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 @Suite struct GitRepositoryTests {
     @Test func resolvesBranchesTagsSHAsAndAncestry() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let c1 = try fixture.commit("c1: add a", ["domains/a.yaml": "v: 1\n"])
         let c2 = try fixture.commit("c2: bump a\n\nWith a body.", ["domains/a.yaml": "v: 2\n"])
         try fixture.git("tag", "-a", "v1.0", "-m", "release 1.0")
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func suggestsTheRemoteBranchWhenOnlyItExists() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         try fixture.git("checkout", "-q", "-b", "feature")
         let featureTip = try fixture.commit("f1", ["domains/b.yaml": "v: 1\n"])
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func resolvesTheUpstreamOfABranch() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let published = try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         let clone = fixture.folder + "/clone"
         try fixture.git("clone", "-q", fixture.repository, clone, in: fixture.folder)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func reportsUnknownRevisionsAndNonCommits() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         let repository = try GitRepository(configurationFolder: fixture.repository)
 
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func refusesFoldersWithoutAWorkTree() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let outside = fixture.folder + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
 
@@ -98,7 +99,7 @@ import Testing
     }
 
     @Test func findsTheMergeBaseOfAFeatureBranch() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         let fork = try fixture.commit("c2", ["domains/a.yaml": "v: 2\n"])
         try fixture.git("checkout", "-q", "-b", "feature")
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func listsCommitsBetweenRevisions() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let start = try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         try fixture.git("checkout", "-q", "-b", "feature")
         let f1 = try fixture.commit("f1", ["domains/b.yaml": "v: 1\n"])
@@ -139,7 +140,7 @@ import Testing
     }
 
     @Test func listsTagsWithTheirCommitsAndTimes() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let c1 = try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         let c2 = try fixture.commit("c2", ["domains/a.yaml": "v: 2\n"])
         try fixture.git("tag", "-a", "v1.0", "-m", "release 1.0", c1)
@@ -163,7 +164,7 @@ import Testing
     }
 
     @Test func refusesHistoryInAShallowClone() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["domains/a.yaml": "v: 1\n"])
         try fixture.commit("c2", ["domains/a.yaml": "v: 2\n"])
         let shallow = fixture.folder + "/shallow"
@@ -182,7 +183,7 @@ import Testing
 
     @Test(.enabled(if: getuid() == 0, "changing a folder's owner needs root"))
     func explainsARepositoryOwnedByAnotherUser() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["config/domains/a.yaml": "v: 1\n"])
         let copy = fixture.folder + "/owned-by-nobody"
         try fixture.shell("cp -a repo \(copy) && chown -R nobody \(copy)")

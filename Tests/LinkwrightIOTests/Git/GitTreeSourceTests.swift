@@ -1,11 +1,12 @@
 import Foundation
 import LinkwrightCore
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 @Suite struct GitTreeSourceTests {
     @Test func readsAConfigurationFolderInASubfolder() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.write([
             "README.md": "monorepo\n",
             "apps/links/config/domains/b.yaml": "name: b\n",
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func readsAConfigurationFolderAtTheTopOfTheWorkTree() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["domains/a.yaml": "name: a\n", "notes.txt": "top\n"])
         let repository = try GitRepository(configurationFolder: fixture.repository)
         let source = try GitTreeSource(repository: repository, commit: try repository.resolve("HEAD"))
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aFolderAbsentAtARevisionReadsAsEmpty() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let before = try fixture.commit("c1", ["README.md": "no configuration yet\n"])
         try fixture.commit("c2", ["config/domains/a.yaml": "name: a\n"])
         let repository = try GitRepository(configurationFolder: fixture.repository + "/config")
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func ignoresUncommittedChanges() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["config/domains/a.yaml": "v: 1\n", "config/domains/gone.yaml": "v: 1\n"])
         try fixture.write([
             "config/domains/a.yaml": "v: 2\n",
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func treeIDsChangeOnlyWhenTheFolderDoes() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let c1 = try fixture.commit("c1", ["config/domains/a.yaml": "v: 1\n", "README.md": "1\n"])
         let c2 = try fixture.commit("c2: outside the folder", ["README.md": "2\n"])
         let c3 = try fixture.commit("c3: inside the folder", ["config/domains/a.yaml": "v: 2\n"])

@@ -1,10 +1,11 @@
 import Foundation
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 @Suite struct GitWorkingTreeTests {
     @Test func reportsTheStatusOfPaths() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit(
             "c1",
             [
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func commitRecordsExactlyTheGivenPaths() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         let parent = try fixture.commit(
             "c1",
             [
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func commitRefusesPathsWithoutChanges() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["config/a.yaml": "v: 1\n"])
         let repository = try GitRepository(configurationFolder: fixture.repository)
 
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func commitMakesTheFirstCommitOfANewRepository() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.write(["config/a.yaml": "v: 1\n"])
         let repository = try GitRepository(configurationFolder: fixture.repository)
 
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func commitNamesTheMissingIdentity() throws {
-        let fixture = try GitFixture()
+        let fixture = try makeGitFixture()
         try fixture.commit("c1", ["config/a.yaml": "v: 1\n"])
         try fixture.write(["config/a.yaml": "v: 2\n"])
         try fixture.git("config", "--unset", "user.email")
