@@ -103,6 +103,16 @@ public struct PatternMatcher: Sendable {
         shortcut = PatternCompiler.shortcut(for: tokens, semantics: options.semantics)
     }
 
+    /// Compiles an Android dynamic-rule pattern, case-sensitively. It cannot fail: `*` and `?`
+    /// are the only special characters there.
+    public init(androidDynamic pattern: String) {
+        do {
+            try self.init(pattern, options: PatternOptions(semantics: .androidDynamic))
+        } catch {
+            preconditionFailure("an Android pattern has no syntax that can fail: \(error)")
+        }
+    }
+
     /// Whether the pattern matches `input`, which must come from `options.prepare`.
     public func matches(_ input: [Unicode.Scalar]) -> Bool {
         if let shortcut { return shortcut.matches(input) }
