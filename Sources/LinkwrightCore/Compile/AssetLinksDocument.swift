@@ -2,10 +2,28 @@
 /// (https://developers.google.com/digital-asset-links/v1/statements).
 public struct AssetLinksDocument: Sendable, Equatable {
     public var statements: [AssetStatement]
+    /// `{"include": "https://…"}` elements, which delegate to another statement list
+    /// (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
+    /// Read from sites' files; written after the statements.
+    public var includes: [AssetInclude]
 
-    public init(statements: [AssetStatement]) { self.statements = statements }
+    public init(statements: [AssetStatement], includes: [AssetInclude] = []) {
+        self.statements = statements
+        self.includes = includes
+    }
 
-    public var json: JSON { .array(statements.map(\.json)) }
+    public var json: JSON { .array(statements.map(\.json) + includes.map { .object([("include", .string($0.url))]) }) }
+}
+
+/// An `include` element of a statement list: the URL of another statement list.
+public struct AssetInclude: Sendable, Equatable {
+    public var url: String
+    public var origin: SourceLocation?
+
+    public init(url: String, origin: SourceLocation? = nil) {
+        self.url = url
+        self.origin = origin
+    }
 }
 
 public struct AssetStatement: Sendable, Equatable {
@@ -17,11 +35,17 @@ public struct AssetStatement: Sendable, Equatable {
     /// Android 15 dynamic rules for `handle_all_urls`
     /// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic).
     public var dynamicComponents: [DynamicComponent]?
+    /// Where the statement was written, when it was read from a file.
+    public var origin: SourceLocation?
 
-    public init(relations: [String], target: AssetTarget, dynamicComponents: [DynamicComponent]? = nil) {
+    public init(
+        relations: [String], target: AssetTarget, dynamicComponents: [DynamicComponent]? = nil,
+        origin: SourceLocation? = nil
+    ) {
         self.relations = relations
         self.target = target
         self.dynamicComponents = dynamicComponents
+        self.origin = origin
     }
 
     var json: JSON {

@@ -1,0 +1,144 @@
+/// An Android `<data>` path attribute
+/// (https://developer.android.com/guide/topics/manifest/data-element), matched the way AOSP's
+/// `android.os.PatternMatcher` does (core/java/android/os/PatternMatcher.java): `path` exactly,
+/// `pathPrefix` as a prefix, `pathSuffix` as a suffix, `pathPattern` as a SIMPLE_GLOB.
+///
+/// Values are written as in the manifest: the resource compiler reads `\` as an escape before
+/// the pattern is parsed ("a literal '*' would be written as "\\*"", data-element page), so
+/// `matches` undoes that level first.
+public enum AndroidPathAttribute: Hashable, Sendable {
+    case path(String)
+    case prefix(String)
+    case pattern(String)
+    case suffix(String)
+
+    /// The attribute a compiled `PathScope` stands for.
+    public init(_ scope: PathScope) {
+        switch scope {
+        case .path(let path): self = .path(path)
+        case .prefix(let prefix): self = .prefix(prefix)
+        case .pattern(let pattern): self = .pattern(pattern)
+        }
+    }
+
+    /// Whether the attribute accepts `path`, the decoded path (`Uri.getPath()`, which
+    /// `IntentFilter.matchData` compares).
+    public func matches(path: String) -> Bool {
+        let scalars = Array(path.unicodeScalars)
+        switch self {
+        case .path(let literal): return scalars == Self.unescaped(literal)
+        case .prefix(let prefix): return scalars.starts(with: Self.unescaped(prefix))
+        case .suffix(let suffix):
+            let suffix = Self.unescaped(suffix)
+            return scalars.count >= suffix.count && scalars.suffix(suffix.count).elementsEqual(suffix)
+        case .pattern(let pattern): return Self.matchesSimpleGlob(Self.unescaped(pattern), scalars)
+        }
+    }
+
+    /// The attribute value after the resource compiler's escape handling: `\x` becomes `x`.
+    static func unescaped(_ text: String) -> [Unicode.Scalar] {
+        var result: [Unicode.Scalar] = []
+        var escaping = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" && !escaping {
+                escaping = true
+            } else {
+                result.append(scalar)
+                escaping = false
+            }
+        }
+        return result
+    }
+
+    /// AOSP's SIMPLE_GLOB, one left-to-right pass that never backtracks (so linear):
+    /// - `.` matches any character; `x*` takes as many `x` as follow (greedy, no giving back);
+    /// - `.*` takes characters up to the first occurrence of the pattern character after it,
+    ///   which is then consumed too (lazy): "abc.*xyz" rejects "abcpxqrxyz";
+    /// - `\` makes the next character literal before a `*` (`\.*` is "any number of dots"), but
+    ///   AOSP still compares a lone escaped `.` as "any character";
+    /// - a pattern ending in `.*` accepts once the input runs out.
+    /// Characters are Unicode scalars here, UTF-16 units in Java; they differ only outside the BMP.
+    static func matchesSimpleGlob(_ pattern: [Unicode.Scalar], _ input: [Unicode.Scalar]) -> Bool {
+        if pattern.isEmpty { return input.isEmpty }
+        var p = 0
+        var i = 0
+        func at(_ index: Int) -> Unicode.Scalar { index < pattern.count ? pattern[index] : "\0" }
+        while p < pattern.count && i < input.count {
+            var character = pattern[p]
+            p += 1
+            let escaped = character == "\\"
+            if escaped {
+                character = at(p)
+                p += 1
+            }
+            guard at(p) == "*" else {
+                if character != "." && input[i] != character { return false }
+                i += 1
+                continue
+            }
+            if !escaped && character == "." {
+                if p >= pattern.count - 1 { return true }  // `.*` ends the pattern
+                p += 1
+                var stop = pattern[p]
+                if stop == "\\" {
+                    p += 1
+                    stop = at(p)
+                }
+                while i < input.count && input[i] != stop { i += 1 }
+                if i == input.count { return false }
+                p += 1
+                i += 1
+            } else {
+                while i < input.count && input[i] == character { i += 1 }
+                p += 1
+            }
+        }
+        if p >= pattern.count && i >= input.count { return true }
+        return p == pattern.count - 2 && pattern[p] == "." && pattern[p + 1] == "*"
+    }
+}
+
+extension PathScope {
+    /// Whether this scope accepts the URL's path, decoded as Android's `Uri.getPath()` gives it.
+    public func matches(_ url: LinkURL) -> Bool {
+        AndroidPathAttribute(self).matches(path: PercentDecoding.decode(url.path))
+    }
+}
+
+extension IntentFilter {
+    /// The index of the first scope accepting `url`, or `nil`. A URL with a host must be on one
+    /// of the filter's hosts; a path-only URL is checked on its path alone.
+    public func matchingScope(for url: LinkURL) -> Int? {
+        if let host = url.host, !hosts.contains(where: { HostPattern.androidFilter($0.name, matches: host) }) {
+            return nil
+        }
+        return scopes.firstIndex { $0.matches(url) }
+    }
+}
+
+/// Host wildcards of each platform. Neither lets `*.example.com` cover `example.com` itself.
+public enum HostPattern {
+    /// An associated-domains entry host (`example.com` or `*.example.com`) against a URL host.
+    /// "An entry for *.mywebsite.com does not match mywebsite.com" (App Search Programming
+    /// Guide); how deep the wildcard reaches is undocumented, so any number of labels is
+    /// accepted, as "all of its subdomains" (Supporting associated domains) reads. Hosts
+    /// compare without case (swcutil case host/comparison-is-case-insensitive).
+    public static func appleEntitlement(_ entry: String, matches host: String) -> Bool {
+        let entry = entry.lowercased()
+        let host = host.lowercased()
+        guard entry.hasPrefix("*.") else { return entry == host }
+        return host.hasSuffix(entry.dropFirst()) && host.count > entry.count - 1
+    }
+
+    /// An intent-filter `android:host` against a URL host, as AOSP's
+    /// `IntentFilter.AuthorityEntry.match` does it: a leading `*` is dropped and the rest is
+    /// compared, without case, with the end of the host. So `*.example.com` matches
+    /// `www.example.com` and even `.example.com`, as the data-element page says, but not
+    /// `example.com`.
+    public static func androidFilter(_ filterHost: String, matches host: String) -> Bool {
+        let filterHost = filterHost.lowercased()
+        let host = host.lowercased()
+        guard filterHost.hasPrefix("*") else { return filterHost == host }
+        return host.hasSuffix(filterHost.dropFirst())
+    }
+}

@@ -1,0 +1,112 @@
+/// Percent-decoding, as Apple's `percentEncoded: false` and Android's decoded `Uri` accessors
+/// apply it before comparing.
+enum PercentDecoding {
+    /// Decodes `%XX` escapes and reads the bytes as UTF-8. A `%` not followed by two hex digits
+    /// stays as written. When the decoded bytes are not UTF-8 the text stays as written:
+    /// Foundation's `removingPercentEncoding` gives `nil` there and neither platform documents
+    /// what a link does next, so the value is compared undecoded rather than dropped.
+    static func decode(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let input = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]),
+                let low = hexValue(input[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(input[index])
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// One `name=value` item of a query, as written.
+struct QueryItem: Hashable, Sendable {
+    var name: String
+    /// Empty for an item without `=`: Apple reads "query items with no value" as the empty
+    /// string (WWDC19 session 717; swcutil case query/item-without-equals-is-empty).
+    var value: String
+}
+
+extension LinkURL {
+    /// The query's items as written: split on `&`, each at its first `=`. Empty pieces (`a=1&&b=2`)
+    /// are skipped.
+    var queryItems: [QueryItem] {
+        guard let query else { return [] }
+        return query.split(separator: "&").map { piece in
+            guard let equals = piece.firstIndex(of: "=") else { return QueryItem(name: String(piece), value: "") }
+            return QueryItem(name: String(piece[..<equals]), value: String(piece[piece.index(after: equals)...]))
+        }
+    }
+}
+
+/// The parts of one URL prepared for comparison, each preparation made once however many rules
+/// ask for it: a batch of rules costs one decoding and one folding per distinct option set.
+struct ComparedValues {
+    let url: LinkURL
+    let items: [QueryItem]
+    private var cache: [Key: [Unicode.Scalar]] = [:]
+
+    private struct Key: Hashable {
+        var part: URLPart
+        var options: PatternOptions
+        var decoded: Bool
+    }
+
+    init(_ url: LinkURL) {
+        self.url = url
+        items = url.queryItems
+    }
+
+    /// `text` decoded when asked, then prepared with `options`.
+    private mutating func prepared(_ part: URLPart, _ text: String, options: PatternOptions, decoded: Bool)
+        -> [Unicode.Scalar]
+    {
+        let key = Key(part: part, options: options, decoded: decoded)
+        if let value = cache[key] { return value }
+        let value = options.prepare(decoded ? PercentDecoding.decode(text) : text)
+        cache[key] = value
+        return value
+    }
+
+    /// The path (empty when absent).
+    mutating func path(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
+        prepared(.path, url.path, options: options, decoded: decoded)
+    }
+
+    /// The whole query; an absent query reads as empty (swcutil, query-whole/whole-star-on-empty).
+    mutating func query(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
+        prepared(.query, url.query ?? "", options: options, decoded: decoded)
+    }
+
+    /// The fragment; `nil` when the URL has none.
+    mutating func fragment(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar]? {
+        url.fragment.map { prepared(.fragment, $0, options: options, decoded: decoded) }
+    }
+
+    /// The values of every item named `name`, in URL order. Names compare exactly, after
+    /// decoding when values are decoded: Apple documents dictionary keys as NSURLQueryItem names
+    /// and says nothing about folding them, so they are not folded.
+    func itemValues(named name: String, options: PatternOptions, decoded: Bool) -> [[Unicode.Scalar]] {
+        items.compactMap { item in
+            let itemName = decoded ? PercentDecoding.decode(item.name) : item.name
+            guard itemName == name else { return nil }
+            return options.prepare(decoded ? PercentDecoding.decode(item.value) : item.value)
+        }
+    }
+}

@@ -1,0 +1,244 @@
+/// An `apple-app-site-association` file compiled once for matching any number of URLs.
+///
+/// Semantics, each from the source named:
+/// - `details` entries are tried in array order, and only those whose effective app IDs hold the
+///   app (`appIDs` when present, even empty, else `appID`: st-tech/universal-links-test,
+///   swcutil-backed "should ignore appID if appIDs provided"). The first entry that decides
+///   (match or exclude) decides; an entry that decides nothing passes on to the next
+///   (st-tech "should handle multiple details"; Apple's App Search guide on ordering).
+/// - Within an entry the first matching component wins, and a match on an `exclude` component
+///   stops with `exclude` (Apple's Components page; swcutil order/* captures).
+/// - An entry with `components` ignores its `paths`: "iOS 13, tvOS 13 and macOS 10.15 will ignore
+///   it if the components key is present" (WWDC19 session 717).
+/// - Legacy `paths` compare the path only; `NOT ` excludes; the first match stops (App Search
+///   Programming Guide, "Support Universal Links").
+/// - Every component key may come from `applinks.defaults` or the entry's `defaults`, the most
+///   specific winning (Apple's Defaults page; swcutil-gap-probes.tsv shows `/`, `?` and
+///   `exclude` inherited too). A part given nowhere is `*`.
+/// - Hosts are the caller's concern: the file does not name its own domain.
+public struct CompiledAASA: Sendable {
+    /// Every app ID the `applinks` entries name, in file order, each once.
+    public let appIDs: [String]
+    /// Patterns that do not compile (they never match), located at their component.
+    public let diagnostics: [Diagnostic]
+    let entries: [Entry]
+
+    struct Entry: Sendable {
+        var appIDs: Set<String>
+        var rules: [Rule]
+    }
+
+    /// A component or legacy path with everything it inherits resolved.
+    struct Rule: Sendable {
+        var kind: RuleTrace.Kind
+        var index: Int
+        var origin: SourceLocation?
+        var exclude: Bool
+        var caseSensitive: Bool
+        var percentEncoded: Bool
+        var path: CompiledPattern
+        var query: Query
+        /// `nil` for legacy paths, which ignore the fragment.
+        var fragment: CompiledPattern?
+    }
+
+    enum Query: Sendable {
+        case whole(CompiledPattern)
+        case items([(name: String, pattern: CompiledPattern)])
+        /// A dictionary swcutil ignores as a whole (a non-string value in it).
+        case ignoredDictionary
+        /// Legacy paths: the query is not compared.
+        case notCompared
+    }
+
+    struct CompiledPattern: Sendable {
+        var text: String
+        /// `nil` when the pattern does not compile; it then matches nothing.
+        var matcher: PatternMatcher?
+    }
+
+    public init(_ document: AASADocument) {
+        var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
+        let fileDefaults = document.applinks?.defaults
+        var entries: [Entry] = []
+        var appIDs: [String] = []
+        for details in document.applinks?.details ?? [] {
+            for appID in details.effectiveAppIDs where !appIDs.contains(appID) { appIDs.append(appID) }
+            let rules: [Rule]
+            if let components = details.components {
+                rules = components.enumerated().map { index, component in
+                    compiler.rule(component, index: index, defaults: [details.defaults, fileDefaults], entry: details)
+                }
+            } else {
+                rules = (details.paths ?? []).enumerated().map { index, path in
+                    compiler.legacyRule(path, index: index, entry: details)
+                }
+            }
+            entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
+        }
+        self.entries = entries
+        self.appIDs = appIDs
+        diagnostics = compiler.diagnostics
+    }
+
+    /// What the file decides for `url` and the app `appID` (`TEAMID.bundle`). With `tracing`,
+    /// the decision lists every rule tried and every comparison made.
+    public func decision(for url: LinkURL, appID: String, tracing: Bool = false) -> LinkDecision {
+        var values = ComparedValues(url)
+        var trace: [RuleTrace] = []
+        for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
+            for rule in entry.rules {
+                var checks: [PartCheck]? = tracing ? [] : nil
+                let matched = rule.matches(&values, checks: &checks)
+                if let checks {
+                    trace.append(
+                        RuleTrace(
+                            kind: rule.kind, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
+                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded, exclude: rule.exclude,
+                            checks: checks, matched: matched))
+                }
+                if matched {
+                    return LinkDecision(
+                        outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
+                        origin: rule.origin, trace: trace)
+                }
+            }
+        }
+        return LinkDecision(outcome: .noMatch, trace: trace)
+    }
+}
+
+extension CompiledAASA.Rule {
+    var options: PatternOptions { PatternOptions(semantics: .apple, caseSensitive: caseSensitive) }
+
+    /// Whether every part matches. With `checks`, every part is compared and recorded even after
+    /// one fails, so a trace shows the whole picture; without, the first failure stops.
+    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
+        let decoded = !percentEncoded
+        var pathOptions = options
+        pathOptions.appleSlashRules = true
+        var matched = compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
+        if !matched && checks == nil { return false }
+        switch query {
+        case .whole(let pattern):
+            let note = values.url.query == nil ? "no query: read as empty" : nil
+            matched = compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks) && matched
+        case .items(let items):
+            for (name, pattern) in items {
+                if !matched && checks == nil { return false }
+                let occurrences = values.itemValues(named: name, options: options, decoded: decoded)
+                if occurrences.isEmpty {
+                    // WWDC19 session 717: absent items read as the empty string; swcutil agrees.
+                    let note = "no item named \"\(name)\": read as empty"
+                    matched = compare(pattern, .queryItem(name), [], note: note, &checks) && matched
+                }
+                // WWDC19 session 717: "all instances of a given query item name" must match.
+                for value in occurrences where matched || checks != nil {
+                    matched = compare(pattern, .queryItem(name), value, note: nil, &checks) && matched
+                }
+            }
+        case .ignoredDictionary:
+            checks?.append(
+                PartCheck(
+                    part: .query, pattern: "{…}", comparedValue: nil, matched: true,
+                    note: "the dictionary holds a non-string value, so Apple ignores it (swcutil)"))
+        case .notCompared:
+            break
+        }
+        if let fragment, matched || checks != nil {
+            let value = values.fragment(options: options, decoded: decoded)
+            let note = value == nil ? "no fragment: read as empty" : nil
+            matched = compare(fragment, .fragment, value ?? [], note: note, &checks) && matched
+        }
+        return matched
+    }
+
+    private func compare(
+        _ pattern: CompiledAASA.CompiledPattern, _ part: URLPart, _ value: [Unicode.Scalar], note: String?,
+        _ checks: inout [PartCheck]?
+    ) -> Bool {
+        guard let matcher = pattern.matcher else {
+            checks?.append(
+                PartCheck(
+                    part: part, pattern: pattern.text, comparedValue: nil, matched: false,
+                    note: "the pattern does not compile, so it matches nothing"))
+            return false
+        }
+        let matched = matcher.matches(value)
+        checks?.append(
+            PartCheck(
+                part: part, pattern: pattern.text, comparedValue: String(String.UnicodeScalarView(value)),
+                matched: matched, note: note))
+        return matched
+    }
+}
+
+/// Builds the rules of a file, compiling each distinct pattern once and reporting each pattern
+/// that does not compile once, at the first rule using it.
+struct AppleRuleCompiler {
+    let variables: [String: [String]]
+    private var cache: [CacheKey: PatternMatcher?] = [:]
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private struct CacheKey: Hashable {
+        var pattern: String
+        var options: PatternOptions
+    }
+
+    init(variables: [AASAVariable]) {
+        // Repeated names cannot survive the JSON reader; for hand-built documents the last wins, as in JSON.
+        self.variables = Dictionary(variables.map { ($0.name, $0.values) }, uniquingKeysWith: { $1 })
+    }
+
+    mutating func rule(_ component: AASAComponent, index: Int, defaults: [AASAComponent?], entry: AASADetails)
+        -> CompiledAASA.Rule
+    {
+        let levels = [component] + defaults.compactMap { $0 }
+        func effective<Value>(_ key: KeyPath<AASAComponent, Value?>) -> Value? {
+            levels.lazy.compactMap { $0[keyPath: key] }.first
+        }
+        let origin = component.origin ?? entry.origin
+        let caseSensitive = effective(\.caseSensitive) ?? true
+        let options = PatternOptions(semantics: .apple, caseSensitive: caseSensitive)
+        var pathOptions = options
+        pathOptions.appleSlashRules = true
+        let query: CompiledAASA.Query
+        switch effective(\.query) ?? .whole("*") {
+        case .whole(let pattern): query = .whole(compile(pattern, options, at: origin))
+        case .items(let items): query = .items(items.map { ($0.name, compile($0.pattern, options, at: origin)) })
+        case .ignoredDictionary: query = .ignoredDictionary
+        }
+        return CompiledAASA.Rule(
+            kind: .component, index: index, origin: origin, exclude: effective(\.exclude) ?? false,
+            caseSensitive: caseSensitive, percentEncoded: effective(\.percentEncoded) ?? true,
+            path: compile(effective(\.path) ?? "*", pathOptions, at: origin), query: query,
+            fragment: compile(effective(\.fragment) ?? "*", options, at: origin))
+    }
+
+    /// A legacy path: `NOT ` (with its space) marks an exclusion; case-sensitive and compared
+    /// as written, since `caseSensitive` and `percentEncoded` arrived with components.
+    mutating func legacyRule(_ path: String, index: Int, entry: AASADetails) -> CompiledAASA.Rule {
+        let exclude = path.hasPrefix("NOT ")
+        let pattern = exclude ? String(path.dropFirst(4)) : path
+        let options = PatternOptions(semantics: .apple, caseSensitive: true, appleSlashRules: true)
+        return CompiledAASA.Rule(
+            kind: .legacyPath, index: index, origin: entry.origin, exclude: exclude, caseSensitive: true,
+            percentEncoded: true, path: compile(pattern, options, at: entry.origin), query: .notCompared, fragment: nil)
+    }
+
+    private mutating func compile(_ pattern: String, _ options: PatternOptions, at origin: SourceLocation?)
+        -> CompiledAASA.CompiledPattern
+    {
+        let key = CacheKey(pattern: pattern, options: options)
+        if let cached = cache[key] { return CompiledAASA.CompiledPattern(text: pattern, matcher: cached) }
+        let matcher: PatternMatcher?
+        do {
+            matcher = try PatternMatcher(pattern, options: options, variables: variables)
+        } catch {
+            diagnostics.append(Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
+            matcher = nil
+        }
+        cache[key] = matcher
+        return CompiledAASA.CompiledPattern(text: pattern, matcher: matcher)
+    }
+}

@@ -1,0 +1,93 @@
+/// What an association file decides for one URL and one app.
+public enum LinkOutcome: String, Hashable, Sendable {
+    /// The link opens the app.
+    case match
+    /// A rule with `exclude` matched: the link stays in the browser.
+    case exclude
+    /// No rule decided: the link stays in the browser.
+    case noMatch
+}
+
+/// The decision for one URL, with the rule that made it and, when asked for, every rule tried.
+public struct LinkDecision: Hashable, Sendable {
+    public var outcome: LinkOutcome
+    /// Zero-based index of the deciding `applinks.details` entry (Apple) or statement (Android);
+    /// `nil` for `noMatch`.
+    public var entryIndex: Int?
+    /// Zero-based index of the deciding component, legacy path or dynamic rule within the entry;
+    /// `nil` for `noMatch`, and for an Android statement without dynamic rules.
+    public var ruleIndex: Int?
+    /// Where the deciding rule was written, when known.
+    public var origin: SourceLocation?
+    /// Every rule tried, in order, when tracing was asked for; otherwise empty.
+    public var trace: [RuleTrace]
+
+    public init(
+        outcome: LinkOutcome, entryIndex: Int? = nil, ruleIndex: Int? = nil, origin: SourceLocation? = nil,
+        trace: [RuleTrace] = []
+    ) {
+        self.outcome = outcome
+        self.entryIndex = entryIndex
+        self.ruleIndex = ruleIndex
+        self.origin = origin
+        self.trace = trace
+    }
+}
+
+/// One rule tried during an evaluation.
+public struct RuleTrace: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        /// An element of `components` (iOS 13+).
+        case component
+        /// An element of legacy `paths` (iOS 9–12).
+        case legacyPath
+        /// An element of Android's `dynamic_app_link_components`.
+        case dynamicRule
+    }
+
+    public var kind: Kind
+    public var entryIndex: Int
+    public var ruleIndex: Int
+    public var origin: SourceLocation?
+    /// Effective after the defaults hierarchy. Android rules are always case-sensitive.
+    public var caseSensitive: Bool
+    /// Effective after the defaults hierarchy. Android rules always compare decoded values.
+    public var percentEncoded: Bool
+    public var exclude: Bool
+    /// Each part compared, in the order path, query, fragment.
+    public var checks: [PartCheck]
+    /// Whether every part matched, so the rule decided.
+    public var matched: Bool
+}
+
+/// One comparison of a pattern with a part of the URL.
+public struct PartCheck: Hashable, Sendable {
+    public var part: URLPart
+    public var pattern: String
+    /// The URL's value exactly as compared: decoded when `percentEncoded` is false, folded when
+    /// case-insensitive, and for Apple paths with the leading and trailing slashes normalised.
+    /// An absent part reads as empty; `nil` when the pattern could not be compiled.
+    public var comparedValue: String?
+    public var matched: Bool
+    /// Why the comparison went as it did when the value alone does not say.
+    public var note: String?
+}
+
+/// A part of a URL that a pattern applies to.
+public enum URLPart: Hashable, Sendable, CustomStringConvertible {
+    case path
+    /// The whole query, without `?`.
+    case query
+    /// The value of the named query item.
+    case queryItem(String)
+    case fragment
+
+    public var description: String {
+        switch self {
+        case .path: "/"
+        case .query: "?"
+        case .queryItem(let name): "?\(name)"
+        case .fragment: "#"
+        }
+    }
+}

@@ -1,0 +1,327 @@
+/// How a platform reads the wildcards of a pattern.
+public enum PatternSemantics: String, Hashable, Sendable {
+    /// Apple AASA components: `*` is greedy ("matches as many characters as possible"), `?` is one
+    /// character, `$(name)` is one value of a substitution variable
+    /// (https://developer.apple.com/documentation/bundleresources/applinks/details-swift.dictionary/components-swift.dictionary).
+    case apple
+    /// Android dynamic rules: `*` "matches zero or more characters up until the character after
+    /// the wildcard in the pattern is found", `?` is one character, and nothing else is special
+    /// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic).
+    ///
+    /// Read here as a lazy, non-backtracking `*`: followed by a literal `c` it is `[^c]*` and the
+    /// `c` then matches; followed by `?` it matches nothing (any character is "found" at once);
+    /// at the end it takes the rest. Google publishes no implementation, so this follows the
+    /// documented sentence and AOSP's `PatternMatcher` `.*`, which behaves the same way.
+    case androidDynamic
+}
+
+/// How a pattern compares, shared by every pattern of one component.
+public struct PatternOptions: Hashable, Sendable {
+    public var semantics: PatternSemantics
+    /// `false` folds the pattern and the compared value to lowercase, scalar by scalar.
+    public var caseSensitive: Bool
+    /// Apple's reading of URL paths, from swcutil captures (blazingly-aasa
+    /// conformance/oracle/swcutil-probes.tsv, groups trailing-star, leading-slash, lead, trail):
+    /// leading and trailing slashes are insignificant on both sides (`abc` and `//abc` match
+    /// `/abc`, `/buy` matches `/buy/`, `/buy/` matches `/buy//`), and a trailing `/*` also
+    /// matches its parent (`/buy/*` matches `/buy`) but `/a/*/c` does not match `/a/c`.
+    ///
+    /// Modelled as: the compared path loses its leading and trailing slashes and is written
+    /// `/core/` (`/` when empty); the pattern loses them too and becomes `/core/`, or `/core`
+    /// when it ends with `*`. Every capture above holds under this model, and `{"/":"/"}` matches
+    /// an empty path.
+    public var appleSlashRules: Bool
+
+    public init(semantics: PatternSemantics = .apple, caseSensitive: Bool = true, appleSlashRules: Bool = false) {
+        self.semantics = semantics
+        self.caseSensitive = caseSensitive
+        self.appleSlashRules = appleSlashRules
+    }
+
+    /// `text` as a pattern with these options compares it: folded when case-insensitive, with
+    /// Apple's path slashes normalised when `appleSlashRules` is set. A "character" is a Unicode
+    /// scalar: `?` matches one scalar, so `é` written precomposed is one character and written
+    /// as `e` plus a combining accent is two (Apple documents nothing finer).
+    public func prepare(_ text: String) -> [Unicode.Scalar] {
+        let scalars = caseSensitive ? Array(text.unicodeScalars) : text.unicodeScalars.map(CaseFolding.fold)
+        guard appleSlashRules else { return scalars }
+        let core = scalars.drop { $0 == "/" }.reversed().drop { $0 == "/" }.reversed()
+        return core.isEmpty ? ["/"] : ["/"] + core + ["/"]
+    }
+}
+
+/// Why a pattern cannot be compiled. Such a pattern never matches.
+public struct PatternError: Error, Hashable, Sendable {
+    /// `PATTERN_SYNTAX` or `UNDEFINED_VARIABLE`.
+    public var id: String
+    public var message: String
+    public var hint: String
+}
+
+/// A compiled pattern. Matching takes time linear in the compared value's length times the
+/// automaton's size, with fast paths for literal, prefix (`/x/*`), suffix (`*.pdf`) and
+/// prefix-and-suffix patterns that give the same answers as the automaton.
+public struct PatternMatcher: Sendable {
+    public let pattern: String
+    public let options: PatternOptions
+    let automaton: Automaton
+    let shortcut: Shortcut?
+
+    enum Shortcut: Sendable, Equatable {
+        case literal([Unicode.Scalar])
+        /// `prefix*suffix`.
+        case affix(prefix: [Unicode.Scalar], suffix: [Unicode.Scalar])
+
+        func matches(_ input: [Unicode.Scalar]) -> Bool {
+            switch self {
+            case .literal(let literal): input == literal
+            case .affix(let prefix, let suffix):
+                input.count >= prefix.count + suffix.count && input.starts(with: prefix)
+                    && input.suffix(suffix.count).elementsEqual(suffix)
+            }
+        }
+    }
+
+    /// Compiles `pattern`. `variables` are the file's custom substitution variables; Apple's
+    /// predefined ones are always known, and a custom one of the same name replaces it. Android
+    /// semantics has no variables: `$(x)` is literal text there.
+    public init(_ pattern: String, options: PatternOptions = PatternOptions(), variables: [String: [String]] = [:])
+        throws(PatternError)
+    {
+        self.pattern = pattern
+        self.options = options
+        var tokens = try PatternCompiler.tokens(of: pattern, semantics: options.semantics)
+        if options.semantics == .apple {
+            // `**` means `*` under greedy semantics; one star keeps the fast paths simple.
+            tokens = tokens.enumerated().filter { $0.offset == 0 || !($0.element == .any && tokens[$0.offset - 1] == .any) }
+                .map(\.element)
+            if options.appleSlashRules { tokens = PatternCompiler.withAppleSlashRules(tokens) }
+        }
+        if !options.caseSensitive { tokens = tokens.map(CaseFolding.fold) }
+        var compiler = PatternCompiler(options: options, variables: variables)
+        automaton = try compiler.automaton(for: tokens)
+        shortcut = PatternCompiler.shortcut(for: tokens, semantics: options.semantics)
+    }
+
+    /// Compiles an Android dynamic-rule pattern, case-sensitively. It cannot fail: `*` and `?`
+    /// are the only special characters there.
+    public init(androidDynamic pattern: String) {
+        do {
+            try self.init(pattern, options: PatternOptions(semantics: .androidDynamic))
+        } catch {
+            preconditionFailure("an Android pattern has no syntax that can fail: \(error)")
+        }
+    }
+
+    /// Whether the pattern matches `input`, which must come from `options.prepare`.
+    public func matches(_ input: [Unicode.Scalar]) -> Bool {
+        if let shortcut { return shortcut.matches(input) }
+        return automaton.matches(input)
+    }
+
+    /// Whether the pattern matches `text` (prepared here).
+    public func matches(_ text: String) -> Bool { matches(options.prepare(text)) }
+
+    /// The answer of the automaton alone, for checking that the fast paths agree with it.
+    func matchesByAutomaton(_ input: [Unicode.Scalar]) -> Bool { automaton.matches(input) }
+}
+
+/// Lowercase folding scalar by scalar: a scalar whose lowercase is a single scalar becomes it,
+/// others stay as they are, so folding never changes a string's length in scalars.
+enum CaseFolding {
+    static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.isASCII {
+            return ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
+        }
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        return lower.count == 1 ? lower.first! : scalar
+    }
+
+    static func fold(_ token: PatternToken) -> PatternToken {
+        if case .literal(let scalar) = token { return .literal(fold(scalar)) }
+        return token
+    }
+}
+
+/// Turns pattern tokens into an automaton, right to left so every piece knows what follows it.
+struct PatternCompiler {
+    let options: PatternOptions
+    let variables: [String: [String]]
+    var nodes: [Automaton.Node] = [.accept]
+    static let acceptState = 0
+
+    init(options: PatternOptions, variables: [String: [String]]) {
+        self.options = options
+        self.variables = variables
+    }
+
+    static func tokens(of pattern: String, semantics: PatternSemantics) throws(PatternError) -> [PatternToken] {
+        switch semantics {
+        case .androidDynamic:
+            return simpleTokens(pattern)
+        case .apple:
+            switch PatternSyntax.tokens(pattern) {
+            case .success(let tokens): return tokens
+            case .failure(.unterminatedVariable(let offset)):
+                throw PatternError(
+                    id: AssociationDiagnosticID.patternSyntax,
+                    message: "pattern \"\(pattern)\" has `$(` without a closing `)` at character \(offset + 1)",
+                    hint: "close the variable, e.g. $(lang)")
+            case .failure(.emptyVariableName):
+                throw PatternError(
+                    id: AssociationDiagnosticID.patternSyntax, message: "pattern \"\(pattern)\" has an empty $()",
+                    hint: "name a variable, e.g. $(lang)")
+            }
+        }
+    }
+
+    /// `*` and `?` as wildcards, everything else literal: Android patterns, and the values of
+    /// Apple substitution variables, which "can contain the ? and * wildcard characters, but not
+    /// other substitution variables" (Apple's substitutionVariables page).
+    static func simpleTokens(_ text: String) -> [PatternToken] {
+        text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "*": .any
+            case "?": .one
+            default: .literal(scalar)
+            }
+        }
+    }
+
+    /// The pattern side of `PatternOptions.appleSlashRules`.
+    static func withAppleSlashRules(_ tokens: [PatternToken]) -> [PatternToken] {
+        let core = Array(tokens.drop { $0 == .literal("/") }.reversed().drop { $0 == .literal("/") }.reversed())
+        guard let last = core.last else { return [.literal("/")] }
+        return [.literal("/")] + core + (last == .any ? [] : [.literal("/")])
+    }
+
+    static func shortcut(for tokens: [PatternToken], semantics: PatternSemantics) -> PatternMatcher.Shortcut? {
+        var literals: [[Unicode.Scalar]] = [[]]
+        for token in tokens {
+            switch token {
+            case .literal(let scalar): literals[literals.count - 1].append(scalar)
+            case .any: literals.append([])
+            case .one, .variable: return nil
+            }
+        }
+        switch (literals.count, semantics) {
+        case (1, _): return .literal(literals[0])
+        case (2, .apple): return .affix(prefix: literals[0], suffix: literals[1])
+        // A lazy `*` followed by text is not a suffix test ("*.pdf" rejects "a.b.pdf").
+        case (2, .androidDynamic) where literals[1].isEmpty: return .affix(prefix: literals[0], suffix: [])
+        default: return nil
+        }
+    }
+
+    mutating func automaton(for tokens: [PatternToken]) throws(PatternError) -> Automaton {
+        var next = Self.acceptState
+        for index in tokens.indices.reversed() {
+            switch tokens[index] {
+            case .literal(let scalar): next = add(.consume(.scalar(scalar), next: next))
+            case .one: next = add(.consume(.any, next: next))
+            case .any where options.semantics == .apple: next = loop(.any, then: next)
+            case .any:
+                switch tokens[tokens.index(after: index)...].first {
+                case nil: next = loop(.any, then: next)
+                case .literal(let stop)?: next = loop(.anyExcept(stop), then: next)
+                // `*?` and `**`: the star is satisfied at once (or by the star after it).
+                case .one?, .any?, .variable?: break
+                }
+            case .variable(let name): next = try variable(name, then: next)
+            }
+        }
+        return Automaton(nodes: nodes, start: next, accept: Self.acceptState)
+    }
+
+    mutating func add(_ node: Automaton.Node) -> Int {
+        nodes.append(node)
+        return nodes.count - 1
+    }
+
+    mutating func loop(_ test: ScalarTest, then next: Int) -> Int {
+        let branch = add(.split([]))
+        let step = add(.consume(test, next: branch))
+        nodes[branch] = .split([step, next])
+        return branch
+    }
+
+    /// One value of the variable, then `next`. Values become a trie, so `$(lang)`'s hundreds of
+    /// codes share their first letters instead of each adding a branch.
+    mutating func variable(_ name: String, then next: Int) throws(PatternError) -> Int {
+        if let values = variables[name] {
+            return alternatives(values.map(Self.simpleTokens), then: next)
+        }
+        if let characters = PredefinedVariables.characterClasses[name] {
+            let set = options.caseSensitive ? characters : ScalarSet(characters.scalars.map(CaseFolding.fold))
+            return add(.consume(.set(set), next: next))
+        }
+        if let codes = PredefinedVariables.codeLists[name] {
+            return alternatives(codes.map(Self.simpleTokens), then: next)
+        }
+        throw PatternError(
+            id: AssociationDiagnosticID.undefinedVariable, message: "$(\(name)) is not defined in this file",
+            hint: "add it to applinks.substitutionVariables, or use a predefined variable such as $(lang)")
+    }
+
+    /// Any one of `sequences`, then `next`.
+    mutating func alternatives(_ sequences: [[PatternToken]], then next: Int) -> Int {
+        var trie = [TrieNode()]
+        for sequence in sequences {
+            var node = 0
+            for token in sequence {
+                let token = options.caseSensitive ? token : CaseFolding.fold(token)
+                if let child = trie[node].children.first(where: { $0.token == token })?.node {
+                    node = child
+                } else {
+                    trie.append(TrieNode())
+                    trie[node].children.append((token, trie.count - 1))
+                    node = trie.count - 1
+                }
+            }
+            trie[node].isTerminal = true
+        }
+        // Children are created after their parents, so walking backwards compiles every child
+        // before the node that needs its entry: no recursion, whatever the value lengths.
+        var entries = Array(repeating: 0, count: trie.count)
+        for index in trie.indices.reversed() {
+            var branches = trie[index].isTerminal ? [next] : []
+            for (token, child) in trie[index].children {
+                let target = entries[child]
+                switch token {
+                case .literal(let scalar): branches.append(add(.consume(.scalar(scalar), next: target)))
+                case .one: branches.append(add(.consume(.any, next: target)))
+                case .any, .variable: branches.append(loop(.any, then: target))
+                }
+            }
+            entries[index] = branches.count == 1 ? branches[0] : add(.split(branches))
+        }
+        return entries[0]
+    }
+
+    struct TrieNode {
+        var children: [(token: PatternToken, node: Int)] = []
+        var isTerminal = false
+    }
+}
+
+/// Apple's predefined substitution variables
+/// (https://developer.apple.com/documentation/bundleresources/applinks/substitutionvariables-swift.dictionary).
+/// Each stands for exactly one of its values: `$(digit)` is one digit, `$(region)` one code
+/// (swcutil captures, blazingly-aasa swcutil-corpus.txt, substitution/*).
+enum PredefinedVariables {
+    static let characterClasses: [String: ScalarSet] = {
+        let upper: ClosedRange<UInt32> = 0x41...0x5A
+        let lower: ClosedRange<UInt32> = 0x61...0x7A
+        let digit: ClosedRange<UInt32> = 0x30...0x39
+        return [
+            "alpha": ScalarSet([upper, lower]),
+            "upper": ScalarSet([upper]),
+            "lower": ScalarSet([lower]),
+            "alnum": ScalarSet([upper, lower, digit]),
+            "digit": ScalarSet([digit]),
+            "xdigit": ScalarSet([digit, 0x41...0x46, 0x61...0x66]),
+        ]
+    }()
+
+    static let codeLists: [String: [String]] = ["region": ISOCodes.regions, "lang": ISOCodes.languages]
+}

@@ -1,0 +1,142 @@
+@testable import LinkwrightCore
+import Testing
+
+/// Deliberately naive references: exponential backtracking for Apple's greedy glob, and a
+/// literal reading of Google's sentence for Android's lazy `*`. Fine on tiny inputs only.
+enum ReferenceMatcher {
+    static func apple(_ pattern: [Character], _ input: [Character]) -> Bool {
+        guard let first = pattern.first else { return input.isEmpty }
+        let rest = Array(pattern.dropFirst())
+        switch first {
+        case "*": return (0...input.count).contains { apple(rest, Array(input.dropFirst($0))) }
+        case "?": return !input.isEmpty && apple(rest, Array(input.dropFirst()))
+        default: return input.first == first && apple(rest, Array(input.dropFirst()))
+        }
+    }
+
+    /// "`*` matches zero or more characters up until the character after the wildcard in the
+    /// pattern is found in the matching string" (configure-assetlinks), without backtracking.
+    static func android(_ pattern: [Character], _ input: [Character]) -> Bool {
+        var p = 0
+        var i = 0
+        while p < pattern.count {
+            switch pattern[p] {
+            case "*":
+                var next = p
+                while next < pattern.count && pattern[next] == "*" { next += 1 }
+                if next == pattern.count { return true }
+                p = next
+                if pattern[next] == "?" { continue }
+                while i < input.count && input[i] != pattern[next] { i += 1 }
+                if i == input.count { return false }
+            case "?":
+                if i == input.count { return false }
+                i += 1
+                p += 1
+            default:
+                if i == input.count || input[i] != pattern[p] { return false }
+                i += 1
+                p += 1
+            }
+        }
+        return i == input.count
+    }
+}
+
+@Suite("Pattern engine properties")
+struct PatternPropertyTests {
+    static let patternAlphabet: [Character] = ["a", "b", "/", "%", "*", "?"]
+
+    static func randomText(_ alphabet: [Character], maxLength: Int, using generator: inout SeededGenerator) -> [Character] {
+        (0..<Int.random(in: 0...maxLength, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+    }
+
+    @Test func appleAutomatonAgreesWithBacktracking() throws {
+        var generator = SeededGenerator(seed: 0xA44_1E)
+        for _ in 0..<4000 {
+            let pattern = Self.randomText(Self.patternAlphabet, maxLength: 7, using: &generator)
+            let input = Self.randomText(Self.patternAlphabet, maxLength: 8, using: &generator)
+            let matcher = try PatternMatcher(String(pattern))
+            let expected = ReferenceMatcher.apple(pattern, input)
+            #expect(matcher.matches(String(input)) == expected, "pattern \(String(pattern)) input \(String(input))")
+        }
+    }
+
+    @Test func androidAutomatonAgreesWithTheDocumentedReading() {
+        var generator = SeededGenerator(seed: 0xAD_501D)
+        for _ in 0..<4000 {
+            let pattern = Self.randomText(Self.patternAlphabet, maxLength: 7, using: &generator)
+            let input = Self.randomText(Self.patternAlphabet, maxLength: 8, using: &generator)
+            let matcher = PatternMatcher(androidDynamic: String(pattern))
+            let expected = ReferenceMatcher.android(pattern, input)
+            #expect(matcher.matches(String(input)) == expected, "pattern \(String(pattern)) input \(String(input))")
+        }
+    }
+
+    /// Fast paths (literal, prefix, suffix, prefix-and-suffix) must never disagree with the
+    /// automaton, under every option combination.
+    @Test(arguments: [
+        PatternOptions(), PatternOptions(caseSensitive: false), PatternOptions(appleSlashRules: true),
+        PatternOptions(semantics: .androidDynamic),
+    ])
+    func fastPathsAgreeWithTheAutomaton(options: PatternOptions) throws {
+        var generator = SeededGenerator(seed: 0xFA57)
+        let alphabet: [Character] = ["a", "B", "/", "%", "*"]
+        var shortcutsSeen = 0
+        for _ in 0..<3000 {
+            let pattern = String(Self.randomText(alphabet, maxLength: 6, using: &generator))
+            let matcher = try PatternMatcher(pattern, options: options)
+            guard matcher.shortcut != nil else { continue }
+            shortcutsSeen += 1
+            let input = options.prepare(String(Self.randomText(["a", "b", "A", "/", "%", "*"], maxLength: 8, using: &generator)))
+            #expect(matcher.matches(input) == matcher.matchesByAutomaton(input), "pattern \(pattern)")
+        }
+        #expect(shortcutsSeen > 500)
+    }
+
+    @Test func shortcutsAreChosenForCommonShapes() throws {
+        #expect(try PatternMatcher("/about").shortcut == .literal(Array("/about".unicodeScalars)))
+        #expect(try PatternMatcher("/x/*").shortcut == .affix(prefix: Array("/x/".unicodeScalars), suffix: []))
+        #expect(try PatternMatcher("*.pdf").shortcut == .affix(prefix: [], suffix: Array(".pdf".unicodeScalars)))
+        #expect(try PatternMatcher("/a/*/c").shortcut != nil)
+        #expect(try PatternMatcher("/a/?").shortcut == nil)
+        #expect(PatternMatcher(androidDynamic: "*.pdf").shortcut == nil)
+        #expect(PatternMatcher(androidDynamic: "/x/*").shortcut != nil)
+    }
+
+    // Adversarial inputs finish because matching never backtracks; correctness is asserted
+    // here, timings belong in benchmarks.
+    @Test func adversarialPatternsStayCorrect() throws {
+        let pattern = "*a*a*a*a*a*a*a*a*b"
+        let allA = String(repeating: "a", count: 10_000)
+        #expect(try !PatternMatcher(pattern).matches(allA))
+        #expect(try PatternMatcher(pattern).matches(allA + "b"))
+        #expect(PatternMatcher(androidDynamic: pattern).matches(allA + "b"))
+        // Lazy: the first `*` stops at the first "a", so the "/" must follow it at once.
+        #expect(!PatternMatcher(androidDynamic: "*a/b").matches(allA + "/b"))
+        #expect(try PatternMatcher("*a/b").matches(allA + "/b"))
+        let questions = String(repeating: "?*", count: 200)
+        #expect(try !PatternMatcher(questions).matches(String(repeating: "x", count: 199)))
+        #expect(try PatternMatcher(questions).matches(String(repeating: "x", count: 5_000)))
+        let locales = try PatternMatcher("*/$(lang)_$(region)/*")
+        #expect(!locales.matches(String(repeating: "/en_", count: 2_500)))
+        #expect(locales.matches(String(repeating: "/en_", count: 2_500) + "/en_GB/"))
+    }
+
+    @Test func longVariableValuesCompileWithoutRecursion() throws {
+        let value = String(repeating: "ab", count: 100_000)
+        let matcher = try PatternMatcher("/$(long)", variables: ["long": [value, "x"]])
+        #expect(matcher.matches("/" + value))
+        #expect(matcher.matches("/x"))
+        #expect(!matcher.matches("/" + value.dropLast()))
+    }
+
+    @Test func caseFoldingIsPerScalar() throws {
+        let matcher = try PatternMatcher("/Straße/É", options: PatternOptions(caseSensitive: false))
+        #expect(matcher.matches("/STRAßE/é"))
+        #expect(!matcher.matches("/STRASSE/é"))
+        // A character is a Unicode scalar: a decomposed é is two.
+        #expect(try PatternMatcher("/?").matches("/é"))
+        #expect(try !PatternMatcher("/?").matches("/e\u{301}"))
+    }
+}
