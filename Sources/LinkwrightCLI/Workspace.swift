@@ -29,10 +29,13 @@ struct Workspace {
     }
 
     /// Loads, validates and compiles the selected environments (all when `environments` is empty).
-    /// Unknown environment names are a usage error.
-    func compile(_ environments: [String]) throws -> (compiled: CompiledConfiguration?, diagnostics: [Diagnostic]) {
+    /// Unknown environment names are a usage error. The configuration and its compiled form are
+    /// `nil` when an error makes them unusable.
+    func loadAndCompile(_ environments: [String]) throws -> (
+        configuration: Configuration?, compiled: CompiledConfiguration?, diagnostics: [Diagnostic]
+    ) {
         let (configuration, loadDiagnostics) = try load()
-        guard let configuration else { return (nil, loadDiagnostics) }
+        guard let configuration else { return (nil, nil, loadDiagnostics) }
         let known = configuration.environments.map(\.name)
         for name in environments where !known.contains(name) {
             let suggestion = Spelling.closest(to: name, among: known)
@@ -42,6 +45,7 @@ struct Workspace {
         }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration, environments: environments)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
-        return (diagnostics.contains { $0.severity == .error } ? nil : compiled, diagnostics)
+        let usable = !diagnostics.contains { $0.severity == .error }
+        return (usable ? configuration : nil, usable ? compiled : nil, diagnostics)
     }
 }

@@ -34,7 +34,7 @@ struct BuildCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let json = arguments.value("format") == "json"
-        let (compiled, diagnostics) = try workspace.compile(arguments.all("env"))
+        let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
         if !json { workspace.printer.printText(diagnostics) }
         guard let compiled else {
             if json { terminal.out(report(diagnostics: diagnostics, printer: workspace.printer).rendered()) }

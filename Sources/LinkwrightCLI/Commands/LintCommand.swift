@@ -15,7 +15,7 @@ struct LintCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let (compiled, diagnostics) = try workspace.compile([])
+        let (_, compiled, diagnostics) = try workspace.loadAndCompile([])
         if arguments.value("format") == "json" {
             terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
         } else {

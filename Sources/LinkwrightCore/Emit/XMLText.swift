@@ -1,6 +1,6 @@
 /// Escaping for XML text and attribute values.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -117,7 +117,8 @@ private struct Scanner {
 
     mutating func document() throws(JSONSyntaxError) -> JSONNode {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            throw failure("file is UTF-16; JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1)",
+            throw failure(
+                "file is UTF-16; JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1)",
                 hint: "save the file as UTF-8")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -159,9 +160,15 @@ private struct Scanner {
         case UInt8(ascii: "["): return JSONNode(.array(try array(depth: depth + 1)), at: start)
         case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try number()), at: start)
-        case UInt8(ascii: "t"): try keyword("true"); return JSONNode(.bool(true), at: start)
-        case UInt8(ascii: "f"): try keyword("false"); return JSONNode(.bool(false), at: start)
-        case UInt8(ascii: "n"): try keyword("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "t"):
+            try keyword("true")
+            return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try keyword("false")
+            return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try keyword("null")
+            return JSONNode(.null, at: start)
         case UInt8(ascii: "'"):
             throw failure("strings must be in double quotes", hint: "replace the single quotes with \"")
         case UInt8(ascii: "/"):
@@ -216,7 +223,8 @@ private struct Scanner {
                 advance()
                 return members
             case nil: throw failure("the file ends inside an object", hint: "close the object with `}`")
-            default: throw failure("expected `,` or `}` after a member, found \(describeCurrent())", hint: "add a comma")
+            default:
+                throw failure("expected `,` or `}` after a member, found \(describeCurrent())", hint: "add a comma")
             }
         }
     }
@@ -243,7 +251,8 @@ private struct Scanner {
                 advance()
                 return items
             case nil: throw failure("the file ends inside an array", hint: "close the array with `]`")
-            default: throw failure("expected `,` or `]` after an element, found \(describeCurrent())", hint: "add a comma")
+            default:
+                throw failure("expected `,` or `]` after an element, found \(describeCurrent())", hint: "add a comma")
             }
         }
     }
@@ -261,7 +270,8 @@ private struct Scanner {
     mutating func keyword(_ word: String) throws(JSONSyntaxError) {
         for expected in word.utf8 {
             guard current == expected else {
-                throw failure("unexpected \(describeCurrent()) in `\(word)`", hint: "JSON literals are true, false and null")
+                throw failure(
+                    "unexpected \(describeCurrent()) in `\(word)`", hint: "JSON literals are true, false and null")
             }
             advance()
         }
@@ -323,7 +333,8 @@ private struct Scanner {
             case 0..<0x20:
                 throw failure(
                     "control character U+\(hex(UInt32(byte), width: 4)) inside a string",
-                    hint: byte == 0x0A ? "strings cannot span lines; write \\n" : "escape it as \\u\(hex(UInt32(byte), width: 4))")
+                    hint: byte == 0x0A
+                        ? "strings cannot span lines; write \\n" : "escape it as \\u\(hex(UInt32(byte), width: 4))")
             default:
                 advance()
             }
@@ -333,7 +344,9 @@ private struct Scanner {
     mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let start = location
         advance()  // backslash
-        guard let byte = current else { throw failure("the file ends inside a string", hint: "close the string with \"") }
+        guard let byte = current else {
+            throw failure("the file ends inside a string", hint: "close the string with \"")
+        }
         advance()
         switch byte {
         case UInt8(ascii: "\""): return "\""
@@ -361,7 +374,9 @@ private struct Scanner {
             }
             return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
         default:
-            throw failure("unknown escape \\\(Unicode.Scalar(byte))", at: start, hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+            throw failure(
+                "unknown escape \\\(Unicode.Scalar(byte))", at: start,
+                hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
         }
     }
 
@@ -420,6 +435,7 @@ private struct Scanner {
 
     func failure(_ message: String, at location: SourceLocation? = nil, hint: String?) -> JSONSyntaxError {
         JSONSyntaxError(
-            diagnostic: Diagnostic(AssociationDiagnosticID.invalidJSON, .error, message, at: location ?? self.location, hint: hint))
+            diagnostic: Diagnostic(
+                AssociationDiagnosticID.invalidJSON, .error, message, at: location ?? self.location, hint: hint))
     }
 }

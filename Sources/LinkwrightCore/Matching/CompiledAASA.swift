@@ -94,7 +94,8 @@ public struct CompiledAASA: Sendable {
                     trace.append(
                         RuleTrace(
                             kind: rule.kind, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded, exclude: rule.exclude,
+                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded,
+                            exclude: rule.exclude,
                             checks: checks, matched: matched))
                 }
                 if matched {
@@ -122,7 +123,9 @@ extension CompiledAASA.Rule {
         switch query {
         case .whole(let pattern):
             let note = values.url.query == nil ? "no query: read as empty" : nil
-            matched = compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks) && matched
+            matched =
+                compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks)
+                && matched
         case .items(let items):
             for (name, pattern) in items {
                 if !matched && checks == nil { return false }
@@ -235,7 +238,8 @@ struct AppleRuleCompiler {
         do {
             matcher = try PatternMatcher(pattern, options: options, variables: variables)
         } catch {
-            diagnostics.append(Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
+            diagnostics.append(
+                Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
             matcher = nil
         }
         cache[key] = matcher

@@ -93,8 +93,10 @@ public struct PatternMatcher: Sendable {
         var tokens = try PatternCompiler.tokens(of: pattern, semantics: options.semantics)
         if options.semantics == .apple {
             // `**` means `*` under greedy semantics; one star keeps the fast paths simple.
-            tokens = tokens.enumerated().filter { $0.offset == 0 || !($0.element == .any && tokens[$0.offset - 1] == .any) }
-                .map(\.element)
+            tokens = tokens.enumerated().filter {
+                $0.offset == 0 || !($0.element == .any && tokens[$0.offset - 1] == .any)
+            }
+            .map(\.element)
             if options.appleSlashRules { tokens = PatternCompiler.withAppleSlashRules(tokens) }
         }
         if !options.caseSensitive { tokens = tokens.map(CaseFolding.fold) }

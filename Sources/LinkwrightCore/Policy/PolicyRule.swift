@@ -52,6 +52,7 @@ public enum PolicyRules {
         EntitlementWithoutAssociationRule(),
         WildcardWithoutRootRule(),
         SizeBudgetRule(),
+        ExpectationFailedRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }

@@ -23,10 +23,14 @@ struct AssetLinksReaderTests {
         #expect(result.diagnostics.isEmpty)
         let document = try #require(result.document)
         #expect(document.statements.count == 2)
-        #expect(document.statements[0].target == .androidApp(package: "com.example.app", fingerprints: [goodFingerprint]))
+        #expect(
+            document.statements[0].target == .androidApp(package: "com.example.app", fingerprints: [goodFingerprint]))
         #expect(document.statements[1].target == .web(site: "https://example.com"))
         #expect(document.statements[1].origin?.line == 2)
-        #expect(document.includes == [AssetInclude(url: "https://example.com/other.json", origin: document.includes.first?.origin)])
+        #expect(
+            document.includes == [
+                AssetInclude(url: "https://example.com/other.json", origin: document.includes.first?.origin)
+            ])
         #expect(document.includes.first?.origin?.line == 3)
     }
 
@@ -48,7 +52,8 @@ struct AssetLinksReaderTests {
 
     @Test func packageNamesAndDebugKeys() {
         // Corpus: 0x01-a2a/pilot uses a segment starting with a digit.
-        #expect(read("[\(statement(package: "world.zerox1.01pilot"))]").diagnostics.map(\.id) == ["INVALID_PACKAGE_NAME"])
+        #expect(
+            read("[\(statement(package: "world.zerox1.01pilot"))]").diagnostics.map(\.id) == ["INVALID_PACKAGE_NAME"])
         // Corpus: coopcycle and bluesky list the React Native template debug key.
         let debug = read("[\(statement(fingerprint: Fingerprint.publicReactNativeDebugKey))]")
         #expect(debug.diagnostics.map(\.id) == ["PUBLIC_DEBUG_KEY"])
@@ -94,7 +99,9 @@ struct AssetLinksReaderTests {
         func file(_ rules: String) -> String {
             ##"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \##(rules)}}}]"##
         }
-        for rules in [##"[{"/": ""}]"##, ##"[{"/": 5}]"##, ##"[{"?": {"a": 1}}]"##, ##"[{"exclude": "yes"}]"##, ##"{"/": "*"}"##] {
+        for rules in [
+            ##"[{"/": ""}]"##, ##"[{"/": 5}]"##, ##"[{"?": {"a": 1}}]"##, ##"[{"exclude": "yes"}]"##, ##"{"/": "*"}"##,
+        ] {
             let result = read(file(rules))
             #expect(result.diagnostics.map(\.id) == ["DYNAMIC_RULES_DISCARDED"], "\(rules)")
             #expect(result.document?.statements.first?.dynamicComponents == nil)
@@ -105,7 +112,8 @@ struct AssetLinksReaderTests {
     }
 
     @Test func duplicateDynamicRulesAreFlagged() {
-        let extended = ##"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "*"}]}}}"##
+        let extended =
+            ##"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "*"}]}}}"##
         #expect(read("[\(extended),\n\(extended)]").diagnostics.map(\.id) == ["DUPLICATE_DYNAMIC_RULES"])
     }
 

@@ -1,0 +1,97 @@
+import LinkwrightCore
+
+/// `linkwright test`: every `opens_app` / `opens_web` expectation, on every host of every
+/// environment that serves its domain, on iOS and Android.
+struct TestCommand: Command {
+    static let spec = CommandSpec(
+        name: "test",
+        abstract: "Check the URL expectations of every domain on every host and platform",
+        usage: "test [--config DIR] [--env NAME]... [--format text|json|junit]",
+        discussion: """
+            A path expectation is checked on every host serving its domain (a wildcard host on a
+            representative subdomain), an https:// one on its own host. iOS opens an app when its
+            entitlements claim the host and the association file iOS fetches for that claim matches;
+            Android when an intent filter accepts the URL and assetlinks.json vouches for the app
+            (with its dynamic rules: Android 15 and later). Exit 1 when any expectation fails.
+            """,
+        options: [
+            .config, OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
+            .format(["text", "json", "junit"]),
+        ])
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        guard let configuration, let compiled else {
+            workspace.printer.printText(diagnostics)
+            return .unusable
+        }
+        let results = ExpectationRunner.run(configuration, compiled)
+        let failures = results.filter { !$0.passed }
+        switch arguments.value("format") ?? "text" {
+        case "json":
+            terminal.out(JSON.array(results.map { json($0, workspace.printer) }).rendered())
+        case "junit":
+            terminal.out(junit(results, workspace.printer))
+        default:
+            for failure in failures {
+                let decided = failure.decidingRule.map { " (decided by \(workspace.printer.path($0)))" } ?? ""
+                let diagnostic = Diagnostic(
+                    "EXPECTATION_FAILED", .error,
+                    "\(failure.url) on \(failure.platform.rawValue) in \(failure.environment): expected \(failure.expected), "
+                        + "got \(failure.actual)\(decided)",
+                    at: failure.location, hint: failure.comment)
+                terminal.out(workspace.printer.text(diagnostic))
+            }
+            let environments = Set(results.map(\.environment)).count
+            terminal.out(
+                failures.isEmpty
+                    ? "\(results.count) checks passed in \(environments) environments"
+                    : "\(failures.count) of \(results.count) checks failed")
+        }
+        return failures.isEmpty ? .success : .blocked
+    }
+
+    private func json(_ result: ExpectationRunner.Result, _ printer: DiagnosticPrinter) -> JSON {
+        .object([
+            ("environment", .string(result.environment)), ("host", .string(result.host)),
+            ("platform", .string(result.platform.rawValue)), ("url", .string(result.url)),
+            ("expected", .string(result.expected)), ("actual", .string(result.actual)),
+            ("passed", .bool(result.passed)),
+            ("expectation", .string(printer.path(result.location))),
+            ("decided_by", result.decidingRule.map { .string(printer.path($0)) } ?? .null),
+        ])
+    }
+
+    private func junit(_ results: [ExpectationRunner.Result], _ printer: DiagnosticPrinter) -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        text +=
+            "<testsuites name=\"linkwright test\" tests=\"\(results.count)\" failures=\"\(results.filter { !$0.passed }.count)\">\n"
+        var environments: [String] = []
+        for result in results where !environments.contains(result.environment) {
+            environments.append(result.environment)
+        }
+        for environment in environments {
+            let cases = results.filter { $0.environment == environment }
+            text +=
+                "  <testsuite name=\"\(environment)\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.passed }.count)\">\n"
+            for result in cases {
+                let name = XMLText.escaped("\(result.platform.rawValue) \(result.url) → \(result.expected)")
+                text += "    <testcase classname=\"\(environment).\(XMLText.escaped(result.host))\" name=\"\(name)\""
+                if result.passed {
+                    text += "/>\n"
+                } else {
+                    let message = XMLText.escaped("expected \(result.expected), got \(result.actual)")
+                    let where_ = XMLText.escaped(printer.path(result.location))
+                    text += ">\n      <failure message=\"\(message)\">\(where_)</failure>\n    </testcase>\n"
+                }
+            }
+            text += "  </testsuite>\n"
+        }
+        return text + "</testsuites>\n"
+    }
+}

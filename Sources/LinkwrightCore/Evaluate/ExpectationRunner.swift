@@ -1,0 +1,84 @@
+/// Checks every `opens_app` / `opens_web` expectation of every domain on every host of every
+/// environment that serves it, on each platform it concerns.
+public enum ExpectationRunner {
+    public struct Result: Sendable {
+        public var environment: String
+        /// The host checked; `*.x` for a wildcard binding.
+        public var host: String
+        public var platform: Expectation.Platform
+        public var url: String
+        public var expected: String
+        public var actual: String
+        public var passed: Bool
+        /// Where the expectation is written.
+        public var location: SourceLocation
+        /// The rule that decided for the app the expectation is about, when one did.
+        public var decidingRule: SourceLocation?
+        public var comment: String?
+    }
+
+    public static func run(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [Result] {
+        var results: [Result] = []
+        for environment in compiled.environments {
+            guard let declared = configuration.environment(named: environment.name) else { continue }
+            let evaluator = EnvironmentEvaluator(environment)
+            for binding in declared.hosts {
+                guard let domain = configuration.domain(named: binding.domain.value) else { continue }
+                for expectation in domain.expectations
+                where Resolution.applies(expectation.environments, to: environment.name) {
+                    guard let url = url(expectation, on: binding.host.value) else { continue }
+                    for platform in expectation.platforms {
+                        if let result = check(expectation, url: url, platform: platform, evaluator, declared, binding) {
+                            results.append(result)
+                        }
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    /// The expectation's URL on `host`: a path goes on every host; an absolute URL only on its own.
+    /// A wildcard binding is checked on a representative subdomain.
+    static func url(_ expectation: Expectation, on host: Host) -> LinkURL? {
+        guard let parsed = LinkURL(expectation.url.value) else { return nil }
+        let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
+        if let own = parsed.host {
+            return HostPattern.appleEntitlement(host.name, matches: own) ? parsed : nil
+        }
+        return parsed.on(host: concrete)
+    }
+
+    private static func check(
+        _ expectation: Expectation, url: LinkURL, platform: Expectation.Platform, _ evaluator: EnvironmentEvaluator,
+        _ environment: Environment, _ binding: HostBinding
+    ) -> Result? {
+        let verdicts = evaluator.verdicts(for: url, platform: platform)
+        let opening = verdicts.filter(\.opens)
+        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
+        let expected: String
+        let passed: Bool
+        let subject: EnvironmentEvaluator.Verdict?
+        switch expectation.outcome {
+        case .opensWeb:
+            expected = "web"
+            passed = opening.isEmpty
+            subject = opening.first
+        case .opensApp(nil):
+            expected = "an app"
+            passed = !opening.isEmpty
+            subject = verdicts.first { $0.decision.origin != nil }
+        case .opensApp(let name?):
+            // An app without a build on this platform in this environment has nothing to check.
+            let app = environment.app(named: name.value)
+            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
+            expected = name.value
+            passed = opening.contains { $0.app == name.value }
+            subject = verdicts.first { $0.app == name.value }
+        }
+        return Result(
+            environment: environment.name, host: binding.host.value.name, platform: platform, url: url.description,
+            expected: expected, actual: actual, passed: passed, location: expectation.location,
+            decidingRule: subject?.decision.origin, comment: expectation.comment)
+    }
+}

@@ -1,0 +1,36 @@
+/// A URL expectation of a domain that the compiled configuration does not meet.
+struct ExpectationFailedRule: PolicyRule {
+    let info = RuleInfo(
+        id: "EXPECTATION_FAILED", defaultSeverity: .error,
+        purpose: "A domain's opens_app / opens_web expectation fails on some host, platform or environment.",
+        rationale: """
+            Expectations are the contract the app's router and marketing links rely on; a change that breaks one \
+            sends real URLs to the wrong place.
+            """,
+        examples: [
+            RuleExample(
+                "an exclusion that swallows an expected link", triggers: true,
+                head: RuleExampleConfiguration.files.replacing(
+                    "      - path: /admin/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"
+                ).appending("expectations:\n  - url: /products/42\n    opens_app: shop\n", to: "domains/shop.yaml")),
+            RuleExample(
+                "a met expectation", triggers: false,
+                head: RuleExampleConfiguration.files.appending(
+                    "expectations:\n  - url: /products/42\n    opens_app: shop\n  - url: /admin/users\n    opens_web: true\n",
+                    to: "domains/shop.yaml")),
+        ])
+
+    func check(_ context: PolicyContext) -> [Finding] {
+        ExpectationRunner.run(context.head.configuration, context.head.compiled).filter { !$0.passed }.map { result in
+            let decided = result.decidingRule.map { " (decided by \($0))" } ?? ""
+            return Finding(
+                rule: info.id, severity: info.defaultSeverity,
+                message:
+                    "\(result.url) on \(result.platform.rawValue): expected \(result.expected), got \(result.actual)\(decided)",
+                location: result.location, hint: "fix the rules, or the expectation if the new behaviour is intended",
+                witnesses: [result.url], environment: result.environment, host: result.host,
+                platform: result.platform.rawValue,
+                identity: [result.environment, result.url, result.platform.rawValue])
+        }
+    }
+}
