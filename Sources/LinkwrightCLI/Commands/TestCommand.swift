@@ -86,8 +86,8 @@ struct TestCommand: Command {
                     text += "/>\n"
                 } else {
                     let message = XMLText.escaped("expected \(result.expected), got \(result.actual)")
-                    let where_ = XMLText.escaped(printer.path(result.location))
-                    text += ">\n      <failure message=\"\(message)\">\(where_)</failure>\n    </testcase>\n"
+                    let place = XMLText.escaped(printer.path(result.location))
+                    text += ">\n      <failure message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
                 }
             }
             text += "  </testsuite>\n"
