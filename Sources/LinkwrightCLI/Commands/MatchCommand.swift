@@ -1,0 +1,106 @@
+import LinkwrightCore
+
+/// `linkwright match`: evaluate any association file against URLs, as iOS or Android would.
+struct MatchCommand: Command {
+    static let spec = CommandSpec(
+        name: "match",
+        abstract: "Evaluate an association file against URLs (arguments, or one per line on stdin)",
+        usage: "match (--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME) [--host HOST] [--format text|json] [URL ...]",
+        discussion: """
+            Decides each URL for each app as the platform does: match (opens the app), exclude (an
+            exclusion keeps it on the web) or no_match. Without URL arguments, URLs are read from
+            standard input one per line and answered as they come, so a million URLs stream through.
+            A path-only URL is taken as on --host. --format json prints one object per URL and app:
+            {"url", "app", "decision", "detail", "component"} (zero-based indexes of the deciding
+            details entry or statement and rule, null for no_match). A URL that cannot be parsed gets
+            an error line and the rest continue; the exit code is then 2.
+            """,
+        options: AssociationFileInput.options + [
+            OptionSpec(name: "app", valueName: "APPID", help: "Only this app ID (default: every app in the file)", repeatable: true),
+            OptionSpec(name: "host", valueName: "HOST", help: "The host serving the file: path-only URLs are on it"),
+            .format(["text", "json"]),
+        ],
+        positionals: [("URL", "URLs to evaluate; stdin when none")],
+        maximumPositionals: Int.max)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        if !arguments.wantsHelp, try !AssociationFileInput.isRequested(arguments) {
+            throw UsageError(message: "name a file: --aasa FILE or --assetlinks FILE --package NAME")
+        }
+        if arguments.value("assetlinks") != nil && !arguments.all("app").isEmpty {
+            throw UsageError(message: "--app goes with --aasa; use --package with --assetlinks")
+        }
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let input = try AssociationFileInput.load(arguments, terminal: terminal)
+        let apps = input.apps(arguments)
+        let json = arguments.value("format") == "json"
+        let host = arguments.value("host")?.lowercased()
+        var unusable = false
+        let answer = { (line: String) in
+            let text = line.trimmingWhitespace
+            guard !text.isEmpty else { return }
+            guard var url = LinkURL(text) else {
+                unusable = true
+                Self.reportError("not a URL or path", text, json: json, terminal)
+                return
+            }
+            if url.host == nil, let host { url = url.on(host: host) }
+            if let host, let own = url.host, own != host {
+                unusable = true
+                Self.reportError("is on \(own), but the file is served by \(host)", text, json: json, terminal)
+                return
+            }
+            for app in apps {
+                let decision = input.decision(for: url, app: app)
+                terminal.out(
+                    json ? Self.json(text, app, decision).renderedCompact() : Self.text(text, app, decision, input))
+            }
+        }
+        if arguments.positionals.isEmpty {
+            while let line = readLine(strippingNewline: true) { answer(line) }
+        } else {
+            arguments.positionals.forEach(answer)
+        }
+        return unusable ? .unusable : .success
+    }
+
+    static func text(_ url: String, _ app: String, _ decision: LinkDecision, _ input: AssociationFileInput) -> String {
+        let place = input.place(of: decision).map { "\t" + $0 } ?? ""
+        return "\(decision.outcome.jsonName)\t\(app)\t\(url)\(place)"
+    }
+
+    static func json(_ url: String, _ app: String, _ decision: LinkDecision) -> JSON {
+        .object([
+            ("url", .string(url)), ("app", .string(app)), ("decision", .string(decision.outcome.jsonName)),
+            ("detail", decision.entryIndex.map(JSON.int) ?? .null),
+            ("component", decision.ruleIndex.map(JSON.int) ?? .null),
+        ])
+    }
+
+    private static func reportError(_ problem: String, _ url: String, json: Bool, _ terminal: Terminal) {
+        if json {
+            terminal.out(JSON.object([("url", .string(url)), ("error", .string(problem))]).renderedCompact())
+        } else {
+            terminal.err("error: \(url): \(problem)")
+        }
+    }
+}
+
+extension LinkOutcome {
+    /// `match`, `exclude` or `no_match`, the spelling of the JSON output.
+    var jsonName: String { self == .noMatch ? "no_match" : rawValue }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var scalars = Substring(self)
+        while scalars.first?.isWhitespace == true { scalars.removeFirst() }
+        while scalars.last?.isWhitespace == true { scalars.removeLast() }
+        return String(scalars)
+    }
+}
