@@ -12,5 +12,6 @@ static inline CURLcode ccurl_setopt_write_function(CURL *h, ccurl_data_callback 
 static inline CURLcode ccurl_setopt_header_function(CURL *h, ccurl_data_callback f) { return curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, f); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
 #endif

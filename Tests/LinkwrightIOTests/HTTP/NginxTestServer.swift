@@ -1,0 +1,370 @@
+import Foundation
+import LinkwrightIO
+import LinkwrightTestSupport
+
+/// One `server` block of a test nginx: its host names, who signed its certificate, what it serves.
+struct TestSite {
+    /// How the site speaks to clients.
+    enum Security {
+        /// HTTPS with a certificate signed by the authority clients are told to trust.
+        case trusted
+        /// HTTPS with a certificate signed by a second authority that no client trusts.
+        case untrusted
+        /// Plain HTTP, no TLS at all.
+        case plaintext
+    }
+
+    /// `server_name` and the certificate's subject alternative names.
+    let hostNames: [String]
+    let security: Security
+    let routes: [TestRoute]
+    /// nginx directives for the server block, verbatim (`$` included), after the harness's
+    /// `listen`, certificate, `server_name` and `root` lines: a configuration under test.
+    let directives: String
+    /// Files under the site's root, by URL path (`/.well-known/…`), for `directives` to serve.
+    let documents: [String: [UInt8]]
+
+    init(
+        _ hostNames: [String], security: Security = .trusted, routes: [TestRoute] = [], directives: String = "",
+        documents: [String: [UInt8]] = [:]
+    ) {
+        precondition(!hostNames.isEmpty, "a site needs a host name")
+        self.hostNames = hostNames
+        self.security = security
+        self.routes = routes
+        self.directives = directives
+        self.documents = documents
+    }
+}
+
+/// What the site answers at one exact path. Any other path answers nginx's own 404.
+struct TestRoute {
+    enum Answer {
+        /// A 200 with this body and Content-Type, extra header fields (a name may repeat), and
+        /// optionally a bandwidth limit. nginx paces in whole seconds: a body longer than the
+        /// rate takes at least one second.
+        case file(body: [UInt8], contentType: String, headers: [(name: String, value: String)], bytesPerSecond: Int?)
+        /// A redirect; a relative `location` is made absolute by nginx with the site's host and port.
+        case redirect(status: Int, location: String)
+        /// The connection closes without any response (nginx's `return 444`).
+        case closeWithoutResponse
+    }
+
+    let path: String
+    let answer: Answer
+
+    static func file(
+        _ path: String, _ body: [UInt8], contentType: String, headers: [(name: String, value: String)] = [],
+        bytesPerSecond: Int? = nil
+    ) -> TestRoute {
+        TestRoute(
+            path: path,
+            answer: .file(body: body, contentType: contentType, headers: headers, bytesPerSecond: bytesPerSecond))
+    }
+
+    static func file(
+        _ path: String, _ text: String, contentType: String, headers: [(name: String, value: String)] = []
+    ) -> TestRoute {
+        file(path, Array(text.utf8), contentType: contentType, headers: headers)
+    }
+
+    static func redirect(_ path: String, status: Int, to location: String) -> TestRoute {
+        TestRoute(path: path, answer: .redirect(status: status, location: location))
+    }
+
+    static func closeWithoutResponse(_ path: String) -> TestRoute {
+        TestRoute(path: path, answer: .closeWithoutResponse)
+    }
+}
+
+/// A real nginx serving `TestSite`s on 127.0.0.1, each on a free port of its own, with throwaway
+/// certificates. Everything it needs and writes (configuration, certificates, documents, pid
+/// file, logs, temporary files) lives in one temporary folder, removed when it stops.
+///
+/// Use `withNginx(serving:_:)`, which stops it whatever the test does. nginx runs in the foreground
+/// as a single process (`daemon off; master_process off;`), a child of the test process, so
+/// killing that one PID leaves nothing behind.
+final class NginxTestServer {
+    let folder: TemporaryFolder
+    let certificates: TestCertificates
+    /// nginx's process ID; its pid file holds the same number once it listens.
+    let processID: Int32
+    private let process: Process
+    private let portsByHost: [String: Int]
+    /// A host that speaks HTTPS, for the harness's own requests.
+    private let tlsHost: String?
+
+    private init(
+        folder: TemporaryFolder, certificates: TestCertificates, process: Process, ports: [String: Int],
+        tlsHost: String?
+    ) {
+        self.folder = folder
+        self.certificates = certificates
+        self.process = process
+        self.processID = process.processIdentifier
+        self.portsByHost = ports
+        self.tlsHost = tlsHost
+    }
+
+    deinit { stop() }
+
+    /// The port of the site serving `host`.
+    func port(of host: String) -> Int {
+        guard let port = portsByHost[host] else { preconditionFailure("no test site serves \(host)") }
+        return port
+    }
+
+    /// `https://host:port/path` for a site of this server.
+    func url(_ host: String, _ path: String) -> String { "https://\(host):\(port(of: host))\(path)" }
+
+    /// Every host of every site mapped to 127.0.0.1, so that no DNS or /etc/hosts is involved.
+    var resolveOverrides: [HTTPResolveOverride] {
+        portsByHost.keys.sorted().map { HTTPResolveOverride(host: $0, port: port(of: $0), address: "127.0.0.1") }
+    }
+
+    /// Options that trust the test authority and reach every site, with short timeouts.
+    func fetchOptions(
+        totalTimeout: Duration = .seconds(5),
+        maximumBodySize: Int = HTTPFetchOptions.defaultMaximumBodySize
+    ) -> HTTPFetchOptions {
+        HTTPFetchOptions(
+            caBundlePath: certificates.trustedAuthority.certificate.path, resolveOverrides: resolveOverrides,
+            connectTimeout: .seconds(2), totalTimeout: totalTimeout, maximumBodySize: maximumBodySize)
+    }
+
+    /// The requests nginx has completed, one `METHOD path User-Agent` line each, in the order they
+    /// ended. nginx logs a request right after sending its last byte, so a client can be done
+    /// before the line is written. The single nginx process finishes that step before it serves
+    /// anything else, so a request of the harness's own, once logged, marks the log as complete.
+    func requests() throws -> [String] {
+        guard let host = tlsHost else { preconditionFailure("reading the log needs an HTTPS site") }
+        let barrier = "/harness-log-barrier-\(UUID().uuidString)"
+        _ = HTTPFetcher(options: fetchOptions()).fetch(url(host, barrier))
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            let lines = try folder.read("access.log").split(separator: "\n").map(String.init)
+            if let end = lines.firstIndex(where: { $0.hasPrefix("GET \(barrier) ") }) {
+                return lines[..<end].filter { !$0.contains("/harness-log-barrier-") }
+            }
+            guard ContinuousClock.now < deadline else { throw HarnessError("nginx did not log \(barrier)") }
+            usleep(5_000)
+        }
+    }
+
+    /// Stops nginx, waits for it and removes the folder. Safe to call more than once.
+    func stop() {
+        if process.isRunning {
+            // SIGKILL: nginx inherits the signal mask of the thread that started it, and the test
+            // runner's threads block SIGTERM, so it would stay pending. Without a master process
+            // this PID is all of nginx.
+            kill(processID, SIGKILL)
+            process.waitUntilExit()
+        }
+        folder.remove()
+    }
+
+    /// Writes the sites into a new folder and starts nginx on them. Picking a free port and nginx
+    /// binding it are two steps, so a port taken in between (by a test running in parallel) is
+    /// retried with fresh ports.
+    static func start(serving sites: [TestSite]) throws -> NginxTestServer {
+        let executable = try locateNginx()
+        var attempt = 1
+        while true {
+            let folder = try TemporaryFolder()
+            do {
+                return try start(sites, executable: executable, in: folder)
+            } catch let failure as StartFailure where failure.portWasTaken && attempt < 3 {
+                folder.remove()
+                attempt += 1
+            } catch {
+                folder.remove()
+                throw error
+            }
+        }
+    }
+
+    /// The nginx executable: on `searchPath` (a PATH-style list), then in the sbin folders that
+    /// a non-root PATH on Debian leaves out.
+    static func locateNginx(
+        searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
+        extraFolders: [String] = ["/usr/sbin", "/usr/local/sbin", "/sbin"]
+    ) throws -> String {
+        let folders = searchPath.split(separator: ":").map(String.init) + extraFolders
+        if let found = folders.map({ $0 + "/nginx" }).first(where: FileManager.default.isExecutableFile(atPath:)) {
+            return found
+        }
+        throw HarnessError(
+            "nginx is not installed (looked in \(folders.joined(separator: ":"))). The HTTP tests need a real "
+                + "nginx: run scripts/install-deps.sh, which installs nginx-light and openssl.")
+    }
+
+    private struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+        var portWasTaken: Bool { description.contains("Address already in use") }
+    }
+
+    private static func start(_ sites: [TestSite], executable: String, in folder: TemporaryFolder) throws
+        -> NginxTestServer
+    {
+        let certificates = try TestCertificates(in: folder.url.appendingPathComponent("tls"))
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("temp"), withIntermediateDirectories: true)
+        var ports: [String: Int] = [:]
+        var servers: [String] = []
+        for (index, (site, port)) in zip(sites, try freePorts(sites.count)).enumerated() {
+            for host in site.hostNames {
+                precondition(ports[host] == nil, "\(host) is served by two test sites")
+                ports[host] = port
+            }
+            let root = folder.url.appendingPathComponent("sites/\(index)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            servers.append(try serverBlock(site, index: index, port: port, root: root, certificates: certificates))
+        }
+        let configuration = try folder.write("nginx.conf", configurationText(servers: servers, folder: folder.url))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        // -e: errors before the configuration is read go here too, not to /var/log/nginx.
+        process.arguments = [
+            "-p", folder.url.path, "-c", configuration.path, "-e", folder.url.appendingPathComponent("error.log").path,
+        ]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // From here on, the server's deinit stops nginx if it does not come up.
+        let server = NginxTestServer(
+            folder: folder, certificates: certificates, process: process, ports: ports,
+            tlsHost: sites.first { $0.security != .plaintext }?.hostNames[0])
+        try server.waitUntilListening()
+        return server
+    }
+
+    /// nginx writes its pid file after it has bound every listening socket: once the file holds
+    /// our child's PID, every port accepts connections.
+    private func waitUntilListening() throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if (try? folder.read("nginx.pid"))?.trimmingCharacters(in: .whitespacesAndNewlines) == String(processID) {
+                return
+            }
+            guard process.isRunning else {
+                throw StartFailure(description: "nginx exited at start: \((try? folder.read("error.log")) ?? "")")
+            }
+            usleep(5_000)
+        }
+        throw HarnessError("nginx did not start within 5 seconds: \((try? folder.read("error.log")) ?? "")")
+    }
+
+    private static func configurationText(servers: [String], folder: URL) -> String {
+        let path = { (name: String) in quoted(folder.appendingPathComponent(name).path) }
+        return """
+            daemon off;
+            master_process off;
+            pid \(path("nginx.pid"));
+            error_log \(path("error.log")) warn;
+            events { worker_connections 64; }
+            http {
+                log_format requests '$request_method $request_uri $http_user_agent';
+                access_log \(path("access.log")) requests;
+                client_body_temp_path \(path("temp/body"));
+                proxy_temp_path \(path("temp/proxy"));
+                fastcgi_temp_path \(path("temp/fastcgi"));
+                uwsgi_temp_path \(path("temp/uwsgi"));
+                scgi_temp_path \(path("temp/scgi"));
+
+            \(servers.joined(separator: "\n"))
+            }
+
+            """
+    }
+
+    private static func serverBlock(
+        _ site: TestSite, index: Int, port: Int, root: URL, certificates: TestCertificates
+    ) throws -> String {
+        var lines: [String] = []
+        switch site.security {
+        case .plaintext:
+            lines.append("listen 127.0.0.1:\(port);")
+        case .trusted, .untrusted:
+            let authority =
+                site.security == .trusted ? certificates.trustedAuthority : certificates.untrustedAuthority
+            let pair = try certificates.serverCertificate(
+                named: "site-\(index)", for: site.hostNames, signedBy: authority)
+            lines.append("listen 127.0.0.1:\(port) ssl;")
+            lines.append("ssl_certificate \(quoted(pair.certificate.path));")
+            lines.append("ssl_certificate_key \(quoted(pair.key.path));")
+        }
+        lines.append("server_name \(site.hostNames.joined(separator: " "));")
+        lines.append("root \(quoted(root.path));")
+        for route in site.routes {
+            var directives: [String] = []
+            switch route.answer {
+            case .file(let body, let contentType, let headers, let bytesPerSecond):
+                try write(body, at: route.path, under: root)
+                // An empty types map makes default_type apply whatever the file's extension.
+                directives.append("types { }")
+                directives.append("default_type \(quoted(contentType));")
+                directives += headers.map { "add_header \(quoted($0.name)) \(quoted($0.value)) always;" }
+                if let bytesPerSecond { directives.append("limit_rate \(bytesPerSecond);") }
+            case .redirect(let status, let location):
+                directives.append("return \(status) \(quoted(location));")
+            case .closeWithoutResponse:
+                directives.append("return 444;")
+            }
+            lines.append("location = \(quoted(route.path)) { \(directives.joined(separator: " ")) }")
+        }
+        for (path, body) in site.documents {
+            try write(body, at: path, under: root)
+        }
+        lines += site.directives.split(separator: "\n").map(String.init)
+        return "    server {\n" + lines.map { "        " + $0 }.joined(separator: "\n") + "\n    }"
+    }
+
+    private static func write(_ body: [UInt8], at path: String, under root: URL) throws {
+        precondition(path.hasPrefix("/") && !path.contains(".."), "bad document path \(path)")
+        let file = root.appendingPathComponent(String(path.dropFirst()))
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(body).write(to: file)
+    }
+
+    /// A double-quoted nginx string. nginx expands `$` in most strings and has no escape for it,
+    /// so test values must not contain one.
+    private static func quoted(_ text: String) -> String {
+        precondition(!text.contains("$") && !text.contains(where: \.isNewline), "cannot quote \(text) for nginx")
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
+    }
+
+    /// `count` distinct TCP ports on 127.0.0.1 that nothing listens on right now: the kernel picks
+    /// each for a socket bound to port 0. The sockets stay open until all are picked, so that no
+    /// port comes up twice.
+    static func freePorts(_ count: Int) throws -> [Int] {
+        var descriptors: [Int32] = []
+        defer { for descriptor in descriptors { close(descriptor) } }
+        return try (0..<count).map { _ in
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
+            descriptors.append(descriptor)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+                }
+            }
+            guard bound else { throw HarnessError("cannot bind a free port: errno \(errno)") }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+}
+
+/// Starts nginx serving `sites`, runs `body` with it, and stops nginx afterwards whether `body`
+/// returns or throws (and, through `#expect`, whether its expectations held or not).
+func withNginx<Result>(serving sites: [TestSite], _ body: (NginxTestServer) throws -> Result) throws -> Result {
+    let server = try NginxTestServer.start(serving: sites)
+    defer { server.stop() }
+    return try body(server)
+}
