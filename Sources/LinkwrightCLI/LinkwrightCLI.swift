@@ -7,7 +7,8 @@ public enum LinkwrightCLI {
 
     static var commands: [any Command.Type] {
         [
-            BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self, CheckCommand.self, DiffCommand.self,
+            BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
+            CheckCommand.self, DiffCommand.self,
             RulesCommand.self,
             SchemaCommand.self,
         ]

@@ -25,9 +25,10 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
     @Test(arguments: RuleExampleCase.all)
     func examplesTriggerExactlyWhenTheySaySo(_ testCase: RuleExampleCase) throws {
         let rule = try #require(PolicyRules.rule(withID: testCase.rule))
+        let head = try snapshot(testCase.example.head)
         let context = PolicyContext(
-            head: try snapshot(testCase.example.head), base: try testCase.example.base.map(snapshot),
-            settings: .defaults)
+            head: head, base: try testCase.example.base.map(snapshot),
+            settings: PolicySettings.merge(head.configuration.policies).settings)
         let findings = PolicyEngine(rules: [rule]).run(context).findings
         #expect(!findings.isEmpty == testCase.example.triggers, "\(findings.map(\.message))")
         for finding in findings {

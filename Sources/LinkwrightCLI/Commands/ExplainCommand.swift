@@ -17,7 +17,8 @@ struct ExplainCommand: Command {
         options: AssociationFileInput.options + [
             OptionSpec(name: "app", valueName: "APPID", help: "With --aasa: only this app ID", repeatable: true),
             OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
-            OptionSpec(name: "platform", valueName: "PLATFORM", help: "Only this platform", choices: ["ios", "android"]),
+            OptionSpec(
+                name: "platform", valueName: "PLATFORM", help: "Only this platform", choices: ["ios", "android"]),
             .config, .format(["text", "json"]),
         ],
         positionals: [("URL", "The link, e.g. https://museo.example/tickets/annual")],
@@ -58,7 +59,8 @@ struct ExplainCommand: Command {
             workspace.printer.printText(diagnostics)
             return .unusable
         }
-        let platforms = arguments.value("platform").flatMap(Expectation.Platform.init(rawValue:)).map { [$0] }
+        let platforms =
+            arguments.value("platform").flatMap(Expectation.Platform.init(rawValue:)).map { [$0] }
             ?? Expectation.Platform.allCases
         var sections: [(String, [Explanation])] = []
         for environment in compiled.environments {
@@ -79,7 +81,8 @@ struct ExplainCommand: Command {
                     Explanation(verdict: verdict, printer: workspace.printer)
                 }
             }
-            sections.append(("\(environment.name) (\(environment.tier.rawValue)): " + lines.joined(separator: "; "), explanations))
+            sections.append(
+                ("\(environment.name) (\(environment.tier.rawValue)): " + lines.joined(separator: "; "), explanations))
         }
         if json {
             terminal.out(
@@ -136,11 +139,14 @@ struct Explanation {
     init(verdict: EnvironmentEvaluator.Verdict, printer: DiagnosticPrinter) {
         let claim: String
         switch verdict.claim {
-        case .exact(let host): claim = verdict.platform == .ios ? "applinks:\(host) (exact)" : "intent filter host \(host) (exact)"
+        case .exact(let host):
+            claim = verdict.platform == .ios ? "applinks:\(host) (exact)" : "intent filter host \(host) (exact)"
         case .wildcard(let host):
             claim = verdict.platform == .ios ? "applinks:\(host) (wildcard)" : "intent filter host \(host) (wildcard)"
         case .none:
-            claim = verdict.platform == .ios ? "no applinks entry covers the host" : "no intent filter accepts the host and path"
+            claim =
+                verdict.platform == .ios
+                ? "no applinks entry covers the host" : "no intent filter accepts the host and path"
         }
         let scope = verdict.scope.map { ", " + $0.attribute } ?? ""
         self.init(
@@ -168,18 +174,22 @@ struct Explanation {
             let file = platform == "ios" ? "apple-app-site-association" : "assetlinks.json"
             text += "    file: https://\(fileHost)/.well-known/\(file)\n"
         }
-        text += "    \(decision.outcome.jsonName): \(verdictText)" + (place(decision).map { ", decided by \($0)" } ?? "") + "\n"
+        text +=
+            "    \(decision.outcome.jsonName): \(verdictText)" + (place(decision).map { ", decided by \($0)" } ?? "")
+            + "\n"
         for rule in decision.trace {
             let flags = [
                 rule.exclude ? "exclude" : nil, rule.caseSensitive ? nil : "case-insensitive",
                 rule.percentEncoded ? nil : "decoded",
             ].compactMap { $0 }
             let origin = rule.origin.map { "  " + (printer?.path($0) ?? $0.description) } ?? ""
-            text += "    \(rule.matched ? "✓" : "✗") \(rule.label)"
+            text +=
+                "    \(rule.matched ? "✓" : "✗") \(rule.label)"
                 + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))") + origin + "\n"
             for check in rule.checks {
                 let value = check.comparedValue.map { "\"\($0)\"" } ?? "(pattern does not compile)"
-                text += "        \(check.matched ? "ok    " : "failed") \(check.part)  \"\(check.pattern)\" vs \(value)"
+                text +=
+                    "        \(check.matched ? "ok    " : "failed") \(check.part)  \"\(check.pattern)\" vs \(value)"
                     + (check.note.map { "  (\($0))" } ?? "") + "\n"
             }
         }
@@ -207,9 +217,11 @@ struct Explanation {
                                 .array(
                                     rule.checks.map { check in
                                         .object([
-                                            ("part", .string(check.part.description)), ("pattern", .string(check.pattern)),
+                                            ("part", .string(check.part.description)),
+                                            ("pattern", .string(check.pattern)),
                                             ("value", check.comparedValue.map(JSON.string) ?? .null),
-                                            ("matched", .bool(check.matched)), ("note", check.note.map(JSON.string) ?? .null),
+                                            ("matched", .bool(check.matched)),
+                                            ("note", check.note.map(JSON.string) ?? .null),
                                         ])
                                     })
                             ),

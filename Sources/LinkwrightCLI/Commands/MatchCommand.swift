@@ -5,7 +5,8 @@ struct MatchCommand: Command {
     static let spec = CommandSpec(
         name: "match",
         abstract: "Evaluate an association file against URLs (arguments, or one per line on stdin)",
-        usage: "match (--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME) [--host HOST] [--format text|json] [URL ...]",
+        usage:
+            "match (--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME) [--host HOST] [--format text|json] [URL ...]",
         discussion: """
             Decides each URL for each app as the platform does: match (opens the app), exclude (an
             exclusion keeps it on the web) or no_match. Without URL arguments, URLs are read from
@@ -16,7 +17,9 @@ struct MatchCommand: Command {
             an error line and the rest continue; the exit code is then 2.
             """,
         options: AssociationFileInput.options + [
-            OptionSpec(name: "app", valueName: "APPID", help: "Only this app ID (default: every app in the file)", repeatable: true),
+            OptionSpec(
+                name: "app", valueName: "APPID", help: "Only this app ID (default: every app in the file)",
+                repeatable: true),
             OptionSpec(name: "host", valueName: "HOST", help: "The host serving the file: path-only URLs are on it"),
             .format(["text", "json"]),
         ],

@@ -53,6 +53,7 @@ public enum PolicyRules {
         WildcardWithoutRootRule(),
         SizeBudgetRule(),
         ExpectationFailedRule(),
+        ForbiddenPathRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }

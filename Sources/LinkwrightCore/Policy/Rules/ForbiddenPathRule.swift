@@ -1,0 +1,74 @@
+/// A path that policy keeps out of association files opens an app somewhere.
+struct ForbiddenPathRule: PolicyRule {
+    let info = RuleInfo(
+        id: "FORBIDDEN_PATH", defaultSeverity: .error,
+        purpose: "A path listed under forbidden_paths in policies/ opens an app on some host or platform.",
+        rationale: """
+            Some URLs must never be universal links: an OAuth redirect that returns on a custom scheme, a payment \
+            callback, a password-reset page on a shared host. If an association file claims them, a device hands \
+            the URL to whichever app claims it.
+            """,
+        examples: [
+            RuleExample(
+                "a catch-all rule swallows the OAuth callback", triggers: true,
+                head: RuleExampleConfiguration.files.replacing(
+                    "      - path: /products/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"
+                ).appending(Self.policy, to: "policies/merge.yaml")),
+            RuleExample(
+                "the callback needs a query item to open", triggers: true,
+                head: RuleExampleConfiguration.files.replacing(
+                    "      - path: /products/*\n",
+                    with: "      - path: /products/*\n      - path: /oauth/*\n        query: {code: \"?*\"}\n",
+                    in: "domains/shop.yaml"
+                ).appending(Self.policy, to: "policies/merge.yaml")),
+            RuleExample(
+                "rules that leave the callback alone", triggers: false,
+                head: RuleExampleConfiguration.files.appending(Self.policy, to: "policies/merge.yaml")),
+        ])
+
+    private static let policy = "forbidden_paths:\n  - path: /oauth/callback\n    reason: returns on a custom scheme\n"
+
+    func check(_ context: PolicyContext) -> [Finding] {
+        guard !context.settings.forbiddenPaths.isEmpty else { return [] }
+        var findings: [Finding] = []
+        for environment in context.head.compiled.environments {
+            guard let declared = context.head.configuration.environment(named: environment.name) else { continue }
+            let evaluator = EnvironmentEvaluator(environment)
+            for forbidden in context.settings.forbiddenPaths {
+                // (platform, app) -> the URLs that open it and the rule that decided first.
+                var opened: [String: (urls: [String], origin: SourceLocation?)] = [:]
+                var order: [String] = []
+                for binding in declared.hosts {
+                    guard let domain = context.head.configuration.domain(named: binding.domain.value) else { continue }
+                    let host =
+                        binding.host.value.isWildcard
+                        ? "subdomain." + binding.host.value.fileHost.name : binding.host.value.name
+                    for sample in URLSamples.around(path: forbidden.path.value, in: domain) {
+                        guard let url = LinkURL(sample)?.on(host: host) else { continue }
+                        for platform in Expectation.Platform.allCases {
+                            for verdict in evaluator.verdicts(for: url, platform: platform) where verdict.opens {
+                                let key = "\(platform.rawValue) \(verdict.identity)"
+                                if opened[key] == nil { order.append(key) }
+                                opened[key, default: ([], verdict.decision.origin)].urls.append(url.description)
+                            }
+                        }
+                    }
+                }
+                for key in order {
+                    let (urls, origin) = opened[key]!
+                    let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
+                    findings.append(
+                        Finding(
+                            rule: info.id, severity: info.defaultSeverity,
+                            message:
+                                "forbidden path \(forbidden.path.value) opens \(parts[1]) on \(parts[0]) in \(environment.name) (\(forbidden.reason))",
+                            location: origin ?? forbidden.path.location,
+                            hint: "add an exclude rule for \(forbidden.path.value) before the rule that matches it",
+                            witnesses: urls, environment: environment.name, platform: parts[0], app: parts[1],
+                            identity: [environment.name, forbidden.path.value, key]))
+                }
+            }
+        }
+        return findings
+    }
+}
