@@ -1,0 +1,197 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+/// `linkwright match`, `explain` and `test`, run as users run them.
+@Suite struct MatchCommandTests {
+    let aasa = "dist/production/museo.example/.well-known/apple-app-site-association"
+    let assetLinks = "dist/production/museo.example/.well-known/assetlinks.json"
+
+    private func linkwright(_ arguments: [String], input: String? = nil) throws -> ProcessResult {
+        try runLinkwright(arguments, in: RepositoryPaths.root, input: input.map { Data($0.utf8) })
+    }
+
+    @Test func decidesURLsGivenAsArgumentsForEveryAppInTheFile() throws {
+        let result = try linkwright([
+            "match", "--aasa", aasa, "--host", "museo.example", "/admin/login", "/tickets/x?source=mail",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == """
+                no_match\tA1B2C3D4E5.com.example.museo.Clip\t/admin/login
+                exclude\tA1B2C3D4E5.com.example.museo\t/admin/login\tdetails[1] rule 0
+                no_match\tA1B2C3D4E5.com.example.museo.Clip\t/tickets/x?source=mail
+                match\tA1B2C3D4E5.com.example.museo\t/tickets/x?source=mail\tdetails[1] rule 2
+
+                """)
+    }
+
+    @Test func streamsJSONLinesFromStandardInputAndSurvivesABadLine() throws {
+        let input = "https://museo.example/es/coleccion/goya\n\nnot a url\nhttps://museo.example/clip/x#a\n"
+        let result = try linkwright(
+            ["match", "--aasa", aasa, "--app", "A1B2C3D4E5.com.example.museo", "--format", "json"], input: input)
+        #expect(result.status == 2)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                #"{"url":"https://museo.example/es/coleccion/goya","app":"A1B2C3D4E5.com.example.museo","decision":"match","detail":1,"component":3}"#,
+                #"{"url":"not a url","error":"not a URL or path"}"#,
+                #"{"url":"https://museo.example/clip/x#a","app":"A1B2C3D4E5.com.example.museo","decision":"no_match","detail":null,"component":null}"#,
+            ])
+    }
+
+    @Test func aURLOnAnotherHostThanTheFilesIsRefused() throws {
+        let result = try linkwright(["match", "--aasa", aasa, "--host", "museo.example", "https://other.example/x"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "error: https://other.example/x: is on other.example, but the file is served by museo.example\n")
+    }
+
+    @Test func evaluatesAndroidDynamicRules() throws {
+        let result = try linkwright(
+            ["match", "--assetlinks", assetLinks, "--package", "com.example.museo", "/admin", "/exhibitions", "/shop"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == """
+                exclude\tcom.example.museo\t/admin\tstatements[0] rule 0
+                match\tcom.example.museo\t/exhibitions\tstatements[0] rule 2
+                no_match\tcom.example.museo\t/shop
+
+                """)
+    }
+
+    @Test func anInvalidFileIsALocatedInputError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("aasa.json", "{\"applinks\": {\"details\": [}\n")
+        let result = try runLinkwright(["match", "--aasa", file.path, "/x"])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix(
+                "\(file.path):1:27: error: unexpected `}` where a value was expected [INVALID_JSON]"), "\(result)")
+        #expect(result.stderr.contains("[INVALID_JSON]"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func needsExactlyOneFile() throws {
+        #expect(
+            try linkwright(["match", "/x"]).stderr.hasPrefix(
+                "error: name a file: --aasa FILE or --assetlinks FILE --package NAME"))
+        #expect(
+            try linkwright(["match", "--assetlinks", assetLinks, "/x"]).stderr.hasPrefix(
+                "error: --assetlinks needs --package NAME"))
+    }
+
+    /// Every real-world file in the shared corpus goes through `match` without a crash: valid
+    /// files decide, invalid ones give located errors and exit 2.
+    @Test func everyCorpusFileGoesThroughMatch() throws {
+        guard let corpus = RepositoryPaths.sharedCorpus else {
+            print("skipped: ../shared/corpus is not here (it is in CI); real-world files were not matched")
+            return
+        }
+        var decided = 0
+        var rejected = 0
+        for (folder, option) in [("aasa", "--aasa"), ("assetlinks", "--assetlinks")] {
+            let directory = corpus.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+                let path = directory.appendingPathComponent(name).path
+                var arguments = ["match", option, path, "--host", "example.com", "/", "/a/b?c=d#e", "/%E2%82%AC"]
+                if option == "--assetlinks" { arguments += ["--package", "com.example.app"] }
+                let result = try runLinkwright(arguments)
+                #expect(result.status == 0 || result.status == 2, "\(name): \(result)")
+                #expect(!result.stderr.contains("Fatal error"), "\(name) crashed")
+                if result.status == 0 {
+                    decided += 1
+                } else {
+                    rejected += 1
+                    #expect(
+                        result.stderr.contains(path + ":"), "\(name): the error names no location\n\(result.stderr)")
+                }
+            }
+        }
+        print("corpus through match: \(decided) decided, \(rejected) rejected with located errors")
+        #expect(decided > 90)
+    }
+}
+
+@Suite struct ExplainAndTestCommandTests {
+    private func linkwright(_ arguments: [String]) throws -> ProcessResult {
+        try runLinkwright(arguments, in: RepositoryPaths.root)
+    }
+
+    @Test func explainsLayerByLayer() throws {
+        let result = try linkwright([
+            "explain", "https://museo.example/admin/login", "--env", "production", "--platform", "ios",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.contains("production (production): museo.example serves domain museo (domains/museo.yaml)\n"))
+        #expect(
+            result.stdout.contains(
+                "  ios museo (A1B2C3D4E5.com.example.museo)\n    claim: applinks:museo.example (exact)\n"))
+        #expect(result.stdout.contains("    file: https://museo.example/.well-known/apple-app-site-association\n"))
+        #expect(
+            result.stdout.contains(
+                "    exclude: stays on the web: an exclusion matched, decided by domains/museo.yaml:13:9\n"))
+        #expect(result.stdout.contains("    ✓ details[1].components[0] (exclude)  domains/museo.yaml:13:9\n"))
+        #expect(
+            result.stdout.contains(
+                "  ios emergencias (Q7R8S9T0U1.es.emergencias.app)\n    claim: no applinks entry covers the host\n"))
+        #expect(!result.stdout.contains("android"))
+    }
+
+    @Test func explainsAWildcardSubdomainThroughTheRootsFile() throws {
+        let result = try linkwright(["explain", "https://tienda.museo.example/exhibitions/x", "--env", "production"])
+        #expect(result.stdout.contains("*.museo.example serves domain museo"))
+        #expect(
+            result.stdout.contains(
+                "claim: applinks:*.museo.example (wildcard)\n    file: https://museo.example/.well-known/apple-app-site-association"
+            ))
+        #expect(result.stdout.contains("claim: intent filter host *.museo.example (wildcard)"))
+    }
+
+    @Test func explainsAForeignFile() throws {
+        let result = try linkwright([
+            "explain", "--aasa", "dist/production/museo.example/.well-known/apple-app-site-association",
+            "--app", "A1B2C3D4E5.com.example.museo", "/tickets/annual",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("no_match: stays on the web: no rule matched\n"))
+        #expect(result.stdout.contains("failed ?source  \"?*\" vs \"\""), "\(result.stdout)")
+    }
+
+    @Test func explainNeedsAFullURLAgainstTheConfiguration() throws {
+        let result = try linkwright(["explain", "/admin"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: \"/admin\" is not a full URL"))
+    }
+
+    @Test func theExampleExpectationsAllPass() throws {
+        let result = try linkwright(["test"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasSuffix("checks passed in 3 environments\n"))
+    }
+
+    @Test func aFailingExpectationPointsAtItsRuleAndExits1() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        try folder.write(
+            "domains/emergencias.yaml",
+            try folder.read("domains/emergencias.yaml").replacingOccurrences(
+                of: "      - path: /reset-password\n        query:\n          token: \"?*\"\n",
+                with: "      - path: /reset-password*\n"))
+        let result = try runLinkwright(["test", "--env", "production"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.hasPrefix(
+                "domains/emergencias.yaml:24:5: error: https://app.emergencias.example/reset-password on ios in production: "
+                    + "expected web, got emergencias (decided by domains/emergencias.yaml:9:9) [EXPECTATION_FAILED]\n"),
+            "\(result)")
+        #expect(result.stdout.hasSuffix("2 of 71 checks failed\n"))
+        let junit = try runLinkwright(["test", "--env", "production", "--format", "junit"], in: folder.url)
+        #expect(junit.status == 1)
+        #expect(junit.stdout.contains("<testsuites name=\"linkwright test\" tests=\"71\" failures=\"2\">"))
+    }
+}
