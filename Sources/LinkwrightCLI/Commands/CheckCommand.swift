@@ -52,7 +52,9 @@ struct CheckCommand: Command {
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: policyReport.findings,
             changes: comparison.baseRevision == nil
-                ? [] : StructuralDiff.changes(base: comparison.base, head: comparison.head),
+                ? []
+                : StructuralDiff.changes(base: comparison.base, head: comparison.head)
+                    + BehaviourDiff.changes(base: comparison.base, head: comparison.head),
             unusedApprovals: policyReport.unusedApprovals, notes: comparison.notes,
             pathPrefix: workspace.printer.pathPrefix)
         let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!

@@ -39,7 +39,8 @@ struct DiffCommand: Command {
             mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), terminal: terminal)
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: [],
-            changes: StructuralDiff.changes(base: comparison.base, head: comparison.head), notes: comparison.notes,
+            changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
+                + BehaviourDiff.changes(base: comparison.base, head: comparison.head), notes: comparison.notes,
             pathPrefix: workspace.printer.pathPrefix)
         let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
         terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))

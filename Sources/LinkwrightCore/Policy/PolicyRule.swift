@@ -46,6 +46,7 @@ public struct RuleExample: Sendable {
 public enum PolicyRules {
     public static let all: [any PolicyRule] = [
         ProductionAppRemovedRule(),
+        ExclusionReorderedRule(),
         DeveloperModeInProductionRule(),
         NonProductionHostInProductionRule(),
         FingerprintChannelMissingRule(),

@@ -131,6 +131,6 @@ public struct LinkChange: Sendable, Equatable {
         case .opensWeb: text = "now stays on the web (opened\(subject))"
         case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
         }
-        return "\(environment) \(scope): \(text)" + (approximate ? " (policy changed; found by sampling)" : "")
+        return "\(environment) \(scope): \(text)" + (approximate ? " (sampled: other URLs may change too)" : "")
     }
 }

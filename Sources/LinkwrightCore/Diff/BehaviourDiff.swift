@@ -1,0 +1,197 @@
+/// Which URLs change what they open between two compiled configurations.
+///
+/// URLs to try come from the rules of both sides (each pattern instantiated several ways, with
+/// the query items and fragments rules mention) and from the expectations. Every URL is decided
+/// on both sides as devices decide it (`EnvironmentEvaluator`), so a difference is real; a change
+/// no sample reaches is not seen, which is why such changes are marked approximate.
+public enum BehaviourDiff {
+    /// One URL decided for one app on both sides.
+    public struct Observation: Sendable {
+        public var environment: String
+        /// The host as configured (`*.x` for a wildcard binding, tried on a subdomain).
+        public var host: String
+        public var platform: Expectation.Platform
+        public var identity: String
+        public var url: String
+        public var before: EnvironmentEvaluator.Verdict?
+        public var after: EnvironmentEvaluator.Verdict?
+
+        public var openedBefore: Bool { before?.opens ?? false }
+        public var opensAfter: Bool { after?.opens ?? false }
+    }
+
+    /// Every URL whose outcome differs for some app, on hosts served on both sides.
+    public static func observations(base: PolicySnapshot, head: PolicySnapshot) -> [Observation] {
+        var observations: [Observation] = []
+        for after in head.compiled.environments {
+            guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
+            let oldEvaluator = EnvironmentEvaluator(before)
+            let newEvaluator = EnvironmentEvaluator(after)
+            let oldHosts = Set(before.sites.flatMap(\.servedHosts))
+            for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) {
+                let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
+                let samples = candidateURLs(host: host, base: base, head: head, environment: after.name)
+                for sample in samples {
+                    guard let url = LinkURL(sample)?.on(host: concrete) else { continue }
+                    for platform in Expectation.Platform.allCases {
+                        let old = oldEvaluator.verdicts(for: url, platform: platform)
+                        let new = newEvaluator.verdicts(for: url, platform: platform)
+                        var identities = new.map(\.identity)
+                        identities += old.map(\.identity).filter { !identities.contains($0) }
+                        for identity in identities {
+                            let beforeVerdict = old.first { $0.identity == identity }
+                            let afterVerdict = new.first { $0.identity == identity }
+                            guard
+                                beforeVerdict?.opens != afterVerdict?.opens
+                                    || beforeVerdict?.decision.outcome != afterVerdict?.decision.outcome
+                            else { continue }
+                            observations.append(
+                                Observation(
+                                    environment: after.name, host: host.name, platform: platform, identity: identity,
+                                    url: url.description, before: beforeVerdict, after: afterVerdict))
+                        }
+                    }
+                }
+            }
+        }
+        return observations
+    }
+
+    /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
+    public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+        guard let base else { return [] }
+        var changes: [LinkChange] = []
+        var index: [String: Int] = [:]
+        let observations = observations(base: base, head: head).filter { $0.openedBefore != $0.opensAfter }
+        // Per URL and platform: who opened it before and who opens it now.
+        var byURL: [String: [Observation]] = [:]
+        var urlOrder: [String] = []
+        for observation in observations {
+            let key = "\(observation.environment) \(observation.host) \(observation.platform) \(observation.url)"
+            if byURL[key] == nil { urlOrder.append(key) }
+            byURL[key, default: []].append(observation)
+        }
+        for key in urlOrder {
+            let group = byURL[key]!
+            let first = group[0]
+            let gained = group.filter(\.opensAfter)
+            let lost = group.filter(\.openedBefore)
+            var entries: [(LinkChange.Kind, String, String?, String?, Observation)] = []
+            for observation in gained {
+                if let replaced = lost.first {
+                    entries.append(
+                        (.changesApp, observation.identity, replaced.identity, observation.identity, observation))
+                } else {
+                    entries.append((.opensApp, observation.identity, "web", observation.identity, observation))
+                }
+            }
+            if gained.isEmpty {
+                for observation in lost {
+                    entries.append((.opensWeb, observation.identity, observation.identity, "web", observation))
+                }
+            }
+            for (kind, app, before, after, observation) in entries {
+                let grouping =
+                    "\(first.environment) \(first.host) \(first.platform) \(kind) \(before ?? "") \(after ?? "")"
+                if let existing = index[grouping] {
+                    if changes[existing].witnesses.count < 5 { changes[existing].witnesses.append(observation.url) }
+                    continue
+                }
+                // Point at the head rule that now decides; for a lost link with nothing deciding at
+                // the head, at the base rule that used to open it.
+                let headRule = observation.after?.decision.origin
+                let baseRule = observation.before?.decision.origin
+                index[grouping] = changes.count
+                changes.append(
+                    LinkChange(
+                        kind: kind, environment: first.environment, host: first.host, platform: first.platform.rawValue,
+                        app: app, before: before, after: after, witnesses: [observation.url],
+                        location: headRule ?? baseRule,
+                        side: headRule == nil && baseRule != nil ? .base : .head, approximate: true))
+            }
+        }
+        return changes
+    }
+
+    /// Paths, queries and fragments worth trying on `host`: every pattern of either side's
+    /// association files for it, instantiated several ways, and the expectations' URLs.
+    static func candidateURLs(host: Host, base: PolicySnapshot, head: PolicySnapshot, environment: String) -> [String] {
+        var paths: [String] = ["/"]
+        var queries: [String?] = [nil]
+        var fragments: [String?] = [nil]
+        for snapshot in [base, head] {
+            guard let compiled = snapshot.compiled.environments.first(where: { $0.name == environment }),
+                let site = compiled.sites.first(where: { $0.servedHosts.contains(host) })
+            else { continue }
+            let variables = site.aasa?.applinks?.substitutionVariables ?? []
+            var components = site.aasa?.applinks?.details.flatMap { $0.components ?? [] } ?? []
+            components +=
+                site.aasa?.applinks?.details.flatMap {
+                    ($0.paths ?? []).map { AASAComponent(path: $0.hasPrefix("NOT ") ? String($0.dropFirst(4)) : $0) }
+                } ?? []
+            for component in components {
+                if let path = component.path { paths += pathVariants(path, variables) }
+                switch component.query {
+                case .whole(let pattern): queries.append(URLSamples.instance(of: pattern, variables: variables))
+                case .items(let items):
+                    queries.append(
+                        items.map {
+                            "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern, variables: variables)))"
+                        }.joined(separator: "&"))
+                default: break
+                }
+                if let fragment = component.fragment {
+                    fragments.append(nonEmpty(URLSamples.instance(of: fragment, variables: variables)))
+                }
+            }
+            for statement in site.assetLinks?.statements ?? [] {
+                for component in statement.dynamicComponents ?? [] {
+                    if let path = component.path { paths += pathVariants(path, []) }
+                    if let query = component.query {
+                        queries.append(
+                            query.map { "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern)))" }.joined(
+                                separator: "&"))
+                    }
+                    if let fragment = component.fragment {
+                        fragments.append(nonEmpty(URLSamples.instance(of: fragment)))
+                    }
+                }
+            }
+            if let domainName = snapshot.configuration.environment(named: environment)?.hosts.first(where: {
+                $0.host.value == host
+            })?.domain.value,
+                let domain = snapshot.configuration.domain(named: domainName)
+            {
+                paths += domain.expectations.compactMap { LinkURL($0.url.value) }.map(\.path)
+                queries += domain.expectations.compactMap { LinkURL($0.url.value)?.query }
+            }
+        }
+        var seen: Set<String> = []
+        var urls: [String] = []
+        for path in paths where seen.insert("p" + path).inserted {
+            for query in unique(queries) {
+                for fragment in unique(fragments) where query == nil || fragment == nil {
+                    urls.append(path + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? ""))
+                }
+            }
+        }
+        return urls
+    }
+
+    /// A path pattern filled in several ways: wildcards empty and non-empty, with and without
+    /// the `/x` Apple lets `/buy/*` also match as `/buy`.
+    static func pathVariants(_ pattern: String, _ variables: [AASAVariable]) -> [String] {
+        let slashed = pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
+        let empty = URLSamples.instance(of: slashed, variables: variables)
+        let filled = URLSamples.instance(of: slashed.replacing("*", with: "x"), variables: variables)
+        let deep = URLSamples.instance(of: slashed.replacing("*", with: "x/y"), variables: variables)
+        return [empty, filled, deep].map { $0.hasPrefix("/") ? $0 : "/" + $0 }
+    }
+
+    private static func nonEmpty(_ text: String) -> String { text.isEmpty ? "x" : text }
+
+    private static func unique(_ values: [String?]) -> [String?] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0 ?? "\u{0}none").inserted }
+    }
+}
