@@ -36,7 +36,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkwrightEndToEndTests",
-            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightIO"]
+            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightCore"]
         ),
     ]
 )
