@@ -36,7 +36,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkwrightEndToEndTests",
-            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightCore"]
+            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightCore"],
+            exclude: ["Golden"]
         ),
     ]
 )

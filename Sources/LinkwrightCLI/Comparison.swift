@@ -1,9 +1,8 @@
-import Foundation
 import LinkwrightCore
 import LinkwrightIO
 
-/// Two compiled configurations to compare: a base revision read through libgit2 and a head that
-/// is either the working tree (uncommitted changes included) or another revision.
+/// Two sides to compare: a base revision read through libgit2 and a head that is either the
+/// working tree (uncommitted changes included) or another revision.
 struct Comparison {
     var base: PolicySnapshot?
     var head: PolicySnapshot
@@ -15,84 +14,55 @@ struct Comparison {
     /// With `mergeBase` the base is where the head (HEAD for the working tree) forked from
     /// `base`, as a pull request's diff shows it.
     static func load(
-        workspace: Workspace, base: String?, head: String?, mergeBase: Bool, terminal: Terminal
+        reader: RevisionReader, base: String?, head: String?, mergeBase: Bool, printer: DiagnosticPrinter
     ) throws -> Comparison {
-        var openedRepository: GitRepository?
-        func openRepository() throws -> GitRepository {
-            if let openedRepository { return openedRepository }
-            let opened = try gitAction { try GitRepository(configurationFolder: workspace.root.path) }
-            openedRepository = opened
-            return opened
-        }
-        let headSide: (files: [SourceFile], revision: CheckReport.Revision)
         var headCommit: GitCommit?
+        let headContent: RevisionContent
+        let headRevision: CheckReport.Revision
         if let head {
-            let repository = try openRepository()
-            let commit = try gitAction { try repository.resolve(head) }
+            let commit = try reader.resolve(head)
             headCommit = commit
-            let tree = try gitAction { try GitTreeSource(repository: repository, commit: commit) }
-            guard tree.exists else {
-                throw UnusableInput(
-                    message: "there is no configuration folder \(workspace.configPath) at \(head)",
-                    hint: "check --config, or compare revisions that have the configuration")
-            }
-            headSide = (try read(tree, at: head), CheckReport.Revision(name: head, commit: commit.id))
+            headContent = try reader.content(at: commit)
+            headRevision = CheckReport.Revision(name: head, commit: commit.id)
         } else {
-            headSide = (
-                try read(DiskSourceTree(root: workspace.root), at: "the working tree"),
-                .init(name: "working tree", commit: nil)
-            )
+            headContent = try reader.workingTree()
+            headRevision = CheckReport.Revision(name: "working tree", commit: nil)
         }
-        let (headSnapshot, headDiagnostics) = PolicySnapshot.make(headSide.files)
-        guard let headSnapshot else {
-            workspace.printer.printText(headDiagnostics)
-            throw Halt(status: .unusable)
+        let headSnapshot: PolicySnapshot
+        var notes: [String] = []
+        switch headContent {
+        case .snapshot(let snapshot, let headNotes):
+            headSnapshot = snapshot
+            notes += headNotes
+        case .absent(let what):
+            throw UnusableInput(
+                message: "\(what) in \(headRevision.name)", hint: "check --config or --artifact, and the revision")
+        case .unusable(let why, let diagnostics):
+            printer.printText(diagnostics)
+            throw UnusableInput(message: "\(why) in \(headRevision.name)", hint: nil)
         }
-        var comparison = Comparison(base: nil, head: headSnapshot, baseRevision: nil, headRevision: headSide.revision)
+        var comparison = Comparison(
+            base: nil, head: headSnapshot, baseRevision: nil, headRevision: headRevision, notes: notes)
         guard let base else { return comparison }
-        let repository = try openRepository()
-        var commit = try gitAction { try repository.resolve(base) }
+        var commit = try reader.resolve(base)
         var mergeBaseWith: String?
         if mergeBase {
-            let current = try headCommit ?? gitAction { try repository.resolve("HEAD") }
-            commit = try gitAction { try repository.mergeBase(current, commit) }
+            let current = try headCommit ?? reader.resolve("HEAD")
+            commit = try reader.mergeBase(current, commit)
             mergeBaseWith = head ?? "HEAD"
         }
-        comparison.baseRevision = CheckReport.Revision(name: base, commit: commit.id, mergeBaseWith: mergeBaseWith)
-        let tree = try gitAction { try GitTreeSource(repository: repository, commit: commit) }
-        let baseFiles = tree.exists ? try read(tree, at: base) : []
-        guard !baseFiles.isEmpty else {
+        let revision = CheckReport.Revision(name: base, commit: commit.id, mergeBaseWith: mergeBaseWith)
+        comparison.baseRevision = revision
+        switch try reader.content(at: commit) {
+        case .snapshot(let snapshot, let baseNotes):
+            comparison.base = snapshot
+            comparison.notes += baseNotes
+        case .absent(let what):
+            comparison.notes.append("\(what) at \(revision.label): everything is new")
+        case .unusable(let why, _):
             comparison.notes.append(
-                "the configuration does not exist at \(comparison.baseRevision!.label): everything is new")
-            return comparison
-        }
-        let (baseSnapshot, baseDiagnostics) = PolicySnapshot.make(baseFiles)
-        if let baseSnapshot {
-            comparison.base = baseSnapshot
-        } else {
-            let errors = baseDiagnostics.filter { $0.severity == .error }.count
-            comparison.notes.append(
-                "the configuration at \(comparison.baseRevision!.label) does not compile (\(errors) error\(errors == 1 ? "" : "s")): "
-                    + "the head is checked on its own, with nothing to compare against")
+                "\(why) at \(revision.label): the head is checked on its own, with nothing to compare against")
         }
         return comparison
-    }
-
-    private static func read(_ tree: some SourceTree, at place: String) throws -> [SourceFile] {
-        do {
-            return try tree.configurationFiles()
-        } catch {
-            throw UnusableInput(message: "cannot read the configuration at \(place): \(error)", hint: nil)
-        }
-    }
-
-    /// Runs a git operation, turning its errors into the message, hint and command to run.
-    static func gitAction<T>(_ action: () throws -> T) throws -> T {
-        do {
-            return try action()
-        } catch let error as GitError {
-            let hint = [error.hint, error.command.map { "run: \($0)" }].compactMap { $0 }.joined(separator: "; ")
-            throw UnusableInput(message: error.message, hint: hint.isEmpty ? nil : hint)
-        }
     }
 }

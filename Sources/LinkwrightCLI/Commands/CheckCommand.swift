@@ -25,7 +25,8 @@ struct CheckCommand: Command {
                 name: "no-merge-base", valueName: nil, help: "Compare with REF itself, not its merge-base with HEAD"),
             OptionSpec(name: "head", valueName: "REV", help: "Check this revision instead of the working tree"),
             .config,
-            .format(formats),
+        ] + RevisionReader.options + [
+            .format(formats)
         ])
 
     let arguments: ParsedArguments
@@ -40,8 +41,10 @@ struct CheckCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let comparison = try Comparison.load(
-            workspace: workspace, base: arguments.value("against"), head: arguments.value("head"),
-            mergeBase: !arguments.flag("no-merge-base"), terminal: terminal)
+            reader: RevisionReader(
+                source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
+            base: arguments.value("against"), head: arguments.value("head"),
+            mergeBase: !arguments.flag("no-merge-base"), printer: workspace.printer)
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
             workspace.printer.printText(settingDiagnostics)

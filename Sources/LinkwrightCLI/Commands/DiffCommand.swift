@@ -18,7 +18,8 @@ struct DiffCommand: Command {
             OptionSpec(
                 name: "no-merge-base", valueName: nil, help: "Compare with BASE itself, not its merge-base with HEAD"),
             .config,
-            .format(CheckCommand.formats),
+        ] + RevisionReader.options + [
+            .format(CheckCommand.formats)
         ],
         positionals: [
             ("BASE", "Base revision (default: HEAD)"), ("HEAD", "Head revision (default: the working tree)"),
@@ -35,8 +36,10 @@ struct DiffCommand: Command {
         let base = positionals.first ?? "HEAD"
         let head = positionals.count > 1 ? positionals[1] : nil
         let comparison = try Comparison.load(
-            workspace: workspace, base: base, head: head,
-            mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), terminal: terminal)
+            reader: RevisionReader(
+                source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
+            base: base, head: head,
+            mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), printer: workspace.printer)
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)

@@ -168,7 +168,7 @@ public final class GitRepository {
     }
 
     /// Runs `body` with the root `git_tree*` of `commit`.
-    private func withTree<Result>(of commit: GitCommit, _ body: (OpaquePointer) throws -> Result) throws -> Result {
+    func withTree<Result>(of commit: GitCommit, _ body: (OpaquePointer) throws -> Result) throws -> Result {
         var commitID = try git_oid(hex: commit.id)
         var commitObject: OpaquePointer?
         let code = git_commit_lookup(&commitObject, handle, &commitID)

@@ -1,0 +1,206 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// What a revision (or the working tree) holds of the link contract.
+enum RevisionContent {
+    case snapshot(PolicySnapshot, notes: [String])
+    /// Nothing to compare at this revision: the configuration or file does not exist there.
+    case absent(String)
+    /// Something is there but cannot be used; the reason and its diagnostics.
+    case unusable(String, [Diagnostic])
+}
+
+/// Reads the link contract at any revision through libgit2, or from the working tree, caching
+/// what it compiled by the git object IDs it read: revisions that did not touch the contract
+/// cost one tree lookup.
+final class RevisionReader {
+    /// Where the contract lives.
+    enum Source {
+        /// The YAML configuration folder.
+        case configuration(Workspace)
+        /// Raw association files (`--artifact PATH`, repeatable: the first that exists at a
+        /// revision is used, so renames are followed), served on `host`.
+        case artifacts(paths: [String], host: LinkwrightCore.Host)
+    }
+
+    let source: Source
+    private let terminal: Terminal
+    private var openedRepository: GitRepository?
+    private var cache: [String: RevisionContent] = [:]
+
+    init(source: Source, terminal: Terminal) {
+        self.source = source
+        self.terminal = terminal
+    }
+
+    /// The options that choose artifacts over the configuration.
+    static let options = [
+        OptionSpec(
+            name: "artifact", valueName: "PATH",
+            help: "Compare a committed association file instead of the configuration", repeatable: true),
+        OptionSpec(
+            name: "host", valueName: "HOST", help: "With --artifact: the host serving it (default: example.com)"),
+    ]
+
+    static func source(_ arguments: ParsedArguments, workspace: Workspace) throws -> Source {
+        let artifacts = arguments.all("artifact")
+        guard !artifacts.isEmpty else {
+            if arguments.value("host") != nil { throw UsageError(message: "--host goes with --artifact PATH") }
+            return .configuration(workspace)
+        }
+        let hostName = arguments.value("host") ?? "example.com"
+        guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
+            throw UsageError(message: "--host \(hostName) is not a host name")
+        }
+        return .artifacts(paths: artifacts, host: host)
+    }
+
+    var repository: GitRepository {
+        get throws {
+            if let openedRepository { return openedRepository }
+            let folder: String
+            switch source {
+            case .configuration(let workspace): folder = workspace.root.path
+            case .artifacts: folder = terminal.currentDirectory.path
+            }
+            let opened = try Self.gitAction { try GitRepository(configurationFolder: folder) }
+            openedRepository = opened
+            return opened
+        }
+    }
+
+    func resolve(_ revision: String) throws -> GitCommit {
+        let repository = try repository
+        return try Self.gitAction { try repository.resolve(revision) }
+    }
+
+    func mergeBase(_ a: GitCommit, _ b: GitCommit) throws -> GitCommit {
+        let repository = try repository
+        return try Self.gitAction { try repository.mergeBase(a, b) }
+    }
+
+    /// The contract as committed at `commit`.
+    func content(at commit: GitCommit) throws -> RevisionContent {
+        let repository = try repository
+        switch source {
+        case .configuration:
+            let tree = try Self.gitAction { try GitTreeSource(repository: repository, commit: commit) }
+            guard let treeID = tree.treeID else { return .absent("no configuration folder") }
+            if let cached = cache[treeID] { return cached }
+            let content = compile(try read(tree, at: commit.shortID))
+            cache[treeID] = content
+            return content
+        case .artifacts(let paths, let host):
+            var files: [(path: String, bytes: [UInt8])] = []
+            var key = ""
+            for (kind, group) in Self.byKind(paths) {
+                for path in group {
+                    let relative = relativeToWorkTree(path, repository)
+                    if let file = try Self.gitAction({ try repository.file(at: relative, in: commit) }) {
+                        files.append((path, file.bytes))
+                        key += kind + file.blobID
+                        break
+                    }
+                }
+            }
+            if let cached = cache[key] { return cached }
+            let content = Self.artifactContent(files, host: host)
+            cache[key] = content
+            return content
+        }
+    }
+
+    /// The contract in the working tree, uncommitted changes included.
+    func workingTree() throws -> RevisionContent {
+        switch source {
+        case .configuration(let workspace):
+            let files = try read(DiskSourceTree(root: workspace.root), at: "the working tree")
+            return files.isEmpty ? .absent("no configuration") : compile(files)
+        case .artifacts(let paths, let host):
+            var files: [(path: String, bytes: [UInt8])] = []
+            for (_, group) in Self.byKind(paths) {
+                for path in group {
+                    if let data = FileManager.default.contents(atPath: terminal.url(path).path) {
+                        files.append((path, Array(data)))
+                        break
+                    }
+                }
+            }
+            return Self.artifactContent(files, host: host)
+        }
+    }
+
+    private func compile(_ files: [SourceFile]) -> RevisionContent {
+        guard !files.isEmpty else { return .absent("no configuration") }
+        let (snapshot, diagnostics) = PolicySnapshot.make(files)
+        guard let snapshot else {
+            let errors = diagnostics.filter { $0.severity == .error }
+            return .unusable(
+                "the configuration does not compile (\(errors.count) error\(errors.count == 1 ? "" : "s"))", errors)
+        }
+        return .snapshot(snapshot, notes: [])
+    }
+
+    private func read(_ tree: some SourceTree, at place: String) throws -> [SourceFile] {
+        do {
+            return try tree.configurationFiles()
+        } catch {
+            throw UnusableInput(message: "cannot read the configuration at \(place): \(error)", hint: nil)
+        }
+    }
+
+    private func relativeToWorkTree(_ path: String, _ repository: GitRepository) -> String {
+        let absolute = terminal.url(path).path
+        let root = repository.workTreeRoot + "/"
+        return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : path
+    }
+
+    /// Artifact paths grouped by what they are (`assetlinks` in the name, else an AASA), in order.
+    static func byKind(_ paths: [String]) -> [(String, [String])] {
+        let assetLinks = paths.filter { $0.lowercased().contains("assetlinks") }
+        let aasa = paths.filter { !$0.lowercased().contains("assetlinks") }
+        return [("aasa", aasa), ("assetlinks", assetLinks)].filter { !$0.1.isEmpty }
+    }
+
+    /// Reads raw files into a snapshot. An invalid, empty or signed file is said so.
+    static func artifactContent(_ files: [(path: String, bytes: [UInt8])], host: LinkwrightCore.Host) -> RevisionContent
+    {
+        guard !files.isEmpty else { return .absent("none of the artifact paths exists") }
+        var aasa: AASADocument?
+        var assetLinks: AssetLinksDocument?
+        var notes: [String] = []
+        for file in files {
+            if file.bytes.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
+                return .unusable("\(file.path) is empty", [])
+            }
+            if file.path.lowercased().contains("assetlinks") {
+                let result = AssetLinksReader().read(file.bytes, file: file.path)
+                guard let document = result.document else {
+                    return .unusable(
+                        "\(file.path) is not a statement list", result.diagnostics.filter { $0.severity == .error })
+                }
+                assetLinks = document
+            } else {
+                let result = AASAReader().read(file.bytes, file: file.path)
+                guard let document = result.document else {
+                    let reason = result.wasSigned ? "is signed and its payload cannot be read" : "is not valid JSON"
+                    return .unusable("\(file.path) \(reason)", result.diagnostics.filter { $0.severity == .error })
+                }
+                if result.wasSigned { notes.append("\(file.path) is PKCS#7 signed; its signature was not verified") }
+                aasa = document
+            }
+        }
+        return .snapshot(.artifacts(aasa: aasa, assetLinks: assetLinks, host: host), notes: notes)
+    }
+
+    /// Runs a git operation, turning its errors into the message, hint and command to run.
+    static func gitAction<T>(_ action: () throws -> T) throws -> T {
+        do {
+            return try action()
+        } catch let error as GitError {
+            let hint = [error.hint, error.command.map { "run: \($0)" }].compactMap { $0 }.joined(separator: "; ")
+            throw UnusableInput(message: error.message, hint: hint.isEmpty ? nil : hint)
+        }
+    }
+}
