@@ -8,9 +8,7 @@ public enum LinkwrightCLI {
     static var commands: [any Command.Type] {
         [
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
-            CheckCommand.self, DiffCommand.self,
-            RulesCommand.self,
-            SchemaCommand.self,
+            CheckCommand.self, DiffCommand.self, ChangelogCommand.self, RulesCommand.self, SchemaCommand.self,
         ]
     }
 

@@ -28,6 +28,8 @@ final class RevisionReader {
     private let terminal: Terminal
     private var openedRepository: GitRepository?
     private var cache: [String: RevisionContent] = [:]
+    /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
+    private(set) var keys: [String: String] = [:]
 
     init(source: Source, terminal: Terminal) {
         self.source = source
@@ -87,6 +89,7 @@ final class RevisionReader {
         case .configuration:
             let tree = try Self.gitAction { try GitTreeSource(repository: repository, commit: commit) }
             guard let treeID = tree.treeID else { return .absent("no configuration folder") }
+            keys[commit.id] = treeID
             if let cached = cache[treeID] { return cached }
             let content = compile(try read(tree, at: commit.shortID))
             cache[treeID] = content
@@ -104,6 +107,7 @@ final class RevisionReader {
                     }
                 }
             }
+            keys[commit.id] = key
             if let cached = cache[key] { return cached }
             let content = Self.artifactContent(files, host: host)
             cache[key] = content

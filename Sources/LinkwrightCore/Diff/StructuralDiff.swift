@@ -183,11 +183,14 @@ struct RuleSequences {
     init(_ environment: CompiledEnvironment?) {
         for site in environment?.sites ?? [] {
             if let applinks = site.aasa?.applinks {
-                for details in applinks.details where details.components != nil {
-                    for appID in details.effectiveAppIDs {
-                        let signatures = details.components!.map {
+                for details in applinks.details {
+                    // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
+                    let signatures =
+                        details.components?.map {
                             RuleSignature(component: $0, details: details, defaults: applinks.defaults)
                         }
+                        ?? (details.paths ?? []).map(RuleSignature.init(legacyPath:))
+                    for appID in details.effectiveAppIDs {
                         append(Key(host: site.fileHost.name, platform: "ios", app: appID), signatures)
                     }
                 }
@@ -262,6 +265,14 @@ struct RuleSignature: Hashable, CustomStringConvertible {
         if dynamic.exclude { parts.append("(exclude)") }
         text = parts.joined(separator: " ")
         origin = dynamic.origin
+    }
+
+    /// A legacy `paths` entry: `NOT ` excludes; it compares the path only.
+    init(legacyPath: String) {
+        let excluded = legacyPath.hasPrefix("NOT ")
+        path = excluded ? String(legacyPath.dropFirst(4)) : legacyPath
+        text = path + (excluded ? " (exclude)" : "")
+        origin = nil
     }
 
     init(_ scope: PathScope) {

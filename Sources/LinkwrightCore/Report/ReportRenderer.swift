@@ -342,15 +342,12 @@ public enum ReportRenderer {
                 text += "| \(icon) | `\(finding.rule)` | \(cell(finding.message))\(witnesses)\(approval) | \(place) |\n"
             }
         }
-        let environments = Array(Set(report.changes.map(\.environment))).sorted()
-        for environment in environments {
-            let changes = report.changes.filter { $0.environment == environment }
+        for (environment, changes) in Changelog.byEnvironment(report.changes) {
             text += "\n#### \(environment)\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
             for change in changes {
                 let example = change.witnesses.first.map { "`\($0)`" } ?? ""
-                let summary = change.summary.dropFirst(change.environment.count + 1)
-                    .drop { $0 != ":" }.dropFirst(2)
-                text += "| \(change.host ?? "") | \(change.platform ?? "") | \(cell(String(summary))) | \(example) |\n"
+                text +=
+                    "| \(change.host ?? "") | \(change.platform ?? "") | \(cell(Changelog.description(change))) | \(example) |\n"
             }
         }
         if report.changes.isEmpty && report.base != nil { text += "\nNo change in which URLs open which app.\n" }

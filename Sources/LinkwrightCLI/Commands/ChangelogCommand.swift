@@ -1,0 +1,125 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// `linkwright changelog [FROM..TO]`: what changed in which URLs open which app, release by
+/// release.
+struct ChangelogCommand: Command {
+    static let spec = CommandSpec(
+        name: "changelog",
+        abstract: "Report link behaviour changes between consecutive tags, as release notes",
+        usage: "changelog [FROM..TO] [--tags GLOB] [--format markdown|json|html] [--config DIR] [--artifact PATH]...",
+        discussion: """
+            Walks the tags in the range (all tags by default; --tags filters them with a shell
+            glob), in semantic-version order when every tag looks like a version and in commit
+            order otherwise, compiles the contract at each, and reports for each consecutive pair
+            the behaviour and structural changes per environment, host, platform and app, with
+            example URLs. FROM..TO takes any revisions (TO defaults to HEAD); FROM and TO are the
+            first and last points. Tags that did not touch the contract cost nothing: compiled
+            results are cached by git tree ID. A revision where the contract is absent or does not
+            compile is reported as such and the walk continues.
+            """,
+        options: [
+            OptionSpec(name: "tags", valueName: "GLOB", help: "Only tags matching this glob, e.g. 'v*'"), .config,
+        ] + RevisionReader.options + [.format(["markdown", "json", "html"])],
+        positionals: [("FROM..TO", "Revision range (default: every tag)")],
+        maximumPositionals: 1)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let reader = RevisionReader(
+            source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal)
+        let points = try releasePoints(reader)
+        guard points.count >= 2 else {
+            throw UnusableInput(
+                message:
+                    "the changelog needs at least two revisions; found \(points.map(\.name).joined(separator: ", "))",
+                hint: "tag releases, or give a range such as v1.4..HEAD")
+        }
+        var releases: [Changelog.Release] = []
+        // The last revision whose contract could be read: a broken one in between is reported and
+        // the next usable revision is compared with this one, so the walk goes on.
+        var lastUsable: (name: String, snapshot: PolicySnapshot)?
+        for (from, to) in zip(points, points.dropFirst()) {
+            if case .snapshot(let snapshot, _) = try reader.content(at: from.commit) {
+                lastUsable = (from.name, snapshot)
+            }
+            releases.append(try release(from: from, to: to, lastUsable: lastUsable, reader))
+        }
+        let changelog = Changelog(releases: releases)
+        switch arguments.value("format") ?? "markdown" {
+        case "json": terminal.out(changelog.json.rendered())
+        case "html": terminal.out(changelog.html)
+        default: terminal.out(changelog.markdown)
+        }
+        return .success
+    }
+
+    /// The revisions to compare, in order.
+    private func releasePoints(_ reader: RevisionReader) throws -> [(name: String, commit: GitCommit)] {
+        let repository = try reader.repository
+        var tags = try RevisionReader.gitAction { try repository.tags() }
+        if let glob = arguments.value("tags") { tags = tags.filter { fnmatch(glob, $0.name, 0) == 0 } }
+        let ordered = VersionOrder.sorted(tags, name: \.name) { ($0.time, $0.name) < ($1.time, $1.name) }
+        guard let range = arguments.positionals.first else { return ordered.map { ($0.name, $0.commit) } }
+        guard let dots = range.range(of: "..") else {
+            throw UsageError(message: "\"\(range)\" is not a range; write FROM..TO, e.g. v1.4..v1.5")
+        }
+        let fromName = String(range[..<dots.lowerBound])
+        let toName = range[dots.upperBound...].isEmpty ? "HEAD" : String(range[dots.upperBound...])
+        guard !fromName.isEmpty else { throw UsageError(message: "the range needs a start: FROM..TO") }
+        let from = try reader.resolve(fromName)
+        let to = try reader.resolve(toName)
+        let inRange = Set(try RevisionReader.gitAction { try repository.commits(from: from, to: to) }.map(\.id))
+        var points: [(name: String, commit: GitCommit)] = [(fromName, from)]
+        for tag in ordered where inRange.contains(tag.commit.id) && tag.commit != to && tag.commit != from {
+            points.append((tag.name, tag.commit))
+        }
+        points.append((toName, to))
+        return points
+    }
+
+    private func release(
+        from: (name: String, commit: GitCommit), to: (name: String, commit: GitCommit),
+        lastUsable: (name: String, snapshot: PolicySnapshot)?, _ reader: RevisionReader
+    ) throws -> Changelog.Release {
+        let before = try reader.content(at: from.commit)
+        let after = try reader.content(at: to.commit)
+        if let key = reader.keys[from.commit.id], key == reader.keys[to.commit.id] {
+            return Changelog.Release(from: from.name, to: to.name, changes: [])
+        }
+        switch after {
+        case .absent(let what):
+            return Changelog.Release(
+                from: from.name, to: to.name, changes: [], notes: ["\(what) in \(to.name)"], compared: false)
+        case .unusable(let why, _):
+            return Changelog.Release(
+                from: from.name, to: to.name, changes: [], notes: ["\(to.name): \(why)"], compared: false)
+        case .snapshot(let head, let headNotes):
+            var notes = headNotes
+            let base: PolicySnapshot?
+            switch before {
+            case .snapshot(let snapshot, let baseNotes):
+                base = snapshot
+                notes += baseNotes
+            case .absent:
+                base = nil
+                notes.append("the link contract first appears in \(to.name)")
+            case .unusable(let why, _):
+                base = lastUsable?.snapshot
+                notes.append(
+                    "\(from.name): \(why); "
+                        + (lastUsable.map { "compared with \($0.name), the last revision that could be read" }
+                            ?? "no earlier revision to compare with"))
+            }
+            let changes = StructuralDiff.changes(base: base, head: head) + BehaviourDiff.changes(base: base, head: head)
+            var seen: Set<String> = []
+            return Changelog.Release(
+                from: from.name, to: to.name, changes: changes, notes: notes.filter { seen.insert($0).inserted })
+        }
+    }
+}
