@@ -15,17 +15,22 @@ struct Workspace {
         printer = DiagnosticPrinter(terminal: terminal, configPath: configPath)
     }
 
-    /// Loads and validates the configuration in the working tree.
-    func load() throws -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+    /// The configuration files in the working tree.
+    func files() throws -> [SourceFile] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw UnusableInput(message: "configuration folder \(configPath) does not exist", hint: "pass --config DIR")
         }
         do {
-            return try ConfigLoader().load(from: DiskSourceTree(root: root))
+            return try DiskSourceTree(root: root).configurationFiles()
         } catch {
             throw UnusableInput(message: "cannot read the configuration in \(configPath): \(error)", hint: nil)
         }
+    }
+
+    /// Loads and validates the configuration in the working tree.
+    func load() throws -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        ConfigLoader().load(try files())
     }
 
     /// Loads, validates and compiles the selected environments (all when `environments` is empty).

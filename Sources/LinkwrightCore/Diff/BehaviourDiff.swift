@@ -94,7 +94,12 @@ public enum BehaviourDiff {
                 let grouping =
                     "\(first.environment) \(first.host) \(first.platform) \(kind) \(before ?? "") \(after ?? "")"
                 if let existing = index[grouping] {
-                    if changes[existing].witnesses.count < 5 { changes[existing].witnesses.append(observation.url) }
+                    // Examples with different paths say more than one path with every query.
+                    let path = observation.url.prefix { $0 != "?" && $0 != "#" }
+                    let shown = changes[existing].witnesses.map { $0.prefix { $0 != "?" && $0 != "#" } }
+                    if changes[existing].witnesses.count < 5 && !shown.contains(path) {
+                        changes[existing].witnesses.append(observation.url)
+                    }
                     continue
                 }
                 // Point at the head rule that now decides; for a lost link with nothing deciding at

@@ -108,7 +108,7 @@ public struct Changelog: Sendable {
     }
 
     /// The change without its environment and host, which the tables show in their own columns.
-    static func description(_ change: LinkChange) -> String {
+    public static func description(_ change: LinkChange) -> String {
         let summary = change.summary
         guard let colon = summary.range(of: ": ") else { return summary }
         return String(summary[colon.upperBound...])

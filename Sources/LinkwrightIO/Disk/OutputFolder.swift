@@ -57,32 +57,14 @@ public struct OutputFolder {
         return plan
     }
 
-    /// Writes the plan: every new or changed file is first written to a temporary file next to
-    /// its destination, and only when all of them are written are they renamed into place, so a
-    /// failure leaves no partial file and no half-updated set.
+    /// Writes the plan: new and changed files all or nothing (`AtomicFiles`), then removes the
+    /// stale ones and records the manifest.
     public func apply(_ plan: Plan, artifacts: [Artifact], environments: Set<String>) throws {
         let byPath = Dictionary(uniqueKeysWithValues: artifacts.map { ($0.path, $0) })
-        var staged: [(temporary: URL, destination: URL)] = []
         do {
-            for path in plan.created + plan.changed {
-                let destination = try location(of: path)
-                let folder = destination.deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).linkwright-tmp")
-                try Data(byPath[path]!.bytes).write(to: temporary)
-                staged.append((temporary, destination))
-            }
-        } catch {
-            for file in staged { try? FileManager.default.removeItem(at: file.temporary) }
-            throw WriteError.cannotWrite(
-                path: staged.last.map(\.destination.path) ?? root.path, reason: Self.reason(error))
-        }
-        for file in staged {
-            guard rename(file.temporary.path, file.destination.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                for rest in staged { try? FileManager.default.removeItem(at: rest.temporary) }
-                throw WriteError.cannotWrite(path: file.destination.path, reason: reason)
-            }
+            try AtomicFiles.write(try (plan.created + plan.changed).map { (try location(of: $0), byPath[$0]!.bytes) })
+        } catch let error as AtomicFiles.WriteError {
+            throw WriteError.cannotWrite(path: error.path, reason: error.reason)
         }
         for path in plan.stale {
             let url = try location(of: path)
@@ -111,7 +93,7 @@ public struct OutputFolder {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw WriteError.cannotWrite(path: url.path, reason: Self.reason(error))
+            throw WriteError.cannotWrite(path: url.path, reason: AtomicFiles.reason(error))
         }
     }
 
@@ -133,15 +115,5 @@ public struct OutputFolder {
             try? FileManager.default.removeItem(at: folder)
             folder = folder.deletingLastPathComponent()
         }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(posix.rawValue))
-        }
-        return nsError.localizedDescription
     }
 }

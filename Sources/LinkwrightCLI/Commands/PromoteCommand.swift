@@ -1,0 +1,219 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// `linkwright promote SOURCE TARGET`: what TARGET would do with SOURCE's link rules, and the
+/// minimal YAML edits that make it so.
+struct PromoteCommand: Command {
+    static let spec = CommandSpec(
+        name: "promote",
+        abstract: "Plan (and apply) promoting one environment's link rules to another, e.g. staging to production",
+        usage: "promote SOURCE TARGET [--write [--commit]] [--config DIR] [--format text|json|markdown]",
+        discussion: """
+            TARGET gets everything SOURCE has that it does not: rules and applinks entries limited to
+            SOURCE, expectations limited to SOURCE (replacing TARGET's own for the same URL), and
+            domain contracts SOURCE serves, on a TARGET host named like TARGET's others. TARGET keeps
+            its own hosts, apps, team, signing keys and mode. The plan lists the edits, the URLs of
+            TARGET that change behaviour, and the policy findings the promotion introduces; a
+            blocking finding (unless approved in policies/) or anything that must not be promoted
+            stops it (exit 1).
+            --write applies the edits to the YAML files, keeping comments and formatting, all files
+            or none, and proves that the files on disk compile to exactly the plan. It refuses files
+            with uncommitted changes. --commit then records them in a git commit that summarises the plan.
+            """,
+        options: [
+            OptionSpec(name: "write", valueName: nil, help: "Apply the edits to the YAML files"),
+            OptionSpec(name: "commit", valueName: nil, help: "With --write: commit the edited files"),
+            .config, .format(["text", "json", "markdown"]),
+        ],
+        positionals: [("SOURCE", "Environment to promote from"), ("TARGET", "Environment to promote to")],
+        maximumPositionals: 2)
+
+    let arguments: ParsedArguments
+    let source: String
+    let target: String
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        source = arguments.positionals.first ?? ""
+        target = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
+        guard arguments.wantsHelp || arguments.positionals.count == 2 else {
+            throw UsageError(message: "name the environments: promote SOURCE TARGET")
+        }
+        if source == target && !arguments.wantsHelp {
+            throw UsageError(message: "SOURCE and TARGET are the same environment")
+        }
+        if arguments.flag("commit") && !arguments.flag("write") { throw UsageError(message: "--commit needs --write") }
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let files = try workspace.files()
+        let (configuration, diagnostics) = ConfigLoader().load(files)
+        guard let configuration else {
+            workspace.printer.printText(diagnostics)
+            return .unusable
+        }
+        let known = configuration.environments.map(\.name)
+        for name in [source, target] where !known.contains(name) {
+            throw UsageError(message: "unknown environment \"\(name)\"; known: \(known.joined(separator: ", "))")
+        }
+        let plan = PromotionPlanner.plan(configuration, files: files, from: source, to: target)
+        let (current, _) = PolicySnapshot.make(files)
+        let (promoted, promotedDiagnostics) = PolicySnapshot.make(plan.files)
+        guard let current, let promoted else {
+            workspace.printer.printText(promotedDiagnostics.filter { $0.severity == .error })
+            throw UnusableInput(
+                message: "the configuration after promoting \(source) to \(target) does not compile", hint: nil)
+        }
+        let report = try report(plan: plan, current: current, promoted: promoted, workspace: workspace)
+        terminal.out(render(plan, report, workspace.printer))
+        let refused = !plan.refusals.isEmpty
+        if refused { workspace.printer.printText(plan.refusals) }
+        guard arguments.flag("write") else { return refused || report.blocks ? .blocked : .success }
+        guard !refused && !report.blocks else {
+            terminal.err("error: not written: the promotion is refused or has blocking findings")
+            return .blocked
+        }
+        guard !plan.editedPaths.isEmpty else {
+            terminal.out("nothing to write: \(target) already has everything \(source) has")
+            return .success
+        }
+        try write(plan, expected: promoted, workspace: workspace, terminal: terminal, report: report)
+        return .success
+    }
+
+    /// The promotion's effect on TARGET, and the findings it introduces (those already present
+    /// before it are not the promotion's doing).
+    private func report(plan: PromotionPlan, current: PolicySnapshot, promoted: PolicySnapshot, workspace: Workspace)
+        throws -> CheckReport
+    {
+        let (settings, settingDiagnostics) = PolicySettings.merge(promoted.configuration.policies)
+        if !settingDiagnostics.isEmpty {
+            workspace.printer.printText(settingDiagnostics)
+            throw Halt(status: .unusable)
+        }
+        let before = Set(
+            PolicyEngine().run(PolicyContext(head: current, base: current, settings: settings)).findings.map {
+                $0.fingerprint + $0.message
+            })
+        let after = PolicyEngine().run(PolicyContext(head: promoted, base: current, settings: settings))
+        let changes =
+            (StructuralDiff.changes(base: current, head: promoted)
+            + BehaviourDiff.changes(base: current, head: promoted))
+            .filter { $0.environment == target }
+        return CheckReport(
+            base: CheckReport.Revision(name: "\(target) as it is", commit: nil),
+            head: CheckReport.Revision(name: "\(target) with \(source)'s rules", commit: nil),
+            findings: after.findings.filter { !before.contains($0.fingerprint + $0.message) }, changes: changes,
+            unusedApprovals: [], pathPrefix: workspace.printer.pathPrefix)
+    }
+
+    private func render(_ plan: PromotionPlan, _ report: CheckReport, _ printer: DiagnosticPrinter) -> String {
+        switch arguments.value("format") ?? "text" {
+        case "json":
+            guard case .object(var members) = ReportRenderer.json(report) else { return "" }
+            members.insert(("source", .string(source)), at: 0)
+            members.insert(("target", .string(target)), at: 1)
+            members.insert(
+                (
+                    "edits",
+                    .array(
+                        plan.edits.map {
+                            .object([
+                                ("file", .string(printer.pathPrefix + $0.location.file)),
+                                ("line", .int($0.location.line)),
+                                ("description", .string($0.description)),
+                            ])
+                        })
+                ), at: 2)
+            members.append(("refused", .array(plan.refusals.map { .string($0.message) })))
+            members.append(("kept_back", .array(plan.keptBack.map(JSON.string))))
+            return JSON.object(members).rendered()
+        case "markdown":
+            let edits = plan.edits.map {
+                "- `\(printer.pathPrefix)\($0.location.file):\($0.location.line)` \($0.description)"
+            }
+            let kept = plan.keptBack.map { "- not promoted: \($0)" }
+            return "## Promote \(source) to \(target)\n\n"
+                + (edits.isEmpty ? "No edit.\n" : edits.joined(separator: "\n") + "\n")
+                + (kept.isEmpty ? "" : "\n" + kept.joined(separator: "\n") + "\n") + "\n"
+                + ReportRenderer.markdown(report)
+        default:
+            var text = "promote \(source) → \(target)\n"
+            text += plan.edits.isEmpty ? "  no edit: \(target) already has everything \(source) has\n" : ""
+            for edit in plan.edits { text += "  \(printer.path(edit.location)): \(edit.description)\n" }
+            for kept in plan.keptBack { text += "  not promoted: \(kept)\n" }
+            return text + ReportRenderer.text(report)
+        }
+    }
+
+    /// Writes the edited files all or none, proves they compile to the plan, and commits them.
+    private func write(
+        _ plan: PromotionPlan, expected: PolicySnapshot, workspace: Workspace, terminal: Terminal, report: CheckReport
+    ) throws {
+        var repository: GitRepository?
+        if let opened = try? GitRepository(configurationFolder: workspace.root.path) {
+            repository = opened
+            for path in plan.editedPaths {
+                let status = try RevisionReader.gitAction {
+                    try opened.status(of: opened.workTreePath(forConfigurationPath: path))
+                }
+                guard status == .clean else {
+                    throw UnusableInput(
+                        message:
+                            "\(workspace.printer.pathPrefix)\(path) has uncommitted changes; the promotion edits it",
+                        hint: "commit or stash them, then promote again")
+                }
+            }
+        } else if arguments.flag("commit") {
+            throw UnusableInput(message: "--commit needs a git repository around \(workspace.configPath)", hint: nil)
+        }
+        let originals = try workspace.files()
+        let edited = plan.files.filter { plan.editedPaths.contains($0.path) }
+        do {
+            try AtomicFiles.write(edited.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+        } catch {
+            throw UnusableInput(message: "\(error)", hint: "nothing was changed")
+        }
+        // The proof: what is now on disk compiles to exactly the plan's files.
+        let (written, _) = PolicySnapshot.make(try workspace.files())
+        let same =
+            written.map { ArtifactRenderer.render($0.compiled) == ArtifactRenderer.render(expected.compiled) } ?? false
+        guard same else {
+            let restore = originals.filter { plan.editedPaths.contains($0.path) }
+            try? AtomicFiles.write(restore.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+            throw UnusableInput(
+                message: "the written files do not compile to the plan; they were restored", hint: "please report this")
+        }
+        terminal.out("wrote \(plan.editedPaths.map { workspace.printer.pathPrefix + $0 }.joined(separator: ", "))")
+        guard arguments.flag("commit"), let repository else { return }
+        let message = commitMessage(plan, report)
+        let commit = try RevisionReader.gitAction {
+            try repository.commit(
+                paths: plan.editedPaths.map(repository.workTreePath(forConfigurationPath:)), message: message)
+        }
+        terminal.out("committed \(commit.shortID): \(commit.summary)")
+    }
+
+    private func commitMessage(_ plan: PromotionPlan, _ report: CheckReport) -> String {
+        var message = "Promote \(source) link rules to \(target)\n\n"
+        message += plan.edits.map { "- \($0.location.file): \($0.description)" }.joined(separator: "\n") + "\n"
+        let behaviour = report.changes.filter(\.kind.isBehaviour)
+        if !behaviour.isEmpty {
+            message += "\nBehaviour in \(target):\n"
+            for change in behaviour {
+                let example = change.witnesses.first.map { ", e.g. \($0)" } ?? ""
+                let scope = "\(change.host ?? "") \(change.platform ?? "")"
+                message += "- \(Changelog.description(change)) on \(scope)\(example)\n"
+            }
+        }
+        let approved = report.findings.filter { $0.approval != nil }
+        if !approved.isEmpty {
+            message +=
+                "\nApproved findings:\n" + approved.map { "- \($0.rule): \($0.approval!)" }.joined(separator: "\n")
+                + "\n"
+        }
+        return message
+    }
+}

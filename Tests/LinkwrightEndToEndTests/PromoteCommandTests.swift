@@ -1,0 +1,122 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+/// `linkwright promote` on a repository holding the example configuration.
+@Suite struct PromoteCommandTests {
+    static let golden = RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightEndToEndTests/Golden/promote")
+
+    let fixture: GitFixture
+
+    init() throws {
+        fixture = try GitFixture()
+        var files: [String: String?] = [:]
+        for folder in ["environments", "domains", "policies"] {
+            let url = RepositoryPaths.root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        try fixture.commit("The example configuration", files)
+    }
+
+    private func linkwright(_ arguments: [String]) throws -> ProcessResult {
+        try runLinkwright(
+            arguments, in: URL(fileURLWithPath: fixture.repository),
+            environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder])
+    }
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOfFile: fixture.repository + "/" + path, encoding: .utf8)
+    }
+
+    @Test func promotesAStagingRuleWithMinimalEditsAndCommitsThePlan() throws {
+        let plan = try linkwright(["promote", "staging", "production"])
+        #expect(plan.status == 0, "\(plan)")
+        #expect(
+            plan.stdout.hasPrefix(
+                "promote staging → production\n  domains/museo.yaml:24:9: rule /preview/* now also in production\n"))
+        #expect(plan.stdout.contains("not promoted: entitlements_mode developer (?mode=developer) stays in staging"))
+        #expect(plan.stdout.contains("production museo.example ios: now opens A1B2C3D4E5.com.example.museo (was web)"))
+        // The plan alone writes nothing.
+        #expect(try fixture.git("status", "--porcelain").isEmpty)
+
+        let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(applied.stdout.contains("wrote domains/museo.yaml\ncommitted "))
+        if let mismatch = Golden.mismatch(
+            try read("domains/museo.yaml"), golden: Self.golden.appendingPathComponent("museo.yaml"))
+        {
+            Issue.record(Comment(rawValue: mismatch))
+        }
+        let message = try fixture.git("log", "-1", "--format=%B")
+        #expect(
+            message.hasPrefix(
+                "Promote staging link rules to production\n\n- domains/museo.yaml: rule /preview/* now also in production\n"
+            ))
+        #expect(message.contains("Behaviour in production:\n- now opens A1B2C3D4E5.com.example.museo (was web)"))
+        #expect(try fixture.git("status", "--porcelain").isEmpty)
+        // Production keeps its own mode: nothing of staging's ?mode=developer arrives.
+        #expect(try linkwright(["build", "--env", "production"]).status == 0)
+        #expect(!(try read("dist/production/ios/museo.entitlements")).contains("mode="))
+        #expect(try linkwright(["test"]).status == 0)
+        // Promoting again finds nothing left to promote.
+        let again = try linkwright(["promote", "staging", "production"])
+        #expect(again.stdout.contains("no edit: production already has everything staging has"))
+    }
+
+    @Test func aDomainServedOnlyInStagingGetsAHostNamedLikeProductionsOthers() throws {
+        try fixture.commit(
+            "A blog, on staging only",
+            [
+                "domains/blog.yaml": "applinks:\n  - apps: [museo]\n    rules:\n      - path: /posts/*\n",
+                "environments/staging.yaml": try read("environments/staging.yaml") + "  staging.blog.example: blog\n",
+            ])
+        let applied = try linkwright(["promote", "staging", "production", "--write"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(
+            applied.stdout.contains(
+                "blog.example serves domain blog in production (as staging.blog.example does in staging)"))
+        if let mismatch = Golden.mismatch(
+            try read("environments/production.yaml"), golden: Self.golden.appendingPathComponent("production.yaml"))
+        {
+            Issue.record(Comment(rawValue: mismatch))
+        }
+    }
+
+    @Test func uncommittedEditsToAFileItWouldChangeStopIt() throws {
+        try fixture.write(["domains/museo.yaml": try read("domains/museo.yaml") + "# a note in progress\n"])
+        let result = try linkwright(["promote", "staging", "production", "--write"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: domains/museo.yaml has uncommitted changes; the promotion edits it"))
+        #expect(try read("domains/museo.yaml").hasSuffix("# a note in progress\n"))
+        #expect(!(try read("domains/museo.yaml")).contains("[staging, production]"))
+    }
+
+    @Test func aBlockingFindingStopsThePromotion() throws {
+        // A staging-only catch-all above the exclusion: promoting it opens /admin in production.
+        let domain = try read("domains/museo.yaml").replacingOccurrences(
+            of: "  - apps: [museo]\n    rules:\n",
+            with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n")
+        try fixture.commit("Everything opens on staging", ["domains/museo.yaml": domain])
+        let result = try linkwright(["promote", "staging", "production", "--write"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("[EXCLUSION_REORDERED]"))
+        #expect(result.stdout.contains("[FORBIDDEN_PATH]") || result.stdout.contains("[EXPECTATION_FAILED]"))
+        #expect(result.stderr.contains("error: not written: the promotion is refused or has blocking findings"))
+        #expect(try fixture.git("status", "--porcelain").isEmpty)
+    }
+
+    @Test func anExpectationOnAStagingHostIsRefused() throws {
+        let domain =
+            try read("domains/emergencias.yaml")
+            + "  - url: https://app.staging.emergencias.example/beta\n    opens_web: true\n    environments: [staging]\n"
+        try fixture.commit("A staging-only expectation", ["domains/emergencias.yaml": domain])
+        let result = try linkwright(["promote", "staging", "production"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "is on app.staging.emergencias.example, a host of staging only; it cannot apply to production [PROMOTION_REFUSED]"
+            ))
+    }
+}
