@@ -24,7 +24,8 @@ let package = Package(
         // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).
         // In a normal build they link as executables that do nothing.
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
-        .target(name: "LinkwrightTestSupport", dependencies: ["LinkwrightCore"], path: "Tests/Support"),
+        .target(
+            name: "LinkwrightTestSupport", dependencies: ["LinkwrightCore", "LinkwrightIO"], path: "Tests/Support"),
         .testTarget(
             name: "LinkwrightCoreTests",
             dependencies: ["LinkwrightCore", "LinkwrightTestSupport"],

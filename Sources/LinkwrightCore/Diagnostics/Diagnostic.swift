@@ -75,3 +75,6 @@ public struct DiagnosticBag: Sendable {
     /// Deduplicated and sorted, ready to print.
     public var sorted: [Diagnostic] { Array(Set(items)).sorted() }
 }
+
+/// A single diagnostic can be thrown or carried by `Result` where one problem ends the work.
+extension Diagnostic: Error {}

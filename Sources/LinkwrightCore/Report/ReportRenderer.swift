@@ -12,13 +12,18 @@ public enum ReportRenderer {
     public static let toolName = "linkwright"
     public static let informationURI = "https://github.com/linkwright/linkwright"
 
-    public static func render(_ report: CheckReport, as format: ReportFormat, version: String) -> String {
+    /// `rules` are the IDs JUnit lists as test suites (default: the policy rules), under `title`.
+    public static func render(
+        _ report: CheckReport, as format: ReportFormat, version: String,
+        rules: [String] = PolicyRules.all.map(\.info.id),
+        title: String = "linkwright check"
+    ) -> String {
         switch format {
         case .text: text(report)
         case .json: json(report).rendered()
         case .github: github(report)
         case .sarif: sarif(report, version: version).rendered()
-        case .junit: junit(report)
+        case .junit: junit(report, rules: rules, title: title)
         case .markdown: markdown(report)
         }
     }
@@ -272,12 +277,14 @@ public enum ReportRenderer {
 
     /// One test case per rule and scope (environment and host); a case fails when it holds a
     /// blocking finding. Rules without findings are one passing case each.
-    public static func junit(_ report: CheckReport) -> String {
+    public static func junit(
+        _ report: CheckReport, rules: [String] = PolicyRules.all.map(\.info.id), title: String = "linkwright check"
+    ) -> String {
         var suites: [String] = []
         var totalTests = 0
         var totalFailures = 0
-        for rule in PolicyRules.all {
-            let findings = report.findings.filter { $0.rule == rule.info.id }
+        for rule in rules {
+            let findings = report.findings.filter { $0.rule == rule }
             var scopes: [String: [Finding]] = [:]
             for finding in findings {
                 let scope = [finding.environment, finding.host].compactMap { $0 }.joined(separator: " ")
@@ -298,7 +305,7 @@ public enum ReportRenderer {
                             + witnessSuffix(finding)
                     }.joined(separator: "\n")
                     body =
-                        "\n      <failure message=\"\(XMLText.escaped(blocking[0].message))\" type=\"\(rule.info.id)\">"
+                        "\n      <failure message=\"\(XMLText.escaped(blocking[0].message))\" type=\"\(rule)\">"
                         + XMLText.escaped(text) + "</failure>\n    "
                 } else if !items.isEmpty {
                     let text = items.map {
@@ -308,16 +315,16 @@ public enum ReportRenderer {
                         "\n      <system-out>" + XMLText.escaped(text.joined(separator: "\n")) + "</system-out>\n    "
                 }
                 cases.append(
-                    "    <testcase classname=\"\(rule.info.id)\" name=\"\(XMLText.escaped(scope))\">\(body)</testcase>")
+                    "    <testcase classname=\"\(rule)\" name=\"\(XMLText.escaped(scope))\">\(body)</testcase>")
             }
             totalTests += cases.count
             totalFailures += failures
             suites.append(
-                "  <testsuite name=\"\(rule.info.id)\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+                "  <testsuite name=\"\(rule)\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
                     + cases.joined(separator: "\n") + "\n  </testsuite>")
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"linkwright check\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
+            + "<testsuites name=\"\(XMLText.escaped(title))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
             + suites.joined(separator: "\n") + "\n</testsuites>\n"
     }
 

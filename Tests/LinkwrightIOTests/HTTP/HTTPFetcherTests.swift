@@ -1,5 +1,6 @@
 import Foundation
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 /// The fetcher against a real nginx with real TLS. Each test starts its own server on free ports.

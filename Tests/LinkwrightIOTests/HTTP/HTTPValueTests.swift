@@ -1,4 +1,5 @@
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 /// The fetcher's value types, without a server.

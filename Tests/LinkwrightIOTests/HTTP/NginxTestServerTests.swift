@@ -1,5 +1,6 @@
 import Foundation
 import LinkwrightIO
+import LinkwrightTestSupport
 import Testing
 
 /// The harness itself: nginx stops whatever the test does, and a missing nginx fails loudly.

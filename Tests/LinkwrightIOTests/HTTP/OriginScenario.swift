@@ -1,4 +1,5 @@
 import LinkwrightIO
+import LinkwrightTestSupport
 
 /// What most HTTP tests serve: a correct origin and its misconfigured variants, a site whose
 /// certificate no client trusts, a site without TLS, and a stand-in for Apple's CDN.

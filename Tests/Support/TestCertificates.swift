@@ -1,22 +1,21 @@
 import Foundation
-import LinkwrightTestSupport
 
 /// Throwaway certificate authorities and server certificates, made with the openssl CLI in a
 /// folder of the caller's. EC P-256 keys keep generation to a few milliseconds per certificate.
-struct TestCertificates {
+public struct TestCertificates {
     /// A certificate and its private key, as PEM files.
-    struct Pair {
-        let certificate: URL
-        let key: URL
+    public struct Pair: Sendable {
+        public let certificate: URL
+        public let key: URL
     }
 
     /// The authority clients are told to trust (`HTTPFetchOptions.caBundlePath`).
-    let trustedAuthority: Pair
+    public let trustedAuthority: Pair
     /// A second authority that no client trusts.
-    let untrustedAuthority: Pair
+    public let untrustedAuthority: Pair
     private let folder: URL
 
-    init(in folder: URL) throws {
+    public init(in folder: URL) throws {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         trustedAuthority = try Self.makeAuthority(named: "trusted-ca", in: folder)
@@ -24,7 +23,8 @@ struct TestCertificates {
     }
 
     /// A server certificate for `hostNames` (its subject alternative names), signed by `authority`.
-    func serverCertificate(named name: String, for hostNames: [String], signedBy authority: Pair) throws -> Pair {
+    public func serverCertificate(named name: String, for hostNames: [String], signedBy authority: Pair) throws -> Pair
+    {
         let pair = Pair(
             certificate: folder.appendingPathComponent("\(name).pem"), key: folder.appendingPathComponent("\(name).key")
         )
@@ -76,8 +76,8 @@ struct TestCertificates {
 }
 
 /// The harness cannot set up what a test asked for.
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
 
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

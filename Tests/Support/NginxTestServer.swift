@@ -1,11 +1,10 @@
 import Foundation
 import LinkwrightIO
-import LinkwrightTestSupport
 
 /// One `server` block of a test nginx: its host names, who signed its certificate, what it serves.
-struct TestSite {
+public struct TestSite: Sendable {
     /// How the site speaks to clients.
-    enum Security {
+    public enum Security: Sendable {
         /// HTTPS with a certificate signed by the authority clients are told to trust.
         case trusted
         /// HTTPS with a certificate signed by a second authority that no client trusts.
@@ -15,16 +14,16 @@ struct TestSite {
     }
 
     /// `server_name` and the certificate's subject alternative names.
-    let hostNames: [String]
-    let security: Security
-    let routes: [TestRoute]
+    public let hostNames: [String]
+    public let security: Security
+    public let routes: [TestRoute]
     /// nginx directives for the server block, verbatim (`$` included), after the harness's
     /// `listen`, certificate, `server_name` and `root` lines: a configuration under test.
-    let directives: String
+    public let directives: String
     /// Files under the site's root, by URL path (`/.well-known/…`), for `directives` to serve.
-    let documents: [String: [UInt8]]
+    public let documents: [String: [UInt8]]
 
-    init(
+    public init(
         _ hostNames: [String], security: Security = .trusted, routes: [TestRoute] = [], directives: String = "",
         documents: [String: [UInt8]] = [:]
     ) {
@@ -38,8 +37,8 @@ struct TestSite {
 }
 
 /// What the site answers at one exact path. Any other path answers nginx's own 404.
-struct TestRoute {
-    enum Answer {
+public struct TestRoute: Sendable {
+    public enum Answer: Sendable {
         /// A 200 with this body and Content-Type, extra header fields (a name may repeat), and
         /// optionally a bandwidth limit. nginx paces in whole seconds: a body longer than the
         /// rate takes at least one second.
@@ -50,10 +49,10 @@ struct TestRoute {
         case closeWithoutResponse
     }
 
-    let path: String
-    let answer: Answer
+    public let path: String
+    public let answer: Answer
 
-    static func file(
+    public static func file(
         _ path: String, _ body: [UInt8], contentType: String, headers: [(name: String, value: String)] = [],
         bytesPerSecond: Int? = nil
     ) -> TestRoute {
@@ -62,17 +61,17 @@ struct TestRoute {
             answer: .file(body: body, contentType: contentType, headers: headers, bytesPerSecond: bytesPerSecond))
     }
 
-    static func file(
+    public static func file(
         _ path: String, _ text: String, contentType: String, headers: [(name: String, value: String)] = []
     ) -> TestRoute {
         file(path, Array(text.utf8), contentType: contentType, headers: headers)
     }
 
-    static func redirect(_ path: String, status: Int, to location: String) -> TestRoute {
+    public static func redirect(_ path: String, status: Int, to location: String) -> TestRoute {
         TestRoute(path: path, answer: .redirect(status: status, location: location))
     }
 
-    static func closeWithoutResponse(_ path: String) -> TestRoute {
+    public static func closeWithoutResponse(_ path: String) -> TestRoute {
         TestRoute(path: path, answer: .closeWithoutResponse)
     }
 }
@@ -84,46 +83,49 @@ struct TestRoute {
 /// Use `withNginx(serving:_:)`, which stops it whatever the test does. nginx runs in the foreground
 /// as a single process (`daemon off; master_process off;`), a child of the test process, so
 /// killing that one PID leaves nothing behind.
-final class NginxTestServer {
-    let folder: TemporaryFolder
-    let certificates: TestCertificates
+public final class NginxTestServer {
+    public let folder: TemporaryFolder
+    public let certificates: TestCertificates
     /// nginx's process ID; its pid file holds the same number once it listens.
-    let processID: Int32
+    public let processID: Int32
     private let process: Process
     private let portsByHost: [String: Int]
+    /// The loopback address the sites listen on.
+    public let address: String
     /// A host that speaks HTTPS, for the harness's own requests.
     private let tlsHost: String?
 
     private init(
         folder: TemporaryFolder, certificates: TestCertificates, process: Process, ports: [String: Int],
-        tlsHost: String?
+        address: String, tlsHost: String?
     ) {
         self.folder = folder
         self.certificates = certificates
         self.process = process
         self.processID = process.processIdentifier
         self.portsByHost = ports
+        self.address = address
         self.tlsHost = tlsHost
     }
 
     deinit { stop() }
 
     /// The port of the site serving `host`.
-    func port(of host: String) -> Int {
+    public func port(of host: String) -> Int {
         guard let port = portsByHost[host] else { preconditionFailure("no test site serves \(host)") }
         return port
     }
 
     /// `https://host:port/path` for a site of this server.
-    func url(_ host: String, _ path: String) -> String { "https://\(host):\(port(of: host))\(path)" }
+    public func url(_ host: String, _ path: String) -> String { "https://\(host):\(port(of: host))\(path)" }
 
-    /// Every host of every site mapped to 127.0.0.1, so that no DNS or /etc/hosts is involved.
-    var resolveOverrides: [HTTPResolveOverride] {
-        portsByHost.keys.sorted().map { HTTPResolveOverride(host: $0, port: port(of: $0), address: "127.0.0.1") }
+    /// Every host of every site mapped to the loopback address, so that no DNS or /etc/hosts is involved.
+    public var resolveOverrides: [HTTPResolveOverride] {
+        portsByHost.keys.sorted().map { HTTPResolveOverride(host: $0, port: port(of: $0), address: address) }
     }
 
     /// Options that trust the test authority and reach every site, with short timeouts.
-    func fetchOptions(
+    public func fetchOptions(
         totalTimeout: Duration = .seconds(5),
         maximumBodySize: Int = HTTPFetchOptions.defaultMaximumBodySize
     ) -> HTTPFetchOptions {
@@ -136,7 +138,7 @@ final class NginxTestServer {
     /// ended. nginx logs a request right after sending its last byte, so a client can be done
     /// before the line is written. The single nginx process finishes that step before it serves
     /// anything else, so a request of the harness's own, once logged, marks the log as complete.
-    func requests() throws -> [String] {
+    public func requests() throws -> [String] {
         guard let host = tlsHost else { preconditionFailure("reading the log needs an HTTPS site") }
         let barrier = "/harness-log-barrier-\(UUID().uuidString)"
         _ = HTTPFetcher(options: fetchOptions()).fetch(url(host, barrier))
@@ -152,7 +154,7 @@ final class NginxTestServer {
     }
 
     /// Stops nginx, waits for it and removes the folder. Safe to call more than once.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             // SIGKILL: nginx inherits the signal mask of the thread that started it, and the test
             // runner's threads block SIGTERM, so it would stay pending. Without a master process
@@ -166,13 +168,21 @@ final class NginxTestServer {
     /// Writes the sites into a new folder and starts nginx on them. Picking a free port and nginx
     /// binding it are two steps, so a port taken in between (by a test running in parallel) is
     /// retried with fresh ports.
-    static func start(serving sites: [TestSite]) throws -> NginxTestServer {
+    /// With `standardPort`, every site listens on port 443 of its own random 127.x.y.z address
+    /// (HTTPS URLs then need no port, as devices fetch them; nginx picks the site by SNI). Binding
+    /// port 443 needs root, as CI runs.
+    public static func start(serving sites: [TestSite], standardPort: Bool = false) throws -> NginxTestServer {
         let executable = try locateNginx()
         var attempt = 1
         while true {
             let folder = try TemporaryFolder()
             do {
-                return try start(sites, executable: executable, in: folder)
+                let address =
+                    standardPort
+                    ? "127.\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
+                    : "127.0.0.1"
+                return try start(
+                    sites, executable: executable, in: folder, address: address, standardPort: standardPort)
             } catch let failure as StartFailure where failure.portWasTaken && attempt < 3 {
                 folder.remove()
                 attempt += 1
@@ -185,7 +195,7 @@ final class NginxTestServer {
 
     /// The nginx executable: on `searchPath` (a PATH-style list), then in the sbin folders that
     /// a non-root PATH on Debian leaves out.
-    static func locateNginx(
+    public static func locateNginx(
         searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
         extraFolders: [String] = ["/usr/sbin", "/usr/local/sbin", "/sbin"]
     ) throws -> String {
@@ -203,22 +213,25 @@ final class NginxTestServer {
         var portWasTaken: Bool { description.contains("Address already in use") }
     }
 
-    private static func start(_ sites: [TestSite], executable: String, in folder: TemporaryFolder) throws
-        -> NginxTestServer
-    {
+    private static func start(
+        _ sites: [TestSite], executable: String, in folder: TemporaryFolder, address: String, standardPort: Bool
+    ) throws -> NginxTestServer {
         let certificates = try TestCertificates(in: folder.url.appendingPathComponent("tls"))
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("temp"), withIntermediateDirectories: true)
-        var ports: [String: Int] = [:]
+        var portsByHost: [String: Int] = [:]
         var servers: [String] = []
-        for (index, (site, port)) in zip(sites, try freePorts(sites.count)).enumerated() {
+        let ports = standardPort ? Array(repeating: 443, count: sites.count) : try freePorts(sites.count)
+        for (index, (site, port)) in zip(sites, ports).enumerated() {
             for host in site.hostNames {
-                precondition(ports[host] == nil, "\(host) is served by two test sites")
-                ports[host] = port
+                precondition(portsByHost[host] == nil, "\(host) is served by two test sites")
+                portsByHost[host] = port
             }
             let root = folder.url.appendingPathComponent("sites/\(index)")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            servers.append(try serverBlock(site, index: index, port: port, root: root, certificates: certificates))
+            servers.append(
+                try serverBlock(
+                    site, index: index, listen: "\(address):\(port)", root: root, certificates: certificates))
         }
         let configuration = try folder.write("nginx.conf", configurationText(servers: servers, folder: folder.url))
 
@@ -234,7 +247,7 @@ final class NginxTestServer {
         try process.run()
         // From here on, the server's deinit stops nginx if it does not come up.
         let server = NginxTestServer(
-            folder: folder, certificates: certificates, process: process, ports: ports,
+            folder: folder, certificates: certificates, process: process, ports: portsByHost, address: address,
             tlsHost: sites.first { $0.security != .plaintext }?.hostNames[0])
         try server.waitUntilListening()
         return server
@@ -280,18 +293,18 @@ final class NginxTestServer {
     }
 
     private static func serverBlock(
-        _ site: TestSite, index: Int, port: Int, root: URL, certificates: TestCertificates
+        _ site: TestSite, index: Int, listen: String, root: URL, certificates: TestCertificates
     ) throws -> String {
         var lines: [String] = []
         switch site.security {
         case .plaintext:
-            lines.append("listen 127.0.0.1:\(port);")
+            lines.append("listen \(listen);")
         case .trusted, .untrusted:
             let authority =
                 site.security == .trusted ? certificates.trustedAuthority : certificates.untrustedAuthority
             let pair = try certificates.serverCertificate(
                 named: "site-\(index)", for: site.hostNames, signedBy: authority)
-            lines.append("listen 127.0.0.1:\(port) ssl;")
+            lines.append("listen \(listen) ssl;")
             lines.append("ssl_certificate \(quoted(pair.certificate.path));")
             lines.append("ssl_certificate_key \(quoted(pair.key.path));")
         }
@@ -339,7 +352,7 @@ final class NginxTestServer {
     /// `count` distinct TCP ports on 127.0.0.1 that nothing listens on right now: the kernel picks
     /// each for a socket bound to port 0. The sockets stay open until all are picked, so that no
     /// port comes up twice.
-    static func freePorts(_ count: Int) throws -> [Int] {
+    public static func freePorts(_ count: Int) throws -> [Int] {
         var descriptors: [Int32] = []
         defer { for descriptor in descriptors { close(descriptor) } }
         return try (0..<count).map { _ in
@@ -363,8 +376,10 @@ final class NginxTestServer {
 
 /// Starts nginx serving `sites`, runs `body` with it, and stops nginx afterwards whether `body`
 /// returns or throws (and, through `#expect`, whether its expectations held or not).
-func withNginx<Result>(serving sites: [TestSite], _ body: (NginxTestServer) throws -> Result) throws -> Result {
-    let server = try NginxTestServer.start(serving: sites)
+public func withNginx<Result>(
+    serving sites: [TestSite], standardPort: Bool = false, _ body: (NginxTestServer) throws -> Result
+) throws -> Result {
+    let server = try NginxTestServer.start(serving: sites, standardPort: standardPort)
     defer { server.stop() }
     return try body(server)
 }

@@ -1,0 +1,107 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// `linkwright monitor`: `verify --cdn` in rounds, remembering since when Apple's CDN has lagged
+/// so a copy that has not caught up yet does not fail every deploy.
+struct MonitorCommand: Command {
+    static let spec = CommandSpec(
+        name: "monitor",
+        abstract: "Verify hosts and Apple's CDN in rounds, tolerating CDN propagation lag",
+        usage: "monitor --state FILE [--grace 24h] [--every 15m] [verify options] [--format text|json]",
+        discussion: """
+            One round per run (for cron or scheduled CI), or a round every --every interval until
+            stopped. Origin problems block at once. A CDN copy that differs from the build blocks only
+            once it has differed for longer than --grace (default 24h: Apple's CDN fetches within about
+            a day and cannot be invalidated); until then the report says for how long the CDN has
+            served the previous version. The state file remembers since when, and is replaced
+            atomically, so a run killed mid-way leaves the previous state intact. --now evaluates the
+            round as if at that time (RFC 3339, e.g. 2026-11-29T12:00:00Z), to replay a state file.
+            Exit 1 when a round blocks.
+            """,
+        options: ServingRound.options + [
+            OptionSpec(name: "state", valueName: "FILE", help: "Where to remember CDN lag between rounds"),
+            OptionSpec(name: "grace", valueName: "DURATION", help: "How long the CDN may lag (default: 24h)"),
+            OptionSpec(name: "every", valueName: "DURATION", help: "Run a round at this interval until stopped"),
+            OptionSpec(name: "now", valueName: "TIMESTAMP", help: "Evaluate as if at this time"),
+            .format(["text", "json"]),
+        ])
+
+    let arguments: ParsedArguments
+    let grace: TimeInterval
+    let interval: TimeInterval?
+    let now: Date?
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        guard arguments.wantsHelp || arguments.value("state") != nil else {
+            throw UsageError(message: "monitor needs --state FILE")
+        }
+        let graceText = arguments.value("grace") ?? "24h"
+        guard let grace = Monitor.duration(graceText) else {
+            throw UsageError(message: "--grace \(graceText) is not a duration such as 24h or 90m")
+        }
+        self.grace = grace
+        interval = try arguments.value("every").map { text in
+            guard let seconds = Monitor.duration(text) else {
+                throw UsageError(message: "--every \(text) is not a duration such as 15m")
+            }
+            return seconds
+        }
+        now = try arguments.value("now").map { text in
+            guard let date = Timestamp.parse(text) else {
+                throw UsageError(message: "--now \(text) is not a timestamp such as 2026-11-29T12:00:00Z")
+            }
+            return date
+        }
+        if now != nil && interval != nil {
+            throw UsageError(message: "--now replays one round; it does not go with --every")
+        }
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        while true {
+            let status = try round(terminal)
+            guard let interval else { return status }
+            Thread.sleep(forTimeInterval: interval)
+        }
+    }
+
+    private func round(_ terminal: Terminal) throws -> ExitStatus {
+        let stateURL = terminal.url(arguments.value("state")!)
+        var state = MonitorState()
+        if let data = FileManager.default.contents(atPath: stateURL.path) {
+            switch MonitorState.read(Array(data), file: arguments.value("state")!) {
+            case .success(let read): state = read
+            case .failure(let diagnostic):
+                DiagnosticPrinter(terminal: terminal, configPath: ".").printText([diagnostic])
+                throw Halt(status: .unusable)
+            }
+        }
+        let results = try ServingRound(arguments: arguments, cdn: true).run(terminal)
+        let (findings, next) = Monitor.apply(
+            results.flatMap(\.findings), state: state, now: now ?? Date(), grace: grace)
+        do {
+            try AtomicFiles.write([(stateURL, Array(next.json.rendered().utf8))])
+        } catch {
+            throw UnusableInput(message: "\(error)", hint: "the state file was left as it was")
+        }
+        let report = CheckReport(
+            base: nil,
+            head: CheckReport.Revision(name: "monitor round at \(Timestamp.format(next.lastRound!))", commit: nil),
+            findings: findings, pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+        if arguments.value("format") == "json" {
+            guard case .object(var members) = ReportRenderer.json(report) else { return .unusable }
+            members.append(("state", next.json))
+            terminal.out(JSON.object(members).renderedCompact())
+        } else {
+            for host in results {
+                terminal.out(
+                    "\(host.environment) \(host.host): "
+                        + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", "))
+            }
+            terminal.out(ReportRenderer.text(report))
+        }
+        return report.blocks ? .blocked : .success
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// One round of live checks: fetch every association file the selected environments compile to,
+/// from the origin and (with `cdn`) from Apple's CDN, concurrently, and check each against the build.
+struct ServingRound {
+    static let options = [
+        OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
+        OptionSpec(name: "host", valueName: "HOST", help: "Only this host (wildcards: their root)", repeatable: true),
+        OptionSpec(
+            name: "cdn-base", valueName: "URL", help: "Base of Apple's CDN (default: \(AssociationFile.defaultCDNBase))"
+        ),
+        OptionSpec(
+            name: "resolve", valueName: "HOST:PORT:ADDRESS", help: "Connect to ADDRESS for HOST:PORT, like curl",
+            repeatable: true),
+        OptionSpec(name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl"),
+        OptionSpec(name: "timeout", valueName: "SECONDS", help: "Give up on a request after this long (default: 10)"),
+        .config,
+    ]
+
+    /// Per host, what was fetched and found, in a stable order.
+    struct HostResult {
+        var environment: String
+        var host: String
+        var files: [(name: String, outcome: String)]
+        var findings: [Finding]
+    }
+
+    let arguments: ParsedArguments
+    let cdn: Bool
+
+    func run(_ terminal: Terminal) throws -> [HostResult] {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        guard let configuration, let compiled else {
+            workspace.printer.printText(diagnostics)
+            throw Halt(status: .unusable)
+        }
+        let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
+        let cdnBase = arguments.value("cdn-base") ?? AssociationFile.defaultCDNBase
+        let wanted = arguments.all("host")
+        var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
+        for environment in compiled.environments {
+            let declared = configuration.environment(named: environment.name)
+            for site in environment.sites {
+                let names = [site.fileHost.name] + site.servedHosts.map(\.name)
+                guard wanted.isEmpty || wanted.contains(where: names.contains) else { continue }
+                let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                var urls: [(String, String)] = []
+                if site.aasa != nil { urls.append(("aasa", AssociationFile.aasa.originURL(host: site.fileHost.name))) }
+                if site.assetLinks != nil {
+                    urls.append(("assetlinks", AssociationFile.assetLinks.originURL(host: site.fileHost.name)))
+                }
+                if cdn && site.aasa != nil {
+                    urls.append(("cdn", AssociationFile.cdnURL(base: cdnBase, host: site.fileHost.name)))
+                }
+                plans.append(
+                    (
+                        ServingCheck.Scope(
+                            environment: environment.name, host: site.fileHost.name, location: binding?.host.location),
+                        site, urls
+                    ))
+            }
+        }
+        if !wanted.isEmpty && plans.isEmpty {
+            throw UsageError(message: "no selected environment serves \(wanted.joined(separator: ", "))")
+        }
+        let results = fetcher.fetchAll(plans.flatMap { $0.urls.map(\.1) })
+        var offset = 0
+        return plans.map { plan in
+            let fetched = Array(results[offset..<(offset + plan.urls.count)])
+            offset += plan.urls.count
+            var findings: [Finding] = []
+            var files: [(String, String)] = []
+            var originAgrees = true
+            for ((kind, url), result) in zip(plan.urls, fetched) {
+                let served = Self.served(url, result)
+                let found: [Finding]
+                switch kind {
+                case "aasa":
+                    found = ServingCheck.origin(.aasa, served, expected: plan.site, scope: plan.scope)
+                    originAgrees = !found.contains { $0.severity == .error }
+                case "assetlinks":
+                    found = ServingCheck.origin(.assetLinks, served, expected: plan.site, scope: plan.scope)
+                default:
+                    found = ServingCheck.cdn(served, expected: plan.site, originAgrees: originAgrees, scope: plan.scope)
+                }
+                findings += found
+                files.append(
+                    (
+                        kind == "cdn"
+                            ? "CDN"
+                            : kind == "aasa" ? AssociationFile.aasa.rawValue : AssociationFile.assetLinks.rawValue,
+                        Self.outcome(served, found)
+                    ))
+            }
+            return HostResult(
+                environment: plan.scope.environment, host: plan.scope.host, files: files, findings: findings)
+        }
+    }
+
+    private func fetchOptions(_ terminal: Terminal) throws -> HTTPFetchOptions {
+        var options = HTTPFetchOptions(userAgent: "linkwright/\(LinkwrightCLI.version)")
+        options.caBundlePath = arguments.value("cacert").map { terminal.url($0).path }
+        options.resolveOverrides = try arguments.all("resolve").map { text in
+            guard let entry = HTTPResolveOverride(text) else {
+                throw UsageError(message: "--resolve \(text) is not HOST:PORT:ADDRESS with an IP address")
+            }
+            return entry
+        }
+        if let text = arguments.value("timeout") {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw UsageError(message: "--timeout takes whole seconds, not \(text)")
+            }
+            options.totalTimeout = .seconds(seconds)
+            options.connectTimeout = .seconds(min(seconds, 5))
+        }
+        return options
+    }
+
+    /// The fetch, as the core's checks take it.
+    static func served(_ url: String, _ result: HTTPFetchResult) -> ServedFile {
+        switch result {
+        case .success(let response):
+            return ServedFile(
+                url: url,
+                outcome: .response(
+                    ServedFile.Response(
+                        status: response.status, mediaType: response.mediaType, contentType: response.contentType,
+                        headers: response.headers.fields.map { ($0.name, $0.value) }, body: response.body,
+                        isTruncated: response.isBodyTruncated, redirectLocation: response.redirectLocation)))
+        case .failure(let failure):
+            return ServedFile(url: url, outcome: .failure(kind: failure.kind.summary, message: failure.message))
+        }
+    }
+
+    /// `ok`, `200 ok (Age: 60)`, or the first finding's ID, for the per-host summary.
+    static func outcome(_ served: ServedFile, _ findings: [Finding]) -> String {
+        let headers: String
+        if case .response(let response) = served.outcome {
+            let cdn = ServingCheck.cdnHeaders(response)
+            headers = cdn.isEmpty ? "" : " (\(cdn))"
+        } else {
+            headers = ""
+        }
+        guard let worst = findings.max(by: { $0.severity < $1.severity }) else { return "ok" + headers }
+        return worst.rule + headers
+    }
+}
+
+/// `linkwright verify`: what the origin (and Apple's CDN) serve, against the build.
+struct VerifyCommand: Command {
+    static let spec = CommandSpec(
+        name: "verify",
+        abstract: "Check what each host (and Apple's CDN) really serves against what the configuration compiles to",
+        usage:
+            "verify [--env NAME]... [--host HOST]... [--cdn] [--resolve HOST:PORT:ADDRESS]... [--cacert FILE] [--format text|json|github|junit]",
+        discussion: """
+            Fetches https://HOST/.well-known/apple-app-site-association and assetlinks.json for every
+            host the selected environments serve (a wildcard host: its root), with TLS verification
+            always on and redirects never followed, and checks: status 200, no redirect, Content-Type
+            application/json (required for assetlinks, recommended for the AASA), at most 128 KB,
+            valid JSON, and the same meaning as the build (key order and whitespace do not matter;
+            differences are shown as behaviour). --cdn also fetches Apple's CDN copy and shows its
+            Apple-Failure-Reason, Apple-Failure-Details, Age and Cache-Control headers. Every network
+            failure is a finding for its host. Exit 1 when any finding blocks.
+            """,
+        options: ServingRound.options + [
+            OptionSpec(name: "cdn", valueName: nil, help: "Also check Apple's CDN copy"),
+            .format(["text", "json", "github", "junit"]),
+        ])
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let results = try ServingRound(arguments: arguments, cdn: arguments.flag("cdn")).run(terminal)
+        let report = CheckReport(
+            base: nil, head: CheckReport.Revision(name: "served files", commit: nil),
+            findings: results.flatMap(\.findings),
+            pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
+        if format == .text {
+            for host in results {
+                terminal.out(
+                    "\(host.environment) \(host.host): "
+                        + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", "))
+            }
+        }
+        terminal.out(
+            ReportRenderer.render(
+                report, as: format, version: LinkwrightCLI.version, rules: ServingCheck.ID.all,
+                title: "linkwright verify"))
+        return report.blocks ? .blocked : .success
+    }
+}

@@ -1,0 +1,208 @@
+/// Checks what a host serves against what the configuration compiles to: hosting rules first
+/// (status, redirects, Content-Type, size, JSON), then meaning. Two files that decide every URL
+/// the same way for the same apps are equal, whatever their key order or whitespace.
+public enum ServingCheck {
+    /// The IDs of serving findings.
+    public enum ID {
+        public static let unreachable = "ORIGIN_UNREACHABLE"
+        public static let redirect = "ORIGIN_REDIRECT"
+        public static let status = "ORIGIN_STATUS"
+        public static let contentType = "ORIGIN_CONTENT_TYPE"
+        public static let tooLarge = "ORIGIN_TOO_LARGE"
+        public static let invalid = "ORIGIN_INVALID"
+        public static let differs = "ORIGIN_DIFFERS"
+        public static let cdnUnreachable = "CDN_UNREACHABLE"
+        public static let cdnStatus = "CDN_STATUS"
+        public static let cdnInvalid = "CDN_INVALID"
+        public static let cdnDiffers = "CDN_DIFFERS"
+        public static let all = [
+            unreachable, redirect, status, contentType, tooLarge, invalid, differs, cdnUnreachable, cdnStatus,
+            cdnInvalid,
+            cdnDiffers,
+        ]
+    }
+
+    /// Where a finding is reported and what it concerns.
+    public struct Scope: Sendable {
+        public var environment: String
+        /// The host the files are fetched from.
+        public var host: String
+        /// The host binding in the environment file.
+        public var location: SourceLocation?
+
+        public init(environment: String, host: String, location: SourceLocation?) {
+            self.environment = environment
+            self.host = host
+            self.location = location
+        }
+    }
+
+    /// Findings for one file fetched from the origin, against what `expected` compiles to.
+    public static func origin(_ file: AssociationFile, _ served: ServedFile, expected: CompiledSite, scope: Scope)
+        -> [Finding]
+    {
+        var findings: [Finding] = []
+        func add(_ id: String, _ severity: Severity, _ message: String, _ hint: String, witnesses: [String] = []) {
+            findings.append(
+                Finding(
+                    rule: id, severity: severity, message: "\(served.url): \(message)", location: scope.location,
+                    hint: hint,
+                    witnesses: witnesses, environment: scope.environment, host: scope.host,
+                    platform: file == .aasa ? "ios" : "android",
+                    identity: [scope.environment, scope.host, file.rawValue]))
+        }
+        let response: ServedFile.Response
+        switch served.outcome {
+        case .failure(_, let message):
+            add(ID.unreachable, .error, message, "make the host reachable over HTTPS with a certificate devices trust")
+            return findings
+        case .response(let answer): response = answer
+        }
+        if (300..<400).contains(response.status) {
+            // Apple: "with no redirects" (Supporting associated domains); Google: no 301/302 (configure-assetlinks).
+            add(
+                ID.redirect, .error,
+                "redirects (\(response.status)) to \(response.redirectLocation ?? "an unknown place"); devices do not follow redirects",
+                "serve the file itself at this URL, with status 200")
+            return findings
+        }
+        guard response.status == 200 else {
+            add(
+                ID.status, .error, "answers \(response.status), not 200",
+                "deploy the file from dist/ to /.well-known/\(file.rawValue)")
+            return findings
+        }
+        if response.mediaType != "application/json" {
+            let served = response.contentType.map { "Content-Type \($0)" } ?? "no Content-Type"
+            if file == .assetLinks {
+                // Google: the file "must be served with content-type application/json" (configure-assetlinks).
+                add(
+                    ID.contentType, .error, "\(served); Android requires application/json",
+                    "serve it with Content-Type: application/json")
+            } else {
+                // Apple's current pages do not require it; iOS 9-era guidance did. A warning, as recommended.
+                add(
+                    ID.contentType, .warning, "\(served); application/json is recommended",
+                    "serve it with Content-Type: application/json")
+            }
+        }
+        if response.isTruncated {
+            add(
+                ID.tooLarge, .error, "is larger than \(Compiler.aasaSizeLimit) bytes",
+                "shrink the file; Apple ignores association files over 128 KB")
+            return findings
+        }
+        switch snapshot(file, response.body, url: served.url, host: scope.host) {
+        case .failure(let failure):
+            add(ID.invalid, .error, failure.message, "deploy the file linkwright build wrote")
+        case .success(let actual):
+            let differences = differences(actual: actual, expected: expected, file: file, host: scope.host)
+            if !differences.isEmpty {
+                add(
+                    ID.differs, .error, "serves a file that differs from the build: " + describe(differences),
+                    "deploy dist/\(scope.environment)/\(scope.host)/.well-known/\(file.rawValue)",
+                    witnesses: differences.flatMap(\.witnesses))
+            }
+        }
+        return findings
+    }
+
+    /// Findings for Apple's CDN copy of the AASA: reachable, valid, and the same as the build.
+    /// `originAgrees` says whether the origin serves the build, to tell a stale CDN from a wrong origin.
+    public static func cdn(_ served: ServedFile, expected: CompiledSite, originAgrees: Bool, scope: Scope) -> [Finding]
+    {
+        var findings: [Finding] = []
+        func add(_ id: String, _ message: String, _ hint: String, witnesses: [String] = []) {
+            findings.append(
+                Finding(
+                    rule: id, severity: .error, message: "Apple's CDN for \(scope.host): \(message)",
+                    location: scope.location,
+                    hint: hint, witnesses: witnesses, environment: scope.environment, host: scope.host, platform: "ios",
+                    identity: [scope.environment, scope.host, "cdn"]))
+        }
+        let response: ServedFile.Response
+        switch served.outcome {
+        case .failure(_, let message):
+            add(ID.cdnUnreachable, message, "retry later; the CDN is Apple's")
+            return findings
+        case .response(let answer): response = answer
+        }
+        let diagnostics = cdnHeaders(response)
+        guard response.status == 200 else {
+            add(
+                ID.cdnStatus, "answers \(response.status)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))"),
+                "the CDN reports why it could not fetch the origin; fix the origin, the CDN refreshes within about a day"
+            )
+            return findings
+        }
+        switch snapshot(.aasa, response.body, url: served.url, host: scope.host) {
+        case .failure(let failure):
+            add(ID.cdnInvalid, failure.message, "the CDN serves what it last fetched from the origin")
+        case .success(let actual):
+            let differences = differences(actual: actual, expected: expected, file: .aasa, host: scope.host)
+            guard !differences.isEmpty else { return findings }
+            let why =
+                originAgrees
+                ? "still serves an older copy" : "serves a copy that differs from the build, as the origin does"
+            add(
+                ID.cdnDiffers,
+                "\(why)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))") + ": "
+                    + describe(differences),
+                "Apple's CDN cannot be invalidated (TN3155); it refreshes within about a day",
+                witnesses: differences.flatMap(\.witnesses))
+        }
+        return findings
+    }
+
+    /// `Apple-Failure-Reason`, `Apple-Failure-Details`, `Age` and `Cache-Control`, when present.
+    public static func cdnHeaders(_ response: ServedFile.Response) -> String {
+        ["Apple-Failure-Reason", "Apple-Failure-Details", "Age", "Cache-Control"].compactMap { name in
+            response.header(name).map { "\(name): \($0)" }
+        }.joined(separator: ", ")
+    }
+
+    private static func snapshot(_ file: AssociationFile, _ body: [UInt8], url: String, host: String) -> Result<
+        PolicySnapshot, FailureMessage
+    > {
+        guard case .success(let parsedHost) = Host.parse(host) else {
+            return .failure(FailureMessage("\(host) is not a host"))
+        }
+        if file == .aasa {
+            let result = AASAReader().read(body, file: url)
+            guard let document = result.document else {
+                return .failure(FailureMessage(firstError(result.diagnostics)))
+            }
+            return .success(.artifacts(aasa: document, assetLinks: nil, host: parsedHost))
+        }
+        let result = AssetLinksReader().read(body, file: url)
+        guard let document = result.document else { return .failure(FailureMessage(firstError(result.diagnostics))) }
+        return .success(.artifacts(aasa: nil, assetLinks: document, host: parsedHost))
+    }
+
+    struct FailureMessage: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private static func firstError(_ diagnostics: [Diagnostic]) -> String {
+        guard let error = diagnostics.first(where: { $0.severity == .error }) else { return "is not readable" }
+        let place = error.location.map { "line \($0.line), column \($0.column): " } ?? ""
+        return "is not valid: \(place)\(error.message)"
+    }
+
+    /// "ios: rule added for …; ios: now opens …", without the synthetic environment and host.
+    static func describe(_ differences: [LinkChange]) -> String {
+        differences.map { "\($0.platform ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
+    }
+
+    /// Structural and behaviour differences between a served file and the build, from the build's point of view.
+    static func differences(actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String)
+        -> [LinkChange]
+    {
+        guard case .success(let parsedHost) = Host.parse(host) else { return [] }
+        let built = PolicySnapshot.artifacts(
+            aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
+            host: parsedHost)
+        return StructuralDiff.changes(base: actual, head: built) + BehaviourDiff.changes(base: actual, head: built)
+    }
+}
