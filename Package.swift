@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "LinkwrightEndToEndTests",
             dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightCore"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures"]
         ),
     ]
 )

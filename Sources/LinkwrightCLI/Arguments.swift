@@ -60,6 +60,8 @@ struct UsageError: Error {
 /// Parsed options and positionals of one command.
 struct ParsedArguments {
     private(set) var values: [String: [String]] = [:]
+    /// Every option with a value, in command-line order, for options that group (`import`).
+    private(set) var ordered: [(name: String, value: String)] = []
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
     private(set) var wantsHelp = false
@@ -119,6 +121,7 @@ struct ParsedArguments {
                 throw UsageError(message: "--\(name) is given twice")
             }
             values[name, default: []].append(value)
+            ordered.append((name, value))
         }
         if !wantsHelp && positionals.count > spec.maximumPositionals {
             throw UsageError(

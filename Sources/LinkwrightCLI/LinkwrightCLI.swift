@@ -9,7 +9,7 @@ public enum LinkwrightCLI {
         [
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
             CheckCommand.self, DiffCommand.self, ChangelogCommand.self, RulesCommand.self, SchemaCommand.self,
-            PromoteCommand.self, VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self,
+            PromoteCommand.self, ImportCommand.self, VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self,
         ]
     }
 

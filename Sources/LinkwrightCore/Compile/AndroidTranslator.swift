@@ -20,7 +20,7 @@ struct AndroidTranslator {
     // MARK: Dynamic rules
 
     mutating func dynamicComponents(for rule: Rule, in entry: AppLinksEntry) -> [DynamicComponent] {
-        if Self.effective(\.caseSensitive, rule, entry, domain) == false {
+        if Self.effective(\.caseSensitive, rule, entry, domain) == false && entry.androidSemantics?.value != true {
             diagnostics.warning(
                 "ANDROID_CASE_SENSITIVE",
                 "Android dynamic rules have no caseSensitive; on Android this rule matches only the case written",
@@ -64,7 +64,9 @@ struct AndroidTranslator {
                         comments: rule.comment,
                         origin: rule.location)
                 }
-                if let path, path.hasSuffix("/*"), path.count > 2 { components.append(make(String(path.dropLast(2)))) }
+                if let path, path.hasSuffix("/*"), path.count > 2, entry.androidSemantics?.value != true {
+                    components.append(make(String(path.dropLast(2))))
+                }
                 components.append(make(path))
             }
         }

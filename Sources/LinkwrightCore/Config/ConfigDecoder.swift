@@ -162,8 +162,10 @@ struct ConfigDecoder {
         let flags = map["defaults"].map { matchFlags($0) } ?? MatchFlags()
         let rules = map["rules"].flatMap { reader.list($0, of: "rules") }?.compactMap { rule($0) } ?? []
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
+        let androidSemantics = map["android_semantics"].flatMap { reader.bool($0, "android_semantics") }
         return AppLinksEntry(
-            apps: apps, flags: flags, rules: rules, environments: environments, location: node.location)
+            apps: apps, flags: flags, rules: rules, androidSemantics: androidSemantics, environments: environments,
+            location: node.location)
     }
 
     private mutating func rule(_ node: YAMLNode) -> Rule? {

@@ -97,6 +97,10 @@ public enum ConfigSchema {
             SchemaField(
                 "rules", .list(.object(rule)), required: true,
                 "Ordered rules: the first that matches decides; an exclude rule keeps the URL on the web."),
+            SchemaField(
+                "android_semantics", .boolean,
+                "The rules are written as Android dynamic rules read them (for Android-only apps): emitted for Android as they are."
+            ),
             environmentsField,
         ])
 

@@ -139,6 +139,15 @@ struct ConfigValidator {
                 hint: Spelling.closest(to: name.value, among: Array(Set(defined))).map { "did you mean \"\($0)\"?" }
                     ?? "define it under apps: in an environment file")
         }
+        for entry in domain.applinks where entry.androidSemantics?.value == true {
+            for name in entry.apps
+            where configuration.environments.contains(where: { $0.app(named: name.value)?.ios != nil }) {
+                diagnostics.warning(
+                    "ANDROID_SEMANTICS_ON_IOS",
+                    "app \"\(name.value)\" has an iOS build, which reads these rules with Apple's semantics, not Android's",
+                    at: name.location, hint: "keep android_semantics entries to Android-only apps")
+            }
+        }
         for environment in configuration.environments {
             for name in domain.activitycontinuation {
                 guard let app = environment.app(named: name.value), app.ios == nil else { continue }

@@ -113,6 +113,9 @@ public struct AppLinksEntry: Sendable {
     public var apps: [Located<String>]
     public var flags: MatchFlags
     public var rules: [Rule]
+    /// The rules are written as Android's dynamic rules read them (lazy `*`, no Apple path
+    /// quirks), so they are emitted for Android as they are. For Android-only apps.
+    public var androidSemantics: Located<Bool>?
     public var environments: [Located<String>]?
     public var location: SourceLocation
 }

@@ -1,0 +1,252 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+
+/// `linkwright import`: adopt the association files a site serves today as YAML.
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Turn existing association files into linkwright's YAML, with the same behaviour",
+        usage:
+            "import (--aasa FILE [--assetlinks FILE] --host HOST)... | --from DIR) --env NAME [--tier TIER] [--config DIR] [--dry-run]",
+        discussion: """
+            Each --host takes the --aasa and --assetlinks given before it (repeat the group for more
+            hosts); --from DIR reads DIR/HOST/.well-known/{apple-app-site-association,assetlinks.json},
+            the layout build writes. The files become environments/NAME.yaml and one domain file per
+            distinct contract (hosts with identical files share one). Every form iOS and Android read
+            is accepted: components, legacy paths with NOT, the details dictionary, defaults at every
+            level, variables, signed files, dynamic rules. The result is compiled and each host's files
+            are compared with the originals by what they decide; anything that would change behaviour
+            is an error. Problems in the originals are reported, located in their JSON. Invalid inputs
+            write nothing (exit 2); --dry-run prints the files instead of writing them.
+            """,
+        options: [
+            OptionSpec(name: "aasa", valueName: "FILE", help: "An apple-app-site-association file", repeatable: true),
+            OptionSpec(name: "assetlinks", valueName: "FILE", help: "An assetlinks.json file", repeatable: true),
+            OptionSpec(
+                name: "host", valueName: "HOST", help: "The host serving the files given before it", repeatable: true),
+            OptionSpec(name: "from", valueName: "DIR", help: "A folder of HOST/.well-known/ files"),
+            OptionSpec(name: "env", valueName: "NAME", help: "The environment to create"),
+            OptionSpec(
+                name: "tier", valueName: "TIER", help: "Its tier (default: production)",
+                choices: Tier.allCases.map(\.rawValue)),
+            .config, OptionSpec(name: "dry-run", valueName: nil, help: "Print the files instead of writing them"),
+        ])
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        guard !arguments.wantsHelp else { return }
+        guard let name = arguments.value("env") else { throw UsageError(message: "import needs --env NAME") }
+        if let problem = Identifiers.nameProblem(name, what: "environment") {
+            throw UsageError(message: problem.message)
+        }
+        let grouped = !arguments.all("host").isEmpty
+        if grouped == (arguments.value("from") != nil) {
+            throw UsageError(message: "give the files with --aasa/--assetlinks and --host, or a folder with --from")
+        }
+        if let last = arguments.ordered.last(where: { ["aasa", "assetlinks", "host"].contains($0.name) }), grouped,
+            last.name != "host"
+        {
+            throw UsageError(message: "--\(last.name) \(last.value) is not followed by the --host that serves it")
+        }
+    }
+
+    private struct Input {
+        var host: LinkwrightCore.Host
+        var aasa: String?
+        var assetLinks: String?
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let environment = arguments.value("env")!
+        let inputs = try self.inputs(terminal)
+        var diagnostics: [Diagnostic] = []
+        var sites: [Importer.Site] = []
+        for input in inputs {
+            var site = Importer.Site(
+                host: input.host, aasa: nil, aasaFile: input.aasa, assetLinks: nil, assetLinksFile: input.assetLinks)
+            if let path = input.aasa {
+                let result = AASAReader().read(try read(path, terminal), file: path)
+                diagnostics += result.diagnostics
+                site.aasa = result.document
+                if path.hasSuffix(".json") {
+                    diagnostics.append(
+                        Diagnostic(
+                            "IMPORT_FILE_NAME", .warning,
+                            "the file is named \((path as NSString).lastPathComponent); iOS fetches /.well-known/apple-app-site-association, without an extension",
+                            at: .file(path), hint: "serve the file linkwright build writes, at the name iOS fetches"))
+                }
+            }
+            if let path = input.assetLinks {
+                let result = AssetLinksReader().read(try read(path, terminal), file: path)
+                diagnostics += result.diagnostics
+                site.assetLinks = result.document
+            }
+            sites.append(site)
+        }
+        let tier = Tier(rawValue: arguments.value("tier") ?? "production")!
+        let printer = DiagnosticPrinter(terminal: terminal, configPath: ".")
+        // Files that cannot be read are reported alone: translating the rest would only add noise.
+        let unreadable = diagnostics.contains { $0.severity == .error }
+        let result = unreadable ? nil : Importer(environment: environment, tier: tier).run(sites)
+        diagnostics += result?.diagnostics ?? []
+        printer.printText(diagnostics.sorted())
+        guard let result, !diagnostics.contains(where: { $0.severity == .error }) else {
+            terminal.err("error: nothing was imported: the files above have errors")
+            return .unusable
+        }
+        let existing = (try? workspace.files()) ?? []
+        let files = try place(result.files, among: existing, workspace: workspace)
+        try proveEquivalent(sites: sites, environment: environment, files: existing + files, printer: workspace.printer)
+        for note in result.notes { terminal.out("note: \(note)") }
+        if arguments.flag("dry-run") {
+            for file in files {
+                terminal.out(
+                    "--- \(workspace.printer.pathPrefix)\(file.path)\n" + String(decoding: file.bytes, as: UTF8.self))
+            }
+            return .success
+        }
+        do {
+            try AtomicFiles.write(files.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+        } catch {
+            throw UnusableInput(message: "\(error)", hint: "nothing was written")
+        }
+        terminal.out(
+            "imported \(sites.count) host\(sites.count == 1 ? "" : "s") into "
+                + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", "))
+        return .success
+    }
+
+    /// The hosts and files named on the command line, or found in `--from DIR`.
+    private func inputs(_ terminal: Terminal) throws -> [Input] {
+        if let folder = arguments.value("from") {
+            let root = terminal.url(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path))?.sorted() ?? []
+            var inputs: [Input] = []
+            for name in names {
+                let wellKnown = root.appendingPathComponent(name).appendingPathComponent(".well-known")
+                let candidates = ["apple-app-site-association", "apple-app-site-association.json"]
+                let aasa = candidates.first {
+                    FileManager.default.fileExists(atPath: wellKnown.appendingPathComponent($0).path)
+                }
+                let hasAssetLinks = FileManager.default.fileExists(
+                    atPath: wellKnown.appendingPathComponent("assetlinks.json").path)
+                guard aasa != nil || hasAssetLinks else { continue }
+                inputs.append(
+                    Input(
+                        host: try host(name), aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
+                        assetLinks: hasAssetLinks ? "\(folder)/\(name)/.well-known/assetlinks.json" : nil))
+            }
+            guard !inputs.isEmpty else {
+                throw UnusableInput(
+                    message: "\(folder) holds no HOST/.well-known/ association files",
+                    hint: "point --from at a folder like dist/production")
+            }
+            return inputs
+        }
+        var inputs: [Input] = []
+        var aasa: String?
+        var assetLinks: String?
+        for (name, value) in arguments.ordered {
+            switch name {
+            case "aasa": aasa = value
+            case "assetlinks": assetLinks = value
+            case "host":
+                guard aasa != nil || assetLinks != nil else {
+                    throw UsageError(message: "--host \(value) has no --aasa or --assetlinks before it")
+                }
+                inputs.append(Input(host: try host(value), aasa: aasa, assetLinks: assetLinks))
+                aasa = nil
+                assetLinks = nil
+            default: continue
+            }
+        }
+        return inputs
+    }
+
+    private func host(_ text: String) throws -> LinkwrightCore.Host {
+        switch LinkwrightCore.Host.parse(text) {
+        case .success(let host): return host
+        case .failure(let problem): throw UsageError(message: "\(problem.message) (\(problem.hint))")
+        }
+    }
+
+    private func read(_ path: String, _ terminal: Terminal) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: terminal.url(path).path) else {
+            throw UnusableInput(message: "cannot read \(path)", hint: "check the path")
+        }
+        return Array(data)
+    }
+
+    /// The new files, named so they do not overwrite anything: an existing environment is an
+    /// error; a domain file that exists with other contents gets another name.
+    private func place(_ generated: [(path: String, text: String)], among existing: [SourceFile], workspace: Workspace)
+        throws
+        -> [SourceFile]
+    {
+        var files: [SourceFile] = []
+        var renames: [String: String] = [:]
+        for (path, text) in generated where path.hasPrefix("domains/") {
+            if let same = existing.first(where: { $0.path == path }), same.bytes == Array(text.utf8) { continue }
+            var name = String(path.dropFirst("domains/".count).dropLast(".yaml".count))
+            let original = name
+            var index = 2
+            while existing.contains(where: { $0.path == "domains/\(name).yaml" }) {
+                name = "\(original)-\(index)"
+                index += 1
+            }
+            renames[original] = name
+            files.append(SourceFile(path: "domains/\(name).yaml", bytes: Array(text.utf8)))
+        }
+        guard let environment = generated.first(where: { $0.path.hasPrefix("environments/") }) else { return files }
+        if existing.contains(where: { $0.path == environment.path }) {
+            throw UnusableInput(
+                message: "\(workspace.printer.pathPrefix)\(environment.path) already exists",
+                hint: "import into a new environment (--env), or remove the file first")
+        }
+        var text = environment.text
+        for (old, new) in renames where old != new {
+            text = text.replacingOccurrences(of: ": \(old)\n", with: ": \(new)\n")
+        }
+        files.insert(SourceFile(path: environment.path, bytes: Array(text.utf8)), at: 0)
+        return files
+    }
+
+    /// Compiles the configuration with the imported files and compares, host by host, what it
+    /// builds with the originals: the same decisions, or nothing is written.
+    private func proveEquivalent(
+        sites: [Importer.Site], environment: String, files: [SourceFile], printer: DiagnosticPrinter
+    ) throws {
+        let (snapshot, diagnostics) = PolicySnapshot.make(files.sorted { $0.path < $1.path })
+        guard let snapshot, let compiled = snapshot.compiled.environments.first(where: { $0.name == environment })
+        else {
+            printer.printText(diagnostics.filter { $0.severity == .error })
+            throw UnusableInput(
+                message: "the imported configuration does not compile",
+                hint: "please report this with the original files")
+        }
+        var problems: [String] = []
+        for site in sites {
+            guard let built = compiled.sites.first(where: { $0.fileHost == site.host.fileHost }) else {
+                problems.append("\(site.host): nothing was built")
+                continue
+            }
+            let original = PolicySnapshot.artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host)
+            let rebuilt = PolicySnapshot.artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host)
+            for change in BehaviourDiff.changes(base: original, head: rebuilt) {
+                problems.append(
+                    "\(site.host) \(change.platform ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
+                )
+            }
+        }
+        guard problems.isEmpty else {
+            throw UnusableInput(
+                message: "the import would change behaviour, so nothing was written:\n  "
+                    + problems.joined(separator: "\n  "),
+                hint: "please report this with the original files")
+        }
+    }
+}

@@ -1,0 +1,451 @@
+/// Turns association files a site serves today into linkwright's YAML, preserving behaviour:
+/// `import` then `build` decides every URL as the originals did. Where the originals rely on
+/// something the compiler refuses to emit, the import translates to the effective behaviour and
+/// says so; what cannot be translated is an error and nothing is written.
+public struct Importer: Sendable {
+    /// One host's files, as read.
+    public struct Site: Sendable {
+        public var host: Host
+        public var aasa: AASADocument?
+        public var aasaFile: String?
+        public var assetLinks: AssetLinksDocument?
+        public var assetLinksFile: String?
+
+        public init(
+            host: Host, aasa: AASADocument?, aasaFile: String?, assetLinks: AssetLinksDocument?, assetLinksFile: String?
+        ) {
+            self.host = host
+            self.aasa = aasa
+            self.aasaFile = aasaFile
+            self.assetLinks = assetLinks
+            self.assetLinksFile = assetLinksFile
+        }
+    }
+
+    /// The YAML files to write and what the import found.
+    public struct Result: Sendable {
+        /// Path (relative to the configuration root) → text.
+        public var files: [(path: String, text: String)]
+        public var diagnostics: [Diagnostic]
+        /// Translations that change how a rule is written (never what it decides).
+        public var notes: [String]
+    }
+
+    public let environment: String
+    public let tier: Tier
+
+    public init(environment: String, tier: Tier) {
+        self.environment = environment
+        self.tier = tier
+    }
+
+    public func run(_ sites: [Site]) -> Result {
+        var translation = Translation(environment: environment, tier: tier)
+        translation.collectApps(sites)
+        var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
+        var notes: [String] = []
+        for site in sites {
+            let text = translation.domainYAML(site)
+            guard !text.isEmpty else {
+                notes.append("\(site.host): its files name no app, so there is nothing to import for it")
+                continue
+            }
+            let sources = [site.aasaFile, site.assetLinksFile].compactMap { $0 }
+            if let index = domains.firstIndex(where: { $0.text == text }) {
+                // Hosts that share an identical contract share one domain file.
+                domains[index].hosts.append(site.host)
+                domains[index].sources += sources
+            } else {
+                domains.append(("", text, [site.host], sources))
+            }
+        }
+        // Each domain is named after its shortest host: museo.example before entradas.museo.example.
+        for index in domains.indices {
+            let host = domains[index].hosts.min { ($0.name.count, $0.name) < ($1.name.count, $1.name) }!
+            domains[index].name = translation.domainName(for: host, taken: domains[..<index].map(\.name))
+        }
+        var files = domains.map { domain in
+            let header = "# Imported by linkwright import from " + domain.sources.joined(separator: ", ") + ".\n"
+            return ("domains/\(domain.name).yaml", header + domain.text)
+        }
+        files.insert(
+            ("environments/\(environment).yaml", translation.environmentYAML(domains.map { ($0.name, $0.hosts) })),
+            at: 0)
+        if domains.isEmpty && !translation.diagnostics.hasErrors {
+            translation.diagnostics.error(
+                "IMPORT_NOTHING", "the files name no app: there is nothing to import", at: nil,
+                hint:
+                    "an association file needs applinks details, or webcredentials, appclips or activitycontinuation apps"
+            )
+        }
+        return Result(files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes)
+    }
+}
+
+/// The state of one import: logical app names and what was found.
+private struct Translation {
+    let environment: String
+    let tier: Tier
+    var diagnostics = DiagnosticBag()
+    var notes: [String] = []
+    /// `TEAM.bundle` → logical name.
+    var iosNames: [String: String] = [:]
+    /// package → logical name.
+    var androidNames: [String: String] = [:]
+    /// logical name → (bundle, team, app clip)
+    var iosApps: [String: (bundle: String, team: String, clip: Bool)] = [:]
+    /// logical name → (package, fingerprints)
+    var androidApps: [String: (package: String, fingerprints: [String])] = [:]
+    var order: [String] = []
+    var team: String?
+    /// Where to point a problem found in a list that keeps no position (a service's `apps`).
+    var fallbackFile = ""
+
+    init(environment: String, tier: Tier) {
+        self.environment = environment
+        self.tier = tier
+    }
+
+    // MARK: Apps
+
+    mutating func collectApps(_ sites: [Importer.Site]) {
+        fallbackFile = sites.compactMap(\.aasaFile).first ?? environment
+        var teams: [String: Int] = [:]
+        var appIDs: [(String, SourceLocation?)] = []
+        var clips: Set<String> = []
+        for site in sites {
+            guard let aasa = site.aasa else { continue }
+            for details in aasa.applinks?.details ?? [] {
+                for appID in details.effectiveAppIDs { appIDs.append((appID, details.origin)) }
+            }
+            for appID in (aasa.webcredentials ?? []) + (aasa.activitycontinuation ?? []) { appIDs.append((appID, nil)) }
+            for appID in aasa.appclips ?? [] {
+                appIDs.append((appID, nil))
+                clips.insert(appID)
+            }
+        }
+        for (appID, _) in appIDs {
+            if let (team, _) = Self.split(appID) { teams[team, default: 0] += 1 }
+        }
+        team = teams.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        var refused: Set<String> = []
+        for (appID, origin) in appIDs where iosNames[appID] == nil && !refused.contains(appID) {
+            guard let (team, bundle) = Self.split(appID) else {
+                refused.insert(appID)
+                diagnostics.error(
+                    "IMPORT_APP_ID", "\(appID) cannot be imported: \(Self.appIDProblem(appID))",
+                    at: origin ?? .file(fallbackFile),
+                    hint: "fix the app ID in the original file: a 10-character team ID, a dot, the bundle ID")
+                continue
+            }
+            let name = uniqueName(for: bundle)
+            iosNames[appID] = name
+            iosApps[name] = (bundle, team, clips.contains(appID))
+            order.append(name)
+        }
+        // Where a site has dynamic rules, the import turns them on for the whole domain, and an
+        // app that shared the iOS rules would get those as dynamic rules too: keep Android apps
+        // of such sites apart.
+        let apart = Set(
+            sites.filter { $0.assetLinks?.statements.contains { $0.dynamicComponents != nil } == true }
+                .flatMap { $0.assetLinks!.statements }
+                .compactMap { statement -> String? in
+                    if case .androidApp(let package, _) = statement.target { return package }
+                    return nil
+                })
+        for site in sites {
+            for statement in site.assetLinks?.statements ?? [] {
+                guard case .androidApp(let package, let fingerprints) = statement.target else { continue }
+                if let name = androidNames[package] {
+                    let known = androidApps[name]!.fingerprints
+                    androidApps[name]!.fingerprints += fingerprints.filter { !known.contains($0) }
+                    continue
+                }
+                // The same identifier on both platforms is one logical app.
+                let shared =
+                    apart.contains(package)
+                    ? nil
+                    : iosApps.first { $0.value.bundle == package && !$0.value.clip && androidApps[$0.key] == nil }?.key
+                let name = shared ?? uniqueName(for: package)
+                androidNames[package] = name
+                androidApps[name] = (package, fingerprints)
+                if shared == nil { order.append(name) }
+            }
+        }
+    }
+
+    /// Why an app ID cannot be imported, in words.
+    static func appIDProblem(_ appID: String) -> String {
+        guard let dot = appID.firstIndex(of: ".") else {
+            return "it has no team ID prefix, so it matches no installed app"
+        }
+        let team = String(appID[..<dot])
+        if appID.contains("$(") || team.contains("_") && team == team.uppercased() {
+            return "it is a build-setting placeholder, not a real app ID"
+        }
+        if Identifiers.teamIDProblem(team) != nil {
+            return "\(team) is not a 10-character team ID, so it matches no installed app"
+        }
+        let bundle = String(appID[appID.index(after: dot)...])
+        return Identifiers.bundleIDProblem(bundle).map { "\($0.message) (\($0.hint))" } ?? "it is not TEAMID.bundle"
+    }
+
+    /// `TEAMID.bundle` → (team, bundle) when the prefix is a team ID.
+    static func split(_ appID: String) -> (String, String)? {
+        guard let dot = appID.firstIndex(of: "."), Identifiers.teamIDProblem(String(appID[..<dot])) == nil else {
+            return nil
+        }
+        let bundle = String(appID[appID.index(after: dot)...])
+        return Identifiers.bundleIDProblem(bundle) == nil ? (String(appID[..<dot]), bundle) : nil
+    }
+
+    /// A logical name from an identifier's last segments: `com.example.museo` → `museo`,
+    /// `es.emergencias.app` → `emergencias` (a generic last word says nothing),
+    /// `com.example.museo.Clip` → `museo-clip` (a variant keeps its product's name).
+    mutating func uniqueName(for identifier: String) -> String {
+        var segments = identifier.split(separator: ".").map { segment in
+            String(segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }).trimmingDashes
+        }.filter { !$0.isEmpty }
+        if segments.count > 2, ["app", "ios", "android", "mobile", "client"].contains(segments.last!) {
+            segments.removeLast()
+        }
+        let first =
+            segments.count > 2 && ["clip", "appclip", "staging", "dev", "debug", "beta"].contains(segments.last!)
+            ? 2 : 1
+        for count in first...max(first, segments.count) {
+            let candidate = segments.suffix(count).joined(separator: "-")
+            let name =
+                candidate.first?.isLetter == true || candidate.first?.isNumber == true ? candidate : "app-" + candidate
+            if Identifiers.nameProblem(name, what: "app") == nil && iosApps[name] == nil && androidApps[name] == nil
+                && !order.contains(name)
+            {
+                return name
+            }
+        }
+        var index = 2
+        while order.contains("app-\(index)") { index += 1 }
+        return "app-\(index)"
+    }
+
+    // MARK: Domains
+
+    mutating func domainName(for host: Host, taken: [String]) -> String {
+        let labels = host.fileHost.name.split(separator: ".").map(String.init)
+        let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
+        var name = base.isEmpty ? "site" : base
+        var index = 2
+        while taken.contains(name) {
+            name = "\(base)-\(index)"
+            index += 1
+        }
+        return name
+    }
+
+    mutating func domainYAML(_ site: Importer.Site) -> String {
+        var text = ""
+        let applinks = site.aasa?.applinks
+        if let defaults = applinks?.defaults {
+            text += flags(defaults).map { "defaults: {\($0)}\n" } ?? ""
+        }
+        let variables = applinks?.substitutionVariables ?? []
+        if !variables.isEmpty {
+            text += "variables:\n"
+            for variable in variables {
+                if PatternSyntax.predefinedVariables.contains(variable.name) {
+                    diagnostics.error(
+                        "IMPORT_VARIABLE",
+                        "variable \"\(variable.name)\" has the name of Apple's predefined $(\(variable.name))",
+                        at: .file(site.aasaFile ?? site.host.name),
+                        hint: "rename it in the original file and in its patterns")
+                }
+                text += "  \(YAMLWriter.scalar(variable.name)): \(YAMLWriter.flowList(variable.values))\n"
+            }
+        }
+        var entries: [String] = []
+        var legacyOnly = true
+        for details in applinks?.details ?? [] {
+            let apps = details.effectiveAppIDs.compactMap { iosNames[$0] }
+            guard !apps.isEmpty else { continue }
+            let rules: [String]
+            if let components = details.components {
+                legacyOnly = false
+                if details.paths != nil {
+                    notes.append(
+                        "\(site.host): an entry has both components and paths; iOS 13+ reads the components, which were imported"
+                    )
+                }
+                rules = components.map {
+                    rule($0, entryDefaults: details.defaults, fileDefaults: applinks?.defaults, site: site)
+                }
+            } else {
+                rules = (details.paths ?? []).map(legacyRule)
+            }
+            var entry = "  - apps: \(YAMLWriter.flowList(apps))\n"
+            if let defaults = details.defaults, let written = flags(defaults) {
+                entry += "    defaults: {\(written)}\n"
+            }
+            if rules.isEmpty {
+                notes.append(
+                    "\(site.host): an entry for \(apps.joined(separator: ", ")) has no rules, so it opens nothing; it was left out"
+                )
+                continue
+            }
+            entry += "    rules:\n" + rules.joined()
+            entries.append(entry)
+        }
+        let androidOnly = androidEntries(site)
+        if !entries.isEmpty || !androidOnly.isEmpty { text += "applinks:\n" + entries.joined() + androidOnly }
+        let services = [
+            (
+                "webcredentials",
+                (site.aasa?.webcredentials ?? []).compactMap { iosNames[$0] } + androidCredentials(site)
+            ),
+            ("appclips", (site.aasa?.appclips ?? []).compactMap { iosNames[$0] }),
+            ("activitycontinuation", (site.aasa?.activitycontinuation ?? []).compactMap { iosNames[$0] }),
+        ]
+        for (service, names) in services where !names.isEmpty {
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            text += "\(service): \(YAMLWriter.flowList(unique))\n"
+        }
+        var emit: [String] = []
+        if legacyOnly && !entries.isEmpty { emit.append("  legacy_paths: true\n") }
+        if site.assetLinks?.statements.contains(where: { $0.dynamicComponents != nil }) == true {
+            emit.append("  android_dynamic_rules: true\n")
+        }
+        if !emit.isEmpty { text += "emit:\n" + emit.joined() }
+        return text
+    }
+
+    /// Applinks entries for Android apps that no iOS entry covers: their dynamic rules, or every
+    /// URL when the statement has none (the app's manifest then decides alone).
+    private mutating func androidEntries(_ site: Importer.Site) -> String {
+        var text = ""
+        for statement in site.assetLinks?.statements ?? []
+        where statement.relations.contains(AssetStatement.handleAllURLs) {
+            guard case .androidApp(let package, _) = statement.target, let name = androidNames[package] else {
+                continue
+            }
+            if iosApps[name] != nil {
+                continue  // shares the iOS entry, which lists it already
+            }
+            let rules = statement.dynamicComponents?.map(dynamicRule) ?? ["      - path: \"*\"\n"]
+            // Dynamic rules mean what Android reads in them, and Apple's flags do not apply: keep them so.
+            text +=
+                "  - apps: \(YAMLWriter.flowList([name]))\n    android_semantics: true\n    rules:\n" + rules.joined()
+        }
+        return text
+    }
+
+    private func androidCredentials(_ site: Importer.Site) -> [String] {
+        (site.assetLinks?.statements ?? []).compactMap { statement in
+            guard statement.relations.contains(AssetStatement.getLoginCreds),
+                case .androidApp(let package, _) = statement.target
+            else { return nil }
+            return androidNames[package]
+        }
+    }
+
+    /// A component with what it inherits from `defaults` written out: Apple lets defaults carry
+    /// `/`, `?` and `exclude` too (swcutil gap probes), which linkwright's defaults do not.
+    private mutating func rule(
+        _ component: AASAComponent, entryDefaults: AASAComponent?, fileDefaults: AASAComponent?, site: Importer.Site
+    )
+        -> String
+    {
+        let inherited = [entryDefaults, fileDefaults].compactMap { $0 }
+        let path = component.path ?? inherited.compactMap(\.path).first
+        var query = component.query ?? inherited.compactMap(\.query).first
+        let fragment = component.fragment ?? inherited.compactMap(\.fragment).first
+        let exclude = component.exclude ?? inherited.compactMap(\.exclude).first ?? false
+        if component.path == nil && path != nil
+            || component.exclude == nil && inherited.contains(where: { $0.exclude != nil })
+        {
+            notes.append("\(site.host): a rule inherits /, ? or exclude from defaults; they are written on the rule")
+        }
+        if query == .ignoredDictionary {
+            // swcutil ignores a query dictionary holding a non-string value as a whole.
+            notes.append("\(site.host): a query dictionary with a non-string value, which Apple ignores, was dropped")
+            query = nil
+        }
+        var lines: [String] = []
+        lines.append("path: \(YAMLWriter.scalar(path ?? "*"))")
+        switch query {
+        case .whole(let pattern): lines.append("query: \(YAMLWriter.scalar(pattern))")
+        case .items(let items):
+            lines.append("query:")
+            lines += items.map { "  \(YAMLWriter.scalar($0.name)): \(YAMLWriter.scalar($0.pattern))" }
+        case .ignoredDictionary, nil: break
+        }
+        if let fragment { lines.append("fragment: \(YAMLWriter.scalar(fragment))") }
+        if exclude { lines.append("exclude: true") }
+        if let caseSensitive = component.caseSensitive { lines.append("case_sensitive: \(caseSensitive)") }
+        if let percentEncoded = component.percentEncoded { lines.append("percent_encoded: \(percentEncoded)") }
+        if let comment = component.comment { lines.append("comment: \(YAMLWriter.scalar(comment))") }
+        return "      - " + lines.joined(separator: "\n        ") + "\n"
+    }
+
+    private func legacyRule(_ path: String) -> String {
+        let excluded = path.hasPrefix("NOT ")
+        let pattern = excluded ? String(path.dropFirst(4)) : path
+        return "      - path: \(YAMLWriter.scalar(pattern))\n" + (excluded ? "        exclude: true\n" : "")
+    }
+
+    private func dynamicRule(_ component: DynamicComponent) -> String {
+        var lines = ["path: \(YAMLWriter.scalar(component.path ?? "*"))"]
+        if let query = component.query {
+            lines.append("query:")
+            lines += query.map { "  \(YAMLWriter.scalar($0.name)): \(YAMLWriter.scalar($0.pattern))" }
+        }
+        if let fragment = component.fragment { lines.append("fragment: \(YAMLWriter.scalar(fragment))") }
+        if component.exclude { lines.append("exclude: true") }
+        if let comments = component.comments { lines.append("comment: \(YAMLWriter.scalar(comments))") }
+        return "      - " + lines.joined(separator: "\n        ") + "\n"
+    }
+
+    private func flags(_ component: AASAComponent) -> String? {
+        let parts = [
+            component.caseSensitive.map { "case_sensitive: \($0)" },
+            component.percentEncoded.map { "percent_encoded: \($0)" },
+        ].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    // MARK: Environment
+
+    mutating func environmentYAML(_ domains: [(String, [Host])]) -> String {
+        var text = "# Imported by linkwright import.\ntier: \(tier.rawValue)\n"
+        if let team { text += "team_id: \(team)\n" }
+        text += "apps:\n"
+        for name in order {
+            text += "  \(name):\n"
+            if let ios = iosApps[name] {
+                text += "    ios:\n      bundle_id: \(YAMLWriter.scalar(ios.bundle))\n"
+                if ios.team != team { text += "      team_id: \(ios.team)\n" }
+                if ios.clip { text += "      app_clip: true\n" }
+            }
+            if let android = androidApps[name] {
+                text += "    android:\n      package: \(YAMLWriter.scalar(android.package))\n      fingerprints:\n"
+                for (index, fingerprint) in android.fingerprints.enumerated() {
+                    // The files do not say which key is which: channels are numbered.
+                    text += "        key-\(index + 1): \(YAMLWriter.quoted(fingerprint))\n"
+                }
+            }
+        }
+        if order.isEmpty { text += "  {}\n" }
+        text += "hosts:\n"
+        for (domain, hosts) in domains {
+            for host in hosts { text += "  \(YAMLWriter.scalar(host.name)): \(domain)\n" }
+        }
+        return text
+    }
+}
+
+extension String {
+    fileprivate var trimmingDashes: String {
+        var text = Substring(self)
+        while text.first == "-" { text.removeFirst() }
+        while text.last == "-" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,36 @@
+/// Writes the YAML linkwright's importer produces: block mappings and lists, flow lists for short
+/// lists of names, scalars quoted only where YAML 1.2 would read them as something else.
+enum YAMLWriter {
+    /// A scalar as plain text when that reads back as the same string, else double-quoted.
+    static func scalar(_ text: String) -> String {
+        guard !text.isEmpty, YAMLScalar.resolvePlain(text) == .string else { return quoted(text) }
+        let scalars = Array(text.unicodeScalars)
+        let unsafeFirst: Set<Unicode.Scalar> = [
+            "*", "?", "&", "!", "|", ">", "'", "\"", "%", "@", "`", "-", "[", "]", "{", "}", "#", ",", ":", " ",
+        ]
+        if unsafeFirst.contains(scalars[0]) || scalars.last == " " { return quoted(text) }
+        let unsafe: Set<Unicode.Scalar> = ["#", ":", "[", "]", "{", "}", ",", "\"", "'", "\\", "\t", "\n", "\r"]
+        if scalars.contains(where: { unsafe.contains($0) || $0.value < 0x20 }) { return quoted(text) }
+        return text
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `[a, b]`.
+    static func flowList(_ items: [String]) -> String { "[" + items.map(scalar).joined(separator: ", ") + "]" }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+/// `linkwright import`: real association files become YAML that builds to the same behaviour.
+@Suite struct ImportCommandTests {
+    static let fixtures = RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightEndToEndTests/Fixtures/import")
+    static let golden = RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightEndToEndTests/Golden/import")
+
+    @Test func representativeFilesBecomeTheGoldenYAML() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["modern.json", "legacy.json", "dictionary.json", "assetlinks.json"] {
+            try FileManager.default.copyItem(
+                at: Self.fixtures.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+        }
+        let result = try runLinkwright(
+            [
+                "import", "--aasa", "modern.json", "--assetlinks", "assetlinks.json", "--host", "shop.example",
+                "--aasa",
+                "legacy.json", "--host", "news.example", "--aasa", "dictionary.json", "--host", "old.example", "--env",
+                "production",
+            ], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.hasSuffix(
+                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml\n"
+            ))
+        #expect(result.stderr.contains("modern.json:17:52: warning: query item \"flag\" is the boolean true"))
+        #expect(
+            result.stderr.contains("modern.json:18:50: warning: \"*\" also matches URLs without a \"utm_source\" item"))
+        #expect(
+            result.stderr.contains(
+                "warning: the file is named modern.json; iOS fetches /.well-known/apple-app-site-association"))
+        for path in ["environments/production.yaml", "domains/shop.yaml", "domains/news.yaml", "domains/old.yaml"] {
+            let file = Self.golden.appendingPathComponent(path.replacingOccurrences(of: "/", with: "-"))
+            if let mismatch = Golden.mismatch(try folder.read(path), golden: file) {
+                Issue.record(Comment(rawValue: mismatch))
+            }
+        }
+        // The imported configuration is clean and builds.
+        #expect(
+            try runLinkwright(["lint"], in: folder.url).stdout == ".: configuration is valid (0 errors, 0 warnings)\n")
+        #expect(try runLinkwright(["build"], in: folder.url).status == 0)
+    }
+
+    @Test func aFolderInBuildLayoutImportsAndSharesIdenticalContracts() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try runLinkwright(
+            [
+                "import", "--from", RepositoryPaths.root.appendingPathComponent("dist/production").path, "--env",
+                "live", "--dry-run",
+            ],
+            in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        // museo.example and entradas.museo.example serve identical files: one domain file.
+        #expect(result.stdout.contains("  museo.example: museo\n"))
+        #expect(result.stdout.contains("  entradas.museo.example: museo\n"))
+        #expect(!folder.exists("environments"), "--dry-run writes nothing")
+    }
+
+    @Test func invalidInputsWriteNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write(
+            "bad/apple-app-site-association",
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"$(TeamIdentifierPrefix)com.example.app\"], \"components\": [{\"/\": \"*\"}]}]}}\n"
+        )
+        try folder.write("broken/apple-app-site-association", "{\"applinks\": \n")
+        let placeholder = try runLinkwright(
+            ["import", "--aasa", "bad/apple-app-site-association", "--host", "a.example", "--env", "production"],
+            in: folder.url)
+        #expect(placeholder.status == 2)
+        #expect(
+            placeholder.stderr.contains(
+                "bad/apple-app-site-association:1:27: error: $(TeamIdentifierPrefix)com.example.app cannot be imported"),
+            "\(placeholder)")
+        let broken = try runLinkwright(
+            ["import", "--aasa", "broken/apple-app-site-association", "--host", "a.example", "--env", "production"],
+            in: folder.url)
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("broken/apple-app-site-association:2:1: error: "), "\(broken)")
+        #expect(broken.stderr.contains("[INVALID_JSON]"))
+        #expect(!folder.exists("environments") && !folder.exists("domains"))
+    }
+
+    @Test func anExistingEnvironmentIsNotOverwritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        let result = try runLinkwright(
+            [
+                "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
+                "--env", "production",
+            ],
+            in: folder.url)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error: environments/production.yaml already exists"))
+    }
+
+    /// Every real-world file of the shared corpus: valid ones import, build, and decide sample
+    /// URLs exactly as the originals (checked through `match`, independently of the import's own
+    /// proof); invalid ones are refused with a located error. Prints a summary.
+    @Test func everyCorpusFileRoundTrips() throws {
+        guard let corpus = RepositoryPaths.sharedCorpus else {
+            print("skipped: ../shared/corpus is not here (it is in CI); the import round trip was not run")
+            return
+        }
+        var imported = 0
+        var rejected: [String: Int] = [:]
+        var files: [(URL, String)] = []
+        for (folder, option) in [("aasa", "--aasa"), ("assetlinks", "--assetlinks")] {
+            let directory = corpus.appendingPathComponent(folder)
+            files += try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+                (directory.appendingPathComponent($0), option)
+            }
+        }
+        let history = corpus.appendingPathComponent("history")
+        for repository in try FileManager.default.contentsOfDirectory(atPath: history.path).sorted() {
+            let directory = history.appendingPathComponent(repository)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+                files.append(
+                    (directory.appendingPathComponent(name), name.contains("assetlinks") ? "--assetlinks" : "--aasa"))
+            }
+        }
+        for (file, option) in files {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let result = try runLinkwright(
+                ["import", option, file.path, "--host", "example.com", "--env", "corpus"], in: folder.url)
+            guard result.status == 0 else {
+                #expect(result.status == 2, "\(file.lastPathComponent): \(result)")
+                let errors = result.stderr.split(separator: "\n").filter { $0.contains("error: ") && $0.hasSuffix("]") }
+                #expect(
+                    errors.allSatisfy { $0.hasPrefix(file.path + ":") || $0.hasPrefix("error: ") },
+                    "\(file.lastPathComponent)")
+                let id = errors.first.flatMap { $0.split(separator: "[").last?.dropLast() }.map(String.init) ?? "?"
+                rejected[id, default: 0] += 1
+                continue
+            }
+            imported += 1
+            #expect(try runLinkwright(["build"], in: folder.url).status == 0, "\(file.lastPathComponent)")
+            if option == "--aasa" { try expectSameDecisions(original: file, folder: folder) }
+        }
+        print(
+            "corpus import: \(imported) imported; rejected: "
+                + rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        #expect(imported > 120)
+    }
+
+    /// Every path the original file mentions, filled in, decided by `match` on the original and on
+    /// the built file for every app.
+    private func expectSameDecisions(original: URL, folder: TemporaryFolder) throws {
+        let built = "dist/corpus/example.com/.well-known/apple-app-site-association"
+        guard folder.exists(built) else { return }  // a file with services only builds no applinks
+        let text = String(decoding: try Data(contentsOf: original), as: UTF8.self)
+        var urls: Set<String> = ["/", "/x", "/a/b/c"]
+        for piece in text.split(separator: "\"") where piece.hasPrefix("/") || piece.hasPrefix("NOT /") {
+            let path = piece.hasPrefix("NOT ") ? piece.dropFirst(4) : piece
+            urls.insert(path.replacingOccurrences(of: "*", with: "").replacingOccurrences(of: "?", with: "x"))
+            urls.insert(path.replacingOccurrences(of: "*", with: "more/x").replacingOccurrences(of: "?", with: "y"))
+        }
+        let input = urls.sorted().filter { !$0.contains(" ") && !$0.contains("$(") }.joined(separator: "\n")
+        func decisions(_ file: String) throws -> [String] {
+            let result = try runLinkwright(
+                ["match", "--aasa", file, "--host", "example.com", "--format", "json"], in: folder.url,
+                input: Data(input.utf8))
+            return result.stdout.split(separator: "\n").compactMap { line in
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    return nil
+                }
+                return "\(object["url"] ?? "") \(object["app"] ?? "") \(object["decision"] ?? "")"
+            }.sorted()
+        }
+        let before = try decisions(original.path)
+        let after = try decisions(folder.url.appendingPathComponent(built).path)
+        // The built file lists only apps that have rules; compare those.
+        let builtApps = Set(after.map { $0.split(separator: " ")[1] })
+        #expect(
+            before.filter { builtApps.contains($0.split(separator: " ")[1]) } == after, "\(original.lastPathComponent)")
+    }
+}
