@@ -16,7 +16,7 @@ deps:
 	@scripts/install-deps.sh
 
 format:
-	swift format --in-place --recursive Sources Tests Fuzz Package.swift
+	swift format --in-place --recursive Sources Tests Fuzz Benchmarks Package.swift
 
 fuzz: deps
 	scripts/fuzz.sh

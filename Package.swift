@@ -24,6 +24,10 @@ let package = Package(
         // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).
         // In a normal build they link as executables that do nothing.
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
+        // Benchmarks: a scale generator, baselines and the harness (scripts/benchmark.sh).
+        .target(name: "LinkwrightBenchKit", dependencies: ["LinkwrightCore", "CYaml"], path: "Benchmarks/Kit"),
+        .executableTarget(
+            name: "linkwright-bench", dependencies: ["LinkwrightBenchKit"], path: "Benchmarks/linkwright-bench"),
         .target(
             name: "LinkwrightTestSupport", dependencies: ["LinkwrightCore", "LinkwrightIO"], path: "Tests/Support"),
         .testTarget(
@@ -37,7 +41,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkwrightEndToEndTests",
-            dependencies: ["linkwright", "LinkwrightTestSupport", "LinkwrightCore"],
+            dependencies: [
+                "linkwright", .target(name: "linkwright-bench"), "LinkwrightBenchKit", "LinkwrightTestSupport",
+                "LinkwrightCore",
+            ],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

@@ -61,7 +61,7 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
             guard !isFolder.boolValue,
                 path.contains(".well-known/") || path.contains("/ios/") || path.contains("/android/")
             else { continue }

@@ -22,7 +22,7 @@ import Testing
         var found: [String] = []
         while let next = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: root.appendingPathComponent(next).path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(next).path, isDirectory: &isFolder)
             if !isFolder.boolValue { found.append(next) }
         }
         return found.sorted()
@@ -43,7 +43,6 @@ import Testing
         #expect(files(under: "dist").contains("production/museo.example/.well-known/apple-app-site-association"))
         #expect(files(under: "dist").contains("staging/ios/museo-clip.entitlements"))
         #expect(files(under: "dist").contains(".linkwright-manifest"))
-        defer { folder.remove() }
     }
 
     @Test func twoBuildsWriteIdenticalBytesAndMatchTheCommittedDist() throws {

@@ -1,0 +1,122 @@
+import Foundation
+import LinkwrightCore
+
+/// The command line of `linkwright-bench`.
+public enum BenchmarkCommand {
+    static let usage = """
+        linkwright-bench: benchmarks of linkwright, each figure against a baseline measured in the same run
+
+        Usage:
+          linkwright-bench run [--sizes S,M,L] [--match-rules 10,100,1000,10000] [--urls N] [--commits N]
+                               [--tags N] [--smoke] [--json FILE] [--linkwright PATH] [--example DIR] [--seed N]
+          linkwright-bench generate config --size S|M|L --out DIR [--seed N]
+          linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--seed N]
+          linkwright-bench generate aasa --rules N --out FILE [--seed N]
+          linkwright-bench generate urls --count N --rules N --out FILE [--seed N]
+          linkwright-bench baseline yaml DIR | baseline regex AASA < URLS | baseline scan < URLS
+
+        run builds nothing: build linkwright first with `swift build -c release` (scripts/benchmark.sh does).
+        It uses the linkwright next to itself unless --linkwright says otherwise, and times `check` on the
+        example configuration in --example (default: the current directory).
+        """
+
+    public static func run(_ arguments: [String]) throws -> Int32 {
+        let options = Options(arguments)
+        switch (arguments.first, arguments.dropFirst().first) {
+        case ("generate", "config"?):
+            var generator = ScaleGenerator(seed: options.seed)
+            try write(
+                generator.configuration(try options.size()), to: URL(fileURLWithPath: try options.required("--out")))
+        case ("generate", "history"?):
+            try HistoryBuilder.build(
+                size: try options.size(), commits: options.int("--commits", 1000), tags: options.int("--tags", 100),
+                seed: options.seed, at: URL(fileURLWithPath: try options.required("--out")))
+        case ("generate", "aasa"?):
+            var generator = ScaleGenerator(seed: options.seed)
+            try Data(generator.aasa(rules: options.int("--rules", 100)).utf8).write(
+                to: URL(fileURLWithPath: try options.required("--out")))
+        case ("generate", "urls"?):
+            var generator = ScaleGenerator(seed: options.seed)
+            let text = generator.urls(count: options.int("--count", 1000), rules: options.int("--rules", 100))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: try options.required("--out")))
+        case ("baseline", "yaml"?):
+            print(try Baselines.parseYAML(in: URL(fileURLWithPath: arguments[2])))
+        case ("baseline", "regex"?):
+            print(try Baselines.regexMatch(aasa: URL(fileURLWithPath: arguments[2]), urls: .standardInput))
+        case ("baseline", "scan"?):
+            print(try Baselines.scan(.standardInput))
+        case ("run", _):
+            let report = try BenchmarkRun(options: options).run()
+            print(report.table)
+            if let path = options.value("--json") {
+                try Data(report.json.rendered().utf8).write(to: URL(fileURLWithPath: path))
+            }
+            return report.failures.isEmpty ? 0 : 1
+        default:
+            print(usage)
+            return arguments.first == "help" || arguments.isEmpty ? 0 : 2
+        }
+        return 0
+    }
+
+    static func write(_ files: [(path: String, text: String)], to folder: URL) throws {
+        for (path, text) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+}
+
+/// `--name value` options of the bench command line.
+struct Options {
+    let arguments: [String]
+
+    init(_ arguments: [String]) { self.arguments = arguments }
+
+    func value(_ name: String) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    func flag(_ name: String) -> Bool { arguments.contains(name) }
+
+    func required(_ name: String) throws -> String {
+        guard let value = value(name) else { throw BenchmarkError("\(name) is required") }
+        return value
+    }
+
+    func int(_ name: String, _ fallback: Int) -> Int { value(name).flatMap(Int.init) ?? fallback }
+
+    var seed: UInt64 { value("--seed").flatMap(UInt64.init) ?? 2026 }
+
+    func size() throws -> ScaleGenerator.Size {
+        let name = value("--size") ?? "S"
+        guard let size = ScaleGenerator.Size.named(name) else {
+            throw BenchmarkError("unknown size \(name): S, M, L or smoke")
+        }
+        return size
+    }
+}
+
+/// A git repository from `HistoryGenerator`, checked out.
+enum HistoryBuilder {
+    static func build(size: ScaleGenerator.Size, commits: Int, tags: Int, seed: UInt64, at folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var generator = HistoryGenerator(seed: seed)
+        let stream = folder.appendingPathComponent(".fast-import")
+        try Data(generator.stream(size: size, commits: commits, tags: tags).utf8).write(to: stream)
+        defer { try? FileManager.default.removeItem(at: stream) }
+        for command in [
+            ["git", "init", "-q", "-b", "main"], ["git", "fast-import", "--quiet"],
+            ["git", "checkout", "-q", "-f", "main"],
+        ] {
+            let result = try Measurement.run(
+                command, input: command[1] == "fast-import" ? stream.path : nil, directory: folder.path)
+            guard result.status == 0 else {
+                throw BenchmarkError("\(command.joined(separator: " ")) failed in \(folder.path)")
+            }
+        }
+    }
+}

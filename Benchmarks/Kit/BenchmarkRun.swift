@@ -1,0 +1,244 @@
+import Foundation
+import LinkwrightCore
+
+/// The whole benchmark: every figure the benchmark issue asks for, each with its baseline, its
+/// ratio and the goal it is held to.
+struct BenchmarkRun {
+    struct Row {
+        var figure: String
+        var seconds: Double
+        var peakKilobytes: Int
+        var baseline: String
+        var baselineSeconds: Double
+        /// `seconds / baselineSeconds`, or the ratio the goal is about.
+        var ratio: Double
+        var goal: String
+        /// `nil` when there is no goal, or in a smoke run.
+        var met: Bool?
+    }
+
+    let options: Options
+    let smoke: Bool
+    let linkwright: String
+    let bench: String
+    let work: URL
+
+    init(options: Options) throws {
+        self.options = options
+        smoke = options.flag("--smoke")
+        bench =
+            CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let sibling = URL(fileURLWithPath: bench).deletingLastPathComponent().appendingPathComponent("linkwright").path
+        linkwright = options.value("--linkwright") ?? sibling
+        guard FileManager.default.isExecutableFile(atPath: linkwright) else {
+            throw BenchmarkError("no linkwright at \(linkwright); build it first")
+        }
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    struct Report {
+        var rows: [Row]
+        var machine: String
+        var failures: [String]
+
+        var table: String {
+            var text =
+                "machine: \(machine)\n\n| figure | linkwright | peak memory | baseline | baseline time | ratio | goal | met |\n|---|---|---|---|---|---|---|---|\n"
+            for row in rows {
+                let met = row.met.map { $0 ? "yes" : "**no**" } ?? "–"
+                text +=
+                    "| \(row.figure) | \(Self.time(row.seconds)) | \(row.peakKilobytes / 1024) MB | \(row.baseline) | \(Self.time(row.baselineSeconds)) | \(String(format: "%.2f", row.ratio))× | \(row.goal) | \(met) |\n"
+            }
+            return text + (failures.isEmpty ? "" : "\nfailures:\n" + failures.map { "- \($0)\n" }.joined())
+        }
+
+        static func time(_ seconds: Double) -> String {
+            seconds < 0.001
+                ? String(format: "%.0f ns", seconds * 1e9)
+                : seconds < 1 ? String(format: "%.1f ms", seconds * 1e3) : String(format: "%.2f s", seconds)
+        }
+
+        var json: JSON {
+            .object([
+                ("machine", .string(machine)),
+                (
+                    "rows",
+                    .array(
+                        rows.map { row in
+                            .object([
+                                ("figure", .string(row.figure)),
+                                ("seconds", .string(String(format: "%.9f", row.seconds))),
+                                ("peak_kilobytes", .int(row.peakKilobytes)), ("baseline", .string(row.baseline)),
+                                ("baseline_seconds", .string(String(format: "%.9f", row.baselineSeconds))),
+                                ("ratio", .string(String(format: "%.3f", row.ratio))), ("goal", .string(row.goal)),
+                                ("met", row.met.map(JSON.bool) ?? .null),
+                            ])
+                        })
+                ),
+                ("failures", .array(failures.map(JSON.string))),
+            ])
+        }
+    }
+
+    func run() throws -> Report {
+        defer { try? FileManager.default.removeItem(at: work) }
+        var rows: [Row] = []
+        var failures: [String] = []
+        func measure(
+            _ arguments: [String], input: String? = nil, output: String? = nil, in directory: URL? = nil,
+            expecting: Set<Int32> = [0]
+        )
+            throws -> Measurement
+        {
+            let result = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
+            if !expecting.contains(result.status) {
+                failures.append(
+                    "\(arguments.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " ")) exited \(result.status)"
+                )
+            }
+            return result
+        }
+        let sizes =
+            smoke
+            ? [ScaleGenerator.Size.smoke]
+            : (options.value("--sizes") ?? "S,M,L").split(separator: ",").compactMap {
+                ScaleGenerator.Size.named(String($0))
+            }
+
+        // Startup.
+        let version = try measure([linkwright, "--version"])
+        rows.append(
+            Row(
+                figure: "linkwright --version", seconds: version.seconds, peakKilobytes: version.peakKilobytes,
+                baseline: "–", baselineSeconds: version.seconds, ratio: 1, goal: "< 100 ms",
+                met: smoke ? nil : version.seconds < 0.1))
+
+        // Build and test at each size, against parsing the same YAML with libyaml alone.
+        for size in sizes {
+            let folder = work.appendingPathComponent("config-\(size.name)")
+            var generator = ScaleGenerator(seed: options.seed)
+            try BenchmarkCommand.write(generator.configuration(size), to: folder)
+            let parse = try measure([bench, "baseline", "yaml", folder.path])
+            let build = try measure([
+                linkwright, "build", "--config", folder.path, "--out", folder.appendingPathComponent("dist").path,
+            ])
+            rows.append(
+                Row(
+                    figure: "build, size \(size.name)", seconds: build.seconds, peakKilobytes: build.peakKilobytes,
+                    baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: build.seconds / parse.seconds,
+                    goal: size.name == "L" ? "≤ 2× parse" : "",
+                    met: size.name == "L" && !smoke ? build.seconds <= 2 * parse.seconds : nil))
+            let test = try measure([linkwright, "test", "--config", folder.path], expecting: [0, 1])
+            rows.append(
+                Row(
+                    figure: "test, size \(size.name)", seconds: test.seconds, peakKilobytes: test.peakKilobytes,
+                    baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: test.seconds / parse.seconds,
+                    goal: "", met: nil))
+        }
+
+        // Matching: cost per URL, against a regex per rule tried in order and a raw scan.
+        let ruleCounts =
+            smoke
+            ? [10, 100]
+            : (options.value("--match-rules") ?? "10,100,1000,10000").split(separator: ",").compactMap { Int($0) }
+        let urlCount = smoke ? 2_000 : options.int("--urls", 1_000_000)
+        var perURL: [Int: Double] = [:]
+        for rules in ruleCounts {
+            var generator = ScaleGenerator(seed: options.seed)
+            let aasa = work.appendingPathComponent("rules-\(rules).json")
+            try Data(generator.aasa(rules: rules).utf8).write(to: aasa)
+            let urls = work.appendingPathComponent("urls-\(rules).txt")
+            try Data(generator.urls(count: urlCount, rules: rules).utf8).write(to: urls)
+            let match = try measure([linkwright, "match", "--aasa", aasa.path, "--format", "json"], input: urls.path)
+            let scan = try measure([bench, "baseline", "scan"], input: urls.path)
+            // The regex baseline is slow by design: time it on a sample and scale per URL.
+            let sampleCount = min(urlCount, 20_000)
+            let sample = work.appendingPathComponent("sample-\(rules).txt")
+            try Data(generator.urls(count: sampleCount, rules: rules).utf8).write(to: sample)
+            let regex = try measure([bench, "baseline", "regex", aasa.path], input: sample.path)
+            let matchPer = match.seconds / Double(urlCount)
+            let regexPer = regex.seconds / Double(sampleCount)
+            let scanPer = scan.seconds / Double(urlCount)
+            perURL[rules] = matchPer
+            rows.append(
+                Row(
+                    figure: "match, \(rules) rules, per URL (\(urlCount) URLs)", seconds: matchPer,
+                    peakKilobytes: match.peakKilobytes, baseline: "regex per rule", baselineSeconds: regexPer,
+                    ratio: regexPer / matchPer, goal: rules == 1000 ? "≥ 20× faster than regex" : "",
+                    met: rules == 1000 && !smoke ? regexPer / matchPer >= 20 : nil))
+            rows.append(
+                Row(
+                    figure: "match, \(rules) rules, against raw scan", seconds: matchPer,
+                    peakKilobytes: match.peakKilobytes, baseline: "raw scan", baselineSeconds: scanPer,
+                    ratio: matchPer / scanPer, goal: rules == 1000 ? "≤ 10× scan" : "",
+                    met: rules == 1000 && !smoke ? matchPer / scanPer <= 10 : nil))
+        }
+        if let few = ruleCounts.first, let many = ruleCounts.last, let low = perURL[few], let high = perURL[many],
+            few != many
+        {
+            rows.append(
+                Row(
+                    figure: "match cost, \(many) vs \(few) rules", seconds: high, peakKilobytes: 0,
+                    baseline: "\(few) rules", baselineSeconds: low, ratio: high / low, goal: "≤ 2×",
+                    met: smoke ? nil : high / low <= 2))
+        }
+
+        // History: check near and far, and a changelog over the tags, against git log -p.
+        let commits = smoke ? 30 : options.int("--commits", 1000)
+        let tags = smoke ? 5 : options.int("--tags", 100)
+        let repository = work.appendingPathComponent("history")
+        try HistoryBuilder.build(
+            size: smoke ? .smoke : .s, commits: commits, tags: tags, seed: options.seed, at: repository)
+        var checks: [Int: Double] = [:]
+        for back in [1, commits - 1] {
+            let check = try measure(
+                [linkwright, "check", "--against", "HEAD~\(back)"], in: repository, expecting: [0, 1])
+            let log = try measure(
+                ["git", "log", "-p", "HEAD~\(back)..HEAD", "--", "environments", "domains", "policies"], in: repository)
+            checks[back] = check.seconds
+            rows.append(
+                Row(
+                    figure: "check --against HEAD~\(back)", seconds: check.seconds, peakKilobytes: check.peakKilobytes,
+                    baseline: "git log -p", baselineSeconds: log.seconds, ratio: check.seconds / log.seconds, goal: "",
+                    met: nil))
+        }
+        if let near = checks[1], let far = checks[commits - 1] {
+            rows.append(
+                Row(
+                    figure: "check, \(commits - 1) vs 1 commit back", seconds: far, peakKilobytes: 0,
+                    baseline: "1 commit back", baselineSeconds: near, ratio: far / near, goal: "same cost (≤ 1.5×)",
+                    met: smoke ? nil : far / near <= 1.5))
+        }
+        let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository)
+        let log = try measure(
+            ["git", "log", "-p", "v1.1..v1.\(tags)", "--", "environments", "domains", "policies"], in: repository)
+        rows.append(
+            Row(
+                figure: "changelog, \(tags) tags", seconds: changelog.seconds, peakKilobytes: changelog.peakKilobytes,
+                baseline: "git log -p", baselineSeconds: log.seconds, ratio: changelog.seconds / log.seconds,
+                goal: "≤ 3× git log -p", met: smoke ? nil : changelog.seconds <= 3 * log.seconds))
+
+        // The example configuration.
+        let example = URL(fileURLWithPath: options.value("--example") ?? FileManager.default.currentDirectoryPath)
+        if FileManager.default.fileExists(atPath: example.appendingPathComponent("environments").path) {
+            let check = try measure([linkwright, "check", "--config", example.path], expecting: [0, 1])
+            rows.append(
+                Row(
+                    figure: "check on the example", seconds: check.seconds, peakKilobytes: check.peakKilobytes,
+                    baseline: "–", baselineSeconds: check.seconds, ratio: 1, goal: "< 100 ms",
+                    met: smoke ? nil : check.seconds < 0.1))
+        }
+        return Report(rows: rows, machine: Self.machine(), failures: failures)
+    }
+
+    static func machine() -> String {
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+            .first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
+            ?? "unknown CPU"
+        return
+            "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / (1 << 30)) GiB"
+    }
+}

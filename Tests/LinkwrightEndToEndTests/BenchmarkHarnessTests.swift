@@ -1,0 +1,45 @@
+import Foundation
+import LinkwrightBenchKit
+import LinkwrightTestSupport
+import Testing
+
+/// The benchmark harness: deterministic inputs, and a smoke run that proves it still works (the
+/// full benchmark runs with scripts/benchmark.sh, not in CI).
+@Suite struct BenchmarkHarnessTests {
+    @Test func theGeneratorIsDeterministicForASeed() {
+        var first = ScaleGenerator(seed: 7)
+        var second = ScaleGenerator(seed: 7)
+        var other = ScaleGenerator(seed: 8)
+        let a = first.configuration(.s)
+        let b = second.configuration(.s)
+        #expect(a.map(\.path) == b.map(\.path))
+        #expect(a.map(\.text) == b.map(\.text))
+        #expect(other.configuration(.s).map(\.text) != a.map(\.text))
+        var history = HistoryGenerator(seed: 7)
+        var again = HistoryGenerator(seed: 7)
+        #expect(history.stream(size: .smoke, commits: 20, tags: 3) == again.stream(size: .smoke, commits: 20, tags: 3))
+    }
+
+    @Test func generatedConfigurationsAreValid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var generator = ScaleGenerator(seed: 2026)
+        for (path, text) in generator.configuration(.s) { try folder.write(path, text) }
+        let lint = try runLinkwright(["lint"], in: folder.url)
+        #expect(lint.status == 0, "\(lint)")
+    }
+
+    @Test func aSmokeRunMeasuresEveryFigure() throws {
+        let result = try runProcess(
+            RepositoryPaths.products.appendingPathComponent("linkwright-bench"), ["run", "--smoke"],
+            in: RepositoryPaths.root)
+        #expect(result.status == 0, "\(result)")
+        for figure in [
+            "linkwright --version", "build, size smoke", "match, 100 rules, per URL", "check --against HEAD~1",
+            "changelog, 5 tags", "check on the example",
+        ] {
+            #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")
+        }
+        #expect(!result.stdout.contains("failures:"), "\(result.stdout)")
+    }
+}
