@@ -24,6 +24,7 @@ let package = Package(
         // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).
         // In a normal build they link as executables that do nothing.
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
+        .executableTarget(name: "fuzz-association", dependencies: ["LinkwrightCore"], path: "Fuzz/association"),
         // Benchmarks: a scale generator, baselines and the harness (scripts/benchmark.sh).
         .target(name: "LinkwrightBenchKit", dependencies: ["LinkwrightCore", "CYaml"], path: "Benchmarks/Kit"),
         .executableTarget(

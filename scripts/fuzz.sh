@@ -1,19 +1,37 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer harness of the configuration loader for a fixed time (default 60 s).
-# Usage: scripts/fuzz.sh [SECONDS]. Not part of CI: crashes land in .build/fuzz-crashes/.
+# Runs a libFuzzer harness for a fixed time (default 60 s). Not part of CI.
+# Usage: scripts/fuzz.sh [config|association] [SECONDS]
+#   config       the YAML configuration loader and compiler
+#   association  the apple-app-site-association / assetlinks.json readers and the matcher
+# Crashes land in .build/fuzz-crashes/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
+target="${1:-config}"
+seconds="${2:-60}"
+case "$target" in
+    config | association) ;;
+    *) echo "usage: scripts/fuzz.sh [config|association] [SECONDS]" >&2; exit 2 ;;
+esac
 # SwiftPM's --sanitize fuzzer links libFuzzer but, with this toolchain, leaves the Swift modules
 # without coverage counters; ask for them explicitly or libFuzzer fuzzes blind.
-swift build --product fuzz-config --sanitize fuzzer --sanitize address --build-path .build/fuzz \
+swift build --product "fuzz-$target" --sanitize fuzzer --sanitize address --build-path .build/fuzz \
     -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table 2>&1 | grep -v "ld.gold: warning" >&2
-corpus=.build/fuzz-corpus/config
+corpus=".build/fuzz-corpus/$target"
 mkdir -p "$corpus" .build/fuzz-crashes
-# Seed with the example and the diagnostic fixtures; the first byte picks the folder.
-for file in environments/*.yaml domains/*.yaml policies/*.yaml Tests/LinkwrightCoreTests/Fixtures/diagnostics/*.txt; do
-    { printf '\001'; cat "$file"; } > "$corpus/seed-$(basename "$file")"
-done
-# Global schema constants are allocated once and never freed: that is not a leak worth reporting.
-ASAN_OPTIONS=detect_leaks=0 .build/fuzz/debug/fuzz-config "$corpus" -max_total_time="$seconds" -max_len=8192 \
+# Seeds: the example and fixtures for the loader; dist/ and test fixtures for the readers. The
+# first byte picks the kind of file.
+if [ "$target" = config ]; then
+    for file in environments/*.yaml domains/*.yaml policies/*.yaml Tests/LinkwrightCoreTests/Fixtures/diagnostics/*.txt; do
+        { printf '\001'; cat "$file"; } > "$corpus/seed-$(basename "$file")"
+    done
+else
+    for file in dist/*/*/.well-known/apple-app-site-association Tests/LinkwrightEndToEndTests/Fixtures/import/*.json; do
+        { printf '\000'; cat "$file"; } > "$corpus/seed-aasa-$(echo "$file" | tr / _)"
+    done
+    for file in dist/*/*/.well-known/assetlinks.json; do
+        { printf '\001'; cat "$file"; } > "$corpus/seed-assetlinks-$(echo "$file" | tr / _)"
+    done
+fi
+# Global constants are allocated once and never freed: that is not a leak worth reporting.
+ASAN_OPTIONS=detect_leaks=0 ".build/fuzz/debug/fuzz-$target" "$corpus" -max_total_time="$seconds" -max_len=16384 \
     -artifact_prefix=.build/fuzz-crashes/ -print_final_stats=1
