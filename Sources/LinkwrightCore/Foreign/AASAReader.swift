@@ -21,12 +21,14 @@ public struct AASAReadResult: Sendable {
 /// swcutil-gap-probes.tsv, unknown-key group), and a value of the wrong type is an error that
 /// leaves the key out, as if absent.
 public struct AASAReader: Sendable {
+    /// The JSON parser, with its size and depth limits.
     public var parser: JSONParser
     /// Apple's documented limit: "the uncompressed size of the apple-app-site-association file
     /// must be no greater than 128 KB, regardless of whether the file is signed" (App Search
     /// Programming Guide, iOS 9.3.1+).
     public static let appleSizeLimit = 128 * 1024
 
+    /// A reader using `parser`.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
 
     /// Reads `bytes`, the file fetched from (or stored at) `file`.
@@ -65,7 +67,8 @@ public struct AASAReader: Sendable {
         guard let root else { return AASAReadResult(document: nil, diagnostics: diagnostics, wasSigned: wasSigned) }
         var walker = AASAWalker()
         let document = walker.document(root)
-        return AASAReadResult(document: document, diagnostics: diagnostics + walker.fields.diagnostics.items, wasSigned: wasSigned)
+        return AASAReadResult(
+            document: document, diagnostics: diagnostics + walker.fields.diagnostics.items, wasSigned: wasSigned)
     }
 }
 
@@ -100,7 +103,8 @@ private struct AASAWalker {
         section.substitutionVariables = members["substitutionVariables"].map { variables($0.value) } ?? []
         guard let details = members["details"] else {
             fields.diagnostics.warning(
-                AssociationDiagnosticID.missingKey, "applinks has no details, so no link opens an app", at: node.location,
+                AssociationDiagnosticID.missingKey, "applinks has no details, so no link opens an app",
+                at: node.location,
                 hint: "add \"details\": [{\"appIDs\": [...], \"components\": [...]}]")
             return section
         }
@@ -164,10 +168,12 @@ private struct AASAWalker {
             fields.diagnostics.warning(
                 AssociationDiagnosticID.mixedLegacyModern,
                 "the entry has both paths and components; iOS 13 and later ignore paths when components is present",
-                at: paths.keyLocation, hint: "keep components, and list legacy paths in their own entry if iOS 12 matters")
+                at: paths.keyLocation,
+                hint: "keep components, and list legacy paths in their own entry if iOS 12 matters")
         } else if let paths = members["paths"], members["appIDs"] != nil {
             fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern, "legacy paths are paired with modern appIDs", at: paths.keyLocation,
+                AssociationDiagnosticID.mixedLegacyModern, "legacy paths are paired with modern appIDs",
+                at: paths.keyLocation,
                 hint: "pair appIDs with components, or appID with paths (TN3155)")
         } else if let components = members["components"], members["appID"] != nil, members["appIDs"] == nil {
             fields.diagnostics.warning(
@@ -233,14 +239,16 @@ private struct AASAWalker {
             if member.key.contains(where: { "$()".contains($0) }) {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.invalidVariableName,
-                    "variable name \"\(member.key)\" contains $, ( or ), which Apple does not allow", at: member.keyLocation,
+                    "variable name \"\(member.key)\" contains $, ( or ), which Apple does not allow",
+                    at: member.keyLocation,
                     hint: "rename the variable")
             }
             if PatternSyntax.predefinedVariables.contains(member.key) {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.variableShadowsPredefined,
                     "variable \"\(member.key)\" has the name of Apple's predefined $(\(member.key)); this reader lets "
-                        + "the file's definition win, Apple documents neither", at: member.keyLocation, hint: "rename it")
+                        + "the file's definition win, Apple documents neither", at: member.keyLocation,
+                    hint: "rename it")
             }
             guard let values = fields.strings(member.value, "variable \"\(member.key)\"") else { return nil }
             for value in values where value.contains("$(") {
@@ -274,7 +282,8 @@ private struct AASAWalker {
     /// App IDs are `<Application Identifier Prefix>.<Bundle Identifier>` (Apple's Details page).
     mutating func checkAppID(_ appID: String, at location: SourceLocation) {
         guard let problem = Self.appIDProblem(appID) else { return }
-        fields.diagnostics.warning(AssociationDiagnosticID.invalidAppID, problem.message, at: location, hint: problem.hint)
+        fields.diagnostics.warning(
+            AssociationDiagnosticID.invalidAppID, problem.message, at: location, hint: problem.hint)
     }
 
     static func appIDProblem(_ appID: String) -> (message: String, hint: String)? {

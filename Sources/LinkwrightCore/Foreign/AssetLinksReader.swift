@@ -16,8 +16,10 @@ public struct AssetLinksReadResult: Sendable {
 /// file for a malformed fingerprint (comptest2311–2314 expect MALFORMED_CONTENT), so those are
 /// errors.
 public struct AssetLinksReader: Sendable {
+    /// The JSON parser, with its size and depth limits.
     public var parser: JSONParser
 
+    /// A reader using `parser`.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
 
     /// Reads `bytes`, the file fetched from (or stored at) `file`.
@@ -81,7 +83,8 @@ private struct AssetLinksWalker {
         return items.compactMap { item in
             guard let relation = fields.string(item, "a relation") else { return nil }
             if !Self.knownRelations.contains(relation) {
-                let detail = relation.hasPrefix(Self.relationPrefix) ? relation.dropFirst(Self.relationPrefix.count) : ""
+                let detail =
+                    relation.hasPrefix(Self.relationPrefix) ? relation.dropFirst(Self.relationPrefix.count) : ""
                 let wellFormed =
                     !detail.isEmpty
                     && detail.unicodeScalars.allSatisfy {
@@ -93,7 +96,9 @@ private struct AssetLinksWalker {
                         ? "relation \"\(relation)\" is not one Android or Chrome acts on"
                         : "relation \"\(relation)\" is not of the form delegate_permission/<detail>",
                     at: item.location,
-                    hint: "App Links use \(AssetStatement.handleAllURLs); shared credentials \(AssetStatement.getLoginCreds)")
+                    hint: "App Links use \(AssetStatement.handleAllURLs); "
+                        + "shared credentials \(AssetStatement.getLoginCreds)"
+                )
             }
             return relation
         }
@@ -101,7 +106,8 @@ private struct AssetLinksWalker {
 
     mutating func target(_ node: JSONNode) -> AssetTarget? {
         guard let members = fields.object(node, "target") else { return nil }
-        guard let namespaceMember = members["namespace"], let namespace = fields.string(namespaceMember.value, "namespace")
+        guard let namespaceMember = members["namespace"],
+            let namespace = fields.string(namespaceMember.value, "namespace")
         else {
             fields.diagnostics.error(
                 AssociationDiagnosticID.missingKey, "the target has no \"namespace\"", at: node.location,
@@ -113,7 +119,8 @@ private struct AssetLinksWalker {
             fields.unknownKeys(
                 members, known: ["namespace", "package_name", "sha256_cert_fingerprints"], in: "an android_app target",
                 note: "Google ignores it")
-            guard let packageMember = members["package_name"], let package = fields.string(packageMember.value, "package_name"),
+            guard let packageMember = members["package_name"],
+                let package = fields.string(packageMember.value, "package_name"),
                 let fingerprintsMember = members["sha256_cert_fingerprints"],
                 let fingerprints = fields.array(fingerprintsMember.value, "sha256_cert_fingerprints")
             else {
@@ -124,7 +131,8 @@ private struct AssetLinksWalker {
                 return nil
             }
             if let problem = Identifiers.packageNameProblem(package) {
-                fields.diagnostics.error(problem.id, problem.message, at: packageMember.value.location, hint: problem.hint)
+                fields.diagnostics.error(
+                    problem.id, problem.message, at: packageMember.value.location, hint: problem.hint)
             }
             let written = fingerprints.compactMap { item -> String? in
                 guard let text = fields.string(item, "a fingerprint") else { return nil }
@@ -163,7 +171,8 @@ private struct AssetLinksWalker {
         case .success(let fingerprint) where fingerprint.value != text:
             fields.diagnostics.error(
                 AssociationDiagnosticID.invalidFingerprint,
-                "fingerprint \"\(text)\" is not uppercase colon-separated hex; Google's parser rejects it (comptest2312)",
+                "fingerprint \"\(text)\" is not uppercase colon-separated hex; "
+                    + "Google's parser rejects it (comptest2312)",
                 at: location, hint: "write \"\(fingerprint.value)\"")
         case .success(let fingerprint) where fingerprint.value == Fingerprint.publicReactNativeDebugKey:
             fields.diagnostics.warning(
@@ -206,7 +215,8 @@ private struct AssetLinksWalker {
                 if let earlier = packagesWithDynamicRules[package] {
                     fields.diagnostics.warning(
                         AssociationDiagnosticID.duplicateDynamicRules,
-                        "\(package) already has dynamic rules at line \(earlier.line); Android does not guarantee which it uses",
+                        "\(package) already has dynamic rules at line \(earlier.line); "
+                            + "Android does not guarantee which it uses",
                         at: member.keyLocation, hint: "declare dynamic_app_link_components once per app")
                 } else {
                     packagesWithDynamicRules[package] = member.keyLocation
@@ -221,11 +231,13 @@ private struct AssetLinksWalker {
         func discard(_ walker: inout AssetLinksWalker, _ message: String, at location: SourceLocation) {
             discarded = true
             walker.fields.diagnostics.error(
-                AssociationDiagnosticID.dynamicRulesDiscarded, message + "; Android then discards all dynamic rules of this statement",
+                AssociationDiagnosticID.dynamicRulesDiscarded,
+                message + "; Android then discards all dynamic rules of this statement",
                 at: location, hint: "fix the field; until then Android uses only the manifest's intent filters")
         }
         guard case .array(let items) = node.value else {
-            discard(&self, "dynamic_app_link_components must be an array, found \(node.kindDescription)", at: node.location)
+            discard(
+                &self, "dynamic_app_link_components must be an array, found \(node.kindDescription)", at: node.location)
             return nil
         }
         var components: [DynamicComponent] = []
@@ -255,7 +267,9 @@ private struct AssetLinksWalker {
                     for queryItem in items {
                         guard case .string(let pattern) = queryItem.value.value else {
                             discard(
-                                &self, "query item \"\(queryItem.key)\" must be a string, found \(queryItem.value.kindDescription)",
+                                &self,
+                                "query item \"\(queryItem.key)\" must be a string, "
+                                    + "found \(queryItem.value.kindDescription)",
                                 at: queryItem.value.location)
                             continue
                         }
@@ -263,7 +277,9 @@ private struct AssetLinksWalker {
                     }
                     component.query = query
                 case ("/", _), ("#", _), ("?", _), ("exclude", _), ("comments", _):
-                    discard(&self, "\"\(member.key)\" is empty or of the wrong type (\(member.value.kindDescription))", at: member.value.location)
+                    discard(
+                        &self, "\"\(member.key)\" is empty or of the wrong type (\(member.value.kindDescription))",
+                        at: member.value.location)
                 default:
                     break
                 }

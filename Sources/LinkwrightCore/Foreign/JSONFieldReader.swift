@@ -36,7 +36,8 @@ struct JSONFieldReader {
     mutating func wrongType(_ node: JSONNode, expected: String, what: String, severity: Severity = .error) {
         diagnostics.add(
             Diagnostic(
-                AssociationDiagnosticID.wrongType, severity, "\(what) must be \(expected), found \(node.kindDescription)",
+                AssociationDiagnosticID.wrongType, severity,
+                "\(what) must be \(expected), found \(node.kindDescription)",
                 at: node.location, hint: "write \(what) as \(expected)"))
     }
 

@@ -1,5 +1,6 @@
 /// A JSON value read from a file, with where it starts.
 public struct JSONNode: Sendable, Equatable {
+    /// The value itself; containers hold located nodes.
     public enum Value: Sendable, Equatable {
         case null
         case bool(Bool)
@@ -12,9 +13,12 @@ public struct JSONNode: Sendable, Equatable {
         case object([JSONMember])
     }
 
+    /// The value.
     public var value: Value
+    /// Where the value starts: its first character, or `{`/`[` for a container.
     public var location: SourceLocation
 
+    /// A node holding `value`, written at `location`.
     public init(_ value: Value, at location: SourceLocation) {
         self.value = value
         self.location = location
@@ -35,10 +39,14 @@ public struct JSONNode: Sendable, Equatable {
 
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Sendable, Equatable {
+    /// The key, unescaped.
     public var key: String
+    /// Where the key's opening quote is.
     public var keyLocation: SourceLocation
+    /// The member's value.
     public var value: JSONNode
 
+    /// A member `key: value`, the key written at `keyLocation`.
     public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
         self.key = key
         self.keyLocation = keyLocation
@@ -60,9 +68,12 @@ public struct JSONMember: Sendable, Equatable {
 /// Repeated keys keep the last value, as NSJSONSerialization does, with a `DUPLICATE_JSON_KEY`
 /// warning. Columns count Unicode scalars, like `SourceLocation` everywhere else.
 public struct JSONParser: Sendable {
+    /// Larger inputs are refused before parsing (`FILE_TOO_LARGE`).
     public var maximumBytes: Int
+    /// Deeper nesting of arrays and objects is refused (`NESTING_TOO_DEEP`).
     public var maximumDepth: Int
 
+    /// A parser with the given limits: 4 MiB (Apple's limit is 128 KB) and 128 levels by default.
     public init(maximumBytes: Int = 4 << 20, maximumDepth: Int = 128) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
@@ -117,7 +128,8 @@ private struct Scanner {
 
     mutating func document() throws(JSONSyntaxError) -> JSONNode {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            throw failure("file is UTF-16; JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1)",
+            throw failure(
+                "file is UTF-16; JSON exchanged between systems must be UTF-8 (RFC 8259 §8.1)",
                 hint: "save the file as UTF-8")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -159,9 +171,15 @@ private struct Scanner {
         case UInt8(ascii: "["): return JSONNode(.array(try array(depth: depth + 1)), at: start)
         case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try number()), at: start)
-        case UInt8(ascii: "t"): try keyword("true"); return JSONNode(.bool(true), at: start)
-        case UInt8(ascii: "f"): try keyword("false"); return JSONNode(.bool(false), at: start)
-        case UInt8(ascii: "n"): try keyword("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "t"):
+            try keyword("true")
+            return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try keyword("false")
+            return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try keyword("null")
+            return JSONNode(.null, at: start)
         case UInt8(ascii: "'"):
             throw failure("strings must be in double quotes", hint: "replace the single quotes with \"")
         case UInt8(ascii: "/"):
@@ -204,7 +222,8 @@ private struct Scanner {
                 warnings.append(
                     Diagnostic(
                         AssociationDiagnosticID.duplicateJSONKey, .warning,
-                        "key \"\(key)\" repeats the one at line \(members[earlier].keyLocation.line); the last one is used",
+                        "key \"\(key)\" repeats the one at line \(members[earlier].keyLocation.line); "
+                            + "the last one is used",
                         at: keyLocation, hint: "remove one of the two"))
                 members.remove(at: earlier)
             }
@@ -216,7 +235,8 @@ private struct Scanner {
                 advance()
                 return members
             case nil: throw failure("the file ends inside an object", hint: "close the object with `}`")
-            default: throw failure("expected `,` or `}` after a member, found \(describeCurrent())", hint: "add a comma")
+            default:
+                throw failure("expected `,` or `}` after a member, found \(describeCurrent())", hint: "add a comma")
             }
         }
     }
@@ -243,7 +263,8 @@ private struct Scanner {
                 advance()
                 return items
             case nil: throw failure("the file ends inside an array", hint: "close the array with `]`")
-            default: throw failure("expected `,` or `]` after an element, found \(describeCurrent())", hint: "add a comma")
+            default:
+                throw failure("expected `,` or `]` after an element, found \(describeCurrent())", hint: "add a comma")
             }
         }
     }
@@ -261,7 +282,8 @@ private struct Scanner {
     mutating func keyword(_ word: String) throws(JSONSyntaxError) {
         for expected in word.utf8 {
             guard current == expected else {
-                throw failure("unexpected \(describeCurrent()) in `\(word)`", hint: "JSON literals are true, false and null")
+                throw failure(
+                    "unexpected \(describeCurrent()) in `\(word)`", hint: "JSON literals are true, false and null")
             }
             advance()
         }
@@ -323,7 +345,8 @@ private struct Scanner {
             case 0..<0x20:
                 throw failure(
                     "control character U+\(hex(UInt32(byte), width: 4)) inside a string",
-                    hint: byte == 0x0A ? "strings cannot span lines; write \\n" : "escape it as \\u\(hex(UInt32(byte), width: 4))")
+                    hint: byte == 0x0A
+                        ? "strings cannot span lines; write \\n" : "escape it as \\u\(hex(UInt32(byte), width: 4))")
             default:
                 advance()
             }
@@ -333,7 +356,9 @@ private struct Scanner {
     mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let start = location
         advance()  // backslash
-        guard let byte = current else { throw failure("the file ends inside a string", hint: "close the string with \"") }
+        guard let byte = current else {
+            throw failure("the file ends inside a string", hint: "close the string with \"")
+        }
         advance()
         switch byte {
         case UInt8(ascii: "\""): return "\""
@@ -361,7 +386,9 @@ private struct Scanner {
             }
             return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
         default:
-            throw failure("unknown escape \\\(Unicode.Scalar(byte))", at: start, hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+            throw failure(
+                "unknown escape \\\(Unicode.Scalar(byte))", at: start,
+                hint: "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
         }
     }
 
@@ -420,6 +447,7 @@ private struct Scanner {
 
     func failure(_ message: String, at location: SourceLocation? = nil, hint: String?) -> JSONSyntaxError {
         JSONSyntaxError(
-            diagnostic: Diagnostic(AssociationDiagnosticID.invalidJSON, .error, message, at: location ?? self.location, hint: hint))
+            diagnostic: Diagnostic(
+                AssociationDiagnosticID.invalidJSON, .error, message, at: location ?? self.location, hint: hint))
     }
 }

@@ -81,7 +81,9 @@ struct BERReader {
         func expect(tag expected: UInt8) throws {
             guard tag == expected else {
                 throw SignedDataError(
-                    "expected tag 0x\(String(expected, radix: 16)), found 0x\(String(tag, radix: 16)) at byte \(contentStart)")
+                    "expected tag 0x\(String(expected, radix: 16)), found 0x\(String(tag, radix: 16)) "
+                        + "at byte \(contentStart)"
+                )
             }
         }
     }
@@ -158,7 +160,9 @@ struct BERReader {
         var length = Int(lengthByte)
         if lengthByte & 0x80 != 0 {
             let count = Int(lengthByte & 0x7F)
-            guard count <= 4, cursor + count <= limit else { throw SignedDataError("invalid length at byte \(offset + 1)") }
+            guard count <= 4, cursor + count <= limit else {
+                throw SignedDataError("invalid length at byte \(offset + 1)")
+            }
             length = bytes[cursor..<(cursor + count)].reduce(0) { $0 << 8 | Int($1) }
             cursor += count
         }

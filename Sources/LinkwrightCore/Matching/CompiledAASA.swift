@@ -57,6 +57,8 @@ public struct CompiledAASA: Sendable {
         var matcher: PatternMatcher?
     }
 
+    /// Compiles every pattern of `document` once; those that do not compile are reported in
+    /// `diagnostics` and match nothing.
     public init(_ document: AASADocument) {
         var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
         let fileDefaults = document.applinks?.defaults
@@ -94,7 +96,8 @@ public struct CompiledAASA: Sendable {
                     trace.append(
                         RuleTrace(
                             kind: rule.kind, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded, exclude: rule.exclude,
+                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded,
+                            exclude: rule.exclude,
                             checks: checks, matched: matched))
                 }
                 if matched {
@@ -122,7 +125,9 @@ extension CompiledAASA.Rule {
         switch query {
         case .whole(let pattern):
             let note = values.url.query == nil ? "no query: read as empty" : nil
-            matched = compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks) && matched
+            matched =
+                compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks)
+                && matched
         case .items(let items):
             for (name, pattern) in items {
                 if !matched && checks == nil { return false }
@@ -235,7 +240,8 @@ struct AppleRuleCompiler {
         do {
             matcher = try PatternMatcher(pattern, options: options, variables: variables)
         } catch {
-            diagnostics.append(Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
+            diagnostics.append(
+                Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
             matcher = nil
         }
         cache[key] = matcher

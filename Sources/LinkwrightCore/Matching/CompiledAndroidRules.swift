@@ -34,7 +34,8 @@ public struct CompiledDynamicRules: Sendable {
         rules = components.enumerated().map { index, component in
             Rule(
                 index: index, origin: component.origin, exclude: component.exclude, path: component.path.map(compile),
-                query: (component.query ?? []).map { ($0.name, compile($0.pattern)) }, fragment: component.fragment.map(compile))
+                query: (component.query ?? []).map { ($0.name, compile($0.pattern)) },
+                fragment: component.fragment.map(compile))
         }
     }
 
@@ -49,7 +50,8 @@ public struct CompiledDynamicRules: Sendable {
                 trace.append(
                     RuleTrace(
                         kind: .dynamicRule, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                        caseSensitive: true, percentEncoded: false, exclude: rule.exclude, checks: checks, matched: matched))
+                        caseSensitive: true, percentEncoded: false, exclude: rule.exclude, checks: checks,
+                        matched: matched))
             }
             if matched {
                 return LinkDecision(
@@ -95,12 +97,14 @@ extension CompiledDynamicRules.Rule {
     }
 
     private func record(
-        _ matcher: PatternMatcher, _ part: URLPart, _ value: [Unicode.Scalar], note: String?, _ checks: inout [PartCheck]?
+        _ matcher: PatternMatcher, _ part: URLPart, _ value: [Unicode.Scalar], note: String?,
+        _ checks: inout [PartCheck]?
     ) -> Bool {
         let matched = matcher.matches(value)
         checks?.append(
             PartCheck(
-                part: part, pattern: matcher.pattern, comparedValue: String(String.UnicodeScalarView(value)), matched: matched,
+                part: part, pattern: matcher.pattern, comparedValue: String(String.UnicodeScalarView(value)),
+                matched: matched,
                 note: note))
         return matched
     }
@@ -113,6 +117,7 @@ public struct CompiledAssetLinks: Sendable {
     public let packages: [String]
     let statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]
 
+    /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app.
     public init(_ document: AssetLinksDocument) {
         var packages: [String] = []
         var statements: [(Int, String, CompiledDynamicRules?)] = []
@@ -120,7 +125,8 @@ public struct CompiledAssetLinks: Sendable {
         where statement.relations.contains(AssetStatement.handleAllURLs) {
             guard case .androidApp(let package, _) = statement.target else { continue }
             if !packages.contains(package) { packages.append(package) }
-            statements.append((index, package, statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index) }))
+            statements.append(
+                (index, package, statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index) }))
         }
         self.packages = packages
         self.statements = statements

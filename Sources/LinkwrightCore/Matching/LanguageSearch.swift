@@ -107,7 +107,8 @@ struct LanguageSearch {
         self.workLimit = workLimit
         self.guide = guide.map { pathsOnly ? $0 + 1 : $0 }
         let tests = self.views.flatMap(\.dfa.automaton.tests)
-        alphabet = Self.representatives(for: tests + (views.contains(where: \.readsAppleRawPaths) ? [.scalar("/")] : []))
+        alphabet = Self.representatives(
+            for: tests + (views.contains(where: \.readsAppleRawPaths) ? [.scalar("/")] : []))
     }
 
     /// Strings starting with "/".
@@ -159,7 +160,8 @@ struct LanguageSearch {
             let index = head
             head += 1
             let accepted = zip(views, state).map { $0.accepts($1) }
-            if pathsOnly ? accepted[0] && visit(Array(accepted.dropFirst()), { witness(endingAt: index, in: parents) })
+            if pathsOnly
+                ? accepted[0] && visit(Array(accepted.dropFirst()), { witness(endingAt: index, in: parents) })
                 : visit(accepted, { witness(endingAt: index, in: parents) })
             {
                 return true

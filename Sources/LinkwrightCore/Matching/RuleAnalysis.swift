@@ -3,10 +3,15 @@
 public struct RuleFinding: Hashable, Sendable {
     /// One of `UNREACHABLE_RULE`, `CATCH_ALL`, `NEVER_MATCHES`, `ANDROID_SEMANTICS_DIFFER`.
     public var id: String
+    /// `note` for a catch-all, `warning` otherwise (also for a catch-all `exclude`).
     public var severity: Severity
+    /// Zero-based index of the `details` entry.
     public var entryIndex: Int
+    /// Zero-based index of the component (or legacy path) in the entry.
     public var ruleIndex: Int
+    /// Where the component was written, when known.
     public var origin: SourceLocation?
+    /// What was found, in a sentence.
     public var message: String
     /// For `UNREACHABLE_RULE`: the earlier components that decide first.
     public var decidedBy: [Int]
@@ -21,7 +26,8 @@ public struct RuleFinding: Hashable, Sendable {
     public var diagnostic: Diagnostic {
         let hint: String
         switch id {
-        case AssociationDiagnosticID.unreachableRule: hint = "move it before the components that shadow it, or remove it"
+        case AssociationDiagnosticID.unreachableRule:
+            hint = "move it before the components that shadow it, or remove it"
         case AssociationDiagnosticID.catchAll: hint = "make sure every URL of the site should get this decision"
         case AssociationDiagnosticID.neverMatches: hint = "fix the pattern, or remove the component"
         default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
@@ -48,9 +54,12 @@ public struct RuleFinding: Hashable, Sendable {
 /// Every search is breadth-first over the product of deterministic automata and stops after
 /// `workLimit` automaton steps; past it nothing is claimed.
 public struct RuleAnalysis: Sendable {
+    /// The most automaton steps one search may take; past it the search claims nothing.
     public var workLimit: Int
+    /// Whether to report `ANDROID_SEMANTICS_DIFFER`.
     public var comparesAndroidSemantics: Bool
 
+    /// An analysis with the given budget and checks.
     public init(workLimit: Int = 2_000_000, comparesAndroidSemantics: Bool = false) {
         self.workLimit = workLimit
         self.comparesAndroidSemantics = comparesAndroidSemantics
@@ -80,7 +89,8 @@ public struct RuleAnalysis: Sendable {
             let language = languages[index]
             let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
             if let reason = neverMatches(language) {
-                findings.append(report(AssociationDiagnosticID.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
+                findings.append(
+                    report(AssociationDiagnosticID.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
                 continue
             }
             if isCatchAll(language) {
@@ -91,13 +101,15 @@ public struct RuleAnalysis: Sendable {
             if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules) {
                 var finding = report(
                     AssociationDiagnosticID.unreachableRule, .warning, rule,
-                    "\(name) is never reached: \(Self.list(shadow.decidedBy.map { rules[$0].index })) always decide first"
+                    "\(name) is never reached: \(Self.list(shadow.decidedBy.map { rules[$0].index })) "
+                        + "always decide first"
                         + (shadow.isExact ? "" : " (checked conservatively: some earlier components were left out)"))
                 finding.decidedBy = shadow.decidedBy.map { rules[$0].index }
                 finding.isExact = shadow.isExact
                 findings.append(finding)
             }
-            findings += (comparesAndroidSemantics ? semanticsDifferences(rule, name: name) : []).map { message, witness in
+            findings += (comparesAndroidSemantics ? semanticsDifferences(rule, name: name) : []).map {
+                message, witness in
                 var finding = report(AssociationDiagnosticID.androidSemanticsDiffer, .warning, rule, message)
                 finding.witness = witness
                 return finding
@@ -108,7 +120,8 @@ public struct RuleAnalysis: Sendable {
     }
 
     static func list(_ indices: [Int]) -> String {
-        indices.count == 1 ? "component \(indices[0])" : "components " + indices.map(String.init).joined(separator: ", ")
+        indices.count == 1
+            ? "component \(indices[0])" : "components " + indices.map(String.init).joined(separator: ", ")
     }
 
     // MARK: Per-rule properties
@@ -129,7 +142,8 @@ public struct RuleAnalysis: Sendable {
         if none(in: search([language.path], paths: true, guide: 0), where: { $0[0] }) {
             return "no path matches its \"/\" pattern"
         }
-        for (part, view) in language.otherParts where none(in: search([view], paths: false, guide: 0), where: { $0[0] }) {
+        for (part, view) in language.otherParts where none(in: search([view], paths: false, guide: 0), where: { $0[0] })
+        {
             return "no value matches its \(part) pattern"
         }
         return nil
@@ -148,12 +162,16 @@ public struct RuleAnalysis: Sendable {
     }
 
     /// Whether the earlier `candidates` decide every URL rule `index` matches.
-    func shadowing(of index: Int, among candidates: [Int], languages: [RuleLanguages], rules: [CompiledAASA.Rule]) -> Shadow? {
+    func shadowing(of index: Int, among candidates: [Int], languages: [RuleLanguages], rules: [CompiledAASA.Rule])
+        -> Shadow?
+    {
         let rule = rules[index]
         let language = languages[index]
         var isExact = true
         let comparable = candidates.filter { earlier in
-            let same = rules[earlier].caseSensitive == rule.caseSensitive && rules[earlier].percentEncoded == rule.percentEncoded
+            let same =
+                rules[earlier].caseSensitive == rule.caseSensitive
+                && rules[earlier].percentEncoded == rule.percentEncoded
             let usable = same && covers(query: languages[earlier], query: language)
             if !usable || !language.queryItems.isEmpty || !languages[earlier].queryItems.isEmpty { isExact = false }
             return usable
@@ -174,7 +192,9 @@ public struct RuleAnalysis: Sendable {
         var involved: Set<Int> = []
         // One earlier component covering it alone is the common case and a small search.
         for earlier in acceptingSample
-        where uncovered(parts, part: 0, rule: language, by: [earlier], languages: languages, involved: &involved) == false {
+        where uncovered(parts, part: 0, rule: language, by: [earlier], languages: languages, involved: &involved)
+            == false
+        {
             return Shadow(decidedBy: [earlier], isExact: isExact)
         }
         // Otherwise only components sharing some path with it can take part in a union.
@@ -218,7 +238,9 @@ public struct RuleAnalysis: Sendable {
         for verdict in verdicts.keys where verdict[0] {
             let accepting = candidates.enumerated().filter { verdict[1 + $0.offset] }.map(\.element)
             involved.formUnion(accepting)
-            switch uncovered(parts, part: part + 1, rule: rule, by: accepting, languages: languages, involved: &involved) {
+            switch uncovered(
+                parts, part: part + 1, rule: rule, by: accepting, languages: languages, involved: &involved)
+            {
             case .some(true): return true
             case nil: return nil
             case .some(false): continue
@@ -250,7 +272,8 @@ public struct RuleAnalysis: Sendable {
     func semanticsDifferences(_ rule: CompiledAASA.Rule, name: String) -> [(String, String)] {
         var results: [(String, String)] = []
         for (part, pattern) in [(URLPart.path, rule.path), (.fragment, rule.fragment)] {
-            guard let pattern, let apple = pattern.matcher, pattern.text.contains("*"), !pattern.text.contains("$(") else {
+            guard let pattern, let apple = pattern.matcher, pattern.text.contains("*"), !pattern.text.contains("$(")
+            else {
                 continue
             }
             let android = PatternMatcher(androidDynamic: pattern.text)
@@ -263,7 +286,8 @@ public struct RuleAnalysis: Sendable {
             let (yes, no) = accepted[0] ? ("Apple", "Android") : ("Android", "Apple")
             results.append(
                 (
-                    "\(name): \(yes) matches \(part == .path ? "path" : "fragment") \"\(witness)\" with \"\(pattern.text)\" "
+                    "\(name): \(yes) matches \(part == .path ? "path" : "fragment") \"\(witness)\" "
+                        + "with \"\(pattern.text)\" "
                         + "and \(no) does not (Apple's `*` is greedy, Android's stops at the next character)",
                     part == .path ? witness : "/#" + witness
                 ))

@@ -42,12 +42,15 @@ struct AASAReaderTests {
     }
 
     @Test func legacyForms() throws {
-        let array = read(##"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["NOT /a/*", "*"]}]}}"##)
+        let array = read(
+            ##"{"applinks": {"apps": [], "details": [{"appID": "\##(exampleApp)", "paths": ["NOT /a/*", "*"]}]}}"##
+        )
         #expect(array.diagnostics.isEmpty)
         #expect(array.document?.applinks?.legacyApps == [])
         #expect(array.document?.applinks?.details.first?.paths == ["NOT /a/*", "*"])
         // WWDC15 form (gist mat/e35393e9dfd9d7fb0972); swcutil still reads it.
-        let dictionary = read(##"{"applinks": {"apps": [], "details": {"ABCDE12345.com.example.app": {"paths": ["/wwdc/news/"]}}}}"##)
+        let dictionary = read(
+            ##"{"applinks": {"apps": [], "details": {"ABCDE12345.com.example.app": {"paths": ["/wwdc/news/"]}}}}"##)
         #expect(dictionary.diagnostics.isEmpty)
         let details = try #require(dictionary.document?.applinks?.details.first)
         #expect(details.effectiveAppIDs == ["ABCDE12345.com.example.app"])
@@ -114,9 +117,14 @@ struct AASAReaderTests {
 
     @Test func variableDiagnostics() {
         let result = read(
-            ##"{"applinks": {"substitutionVariables": {"a(b": ["x"], "lang": ["en"], "v": ["$(lang)"]}, "details": []}}"##)
+            ##"""
+            {"applinks": {"substitutionVariables": {"a(b": ["x"], "lang": ["en"], "v": ["$(lang)"]}, "details": []}}
+            """##
+        )
         #expect(
-            result.diagnostics.map(\.id) == ["INVALID_VARIABLE_NAME", "VARIABLE_SHADOWS_PREDEFINED", "VARIABLE_IN_VARIABLE"])
+            result.diagnostics.map(\.id) == [
+                "INVALID_VARIABLE_NAME", "VARIABLE_SHADOWS_PREDEFINED", "VARIABLE_IN_VARIABLE",
+            ])
     }
 
     @Test func structuralProblems() {

@@ -91,7 +91,11 @@ struct CorpusTests {
         ("history/5calls__5calls/5calls__5calls__static_.well-known_apple-app-site-association@4baeb659", false),
         ("history/paulgmiller__careme/paulgmiller__careme__internal_static_assetlinks.json@ead2b3fd", true),
         ("aasa/5eeman__rapidsnark-instant-app__apple-app-site-association", false),
-        ("history/artsy__artsy-eigen-web-association/artsy__artsy-eigen-web-association__apple-app-site-association@107051e8", false),
+        (
+            "history/artsy__artsy-eigen-web-association/"
+                + "artsy__artsy-eigen-web-association__apple-app-site-association@107051e8",
+            false
+        ),
     ])
     func invalidJSONIsLocated(path: String, isAssetLinks: Bool) throws {
         if Corpus.skipUnlessPresent() { return }
@@ -105,7 +109,8 @@ struct CorpusTests {
 
     @Test func signedArtsyFileIsRead() throws {
         if Corpus.skipUnlessPresent() { return }
-        let result = AASAReader().read(try Corpus.bytes("aasa/artsy__artsy-eigen-web-association__apple-app-site-association"), file: "artsy")
+        let result = AASAReader().read(
+            try Corpus.bytes("aasa/artsy__artsy-eigen-web-association__apple-app-site-association"), file: "artsy")
         #expect(result.wasSigned)
         #expect(result.diagnostics.map(\.id).contains("SIGNED_AASA"))
         #expect(result.document?.activitycontinuation?.count == 3)
@@ -116,14 +121,16 @@ struct CorpusTests {
     // item, so the exclude caught every URL; fixed to "?*" in ad462f3d.
     @Test func elementCallStarExcludedEverything() throws {
         if Corpus.skipUnlessPresent() { return }
-        let buggy = "history/element-hq__element-call/element-hq__element-call__public_apple-app-site-association@399ec9fa"
+        let buggy =
+            "history/element-hq__element-call/element-hq__element-call__public_apple-app-site-association@399ec9fa"
         let result = AASAReader().read(try Corpus.bytes(buggy), file: buggy)
         #expect(result.diagnostics.map(\.id).contains("QUERY_STAR_MATCHES_ABSENT"))
         let compiled = CompiledAASA(try #require(result.document))
         let app = try #require(compiled.appIDs.first)
         #expect(compiled.decision(for: LinkURL("https://call.element.io/room")!, appID: app).outcome == .exclude)
         let fixed = AASAReader().read(
-            try Corpus.bytes("aasa/element-hq__element-call__public_.well-known_apple-app-site-association"), file: "fixed")
+            try Corpus.bytes("aasa/element-hq__element-call__public_.well-known_apple-app-site-association"),
+            file: "fixed")
         let fixedCompiled = CompiledAASA(try #require(fixed.document))
         #expect(fixedCompiled.decision(for: LinkURL("https://call.element.io/room")!, appID: app).outcome == .match)
     }
@@ -141,7 +148,10 @@ struct CorpusTests {
     @Test(arguments: [
         ("aasa/JobCore__website__.well-known_apple-app-site-association.json", "INVALID_APP_ID", false),
         ("aasa/Adophlidu__firefly.social__public_.well-known_apple-app-site-association", "APP_ID_AND_APP_IDS", false),
-        ("aasa/OpenManifest__openmanifest-web-staging__.well-known_apple-app-site-association.json", "MIXED_LEGACY_MODERN", false),
+        (
+            "aasa/OpenManifest__openmanifest-web-staging__.well-known_apple-app-site-association.json",
+            "MIXED_LEGACY_MODERN", false
+        ),
         ("assetlinks/2keyapp__2keyapp.github.io__.well-known_assetlinks.json", "INVALID_FINGERPRINT", true),
         ("assetlinks/coopcycle__coopcycle-website__static_.well-known_assetlinks.json", "PUBLIC_DEBUG_KEY", true),
         ("assetlinks/0x01-a2a__pilot__.well-known_assetlinks.json", "INVALID_PACKAGE_NAME", true),

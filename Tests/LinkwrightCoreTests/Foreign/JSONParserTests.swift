@@ -9,7 +9,9 @@ private func parse(_ text: String, parser: JSONParser = JSONParser()) -> (JSONNo
 /// The single error of an input that does not parse, as (id, line, column).
 private func failure(_ bytes: [UInt8], parser: JSONParser = JSONParser()) -> (String, Int, Int)? {
     let (root, diagnostics) = parser.parse(bytes, file: "f.json")
-    guard root == nil, let error = diagnostics.last, error.severity == .error, let location = error.location else { return nil }
+    guard root == nil, let error = diagnostics.last, error.severity == .error, let location = error.location else {
+        return nil
+    }
     return (error.id, location.line, location.column)
 }
 
@@ -106,7 +108,8 @@ struct JSONParserTests {
 
 @Suite("PKCS#7 signed files")
 struct SignedFileTests {
-    static let json = Array(#"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["*"]}]}}"#.utf8)
+    static let json = Array(
+        #"{"applinks": {"details": [{"appID": "ABCDE12345.com.example.app", "paths": ["*"]}]}}"#.utf8)
 
     /// DER TLV with a definite length.
     static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
@@ -136,7 +139,8 @@ struct SignedFileTests {
 
     @Test func streamedEnvelopeWithChunkedContent() throws {
         let chunks = Self.tlv(0x04, Array(Self.json[..<10])) + Self.tlv(0x04, Array(Self.json[10...]))
-        let bytes = Self.indefinite(0x30, Self.signedDataOID + Self.indefinite(0xA0, Self.envelopeBody(Self.indefinite(0x24, chunks))))
+        let bytes = Self.indefinite(
+            0x30, Self.signedDataOID + Self.indefinite(0xA0, Self.envelopeBody(Self.indefinite(0x24, chunks))))
         let result = AASAReader().read(bytes, file: "aasa")
         #expect(result.diagnostics.map(\.id) == ["SIGNED_AASA"])
         #expect(try #require(result.document?.applinks?.details.first?.appID) == "ABCDE12345.com.example.app")

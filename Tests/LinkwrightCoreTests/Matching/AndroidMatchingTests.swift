@@ -1,20 +1,27 @@
-@testable import LinkwrightCore
 import Testing
 
+@testable import LinkwrightCore
+
 private func rules(_ json: String) -> CompiledDynamicRules {
-    let file = ##"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \##(json)}}}]"##
+    let file = "[\(androidStatement(rules: json))]"
     let document = AssetLinksReader().read(Array(file.utf8), file: "assetlinks.json").document
     return CompiledDynamicRules(document?.statements.first?.dynamicComponents ?? [])
 }
 
-private func outcome(_ rules: CompiledDynamicRules, _ url: String) -> LinkOutcome { rules.decision(for: LinkURL(url)!).outcome }
+private func outcome(_ rules: CompiledDynamicRules, _ url: String) -> LinkOutcome {
+    rules.decision(for: LinkURL(url)!).outcome
+}
 
 @Suite("Android matching")
 struct AndroidMatchingTests {
     // Source: configure-assetlinks#configure-dynamic, the example rules and query wording.
     @Test func googleExample() {
         let example = rules(
-            ##"[{"?": {"dl": "*"}}, {"#": "app"}, {"/": "/products/*"}, {"/": "/shoes", "?": {"in_app": "true"}}, {"/": "*", "exclude": true}]"##)
+            ##"""
+            [{"?": {"dl": "*"}}, {"#": "app"}, {"/": "/products/*"},
+             {"/": "/shoes", "?": {"in_app": "true"}}, {"/": "*", "exclude": true}]
+            """##
+        )
         #expect(outcome(example, "https://example.com/x?dl=abc") == .match)
         #expect(outcome(example, "https://example.com/x#app") == .match)
         #expect(outcome(example, "https://example.com/products/42") == .match)
@@ -73,12 +80,11 @@ struct AndroidMatchingTests {
     }
 
     @Test func assetLinksDecisionPerPackage() throws {
-        let file = ##"""
-            [{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.plain", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}},
-             {"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]},
-              "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/in/*"}]}}}]
-            """##
-        let compiled = CompiledAssetLinks(try #require(AssetLinksReader().read(Array(file.utf8), file: "a.json").document))
+        let file =
+            "[\(androidStatement(package: "com.example.plain")),\n"
+            + "\(androidStatement(rules: ##"[{"/": "/in/*"}]"##))]"
+        let compiled = CompiledAssetLinks(
+            try #require(AssetLinksReader().read(Array(file.utf8), file: "a.json").document))
         #expect(compiled.packages == ["com.example.plain", "com.example.app"])
         let plain = compiled.decision(for: LinkURL("https://e.com/x")!, package: "com.example.plain")
         #expect(plain.outcome == .match && plain.entryIndex == 0 && plain.ruleIndex == nil)

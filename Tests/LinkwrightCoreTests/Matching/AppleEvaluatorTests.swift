@@ -36,18 +36,19 @@ private let legacyFile = ##"""
 @Suite("Apple evaluator")
 struct AppleEvaluatorTests {
     // Source: blazingly-aasa conformance/cases.json apple/overview/*, swcutil verify output.
-    @Test(arguments: [
-        ("https://example.com/buy/42", exampleApp, LinkOutcome.match, 1),
-        ("https://example.com/buy/42#no_universal_links", exampleApp, .exclude, 0),
-        ("https://example.com/help/website/faq?articleNumber=4815", exampleApp, .exclude, 2),
-        ("https://example.com/help/123?articleNumber=4815", exampleApp, .match, 3),
-        ("https://example.com/help/123?articleNumber=481", exampleApp, .noMatch, nil),
-        ("https://example.com/help/123?articleNumber=48159", exampleApp, .noMatch, nil),
-        ("https://example.com/help/123", exampleApp, .noMatch, nil),
-        ("https://example.com/elsewhere", exampleApp, .noMatch, nil),
-        ("https://example.com/buy/42", "ABCDE12345.com.example.app2", .match, 1),
-        ("https://example.com/buy/42", "ZZZZZ99999.com.other.app", .noMatch, nil),
-    ] as [(String, String, LinkOutcome, Int?)])
+    @Test(
+        arguments: [
+            ("https://example.com/buy/42", exampleApp, LinkOutcome.match, 1),
+            ("https://example.com/buy/42#no_universal_links", exampleApp, .exclude, 0),
+            ("https://example.com/help/website/faq?articleNumber=4815", exampleApp, .exclude, 2),
+            ("https://example.com/help/123?articleNumber=4815", exampleApp, .match, 3),
+            ("https://example.com/help/123?articleNumber=481", exampleApp, .noMatch, nil),
+            ("https://example.com/help/123?articleNumber=48159", exampleApp, .noMatch, nil),
+            ("https://example.com/help/123", exampleApp, .noMatch, nil),
+            ("https://example.com/elsewhere", exampleApp, .noMatch, nil),
+            ("https://example.com/buy/42", "ABCDE12345.com.example.app2", .match, 1),
+            ("https://example.com/buy/42", "ZZZZZ99999.com.other.app", .noMatch, nil),
+        ] as [(String, String, LinkOutcome, Int?)])
     func appleOverviewExample(url: String, app: String, outcome: LinkOutcome, component: Int?) {
         let decision = appleDecision(overviewFile, url, app: app)
         #expect(decision.outcome == outcome)
@@ -78,12 +79,17 @@ struct AppleEvaluatorTests {
     @Test func defaultsCarryComponentKeys() {
         let component = ##"{"#": "*"}"##
         func file(_ applinksDefaults: String, detailsDefaults: String = "{}") -> String {
-            ##"{"applinks": {"defaults": \##(applinksDefaults), "details": [{"appIDs": ["\##(exampleApp)"], "defaults": \##(detailsDefaults), "components": [\##(component)]}]}}"##
+            ##"""
+            {"applinks": {"defaults": \##(applinksDefaults), "details": [{"appIDs": ["\##(exampleApp)"],
+              "defaults": \##(detailsDefaults), "components": [\##(component)]}]}}
+            """##
         }
         #expect(appleDecision(file("{}"), "https://example.com/bar").outcome == .match)
         #expect(appleDecision(file(##"{"/": "/foo/*"}"##), "https://example.com/bar").outcome == .noMatch)
         #expect(appleDecision(file(##"{"/": "/foo/*"}"##), "https://example.com/foo/1").outcome == .match)
-        #expect(appleDecision(file("{}", detailsDefaults: ##"{"/": "/foo/*"}"##), "https://example.com/bar").outcome == .noMatch)
+        #expect(
+            appleDecision(file("{}", detailsDefaults: ##"{"/": "/foo/*"}"##), "https://example.com/bar").outcome
+                == .noMatch)
         #expect(appleDecision(file(##"{"exclude": true}"##), "https://example.com/bar").outcome == .exclude)
         #expect(appleDecision(file(##"{"?": {"id": "??"}}"##), "https://example.com/bar?id=7").outcome == .noMatch)
         #expect(appleDecision(file(##"{"?": {"id": "??"}}"##), "https://example.com/bar?id=77").outcome == .match)
@@ -101,7 +107,10 @@ struct AppleEvaluatorTests {
         #expect(appleDecision(file(search), "/search/?q=foo#bar").outcome == .match)
         let insensitive = ##"{"appID": "\##(exampleApp)", "components": [{"/": "/search/", "caseSensitive": false}]}"##
         #expect(appleDecision(file(insensitive), "/SEARCH/").outcome == .match)
-        let excluded = ##"{"appID": "\##(exampleApp)", "components": [{"#": "nondeeplinking", "exclude": true}, {"/": "/search/"}]}"##
+        let excluded =
+            ##"""
+            {"appID": "\##(exampleApp)", "components": [{"#": "nondeeplinking", "exclude": true}, {"/": "/search/"}]}
+            """##
         #expect(appleDecision(file(excluded), "/search/#nondeeplinking").outcome == .exclude)
         let whole = ##"{"appID": "\##(exampleApp)", "components": [{"?": "key=value"}]}"##
         #expect(appleDecision(file(whole), "/?key=value").outcome == .match)
@@ -116,10 +125,17 @@ struct AppleEvaluatorTests {
     // Source: st-tech "should ignore appID if appIDs provided" and "should match multiple
     // appIDs (appID is ignored)", swcutil-backed.
     @Test func appIDsWinOverAppIDEvenWhenEmpty() {
-        let empty = ##"{"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": [], "components": [{"/": "/search/"}]}]}}"##
+        let empty =
+            ##"""
+            {"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": [], "components": [{"/": "/search/"}]}]}}
+            """##
         #expect(appleDecision(empty, "/search/").outcome == .noMatch)
         let other = "FGHIJ67890.com.example.bar"
-        let listed = ##"{"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": ["\##(other)"], "components": [{"/": "/search/"}]}]}}"##
+        let listed =
+            ##"""
+            {"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": ["\##(other)"],
+              "components": [{"/": "/search/"}]}]}}
+            """##
         #expect(appleDecision(listed, "/search/").outcome == .noMatch)
         #expect(appleDecision(listed, "/search/", app: other).outcome == .match)
     }
@@ -213,7 +229,8 @@ struct AppleEvaluatorTests {
     // Source: WWDC19 session 717: with components present iOS 13+ ignores paths.
     @Test func componentsHideLegacyPaths() {
         let file = ##"""
-            {"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "paths": ["*"], "components": [{"/": "/only/*"}]}]}}
+            {"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "paths": ["*"],
+              "components": [{"/": "/only/*"}]}]}}
             """##
         let result = AASAReader().read(Array(file.utf8), file: "aasa")
         let compiled = CompiledAASA(result.document!)

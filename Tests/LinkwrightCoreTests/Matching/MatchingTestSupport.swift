@@ -23,6 +23,25 @@ func componentMatches(_ component: String, _ url: String) -> Bool {
     return appleDecision(json, url).outcome == .match
 }
 
+/// A valid signing-certificate fingerprint (Google's statements page example).
+let goodFingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+
+let handleAllURLs = "delegate_permission/common.handle_all_urls"
+
+/// A `handle_all_urls` statement for an Android app, with `dynamic_app_link_components` when
+/// `rules` (a JSON array) is given.
+func androidStatement(package: String = "com.example.app", fingerprint: String = goodFingerprint, rules: String? = nil)
+    -> String
+{
+    let target =
+        ##"{"namespace": "android_app", "package_name": "\##(package)", "##
+        + ##""sha256_cert_fingerprints": ["\##(fingerprint)"]}"##
+    let extensions = rules.map {
+        ##", "relation_extensions": {"\##(handleAllURLs)": {"dynamic_app_link_components": \##($0)}}"##
+    }
+    return ##"{"relation": ["\##(handleAllURLs)"], "target": \##(target)\##(extensions ?? "")}"##
+}
+
 /// A seeded SplitMix64 generator, so property tests draw the same cases on every run.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -1,5 +1,6 @@
-@testable import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// Deliberately naive references: exponential backtracking for Apple's greedy glob, and a
 /// literal reading of Google's sentence for Android's lazy `*`. Fine on tiny inputs only.
@@ -47,7 +48,9 @@ enum ReferenceMatcher {
 struct PatternPropertyTests {
     static let patternAlphabet: [Character] = ["a", "b", "/", "%", "*", "?"]
 
-    static func randomText(_ alphabet: [Character], maxLength: Int, using generator: inout SeededGenerator) -> [Character] {
+    static func randomText(_ alphabet: [Character], maxLength: Int, using generator: inout SeededGenerator)
+        -> [Character]
+    {
         (0..<Int.random(in: 0...maxLength, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
     }
 
@@ -88,7 +91,8 @@ struct PatternPropertyTests {
             let matcher = try PatternMatcher(pattern, options: options)
             guard matcher.shortcut != nil else { continue }
             shortcutsSeen += 1
-            let input = options.prepare(String(Self.randomText(["a", "b", "A", "/", "%", "*"], maxLength: 8, using: &generator)))
+            let input = options.prepare(
+                String(Self.randomText(["a", "b", "A", "/", "%", "*"], maxLength: 8, using: &generator)))
             #expect(matcher.matches(input) == matcher.matchesByAutomaton(input), "pattern \(pattern)")
         }
         #expect(shortcutsSeen > 500)

@@ -3,7 +3,11 @@ import Testing
 
 /// Findings for one entry holding `components`, as "ID@component".
 private func findings(_ components: String, variables: String = "{}", android: Bool = false) -> [RuleFinding] {
-    let file = ##"{"applinks": {"substitutionVariables": \##(variables), "details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components)]}]}}"##
+    let file =
+        ##"""
+        {"applinks": {"substitutionVariables": \##(variables),
+          "details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components)]}]}}
+        """##
     return RuleAnalysis(comparesAndroidSemantics: android).findings(in: readAASA(file))
 }
 
@@ -17,7 +21,7 @@ struct RuleAnalysisTests {
         #expect(summary(result) == ["UNREACHABLE_RULE@1"])
         let finding = try #require(result.first)
         #expect(finding.decidedBy == [0] && finding.isExact)
-        #expect(finding.origin?.line == 1)
+        #expect(finding.origin?.line == 2)
         #expect(finding.diagnostic.severity == .warning)
         #expect(summary(findings(##"{"/": "/a/private/*", "exclude": true}, {"/": "/a/*"}"##)).isEmpty)
     }
@@ -52,7 +56,11 @@ struct RuleAnalysisTests {
     // it has ?url="*", which also matches URLs without the item.
     @Test func queryDictionariesAreConservative() throws {
         let provenance = findings(
-            ##"{"#": "no_universal_links", "exclude": true}, {"/": "/skins/install", "?": {"url": "*"}}, {"/": "/skins/install", "exclude": true}"##)
+            ##"""
+            {"#": "no_universal_links", "exclude": true}, {"/": "/skins/install", "?": {"url": "*"}},
+            {"/": "/skins/install", "exclude": true}
+            """##
+        )
         #expect(summary(provenance) == ["UNREACHABLE_RULE@2"])
         let finding = try #require(provenance.first)
         #expect(finding.decidedBy == [1] && !finding.isExact)
@@ -85,7 +93,10 @@ struct RuleAnalysisTests {
         #expect(summary(findings(##"{"/": "/$(missing)"}"##)) == ["NEVER_MATCHES@0"])
         #expect(summary(findings(##"{"?": {"a": "$(none)"}}"##, variables: ##"{"none": []}"##)) == ["NEVER_MATCHES@0"])
         // A never-matching component shadows nothing.
-        #expect(summary(findings(##"{"/": "/$(none)"}, {"/": "/a"}"##, variables: ##"{"none": []}"##)) == ["NEVER_MATCHES@0"])
+        #expect(
+            summary(findings(##"{"/": "/$(none)"}, {"/": "/a"}"##, variables: ##"{"none": []}"##)) == [
+                "NEVER_MATCHES@0"
+            ])
     }
 
     // Google: Android's `*` stops at the next character; Apple's is greedy and its paths have
@@ -103,7 +114,9 @@ struct RuleAnalysisTests {
     @Test func shortestWitnesses() {
         #expect(findings(##"{"/": "/buy/*"}"##, android: true).first?.witness == "/buy")
         #expect(findings(##"{"#": "*x"}"##, android: true).first?.witness == "/#xx")
-        let differences = findings(##"{"/": "/a/*"}, {"/": "*"}"##, android: true).filter { $0.id == "ANDROID_SEMANTICS_DIFFER" }
+        let differences = findings(##"{"/": "/a/*"}, {"/": "*"}"##, android: true).filter {
+            $0.id == "ANDROID_SEMANTICS_DIFFER"
+        }
         #expect(differences.map(\.ruleIndex) == [0])
         #expect(findings(##"{"/": "/a/*"}"##).isEmpty)
     }
