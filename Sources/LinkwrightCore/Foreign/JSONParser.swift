@@ -325,21 +325,19 @@ private struct Scanner {
     mutating func string() throws(JSONSyntaxError) -> String {
         advance()  // "
         var scalars = String.UnicodeScalarView()
+        // Unescaped runs are copied whole; the input was checked to be UTF-8 up front.
         var runStart = offset
-        func flush(_ scanner: Scanner, upTo end: Int) {
-            scalars.append(contentsOf: String(decoding: scanner.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-        }
         while true {
             guard let byte = current else {
                 throw failure("the file ends inside a string", hint: "close the string with \"")
             }
             switch byte {
             case UInt8(ascii: "\""):
-                flush(self, upTo: offset)
+                scalars.append(contentsOf: run(from: runStart))
                 advance()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush(self, upTo: offset)
+                scalars.append(contentsOf: run(from: runStart))
                 scalars.append(try escape())
                 runStart = offset
             case 0..<0x20:
@@ -351,6 +349,11 @@ private struct Scanner {
                 advance()
             }
         }
+    }
+
+    /// The scalars of the bytes from `start` to the current offset.
+    func run(from start: Int) -> String.UnicodeScalarView {
+        String(decoding: bytes[start..<offset], as: UTF8.self).unicodeScalars
     }
 
     mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
