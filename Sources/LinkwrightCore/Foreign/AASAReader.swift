@@ -21,12 +21,14 @@ public struct AASAReadResult: Sendable {
 /// swcutil-gap-probes.tsv, unknown-key group), and a value of the wrong type is an error that
 /// leaves the key out, as if absent.
 public struct AASAReader: Sendable {
+    /// The JSON parser, with its size and depth limits.
     public var parser: JSONParser
     /// Apple's documented limit: "the uncompressed size of the apple-app-site-association file
     /// must be no greater than 128 KB, regardless of whether the file is signed" (App Search
     /// Programming Guide, iOS 9.3.1+).
     public static let appleSizeLimit = 128 * 1024
 
+    /// A reader using `parser`.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
 
     /// Reads `bytes`, the file fetched from (or stored at) `file`.

@@ -16,8 +16,10 @@ public struct AssetLinksReadResult: Sendable {
 /// file for a malformed fingerprint (comptest2311–2314 expect MALFORMED_CONTENT), so those are
 /// errors.
 public struct AssetLinksReader: Sendable {
+    /// The JSON parser, with its size and depth limits.
     public var parser: JSONParser
 
+    /// A reader using `parser`.
     public init(parser: JSONParser = JSONParser()) { self.parser = parser }
 
     /// Reads `bytes`, the file fetched from (or stored at) `file`.
@@ -94,8 +96,8 @@ private struct AssetLinksWalker {
                         ? "relation \"\(relation)\" is not one Android or Chrome acts on"
                         : "relation \"\(relation)\" is not of the form delegate_permission/<detail>",
                     at: item.location,
-                    hint:
-                        "App Links use \(AssetStatement.handleAllURLs); shared credentials \(AssetStatement.getLoginCreds)"
+                    hint: "App Links use \(AssetStatement.handleAllURLs); "
+                        + "shared credentials \(AssetStatement.getLoginCreds)"
                 )
             }
             return relation
@@ -169,7 +171,8 @@ private struct AssetLinksWalker {
         case .success(let fingerprint) where fingerprint.value != text:
             fields.diagnostics.error(
                 AssociationDiagnosticID.invalidFingerprint,
-                "fingerprint \"\(text)\" is not uppercase colon-separated hex; Google's parser rejects it (comptest2312)",
+                "fingerprint \"\(text)\" is not uppercase colon-separated hex; "
+                    + "Google's parser rejects it (comptest2312)",
                 at: location, hint: "write \"\(fingerprint.value)\"")
         case .success(let fingerprint) where fingerprint.value == Fingerprint.publicReactNativeDebugKey:
             fields.diagnostics.warning(
@@ -212,7 +215,8 @@ private struct AssetLinksWalker {
                 if let earlier = packagesWithDynamicRules[package] {
                     fields.diagnostics.warning(
                         AssociationDiagnosticID.duplicateDynamicRules,
-                        "\(package) already has dynamic rules at line \(earlier.line); Android does not guarantee which it uses",
+                        "\(package) already has dynamic rules at line \(earlier.line); "
+                            + "Android does not guarantee which it uses",
                         at: member.keyLocation, hint: "declare dynamic_app_link_components once per app")
                 } else {
                     packagesWithDynamicRules[package] = member.keyLocation
@@ -264,7 +268,8 @@ private struct AssetLinksWalker {
                         guard case .string(let pattern) = queryItem.value.value else {
                             discard(
                                 &self,
-                                "query item \"\(queryItem.key)\" must be a string, found \(queryItem.value.kindDescription)",
+                                "query item \"\(queryItem.key)\" must be a string, "
+                                    + "found \(queryItem.value.kindDescription)",
                                 at: queryItem.value.location)
                             continue
                         }

@@ -83,7 +83,7 @@ public enum AssociationDiagnosticID {
 
     /// A component that earlier components of the same entry always decide before it (warning).
     public static let unreachableRule = "UNREACHABLE_RULE"
-    /// A component that matches every URL (note).
+    /// A component that matches every URL (note; warning when it excludes).
     public static let catchAll = "CATCH_ALL"
     /// A component that no URL can match (warning).
     public static let neverMatches = "NEVER_MATCHES"

@@ -1,5 +1,6 @@
 /// A JSON value read from a file, with where it starts.
 public struct JSONNode: Sendable, Equatable {
+    /// The value itself; containers hold located nodes.
     public enum Value: Sendable, Equatable {
         case null
         case bool(Bool)
@@ -12,9 +13,12 @@ public struct JSONNode: Sendable, Equatable {
         case object([JSONMember])
     }
 
+    /// The value.
     public var value: Value
+    /// Where the value starts: its first character, or `{`/`[` for a container.
     public var location: SourceLocation
 
+    /// A node holding `value`, written at `location`.
     public init(_ value: Value, at location: SourceLocation) {
         self.value = value
         self.location = location
@@ -35,10 +39,14 @@ public struct JSONNode: Sendable, Equatable {
 
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Sendable, Equatable {
+    /// The key, unescaped.
     public var key: String
+    /// Where the key's opening quote is.
     public var keyLocation: SourceLocation
+    /// The member's value.
     public var value: JSONNode
 
+    /// A member `key: value`, the key written at `keyLocation`.
     public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
         self.key = key
         self.keyLocation = keyLocation
@@ -60,9 +68,12 @@ public struct JSONMember: Sendable, Equatable {
 /// Repeated keys keep the last value, as NSJSONSerialization does, with a `DUPLICATE_JSON_KEY`
 /// warning. Columns count Unicode scalars, like `SourceLocation` everywhere else.
 public struct JSONParser: Sendable {
+    /// Larger inputs are refused before parsing (`FILE_TOO_LARGE`).
     public var maximumBytes: Int
+    /// Deeper nesting of arrays and objects is refused (`NESTING_TOO_DEEP`).
     public var maximumDepth: Int
 
+    /// A parser with the given limits: 4 MiB (Apple's limit is 128 KB) and 128 levels by default.
     public init(maximumBytes: Int = 4 << 20, maximumDepth: Int = 128) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
@@ -211,7 +222,8 @@ private struct Scanner {
                 warnings.append(
                     Diagnostic(
                         AssociationDiagnosticID.duplicateJSONKey, .warning,
-                        "key \"\(key)\" repeats the one at line \(members[earlier].keyLocation.line); the last one is used",
+                        "key \"\(key)\" repeats the one at line \(members[earlier].keyLocation.line); "
+                            + "the last one is used",
                         at: keyLocation, hint: "remove one of the two"))
                 members.remove(at: earlier)
             }
@@ -313,21 +325,19 @@ private struct Scanner {
     mutating func string() throws(JSONSyntaxError) -> String {
         advance()  // "
         var scalars = String.UnicodeScalarView()
+        // Unescaped runs are copied whole; the input was checked to be UTF-8 up front.
         var runStart = offset
-        func flush(_ scanner: Scanner, upTo end: Int) {
-            scalars.append(contentsOf: String(decoding: scanner.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-        }
         while true {
             guard let byte = current else {
                 throw failure("the file ends inside a string", hint: "close the string with \"")
             }
             switch byte {
             case UInt8(ascii: "\""):
-                flush(self, upTo: offset)
+                scalars.append(contentsOf: run(from: runStart))
                 advance()
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                flush(self, upTo: offset)
+                scalars.append(contentsOf: run(from: runStart))
                 scalars.append(try escape())
                 runStart = offset
             case 0..<0x20:
@@ -339,6 +349,11 @@ private struct Scanner {
                 advance()
             }
         }
+    }
+
+    /// The scalars of the bytes from `start` to the current offset.
+    func run(from start: Int) -> String.UnicodeScalarView {
+        String(decoding: bytes[start..<offset], as: UTF8.self).unicodeScalars
     }
 
     mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {

@@ -81,7 +81,8 @@ struct BERReader {
         func expect(tag expected: UInt8) throws {
             guard tag == expected else {
                 throw SignedDataError(
-                    "expected tag 0x\(String(expected, radix: 16)), found 0x\(String(tag, radix: 16)) at byte \(contentStart)"
+                    "expected tag 0x\(String(expected, radix: 16)), found 0x\(String(tag, radix: 16)) "
+                        + "at byte \(contentStart)"
                 )
             }
         }

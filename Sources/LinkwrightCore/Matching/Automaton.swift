@@ -5,15 +5,6 @@ enum ScalarTest: Hashable, Sendable {
     /// Any scalar but one: the loop of Android's lazy `*`, which stops at the next literal.
     case anyExcept(Unicode.Scalar)
     case set(ScalarSet)
-
-    func accepts(_ scalar: Unicode.Scalar) -> Bool {
-        switch self {
-        case .scalar(let expected): scalar == expected
-        case .any: true
-        case .anyExcept(let excluded): scalar != excluded
-        case .set(let set): set.contains(scalar)
-        }
-    }
 }
 
 /// A set of scalars as sorted, disjoint ranges of scalar values.
@@ -48,8 +39,6 @@ struct ScalarSet: Hashable, Sendable {
         return low < ranges.count && ranges[low].contains(scalar.value)
     }
 
-    var isEmpty: Bool { ranges.isEmpty }
-
     /// Every scalar of the set.
     var scalars: [Unicode.Scalar] { ranges.flatMap { $0.compactMap(Unicode.Scalar.init) } }
 }
@@ -65,53 +54,137 @@ struct Automaton: Sendable {
         case accept
     }
 
-    var nodes: [Node]
-    var start: Int
-    var accept: Int
+    let nodes: [Node]
+    let start: Int
+    let accept: Int
+    /// The nodes again as flat arrays, which simulation reads without reference counting: per
+    /// node its kind and operand (a scalar value or an index into `sets`), and its successor
+    /// (consume) or first branch in `branches` (split).
+    private let kinds: [Kind]
+    private let operands: [UInt32]
+    private let links: [Int]
+    private let branchCounts: [Int]
+    private let branches: [Int]
+    private let sets: [ScalarSet]
+
+    private enum Kind: UInt8 {
+        case scalar, any, anyExcept, set, split, accept
+    }
+
+    init(nodes: [Node], start: Int, accept: Int) {
+        self.nodes = nodes
+        self.start = start
+        self.accept = accept
+        var kinds: [Kind] = []
+        var operands: [UInt32] = []
+        var links: [Int] = []
+        var branchCounts: [Int] = []
+        var branches: [Int] = []
+        var sets: [ScalarSet] = []
+        for node in nodes {
+            var operand: UInt32 = 0
+            var link = 0
+            var count = 0
+            switch node {
+            case .consume(let test, let next):
+                link = next
+                switch test {
+                case .scalar(let scalar):
+                    kinds.append(.scalar)
+                    operand = scalar.value
+                case .any:
+                    kinds.append(.any)
+                case .anyExcept(let scalar):
+                    kinds.append(.anyExcept)
+                    operand = scalar.value
+                case .set(let set):
+                    kinds.append(.set)
+                    operand = UInt32(sets.count)
+                    sets.append(set)
+                }
+            case .split(let targets):
+                kinds.append(.split)
+                link = branches.count
+                count = targets.count
+                branches += targets
+            case .accept:
+                kinds.append(.accept)
+            }
+            operands.append(operand)
+            links.append(link)
+            branchCounts.append(count)
+        }
+        self.kinds = kinds
+        self.operands = operands
+        self.links = links
+        self.branchCounts = branchCounts
+        self.branches = branches
+        self.sets = sets
+    }
 
     /// Whether the automaton accepts the whole of `input`.
     func matches(_ input: some Sequence<Unicode.Scalar>) -> Bool {
-        var current = StateSet(capacity: nodes.count)
-        var next = StateSet(capacity: nodes.count)
-        addClosure(of: start, to: &current)
+        // A node belongs to the current set when its mark is the current generation, so sets
+        // are never cleared.
+        var marks = [UInt32](repeating: 0, count: kinds.count)
+        var generation: UInt32 = 1
+        var current: [Int] = []
+        var next: [Int] = []
+        var pending: [Int] = []
+        addClosure(of: start, generation: generation, marks: &marks, to: &current, pending: &pending)
         for scalar in input {
-            next.removeAll()
-            for state in current.members {
-                if case .consume(let test, let target) = nodes[state], test.accepts(scalar) {
-                    addClosure(of: target, to: &next)
-                }
+            generation += 1
+            next.removeAll(keepingCapacity: true)
+            for state in current where consumes(state, scalar) {
+                addClosure(of: links[state], generation: generation, marks: &marks, to: &next, pending: &pending)
             }
-            if next.members.isEmpty { return false }
+            if next.isEmpty { return false }
             swap(&current, &next)
         }
-        return current.contains(accept)
+        return marks[accept] == generation
+    }
+
+    private func consumes(_ state: Int, _ scalar: Unicode.Scalar) -> Bool {
+        switch kinds[state] {
+        case .scalar: scalar.value == operands[state]
+        case .any: true
+        case .anyExcept: scalar.value != operands[state]
+        case .set: sets[Int(operands[state])].contains(scalar)
+        case .split, .accept: false
+        }
     }
 
     /// Adds `state` and every state reachable from it without consuming. Iterative, so a long
     /// chain of branches cannot exhaust the stack.
-    func addClosure(of state: Int, to set: inout StateSet) {
-        guard set.insert(state) else { return }
-        var pending = [state]
+    private func addClosure(
+        of state: Int, generation: UInt32, marks: inout [UInt32], to members: inout [Int], pending: inout [Int]
+    ) {
+        guard marks[state] != generation else { return }
+        marks[state] = generation
+        members.append(state)
+        pending.append(state)
         while let node = pending.popLast() {
-            guard case .split(let targets) = nodes[node] else { continue }
-            for target in targets where set.insert(target) { pending.append(target) }
+            guard kinds[node] == .split else { continue }
+            for target in branches[links[node]..<(links[node] + branchCounts[node])] where marks[target] != generation {
+                marks[target] = generation
+                members.append(target)
+                pending.append(target)
+            }
         }
     }
 
     /// The states reachable from `states` without consuming, as a sorted list (a DFA state).
     func closure(of states: some Sequence<Int>) -> [Int] {
-        var set = StateSet(capacity: nodes.count)
-        for state in states { addClosure(of: state, to: &set) }
-        return set.members.sorted()
+        var marks = [UInt32](repeating: 0, count: kinds.count)
+        var members: [Int] = []
+        var pending: [Int] = []
+        for state in states { addClosure(of: state, generation: 1, marks: &marks, to: &members, pending: &pending) }
+        return members.sorted()
     }
 
     /// The DFA step from a closed state set on `scalar`, closed again.
     func step(_ states: [Int], on scalar: Unicode.Scalar) -> [Int] {
-        closure(
-            of: states.compactMap { state in
-                if case .consume(let test, let target) = nodes[state], test.accepts(scalar) { return target }
-                return nil
-            })
+        closure(of: states.filter { consumes($0, scalar) }.map { links[$0] })
     }
 
     /// Every test the automaton performs, for splitting the alphabet into classes.
@@ -120,30 +193,5 @@ struct Automaton: Sendable {
             if case .consume(let test, _) = node { return test }
             return nil
         }
-    }
-}
-
-/// A set of automaton states with constant-time insertion and membership, iterated in insertion
-/// order; clearing costs the number of members, not the capacity.
-struct StateSet {
-    private var words: [UInt64]
-    private(set) var members: [Int] = []
-
-    init(capacity: Int) { words = Array(repeating: 0, count: (capacity + 63) / 64) }
-
-    func contains(_ state: Int) -> Bool { words[state >> 6] & (1 << UInt64(state & 63)) != 0 }
-
-    /// Inserts `state`; `false` when it was already there.
-    mutating func insert(_ state: Int) -> Bool {
-        let mask: UInt64 = 1 << UInt64(state & 63)
-        if words[state >> 6] & mask != 0 { return false }
-        words[state >> 6] |= mask
-        members.append(state)
-        return true
-    }
-
-    mutating func removeAll() {
-        for state in members { words[state >> 6] = 0 }
-        members.removeAll(keepingCapacity: true)
     }
 }

@@ -60,43 +60,46 @@ extension LinkURL {
 struct ComparedValues {
     let url: LinkURL
     let items: [QueryItem]
-    private var cache: [Key: [Unicode.Scalar]] = [:]
-
-    private struct Key: Hashable {
-        var part: URLPart
-        var options: PatternOptions
-        var decoded: Bool
-    }
+    /// Prepared values by part and option set (see `slot`), filled on first use.
+    private var cache: [[Unicode.Scalar]?] = Array(repeating: nil, count: 3 * 16)
 
     init(_ url: LinkURL) {
         self.url = url
         items = url.queryItems
     }
 
+    /// One slot per part and per combination of the four settings that change a prepared value.
+    private static func slot(_ part: Int, _ options: PatternOptions, decoded: Bool) -> Int {
+        let flags =
+            (options.caseSensitive ? 1 : 0) | (options.appleSlashRules ? 2 : 0) | (decoded ? 4 : 0)
+            | (options.semantics == .apple ? 8 : 0)
+        return part * 16 + flags
+    }
+
     /// `text` decoded when asked, then prepared with `options`.
-    private mutating func prepared(_ part: URLPart, _ text: String, options: PatternOptions, decoded: Bool)
+    private mutating func prepared(_ part: Int, _ text: String, options: PatternOptions, decoded: Bool)
         -> [Unicode.Scalar]
     {
-        let key = Key(part: part, options: options, decoded: decoded)
-        if let value = cache[key] { return value }
+        let slot = Self.slot(part, options, decoded: decoded)
+        if let value = cache[slot] { return value }
         let value = options.prepare(decoded ? PercentDecoding.decode(text) : text)
-        cache[key] = value
+        cache[slot] = value
         return value
     }
 
     /// The path (empty when absent).
     mutating func path(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
-        prepared(.path, url.path, options: options, decoded: decoded)
+        prepared(0, url.path, options: options, decoded: decoded)
     }
 
     /// The whole query; an absent query reads as empty (swcutil, query-whole/whole-star-on-empty).
     mutating func query(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
-        prepared(.query, url.query ?? "", options: options, decoded: decoded)
+        prepared(1, url.query ?? "", options: options, decoded: decoded)
     }
 
     /// The fragment; `nil` when the URL has none.
     mutating func fragment(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar]? {
-        url.fragment.map { prepared(.fragment, $0, options: options, decoded: decoded) }
+        url.fragment.map { prepared(2, $0, options: options, decoded: decoded) }
     }
 
     /// The values of every item named `name`, in URL order. Names compare exactly, after

@@ -28,18 +28,34 @@ public struct CompiledAASA: Sendable {
         var rules: [Rule]
     }
 
-    /// A component or legacy path with everything it inherits resolved.
-    struct Rule: Sendable {
-        var kind: RuleTrace.Kind
-        var index: Int
-        var origin: SourceLocation?
-        var exclude: Bool
-        var caseSensitive: Bool
-        var percentEncoded: Bool
-        var path: CompiledPattern
-        var query: Query
+    /// A component or legacy path with everything it inherits resolved. A class: matching
+    /// walks thousands of rules per second, and sharing them costs no copies.
+    final class Rule: Sendable {
+        let kind: RuleTrace.Kind
+        let index: Int
+        let origin: SourceLocation?
+        let exclude: Bool
+        let caseSensitive: Bool
+        let percentEncoded: Bool
+        let path: CompiledPattern
+        let query: Query
         /// `nil` for legacy paths, which ignore the fragment.
-        var fragment: CompiledPattern?
+        let fragment: CompiledPattern?
+
+        init(
+            kind: RuleTrace.Kind, index: Int, origin: SourceLocation?, exclude: Bool, caseSensitive: Bool,
+            percentEncoded: Bool, path: CompiledPattern, query: Query, fragment: CompiledPattern?
+        ) {
+            self.kind = kind
+            self.index = index
+            self.origin = origin
+            self.exclude = exclude
+            self.caseSensitive = caseSensitive
+            self.percentEncoded = percentEncoded
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+        }
     }
 
     enum Query: Sendable {
@@ -57,6 +73,8 @@ public struct CompiledAASA: Sendable {
         var matcher: PatternMatcher?
     }
 
+    /// Compiles every pattern of `document` once; those that do not compile are reported in
+    /// `diagnostics` and match nothing.
     public init(_ document: AASADocument) {
         var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
         let fileDefaults = document.applinks?.defaults

@@ -16,27 +16,32 @@ public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
     let entryIndex: Int
 
-    struct Rule: Sendable {
-        var index: Int
-        var origin: SourceLocation?
-        var exclude: Bool
-        var path: PatternMatcher?
-        var query: [(name: String, matcher: PatternMatcher)]
-        var fragment: PatternMatcher?
+    /// One rule, compiled; a class so evaluations share it without copies.
+    final class Rule: Sendable {
+        let index: Int
+        let origin: SourceLocation?
+        let exclude: Bool
+        let path: PatternMatcher?
+        let query: [(name: String, matcher: PatternMatcher)]
+        let fragment: PatternMatcher?
+
+        init(_ component: DynamicComponent, index: Int) {
+            let compile = PatternMatcher.init(androidDynamic:)
+            self.index = index
+            origin = component.origin
+            exclude = component.exclude
+            path = component.path.map(compile)
+            query = (component.query ?? []).map { ($0.name, compile($0.pattern)) }
+            fragment = component.fragment.map(compile)
+        }
     }
 
     static let options = PatternOptions(semantics: .androidDynamic, caseSensitive: true)
 
     /// Compiles `components`; `entryIndex` is the statement they belong to, reported in decisions.
     public init(_ components: [DynamicComponent], entryIndex: Int = 0) {
-        let compile = PatternMatcher.init(androidDynamic:)
         self.entryIndex = entryIndex
-        rules = components.enumerated().map { index, component in
-            Rule(
-                index: index, origin: component.origin, exclude: component.exclude, path: component.path.map(compile),
-                query: (component.query ?? []).map { ($0.name, compile($0.pattern)) },
-                fragment: component.fragment.map(compile))
-        }
+        rules = components.enumerated().map { Rule($1, index: $0) }
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
@@ -117,6 +122,7 @@ public struct CompiledAssetLinks: Sendable {
     public let packages: [String]
     let statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]
 
+    /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app.
     public init(_ document: AssetLinksDocument) {
         var packages: [String] = []
         var statements: [(Int, String, CompiledDynamicRules?)] = []

@@ -10,6 +10,7 @@ public enum LinkOutcome: String, Hashable, Sendable {
 
 /// The decision for one URL, with the rule that made it and, when asked for, every rule tried.
 public struct LinkDecision: Hashable, Sendable {
+    /// What happens to the link.
     public var outcome: LinkOutcome
     /// Zero-based index of the deciding `applinks.details` entry (Apple) or statement (Android);
     /// `nil` for `noMatch`.
@@ -22,6 +23,7 @@ public struct LinkDecision: Hashable, Sendable {
     /// Every rule tried, in order, when tracing was asked for; otherwise empty.
     public var trace: [RuleTrace]
 
+    /// A decision; rule fields stay `nil` for `noMatch`.
     public init(
         outcome: LinkOutcome, entryIndex: Int? = nil, ruleIndex: Int? = nil, origin: SourceLocation? = nil,
         trace: [RuleTrace] = []
@@ -36,6 +38,7 @@ public struct LinkDecision: Hashable, Sendable {
 
 /// One rule tried during an evaluation.
 public struct RuleTrace: Hashable, Sendable {
+    /// Which list the rule comes from.
     public enum Kind: String, Hashable, Sendable {
         /// An element of `components` (iOS 13+).
         case component
@@ -45,14 +48,19 @@ public struct RuleTrace: Hashable, Sendable {
         case dynamicRule
     }
 
+    /// The kind of rule.
     public var kind: Kind
+    /// Zero-based index of the `details` entry (Apple) or statement (Android).
     public var entryIndex: Int
+    /// Zero-based index of the rule within its list.
     public var ruleIndex: Int
+    /// Where the rule was written, when known.
     public var origin: SourceLocation?
     /// Effective after the defaults hierarchy. Android rules are always case-sensitive.
     public var caseSensitive: Bool
     /// Effective after the defaults hierarchy. Android rules always compare decoded values.
     public var percentEncoded: Bool
+    /// Whether a match keeps the link in the browser.
     public var exclude: Bool
     /// Each part compared, in the order path, query, fragment.
     public var checks: [PartCheck]
@@ -62,12 +70,15 @@ public struct RuleTrace: Hashable, Sendable {
 
 /// One comparison of a pattern with a part of the URL.
 public struct PartCheck: Hashable, Sendable {
+    /// The part compared.
     public var part: URLPart
+    /// The pattern as written.
     public var pattern: String
     /// The URL's value exactly as compared: decoded when `percentEncoded` is false, folded when
     /// case-insensitive, and for Apple paths with the leading and trailing slashes normalised.
     /// An absent part reads as empty; `nil` when the pattern could not be compiled.
     public var comparedValue: String?
+    /// Whether the pattern accepted the value.
     public var matched: Bool
     /// Why the comparison went as it did when the value alone does not say.
     public var note: String?
@@ -82,6 +93,7 @@ public enum URLPart: Hashable, Sendable, CustomStringConvertible {
     case queryItem(String)
     case fragment
 
+    /// The key the part has in a component: `/`, `?`, `?name` or `#`.
     public var description: String {
         switch self {
         case .path: "/"

@@ -1,8 +1,8 @@
 /// How a platform reads the wildcards of a pattern.
 public enum PatternSemantics: String, Hashable, Sendable {
     /// Apple AASA components: `*` is greedy ("matches as many characters as possible"), `?` is one
-    /// character, `$(name)` is one value of a substitution variable
-    /// (https://developer.apple.com/documentation/bundleresources/applinks/details-swift.dictionary/components-swift.dictionary).
+    /// character, `$(name)` is one value of a substitution variable (Apple's
+    /// applinks.Details.Components page, cited in `PatternSyntax`).
     case apple
     /// Android dynamic rules: `*` "matches zero or more characters up until the character after
     /// the wildcard in the pattern is found", `?` is one character, and nothing else is special
@@ -17,6 +17,7 @@ public enum PatternSemantics: String, Hashable, Sendable {
 
 /// How a pattern compares, shared by every pattern of one component.
 public struct PatternOptions: Hashable, Sendable {
+    /// Whose wildcard reading applies.
     public var semantics: PatternSemantics
     /// `false` folds the pattern and the compared value to lowercase, scalar by scalar.
     public var caseSensitive: Bool
@@ -32,6 +33,7 @@ public struct PatternOptions: Hashable, Sendable {
     /// an empty path.
     public var appleSlashRules: Bool
 
+    /// Options for one component; Apple's defaults are case-sensitive with no path rules.
     public init(semantics: PatternSemantics = .apple, caseSensitive: Bool = true, appleSlashRules: Bool = false) {
         self.semantics = semantics
         self.caseSensitive = caseSensitive
@@ -54,7 +56,9 @@ public struct PatternOptions: Hashable, Sendable {
 public struct PatternError: Error, Hashable, Sendable {
     /// `PATTERN_SYNTAX` or `UNDEFINED_VARIABLE`.
     public var id: String
+    /// What is wrong, naming the pattern.
     public var message: String
+    /// How to fix it.
     public var hint: String
 }
 
@@ -62,7 +66,9 @@ public struct PatternError: Error, Hashable, Sendable {
 /// automaton's size, with fast paths for literal, prefix (`/x/*`), suffix (`*.pdf`) and
 /// prefix-and-suffix patterns that give the same answers as the automaton.
 public struct PatternMatcher: Sendable {
+    /// The pattern as written.
     public let pattern: String
+    /// The options it was compiled with; inputs must be prepared with the same.
     public let options: PatternOptions
     let automaton: Automaton
     let shortcut: Shortcut?

@@ -43,7 +43,7 @@ struct AASAReaderTests {
 
     @Test func legacyForms() throws {
         let array = read(
-            ##"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.app", "paths": ["NOT /a/*", "*"]}]}}"##
+            ##"{"applinks": {"apps": [], "details": [{"appID": "\##(exampleApp)", "paths": ["NOT /a/*", "*"]}]}}"##
         )
         #expect(array.diagnostics.isEmpty)
         #expect(array.document?.applinks?.legacyApps == [])
@@ -117,7 +117,9 @@ struct AASAReaderTests {
 
     @Test func variableDiagnostics() {
         let result = read(
-            ##"{"applinks": {"substitutionVariables": {"a(b": ["x"], "lang": ["en"], "v": ["$(lang)"]}, "details": []}}"##
+            ##"""
+            {"applinks": {"substitutionVariables": {"a(b": ["x"], "lang": ["en"], "v": ["$(lang)"]}, "details": []}}
+            """##
         )
         #expect(
             result.diagnostics.map(\.id) == [

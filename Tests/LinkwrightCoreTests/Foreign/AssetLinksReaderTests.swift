@@ -5,19 +5,14 @@ private func read(_ json: String) -> AssetLinksReadResult {
     AssetLinksReader().read(Array(json.utf8), file: "assetlinks.json")
 }
 
-let goodFingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
-
-private func statement(fingerprint: String = goodFingerprint, package: String = "com.example.app") -> String {
-    ##"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "\##(package)", "sha256_cert_fingerprints": ["\##(fingerprint)"]}}"##
-}
-
 @Suite("assetlinks reader")
 struct AssetLinksReaderTests {
     @Test func statementsTargetsAndIncludes() throws {
         let result = read(
             ##"""
-            [\##(statement()),
-             {"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "https://example.com"}},
+            [\##(androidStatement()),
+             {"relation": ["delegate_permission/common.get_login_creds"],
+              "target": {"namespace": "web", "site": "https://example.com"}},
              {"include": "https://example.com/other.json"}]
             """##)
         #expect(result.diagnostics.isEmpty)
@@ -31,7 +26,7 @@ struct AssetLinksReaderTests {
             document.includes == [
                 AssetInclude(url: "https://example.com/other.json", origin: document.includes.first?.origin)
             ])
-        #expect(document.includes.first?.origin?.line == 3)
+        #expect(document.includes.first?.origin?.line == 4)
     }
 
     // Google's compatibility tests 2311–2314 (2300-android-targets.pb) expect MALFORMED_CONTENT
@@ -44,7 +39,7 @@ struct AssetLinksReaderTests {
         ("YOUR_SHA256_CERT_FINGERPRINT", "corpus: 2keyapp placeholder"),
     ])
     func malformedFingerprints(fingerprint: String, source: String) {
-        let result = read("[\(statement(fingerprint: fingerprint))]")
+        let result = read("[\(androidStatement(fingerprint: fingerprint))]")
         #expect(result.diagnostics.map(\.id) == ["INVALID_FINGERPRINT"], "\(source)")
         #expect(result.diagnostics.first?.severity == .error)
         #expect(result.diagnostics.first?.location?.column == 166)
@@ -53,9 +48,11 @@ struct AssetLinksReaderTests {
     @Test func packageNamesAndDebugKeys() {
         // Corpus: 0x01-a2a/pilot uses a segment starting with a digit.
         #expect(
-            read("[\(statement(package: "world.zerox1.01pilot"))]").diagnostics.map(\.id) == ["INVALID_PACKAGE_NAME"])
+            read("[\(androidStatement(package: "world.zerox1.01pilot"))]").diagnostics.map(\.id) == [
+                "INVALID_PACKAGE_NAME"
+            ])
         // Corpus: coopcycle and bluesky list the React Native template debug key.
-        let debug = read("[\(statement(fingerprint: Fingerprint.publicReactNativeDebugKey))]")
+        let debug = read("[\(androidStatement(fingerprint: Fingerprint.publicReactNativeDebugKey))]")
         #expect(debug.diagnostics.map(\.id) == ["PUBLIC_DEBUG_KEY"])
         #expect(debug.diagnostics.first?.severity == .warning)
     }
@@ -63,8 +60,10 @@ struct AssetLinksReaderTests {
     @Test func relationsNamespacesAndSites() {
         let result = read(
             ##"""
-            [{"relation": ["delegate_permission/common.use_as_origin", "handle_all_urls"], "target": {"namespace": "web", "site": "https://example.com/path"}},
-             {"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "ios_app", "appid": "x"}},
+            [{"relation": ["delegate_permission/common.use_as_origin", "handle_all_urls"],
+              "target": {"namespace": "web", "site": "https://example.com/path"}},
+             {"relation": ["delegate_permission/common.handle_all_urls"],
+              "target": {"namespace": "ios_app", "appid": "x"}},
              {"relation": ["delegate_permission/common.handle_all_urls"]}]
             """##)
         #expect(
@@ -80,7 +79,8 @@ struct AssetLinksReaderTests {
         let result = read(
             ##"""
             [{"relation": ["delegate_permission/common.handle_all_urls"],
-              "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]},
+              "target": {"namespace": "android_app", "package_name": "com.example.app",
+                         "sha256_cert_fingerprints": ["\##(goodFingerprint)"]},
               "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [
                 {"?": {"dl": "*"}}, {"#": "app"}, {"/": "/products/*", "comments": "catalogue"},
                 {"/": "/shoes", "?": {"in_app": "true"}}, {"/": "*", "exclude": true}]}}}]
@@ -89,16 +89,14 @@ struct AssetLinksReaderTests {
         let rules = try #require(result.document?.statements.first?.dynamicComponents)
         #expect(rules.count == 5)
         #expect(rules[0].query == [AASAQueryItem(name: "dl", pattern: "*")])
-        #expect(rules[2].comments == "catalogue" && rules[2].origin?.line == 4)
+        #expect(rules[2].comments == "catalogue" && rules[2].origin?.line == 5)
         #expect(rules[4].exclude)
     }
 
     // "If any of the fields in the file are malformed or empty, Android discards the dynamic
     // rules" (configure-assetlinks); AOSP drops a string "?" (StatementParser optJSONObject).
     @Test func malformedDynamicRules() {
-        func file(_ rules: String) -> String {
-            ##"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \##(rules)}}}]"##
-        }
+        func file(_ rules: String) -> String { "[\(androidStatement(rules: rules))]" }
         for rules in [
             ##"[{"/": ""}]"##, ##"[{"/": 5}]"##, ##"[{"?": {"a": 1}}]"##, ##"[{"exclude": "yes"}]"##, ##"{"/": "*"}"##,
         ] {
@@ -112,13 +110,13 @@ struct AssetLinksReaderTests {
     }
 
     @Test func duplicateDynamicRulesAreFlagged() {
-        let extended =
-            ##"{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "*"}]}}}"##
+        let extended = androidStatement(rules: ##"[{"/": "*"}]"##)
         #expect(read("[\(extended),\n\(extended)]").diagnostics.map(\.id) == ["DUPLICATE_DYNAMIC_RULES"])
     }
 
     @Test func roundTripsThroughJSON() throws {
-        let document = try #require(read("[\(statement()), {\"include\": \"https://example.com/more.json\"}]").document)
+        let document = try #require(
+            read("[\(androidStatement()), {\"include\": \"https://example.com/more.json\"}]").document)
         let again = try #require(read(document.json.rendered()).document)
         #expect(again.statements.map(\.target) == document.statements.map(\.target))
         #expect(again.includes.map(\.url) == ["https://example.com/more.json"])

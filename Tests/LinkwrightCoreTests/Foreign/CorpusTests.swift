@@ -41,6 +41,7 @@ struct CorpusTests {
         var read = 0
         var rejected: [String: Int] = [:]
         var evaluated = 0
+        var findings = 0
         let files = Corpus.files(in: "aasa") + Corpus.files(in: "assetlinks") + Corpus.files(in: "history")
         #expect(files.count >= 200)
         for file in files {
@@ -63,6 +64,7 @@ struct CorpusTests {
                 let result = AASAReader().read(bytes, file: file.lastPathComponent)
                 diagnostics = result.diagnostics
                 if let document = result.document {
+                    findings += RuleAnalysis(comparesAndroidSemantics: true).findings(in: document).count
                     let compiled = CompiledAASA(document)
                     for appID in compiled.appIDs {
                         for path in Self.probePaths {
@@ -80,8 +82,8 @@ struct CorpusTests {
         }
         let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print(
-            "corpus: read \(read) files, \(rejected.values.reduce(0, +)) with errors (\(reasons)), \(evaluated) evaluations"
-        )
+            "corpus: read \(read) files, \(rejected.values.reduce(0, +)) rejected with errors (\(reasons)), "
+                + "\(evaluated) evaluations, \(findings) rule findings")
     }
 
     // SOURCES.md: invalid JSON (trailing comma, missing comma, `//` comments) and an empty file.
@@ -90,7 +92,8 @@ struct CorpusTests {
         ("history/paulgmiller__careme/paulgmiller__careme__internal_static_assetlinks.json@ead2b3fd", true),
         ("aasa/5eeman__rapidsnark-instant-app__apple-app-site-association", false),
         (
-            "history/artsy__artsy-eigen-web-association/artsy__artsy-eigen-web-association__apple-app-site-association@107051e8",
+            "history/artsy__artsy-eigen-web-association/"
+                + "artsy__artsy-eigen-web-association__apple-app-site-association@107051e8",
             false
         ),
     ])
@@ -130,6 +133,16 @@ struct CorpusTests {
             file: "fixed")
         let fixedCompiled = CompiledAASA(try #require(fixed.document))
         #expect(fixedCompiled.decision(for: LinkURL("https://call.element.io/room")!, appID: app).outcome == .match)
+    }
+
+    // SOURCES.md: "ORDER BUG: '/skins/install' + ?url='*' precedes the no-query exclude".
+    @Test func provenanceDeadExcludeIsFound() throws {
+        if Corpus.skipUnlessPresent() { return }
+        let path = "aasa/Provenance-Emu__provenance-emu.github.io__static_.well-known_apple-app-site-association"
+        let document = try #require(AASAReader().read(try Corpus.bytes(path), file: path).document)
+        let dead = RuleAnalysis().findings(in: document).filter { $0.id == "UNREACHABLE_RULE" }
+        #expect(dead.map(\.ruleIndex) == [3])
+        #expect(dead.first?.origin?.line == 24)
     }
 
     @Test(arguments: [

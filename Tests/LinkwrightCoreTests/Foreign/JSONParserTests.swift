@@ -1,3 +1,4 @@
+import Foundation
 import LinkwrightCore
 import Testing
 
@@ -147,6 +148,18 @@ struct SignedFileTests {
 
     static func envelopeBody(_ content: [UInt8]) -> [UInt8] {
         indefinite(0x30, [0x02, 0x01, 0x01] + tlv(0x31, []) + indefinite(0x30, dataOID + indefinite(0xA0, content)))
+    }
+
+    /// `Fixtures/matching/streamed-signed-aasa.der` was made with a throwaway self-signed
+    /// certificate: `openssl cms -sign -in aasa.json -signer cert.pem -inkey key.pem -outform DER
+    /// -nodetach -stream -binary`, so it is BER with indefinite lengths, as streaming signers write.
+    @Test func opensslStreamedFile() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/matching/streamed-signed-aasa.der")
+        let result = AASAReader().read(Array(try Data(contentsOf: fixture)), file: "streamed-signed-aasa.der")
+        #expect(result.diagnostics.map(\.id) == ["SIGNED_AASA"])
+        let document = try #require(result.document)
+        #expect(CompiledAASA(document).decision(for: LinkURL("/signed/1")!, appID: exampleApp).outcome == .match)
     }
 
     @Test func brokenEnvelopesAreErrors() {

@@ -3,8 +3,7 @@ import Testing
 @testable import LinkwrightCore
 
 private func rules(_ json: String) -> CompiledDynamicRules {
-    let file =
-        ##"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \##(json)}}}]"##
+    let file = "[\(androidStatement(rules: json))]"
     let document = AssetLinksReader().read(Array(file.utf8), file: "assetlinks.json").document
     return CompiledDynamicRules(document?.statements.first?.dynamicComponents ?? [])
 }
@@ -18,7 +17,10 @@ struct AndroidMatchingTests {
     // Source: configure-assetlinks#configure-dynamic, the example rules and query wording.
     @Test func googleExample() {
         let example = rules(
-            ##"[{"?": {"dl": "*"}}, {"#": "app"}, {"/": "/products/*"}, {"/": "/shoes", "?": {"in_app": "true"}}, {"/": "*", "exclude": true}]"##
+            ##"""
+            [{"?": {"dl": "*"}}, {"#": "app"}, {"/": "/products/*"},
+             {"/": "/shoes", "?": {"in_app": "true"}}, {"/": "*", "exclude": true}]
+            """##
         )
         #expect(outcome(example, "https://example.com/x?dl=abc") == .match)
         #expect(outcome(example, "https://example.com/x#app") == .match)
@@ -78,11 +80,9 @@ struct AndroidMatchingTests {
     }
 
     @Test func assetLinksDecisionPerPackage() throws {
-        let file = ##"""
-            [{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.plain", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]}},
-             {"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\##(goodFingerprint)"]},
-              "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": [{"/": "/in/*"}]}}}]
-            """##
+        let file =
+            "[\(androidStatement(package: "com.example.plain")),\n"
+            + "\(androidStatement(rules: ##"[{"/": "/in/*"}]"##))]"
         let compiled = CompiledAssetLinks(
             try #require(AssetLinksReader().read(Array(file.utf8), file: "a.json").document))
         #expect(compiled.packages == ["com.example.plain", "com.example.app"])

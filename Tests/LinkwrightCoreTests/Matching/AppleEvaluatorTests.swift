@@ -79,7 +79,10 @@ struct AppleEvaluatorTests {
     @Test func defaultsCarryComponentKeys() {
         let component = ##"{"#": "*"}"##
         func file(_ applinksDefaults: String, detailsDefaults: String = "{}") -> String {
-            ##"{"applinks": {"defaults": \##(applinksDefaults), "details": [{"appIDs": ["\##(exampleApp)"], "defaults": \##(detailsDefaults), "components": [\##(component)]}]}}"##
+            ##"""
+            {"applinks": {"defaults": \##(applinksDefaults), "details": [{"appIDs": ["\##(exampleApp)"],
+              "defaults": \##(detailsDefaults), "components": [\##(component)]}]}}
+            """##
         }
         #expect(appleDecision(file("{}"), "https://example.com/bar").outcome == .match)
         #expect(appleDecision(file(##"{"/": "/foo/*"}"##), "https://example.com/bar").outcome == .noMatch)
@@ -105,7 +108,9 @@ struct AppleEvaluatorTests {
         let insensitive = ##"{"appID": "\##(exampleApp)", "components": [{"/": "/search/", "caseSensitive": false}]}"##
         #expect(appleDecision(file(insensitive), "/SEARCH/").outcome == .match)
         let excluded =
-            ##"{"appID": "\##(exampleApp)", "components": [{"#": "nondeeplinking", "exclude": true}, {"/": "/search/"}]}"##
+            ##"""
+            {"appID": "\##(exampleApp)", "components": [{"#": "nondeeplinking", "exclude": true}, {"/": "/search/"}]}
+            """##
         #expect(appleDecision(file(excluded), "/search/#nondeeplinking").outcome == .exclude)
         let whole = ##"{"appID": "\##(exampleApp)", "components": [{"?": "key=value"}]}"##
         #expect(appleDecision(file(whole), "/?key=value").outcome == .match)
@@ -121,11 +126,16 @@ struct AppleEvaluatorTests {
     // appIDs (appID is ignored)", swcutil-backed.
     @Test func appIDsWinOverAppIDEvenWhenEmpty() {
         let empty =
-            ##"{"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": [], "components": [{"/": "/search/"}]}]}}"##
+            ##"""
+            {"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": [], "components": [{"/": "/search/"}]}]}}
+            """##
         #expect(appleDecision(empty, "/search/").outcome == .noMatch)
         let other = "FGHIJ67890.com.example.bar"
         let listed =
-            ##"{"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": ["\##(other)"], "components": [{"/": "/search/"}]}]}}"##
+            ##"""
+            {"applinks": {"details": [{"appID": "\##(exampleApp)", "appIDs": ["\##(other)"],
+              "components": [{"/": "/search/"}]}]}}
+            """##
         #expect(appleDecision(listed, "/search/").outcome == .noMatch)
         #expect(appleDecision(listed, "/search/", app: other).outcome == .match)
     }
@@ -219,7 +229,8 @@ struct AppleEvaluatorTests {
     // Source: WWDC19 session 717: with components present iOS 13+ ignores paths.
     @Test func componentsHideLegacyPaths() {
         let file = ##"""
-            {"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "paths": ["*"], "components": [{"/": "/only/*"}]}]}}
+            {"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "paths": ["*"],
+              "components": [{"/": "/only/*"}]}]}}
             """##
         let result = AASAReader().read(Array(file.utf8), file: "aasa")
         let compiled = CompiledAASA(result.document!)

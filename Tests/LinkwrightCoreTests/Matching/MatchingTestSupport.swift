@@ -23,17 +23,21 @@ func componentMatches(_ component: String, _ url: String) -> Bool {
     return appleDecision(json, url).outcome == .match
 }
 
-/// A seeded SplitMix64 generator, so property tests draw the same cases on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
+/// A valid signing-certificate fingerprint (Google's statements page example).
+let goodFingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
 
-    init(seed: UInt64) { state = seed }
+let handleAllURLs = "delegate_permission/common.handle_all_urls"
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+/// A `handle_all_urls` statement for an Android app, with `dynamic_app_link_components` when
+/// `rules` (a JSON array) is given.
+func androidStatement(package: String = "com.example.app", fingerprint: String = goodFingerprint, rules: String? = nil)
+    -> String
+{
+    let target =
+        ##"{"namespace": "android_app", "package_name": "\##(package)", "##
+        + ##""sha256_cert_fingerprints": ["\##(fingerprint)"]}"##
+    let extensions = rules.map {
+        ##", "relation_extensions": {"\##(handleAllURLs)": {"dynamic_app_link_components": \##($0)}}"##
     }
+    return ##"{"relation": ["\##(handleAllURLs)"], "target": \##(target)\##(extensions ?? "")}"##
 }

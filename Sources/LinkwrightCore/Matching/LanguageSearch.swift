@@ -1,0 +1,213 @@
+/// Exploration of pattern languages for static analysis: deterministic views of the matching
+/// automata, run side by side over a finite alphabet of representative scalars, breadth-first,
+/// so the first string found that shows a property is a shortest one.
+
+/// The subset construction of one automaton, built lazily and memoised.
+final class SubsetDFA {
+    let automaton: Automaton
+    private var sets: [[Int]] = []
+    private var ids: [[Int]: Int] = [:]
+    private var transitions: [[UInt32: Int]] = []
+    private(set) var start = 0
+
+    init(_ automaton: Automaton) {
+        self.automaton = automaton
+        start = intern(automaton.closure(of: [automaton.start]))
+    }
+
+    private func intern(_ set: [Int]) -> Int {
+        if let id = ids[set] { return id }
+        sets.append(set)
+        transitions.append([:])
+        ids[set] = sets.count - 1
+        return sets.count - 1
+    }
+
+    func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
+        if let next = transitions[state][scalar.value] { return next }
+        let next = intern(automaton.step(sets[state], on: scalar))
+        transitions[state][scalar.value] = next
+        return next
+    }
+
+    func accepts(_ state: Int) -> Bool { sets[state].contains(automaton.accept) }
+
+    func isEmpty(_ state: Int) -> Bool { sets[state].isEmpty }
+}
+
+/// A state of a `LanguageView`: a subset id, or for Apple raw paths a pair of them.
+struct ViewState: Hashable {
+    var first: Int
+    var second: Int
+}
+
+/// A deterministic acceptor of raw strings for one pattern.
+struct LanguageView {
+    let dfa: SubsetDFA
+    /// Reads raw URL paths the way `PatternOptions.appleSlashRules` prepares them: the
+    /// automaton sees `/core/` for a path whose slashes around `core` are dropped. The state
+    /// pairs the automaton state after everything read with the one after the last non-slash,
+    /// so trailing slashes need no lookahead; `(-1, -1)` means only slashes so far.
+    let readsAppleRawPaths: Bool
+
+    static let leadingSlashes = ViewState(first: -1, second: -1)
+
+    var initial: ViewState {
+        readsAppleRawPaths ? Self.leadingSlashes : ViewState(first: dfa.start, second: dfa.start)
+    }
+
+    func step(_ state: ViewState, _ scalar: Unicode.Scalar) -> ViewState {
+        guard readsAppleRawPaths else {
+            let next = dfa.step(state.first, scalar)
+            return ViewState(first: next, second: next)
+        }
+        if state == Self.leadingSlashes {
+            if scalar == "/" { return state }
+            let next = dfa.step(dfa.step(dfa.start, "/"), scalar)
+            return ViewState(first: next, second: next)
+        }
+        let full = dfa.step(state.first, scalar)
+        return ViewState(first: full, second: scalar == "/" ? state.second : full)
+    }
+
+    /// Whether no continuation from `state` can change the verdict any more: the automaton
+    /// has no live state left (for raw paths, only trailing slashes may follow, which keep the
+    /// verdict as it is).
+    func isDead(_ state: ViewState) -> Bool {
+        if readsAppleRawPaths && state == Self.leadingSlashes { return false }
+        return dfa.isEmpty(state.first)
+    }
+
+    /// Whether the view accepts `text`.
+    func accepts(_ text: String) -> Bool { accepts(text.unicodeScalars.reduce(initial) { step($0, $1) }) }
+
+    func accepts(_ state: ViewState) -> Bool {
+        guard readsAppleRawPaths else { return dfa.accepts(state.first) }
+        let beforeFinalSlash = state == Self.leadingSlashes ? dfa.start : state.second
+        return dfa.accepts(dfa.step(beforeFinalSlash, "/"))
+    }
+}
+
+/// Breadth-first search over the product of several views.
+struct LanguageSearch {
+    /// The views searched; with `pathsOnly`, the first is the filter of real paths.
+    private let views: [LanguageView]
+    private let pathsOnly: Bool
+    let alphabet: [Unicode.Scalar]
+    /// The most view steps (states × views × alphabet) a search may take before giving up.
+    let workLimit: Int
+    /// The view whose dead states end a branch: only strings it may still accept matter.
+    private let guide: Int?
+
+    /// A search over `views`. `pathsOnly` restricts it to URL paths as browsers send them
+    /// (starting with `/`); `guide` names a view that must still be able to accept.
+    init(_ views: [LanguageView], pathsOnly: Bool, workLimit: Int, guide: Int? = nil) {
+        self.pathsOnly = pathsOnly
+        self.views = pathsOnly ? [Self.realPaths] + views : views
+        self.workLimit = workLimit
+        self.guide = guide.map { pathsOnly ? $0 + 1 : $0 }
+        let tests = self.views.flatMap(\.dfa.automaton.tests)
+        alphabet = Self.representatives(
+            for: tests + (views.contains(where: \.readsAppleRawPaths) ? [.scalar("/")] : []))
+    }
+
+    /// Strings starting with "/".
+    static var realPaths: LanguageView {
+        LanguageView(dfa: SubsetDFA(PatternMatcher(androidDynamic: "/*").automaton), readsAppleRawPaths: false)
+    }
+
+    enum Outcome {
+        /// A shortest string reaching a state that satisfies the predicate, with each view's verdict.
+        case found(witness: String, accepted: [Bool])
+        case notFound
+        /// The search reached its work limit before an answer.
+        case inconclusive
+    }
+
+    /// A shortest string whose acceptance vector (one verdict per view) satisfies `predicate`.
+    func first(where predicate: ([Bool]) -> Bool) -> Outcome {
+        var result = Outcome.notFound
+        let complete = explore { accepted, witness in
+            guard predicate(accepted) else { return false }
+            result = .found(witness: witness(), accepted: accepted)
+            return true
+        }
+        if case .found = result { return result }
+        return complete ? .notFound : .inconclusive
+    }
+
+    /// Every acceptance vector some string reaches, each with a shortest such string; `nil`
+    /// when the search reached its work limit.
+    func reachableVerdicts() -> [[Bool]: String]? {
+        var verdicts: [[Bool]: String] = [:]
+        let complete = explore { accepted, witness in
+            if verdicts[accepted] == nil { verdicts[accepted] = witness() }
+            return false
+        }
+        return complete ? verdicts : nil
+    }
+
+    /// Visits reachable product states in breadth-first order until `visit` returns true.
+    /// Returns false when stopped by the work limit.
+    private func explore(_ visit: ([Bool], () -> String) -> Bool) -> Bool {
+        let initial = views.map(\.initial)
+        var seen: Set<[ViewState]> = [initial]
+        var parents: [(state: [ViewState], parent: Int, scalar: Unicode.Scalar?)] = [(initial, -1, nil)]
+        var head = 0
+        var work = 0
+        while head < parents.count {
+            let state = parents[head].state
+            let index = head
+            head += 1
+            let accepted = zip(views, state).map { $0.accepts($1) }
+            if pathsOnly
+                ? accepted[0] && visit(Array(accepted.dropFirst()), { witness(endingAt: index, in: parents) })
+                : visit(accepted, { witness(endingAt: index, in: parents) })
+            {
+                return true
+            }
+            if let guide, views[guide].isDead(state[guide]) { continue }
+            work += views.count * alphabet.count
+            if work > workLimit { return false }
+            for scalar in alphabet {
+                let next = zip(views, state).map { $0.step($1, scalar) }
+                if seen.insert(next).inserted { parents.append((next, index, scalar)) }
+            }
+        }
+        return true
+    }
+
+    private func witness(endingAt index: Int, in parents: [(state: [ViewState], parent: Int, scalar: Unicode.Scalar?)])
+        -> String
+    {
+        var scalars: [Unicode.Scalar] = []
+        var index = index
+        while let scalar = parents[index].scalar {
+            scalars.append(scalar)
+            index = parents[index].parent
+        }
+        return String(String.UnicodeScalarView(scalars.reversed()))
+    }
+
+    /// One scalar per class of scalars that every test treats alike, preferring readable ones
+    /// that case folding leaves alone, so witnesses are real, already-prepared values.
+    static func representatives(for tests: [ScalarTest]) -> [Unicode.Scalar] {
+        var cuts: Set<UInt32> = [0, 0x11_0000]
+        for test in tests {
+            switch test {
+            case .scalar(let scalar), .anyExcept(let scalar):
+                cuts.formUnion([scalar.value, scalar.value + 1])
+            case .set(let set):
+                for range in set.ranges { cuts.formUnion([range.lowerBound, range.upperBound + 1]) }
+            case .any:
+                break
+            }
+        }
+        let bounds = cuts.sorted()
+        let readable = Array("abcdefghijklmnopqrstuvwxyz0123456789-_~.".unicodeScalars)
+        return zip(bounds, bounds.dropFirst()).compactMap { low, high in
+            if let choice = readable.first(where: { (low..<high).contains($0.value) }) { return choice }
+            return (low..<high).lazy.compactMap(Unicode.Scalar.init).first
+        }
+    }
+}

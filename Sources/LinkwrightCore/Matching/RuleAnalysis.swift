@@ -1,0 +1,344 @@
+/// A property of one component (or legacy path) that holds for every URL, proved from the
+/// matching automata.
+public struct RuleFinding: Hashable, Sendable {
+    /// One of `UNREACHABLE_RULE`, `CATCH_ALL`, `NEVER_MATCHES`, `ANDROID_SEMANTICS_DIFFER`.
+    public var id: String
+    /// `note` for a catch-all, `warning` otherwise (also for a catch-all `exclude`).
+    public var severity: Severity
+    /// Zero-based index of the `details` entry.
+    public var entryIndex: Int
+    /// Zero-based index of the component (or legacy path) in the entry.
+    public var ruleIndex: Int
+    /// Where the component was written, when known.
+    public var origin: SourceLocation?
+    /// What was found, in a sentence.
+    public var message: String
+    /// For `UNREACHABLE_RULE`: the earlier components that decide first.
+    public var decidedBy: [Int]
+    /// `false` when the proof had to leave something out (query dictionaries, components with
+    /// other `caseSensitive`/`percentEncoded` values, a search cut short): the finding still
+    /// holds, but similar ones may have been missed.
+    public var isExact: Bool
+    /// A path-only URL showing the finding, for `ANDROID_SEMANTICS_DIFFER`.
+    public var witness: String?
+
+    /// The finding as a diagnostic, located at the component.
+    public var diagnostic: Diagnostic {
+        let hint: String
+        switch id {
+        case AssociationDiagnosticID.unreachableRule:
+            hint = "move it before the components that shadow it, or remove it"
+        case AssociationDiagnosticID.catchAll: hint = "make sure every URL of the site should get this decision"
+        case AssociationDiagnosticID.neverMatches: hint = "fix the pattern, or remove the component"
+        default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
+        }
+        return Diagnostic(id, severity, message, at: origin, hint: hint)
+    }
+}
+
+/// Static analysis of the components of `applinks.details` entries, on the automata the
+/// evaluator matches with, so its answers are the evaluator's:
+/// - `NEVER_MATCHES`: a part whose pattern accepts nothing (an empty variable, a pattern that
+///   does not compile, a query item with an impossible pattern);
+/// - `CATCH_ALL`: a component every URL matches;
+/// - `UNREACHABLE_RULE`: a component whose URLs the earlier components of the entry all decide
+///   first. Exact for path, whole-query and fragment patterns: the URLs of each part are split
+///   by which earlier components accept them, part after part. Query dictionaries are compared
+///   conservatively: an earlier component counts only if its dictionary clearly accepts
+///   everything the later one does;
+/// - `ANDROID_SEMANTICS_DIFFER` (when `comparesAndroidSemantics` is set): a path or fragment
+///   pattern that Apple's greedy `*` (with its path slash rules) and Android's lazy `*` read
+///   differently, with a shortest URL showing it. Off by default: every `/x/*` differs (Apple
+///   also matches `/x`), which matters only when the same patterns are served to Android.
+///
+/// Every search is breadth-first over the product of deterministic automata and stops after
+/// `workLimit` automaton steps; past it nothing is claimed.
+public struct RuleAnalysis: Sendable {
+    /// The most automaton steps one search may take; past it the search claims nothing.
+    public var workLimit: Int
+    /// Whether to report `ANDROID_SEMANTICS_DIFFER`.
+    public var comparesAndroidSemantics: Bool
+
+    /// An analysis with the given budget and checks.
+    public init(workLimit: Int = 2_000_000, comparesAndroidSemantics: Bool = false) {
+        self.workLimit = workLimit
+        self.comparesAndroidSemantics = comparesAndroidSemantics
+    }
+
+    /// Findings for every `details` entry, by entry then component.
+    public func findings(in document: AASADocument) -> [RuleFinding] {
+        let compiled = CompiledAASA(document)
+        return compiled.entries.indices.flatMap { findings(for: compiled.entries[$0].rules, entryIndex: $0) }
+    }
+
+    /// Findings for the entry at `entryIndex` of `document`.
+    public func findings(forEntry entryIndex: Int, in document: AASADocument) -> [RuleFinding] {
+        findings(for: CompiledAASA(document).entries[entryIndex].rules, entryIndex: entryIndex)
+    }
+
+    func findings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
+        let languages = rules.map(RuleLanguages.init)
+        var findings: [RuleFinding] = []
+        func report(_ id: String, _ severity: Severity, _ rule: CompiledAASA.Rule, _ message: String) -> RuleFinding {
+            RuleFinding(
+                id: id, severity: severity, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
+                message: message, decidedBy: [], isExact: true, witness: nil)
+        }
+        var live: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            let language = languages[index]
+            let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
+            if let reason = neverMatches(language) {
+                findings.append(
+                    report(AssociationDiagnosticID.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
+                continue
+            }
+            if isCatchAll(language) {
+                let severity: Severity = rule.exclude ? .warning : .note
+                let effect = rule.exclude ? "excludes every URL of the site" : "matches every URL of the site"
+                findings.append(report(AssociationDiagnosticID.catchAll, severity, rule, "\(name) \(effect)"))
+            }
+            if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules) {
+                var finding = report(
+                    AssociationDiagnosticID.unreachableRule, .warning, rule,
+                    "\(name) is never reached: \(Self.list(shadow.decidedBy.map { rules[$0].index })) "
+                        + "always decide first"
+                        + (shadow.isExact ? "" : " (checked conservatively: some earlier components were left out)"))
+                finding.decidedBy = shadow.decidedBy.map { rules[$0].index }
+                finding.isExact = shadow.isExact
+                findings.append(finding)
+            }
+            findings += (comparesAndroidSemantics ? semanticsDifferences(rule, name: name) : []).map {
+                message, witness in
+                var finding = report(AssociationDiagnosticID.androidSemanticsDiffer, .warning, rule, message)
+                finding.witness = witness
+                return finding
+            }
+            live.append(index)
+        }
+        return findings
+    }
+
+    static func list(_ indices: [Int]) -> String {
+        indices.count == 1
+            ? "component \(indices[0])" : "components " + indices.map(String.init).joined(separator: ", ")
+    }
+
+    // MARK: Per-rule properties
+
+    private func search(_ views: [LanguageView], paths: Bool, guide: Int? = nil) -> LanguageSearch {
+        LanguageSearch(views, pathsOnly: paths, workLimit: workLimit, guide: guide)
+    }
+
+    /// Whether the search finds no string satisfying `predicate` (and was not cut short).
+    private func none(in search: LanguageSearch, where predicate: ([Bool]) -> Bool) -> Bool {
+        if case .notFound = search.first(where: predicate) { return true }
+        return false
+    }
+
+    /// Why no URL can match, or `nil`.
+    func neverMatches(_ language: RuleLanguages) -> String? {
+        if let broken = language.uncompilable { return "its pattern \"\(broken)\" does not compile" }
+        if none(in: search([language.path], paths: true, guide: 0), where: { $0[0] }) {
+            return "no path matches its \"/\" pattern"
+        }
+        for (part, view) in language.otherParts where none(in: search([view], paths: false, guide: 0), where: { $0[0] })
+        {
+            return "no value matches its \(part) pattern"
+        }
+        return nil
+    }
+
+    func isCatchAll(_ language: RuleLanguages) -> Bool {
+        none(in: search([language.path], paths: true), where: { !$0[0] })
+            && language.otherParts.allSatisfy { none(in: search([$0.1], paths: false), where: { !$0[0] }) }
+    }
+
+    // MARK: Shadowing
+
+    struct Shadow {
+        var decidedBy: [Int]
+        var isExact: Bool
+    }
+
+    /// Whether the earlier `candidates` decide every URL rule `index` matches.
+    func shadowing(of index: Int, among candidates: [Int], languages: [RuleLanguages], rules: [CompiledAASA.Rule])
+        -> Shadow?
+    {
+        let rule = rules[index]
+        let language = languages[index]
+        var isExact = true
+        let comparable = candidates.filter { earlier in
+            let same =
+                rules[earlier].caseSensitive == rule.caseSensitive
+                && rules[earlier].percentEncoded == rule.percentEncoded
+            let usable = same && covers(query: languages[earlier], query: language)
+            if !usable || !language.queryItems.isEmpty || !languages[earlier].queryItems.isEmpty { isExact = false }
+            return usable
+        }
+        // Parts compared exactly, one after the other; query dictionaries were settled above.
+        let parts: [(RuleLanguages) -> LanguageView] =
+            language.queryItems.isEmpty ? [\.path, \.query, \.fragment] : [\.path, \.fragment]
+        // A component covering this one accepts its shortest URL: that alone rules most out.
+        let sample = parts.indices.map { index in
+            let probe = search([parts[index](language)], paths: index == 0, guide: 0)
+            if case .found(let value, _) = probe.first(where: { $0[0] }) { return value }
+            return ""
+        }
+        let acceptingSample = comparable.filter { earlier in
+            zip(parts, sample).allSatisfy { part, value in part(languages[earlier]).accepts(value) }
+        }
+        guard !acceptingSample.isEmpty else { return nil }
+        var involved: Set<Int> = []
+        // One earlier component covering it alone is the common case and a small search.
+        for earlier in acceptingSample
+        where uncovered(parts, part: 0, rule: language, by: [earlier], languages: languages, involved: &involved)
+            == false
+        {
+            return Shadow(decidedBy: [earlier], isExact: isExact)
+        }
+        // Otherwise only components sharing some path with it can take part in a union.
+        let overlapping = comparable.filter { earlier in
+            let views = [language.path, languages[earlier].path]
+            return !none(in: search(views, paths: true, guide: 0), where: { $0[0] && $0[1] })
+        }
+        guard overlapping.count > 1 else { return nil }
+        involved = []
+        switch uncovered(parts, part: 0, rule: language, by: overlapping, languages: languages, involved: &involved) {
+        case .some(false):
+            return Shadow(decidedBy: overlapping.filter(involved.contains), isExact: isExact)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether some URL matches `rule` in parts `part...` and none of `candidates` in all of
+    /// them (`nil` when a search was cut short). Splits the part's values by which candidates
+    /// accept them, then asks the next part about each group.
+    private func uncovered(
+        _ parts: [(RuleLanguages) -> LanguageView], part: Int, rule: RuleLanguages, by candidates: [Int],
+        languages: [RuleLanguages], involved: inout Set<Int>
+    ) -> Bool? {
+        let views = [parts[part](rule)] + candidates.map { parts[part](languages[$0]) }
+        let isLast = part == parts.count - 1
+        // Most components are reachable through their shortest value: try it before any product.
+        if case .found(let value, _) = search([views[0]], paths: part == 0, guide: 0).first(where: { $0[0] }),
+            !views.dropFirst().contains(where: { $0.accepts(value) })
+        {
+            return true
+        }
+        let product = search(views, paths: part == 0, guide: 0)
+        switch product.first(where: { $0[0] && !$0.dropFirst().contains(true) }) {
+        case .found: return true
+        case .inconclusive: return nil
+        case .notFound where isLast: return false
+        case .notFound: break
+        }
+        guard let verdicts = product.reachableVerdicts() else { return nil }
+        for verdict in verdicts.keys where verdict[0] {
+            let accepting = candidates.enumerated().filter { verdict[1 + $0.offset] }.map(\.element)
+            involved.formUnion(accepting)
+            switch uncovered(
+                parts, part: part + 1, rule: rule, by: accepting, languages: languages, involved: &involved)
+            {
+            case .some(true): return true
+            case nil: return nil
+            case .some(false): continue
+            }
+        }
+        return false
+    }
+
+    /// Whether `earlier`'s query test accepts every URL `later`'s does, as far as can be told
+    /// without modelling dictionaries exactly: string queries are compared as parts; an
+    /// earlier dictionary counts when each of its items accepts everything, or holds a pattern
+    /// accepting all values the later one's same-named item does (absent items read as empty
+    /// on both sides, and every occurrence must match on both sides).
+    func covers(query earlier: RuleLanguages, query later: RuleLanguages) -> Bool {
+        if earlier.queryItems.isEmpty {
+            return later.queryItems.isEmpty || none(in: search([earlier.query], paths: false), where: { !$0[0] })
+        }
+        return earlier.queryItems.allSatisfy { name, pattern in
+            if none(in: search([pattern], paths: false), where: { !$0[0] }) { return true }
+            guard let mine = later.queryItems.first(where: { $0.name == name })?.pattern else { return false }
+            return none(in: search([mine, pattern], paths: false, guide: 0), where: { $0[0] && !$0[1] })
+        }
+    }
+
+    // MARK: Apple versus Android
+
+    /// Each path or fragment pattern with a `*` that the two platforms read differently, as a
+    /// message and a path-only witness URL.
+    func semanticsDifferences(_ rule: CompiledAASA.Rule, name: String) -> [(String, String)] {
+        var results: [(String, String)] = []
+        for (part, pattern) in [(URLPart.path, rule.path), (.fragment, rule.fragment)] {
+            guard let pattern, let apple = pattern.matcher, pattern.text.contains("*"), !pattern.text.contains("$(")
+            else {
+                continue
+            }
+            let android = PatternMatcher(androidDynamic: pattern.text)
+            let views = [
+                LanguageView(dfa: SubsetDFA(apple.automaton), readsAppleRawPaths: part == .path),
+                LanguageView(dfa: SubsetDFA(android.automaton), readsAppleRawPaths: false),
+            ]
+            let probe = search(views, paths: part == .path)
+            guard case .found(let witness, let accepted) = probe.first(where: { $0[0] != $0[1] }) else { continue }
+            let (yes, no) = accepted[0] ? ("Apple", "Android") : ("Android", "Apple")
+            results.append(
+                (
+                    "\(name): \(yes) matches \(part == .path ? "path" : "fragment") \"\(witness)\" "
+                        + "with \"\(pattern.text)\" "
+                        + "and \(no) does not (Apple's `*` is greedy, Android's stops at the next character)",
+                    part == .path ? witness : "/#" + witness
+                ))
+        }
+        return results
+    }
+}
+
+/// The languages of one rule's parts, as deterministic views.
+struct RuleLanguages {
+    var path: LanguageView
+    var query: LanguageView
+    var fragment: LanguageView
+    /// Query dictionary items; empty for string queries and ignored dictionaries.
+    var queryItems: [(name: String, pattern: LanguageView)]
+    /// The text of a pattern that does not compile, if any.
+    var uncompilable: String?
+
+    /// Everything: the language of `*`.
+    static var everything: LanguageView {
+        LanguageView(dfa: SubsetDFA(PatternMatcher(androidDynamic: "*").automaton), readsAppleRawPaths: false)
+    }
+
+    init(_ rule: CompiledAASA.Rule) {
+        var uncompilable: String?
+        func view(_ pattern: CompiledAASA.CompiledPattern?, rawPath: Bool = false) -> LanguageView {
+            guard let pattern else { return Self.everything }
+            guard let matcher = pattern.matcher else {
+                uncompilable = uncompilable ?? pattern.text
+                return Self.everything
+            }
+            return LanguageView(dfa: SubsetDFA(matcher.automaton), readsAppleRawPaths: rawPath)
+        }
+        path = view(rule.path, rawPath: true)
+        fragment = view(rule.fragment)
+        switch rule.query {
+        case .whole(let pattern):
+            query = view(pattern)
+            queryItems = []
+        case .items(let items):
+            query = Self.everything
+            queryItems = items.map { ($0.name, view($0.pattern)) }
+        case .ignoredDictionary, .notCompared:
+            query = Self.everything
+            queryItems = []
+        }
+        self.uncompilable = uncompilable
+    }
+
+    /// The parts other than the path, named, including each query item.
+    var otherParts: [(String, LanguageView)] {
+        [("\"?\"", query), ("\"#\"", fragment)] + queryItems.map { ("\"?\" item \"\($0.name)\"", $0.pattern) }
+    }
+}
