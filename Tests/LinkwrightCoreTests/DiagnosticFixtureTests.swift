@@ -42,14 +42,16 @@ struct DiagnosticFixture: CustomTestStringConvertible {
         return DiagnosticFixture(name: name, files: files, expected: expected.sorted())
     }
 
-    /// Loads and compiles the configuration; returns every diagnostic as `file:line:column severity ID`.
+    /// Loads, compiles and analyses the configuration, as `linkwright lint` does.
     func run() -> [Diagnostic] {
         let sources = files.keys.sorted().map {
             SourceFile(path: $0, bytes: Array(files[$0]!.trimmingTrailingNewlines.utf8) + [10])
         }
         let (configuration, loadDiagnostics) = ConfigLoader().load(sources)
         guard let configuration else { return loadDiagnostics }
-        return (loadDiagnostics + Compiler().compile(configuration).diagnostics).sorted()
+        let (compiled, compileDiagnostics) = Compiler().compile(configuration)
+        let analysis = ConfigurationRuleAnalysis().diagnostics(in: compiled)
+        return (loadDiagnostics + compileDiagnostics + analysis).sorted()
     }
 
     static func summary(_ diagnostic: Diagnostic) -> String {

@@ -6,7 +6,11 @@ struct LintCommand: Command {
         name: "lint",
         abstract: "Validate the configuration without writing anything",
         usage: "lint [--config DIR] [--format text|json]",
-        discussion: "Reports every problem of every file at once, sorted by file, line and column. Exit 2 on errors.",
+        discussion: """
+            Reports every problem of every file at once, sorted by file, line and column, then analyses the \
+            rules of every association file: rules that are never reached, that match every URL or that \
+            never match. Exit 2 on errors.
+            """,
         options: [.config, .format(["text", "json"])])
 
     let arguments: ParsedArguments
@@ -15,7 +19,9 @@ struct LintCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let (_, compiled, diagnostics) = try workspace.loadAndCompile([])
+        let (_, compiled, loadDiagnostics) = try workspace.loadAndCompile([])
+        let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
+        let diagnostics = (loadDiagnostics + analysis).sorted()
         if arguments.value("format") == "json" {
             terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
         } else {

@@ -45,6 +45,10 @@ public struct Importer: Sendable {
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
         var notes: [String] = []
         for site in sites {
+            // Imported as written, so they stay true to the site; said here, where they come from.
+            if let aasa = site.aasa {
+                translation.diagnostics.add(contentsOf: RuleAnalysis().findings(in: aasa).map(\.diagnostic))
+            }
             let text = translation.domainYAML(site)
             guard !text.isEmpty else {
                 notes.append("\(site.host): its files name no app, so there is nothing to import for it")

@@ -27,7 +27,7 @@ public struct RuleFinding: Hashable, Sendable {
         let hint: String
         switch id {
         case AssociationDiagnosticID.unreachableRule:
-            hint = "move it before the components that shadow it, or remove it"
+            hint = "move it above the rules that decide first, or remove it"
         case AssociationDiagnosticID.catchAll: hint = "make sure every URL of the site should get this decision"
         case AssociationDiagnosticID.neverMatches: hint = "fix the pattern, or remove the component"
         default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
@@ -101,8 +101,11 @@ public struct RuleAnalysis: Sendable {
             if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules) {
                 var finding = report(
                     AssociationDiagnosticID.unreachableRule, .warning, rule,
-                    "\(name) is never reached: \(Self.list(shadow.decidedBy.map { rules[$0].index })) "
-                        + "always decide first"
+                    "\(name) is never reached: "
+                        + Self.list(
+                            shadow.decidedBy.map { rules[$0].index },
+                            noun: rule.kind == .legacyPath ? "path" : "component")
+                        + " first"
                         + (shadow.isExact ? "" : " (checked conservatively: some earlier components were left out)"))
                 finding.decidedBy = shadow.decidedBy.map { rules[$0].index }
                 finding.isExact = shadow.isExact
@@ -119,9 +122,11 @@ public struct RuleAnalysis: Sendable {
         return findings
     }
 
-    static func list(_ indices: [Int]) -> String {
+    /// "component 2 decides" or "components 0, 1 decide".
+    static func list(_ indices: [Int], noun: String) -> String {
         indices.count == 1
-            ? "component \(indices[0])" : "components " + indices.map(String.init).joined(separator: ", ")
+            ? "\(noun) \(indices[0]) decides"
+            : "\(noun)s " + indices.map(String.init).joined(separator: ", ") + " decide"
     }
 
     // MARK: Per-rule properties

@@ -34,3 +34,14 @@ public struct PolicyContext: Sendable {
         self.settings = settings
     }
 }
+
+extension PolicyContext {
+    /// Findings of the engine's static analysis with `id` at the head that the base did not have
+    /// (all of them when there is no base): a rule made unreachable or a catch-all added by this
+    /// change, however the lines moved.
+    func newRuleFindings(_ id: String) -> [ScopedRuleFinding] {
+        let analysis = ConfigurationRuleAnalysis()
+        let known = Set(base.map { analysis.findings(in: $0.compiled).map(\.identity) } ?? [])
+        return analysis.findings(in: head.compiled).filter { $0.finding.id == id && !known.contains($0.identity) }
+    }
+}

@@ -47,6 +47,8 @@ public enum PolicyRules {
     public static let all: [any PolicyRule] = [
         ProductionAppRemovedRule(),
         ExclusionReorderedRule(),
+        UnreachableRuleRule(),
+        CatchAllAddedRule(),
         DeveloperModeInProductionRule(),
         NonProductionHostInProductionRule(),
         FingerprintChannelMissingRule(),

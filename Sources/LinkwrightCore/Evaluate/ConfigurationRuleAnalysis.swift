@@ -1,0 +1,138 @@
+/// A finding of the engine's static analysis on one compiled association file, with the scope it
+/// was found in and the facts that identify it across commits.
+public struct ScopedRuleFinding: Sendable {
+    public var finding: RuleFinding
+    public var environment: String
+    /// The host that serves the file.
+    public var host: String
+    /// The app IDs of the `details` entry.
+    public var appIDs: [String]
+    /// The rule as served (its JSON), which names it independently of line numbers.
+    public var rule: String
+    /// For `UNREACHABLE_RULE`: the rules that decide first, as served.
+    public var decidingRules: [String]
+    /// A sentence for someone reading the YAML: rules are named by line, not by index.
+    public var message: String
+
+    /// Facts that stay the same when lines move or files are reformatted.
+    public var identity: [String] {
+        [finding.id, environment, host, appIDs.joined(separator: ","), rule] + decidingRules
+    }
+}
+
+/// Runs `RuleAnalysis` on every association file a configuration compiles to, and reports its
+/// findings at the YAML rules they come from.
+///
+/// Only `components` entries are analysed: the legacy `paths` the compiler also emits are derived
+/// from the same rules and would repeat every finding.
+public struct ConfigurationRuleAnalysis: Sendable {
+    public var analysis: RuleAnalysis
+
+    public init(analysis: RuleAnalysis = RuleAnalysis()) { self.analysis = analysis }
+
+    public func findings(in compiled: CompiledConfiguration) -> [ScopedRuleFinding] {
+        // A domain usually compiles to the same file in every environment; analyse it once.
+        var cache: [String: [RuleFinding]] = [:]
+        var scoped: [ScopedRuleFinding] = []
+        for environment in compiled.environments {
+            for site in environment.sites {
+                guard let document = site.aasa, let details = document.applinks?.details else { continue }
+                let key = site.domain + "\u{1F}" + document.json.rendered()
+                let findings = cache[key] ?? analysis.findings(in: document)
+                cache[key] = findings
+                for finding in findings {
+                    guard let components = details[finding.entryIndex].components else { continue }
+                    scoped.append(
+                        Self.scope(
+                            finding, components: components, appIDs: details[finding.entryIndex].effectiveAppIDs,
+                            environment: environment.name, host: site.fileHost.name))
+                }
+            }
+        }
+        return scoped
+    }
+
+    /// The findings as diagnostics, each once per rule and ID however many environments and hosts
+    /// share the rule; the message names them when they are not all of the configuration's.
+    public func diagnostics(in compiled: CompiledConfiguration) -> [Diagnostic] {
+        let findings = findings(in: compiled)
+        var order: [Diagnostic] = []
+        var environments: [Diagnostic: [String]] = [:]
+        for scoped in findings {
+            var diagnostic = scoped.finding.diagnostic
+            diagnostic.message = scoped.message
+            if environments[diagnostic] == nil { order.append(diagnostic) }
+            if !(environments[diagnostic]?.contains(scoped.environment) ?? false) {
+                environments[diagnostic, default: []].append(scoped.environment)
+            }
+        }
+        let all = compiled.environments.map(\.name)
+        return order.map { diagnostic in
+            var diagnostic = diagnostic
+            let names = environments[diagnostic]!
+            if names.count < all.count { diagnostic.message += " (in \(names.joined(separator: ", ")))" }
+            return diagnostic
+        }.sorted()
+    }
+
+    private static func scope(
+        _ finding: RuleFinding, components: [AASAComponent], appIDs: [String], environment: String, host: String
+    ) -> ScopedRuleFinding {
+        let rule = components[finding.ruleIndex]
+        let deciding = finding.decidedBy.map { components[$0] }
+        return ScopedRuleFinding(
+            finding: finding, environment: environment, host: host, appIDs: appIDs,
+            rule: signature(rule), decidingRules: deciding.map(signature),
+            message: message(for: finding, rule: rule, deciding: deciding))
+    }
+
+    private static func signature(_ component: AASAComponent) -> String {
+        var anonymous = component
+        anonymous.comment = nil
+        return anonymous.json.rendered()
+    }
+
+    private static func message(
+        for finding: RuleFinding, rule: AASAComponent, deciding: [AASAComponent]
+    ) -> String {
+        let name = "rule \(describe(rule))"
+        switch finding.id {
+        case AssociationDiagnosticID.unreachableRule:
+            let lines = deciding.compactMap { $0.origin.map { String($0.line) } }
+            let subject =
+                lines.count < deciding.count
+                ? "earlier rules decide"
+                : deciding.count == 1
+                    ? "the rule at line \(lines[0]) decides" : "the rules at lines \(list(lines)) decide"
+            return "\(name) is never reached: \(subject) every URL it matches first"
+                + (finding.isExact
+                    ? ""
+                    : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
+        case AssociationDiagnosticID.catchAll:
+            return rule.exclude == true
+                ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"
+                : "\(name) matches every URL of the site, so later rules never apply"
+        default:
+            // NEVER_MATCHES: the engine's reason follows its own "component N never matches: ".
+            let parts = finding.message.split(separator: ":", maxSplits: 1)
+            return "\(name) never matches" + (parts.count == 2 ? ":" + parts[1] : "")
+        }
+    }
+
+    /// `/path ?query #fragment`, as written in the served file.
+    private static func describe(_ component: AASAComponent) -> String {
+        var parts: [String] = [component.path ?? "/*"]
+        switch component.query {
+        case .whole(let pattern): parts.append("?" + pattern)
+        case .items(let items): parts.append("?" + items.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
+        case .ignoredDictionary, nil: break
+        }
+        if let fragment = component.fragment { parts.append("#" + fragment) }
+        return "\"" + parts.joined(separator: " ") + "\""
+    }
+
+    private static func list(_ items: [String]) -> String {
+        items.count <= 2
+            ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}

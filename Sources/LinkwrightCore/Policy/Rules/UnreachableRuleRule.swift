@@ -1,0 +1,47 @@
+/// A rule that earlier rules always decide first, new with this change.
+struct UnreachableRuleRule: PolicyRule {
+    let info = RuleInfo(
+        id: "UNREACHABLE_RULE", defaultSeverity: .error,
+        purpose: "A rule is never reached: earlier rules of its entry decide every URL it matches first.",
+        rationale: """
+            Apple takes the first rule that matches (Universal Links components, TN3155), so a rule below a broader \
+            one does nothing. The author meant something by it, usually an exclusion or a different app for those \
+            URLs, and the change does not do it. Found exactly on the matching automata for paths and fragments, \
+            conservatively where query dictionaries are involved.
+            """,
+        examples: [
+            RuleExample(
+                "a sale exclusion added below the rule that already opens it", triggers: true,
+                base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n",
+                    with: "      - path: /products/*\n      - path: /products/sale/*\n        exclude: true\n",
+                    in: "domains/shop.yaml")),
+            RuleExample(
+                "the same exclusion above it", triggers: false,
+                base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n",
+                    with: "      - path: /products/sale/*\n        exclude: true\n      - path: /products/*\n",
+                    in: "domains/shop.yaml")),
+            RuleExample(
+                "an unreachable rule the base already had, moved down a line", triggers: false,
+                base: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /products/new\n",
+                    in: "domains/shop.yaml"),
+                head: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n",
+                    with: "      - path: /products/*\n\n      - path: /products/new\n        comment: shadowed\n",
+                    in: "domains/shop.yaml")),
+        ])
+
+    func check(_ context: PolicyContext) -> [Finding] {
+        context.newRuleFindings(AssociationDiagnosticID.unreachableRule).map { scoped in
+            Finding(
+                rule: info.id, severity: info.defaultSeverity, message: "\(scoped.host): \(scoped.message)",
+                location: scoped.finding.origin, hint: "move it above the rules that decide first, or remove it",
+                environment: scoped.environment, host: scoped.host, platform: "ios",
+                app: scoped.appIDs.joined(separator: ","), identity: scoped.identity)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import LinkwrightCore
+import Testing
+
+/// The engine's static analysis as `lint` and `check` report it: at the YAML rule, naming the
+/// deciding rules by line, once per rule however many environments share it.
+@Suite struct ConfigurationRuleAnalysisTests {
+    static let production = """
+        tier: production
+        team_id: ABCDE12345
+        apps:
+          shop:
+            ios:
+              bundle_id: com.example.shop
+        hosts:
+          shop.example: shop
+
+        """
+    static let staging = """
+        tier: staging
+        team_id: ABCDE12345
+        apps:
+          shop:
+            ios:
+              bundle_id: com.example.shop.staging
+        hosts:
+          staging.shop.example: shop
+
+        """
+
+    func compiled(_ domain: String) throws -> CompiledConfiguration {
+        try snapshot([
+            "environments/production.yaml": Self.production, "environments/staging.yaml": Self.staging,
+            "domains/shop.yaml": domain,
+        ]).compiled
+    }
+
+    @Test func aRuleSharedByEveryEnvironmentIsReportedOnceAtItsLine() throws {
+        let diagnostics = ConfigurationRuleAnalysis().diagnostics(
+            in: try compiled(
+                """
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: /products/*
+                      - path: /products/sale/*
+                        exclude: true
+
+                """))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.id == "UNREACHABLE_RULE")
+        #expect(diagnostics.first?.location == SourceLocation(file: "domains/shop.yaml", line: 5, column: 9))
+        #expect(
+            diagnostics.first?.message
+                == "rule \"/products/sale/*\" is never reached: the rule at line 4 decides every URL it matches first")
+    }
+
+    @Test func aRuleOfSomeEnvironmentsNamesThem() throws {
+        let diagnostics = ConfigurationRuleAnalysis().diagnostics(
+            in: try compiled(
+                """
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: /help/*
+                      - path: /help/contact
+                        environments: [staging]
+
+                """))
+        #expect(
+            diagnostics.map(\.message) == [
+                "rule \"/help/contact\" is never reached: the rule at line 4 decides every URL it matches first (in staging)"
+            ])
+    }
+
+    @Test func queryDictionariesAreComparedConservativelyAndSaySo() throws {
+        let findings = ConfigurationRuleAnalysis().findings(
+            in: try compiled(
+                """
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: /search
+                        query: {q: "*"}
+                      - path: /search
+                        query: {q: "?*", page: "*"}
+
+                """))
+        let unreachable = findings.filter { $0.finding.id == "UNREACHABLE_RULE" }
+        #expect(unreachable.count == 2, "one per environment")
+        #expect(unreachable.allSatisfy { !$0.finding.isExact })
+        #expect(
+            unreachable.allSatisfy {
+                $0.message.hasSuffix(
+                    "(query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
+            })
+    }
+
+    @Test func identitiesIgnoreLinesAndComments() throws {
+        let before = ConfigurationRuleAnalysis().findings(
+            in: try compiled(
+                """
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: /products/*
+                      - path: /products/new
+
+                """))
+        let after = ConfigurationRuleAnalysis().findings(
+            in: try compiled(
+                """
+                # A comment moves every line.
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: /products/*
+                        comment: everything about products
+                      - path: /products/new
+
+                """))
+        #expect(before.map(\.identity) == after.map(\.identity))
+        #expect(before.map(\.finding.origin?.line) != after.map(\.finding.origin?.line))
+    }
+
+    @Test func anExcludedCatchAllSaysNoLinkOpens() throws {
+        let diagnostics = ConfigurationRuleAnalysis().diagnostics(
+            in: try compiled(
+                """
+                applinks:
+                  - apps: [shop]
+                    rules:
+                      - path: "*"
+                        exclude: true
+
+                """))
+        #expect(diagnostics.map(\.id) == ["CATCH_ALL"])
+        #expect(diagnostics.first?.severity == .warning)
+        #expect(diagnostics.first?.message.contains("no link there opens the app") == true)
+    }
+}
