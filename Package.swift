@@ -26,7 +26,9 @@ let package = Package(
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
         .executableTarget(name: "fuzz-association", dependencies: ["LinkwrightCore"], path: "Fuzz/association"),
         // Benchmarks: a scale generator, baselines and the harness (scripts/benchmark.sh).
-        .target(name: "LinkwrightBenchKit", dependencies: ["LinkwrightCore", "CYaml"], path: "Benchmarks/Kit"),
+        .target(
+            name: "LinkwrightBenchKit", dependencies: ["LinkwrightCore", "LinkwrightIO", "CYaml"],
+            path: "Benchmarks/Kit"),
         .executableTarget(
             name: "linkwright-bench", dependencies: ["LinkwrightBenchKit"], path: "Benchmarks/linkwright-bench"),
         .target(

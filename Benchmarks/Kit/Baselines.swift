@@ -1,5 +1,6 @@
 import CYaml
 import Foundation
+import LinkwrightIO
 
 /// The floors and the usual approach each measured figure is compared with.
 public enum Baselines {
@@ -68,18 +69,8 @@ public enum Baselines {
         return count
     }
 
-    /// Calls `body` with each line of `input`, reading it in large blocks.
+    /// Calls `body` with each line of `input`, read in large blocks as `linkwright match` reads.
     static func lines(_ input: FileHandle, _ body: (String) -> Void) throws {
-        var pending = Data()
-        while let block = try input.read(upToCount: 1 << 20), !block.isEmpty {
-            pending.append(block)
-            var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 10) {
-                body(String(decoding: pending[start..<newline], as: UTF8.self))
-                start = newline + 1
-            }
-            pending = pending[start...]
-        }
-        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+        LineReader.forEach(in: input.fileDescriptor, body)
     }
 }

@@ -39,7 +39,9 @@ public enum LinkwrightCLI {
     /// Runs the command line and exits with the command's status.
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         let terminal = Terminal()
-        exit(run(arguments, terminal: terminal).rawValue)
+        let status = run(arguments, terminal: terminal)
+        terminal.flush()
+        exit(status.rawValue)
     }
 
     static func run(_ arguments: [String], terminal: Terminal) -> ExitStatus {

@@ -2,8 +2,14 @@ import Foundation
 
 /// Standard output and error for commands. Each call writes whole lines straight to the file
 /// descriptor (line-buffered), so output reaches a pipe in order even if the process is killed;
-/// colour is used only on a terminal and never with NO_COLOR.
+/// colour is used only on a terminal and never with NO_COLOR. Streaming commands switch to
+/// `beginBuffering()` and `flush()` at the points where a reader may be waiting.
 final class Terminal {
+    /// Standard output not yet written, while buffering.
+    private var pending: [UInt8]?
+    /// Past this many bytes the buffer is written even before `flush()`.
+    private static let bufferLimit = 1 << 16
+
     let useColor: Bool
     let environment: [String: String]
     let currentDirectory: URL
@@ -14,13 +20,36 @@ final class Terminal {
         currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 
-    func out(_ text: String) { Self.write(text, to: STDOUT_FILENO) }
+    func out(_ text: String) {
+        guard pending != nil else { return Self.write(Self.line(text), to: STDOUT_FILENO) }
+        pending!.append(contentsOf: text.utf8)
+        if text.utf8.last != UInt8(ascii: "\n") { pending!.append(UInt8(ascii: "\n")) }
+        if pending!.count >= Self.bufferLimit { flush() }
+    }
 
-    func err(_ text: String) { Self.write(text, to: STDERR_FILENO) }
+    func err(_ text: String) {
+        // What was answered before the error is printed first, as it would be unbuffered.
+        flush()
+        Self.write(Self.line(text), to: STDERR_FILENO)
+    }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    /// Collects standard output until `flush()`, instead of a system call per line.
+    func beginBuffering() { pending = pending ?? [] }
+
+    /// Writes what standard output collected. Buffering continues.
+    func flush() {
+        guard let bytes = pending, !bytes.isEmpty else { return }
+        pending = []
+        Self.write(bytes, to: STDOUT_FILENO)
+    }
+
+    private static func line(_ text: String) -> [UInt8] {
         var bytes = Array(text.utf8)
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        return bytes
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

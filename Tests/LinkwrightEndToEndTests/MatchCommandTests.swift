@@ -40,6 +40,39 @@ import Testing
             ])
     }
 
+    /// Output is buffered for throughput, but flushed whenever the input has no complete line
+    /// waiting: a program that writes one URL and waits gets its answer before it sends more.
+    @Test func answersEachLineBeforeTheNextArrives() throws {
+        let process = Process()
+        process.executableURL = RepositoryPaths.products.appendingPathComponent("linkwright")
+        process.arguments = ["match", "--aasa", aasa, "--app", "A1B2C3D4E5.com.example.museo"]
+        process.currentDirectoryURL = RepositoryPaths.root
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let answered = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var firstAnswer = Data()
+        DispatchQueue.global().async {
+            while !firstAnswer.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                firstAnswer += chunk
+            }
+            answered.signal()
+        }
+        input.fileHandleForWriting.write(Data("https://museo.example/admin/x\n".utf8))
+        // The pipe stays open: without the flush, this would wait for end of input.
+        let waited = answered.wait(timeout: .now() + 20)
+        #expect(waited == .success, "no answer while standard input stayed open")
+        #expect(String(decoding: firstAnswer, as: UTF8.self).hasPrefix("exclude\tA1B2C3D4E5.com.example.museo\t"))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func aURLOnAnotherHostThanTheFilesIsRefused() throws {
         let result = try linkwright(["match", "--aasa", aasa, "--host", "museo.example", "https://other.example/x"])
         #expect(result.status == 2)

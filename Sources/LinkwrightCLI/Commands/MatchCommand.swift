@@ -1,4 +1,5 @@
 import LinkwrightCore
+import LinkwrightIO
 
 /// `linkwright match`: evaluate any association file against URLs, as iOS or Android would.
 struct MatchCommand: Command {
@@ -61,11 +62,12 @@ struct MatchCommand: Command {
             for app in apps {
                 let decision = input.decision(for: url, app: app)
                 terminal.out(
-                    json ? Self.json(text, app, decision).renderedCompact() : Self.text(text, app, decision, input))
+                    json ? Self.jsonLine(text, app, decision) : Self.text(text, app, decision, input))
             }
         }
         if arguments.positionals.isEmpty {
-            while let line = readLine(strippingNewline: true) { answer(line) }
+            terminal.beginBuffering()
+            LineReader.forEach(answer, waiting: terminal.flush)
         } else {
             arguments.positionals.forEach(answer)
         }
@@ -77,12 +79,20 @@ struct MatchCommand: Command {
         return "\(decision.outcome.jsonName)\t\(app)\t\(url)\(place)"
     }
 
-    static func json(_ url: String, _ app: String, _ decision: LinkDecision) -> JSON {
-        .object([
-            ("url", .string(url)), ("app", .string(app)), ("decision", .string(decision.outcome.jsonName)),
-            ("detail", decision.entryIndex.map(JSON.int) ?? .null),
-            ("component", decision.ruleIndex.map(JSON.int) ?? .null),
-        ])
+    /// The JSON object of one answer, written directly: the batch mode's hot path, where building
+    /// a `JSON` value per line would cost more than the decision.
+    static func jsonLine(_ url: String, _ app: String, _ decision: LinkDecision) -> String {
+        var line = #"{"url":"#
+        line.reserveCapacity(url.utf8.count + app.utf8.count + 80)
+        JSON.writeString(url, to: &line)
+        line += #","app":"#
+        JSON.writeString(app, to: &line)
+        line += #","decision":""# + decision.outcome.jsonName + #"","detail":"#
+        line += decision.entryIndex.map(String.init) ?? "null"
+        line += #","component":"#
+        line += decision.ruleIndex.map(String.init) ?? "null"
+        line += "}"
+        return line
     }
 
     private static func reportError(_ problem: String, _ url: String, json: Bool, _ terminal: Terminal) {
@@ -101,6 +111,10 @@ extension LinkOutcome {
 
 extension String {
     var trimmingWhitespace: String {
+        // Most lines have nothing to trim: answer those without walking characters.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         var scalars = Substring(self)
         while scalars.first?.isWhitespace == true { scalars.removeFirst() }
         while scalars.last?.isWhitespace == true { scalars.removeLast() }

@@ -30,30 +30,39 @@ struct TestCommand: Command {
             workspace.printer.printText(diagnostics)
             return .unusable
         }
-        let results = ExpectationRunner.run(configuration, compiled)
-        let failures = results.filter { !$0.passed }
         switch arguments.value("format") ?? "text" {
-        case "json":
-            terminal.out(JSON.array(results.map { json($0, workspace.printer) }).rendered())
-        case "junit":
-            terminal.out(junit(results, workspace.printer))
+        case "json", "junit":
+            let results = ExpectationRunner.run(configuration, compiled)
+            terminal.out(
+                arguments.value("format") == "json"
+                    ? JSON.array(results.map { json($0, workspace.printer) }).rendered()
+                    : junit(results, workspace.printer))
+            return results.allSatisfy(\.passed) ? .success : .blocked
         default:
-            for failure in failures {
-                let decided = failure.decidingRule.map { " (decided by \(workspace.printer.path($0)))" } ?? ""
+            // Text reports failures as they are found and keeps only counts: a large
+            // configuration makes millions of checks.
+            var checks = 0
+            var failures = 0
+            var environments: Set<String> = []
+            ExpectationRunner.forEach(configuration, compiled) { result in
+                checks += 1
+                environments.insert(result.environment)
+                guard !result.passed else { return }
+                failures += 1
+                let decided = result.decidingRule.map { " (decided by \(workspace.printer.path($0)))" } ?? ""
                 let diagnostic = Diagnostic(
                     "EXPECTATION_FAILED", .error,
-                    "\(failure.url) on \(failure.platform.rawValue) in \(failure.environment): expected \(failure.expected), "
-                        + "got \(failure.actual)\(decided)",
-                    at: failure.location, hint: failure.comment)
+                    "\(result.url) on \(result.platform.rawValue) in \(result.environment): expected \(result.expected), "
+                        + "got \(result.actual)\(decided)",
+                    at: result.location, hint: result.comment)
                 terminal.out(workspace.printer.text(diagnostic))
             }
-            let environments = Set(results.map(\.environment)).count
             terminal.out(
-                failures.isEmpty
-                    ? "\(results.count) checks passed in \(environments) environments"
-                    : "\(failures.count) of \(results.count) checks failed")
+                failures == 0
+                    ? "\(checks) checks passed in \(environments.count) environments"
+                    : "\(failures) of \(checks) checks failed")
+            return failures == 0 ? .success : .blocked
         }
-        return failures.isEmpty ? .success : .blocked
     }
 
     private func json(_ result: ExpectationRunner.Result, _ printer: DiagnosticPrinter) -> JSON {

@@ -86,9 +86,20 @@ public indirect enum JSON: Equatable, Sendable {
         }
     }
 
-    /// RFC 8259 string escaping. `/` and non-ASCII characters are written as they are.
-    static func writeString(_ value: String, to out: inout String) {
+    /// Appends `value` to `out` as a JSON string literal, quotes included (RFC 8259 escaping;
+    /// `/` and non-ASCII characters are written as they are).
+    public static func writeString(_ value: String, to out: inout String) {
         out.append("\"")
+        // Most strings need no escape: append them whole rather than scalar by scalar.
+        let needsNoEscape =
+            value.utf8.withContiguousStorageIfAvailable { bytes in
+                !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            } ?? false
+        if needsNoEscape {
+            out.append(value)
+            out.append("\"")
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out.append("\\\"")

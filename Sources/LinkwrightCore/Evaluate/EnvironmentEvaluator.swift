@@ -6,17 +6,85 @@ public struct EnvironmentEvaluator: Sendable {
     /// Compiled association files by the name of the host that serves them.
     private let aasa: [String: CompiledAASA]
     private let assetLinks: [String: CompiledAssetLinks]
+    /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
+    private let iosClaims: [ClaimIndex]
+    /// Per Android app, per host, the intent filters that name it exactly (in filter order).
+    private let exactFilters: [[String: [Int]]]
+    /// Per Android app, the intent filters with a wildcard host.
+    private let wildcardFilters: [[Int]]
 
     public init(_ environment: CompiledEnvironment) {
         self.environment = environment
         var aasa: [String: CompiledAASA] = [:]
         var assetLinks: [String: CompiledAssetLinks] = [:]
+        // Every host of a domain serves the same files in one environment: compile them once.
+        var aasaByDomain: [String: CompiledAASA] = [:]
+        var assetLinksByDomain: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
-            aasa[site.fileHost.name] = site.aasa.map(CompiledAASA.init)
-            assetLinks[site.fileHost.name] = site.assetLinks.map(CompiledAssetLinks.init)
+            if let document = site.aasa {
+                let compiled = aasaByDomain[site.domain] ?? CompiledAASA(document)
+                aasaByDomain[site.domain] = compiled
+                aasa[site.fileHost.name] = compiled
+            }
+            if let document = site.assetLinks {
+                let compiled = assetLinksByDomain[site.domain] ?? CompiledAssetLinks(document)
+                assetLinksByDomain[site.domain] = compiled
+                assetLinks[site.fileHost.name] = compiled
+            }
         }
         self.aasa = aasa
         self.assetLinks = assetLinks
+        iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
+        exactFilters = environment.androidApps.map { app in
+            var index: [String: [Int]] = [:]
+            for (position, filter) in app.intentFilters.enumerated() {
+                for host in Set(filter.hosts.filter { !$0.isWildcard }.map { $0.name.lowercased() }) {
+                    index[host, default: []].append(position)
+                }
+            }
+            return index
+        }
+        wildcardFilters = environment.androidApps.map { app in
+            app.intentFilters.indices.filter { app.intentFilters[$0].hosts.contains(where: \.isWildcard) }
+        }
+    }
+
+    /// An app's `applinks:` entries, for finding the one that covers a host.
+    private struct ClaimIndex: Sendable {
+        /// Lowercased exact host → the entry as written.
+        let exact: [String: String]
+        /// `*.` entries, longest first.
+        let wildcards: [String]
+
+        init(_ associatedDomains: [String]) {
+            var exact: [String: String] = [:]
+            var wildcards: [String] = []
+            for entry in associatedDomains where entry.hasPrefix("applinks:") {
+                let host = String(entry.dropFirst("applinks:".count).prefix { $0 != "?" })
+                if host.hasPrefix("*.") {
+                    wildcards.append(host)
+                } else if exact[host.lowercased()] == nil {
+                    exact[host.lowercased()] = host
+                }
+            }
+            self.exact = exact
+            // Stable: of equally long entries the first written stays first.
+            self.wildcards = wildcards.enumerated().sorted {
+                ($1.element.count, $0.offset) < ($0.element.count, $1.offset)
+            }
+            .map(\.element)
+        }
+
+        /// The longest entry covering `host`: an exact entry is never shorter than a wildcard
+        /// covering the same host, so it wins ("Domain matching is based on the longest substring
+        /// in the applinks entries", App Search Programming Guide).
+        func claim(for host: String) -> Claim {
+            if let entry = exact[host.lowercased()] { return .exact(entry) }
+            if let entry = wildcards.first(where: { HostPattern.appleEntitlement($0, matches: host) }) {
+                return .wildcard(entry)
+            }
+            return .none
+        }
     }
 
     /// How an app claims a URL's host.
@@ -58,8 +126,8 @@ public struct EnvironmentEvaluator: Sendable {
         guard let host = url.host else { return [] }
         switch platform {
         case .ios:
-            return environment.iosApps.map { app in
-                let claim = Self.iosClaim(app.associatedDomains, host: host)
+            return zip(environment.iosApps, iosClaims).map { app, claims in
+                let claim = claims.claim(for: host)
                 // Apple: domain matching takes the longest entry; an exact entry fetches the host's own
                 // file, a wildcard its root's (TN3155).
                 let fileHost = claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }
@@ -71,10 +139,15 @@ public struct EnvironmentEvaluator: Sendable {
                     decision: decision)
             }
         case .android:
-            return environment.androidApps.map { app in
+            return environment.androidApps.enumerated().map { position, app in
                 var claim = Claim.none
                 var scope: PathScope?
-                for filter in app.intentFilters {
+                // The filters naming the host, exactly or by wildcard, in declaration order: the
+                // first of them whose path scope accepts the URL claims it.
+                let exact = exactFilters[position][host] ?? []
+                let wildcard = wildcardFilters[position]
+                let candidates = wildcard.isEmpty ? exact : Array(Set(exact + wildcard)).sorted()
+                for filter in candidates.map({ app.intentFilters[$0] }) {
                     guard let index = filter.matchingScope(for: url) else { continue }
                     let declared =
                         filter.hosts.first { $0.name == host }
@@ -95,18 +168,6 @@ public struct EnvironmentEvaluator: Sendable {
                     decision: decision)
             }
         }
-    }
-
-    /// The longest applinks entry covering `host`: exact beats wildcard ("Domain matching is based
-    /// on the longest substring in the applinks entries", App Search Programming Guide).
-    static func iosClaim(_ entries: [String], host: String) -> Claim {
-        let hosts = entries.compactMap { entry -> String? in
-            guard entry.hasPrefix("applinks:") else { return nil }
-            return String(entry.dropFirst("applinks:".count).prefix { $0 != "?" })
-        }
-        let covering = hosts.filter { HostPattern.appleEntitlement($0, matches: host) }
-        guard let best = covering.max(by: { $0.count < $1.count }) else { return .none }
-        return best.hasPrefix("*.") ? .wildcard(best) : .exact(best)
     }
 
     /// The bindings of this environment that serve `host` (the host itself, or a wildcard over it).

@@ -19,6 +19,15 @@ public enum ExpectationRunner {
 
     public static func run(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [Result] {
         var results: [Result] = []
+        forEach(configuration, compiled) { results.append($0) }
+        return results
+    }
+
+    /// Hands each result to `body` as it is found, for callers that need not keep them all: a
+    /// large configuration makes millions (every path expectation on every host).
+    public static func forEach(
+        _ configuration: Configuration, _ compiled: CompiledConfiguration, _ body: (Result) -> Void
+    ) {
         for environment in compiled.environments {
             guard let declared = configuration.environment(named: environment.name) else { continue }
             let evaluator = EnvironmentEvaluator(environment)
@@ -29,13 +38,12 @@ public enum ExpectationRunner {
                     guard let url = url(expectation, on: binding.host.value) else { continue }
                     for platform in expectation.platforms {
                         if let result = check(expectation, url: url, platform: platform, evaluator, declared, binding) {
-                            results.append(result)
+                            body(result)
                         }
                     }
                 }
             }
         }
-        return results
     }
 
     /// The expectation's URL on `host`: a path goes on every host; an absolute URL only on its own.

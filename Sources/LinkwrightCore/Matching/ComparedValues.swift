@@ -59,13 +59,20 @@ extension LinkURL {
 /// ask for it: a batch of rules costs one decoding and one folding per distinct option set.
 struct ComparedValues {
     let url: LinkURL
-    let items: [QueryItem]
-    /// Prepared values by part and option set (see `slot`), filled on first use.
-    private var cache: [[Unicode.Scalar]?] = Array(repeating: nil, count: 3 * 16)
+    /// The query's items, split on first use: most URLs meet no query dictionary.
+    private var splitItems: [QueryItem]?
+    /// Prepared values by part and option set (see `slot`), filled on first use. A URL meets few
+    /// option sets, so a short list searched in order beats a table allocated per URL.
+    private var cache: [(slot: Int, value: [Unicode.Scalar])] = []
 
-    init(_ url: LinkURL) {
-        self.url = url
-        items = url.queryItems
+    init(_ url: LinkURL) { self.url = url }
+
+    var items: [QueryItem] {
+        mutating get {
+            if let splitItems { return splitItems }
+            splitItems = url.queryItems
+            return splitItems!
+        }
     }
 
     /// One slot per part and per combination of the four settings that change a prepared value.
@@ -81,9 +88,9 @@ struct ComparedValues {
         -> [Unicode.Scalar]
     {
         let slot = Self.slot(part, options, decoded: decoded)
-        if let value = cache[slot] { return value }
+        if let cached = cache.first(where: { $0.slot == slot }) { return cached.value }
         let value = options.prepare(decoded ? PercentDecoding.decode(text) : text)
-        cache[slot] = value
+        cache.append((slot, value))
         return value
     }
 
@@ -105,7 +112,7 @@ struct ComparedValues {
     /// The values of every item named `name`, in URL order. Names compare exactly, after
     /// decoding when values are decoded: Apple documents dictionary keys as NSURLQueryItem names
     /// and says nothing about folding them, so they are not folded.
-    func itemValues(named name: String, options: PatternOptions, decoded: Bool) -> [[Unicode.Scalar]] {
+    mutating func itemValues(named name: String, options: PatternOptions, decoded: Bool) -> [[Unicode.Scalar]] {
         items.compactMap { item in
             let itemName = decoded ? PercentDecoding.decode(item.name) : item.name
             guard itemName == name else { return nil }

@@ -26,6 +26,13 @@ public struct CompiledAASA: Sendable {
     struct Entry: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
+        var paths: PathIndex
+
+        init(appIDs: Set<String>, rules: [Rule]) {
+            self.appIDs = appIDs
+            self.rules = rules
+            paths = PathIndex(rules)
+        }
     }
 
     /// A component or legacy path with everything it inherits resolved. A class: matching
@@ -103,6 +110,7 @@ public struct CompiledAASA: Sendable {
     /// the decision lists every rule tried and every comparison made.
     public func decision(for url: LinkURL, appID: String, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
+        guard tracing else { return fastDecision(&values, appID: appID) }
         var trace: [RuleTrace] = []
         for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
             for rule in entry.rules {
@@ -127,16 +135,38 @@ public struct CompiledAASA: Sendable {
     }
 }
 
+extension CompiledAASA {
+    /// The same decision as a traced one, trying only the rules whose path matches (found for
+    /// all rules of an entry in one pass by `PathIndex`), in rule order.
+    private func fastDecision(_ values: inout ComparedValues, appID: String) -> LinkDecision {
+        var noChecks: [PartCheck]? = nil
+        for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
+            for position in entry.paths.candidates(&values) {
+                let rule = entry.rules[Int(position)]
+                if rule.matches(&values, checks: &noChecks, pathMatched: true) {
+                    return LinkDecision(
+                        outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
+                        origin: rule.origin)
+                }
+            }
+        }
+        return LinkDecision(outcome: .noMatch)
+    }
+}
+
 extension CompiledAASA.Rule {
     var options: PatternOptions { PatternOptions(semantics: .apple, caseSensitive: caseSensitive) }
 
     /// Whether every part matches. With `checks`, every part is compared and recorded even after
     /// one fails, so a trace shows the whole picture; without, the first failure stops.
-    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
+    /// `pathMatched` skips the path comparison when the caller already knows it matches.
+    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?, pathMatched: Bool = false) -> Bool {
         let decoded = !percentEncoded
         var pathOptions = options
         pathOptions.appleSlashRules = true
-        var matched = compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
+        var matched =
+            pathMatched
+            || compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
         if !matched && checks == nil { return false }
         switch query {
         case .whole(let pattern):

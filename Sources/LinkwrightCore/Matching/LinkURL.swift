@@ -17,37 +17,41 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     /// anything else, or when the text holds spaces or control characters (a browser would
     /// have encoded them).
     public init?(_ text: String) {
-        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) { return nil }
-        var rest = Substring(text)
-        if let hashIndex = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hashIndex)...])
-            rest = rest[..<hashIndex]
+        // Parsed on UTF-8 bytes: every delimiter is ASCII, so every slice starts and ends on a
+        // scalar boundary, and a batch of a million URLs pays no grapheme breaking.
+        let bytes = Array(text.utf8)
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return nil }
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        var end = bytes.count
+        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = string(hash + 1..<end)
+            end = hash
         }
-        if let queryIndex = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: queryIndex)...])
-            rest = rest[..<queryIndex]
+        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+            query = string(question + 1..<end)
+            end = question
         }
-        if rest.hasPrefix("/") {
-            path = String(rest)
+        if bytes.first == UInt8(ascii: "/") {
+            path = string(0..<end)
             return
         }
-        guard let schemeEnd = rest.range(of: "://") else { return nil }
-        let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon + 2 < end,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        let scheme = string(0..<colon).lowercased()
         guard scheme == "https" || scheme == "http" else { return nil }
         self.scheme = scheme
-        rest = rest[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        path = String(rest[authorityEnd...])
-        guard !authority.isEmpty, !authority.contains("@") else { return nil }
-        if let colon = authority.lastIndex(of: ":") {
-            guard let port = Int(authority[authority.index(after: colon)...]), (0...65535).contains(port) else {
-                return nil
-            }
+        let authorityStart = colon + 3
+        let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        path = string(authorityEnd..<end)
+        let authority = bytes[authorityStart..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { return nil }
+        if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            guard let port = Int(string(portColon + 1..<authorityEnd)), (0...65535).contains(port) else { return nil }
             self.port = port
-            host = authority[..<colon].lowercased()
+            host = string(authorityStart..<portColon).lowercased()
         } else {
-            host = authority.lowercased()
+            host = string(authorityStart..<authorityEnd).lowercased()
         }
         guard let host, !host.isEmpty else { return nil }
     }

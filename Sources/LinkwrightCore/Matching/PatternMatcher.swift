@@ -47,8 +47,16 @@ public struct PatternOptions: Hashable, Sendable {
     public func prepare(_ text: String) -> [Unicode.Scalar] {
         let scalars = caseSensitive ? Array(text.unicodeScalars) : text.unicodeScalars.map(CaseFolding.fold)
         guard appleSlashRules else { return scalars }
-        let core = scalars.drop { $0 == "/" }.reversed().drop { $0 == "/" }.reversed()
-        return core.isEmpty ? ["/"] : ["/"] + core + ["/"]
+        var start = 0
+        var end = scalars.count
+        while start < end && scalars[start] == "/" { start += 1 }
+        while end > start && scalars[end - 1] == "/" { end -= 1 }
+        guard start < end else { return ["/"] }
+        var prepared: [Unicode.Scalar] = ["/"]
+        prepared.reserveCapacity(end - start + 2)
+        prepared += scalars[start..<end]
+        prepared.append("/")
+        return prepared
     }
 }
 

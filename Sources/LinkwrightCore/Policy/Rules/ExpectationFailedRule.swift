@@ -21,7 +21,11 @@ struct ExpectationFailedRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        ExpectationRunner.run(context.head.configuration, context.head.compiled).filter { !$0.passed }.map { result in
+        var failures: [ExpectationRunner.Result] = []
+        ExpectationRunner.forEach(context.head.configuration, context.head.compiled) {
+            if !$0.passed { failures.append($0) }
+        }
+        return failures.map { result in
             let decided = result.decidingRule.map { " (decided by \($0))" } ?? ""
             return Finding(
                 rule: info.id, severity: info.defaultSeverity,

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// The indexed decision (all path patterns of an entry as one lazily built DFA) must give the
+/// answer of trying each rule in order, which the traced decision still does.
+@Suite struct PathIndexTests {
+    static let pathAlphabet: [Character] = ["a", "b", "/", "*", "?", "A"]
+    static let urlAlphabet: [Character] = ["a", "b", "/", "A", "%", "4", "1", "é"]
+
+    static func text(_ alphabet: [Character], _ length: ClosedRange<Int>, _ generator: inout SplitMix64) -> String {
+        String((0..<Int.random(in: length, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    static func randomDocument(_ generator: inout SplitMix64, rules: Int) -> AASADocument {
+        var components: [AASAComponent] = []
+        for _ in 0..<rules {
+            var component = AASAComponent(path: "/" + text(pathAlphabet, 0...5, &generator))
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: component.query = .whole(text(["a", "=", "*", "?"], 0...3, &generator))
+            case 1:
+                component.query = .items([AASAQueryItem(name: "a", pattern: text(["b", "*", "?"], 0...2, &generator))])
+            case 2: component.fragment = text(["a", "*"], 0...2, &generator)
+            case 3: component.path = "/$(digit)" + text(pathAlphabet, 0...2, &generator)
+            default: break
+            }
+            if Bool.random(using: &generator) { component.exclude = true }
+            if Int.random(in: 0..<4, using: &generator) == 0 { component.caseSensitive = false }
+            if Int.random(in: 0..<4, using: &generator) == 0 { component.percentEncoded = false }
+            components.append(component)
+        }
+        let split = Int.random(in: 0...components.count, using: &generator)
+        return AASADocument(
+            applinks: AppLinksSection(details: [
+                AASADetails(appIDs: ["T.a"], components: Array(components[..<split])),
+                AASADetails(appIDs: ["T.a", "T.b"], components: Array(components[split...])),
+                AASADetails(appIDs: ["T.b"], paths: components.compactMap(\.path).map { "NOT " + $0 }),
+            ]))
+    }
+
+    @Test func indexedDecisionsEqualRuleByRuleDecisions() throws {
+        var generator = SplitMix64(seed: 0x1DE7)
+        for _ in 0..<300 {
+            let compiled = CompiledAASA(
+                Self.randomDocument(&generator, rules: Int.random(in: 1...12, using: &generator)))
+            for _ in 0..<40 {
+                var text = "/" + Self.text(Self.urlAlphabet, 0...7, &generator)
+                if Bool.random(using: &generator) { text += "?a=" + Self.text(["a", "b", "="], 0...3, &generator) }
+                if Bool.random(using: &generator) { text += "#" + Self.text(["a", "b"], 0...2, &generator) }
+                let url = try #require(LinkURL(text))
+                for app in ["T.a", "T.b"] {
+                    let indexed = compiled.decision(for: url, appID: app)
+                    var traced = compiled.decision(for: url, appID: app, tracing: true)
+                    traced.trace = []
+                    #expect(indexed == traced, "\(text) for \(app)")
+                }
+            }
+        }
+    }
+
+    /// A DFA cache far too small for the rule set starts over instead of growing; answers stay.
+    @Test func aTinyStateLimitKeepsAnswersRight() {
+        let patterns = ["/a*b*", "/*a?b", "/b*", "/ab", "/*"]
+        let automata = patterns.map { try! PatternMatcher($0).automaton }
+        let union = AutomatonUnion(automata, stateLimit: 2, nodeLimit: 8)
+        for input in ["/ab", "/aab", "/b", "/xaxb", "", "/a/b/c"] {
+            let scalars = Array(input.unicodeScalars)
+            let expected = patterns.indices.filter { try! PatternMatcher(patterns[$0]).matches(scalars) }.map(
+                Int32.init)
+            #expect(union.accepting(scalars) == expected, "\(input)")
+            #expect(union.accepting(scalars) == expected, "\(input), cached")
+        }
+    }
+}
