@@ -50,14 +50,13 @@ struct CheckCommand: Command {
             workspace.printer.printText(settingDiagnostics)
             return .unusable
         }
-        let policyReport = PolicyEngine().run(
-            PolicyContext(head: comparison.head, base: comparison.base, settings: settings))
+        let context = PolicyContext(head: comparison.head, base: comparison.base, settings: settings)
+        let policyReport = PolicyEngine().run(context)
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: policyReport.findings,
             changes: comparison.baseRevision == nil
                 ? []
-                : StructuralDiff.changes(base: comparison.base, head: comparison.head)
-                    + BehaviourDiff.changes(base: comparison.base, head: comparison.head),
+                : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
             unusedApprovals: policyReport.unusedApprovals, notes: comparison.notes,
             pathPrefix: workspace.printer.pathPrefix)
         let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!

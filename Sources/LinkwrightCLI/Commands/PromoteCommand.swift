@@ -97,10 +97,9 @@ struct PromoteCommand: Command {
             PolicyEngine().run(PolicyContext(head: current, base: current, settings: settings)).findings.map {
                 $0.fingerprint + $0.message
             })
-        let after = PolicyEngine().run(PolicyContext(head: promoted, base: current, settings: settings))
-        let changes =
-            (StructuralDiff.changes(base: current, head: promoted)
-            + BehaviourDiff.changes(base: current, head: promoted))
+        let context = PolicyContext(head: promoted, base: current, settings: settings)
+        let after = PolicyEngine().run(context)
+        let changes = (StructuralDiff.changes(base: current, head: promoted) + context.behaviourChanges())
             .filter { $0.environment == target }
         return CheckReport(
             base: CheckReport.Revision(name: "\(target) as it is", commit: nil),

@@ -30,6 +30,9 @@ public struct CompiledSite: Sendable {
     public var fileHost: Host
     /// The hosts whose links these files decide: the root and/or `*.root`, or a single host.
     public var servedHosts: [Host]
+    /// The domain contract. Every site of one domain in an environment carries the same files
+    /// (they depend on the domain and environment only), which renderers and evaluators rely on
+    /// to do the work once per domain.
     public var domain: String
     /// `nil` when no iOS app takes part on this host.
     public var aasa: AASADocument?

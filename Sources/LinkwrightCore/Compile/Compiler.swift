@@ -30,10 +30,21 @@ private struct EnvironmentCompiler {
     let configuration: Configuration
     let environment: Environment
     var diagnostics = DiagnosticBag()
+    private var filesByDomain: [String: (aasa: AASADocument?, aasaSize: Int?, assetLinks: AssetLinksDocument?)] = [:]
+    /// Each domain's entries as they apply to this environment, resolved once: every host and
+    /// app asks for them.
+    private let entriesByDomain: [String: [AppLinksEntry]]
 
     init(configuration: Configuration, environment: Environment) {
         self.configuration = configuration
         self.environment = environment
+        entriesByDomain = Dictionary(
+            configuration.domains.map { ($0.name, Resolution.entries(of: $0, in: environment.name)) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    private func entries(of domain: Domain) -> [AppLinksEntry] {
+        entriesByDomain[domain.name] ?? Resolution.entries(of: domain, in: environment.name)
     }
 
     mutating func compile() -> CompiledEnvironment {
@@ -58,11 +69,18 @@ private struct EnvironmentCompiler {
     // MARK: Association files
 
     private mutating func site(fileHost: Host, hosts: [Host], domain: Domain) -> CompiledSite {
-        let aasa = aasaDocument(for: domain)
-        if let aasa { checkSize(of: aasa, domain: domain, host: fileHost) }
+        // The files depend on the domain and the environment only: every host of a domain
+        // serves the same ones, compiled once.
+        let files =
+            filesByDomain[domain.name]
+            ?? {
+                let aasa = aasaDocument(for: domain)
+                return (aasa, aasa.map { $0.json.rendered().utf8.count }, assetLinksDocument(for: domain))
+            }()
+        filesByDomain[domain.name] = files
+        if let size = files.aasaSize { checkSize(size, domain: domain, host: fileHost) }
         return CompiledSite(
-            fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: aasa,
-            assetLinks: assetLinksDocument(for: domain))
+            fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: files.aasa, assetLinks: files.assetLinks)
     }
 
     private func appID(_ name: String) -> String? {
@@ -73,7 +91,7 @@ private struct EnvironmentCompiler {
     }
 
     private mutating func aasaDocument(for domain: Domain) -> AASADocument? {
-        let entries = Resolution.entries(of: domain, in: environment.name)
+        let entries = self.entries(of: domain)
         var details: [AASADetails] = []
         var legacy: [AASADetails] = []
         for entry in entries {
@@ -161,8 +179,7 @@ private struct EnvironmentCompiler {
         return exact ? paths : nil
     }
 
-    private mutating func checkSize(of document: AASADocument, domain: Domain, host: Host) {
-        let size = document.json.rendered().utf8.count
+    private mutating func checkSize(_ size: Int, domain: Domain, host: Host) {
         let budget = domain.emit.sizeBudget?.value ?? Compiler.defaultSizeBudget
         if size > Compiler.aasaSizeLimit {
             diagnostics.error(
@@ -180,7 +197,7 @@ private struct EnvironmentCompiler {
     }
 
     private mutating func assetLinksDocument(for domain: Domain) -> AssetLinksDocument? {
-        let entries = Resolution.entries(of: domain, in: environment.name)
+        let entries = self.entries(of: domain)
         var order: [String] = []
         for name in entries.flatMap({ $0.apps.map(\.value) }) + domain.webcredentials.map(\.value)
         where !order.contains(name) {
@@ -225,7 +242,7 @@ private struct EnvironmentCompiler {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
                 let name = app.name.value
                 let host = binding.host.value
-                let linked = Resolution.entries(of: domain, in: environment.name).contains {
+                let linked = entries(of: domain).contains {
                     $0.apps.contains { $0.value == name }
                 }
                 let uses: [(String, Bool)] = [
@@ -248,26 +265,35 @@ private struct EnvironmentCompiler {
     }
 
     private mutating func androidApps() -> [CompiledAndroidApp] {
-        environment.apps.compactMap { app in
+        var scopesByEntries: [String: [PathScope]] = [:]
+        var domainOrder: [String] = []
+        var hostsByDomain: [String: [Host]] = [:]
+        for binding in environment.hosts {
+            if hostsByDomain[binding.domain.value] == nil { domainOrder.append(binding.domain.value) }
+            hostsByDomain[binding.domain.value, default: []].append(binding.host.value)
+        }
+        return environment.apps.compactMap { app in
             guard let android = app.android else { return nil }
             var filters: [IntentFilter] = []
-            var domainOrder: [String] = []
-            var hostsByDomain: [String: [Host]] = [:]
-            for binding in environment.hosts {
-                if hostsByDomain[binding.domain.value] == nil { domainOrder.append(binding.domain.value) }
-                hostsByDomain[binding.domain.value, default: []].append(binding.host.value)
-            }
             for domainName in domainOrder {
                 guard let domain = configuration.domain(named: domainName) else { continue }
-                let rules = Resolution.entries(of: domain, in: environment.name)
-                    .filter { $0.apps.contains { $0.value == app.name.value } }
-                    .flatMap { entry in entry.rules.map { (entry, $0) } }
-                guard !rules.isEmpty else { continue }
-                let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
-                if !domain.emit.androidDynamicRules {
-                    diagnostics.add(
-                        contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
-                }
+                let entries = self.entries(of: domain)
+                let positions = entries.indices.filter { entries[$0].apps.contains { $0.value == app.name.value } }
+                guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
+                // Apps sharing the same entries (the usual case) share their scopes.
+                let key = domainName + ":" + positions.map(String.init).joined(separator: ",")
+                let scopes =
+                    scopesByEntries[key]
+                    ?? {
+                        let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
+                        let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
+                        if !domain.emit.androidDynamicRules {
+                            diagnostics.add(
+                                contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
+                        }
+                        return scopes
+                    }()
+                scopesByEntries[key] = scopes
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }
             return CompiledAndroidApp(name: app.name.value, package: android.package.value, intentFilters: filters)

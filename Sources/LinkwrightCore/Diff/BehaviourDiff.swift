@@ -60,9 +60,14 @@ public enum BehaviourDiff {
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
     public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return [] }
+        return changes(from: observations(base: base, head: head))
+    }
+
+    /// Behaviour changes from observations already made (see `PolicyContext.behaviourObservations`).
+    public static func changes(from observations: [Observation]) -> [LinkChange] {
         var changes: [LinkChange] = []
         var index: [String: Int] = [:]
-        let observations = observations(base: base, head: head).filter { $0.openedBefore != $0.opensAfter }
+        let observations = observations.filter { $0.openedBefore != $0.opensAfter }
         // Per URL and platform: who opened it before and who opens it now.
         var byURL: [String: [Observation]] = [:]
         var urlOrder: [String] = []
@@ -118,12 +123,20 @@ public enum BehaviourDiff {
         return changes
     }
 
-    /// Paths, queries and fragments worth trying on `host`: every pattern of either side's
-    /// association files for it, instantiated several ways, and the expectations' URLs.
+    /// URLs worth trying on `host`: every rule of either side's association files for it,
+    /// instantiated several ways (its path alone, and with its own query and fragment), and the
+    /// expectations' URLs. Linear in the number of rules: pairing every path with every query
+    /// would grow with their product and decide the same regions over and over.
     static func candidateURLs(host: Host, base: PolicySnapshot, head: PolicySnapshot, environment: String) -> [String] {
-        var paths: [String] = ["/"]
-        var queries: [String?] = [nil]
-        var fragments: [String?] = [nil]
+        var urls: [String] = ["/"]
+        func add(paths: [String], query: String?, fragment: String?) {
+            for path in paths {
+                urls.append(path)
+                if let query { urls.append(path + "?" + query) }
+                if let fragment { urls.append(path + "#" + fragment) }
+                if let query, let fragment { urls.append(path + "?" + query + "#" + fragment) }
+            }
+        }
         for snapshot in [base, head] {
             guard let compiled = snapshot.compiled.environments.first(where: { $0.name == environment }),
                 let site = compiled.sites.first(where: { $0.servedHosts.contains(host) })
@@ -135,31 +148,28 @@ public enum BehaviourDiff {
                     ($0.paths ?? []).map { AASAComponent(path: $0.hasPrefix("NOT ") ? String($0.dropFirst(4)) : $0) }
                 } ?? []
             for component in components {
-                if let path = component.path { paths += pathVariants(path, variables) }
+                let query: String?
                 switch component.query {
-                case .whole(let pattern): queries.append(URLSamples.instance(of: pattern, variables: variables))
+                case .whole(let pattern): query = URLSamples.instance(of: pattern, variables: variables)
                 case .items(let items):
-                    queries.append(
-                        items.map {
-                            "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern, variables: variables)))"
-                        }.joined(separator: "&"))
-                default: break
+                    query = items.map {
+                        "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern, variables: variables)))"
+                    }.joined(separator: "&")
+                default: query = nil
                 }
-                if let fragment = component.fragment {
-                    fragments.append(nonEmpty(URLSamples.instance(of: fragment, variables: variables)))
-                }
+                add(
+                    paths: pathVariants(component.path ?? "*", variables), query: query,
+                    fragment: component.fragment.map { nonEmpty(URLSamples.instance(of: $0, variables: variables)) })
             }
             for statement in site.assetLinks?.statements ?? [] {
                 for component in statement.dynamicComponents ?? [] {
-                    if let path = component.path { paths += pathVariants(path, []) }
-                    if let query = component.query {
-                        queries.append(
-                            query.map { "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern)))" }.joined(
-                                separator: "&"))
-                    }
-                    if let fragment = component.fragment {
-                        fragments.append(nonEmpty(URLSamples.instance(of: fragment)))
-                    }
+                    add(
+                        paths: pathVariants(component.path ?? "*", []),
+                        query: component.query.map { items in
+                            items.map { "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern)))" }.joined(
+                                separator: "&")
+                        },
+                        fragment: component.fragment.map { nonEmpty(URLSamples.instance(of: $0)) })
                 }
             }
             if let domainName = snapshot.configuration.environment(named: environment)?.hosts.first(where: {
@@ -167,20 +177,13 @@ public enum BehaviourDiff {
             })?.domain.value,
                 let domain = snapshot.configuration.domain(named: domainName)
             {
-                paths += domain.expectations.compactMap { LinkURL($0.url.value) }.map(\.path)
-                queries += domain.expectations.compactMap { LinkURL($0.url.value)?.query }
-            }
-        }
-        var seen: Set<String> = []
-        var urls: [String] = []
-        for path in paths where seen.insert("p" + path).inserted {
-            for query in unique(queries) {
-                for fragment in unique(fragments) where query == nil || fragment == nil {
-                    urls.append(path + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? ""))
+                for url in domain.expectations.compactMap({ LinkURL($0.url.value) }) {
+                    add(paths: [url.path.isEmpty ? "/" : url.path], query: url.query, fragment: url.fragment)
                 }
             }
         }
-        return urls
+        var seen: Set<String> = []
+        return urls.filter { seen.insert($0).inserted }
     }
 
     /// A path pattern filled in several ways: wildcards empty and non-empty, with and without
@@ -194,9 +197,4 @@ public enum BehaviourDiff {
     }
 
     private static func nonEmpty(_ text: String) -> String { text.isEmpty ? "x" : text }
-
-    private static func unique(_ values: [String?]) -> [String?] {
-        var seen: Set<String> = []
-        return values.filter { seen.insert($0 ?? "\u{0}none").inserted }
-    }
 }

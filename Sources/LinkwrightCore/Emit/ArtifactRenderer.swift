@@ -24,19 +24,21 @@ public enum ArtifactRenderer {
     public static func render(_ environment: CompiledEnvironment) -> [Artifact] {
         let env = environment.name
         var artifacts: [Artifact] = []
+        // Hosts of one domain serve the same files (the compiler makes them per domain): render
+        // each once.
+        var rendered: [String: (aasa: [UInt8]?, assetLinks: [UInt8]?)] = [:]
         for site in environment.sites {
             let folder = "\(env)/\(site.fileHost.name)/.well-known/"
-            if let aasa = site.aasa {
+            let files =
+                rendered[site.domain]
+                ?? (site.aasa.map { Array($0.json.rendered().utf8) }, site.assetLinks.map { Array($0.json.rendered().utf8) })
+            rendered[site.domain] = files
+            if let bytes = files.aasa {
                 artifacts.append(
-                    Artifact(
-                        path: folder + "apple-app-site-association", kind: .aasa, environment: env,
-                        bytes: Array(aasa.json.rendered().utf8)))
+                    Artifact(path: folder + "apple-app-site-association", kind: .aasa, environment: env, bytes: bytes))
             }
-            if let assetLinks = site.assetLinks {
-                artifacts.append(
-                    Artifact(
-                        path: folder + "assetlinks.json", kind: .assetLinks, environment: env,
-                        bytes: Array(assetLinks.json.rendered().utf8)))
+            if let bytes = files.assetLinks {
+                artifacts.append(Artifact(path: folder + "assetlinks.json", kind: .assetLinks, environment: env, bytes: bytes))
             }
         }
         for app in environment.iosApps where !app.associatedDomains.isEmpty {

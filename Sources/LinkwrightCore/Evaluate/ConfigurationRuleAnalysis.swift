@@ -30,12 +30,15 @@ public struct ConfigurationRuleAnalysis: Sendable {
 
     public init(analysis: RuleAnalysis = RuleAnalysis()) { self.analysis = analysis }
 
-    public func findings(in compiled: CompiledConfiguration) -> [ScopedRuleFinding] {
+    /// Findings for every site, or only those `including` accepts (environment, site).
+    public func findings(
+        in compiled: CompiledConfiguration, including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
+    ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same file in every environment; analyse it once.
         var cache: [String: [RuleFinding]] = [:]
         var scoped: [ScopedRuleFinding] = []
         for environment in compiled.environments {
-            for site in environment.sites {
+            for site in environment.sites where including(environment, site) {
                 guard let document = site.aasa, let details = document.applinks?.details else { continue }
                 let key = site.domain + "\u{1F}" + document.json.rendered()
                 let findings = cache[key] ?? analysis.findings(in: document)

@@ -32,7 +32,8 @@ final class AutomatonUnion: Sendable {
     func accepting(_ input: [Unicode.Scalar]) -> [Int32] {
         cache.withLock { cache in
             if cache.stateCount > stateLimit || cache.storedNodes > nodeLimit { cache = Cache(program: program) }
-            var state = Cache.start
+            var state = cache.start
+            if state == Cache.dead { return [] }
             for scalar in input {
                 state = cache.next(from: state, on: scalar, program: program)
                 if state == Cache.dead { return [] }
@@ -136,7 +137,8 @@ final class AutomatonUnion: Sendable {
     /// The DFA built so far.
     struct Cache {
         static let dead: Int32 = 0
-        static let start: Int32 = 1
+        /// The state before any input: the dead state when there is no automaton at all.
+        private(set) var start: Int32 = 0
         /// Unknown transition.
         private static let unknown: Int32 = -1
 
@@ -161,7 +163,7 @@ final class AutomatonUnion: Sendable {
             classCount = program.classCount
             marks = Array(repeating: 0, count: program.kinds.count)
             _ = add([], program: program)
-            _ = add(closure(of: program.starts, program: program), program: program)
+            start = add(closure(of: program.starts, program: program), program: program)
         }
 
         mutating func next(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> Int32 {

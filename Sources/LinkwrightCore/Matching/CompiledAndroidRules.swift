@@ -15,6 +15,11 @@
 public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
     let entryIndex: Int
+    /// The path patterns of every rule with one, run as one automaton: an untraced decision
+    /// tries only the rules whose path matches (and those without a path).
+    private let paths: AutomatonUnion
+    /// Rules without a path, which any path satisfies.
+    private let pathless: [Int32]
 
     /// One rule, compiled; a class so evaluations share it without copies.
     final class Rule: Sendable {
@@ -41,12 +46,17 @@ public struct CompiledDynamicRules: Sendable {
     /// Compiles `components`; `entryIndex` is the statement they belong to, reported in decisions.
     public init(_ components: [DynamicComponent], entryIndex: Int = 0) {
         self.entryIndex = entryIndex
-        rules = components.enumerated().map { Rule($1, index: $0) }
+        let rules = components.enumerated().map { Rule($1, index: $0) }
+        self.rules = rules
+        let withPath = rules.indices.filter { rules[$0].path != nil }
+        paths = AutomatonUnion(withPath.map { rules[$0].path!.automaton }, labels: withPath.map(Int32.init))
+        pathless = rules.indices.filter { rules[$0].path == nil }.map(Int32.init)
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
     public func decision(for url: LinkURL, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
+        guard tracing else { return fastDecision(&values) }
         var trace: [RuleTrace] = []
         for rule in rules {
             var checks: [PartCheck]? = tracing ? [] : nil
@@ -68,11 +78,30 @@ public struct CompiledDynamicRules: Sendable {
     }
 }
 
+extension CompiledDynamicRules {
+    /// The traced decision's answer, trying only the rules whose path matches, in rule order.
+    private func fastDecision(_ values: inout ComparedValues) -> LinkDecision {
+        var candidates = paths.accepting(values.path(options: Self.options, decoded: true))
+        if !pathless.isEmpty { candidates = (candidates + pathless).sorted() }
+        var noChecks: [PartCheck]? = nil
+        for position in candidates {
+            let rule = rules[Int(position)]
+            if rule.matches(&values, checks: &noChecks, pathMatched: true) {
+                return LinkDecision(
+                    outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
+                    origin: rule.origin)
+            }
+        }
+        return LinkDecision(outcome: .noMatch)
+    }
+}
+
 extension CompiledDynamicRules.Rule {
-    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
+    /// Whether every part matches; `pathMatched` skips the path when the caller knows it matches.
+    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?, pathMatched: Bool = false) -> Bool {
         let options = CompiledDynamicRules.options
         var matched = true
-        if let path {
+        if let path, !pathMatched {
             let value = values.path(options: options, decoded: true)
             matched = record(path, .path, value, note: nil, &checks)
         }

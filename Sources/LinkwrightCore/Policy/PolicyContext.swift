@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One side of a check: a configuration, what it compiles to, and the warnings the compiler gave.
 public struct PolicySnapshot: Sendable {
     public var configuration: Configuration
@@ -27,11 +29,36 @@ public struct PolicyContext: Sendable {
     public var head: PolicySnapshot
     public var base: PolicySnapshot?
     public var settings: PolicySettings
+    /// Work several rules need, done on first use and shared by them.
+    let shared = SharedWork()
 
     public init(head: PolicySnapshot, base: PolicySnapshot?, settings: PolicySettings) {
         self.head = head
         self.base = base
         self.settings = settings
+    }
+
+    /// A reference, so copies of the context share what was computed.
+    final class SharedWork: Sendable {
+        let newRuleFindings = Mutex<[ScopedRuleFinding]?>(nil)
+        let observations = Mutex<[BehaviourDiff.Observation]?>(nil)
+    }
+
+    /// The URLs whose outcome differs between base and head (empty without a base), computed
+    /// once for the rules and the report that need them.
+    public func behaviourObservations() -> [BehaviourDiff.Observation] {
+        guard let base else { return [] }
+        return shared.observations.withLock { cached in
+            if let cached { return cached }
+            let computed = BehaviourDiff.observations(base: base, head: head)
+            cached = computed
+            return computed
+        }
+    }
+
+    /// The behaviour changes between base and head, from the shared observations.
+    public func behaviourChanges() -> [LinkChange] {
+        base == nil ? [] : BehaviourDiff.changes(from: behaviourObservations())
     }
 }
 
@@ -40,8 +67,47 @@ extension PolicyContext {
     /// (all of them when there is no base): a rule made unreachable or a catch-all added by this
     /// change, however the lines moved.
     func newRuleFindings(_ id: String) -> [ScopedRuleFinding] {
+        let all = shared.newRuleFindings.withLock { cached in
+            if let cached { return cached }
+            let computed = computeNewRuleFindings()
+            cached = computed
+            return computed
+        }
+        return all.filter { $0.finding.id == id }
+    }
+
+    /// Only sites whose association file changed can have new findings: the analysis of an
+    /// unchanged file gives the same findings on both sides, so those sites are skipped.
+    private func computeNewRuleFindings() -> [ScopedRuleFinding] {
         let analysis = ConfigurationRuleAnalysis()
-        let known = Set(base.map { analysis.findings(in: $0.compiled).map(\.identity) } ?? [])
-        return analysis.findings(in: head.compiled).filter { $0.finding.id == id && !known.contains($0.identity) }
+        guard let base else { return analysis.findings(in: head.compiled) }
+        // Rendered once per domain and environment: every host of a domain serves the same file.
+        func files(_ compiled: CompiledConfiguration) -> [String: String] {
+            var rendered: [String: String] = [:]
+            var byHost: [String: String] = [:]
+            for environment in compiled.environments {
+                for site in environment.sites {
+                    let domainKey = environment.name + " " + site.domain
+                    let text = rendered[domainKey] ?? site.aasa.map { $0.json.rendered() } ?? ""
+                    rendered[domainKey] = text
+                    byHost[environment.name + " " + site.fileHost.name] = text
+                }
+            }
+            return byHost
+        }
+        let before = files(base.compiled)
+        let after = files(head.compiled)
+        let changed = { (environment: CompiledEnvironment, site: CompiledSite) in
+            let key = environment.name + " " + site.fileHost.name
+            return before[key] != after[key]
+        }
+        let headFindings = analysis.findings(in: head.compiled, including: changed)
+        guard !headFindings.isEmpty else { return [] }
+        let changedSites = Set(headFindings.map { $0.environment + " " + $0.host })
+        let known = Set(
+            analysis.findings(in: base.compiled) { environment, site in
+                changedSites.contains(environment.name + " " + site.fileHost.name)
+            }.map(\.identity))
+        return headFindings.filter { !known.contains($0.identity) }
     }
 }

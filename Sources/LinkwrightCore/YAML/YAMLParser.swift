@@ -156,10 +156,19 @@ public struct YAMLParser: Sendable {
 
 /// Turns the event stream into a tree, reporting what the limits forbid.
 private struct TreeBuilder {
-    enum Frame {
-        case mapping(
-            start: SourceLocation, pairs: [YAMLPair], pendingKey: Located<String>?, seen: [String: SourceLocation])
-        case sequence(start: SourceLocation, items: [YAMLNode])
+    /// An open mapping or list. A struct mutated in place on the stack: rebuilding an enum
+    /// payload would copy a long list on every append, quadratic in its length.
+    struct Frame {
+        let start: SourceLocation
+        let isMapping: Bool
+        var pairs: [YAMLPair] = []
+        var items: [YAMLNode] = []
+        /// A mapping's key waiting for its value.
+        var pendingKey: Located<String>?
+        var seen: [String: SourceLocation] = [:]
+
+        /// A mapping expecting a key: a collection here would be a complex key.
+        var expectsKey: Bool { isMapping && pendingKey == nil }
     }
 
     let file: String
@@ -191,35 +200,26 @@ private struct TreeBuilder {
                     id: "NESTING_TOO_DEEP", message: "nesting deeper than \(maximumDepth) levels",
                     line: mark.0, column: mark.1, hint: "configuration files never need this depth; flatten the value")
             }
-            if case .mappingStart = event {
-                try requireValuePosition(at: mark, kind: "a mapping")
-                stack.append(.mapping(start: location, pairs: [], pendingKey: nil, seen: [:]))
-            } else {
-                try requireValuePosition(at: mark, kind: "a list")
-                stack.append(.sequence(start: location, items: []))
-            }
-        case .mappingEnd:
-            guard case .mapping(let start, let pairs, _, _) = stack.popLast() else { return }
-            try attach(YAMLNode(.mapping(pairs), at: start))
-        case .sequenceEnd:
-            guard case .sequence(let start, let items) = stack.popLast() else { return }
-            try attach(YAMLNode(.sequence(items), at: start))
+            let isMapping: Bool
+            if case .mappingStart = event { isMapping = true } else { isMapping = false }
+            try requireValuePosition(at: mark, kind: isMapping ? "a mapping" : "a list")
+            stack.append(Frame(start: location, isMapping: isMapping))
+        case .mappingEnd, .sequenceEnd:
+            guard let frame = stack.popLast() else { return }
+            try attach(YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items), at: frame.start))
         case .scalar(let scalar, let anchor):
             if anchor != nil { try refuseAnchor(at: mark) }
-            if case .mapping(_, _, nil, _)? = stack.last,
-                case .mapping(let start, let pairs, _, var seen) = stack.removeLast()
-            {
-                let key = Located(scalar.text, at: location)
-                if let first = seen[scalar.text] {
+            if let top = stack.indices.last, stack[top].expectsKey {
+                if let first = stack[top].seen[scalar.text] {
                     diagnostics.append(
                         Diagnostic(
                             "DUPLICATE_KEY", .error,
                             "duplicate key \"\(scalar.text)\" (first written at line \(first.line), column \(first.column))",
                             at: location, hint: "keep one of the two entries"))
                 } else {
-                    seen[scalar.text] = location
+                    stack[top].seen[scalar.text] = location
                 }
-                stack.append(.mapping(start: start, pairs: pairs, pendingKey: key, seen: seen))
+                stack[top].pendingKey = Located(scalar.text, at: location)
             } else {
                 try attach(YAMLNode(.scalar(scalar), at: location))
             }
@@ -238,7 +238,7 @@ private struct TreeBuilder {
 
     /// A mapping or list can only be a value: as a key it would be a complex key.
     private func requireValuePosition(at mark: (Int, Int), kind: String) throws {
-        if case .mapping(_, _, nil, _) = stack.last {
+        if stack.last?.expectsKey == true {
             throw YAMLParser.ParseFailure(
                 id: "COMPLEX_KEY", message: "\(kind) cannot be used as a key", line: mark.0, column: mark.1,
                 hint: "keys are plain strings")
@@ -246,19 +246,16 @@ private struct TreeBuilder {
     }
 
     private mutating func attach(_ node: YAMLNode) throws {
-        guard let top = stack.popLast() else {
+        guard let top = stack.indices.last else {
             root = node
             return
         }
-        switch top {
-        case .mapping(let start, var pairs, let key?, let seen):
-            pairs.append(YAMLPair(key: key, value: node))
-            stack.append(.mapping(start: start, pairs: pairs, pendingKey: nil, seen: seen))
-        case .mapping:
-            preconditionFailure("scalar keys are handled in consume")
-        case .sequence(let start, var items):
-            items.append(node)
-            stack.append(.sequence(start: start, items: items))
+        if stack[top].isMapping {
+            guard let key = stack[top].pendingKey else { preconditionFailure("scalar keys are handled in consume") }
+            stack[top].pairs.append(YAMLPair(key: key, value: node))
+            stack[top].pendingKey = nil
+        } else {
+            stack[top].items.append(node)
         }
     }
 }

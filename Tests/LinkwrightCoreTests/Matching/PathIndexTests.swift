@@ -2,8 +2,9 @@ import Testing
 
 @testable import LinkwrightCore
 
-/// The indexed decision (all path patterns of an entry as one lazily built DFA) must give the
-/// answer of trying each rule in order, which the traced decision still does.
+/// The indexed decision (all path patterns of an entry, or of Android dynamic rules, as one
+/// lazily built DFA) must give the answer of trying each rule in order, as the traced decision
+/// still does.
 @Suite struct PathIndexTests {
     static let pathAlphabet: [Character] = ["a", "b", "/", "*", "?", "A"]
     static let urlAlphabet: [Character] = ["a", "b", "/", "A", "%", "4", "1", "é"]
@@ -58,6 +59,31 @@ import Testing
         }
     }
 
+    @Test func indexedAndroidDecisionsEqualRuleByRuleDecisions() throws {
+        var generator = SplitMix64(seed: 0xA4D)
+        for _ in 0..<300 {
+            let components = (0..<Int.random(in: 1...10, using: &generator)).map { _ in
+                DynamicComponent(
+                    path: Bool.random(using: &generator) ? "/" + Self.text(Self.pathAlphabet, 0...5, &generator) : nil,
+                    query: Int.random(in: 0..<4, using: &generator) == 0
+                        ? [AASAQueryItem(name: "a", pattern: Self.text(["b", "*", "?"], 0...2, &generator))] : nil,
+                    fragment: Int.random(in: 0..<4, using: &generator) == 0
+                        ? Self.text(["a", "*"], 0...2, &generator) : nil,
+                    exclude: Bool.random(using: &generator))
+            }
+            let compiled = CompiledDynamicRules(components)
+            for _ in 0..<40 {
+                var text = "/" + Self.text(Self.urlAlphabet, 0...7, &generator)
+                if Bool.random(using: &generator) { text += "?a=" + Self.text(["a", "b", "="], 0...3, &generator) }
+                if Bool.random(using: &generator) { text += "#" + Self.text(["a", "b"], 0...2, &generator) }
+                let url = try #require(LinkURL(text))
+                var traced = compiled.decision(for: url, tracing: true)
+                traced.trace = []
+                #expect(compiled.decision(for: url) == traced, "\(text)")
+            }
+        }
+    }
+
     /// A DFA cache far too small for the rule set starts over instead of growing; answers stay.
     @Test func aTinyStateLimitKeepsAnswersRight() {
         let patterns = ["/a*b*", "/*a?b", "/b*", "/ab", "/*"]
@@ -70,5 +96,8 @@ import Testing
             #expect(union.accepting(scalars) == expected, "\(input)")
             #expect(union.accepting(scalars) == expected, "\(input), cached")
         }
+        // No pattern at all (every Android rule without a path): nothing accepts, nothing breaks.
+        #expect(AutomatonUnion([]).accepting(["/", "a"]).isEmpty)
+        #expect(AutomatonUnion([]).accepting([]).isEmpty)
     }
 }

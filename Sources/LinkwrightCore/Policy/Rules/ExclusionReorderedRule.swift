@@ -34,10 +34,9 @@ struct ExclusionReorderedRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        guard let base = context.base else { return [] }
         var findings: [Finding] = []
         var index: [String: Int] = [:]
-        for observation in BehaviourDiff.observations(base: base, head: context.head)
+        for observation in context.behaviourObservations()
         where observation.before?.decision.outcome == .exclude && observation.opensAfter {
             let key = "\(observation.environment) \(observation.host) \(observation.platform) \(observation.identity)"
             if let existing = index[key] {
