@@ -285,7 +285,9 @@ private struct EnvironmentCompiler {
                 let scopes =
                     scopesByEntries[key]
                     ?? {
-                        let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
+                        let rules = positions.flatMap { position in
+                            entries[position].rules.map { (entries[position], $0) }
+                        }
                         let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
                         if !domain.emit.androidDynamicRules {
                             diagnostics.add(

@@ -27,10 +27,11 @@ public enum BehaviourDiff {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
             let oldEvaluator = EnvironmentEvaluator(before)
             let newEvaluator = EnvironmentEvaluator(after)
-            let oldHosts = Set(before.sites.flatMap(\.servedHosts))
-            for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) {
+            let oldDomains = Dictionary(
+                before.sites.flatMap { site in site.servedHosts.map { ($0, site.domain) } },
+                uniquingKeysWith: { first, _ in first })
+            func observe(_ host: Host, _ samples: [String]) {
                 let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
-                let samples = candidateURLs(host: host, base: base, head: head, environment: after.name)
                 for sample in samples {
                     guard let url = LinkURL(sample)?.on(host: concrete) else { continue }
                     for platform in Expectation.Platform.allCases {
@@ -51,6 +52,19 @@ public enum BehaviourDiff {
                                     url: url.description, before: beforeVerdict, after: afterVerdict))
                         }
                     }
+                }
+            }
+            // Hosts of the same domain on both sides get the same samples: make them once.
+            var samplesByDomains: [String: [String]] = [:]
+            for site in after.sites {
+                for host in site.servedHosts {
+                    guard let oldDomain = oldDomains[host] else { continue }
+                    let key = oldDomain + " " + site.domain
+                    let samples =
+                        samplesByDomains[key]
+                        ?? candidateURLs(host: host, base: base, head: head, environment: after.name)
+                    samplesByDomains[key] = samples
+                    observe(host, samples)
                 }
             }
         }

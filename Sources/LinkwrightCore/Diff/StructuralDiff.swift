@@ -311,22 +311,44 @@ enum SequenceDiff {
         return edits
     }
 
-    /// Indexes of a longest common subsequence (dynamic programming; rule lists are short).
+    /// Indexes of a longest common subsequence. The common prefix and suffix are kept as they
+    /// are (as `git diff` does; some longest subsequence always keeps them) and dynamic
+    /// programming runs on what lies between: a commit usually touches a few rules of hundreds.
     static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: Set<Int>, new: Set<Int>) {
+        var prefix = 0
+        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix && suffix < b.count - prefix
+            && a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        var old = Set(0..<prefix).union((a.count - suffix)..<a.count)
+        var new = Set(0..<prefix).union((b.count - suffix)..<b.count)
+        let middleA = Array(a[prefix..<(a.count - suffix)])
+        let middleB = Array(b[prefix..<(b.count - suffix)])
+        let (keptA, keptB) = middleSubsequence(middleA, middleB)
+        old.formUnion(keptA.map { $0 + prefix })
+        new.formUnion(keptB.map { $0 + prefix })
+        return (old, new)
+    }
+
+    /// Dynamic programming over what differs.
+    private static func middleSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: [Int], new: [Int]) {
         var lengths = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in stride(from: a.count - 1, through: 0, by: -1) {
             for j in stride(from: b.count - 1, through: 0, by: -1) {
                 lengths[i][j] = a[i] == b[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
             }
         }
-        var old: Set<Int> = []
-        var new: Set<Int> = []
+        var old: [Int] = []
+        var new: [Int] = []
         var i = 0
         var j = 0
         while i < a.count && j < b.count {
             if a[i] == b[j] {
-                old.insert(i)
-                new.insert(j)
+                old.append(i)
+                new.append(j)
                 i += 1
                 j += 1
             } else if lengths[i + 1][j] >= lengths[i][j + 1] {

@@ -31,14 +31,18 @@ public enum ArtifactRenderer {
             let folder = "\(env)/\(site.fileHost.name)/.well-known/"
             let files =
                 rendered[site.domain]
-                ?? (site.aasa.map { Array($0.json.rendered().utf8) }, site.assetLinks.map { Array($0.json.rendered().utf8) })
+                ?? (
+                    site.aasa.map { Array($0.json.rendered().utf8) },
+                    site.assetLinks.map { Array($0.json.rendered().utf8) }
+                )
             rendered[site.domain] = files
             if let bytes = files.aasa {
                 artifacts.append(
                     Artifact(path: folder + "apple-app-site-association", kind: .aasa, environment: env, bytes: bytes))
             }
             if let bytes = files.assetLinks {
-                artifacts.append(Artifact(path: folder + "assetlinks.json", kind: .assetLinks, environment: env, bytes: bytes))
+                artifacts.append(
+                    Artifact(path: folder + "assetlinks.json", kind: .assetLinks, environment: env, bytes: bytes))
             }
         }
         for app in environment.iosApps where !app.associatedDomains.isEmpty {

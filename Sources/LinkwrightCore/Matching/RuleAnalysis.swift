@@ -78,6 +78,9 @@ public struct RuleAnalysis: Sendable {
 
     func findings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
         let languages = rules.map(RuleLanguages.init)
+        // Which rules' paths accept a value, for all rules in one pass (see `shadowing`).
+        let withPath = rules.indices.filter { rules[$0].path.matcher != nil }
+        let paths = AutomatonUnion(withPath.map { rules[$0].path.matcher!.automaton }, labels: withPath.map(Int32.init))
         var findings: [RuleFinding] = []
         func report(_ id: String, _ severity: Severity, _ rule: CompiledAASA.Rule, _ message: String) -> RuleFinding {
             RuleFinding(
@@ -98,7 +101,7 @@ public struct RuleAnalysis: Sendable {
                 let effect = rule.exclude ? "excludes every URL of the site" : "matches every URL of the site"
                 findings.append(report(AssociationDiagnosticID.catchAll, severity, rule, "\(name) \(effect)"))
             }
-            if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules) {
+            if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules, paths: paths) {
                 var finding = report(
                     AssociationDiagnosticID.unreachableRule, .warning, rule,
                     "\(name) is never reached: "
@@ -166,22 +169,17 @@ public struct RuleAnalysis: Sendable {
         var isExact: Bool
     }
 
-    /// Whether the earlier `candidates` decide every URL rule `index` matches.
-    func shadowing(of index: Int, among candidates: [Int], languages: [RuleLanguages], rules: [CompiledAASA.Rule])
-        -> Shadow?
-    {
+    /// Whether the earlier `candidates` decide every URL rule `index` matches. `paths` runs the
+    /// path automata of all `rules` as one, so finding the earlier rules that accept a sample
+    /// path is one pass, not one automaton per earlier rule: the analysis stays near linear in
+    /// the number of rules when few of them overlap, as in real files.
+    func shadowing(
+        of index: Int, among candidates: [Int], languages: [RuleLanguages], rules: [CompiledAASA.Rule],
+        paths: AutomatonUnion
+    ) -> Shadow? {
         let rule = rules[index]
         let language = languages[index]
-        var isExact = true
-        let comparable = candidates.filter { earlier in
-            let same =
-                rules[earlier].caseSensitive == rule.caseSensitive
-                && rules[earlier].percentEncoded == rule.percentEncoded
-            let usable = same && covers(query: languages[earlier], query: language)
-            if !usable || !language.queryItems.isEmpty || !languages[earlier].queryItems.isEmpty { isExact = false }
-            return usable
-        }
-        // Parts compared exactly, one after the other; query dictionaries were settled above.
+        // Parts compared exactly, one after the other; query dictionaries are settled by `covers`.
         let parts: [(RuleLanguages) -> LanguageView] =
             language.queryItems.isEmpty ? [\.path, \.query, \.fragment] : [\.path, \.fragment]
         // A component covering this one accepts its shortest URL: that alone rules most out.
@@ -190,8 +188,27 @@ public struct RuleAnalysis: Sendable {
             if case .found(let value, _) = probe.first(where: { $0[0] }) { return value }
             return ""
         }
-        let acceptingSample = comparable.filter { earlier in
-            zip(parts, sample).allSatisfy { part, value in part(languages[earlier]).accepts(value) }
+        // The sample path is raw: prepared as the evaluator prepares it, it reads the same in the
+        // automata (every comparable rule shares this rule's case sensitivity).
+        let pathOptions = PatternOptions(caseSensitive: rule.caseSensitive, appleSlashRules: true)
+        let acceptingPath = Set(paths.accepting(pathOptions.prepare(sample[0])).map(Int.init))
+        func comparable(_ earlier: Int) -> Bool {
+            rules[earlier].caseSensitive == rule.caseSensitive && rules[earlier].percentEncoded == rule.percentEncoded
+                && covers(query: languages[earlier], query: language)
+        }
+        // Cheapest test first: most earlier rules do not even accept the sample path.
+        let acceptingSample = candidates.filter { earlier in
+            acceptingPath.contains(earlier) && comparable(earlier)
+                && zip(parts, sample).dropFirst().allSatisfy { part, value in part(languages[earlier]).accepts(value) }
+        }
+        guard !acceptingSample.isEmpty else { return nil }
+        // Only now, with a shadow possible, every earlier rule is sorted out, and whether leaving
+        // some out makes the answer conservative.
+        var isExact = true
+        let comparable = candidates.filter { earlier in
+            let usable = comparable(earlier)
+            if !usable || !language.queryItems.isEmpty || !languages[earlier].queryItems.isEmpty { isExact = false }
+            return usable
         }
         guard !acceptingSample.isEmpty else { return nil }
         var involved: Set<Int> = []
