@@ -170,7 +170,10 @@ extension AASAComponent {
         switch query {
         case .whole(let pattern): members.append(("?", .string(pattern)))
         case .items(let items): members.append(("?", .object(items.map { ($0.name, .string($0.pattern)) })))
-        case .ignoredDictionary: preconditionFailure("a query the platform ignores is never emitted")
+        // The compiler never emits one; a file read from elsewhere may hold one. An empty
+        // dictionary decides the same (every query matches), so diffs and fingerprints of such
+        // files compare what they do.
+        case .ignoredDictionary: members.append(("?", .object([])))
         case nil: break
         }
         if let fragment { members.append(("#", .string(fragment))) }

@@ -40,7 +40,7 @@ public struct CompiledSite: Sendable {
     public var assetLinks: AssetLinksDocument?
 }
 
-public struct CompiledIOSApp: Sendable {
+public struct CompiledIOSApp: Sendable, Equatable {
     public var name: String
     public var appID: String
     public var isAppClip: Bool
@@ -48,7 +48,7 @@ public struct CompiledIOSApp: Sendable {
     public var associatedDomains: [String]
 }
 
-public struct CompiledAndroidApp: Sendable {
+public struct CompiledAndroidApp: Sendable, Equatable {
     public var name: String
     public var package: String
     public var intentFilters: [IntentFilter]

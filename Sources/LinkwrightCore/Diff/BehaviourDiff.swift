@@ -30,6 +30,7 @@ public enum BehaviourDiff {
             let oldDomains = Dictionary(
                 before.sites.flatMap { site in site.servedHosts.map { ($0, site.domain) } },
                 uniquingKeysWith: { first, _ in first })
+            let affected = affectedHosts(before, after)
             func observe(_ host: Host, _ samples: [String]) {
                 let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
                 for sample in samples {
@@ -57,7 +58,7 @@ public enum BehaviourDiff {
             // Hosts of the same domain on both sides get the same samples: make them once.
             var samplesByDomains: [String: [String]] = [:]
             for site in after.sites {
-                for host in site.servedHosts {
+                for host in site.servedHosts where affected(host) {
                     guard let oldDomain = oldDomains[host] else { continue }
                     let key = oldDomain + " " + site.domain
                     let samples =
@@ -69,6 +70,40 @@ public enum BehaviourDiff {
             }
         }
         return observations
+    }
+
+    /// Which hosts can decide a URL differently. A device decides a URL on host `h` from the
+    /// apps' claims and the files of the host a claim names: `h` itself, or a parent domain for
+    /// a wildcard claim. With the same apps and claims on both sides, only hosts at or under a
+    /// host whose files changed can change, and the others need no samples: a change to one
+    /// domain of hundreds costs that domain's samples only.
+    static func affectedHosts(_ before: CompiledEnvironment, _ after: CompiledEnvironment) -> (Host) -> Bool {
+        guard before.iosApps == after.iosApps, before.androidApps == after.androidApps else { return { _ in true } }
+        func files(_ environment: CompiledEnvironment) -> [String: String] {
+            var byDomain: [String: String] = [:]
+            var byHost: [String: String] = [:]
+            for site in environment.sites {
+                let text =
+                    byDomain[site.domain]
+                    ?? (site.aasa.map { $0.json.rendered() } ?? "") + "\u{0}"
+                    + (site.assetLinks.map { $0.json.rendered() } ?? "")
+                byDomain[site.domain] = text
+                byHost[site.fileHost.name] = text
+            }
+            return byHost
+        }
+        let old = files(before)
+        let new = files(after)
+        let changed = Set(Set(old.keys).union(new.keys).filter { old[$0] != new[$0] })
+        return { host in
+            // The file host and each parent domain of it.
+            var name = Substring(host.fileHost.name)
+            while true {
+                if changed.contains(String(name)) { return true }
+                guard let dot = name.firstIndex(of: ".") else { return false }
+                name = name[name.index(after: dot)...]
+            }
+        }
     }
 
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
