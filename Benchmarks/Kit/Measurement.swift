@@ -1,7 +1,11 @@
 import Foundation
 
-/// One command run to completion, with its wall time and peak resident memory (the child's
-/// `ru_maxrss` from `wait4`).
+/// One command run to completion, with its wall time and peak resident memory.
+///
+/// Memory comes from GNU time (`/usr/bin/time -f %M`), which forks the command from its own
+/// small process: on Linux a process's `ru_maxrss` keeps the high-water mark of the memory it
+/// had before `exec`, and a child spawned from this harness (vfork or fork) starts out as the
+/// harness, whose generated inputs can weigh a hundred megabytes.
 public struct Measurement: Sendable {
     public var seconds: Double
     /// Peak resident set size in kilobytes.
@@ -21,7 +25,13 @@ public struct Measurement: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // `env -C` changes directory and execs the command in the same process, so its time and
         // memory are the command's.
-        let command = directory.map { ["env", "-C", $0] + arguments } ?? arguments
+        let memoryReport = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "linkwright-bench-memory-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: memoryReport) }
+        let command =
+            ["/usr/bin/time", "-f", "%M", "-o", memoryReport]
+            + (directory.map { ["env", "-C", $0] + arguments } ?? arguments)
         let argv = command.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
@@ -31,11 +41,15 @@ public struct Measurement: Sendable {
             throw BenchmarkError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Measurement(seconds: seconds, peakKilobytes: Int(usage.ru_maxrss), status: exit)
+        // GNU time writes "Command exited with non-zero status N" first when the command fails.
+        let report = (try? String(contentsOfFile: memoryReport, encoding: .utf8)) ?? ""
+        guard let kilobytes = report.split(separator: "\n").last.flatMap({ Int($0) }) else {
+            throw BenchmarkError("no memory figure from /usr/bin/time for \(arguments[0]): \(report)")
+        }
+        return Measurement(seconds: seconds, peakKilobytes: kilobytes, status: exit)
     }
 }
 

@@ -78,7 +78,9 @@ public enum BehaviourDiff {
     /// host whose files changed can change, and the others need no samples: a change to one
     /// domain of hundreds costs that domain's samples only.
     static func affectedHosts(_ before: CompiledEnvironment, _ after: CompiledEnvironment) -> (Host) -> Bool {
-        guard before.iosApps == after.iosApps, before.androidApps == after.androidApps else { return { _ in true } }
+        guard before.iosApps == after.iosApps, let changedFilters = changedIntentFilterHosts(before, after) else {
+            return { _ in true }
+        }
         func files(_ environment: CompiledEnvironment) -> [String: String] {
             var byDomain: [String: String] = [:]
             var byHost: [String: String] = [:]
@@ -96,6 +98,10 @@ public enum BehaviourDiff {
         let new = files(after)
         let changed = Set(Set(old.keys).union(new.keys).filter { old[$0] != new[$0] })
         return { host in
+            if changedFilters.contains(where: { $0 == host || HostPattern.androidFilter($0.name, matches: host.name) })
+            {
+                return true
+            }
             // The file host and each parent domain of it.
             var name = Substring(host.fileHost.name)
             while true {
@@ -104,6 +110,24 @@ public enum BehaviourDiff {
                 name = name[name.index(after: dot)...]
             }
         }
+    }
+
+    /// The hosts of intent filters that differ between the sides, when the apps and the order of
+    /// their filters are the same (Android claims a host with the first filter naming it whose
+    /// scope accepts the path, so only those filters matter for it); `nil` when anything else
+    /// differs, which may change any host.
+    private static func changedIntentFilterHosts(_ before: CompiledEnvironment, _ after: CompiledEnvironment)
+        -> [Host]?
+    {
+        guard before.androidApps.map(\.package) == after.androidApps.map(\.package) else { return nil }
+        var hosts: [Host] = []
+        for (old, new) in zip(before.androidApps, after.androidApps) {
+            guard old.intentFilters.map(\.domain) == new.intentFilters.map(\.domain) else { return nil }
+            for (oldFilter, newFilter) in zip(old.intentFilters, new.intentFilters) where oldFilter != newFilter {
+                hosts += oldFilter.hosts + newFilter.hosts
+            }
+        }
+        return hosts
     }
 
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.

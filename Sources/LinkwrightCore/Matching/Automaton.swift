@@ -144,7 +144,8 @@ struct Automaton: Sendable {
         return marks[accept] == generation
     }
 
-    private func consumes(_ state: Int, _ scalar: Unicode.Scalar) -> Bool {
+    /// Whether consuming node `state` accepts `scalar` (false for other nodes).
+    func consumes(_ state: Int, _ scalar: Unicode.Scalar) -> Bool {
         switch kinds[state] {
         case .scalar: scalar.value == operands[state]
         case .any: true
@@ -171,6 +172,33 @@ struct Automaton: Sendable {
                 pending.append(target)
             }
         }
+    }
+
+    /// Where consuming node `state` goes.
+    func successor(of state: Int) -> Int { links[state] }
+
+    /// Where split node `state` branches to; nothing for other nodes.
+    func branchTargets(of state: Int) -> ArraySlice<Int> {
+        kinds[state] == .split ? branches[links[state]..<(links[state] + branchCounts[state])] : []
+    }
+
+    /// Several automata side by side in one node array, node `n` of `automata[i]` at
+    /// `offsets[i] + n`; its own start and accept are meaningless (see `AutomatonUnion`).
+    static func concatenating(_ automata: [Automaton]) -> (automaton: Automaton, offsets: [Int]) {
+        var nodes: [Node] = []
+        var offsets: [Int] = []
+        for automaton in automata {
+            let offset = nodes.count
+            offsets.append(offset)
+            nodes += automaton.nodes.map { node in
+                switch node {
+                case .consume(let test, let next): .consume(test, next: next + offset)
+                case .split(let targets): .split(targets.map { $0 + offset })
+                case .accept: .accept
+                }
+            }
+        }
+        return (Automaton(nodes: nodes, start: 0, accept: 0), offsets)
     }
 
     /// The states reachable from `states` without consuming, as a sorted list (a DFA state).

@@ -42,95 +42,51 @@ final class AutomatonUnion: Sendable {
         }
     }
 
-    /// The automata as one Thompson program in flat arrays: node `n` of member `m` is node
-    /// `offsets[m] + n` here.
+    /// The automata as one Thompson automaton whose nodes know which member they accept for.
     struct Program: Sendable {
-        enum Kind: UInt8 {
-            case scalar, any, anyExcept, set, split, accept
-        }
-
-        var kinds: [Kind] = []
-        var operands: [UInt32] = []
-        var links: [Int32] = []
-        var branches: [[Int32]] = []
-        var sets: [ScalarSet] = []
+        let nodes: Automaton
+        let starts: [Int32]
         /// For an accept node, its member's label; -1 for the others.
-        var owners: [Int32] = []
-        var starts: [Int32] = []
+        let owners: [Int32]
         /// Alphabet classes of ASCII scalars: scalars no test tells apart share a class.
-        var asciiClasses: [UInt8] = []
-        var classCount = 0
+        let asciiClasses: [UInt8]
+        let classCount: Int
 
         init(_ automata: [Automaton], labels: [Int32]) {
-            for (member, automaton) in automata.enumerated() {
-                let offset = Int32(kinds.count)
-                starts.append(offset + Int32(automaton.start))
-                for (index, node) in automaton.nodes.enumerated() {
-                    var operand: UInt32 = 0
-                    var link: Int32 = 0
-                    var targets: [Int32] = []
-                    switch node {
-                    case .consume(let test, let next):
-                        link = offset + Int32(next)
-                        switch test {
-                        case .scalar(let scalar):
-                            kinds.append(.scalar)
-                            operand = scalar.value
-                        case .any:
-                            kinds.append(.any)
-                        case .anyExcept(let scalar):
-                            kinds.append(.anyExcept)
-                            operand = scalar.value
-                        case .set(let set):
-                            kinds.append(.set)
-                            operand = UInt32(sets.count)
-                            sets.append(set)
-                        }
-                    case .split(let next):
-                        kinds.append(.split)
-                        targets = next.map { offset + Int32($0) }
-                    case .accept:
-                        kinds.append(.accept)
-                    }
-                    operands.append(operand)
-                    links.append(link)
-                    branches.append(targets)
-                    owners.append(index == automaton.accept ? labels[member] : -1)
+            let (nodes, offsets) = Automaton.concatenating(automata)
+            self.nodes = nodes
+            starts = zip(automata, offsets).map { Int32($0.start + $1) }
+            var owners = [Int32](repeating: -1, count: nodes.nodes.count)
+            for (member, (automaton, offset)) in zip(automata, offsets).enumerated() {
+                owners[automaton.accept + offset] = labels[member]
+            }
+            self.owners = owners
+            (asciiClasses, classCount) = Self.asciiClasses(of: nodes.tests)
+        }
+
+        var count: Int { owners.count }
+
+        /// Gives two ASCII scalars the same class when every test answers the same for both,
+        /// so a DFA state needs one transition per class, not per scalar.
+        private static func asciiClasses(of tests: [ScalarTest]) -> ([UInt8], Int) {
+            var named: Set<UInt32> = []
+            var sets: [ScalarSet] = []
+            for test in tests {
+                switch test {
+                case .scalar(let scalar), .anyExcept(let scalar): named.insert(scalar.value)
+                case .set(let set) where !sets.contains(set): sets.append(set)
+                case .set, .any: break
                 }
             }
-            classifyASCII()
-        }
-
-        /// Gives two ASCII scalars the same class when every test of the program answers the
-        /// same for both, so a DFA state needs one transition per class, not per scalar.
-        private mutating func classifyASCII() {
-            var named: Set<UInt32> = []
-            for (index, kind) in kinds.enumerated() where kind == .scalar || kind == .anyExcept {
-                if operands[index] < 128 { named.insert(operands[index]) }
-            }
-            var distinctSets: [ScalarSet] = []
-            for set in sets where !distinctSets.contains(set) { distinctSets.append(set) }
             var classes: [[Int]: UInt8] = [:]
+            var table: [UInt8] = []
             for value in UInt32(0)..<128 {
                 let scalar = Unicode.Scalar(value)!
-                let key =
-                    [named.contains(value) ? Int(value) : -1]
-                    + distinctSets.map { $0.contains(scalar) ? 1 : 0 }
+                let key = [named.contains(value) ? Int(value) : -1] + sets.map { $0.contains(scalar) ? 1 : 0 }
                 if classes[key] == nil { classes[key] = UInt8(classes.count) }
-                asciiClasses.append(classes[key]!)
+                table.append(classes[key]!)
             }
-            classCount = classes.count
-        }
-
-        func consumes(_ node: Int32, _ scalar: Unicode.Scalar) -> Bool {
-            let index = Int(node)
-            switch kinds[index] {
-            case .scalar: return scalar.value == operands[index]
-            case .any: return true
-            case .anyExcept: return scalar.value != operands[index]
-            case .set: return sets[Int(operands[index])].contains(scalar)
-            case .split, .accept: return false
-            }
+            return (table, classes.count)
         }
     }
 
@@ -161,7 +117,7 @@ final class AutomatonUnion: Sendable {
 
         init(program: Program) {
             classCount = program.classCount
-            marks = Array(repeating: 0, count: program.kinds.count)
+            marks = Array(repeating: 0, count: program.count)
             _ = add([], program: program)
             start = add(closure(of: program.starts, program: program), program: program)
         }
@@ -183,8 +139,8 @@ final class AutomatonUnion: Sendable {
 
         private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> Int32 {
             var moved: [Int32] = []
-            for node in members[Int(state)] where program.consumes(node, scalar) {
-                moved.append(program.links[Int(node)])
+            for node in members[Int(state)] where program.nodes.consumes(Int(node), scalar) {
+                moved.append(Int32(program.nodes.successor(of: Int(node))))
             }
             return add(closure(of: moved, program: program), program: program)
         }
@@ -218,9 +174,9 @@ final class AutomatonUnion: Sendable {
             }
             while let node = pending.popLast() {
                 result.append(node)
-                for target in program.branches[Int(node)] where marks[Int(target)] != generation {
-                    marks[Int(target)] = generation
-                    pending.append(target)
+                for target in program.nodes.branchTargets(of: Int(node)) where marks[target] != generation {
+                    marks[target] = generation
+                    pending.append(Int32(target))
                 }
             }
             return result.sorted()

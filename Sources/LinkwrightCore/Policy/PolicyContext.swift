@@ -111,3 +111,14 @@ extension PolicyContext {
         return headFindings.filter { !known.contains($0.identity) }
     }
 }
+
+extension ScopedRuleFinding {
+    /// This analysis finding as a finding of the policy rule `info`, scoped to its environment,
+    /// host and apps and identified without line numbers.
+    func finding(of info: RuleInfo, hint: String) -> Finding {
+        Finding(
+            rule: info.id, severity: info.defaultSeverity, message: "\(host): \(message)", location: finding.origin,
+            hint: hint, environment: environment, host: host, platform: "ios", app: appIDs.joined(separator: ","),
+            identity: identity)
+    }
+}

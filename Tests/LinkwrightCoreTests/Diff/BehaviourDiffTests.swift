@@ -5,55 +5,79 @@ import Testing
 /// Behaviour changes are found by deciding sample URLs on both sides; hosts whose files and
 /// claims cannot have changed are skipped, which must never hide a change.
 @Suite struct BehaviourDiffTests {
-    static let environment = """
-        tier: production
-        team_id: ABCDE12345
-        apps:
-          shop:
-            ios:
-              bundle_id: com.example.shop
-        hosts:
-          shop.example: shop
-          "*.shop.example": shop
-          blog.example: blog
-
-        """
     static func domain(_ rules: String) -> String { "applinks:\n  - apps: [shop]\n    rules:\n" + rules }
 
-    func snapshot(shop: String, blog: String) throws -> PolicySnapshot {
-        try LinkwrightCoreTests.snapshot([
-            "environments/production.yaml": Self.environment, "domains/shop.yaml": Self.domain(shop),
-            "domains/blog.yaml": Self.domain(blog),
-        ])
+    static let android = """
+            android:
+              package: com.example.shop
+              fingerprints:
+                play-signing: "\(RuleExampleConfiguration.fingerprint)"
+
+        """
+
+    /// The rule examples' configuration, production serving the shop on its subdomains too and a
+    /// blog beside it; without `android`, production's app is iOS only.
+    func snapshot(shop: String, blog: String = "      - path: /posts/*\n", android: Bool = false) throws
+        -> PolicySnapshot
+    {
+        var files = RuleExampleConfiguration.replacing(
+            "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n  blog.example: blog\n",
+            in: "environments/production.yaml")
+        if !android { files = files.replacing(Self.android, with: "", in: "environments/production.yaml") }
+        return try LinkwrightCoreTests.snapshot(
+            files.merging(["domains/shop.yaml": Self.domain(shop), "domains/blog.yaml": Self.domain(blog)]) { $1 })
     }
 
+    func production(_ snapshot: PolicySnapshot) throws -> CompiledEnvironment {
+        try #require(snapshot.compiled.environments.first { $0.name == "production" })
+    }
+
+    func host(_ name: String) throws -> Host { try Host.parse(name).get() }
+
     @Test func aChangeToOneDomainSkipsTheOthersButNotItsSubdomains() throws {
-        let base = try snapshot(shop: "      - path: /products/*\n", blog: "      - path: /posts/*\n")
-        let head = try snapshot(
-            shop: "      - path: /products/*\n      - path: /sale/*\n", blog: "      - path: /posts/*\n")
-        let affected = BehaviourDiff.affectedHosts(base.compiled.environments[0], head.compiled.environments[0])
-        #expect(affected(try Host.parse("shop.example").get()))
-        #expect(affected(try Host.parse("*.shop.example").get()), "a wildcard host reads its root's file")
-        #expect(!affected(try Host.parse("blog.example").get()))
-        let changes = BehaviourDiff.changes(base: base, head: head)
+        let base = try snapshot(shop: "      - path: /products/*\n")
+        let head = try snapshot(shop: "      - path: /products/*\n      - path: /sale/*\n")
+        let affected = BehaviourDiff.affectedHosts(try production(base), try production(head))
+        #expect(affected(try host("shop.example")))
+        #expect(affected(try host("*.shop.example")), "a wildcard host reads its root's file")
+        #expect(!affected(try host("blog.example")))
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
         #expect(Set(changes.map(\.host)) == ["shop.example", "*.shop.example"])
         #expect(changes.allSatisfy { $0.kind == .opensApp })
         #expect(changes.flatMap(\.witnesses).contains { $0.hasPrefix("https://shop.example/sale") })
     }
 
+    /// Android's intent filters cover the rules' paths: a new rule widens the shop's filter,
+    /// which changes Android's claims on the shop's hosts, not on the blog's.
+    @Test func aRuleThatMovesIntentFilterScopesMakesItsFiltersHostsCount() throws {
+        let base = try snapshot(shop: "      - path: /products/*\n", android: true)
+        let head = try snapshot(shop: "      - path: /products/*\n      - path: /sale/*\n", android: true)
+        let affected = BehaviourDiff.affectedHosts(try production(base), try production(head))
+        #expect(affected(try host("shop.example")))
+        #expect(affected(try host("*.shop.example")))
+        #expect(!affected(try host("blog.example")))
+        let blogBase = try snapshot(
+            shop: "      - path: /products/*\n", blog: "      - path: /posts/*\n", android: true)
+        let blogHead = try snapshot(shop: "      - path: /products/*\n", blog: "      - path: /news/*\n", android: true)
+        let blogAffected = BehaviourDiff.affectedHosts(try production(blogBase), try production(blogHead))
+        #expect(blogAffected(try host("blog.example")))
+        #expect(!blogAffected(try host("shop.example")))
+        let changes = BehaviourDiff.changes(base: blogBase, head: blogHead).filter { $0.environment == "production" }
+        #expect(changes.contains { $0.platform == "android" && $0.host == "blog.example" })
+    }
+
     @Test func changedClaimsMakeEveryHostCount() throws {
-        let base = try snapshot(shop: "      - path: /products/*\n", blog: "      - path: /posts/*\n")
+        let base = try production(try snapshot(shop: "      - path: /products/*\n"))
         var head = base
-        head.compiled.environments[0].iosApps[0].associatedDomains.removeLast()
-        let affected = BehaviourDiff.affectedHosts(base.compiled.environments[0], head.compiled.environments[0])
-        #expect(affected(try Host.parse("blog.example").get()))
-        #expect(affected(try Host.parse("shop.example").get()))
+        head.iosApps[0].associatedDomains.removeLast()
+        let affected = BehaviourDiff.affectedHosts(base, head)
+        #expect(affected(try host("blog.example")))
+        #expect(affected(try host("shop.example")))
     }
 
     @Test func identicalSidesChangeNothing() throws {
-        let base = try snapshot(shop: "      - path: /products/*\n", blog: "      - path: /posts/*\n")
+        let base = try snapshot(shop: "      - path: /products/*\n")
         #expect(BehaviourDiff.changes(base: base, head: base).isEmpty)
-        let affected = BehaviourDiff.affectedHosts(base.compiled.environments[0], base.compiled.environments[0])
-        #expect(!affected(try Host.parse("shop.example").get()))
+        #expect(!BehaviourDiff.affectedHosts(try production(base), try production(base))(try host("shop.example")))
     }
 }

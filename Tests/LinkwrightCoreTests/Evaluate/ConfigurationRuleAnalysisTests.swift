@@ -1,37 +1,15 @@
-import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// The engine's static analysis as `lint` and `check` report it: at the YAML rule, naming the
 /// deciding rules by line, once per rule however many environments share it.
 @Suite struct ConfigurationRuleAnalysisTests {
-    static let production = """
-        tier: production
-        team_id: ABCDE12345
-        apps:
-          shop:
-            ios:
-              bundle_id: com.example.shop
-        hosts:
-          shop.example: shop
-
-        """
-    static let staging = """
-        tier: staging
-        team_id: ABCDE12345
-        apps:
-          shop:
-            ios:
-              bundle_id: com.example.shop.staging
-        hosts:
-          staging.shop.example: shop
-
-        """
-
+    /// The rule examples' production and staging environments with `domain` as the shop's rules.
     func compiled(_ domain: String) throws -> CompiledConfiguration {
-        try snapshot([
-            "environments/production.yaml": Self.production, "environments/staging.yaml": Self.staging,
-            "domains/shop.yaml": domain,
-        ]).compiled
+        var files = RuleExampleConfiguration.files
+        files["domains/shop.yaml"] = domain
+        return try snapshot(files).compiled
     }
 
     @Test func aRuleSharedByEveryEnvironmentIsReportedOnceAtItsLine() throws {

@@ -28,12 +28,8 @@ struct CatchAllAddedRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.newRuleFindings(AssociationDiagnosticID.catchAll).map { scoped in
-            Finding(
-                rule: info.id, severity: info.defaultSeverity, message: "\(scoped.host): \(scoped.message)",
-                location: scoped.finding.origin, hint: "narrow the rule, or approve the catch-all in policies/",
-                environment: scoped.environment, host: scoped.host, platform: "ios",
-                app: scoped.appIDs.joined(separator: ","), identity: scoped.identity)
+        context.newRuleFindings(AssociationDiagnosticID.catchAll).map {
+            $0.finding(of: info, hint: "narrow the rule, or approve the catch-all in policies/")
         }
     }
 }

@@ -36,12 +36,8 @@ struct UnreachableRuleRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.newRuleFindings(AssociationDiagnosticID.unreachableRule).map { scoped in
-            Finding(
-                rule: info.id, severity: info.defaultSeverity, message: "\(scoped.host): \(scoped.message)",
-                location: scoped.finding.origin, hint: "move it above the rules that decide first, or remove it",
-                environment: scoped.environment, host: scoped.host, platform: "ios",
-                app: scoped.appIDs.joined(separator: ","), identity: scoped.identity)
+        context.newRuleFindings(AssociationDiagnosticID.unreachableRule).map {
+            $0.finding(of: info, hint: "move it above the rules that decide first, or remove it")
         }
     }
 }
