@@ -40,8 +40,11 @@ public struct ConfigurationRuleAnalysis: Sendable {
         for environment in compiled.environments {
             for site in environment.sites where including(environment, site) {
                 guard let document = site.aasa, let details = document.applinks?.details else { continue }
-                let key = site.domain + "\u{1F}" + document.json.rendered()
-                let findings = cache[key] ?? analysis.findings(in: document)
+                let key =
+                    site.domain + "\u{1F}" + document.json.rendered() + "\u{1F}"
+                    + (site.assetLinks?.json.rendered() ?? "")
+                let findings =
+                    cache[key] ?? analysis.findings(in: document) + translationFindings(document, site.assetLinks)
                 cache[key] = findings
                 for finding in findings {
                     guard let components = details[finding.entryIndex].components else { continue }
@@ -78,6 +81,51 @@ public struct ConfigurationRuleAnalysis: Sendable {
         }.sorted()
     }
 
+    /// `ANDROID_SEMANTICS_DIFFER`: rules whose Android 15 dynamic rules (translated from them,
+    /// sharing their origin) decide some canonical path differently than iOS does, with the path.
+    /// Left out, because other diagnostics already say it: patterns with variables (widened,
+    /// ANDROID_PATTERN_WIDENED), case-insensitive ones (ANDROID_CASE_SENSITIVE), and those with
+    /// `%` (Android decodes, Apple compares as written unless `percentEncoded` is false).
+    func translationFindings(_ aasa: AASADocument, _ assetLinks: AssetLinksDocument?) -> [RuleFinding] {
+        var androidByOrigin: [SourceLocation: [String]] = [:]
+        for statement in assetLinks?.statements ?? [] {
+            for component in statement.dynamicComponents ?? [] {
+                guard let origin = component.origin, let path = component.path else { continue }
+                if !(androidByOrigin[origin]?.contains(path) ?? false) {
+                    androidByOrigin[origin, default: []].append(path)
+                }
+            }
+        }
+        guard !androidByOrigin.isEmpty, let applinks = aasa.applinks else { return [] }
+        var findings: [RuleFinding] = []
+        for (entryIndex, details) in applinks.details.enumerated() {
+            for (ruleIndex, component) in (details.components ?? []).enumerated() {
+                guard let origin = component.origin, let android = androidByOrigin[origin],
+                    let path = component.path, !path.contains("$("), !path.contains("%"),
+                    component.caseSensitive ?? details.defaults?.caseSensitive ?? applinks.defaults?.caseSensitive
+                        ?? true,
+                    let apple = try? PatternMatcher(path, options: PatternOptions(appleSlashRules: true))
+                else { continue }
+                guard
+                    let (witness, appleAccepts) = analysis.translationDifference(
+                        apple: apple, android: android.map { PatternMatcher(androidDynamic: $0) })
+                else { continue }
+                let (yes, no) =
+                    appleAccepts
+                    ? ("iOS matches", "its Android 15 dynamic rules do not")
+                    : ("its Android 15 dynamic rules match", "iOS does not")
+                findings.append(
+                    RuleFinding(
+                        id: AssociationDiagnosticID.androidSemanticsDiffer, severity: .warning,
+                        entryIndex: entryIndex, ruleIndex: ruleIndex, origin: origin,
+                        message: "\(yes) the path \(witness) and \(no): Apple's `*` is greedy, "
+                            + "Android's stops at the next character",
+                        decidedBy: [], isExact: true, witness: witness))
+            }
+        }
+        return findings
+    }
+
     private static func scope(
         _ finding: RuleFinding, components: [AASAComponent], appIDs: [String], environment: String, host: String
     ) -> ScopedRuleFinding {
@@ -111,6 +159,8 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 + (finding.isExact
                     ? ""
                     : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
+        case AssociationDiagnosticID.androidSemanticsDiffer:
+            return "\(name): \(finding.message)"
         case AssociationDiagnosticID.catchAll:
             return rule.exclude == true
                 ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"

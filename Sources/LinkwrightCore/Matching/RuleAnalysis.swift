@@ -289,6 +289,46 @@ public struct RuleAnalysis: Sendable {
 
     // MARK: Apple versus Android
 
+    /// A canonical path (one leading slash, no empty segment, no trailing slash: the paths
+    /// links are written with) that the Apple path pattern accepts and none of the Android
+    /// dynamic-rule patterns translated from it does, or the reverse; `nil` when they agree on
+    /// every such path or the search was cut short. Both sides compare the path as written.
+    public func translationDifference(apple: PatternMatcher, android: [PatternMatcher]) -> (
+        path: String, appleAccepts: Bool
+    )? {
+        let views =
+            [LanguageView(dfa: SubsetDFA(Self.canonicalPaths), readsAppleRawPaths: false)]
+            + [LanguageView(dfa: SubsetDFA(apple.automaton), readsAppleRawPaths: apple.options.appleSlashRules)]
+            + android.map { LanguageView(dfa: SubsetDFA($0.automaton), readsAppleRawPaths: false) }
+        let probe = search(views, paths: false, guide: 0).first { accepted in
+            accepted[0] && accepted[1] != accepted.dropFirst(2).contains(true)
+        }
+        guard case .found(let path, let accepted) = probe else { return nil }
+        return (path, accepted[1])
+    }
+
+    /// `/`, or `/` and non-empty segments separated by single slashes.
+    static let canonicalPaths: Automaton = {
+        let accept = 0
+        // After a segment character: more of the segment, the end, or a separator.
+        let segment = 1
+        let segmentCharacter = 2
+        let separator = 3
+        let firstCharacter = 4
+        let start = 5
+        let afterRoot = 6
+        return Automaton(
+            nodes: [
+                .accept,
+                .split([segmentCharacter, accept, separator]),
+                .consume(.anyExcept("/"), next: segment),
+                .consume(.scalar("/"), next: firstCharacter),
+                .consume(.anyExcept("/"), next: segment),
+                .consume(.scalar("/"), next: afterRoot),
+                .split([firstCharacter, accept]),
+            ], start: start, accept: accept)
+    }()
+
     /// Each path or fragment pattern with a `*` that the two platforms read differently, as a
     /// message and a path-only witness URL.
     func semanticsDifferences(_ rule: CompiledAASA.Rule, name: String) -> [(String, String)] {
