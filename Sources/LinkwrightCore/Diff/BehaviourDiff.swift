@@ -3,7 +3,9 @@
 /// URLs to try come from the rules of both sides (each pattern instantiated several ways, with
 /// the query items and fragments rules mention) and from the expectations. Every URL is decided
 /// on both sides as devices decide it (`EnvironmentEvaluator`), so a difference is real; a change
-/// no sample reaches is not seen, which is why such changes are marked approximate.
+/// no sample reaches is not seen, which is why such changes are marked approximate. Where the
+/// iOS rules of a host compare paths only, `PathDecisionSearch` adds a witness for every way
+/// the sides differ and the host's iOS changes are exact.
 public enum BehaviourDiff {
     /// One URL decided for one app on both sides.
     public struct Observation: Sendable {
@@ -15,6 +17,10 @@ public enum BehaviourDiff {
         public var url: String
         public var before: EnvironmentEvaluator.Verdict?
         public var after: EnvironmentEvaluator.Verdict?
+        /// Whether every URL deciding differently on this host is known to fall in a kind of
+        /// change some iOS observation of the host shows (see `PathDecisionSearch`); otherwise
+        /// the observations are samples and other URLs may change too.
+        public var exhaustive: Bool = false
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
@@ -31,8 +37,45 @@ public enum BehaviourDiff {
                 before.sites.flatMap { site in site.servedHosts.map { ($0, site.domain) } },
                 uniquingKeysWith: { first, _ in first })
             let affected = affectedHosts(before, after)
+            // The files a device reads for a host, as `EnvironmentEvaluator` picks them.
+            func filesByHost(_ environment: CompiledEnvironment) -> [String: CompiledSite] {
+                Dictionary(
+                    environment.sites.filter { $0.aasa != nil }.map { ($0.fileHost.name, $0) },
+                    uniquingKeysWith: { _, last in last })
+            }
+            let oldFiles = filesByHost(before)
+            let newFiles = filesByHost(after)
+            let sameClaims = before.iosApps == after.iosApps
+            let appIDs = after.iosApps.map(\.appID)
+            var searches: [String: PathDecisionSearch.Result] = [:]
+            /// The exact search for `host`'s iOS decisions; `nil` when some app reads another
+            /// host's file for it or the apps' claims changed, so the search would not cover it.
+            func search(_ host: Host, _ url: LinkURL) -> PathDecisionSearch.Result? {
+                let fileHost = host.fileHost.name
+                let verdicts =
+                    oldEvaluator.verdicts(for: url, platform: .ios) + newEvaluator.verdicts(for: url, platform: .ios)
+                guard sameClaims, verdicts.allSatisfy({ $0.fileHost == nil || $0.fileHost == fileHost }) else {
+                    return nil
+                }
+                let old = oldFiles[fileHost]
+                let new = newFiles[fileHost]
+                let key = (old?.domain ?? "") + " " + (new?.domain ?? "")
+                let result =
+                    searches[key]
+                    ?? PathDecisionSearch().differences(before: old?.aasa, after: new?.aasa, appIDs: appIDs)
+                searches[key] = result
+                return result
+            }
             func observe(_ host: Host, _ samples: [String]) {
                 let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
+                var samples = samples
+                var exact = false
+                // Claims do not depend on the path: any URL on the host shows whose files decide.
+                if let root = LinkURL("/")?.on(host: concrete), let result = search(host, root) {
+                    let known = Set(samples)
+                    samples += result.paths.filter { !known.contains($0) }
+                    exact = result.complete
+                }
                 for sample in samples {
                     guard let url = LinkURL(sample)?.on(host: concrete) else { continue }
                     for platform in Expectation.Platform.allCases {
@@ -50,7 +93,8 @@ public enum BehaviourDiff {
                             observations.append(
                                 Observation(
                                     environment: after.name, host: host.name, platform: platform, identity: identity,
-                                    url: url.description, before: beforeVerdict, after: afterVerdict))
+                                    url: url.description, before: beforeVerdict, after: afterVerdict,
+                                    exhaustive: platform == .ios && exact))
                         }
                     }
                 }
@@ -157,8 +201,9 @@ public enum BehaviourDiff {
             var entries: [(LinkChange.Kind, String, String?, String?, Observation)] = []
             for observation in gained {
                 if let replaced = lost.first {
-                    entries.append(
-                        (.changesApp, observation.identity, replaced.identity, observation.identity, observation))
+                    var both = observation
+                    both.exhaustive = observation.exhaustive && replaced.exhaustive
+                    entries.append((.changesApp, observation.identity, replaced.identity, observation.identity, both))
                 } else {
                     entries.append((.opensApp, observation.identity, "web", observation.identity, observation))
                 }
@@ -172,6 +217,7 @@ public enum BehaviourDiff {
                 let grouping =
                     "\(first.environment) \(first.host) \(first.platform) \(kind) \(before ?? "") \(after ?? "")"
                 if let existing = index[grouping] {
+                    if !observation.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
                     let path = observation.url.prefix { $0 != "?" && $0 != "#" }
                     let shown = changes[existing].witnesses.map { $0.prefix { $0 != "?" && $0 != "#" } }
@@ -190,7 +236,8 @@ public enum BehaviourDiff {
                         kind: kind, environment: first.environment, host: first.host, platform: first.platform.rawValue,
                         app: app, before: before, after: after, witnesses: [observation.url],
                         location: headRule ?? baseRule,
-                        side: headRule == nil && baseRule != nil ? .base : .head, approximate: true))
+                        side: headRule == nil && baseRule != nil ? .base : .head,
+                        approximate: !observation.exhaustive))
             }
         }
         return changes

@@ -80,4 +80,30 @@ import Testing
         #expect(BehaviourDiff.changes(base: base, head: base).isEmpty)
         #expect(!BehaviourDiff.affectedHosts(try production(base), try production(base))(try host("shop.example")))
     }
+
+    /// Where the iOS rules compare paths only, the diff's iOS changes are exact: a reordered
+    /// exclusion is found with its shortest path, not marked as sampled.
+    @Test func pathOnlyRulesGiveExactIOSChanges() throws {
+        let base = try snapshot(
+            shop: "      - path: /products/drafts/*\n        exclude: true\n      - path: /products/*\n")
+        let head = try snapshot(
+            shop: "      - path: /products/*\n      - path: /products/drafts/*\n        exclude: true\n")
+        let changes = BehaviourDiff.changes(base: base, head: head).filter {
+            $0.environment == "production" && $0.host == "shop.example"
+        }
+        let change = try #require(changes.first)
+        #expect(changes.count == 1)
+        #expect(change.kind == .opensApp && !change.approximate)
+        #expect(change.witnesses.contains("https://shop.example/products/drafts"))
+    }
+
+    /// A rule that reads the query keeps the sampled, approximate answer.
+    @Test func queryRulesKeepSampledChanges() throws {
+        let base = try snapshot(shop: "      - path: /products/*\n")
+        let head = try snapshot(
+            shop: "      - path: /products/*\n      - path: /sale/*\n        query:\n          id: \"?*\"\n")
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        #expect(!changes.isEmpty)
+        #expect(changes.allSatisfy { $0.approximate })
+    }
 }
