@@ -27,6 +27,20 @@ final class Terminal {
         if pending!.count >= Self.bufferLimit { flush() }
     }
 
+    /// One line written by `build` straight into the output bytes (the newline is added): the
+    /// streaming commands' hot path, with no string per line.
+    func outLine(_ build: (inout [UInt8]) -> Void) {
+        guard pending != nil else {
+            var bytes: [UInt8] = []
+            build(&bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            return Self.write(bytes, to: STDOUT_FILENO)
+        }
+        build(&pending!)
+        pending!.append(UInt8(ascii: "\n"))
+        if pending!.count >= Self.bufferLimit { flush() }
+    }
+
     func err(_ text: String) {
         // What was answered before the error is printed first, as it would be unbuffered.
         flush()

@@ -40,6 +40,23 @@ import Testing
             ])
     }
 
+    /// JSON lines are written byte by byte on the hot path: each must still be valid JSON that
+    /// gives back the URL as given (quotes, backslashes, non-ASCII), buffered or not.
+    @Test func jsonLinesEscapeWhatTheURLHolds() throws {
+        let urls = [#"https://Museo.Example/a"b\c"#, "https://museo.example/café?q=日本#ü", "/tickets/x?source=mail"]
+        let arguments = ["match", "--aasa", aasa, "--app", "A1B2C3D4E5.com.example.museo", "--format", "json"]
+        for result in [
+            try linkwright(arguments + urls), try linkwright(arguments, input: urls.joined(separator: "\n") + "\n"),
+        ] {
+            #expect(result.status == 0, "\(result)")
+            let objects = try result.stdout.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(objects.compactMap { $0["url"] as? String } == urls)
+            #expect(objects.compactMap { $0["decision"] as? String } == ["no_match", "no_match", "match"])
+        }
+    }
+
     /// Output is buffered for throughput, but flushed whenever the input has no complete line
     /// waiting: a program that writes one URL and waits gets its answer before it sends more.
     @Test func answersEachLineBeforeTheNextArrives() throws {

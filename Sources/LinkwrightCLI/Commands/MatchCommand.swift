@@ -45,6 +45,12 @@ struct MatchCommand: Command {
         let json = arguments.value("format") == "json"
         let host = arguments.value("host")?.lowercased()
         var unusable = false
+        // Each app's `"app":"…"` member, escaped once rather than once per URL.
+        let appMembers = apps.map { app -> [UInt8] in
+            var member = Array(#","app":"#.utf8)
+            JSON.writeString(app, to: &member)
+            return member
+        }
         let answer = { (line: String) in
             let text = line.trimmingWhitespace
             guard !text.isEmpty else { return }
@@ -59,10 +65,13 @@ struct MatchCommand: Command {
                 Self.reportError("is on \(own), but the file is served by \(host)", text, json: json, terminal)
                 return
             }
-            for app in apps {
+            for (app, appMember) in zip(apps, appMembers) {
                 let decision = input.decision(for: url, app: app)
-                terminal.out(
-                    json ? Self.jsonLine(text, app, decision) : Self.text(text, app, decision, input))
+                if json {
+                    terminal.outLine { Self.writeJSONLine(text, appMember, decision, to: &$0) }
+                } else {
+                    terminal.out(Self.text(text, app, decision, input))
+                }
             }
         }
         if arguments.positionals.isEmpty {
@@ -79,20 +88,19 @@ struct MatchCommand: Command {
         return "\(decision.outcome.jsonName)\t\(app)\t\(url)\(place)"
     }
 
-    /// The JSON object of one answer, written directly: the batch mode's hot path, where building
-    /// a `JSON` value per line would cost more than the decision.
-    static func jsonLine(_ url: String, _ app: String, _ decision: LinkDecision) -> String {
-        var line = #"{"url":"#
-        line.reserveCapacity(url.utf8.count + app.utf8.count + 80)
-        JSON.writeString(url, to: &line)
-        line += #","app":"#
-        JSON.writeString(app, to: &line)
-        line += #","decision":""# + decision.outcome.jsonName + #"","detail":"#
-        line += decision.entryIndex.map(String.init) ?? "null"
-        line += #","component":"#
-        line += decision.ruleIndex.map(String.init) ?? "null"
-        line += "}"
-        return line
+    /// The JSON object of one answer, written directly into the output: the batch mode's hot
+    /// path, where building a `JSON` value or a string per line would cost more than the decision.
+    static func writeJSONLine(_ url: String, _ appMember: [UInt8], _ decision: LinkDecision, to out: inout [UInt8]) {
+        out.write(#"{"url":"#)
+        JSON.writeString(url, to: &out)
+        out.append(contentsOf: appMember)
+        out.write(#","decision":""#)
+        out.write(decision.outcome.jsonName)
+        out.write(#"","detail":"#)
+        out.write(decision.entryIndex.map(String.init) ?? "null")
+        out.write(#","component":"#)
+        out.write(decision.ruleIndex.map(String.init) ?? "null")
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func reportError(_ problem: String, _ url: String, json: Bool, _ terminal: Terminal) {

@@ -88,32 +88,32 @@ public indirect enum JSON: Equatable, Sendable {
 
     /// Appends `value` to `out` as a JSON string literal, quotes included (RFC 8259 escaping;
     /// `/` and non-ASCII characters are written as they are).
-    public static func writeString(_ value: String, to out: inout String) {
-        out.append("\"")
+    public static func writeString(_ value: String, to out: inout some JSONTextOutput) {
+        out.write("\"")
         // Most strings need no escape: append them whole rather than scalar by scalar.
         let needsNoEscape =
             value.utf8.withContiguousStorageIfAvailable { bytes in
                 !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
             } ?? false
         if needsNoEscape {
-            out.append(value)
-            out.append("\"")
+            out.write(value)
+            out.write("\"")
             return
         }
         for scalar in value.unicodeScalars {
             switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
+            case "\"": out.write("\\\"")
+            case "\\": out.write("\\\\")
+            case "\n": out.write("\\n")
+            case "\r": out.write("\\r")
+            case "\t": out.write("\\t")
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
-                out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: out.unicodeScalars.append(scalar)
+                out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: out.write(String(scalar))
             }
         }
-        out.append("\"")
+        out.write("\"")
     }
 
     /// The members of an object, or `nil`.
@@ -125,5 +125,24 @@ public indirect enum JSON: Equatable, Sendable {
     /// The value of `key` in an object.
     public subscript(key: String) -> JSON? {
         objectMembers?.last { $0.0 == key }?.1
+    }
+}
+
+/// Where JSON text is written: a `String` while rendering documents, UTF-8 bytes on the hot
+/// path of streaming commands, which append each line straight to their output buffer.
+public protocol JSONTextOutput {
+    mutating func write(_ text: String)
+}
+
+extension String: JSONTextOutput {
+    public mutating func write(_ text: String) { append(text) }
+}
+
+extension Array: JSONTextOutput where Element == UInt8 {
+    public mutating func write(_ text: String) {
+        // In one copy where the string's bytes are contiguous (native and small strings are).
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            append(contentsOf: text.utf8)
+        }
     }
 }

@@ -17,11 +17,21 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     /// anything else, or when the text holds spaces or control characters (a browser would
     /// have encoded them).
     public init?(_ text: String) {
-        // Parsed on UTF-8 bytes: every delimiter is ASCII, so every slice starts and ends on a
-        // scalar boundary, and a batch of a million URLs pays no grapheme breaking.
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let url = text.withUTF8(Self.init(utf8:)) else { return nil }
+        self = url
+    }
+
+    /// Parsed on UTF-8 bytes, read in place: every delimiter is ASCII, so every slice starts
+    /// and ends on a scalar boundary, and a batch of a million URLs pays no grapheme breaking.
+    private init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return nil }
         func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        // Nearly every scheme and host is lowercase ASCII already: no second copy for those.
+        func lowercased(_ range: Range<Int>) -> String {
+            let lower = bytes[range].allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+            return lower ? string(range) : string(range).lowercased()
+        }
         var end = bytes.count
         if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
             fragment = string(hash + 1..<end)
@@ -38,7 +48,7 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon + 2 < end,
             bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
         else { return nil }
-        let scheme = string(0..<colon).lowercased()
+        let scheme = lowercased(0..<colon)
         guard scheme == "https" || scheme == "http" else { return nil }
         self.scheme = scheme
         let authorityStart = colon + 3
@@ -49,9 +59,9 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
             guard let port = Int(string(portColon + 1..<authorityEnd)), (0...65535).contains(port) else { return nil }
             self.port = port
-            host = string(authorityStart..<portColon).lowercased()
+            host = lowercased(authorityStart..<portColon)
         } else {
-            host = string(authorityStart..<authorityEnd).lowercased()
+            host = lowercased(authorityStart..<authorityEnd)
         }
         guard let host, !host.isEmpty else { return nil }
     }

@@ -45,6 +45,7 @@ public struct PatternOptions: Hashable, Sendable {
     /// scalar: `?` matches one scalar, so `é` written precomposed is one character and written
     /// as `e` plus a combining accent is two (Apple documents nothing finer).
     public func prepare(_ text: String) -> [Unicode.Scalar] {
+        if let ascii = text.utf8.withContiguousStorageIfAvailable(prepareASCII), let ascii { return ascii }
         let scalars = caseSensitive ? Array(text.unicodeScalars) : text.unicodeScalars.map(CaseFolding.fold)
         guard appleSlashRules else { return scalars }
         var start = 0
@@ -56,6 +57,28 @@ public struct PatternOptions: Hashable, Sendable {
         prepared.reserveCapacity(end - start + 2)
         prepared += scalars[start..<end]
         prepared.append("/")
+        return prepared
+    }
+
+    /// `prepare` for ASCII text, in one array without decoding scalars: the common case,
+    /// matched a million times a batch. `nil` when a byte is not ASCII.
+    private func prepareASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [Unicode.Scalar]? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var start = 0
+        var end = bytes.count
+        if appleSlashRules {
+            while start < end && bytes[start] == UInt8(ascii: "/") { start += 1 }
+            while end > start && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            guard start < end else { return ["/"] }
+        }
+        var prepared: [Unicode.Scalar] = []
+        prepared.reserveCapacity(end - start + 2)
+        if appleSlashRules { prepared.append("/") }
+        for byte in bytes[start..<end] {
+            let folded = !caseSensitive && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            prepared.append(Unicode.Scalar(folded))
+        }
+        if appleSlashRules { prepared.append("/") }
         return prepared
     }
 }

@@ -15,6 +15,11 @@ import Testing
         #expect(url.description == "https://shop.example:8443/a/b%20c?x=1&y=2#top?no")
     }
 
+    @Test func lowercasesNonASCIIHostsToo() throws {
+        #expect(LinkURL("https://MÜSEO.example/x")?.host == "müseo.example")
+        #expect(LinkURL("Http://müseo.example")?.scheme == "http")
+    }
+
     @Test func keepsEmptyAndAbsentPartsApart() throws {
         let bare = try #require(LinkURL("https://e.com"))
         #expect(bare.path == "" && bare.query == nil && bare.fragment == nil)

@@ -98,6 +98,17 @@ struct PatternPropertyTests {
         #expect(shortcutsSeen > 500)
     }
 
+    /// ASCII text is prepared without decoding scalars; the result must be the one every other
+    /// text gets: folded when case-insensitive, slashes normalised under Apple's path rules.
+    @Test func preparedTextFoldsAndTrimsAlikeForASCIIAndOtherText() {
+        let folded = PatternOptions(caseSensitive: false, appleSlashRules: true)
+        #expect(String(String.UnicodeScalarView(folded.prepare("//Shop/A//"))) == "/shop/a/")
+        #expect(String(String.UnicodeScalarView(folded.prepare("//Shöp/Ä//"))) == "/shöp/ä/")
+        #expect(folded.prepare("///") == ["/"] && folded.prepare("") == ["/"])
+        #expect(String(String.UnicodeScalarView(PatternOptions().prepare("/Shop//"))) == "/Shop//")
+        #expect(String(String.UnicodeScalarView(PatternOptions(caseSensitive: false).prepare("/ÉA/"))) == "/éa/")
+    }
+
     @Test func shortcutsAreChosenForCommonShapes() throws {
         #expect(try PatternMatcher("/about").shortcut == .literal(Array("/about".unicodeScalars)))
         #expect(try PatternMatcher("/x/*").shortcut == .affix(prefix: Array("/x/".unicodeScalars), suffix: []))
