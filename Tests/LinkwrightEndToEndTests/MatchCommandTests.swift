@@ -111,6 +111,23 @@ import Testing
                 """)
     }
 
+    /// Indexes are written digit by digit: zero, one digit and several must all come out right.
+    @Test func jsonLinesNameMultiDigitRulePositions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let components = (0...120).map { #"{"/": "/p\#($0)"}"# }.joined(separator: ", ")
+        let file = try folder.write(
+            "aasa.json", #"{"applinks": {"details": [{"appIDs": ["T.app"], "components": [\#(components)]}]}}"#)
+        let result = try runLinkwright(
+            ["match", "--aasa", file.path, "--format", "json", "/p0", "/p7", "/p10", "/p99", "/p120", "/q"])
+        #expect(result.status == 0, "\(result)")
+        let positions = try result.stdout.split(separator: "\n").map {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            return object["component"] as? Int
+        }
+        #expect(positions == [0, 7, 10, 99, 120, nil])
+    }
+
     @Test func anInvalidFileIsALocatedInputError() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

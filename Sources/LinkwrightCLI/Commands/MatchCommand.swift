@@ -91,16 +91,29 @@ struct MatchCommand: Command {
     /// The JSON object of one answer, written directly into the output: the batch mode's hot
     /// path, where building a `JSON` value or a string per line would cost more than the decision.
     static func writeJSONLine(_ url: String, _ appMember: [UInt8], _ decision: LinkDecision, to out: inout [UInt8]) {
-        out.write(#"{"url":"#)
+        out.writeLiteral(#"{"url":"#)
         JSON.writeString(url, to: &out)
         out.append(contentsOf: appMember)
-        out.write(#","decision":""#)
-        out.write(decision.outcome.jsonName)
-        out.write(#"","detail":"#)
-        out.write(decision.entryIndex.map(String.init) ?? "null")
-        out.write(#","component":"#)
-        out.write(decision.ruleIndex.map(String.init) ?? "null")
+        switch decision.outcome {
+        case .match: out.writeLiteral(#","decision":"match","detail":"#)
+        case .exclude: out.writeLiteral(#","decision":"exclude","detail":"#)
+        case .noMatch: out.writeLiteral(#","decision":"no_match","detail":"#)
+        }
+        writeIndex(decision.entryIndex, to: &out)
+        out.writeLiteral(#","component":"#)
+        writeIndex(decision.ruleIndex, to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// A zero-based index in decimal digits, or `null`.
+    private static func writeIndex(_ index: Int?, to out: inout [UInt8]) {
+        guard let index, index >= 0 else { return out.writeLiteral("null") }
+        var divisor = 1
+        while divisor <= index / 10 { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(index / divisor % 10))
+            divisor /= 10
+        }
     }
 
     private static func reportError(_ problem: String, _ url: String, json: Bool, _ terminal: Terminal) {

@@ -89,7 +89,7 @@ public indirect enum JSON: Equatable, Sendable {
     /// Appends `value` to `out` as a JSON string literal, quotes included (RFC 8259 escaping;
     /// `/` and non-ASCII characters are written as they are).
     public static func writeString(_ value: String, to out: inout some JSONTextOutput) {
-        out.write("\"")
+        out.writeASCII(UInt8(ascii: "\""))
         // Most strings need no escape: append them whole rather than scalar by scalar.
         let needsNoEscape =
             value.utf8.withContiguousStorageIfAvailable { bytes in
@@ -97,7 +97,7 @@ public indirect enum JSON: Equatable, Sendable {
             } ?? false
         if needsNoEscape {
             out.write(value)
-            out.write("\"")
+            out.writeASCII(UInt8(ascii: "\""))
             return
         }
         for scalar in value.unicodeScalars {
@@ -113,7 +113,7 @@ public indirect enum JSON: Equatable, Sendable {
             default: out.write(String(scalar))
             }
         }
-        out.write("\"")
+        out.writeASCII(UInt8(ascii: "\""))
     }
 
     /// The members of an object, or `nil`.
@@ -132,10 +132,12 @@ public indirect enum JSON: Equatable, Sendable {
 /// path of streaming commands, which append each line straight to their output buffer.
 public protocol JSONTextOutput {
     mutating func write(_ text: String)
+    mutating func writeASCII(_ byte: UInt8)
 }
 
 extension String: JSONTextOutput {
     public mutating func write(_ text: String) { append(text) }
+    public mutating func writeASCII(_ byte: UInt8) { unicodeScalars.append(Unicode.Scalar(byte)) }
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {
@@ -144,5 +146,12 @@ extension Array: JSONTextOutput where Element == UInt8 {
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
             append(contentsOf: text.utf8)
         }
+    }
+
+    public mutating func writeASCII(_ byte: UInt8) { append(byte) }
+
+    /// Appends a literal's bytes, which need neither escaping nor a String.
+    public mutating func writeLiteral(_ literal: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 }

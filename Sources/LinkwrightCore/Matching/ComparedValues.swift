@@ -62,8 +62,10 @@ struct ComparedValues {
     /// The query's items, split on first use: most URLs meet no query dictionary.
     private var splitItems: [QueryItem]?
     /// Prepared values by part and option set (see `slot`), filled on first use. A URL meets few
-    /// option sets, so a short list searched in order beats a table allocated per URL.
-    private var cache: [(slot: Int, value: [Unicode.Scalar])] = []
+    /// option sets, so a short list searched in order beats a table allocated per URL; the first
+    /// value, often the only one (the path), is kept apart so most URLs allocate no list.
+    private var first: (slot: Int, value: [Unicode.Scalar])?
+    private var others: [(slot: Int, value: [Unicode.Scalar])] = []
 
     init(_ url: LinkURL) { self.url = url }
 
@@ -88,9 +90,10 @@ struct ComparedValues {
         -> [Unicode.Scalar]
     {
         let slot = Self.slot(part, options, decoded: decoded)
-        if let cached = cache.first(where: { $0.slot == slot }) { return cached.value }
+        if let first, first.slot == slot { return first.value }
+        if let cached = others.first(where: { $0.slot == slot }) { return cached.value }
         let value = options.prepare(decoded ? PercentDecoding.decode(text) : text)
-        cache.append((slot, value))
+        if first == nil { first = (slot, value) } else { others.append((slot, value)) }
         return value
     }
 

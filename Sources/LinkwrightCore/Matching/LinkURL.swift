@@ -25,19 +25,28 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     /// Parsed on UTF-8 bytes, read in place: every delimiter is ASCII, so every slice starts
     /// and ends on a scalar boundary, and a batch of a million URLs pays no grapheme breaking.
     private init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return nil }
+        // One pass finds the query and fragment delimiters and rejects what a browser would have
+        // encoded; a `?` inside the fragment is the fragment's.
+        var hash = bytes.count
+        var question = -1
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte <= 0x20 || byte == 0x7F { return nil }
+            if byte == UInt8(ascii: "#") {
+                if hash == bytes.count { hash = index }
+            } else if byte == UInt8(ascii: "?") && question < 0 && hash == bytes.count {
+                question = index
+            }
+        }
         func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         // Nearly every scheme and host is lowercase ASCII already: no second copy for those.
         func lowercased(_ range: Range<Int>) -> String {
             let lower = bytes[range].allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
             return lower ? string(range) : string(range).lowercased()
         }
-        var end = bytes.count
-        if let hash = bytes.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = string(hash + 1..<end)
-            end = hash
-        }
-        if let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) {
+        var end = hash
+        if hash < bytes.count { fragment = string(hash + 1..<bytes.count) }
+        if question >= 0 {
             query = string(question + 1..<end)
             end = question
         }
