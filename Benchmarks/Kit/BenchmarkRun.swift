@@ -86,13 +86,19 @@ struct BenchmarkRun {
         defer { try? FileManager.default.removeItem(at: work) }
         var rows: [Row] = []
         var failures: [String] = []
+        /// The fastest of `runs` runs (one in smoke mode): on a shared VM a single run can be a
+        /// third slower than the next, and the fastest is the one least disturbed.
         func measure(
             _ arguments: [String], input: String? = nil, output: String? = nil, in directory: URL? = nil,
-            expecting: Set<Int32> = [0]
+            expecting: Set<Int32> = [0], runs: Int = 3
         )
             throws -> Measurement
         {
-            let result = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
+            var result = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
+            for _ in 1..<(smoke ? 1 : max(runs, 1)) {
+                let again = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
+                if again.seconds < result.seconds { result = again }
+            }
             if !expecting.contains(result.status) {
                 failures.append(
                     "\(arguments.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " ")) exited \(result.status)"
@@ -121,9 +127,10 @@ struct BenchmarkRun {
             var generator = ScaleGenerator(seed: options.seed)
             try BenchmarkCommand.write(generator.configuration(size), to: folder)
             let parse = try measure([bench, "baseline", "yaml", folder.path])
-            let build = try measure([
-                linkwright, "build", "--config", folder.path, "--out", folder.appendingPathComponent("dist").path,
-            ])
+            // Once: a second run would find `dist/` up to date, which the next figure measures.
+            let build = try measure(
+                [linkwright, "build", "--config", folder.path, "--out", folder.appendingPathComponent("dist").path],
+                runs: 1)
             rows.append(
                 Row(
                     figure: "build, size \(size.name)", seconds: build.seconds, peakKilobytes: build.peakKilobytes,
@@ -221,7 +228,8 @@ struct BenchmarkRun {
                     baseline: "1 commit back", baselineSeconds: near, ratio: far / near, goal: "same cost (≤ 1.5×)",
                     met: smoke ? nil : far / near <= 1.5))
         }
-        let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository)
+        // Once: it runs for tens of seconds, long enough that a disturbance weighs little.
+        let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository, runs: 1)
         let log = try measure(
             ["git", "log", "-p", "v1.1..v1.\(tags)", "--", "environments", "domains", "policies"], in: repository)
         rows.append(
