@@ -30,9 +30,12 @@ public struct ConfigurationRuleAnalysis: Sendable {
 
     public init(analysis: RuleAnalysis = RuleAnalysis()) { self.analysis = analysis }
 
-    /// Findings for every site, or only those `including` accepts (environment, site).
+    /// Findings for every site, or only those `including` accepts (environment, site). Without
+    /// `translations`, rules are not compared with their Android translation (the costliest part,
+    /// which merge policies do not ask about).
     public func findings(
-        in compiled: CompiledConfiguration, including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
+        in compiled: CompiledConfiguration, translations: Bool = true,
+        including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
     ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same file in every environment; analyse it once.
         var cache: [String: [RuleFinding]] = [:]
@@ -44,7 +47,8 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     site.domain + "\u{1F}" + document.json.rendered() + "\u{1F}"
                     + (site.assetLinks?.json.rendered() ?? "")
                 let findings =
-                    cache[key] ?? analysis.findings(in: document) + translationFindings(document, site.assetLinks)
+                    cache[key] ?? analysis.findings(in: document)
+                    + (translations ? translationFindings(document, site.assetLinks) : [])
                 cache[key] = findings
                 for finding in findings {
                     guard let components = details[finding.entryIndex].components else { continue }

@@ -80,7 +80,8 @@ extension PolicyContext {
     /// unchanged file gives the same findings on both sides, so those sites are skipped.
     private func computeNewRuleFindings() -> [ScopedRuleFinding] {
         let analysis = ConfigurationRuleAnalysis()
-        guard let base else { return analysis.findings(in: head.compiled) }
+        // The policies asking (UNREACHABLE_RULE, CATCH_ALL_ADDED) need no Android translation.
+        guard let base else { return analysis.findings(in: head.compiled, translations: false) }
         // Rendered once per domain and environment: every host of a domain serves the same file.
         func files(_ compiled: CompiledConfiguration) -> [String: String] {
             var rendered: [String: String] = [:]
@@ -101,11 +102,11 @@ extension PolicyContext {
             let key = environment.name + " " + site.fileHost.name
             return before[key] != after[key]
         }
-        let headFindings = analysis.findings(in: head.compiled, including: changed)
+        let headFindings = analysis.findings(in: head.compiled, translations: false, including: changed)
         guard !headFindings.isEmpty else { return [] }
         let changedSites = Set(headFindings.map { $0.environment + " " + $0.host })
         let known = Set(
-            analysis.findings(in: base.compiled) { environment, site in
+            analysis.findings(in: base.compiled, translations: false) { environment, site in
                 changedSites.contains(environment.name + " " + site.fileHost.name)
             }.map(\.identity))
         return headFindings.filter { !known.contains($0.identity) }
