@@ -51,7 +51,7 @@ public enum Baselines {
         }
         var matched = 0
         try lines(input) { line in
-            guard let url = URLComponents(string: line) else { return }
+            guard let url = URLComponents(string: String(decoding: line, as: UTF8.self)) else { return }
             let path = url.percentEncodedPath
             let range = NSRange(path.startIndex..., in: path)
             for (regex, exclude) in rules where regex.firstMatch(in: path, range: range) != nil {
@@ -69,8 +69,9 @@ public enum Baselines {
         return count
     }
 
-    /// Calls `body` with each line of `input`, read in large blocks as `linkwright match` reads.
-    static func lines(_ input: FileHandle, _ body: (String) -> Void) throws {
+    /// Calls `body` with each line of `input` as bytes, read in large blocks as `linkwright match`
+    /// reads.
+    static func lines(_ input: FileHandle, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         LineReader.forEach(in: input.fileDescriptor, body)
     }
 }

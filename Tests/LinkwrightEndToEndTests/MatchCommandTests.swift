@@ -111,6 +111,24 @@ import Testing
                 """)
     }
 
+    /// Lines are read as bytes: whitespace around a URL (CRLF files, tabs, a no-break space) is
+    /// trimmed as before, and ill-formed UTF-8 still gives valid JSON with the bytes repaired.
+    @Test func standardInputLinesAreTrimmedAndRepaired() throws {
+        var input = Data("  /tickets/x?source=mail\r\n\t/admin/x \n\u{A0}/exhibitions/a\n".utf8)
+        input += Data([0x2F, 0x61, 0xFF, 0x0A])
+        let result = try runLinkwright(
+            ["match", "--aasa", aasa, "--app", "A1B2C3D4E5.com.example.museo", "--format", "json"],
+            in: RepositoryPaths.root, input: input)
+        #expect(result.status == 0, "\(result)")
+        let objects = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            objects.compactMap { $0["url"] as? String }
+                == ["/tickets/x?source=mail", "/admin/x", "/exhibitions/a", "/a\u{FFFD}"])
+        #expect(objects.compactMap { $0["decision"] as? String } == ["match", "exclude", "match", "no_match"])
+    }
+
     /// Indexes are written digit by digit: zero, one digit and several must all come out right.
     @Test func jsonLinesNameMultiDigitRulePositions() throws {
         let folder = try TemporaryFolder()

@@ -51,34 +51,42 @@ struct MatchCommand: Command {
             JSON.writeString(app, to: &member)
             return member
         }
-        let answer = { (line: String) in
-            let text = line.trimmingWhitespace
-            guard !text.isEmpty else { return }
-            guard var url = LinkURL(text) else {
+        func decide(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard var url = LinkURL(utf8: bytes) else {
                 unusable = true
-                Self.reportError("not a URL or path", text, json: json, terminal)
+                Self.reportError("not a URL or path", String(decoding: bytes, as: UTF8.self), json: json, terminal)
                 return
             }
             if url.host == nil, let host { url = url.on(host: host) }
             if let host, let own = url.host, own != host {
                 unusable = true
-                Self.reportError("is on \(own), but the file is served by \(host)", text, json: json, terminal)
+                Self.reportError(
+                    "is on \(own), but the file is served by \(host)", String(decoding: bytes, as: UTF8.self),
+                    json: json, terminal)
                 return
             }
             for (app, appMember) in zip(apps, appMembers) {
                 let decision = input.decision(for: url, app: app)
                 if json {
-                    terminal.outLine { Self.writeJSONLine(text, appMember, decision, to: &$0) }
+                    terminal.outLine { Self.writeJSONLine(bytes, appMember, decision, to: &$0) }
                 } else {
-                    terminal.out(Self.text(text, app, decision, input))
+                    terminal.out(Self.text(String(decoding: bytes, as: UTF8.self), app, decision, input))
                 }
             }
+        }
+        // Most lines have nothing to trim: those are decided in place, the others once trimmed.
+        let answer = { (line: UnsafeBufferPointer<UInt8>) in
+            if let first = line.first, let last = line.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+                return decide(line)
+            }
+            var text = String(decoding: line, as: UTF8.self).trimmingWhitespace
+            if !text.isEmpty { text.withUTF8(decide) }
         }
         if arguments.positionals.isEmpty {
             terminal.beginBuffering()
             LineReader.forEach(answer, waiting: terminal.flush)
         } else {
-            arguments.positionals.forEach(answer)
+            for var argument in arguments.positionals { argument.withUTF8(answer) }
         }
         return unusable ? .unusable : .success
     }
@@ -90,9 +98,11 @@ struct MatchCommand: Command {
 
     /// The JSON object of one answer, written directly into the output: the batch mode's hot
     /// path, where building a `JSON` value or a string per line would cost more than the decision.
-    static func writeJSONLine(_ url: String, _ appMember: [UInt8], _ decision: LinkDecision, to out: inout [UInt8]) {
+    static func writeJSONLine(
+        _ url: UnsafeBufferPointer<UInt8>, _ appMember: [UInt8], _ decision: LinkDecision, to out: inout [UInt8]
+    ) {
         out.writeLiteral(#"{"url":"#)
-        JSON.writeString(url, to: &out)
+        JSON.writeString(utf8: url, to: &out)
         out.append(contentsOf: appMember)
         switch decision.outcome {
         case .match: out.writeLiteral(#","decision":"match","detail":"#)
@@ -132,10 +142,6 @@ extension LinkOutcome {
 
 extension String {
     var trimmingWhitespace: String {
-        // Most lines have nothing to trim: answer those without walking characters.
-        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
-            return self
-        }
         var scalars = Substring(self)
         while scalars.first?.isWhitespace == true { scalars.removeFirst() }
         while scalars.last?.isWhitespace == true { scalars.removeLast() }

@@ -116,6 +116,19 @@ public indirect enum JSON: Equatable, Sendable {
         out.writeASCII(UInt8(ascii: "\""))
     }
 
+    /// `writeString` for UTF-8 bytes written to bytes: printable ASCII without `"` or `\` (nearly
+    /// every URL) is copied as it is; anything else goes through a `String`, which also repairs
+    /// ill-formed UTF-8 so the output stays valid JSON.
+    public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let plain = !bytes.contains {
+            $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+        }
+        guard plain else { return writeString(String(decoding: bytes, as: UTF8.self), to: &out) }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: bytes)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// The members of an object, or `nil`.
     public var objectMembers: [(String, JSON)]? {
         if case .object(let members) = self { return members }

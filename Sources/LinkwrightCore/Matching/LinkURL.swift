@@ -22,9 +22,11 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         self = url
     }
 
-    /// Parsed on UTF-8 bytes, read in place: every delimiter is ASCII, so every slice starts
-    /// and ends on a scalar boundary, and a batch of a million URLs pays no grapheme breaking.
-    private init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    /// The same, from UTF-8 bytes read in place (a batch's input line needs no `String`): every
+    /// delimiter is ASCII, so every slice starts and ends on a scalar boundary, and a batch of a
+    /// million URLs pays no grapheme breaking. Ill-formed UTF-8 in a part is repaired as
+    /// `String(decoding:as:)` repairs it.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         // One pass finds the query and fragment delimiters and rejects what a browser would have
         // encoded; a `?` inside the fragment is the fragment's.
         var hash = bytes.count
