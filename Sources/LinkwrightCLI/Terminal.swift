@@ -21,10 +21,8 @@ final class Terminal {
     }
 
     func out(_ text: String) {
-        guard pending != nil else { return Self.write(Self.line(text), to: STDOUT_FILENO) }
-        pending!.append(contentsOf: text.utf8)
-        if text.utf8.last != UInt8(ascii: "\n") { pending!.append(UInt8(ascii: "\n")) }
-        if pending!.count >= Self.bufferLimit { flush() }
+        let utf8 = text.utf8
+        outLine { $0.append(contentsOf: utf8.last == UInt8(ascii: "\n") ? utf8.dropLast() : utf8[...]) }
     }
 
     /// One line written by `build` straight into the output bytes (the newline is added): the

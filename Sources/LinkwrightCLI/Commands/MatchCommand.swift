@@ -52,17 +52,17 @@ struct MatchCommand: Command {
             return member
         }
         func decide(_ bytes: UnsafeBufferPointer<UInt8>) {
+            // The line as text, made only where it is printed as text.
+            let text = { String(decoding: bytes, as: UTF8.self) }
             guard var url = LinkURL(utf8: bytes) else {
                 unusable = true
-                Self.reportError("not a URL or path", String(decoding: bytes, as: UTF8.self), json: json, terminal)
+                Self.reportError("not a URL or path", text(), json: json, terminal)
                 return
             }
             if url.host == nil, let host { url = url.on(host: host) }
             if let host, let own = url.host, own != host {
                 unusable = true
-                Self.reportError(
-                    "is on \(own), but the file is served by \(host)", String(decoding: bytes, as: UTF8.self),
-                    json: json, terminal)
+                Self.reportError("is on \(own), but the file is served by \(host)", text(), json: json, terminal)
                 return
             }
             for (app, appMember) in zip(apps, appMembers) {
@@ -70,7 +70,7 @@ struct MatchCommand: Command {
                 if json {
                     terminal.outLine { Self.writeJSONLine(bytes, appMember, decision, to: &$0) }
                 } else {
-                    terminal.out(Self.text(String(decoding: bytes, as: UTF8.self), app, decision, input))
+                    terminal.out(Self.text(text(), app, decision, input))
                 }
             }
         }

@@ -52,7 +52,8 @@ struct PathDecisionSearch {
         guard let verdicts = LanguageSearch(views, pathsOnly: true, workLimit: workLimit).reachableVerdicts() else {
             return Result(paths: [], complete: false)
         }
-        var witnesses: [String: (path: String, opened: [Bool], opens: [Bool])] = [:]
+        // Keyed by which apps opened the path before, then which open it after.
+        var witnesses: [[Bool]: (path: String, opened: [Bool], opens: [Bool])] = [:]
         for (accepted, path) in verdicts {
             func opens(_ rules: [PathRule]) -> Bool {
                 // First match wins, as `CompiledAASA` decides.
@@ -61,7 +62,7 @@ struct PathDecisionSearch {
             let opened = sides.map { opens($0.old) }
             let opens = sides.map { opens($0.new) }
             guard opened != opens else { continue }
-            let key = "\(opened) \(opens)"
+            let key = opened + opens
             // The shortest (then smallest) path of each kind, so results do not depend on order.
             if let known = witnesses[key], (known.path.count, known.path) <= (path.count, path) { continue }
             witnesses[key] = (path, opened, opens)
