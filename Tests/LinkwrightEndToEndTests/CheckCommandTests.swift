@@ -89,6 +89,66 @@ enum ShopConfiguration {
         #expect(approved.stdout.contains("note: approved (Android app retired (TICKET-7)): shop.example in production"))
     }
 
+    /// The reproduction of issue 12: an exclusion moved from the top to the end of ordinary
+    /// rules opens URLs its suffix rules match. One finding, at the exclusion's new line.
+    @Test func anExclusionMovedBelowSuffixRulesBlocksWithRealWitnesses() throws {
+        let rules = [
+            "/event485/*", "/help748/* !", "\"*/ticket733\"", "/cart908/* !", "\"*/search172\"", "\"*/help223\"",
+            "/ticket132/cart400", "/store82/promo411", "/legal284/order884", "\"*/search699\"", "/cart980/item84",
+            "/news154/live238", "/shop496/*/detail/????", "/news269/* !", "\"*/legal378\"", "/api579/* !",
+            "/item707/*/detail/????",
+        ].map { rule in
+            rule.hasSuffix(" !")
+                ? "      - path: \(rule.dropLast(2))\n        exclude: true\n" : "      - path: \(rule)\n"
+        }.joined()
+        let moved = "      - path: /product584/*\n        exclude: true\n"
+        let environment =
+            "tier: production\nteam_id: ABCDE12345\napps:\n  example:\n    ios: {bundle_id: com.example.app}\n"
+            + "hosts:\n  example.com: example\n"
+        let domain = { (rules: String) in "applinks:\n  - apps: [example]\n    rules:\n" + rules }
+        try fixture.commit(
+            "Replace the shop with the example",
+            [
+                "environments/production.yaml": environment, "domains/shop.yaml": nil,
+                "domains/example.yaml": domain(moved + rules),
+            ])
+        try fixture.write(["domains/example.yaml": domain(rules + moved)])
+        let result = try linkwright(["check", "--against", "HEAD"])
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(
+            lines.first.map(String.init)
+                == "domains/example.yaml:25:9: error: URLs the exclusion /product584/* kept on the web now open an app "
+                + "(production: example.com (ios); app ABCDE12345.com.example.app) [EXCLUSION_REORDERED]")
+        #expect(lines.filter { $0.hasSuffix("[EXCLUSION_REORDERED]") }.count == 1)
+        #expect(lines.contains("  witness: https://example.com/product584/ticket733"))
+        let json = try linkwright(["check", "--against", "HEAD", "--format", "json"])
+        #expect(json.stdout.contains("\"https://example.com/product584/ticket733\""))
+        #expect(json.stdout.contains("\"unproven\": []"))
+        #expect(!json.stdout.contains("\"exact\": false"))
+    }
+
+    /// A budget too small to settle a change fails safe: a blocking finding and the unsettled
+    /// rule pair named in text and JSON.
+    @Test func anUnprovenChangeIsReportedAndBlocks() throws {
+        let wildcards = "*/" + "abcdefghijklmnopqrstuvwxyz".map(String.init).joined(separator: "*")
+        try fixture.write([
+            "domains/shop.yaml": ShopConfiguration.domain.replacingOccurrences(
+                of: "      - path: /admin/*\n", with: "      - path: \"\(wildcards)\"\n      - path: /admin/*\n"),
+            "policies/budget.yaml": "proof_budget:\n  region_steps: 1000\n  total_steps: 1000\n",
+        ])
+        let result = try linkwright(["check", "--against", "HEAD"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("[BEHAVIOUR_UNPROVEN]"))
+        #expect(result.stdout.contains("not proven within the work budget (these URLs may change too):"))
+        #expect(
+            result.stdout.contains(
+                "  production shop.example ios: not proven for ABCDE12345.com.example.shop: URLs the base decides "
+                    + "with /admin/* (exclude) and the head with \(wildcards)"), "\(result)")
+        let json = try linkwright(["check", "--against", "HEAD", "--format", "json"])
+        #expect(json.stdout.contains("\"base_rule\": \"/admin/* (exclude)\""), "\(json)")
+    }
+
     @Test func aSafeChangePasses() throws {
         try fixture.write([
             "domains/shop.yaml": ShopConfiguration.domain.replacingOccurrences(

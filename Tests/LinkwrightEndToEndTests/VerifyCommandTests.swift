@@ -129,7 +129,7 @@ import Testing
                     "https://differs.example/.well-known/apple-app-site-association: serves a file that differs from the build"
                 ))
             #expect(out.contains("ios: now opens ABCDE12345.com.example.shop (was web)"))
-            #expect(out.contains("  witness: https://differs.example/products/"))
+            #expect(out.contains("  witness: https://differs.example/products\n"), "\(out)")
             #expect(
                 out.contains(
                     "https://slow.example/.well-known/apple-app-site-association: the server did not answer in time (curl error 28"

@@ -57,7 +57,8 @@ struct CheckCommand: Command {
             changes: comparison.baseRevision == nil
                 ? []
                 : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
-            unusedApprovals: policyReport.unusedApprovals, notes: comparison.notes,
+            unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
+            notes: comparison.notes,
             pathPrefix: workspace.printer.pathPrefix)
         let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
         terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))

@@ -40,11 +40,12 @@ struct DiffCommand: Command {
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
             base: base, head: head,
             mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), printer: workspace.printer)
+        let behaviour = comparison.base.map { BehaviourDiff.compare(base: $0, head: comparison.head) }
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
-                + BehaviourDiff.changes(base: comparison.base, head: comparison.head), notes: comparison.notes,
-            pathPrefix: workspace.printer.pathPrefix)
+                + BehaviourDiff.changes(from: behaviour?.observations ?? []),
+            unproven: behaviour?.unproven ?? [], notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix)
         let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
         terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))
         return .success

@@ -236,11 +236,14 @@ struct ImportCommand: Command {
             }
             let original = PolicySnapshot.artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host)
             let rebuilt = PolicySnapshot.artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host)
-            for change in BehaviourDiff.changes(base: original, head: rebuilt) {
+            let comparison = BehaviourDiff.compare(base: original, head: rebuilt)
+            for change in BehaviourDiff.changes(from: comparison.observations) {
                 problems.append(
                     "\(site.host) \(change.platform ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
                 )
             }
+            // Not proven the same is not the same: nothing is written on a guess.
+            problems += comparison.unproven.map { $0.summary }
         }
         guard problems.isEmpty else {
             throw UnusableInput(

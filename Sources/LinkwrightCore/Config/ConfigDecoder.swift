@@ -277,6 +277,14 @@ struct ConfigDecoder {
             policy.forbiddenPaths.append(ForbiddenPath(path: path, reason: reason.value))
         }
         policy.requiredChannels = map["required_fingerprint_channels"].flatMap { reader.strings($0, "channel") } ?? []
+        if let node = map["proof_budget"], let budget = reader.mapping(node, ConfigSchema.proofBudget) {
+            policy.proofRegionSteps = budget["region_steps"].flatMap {
+                reader.integer($0, "region_steps", minimum: ProofLimits.minimumSteps)
+            }
+            policy.proofTotalSteps = budget["total_steps"].flatMap {
+                reader.integer($0, "total_steps", minimum: ProofLimits.minimumSteps)
+            }
+        }
         for item in map["ignore"].flatMap({ reader.list($0, of: "ignores") }) ?? [] {
             guard let entry = reader.mapping(item, ConfigSchema.ignore),
                 let rule = entry["rule"].flatMap({ reader.string($0, "rule ID") }), checkRuleID(rule, allowAll: false),

@@ -162,10 +162,24 @@ public enum ConfigSchema {
             SchemaField(
                 "required_fingerprint_channels", .list(.string(pattern: namePattern)),
                 "Signing-key channels every production Android app must list, e.g. [play-signing]."),
+            SchemaField(
+                "proof_budget", .object(proofBudget),
+                "The work the behaviour diff may do before it reports rule pairs as not proven (BEHAVIOUR_UNPROVEN)."),
             SchemaField("ignore", .list(.object(ignore)), "Findings that do not count in a scope, with the reason."),
             SchemaField(
                 "approvals", .list(.object(approval)),
                 "Deliberate breaking changes: the finding's fingerprint (printed by `check`) and why."),
+        ])
+
+    public static let proofBudget = SchemaObject(
+        "a proof budget", "Automaton steps the behaviour diff may take (see docs/semantics.md, Behaviour diffs).",
+        [
+            SchemaField(
+                "region_steps", .integer(minimum: ProofLimits.minimumSteps),
+                "Steps one pair of deciding rules may take (default \(ProofLimits.standard.region))."),
+            SchemaField(
+                "total_steps", .integer(minimum: ProofLimits.minimumSteps),
+                "Steps one comparison may take in all (default \(ProofLimits.standard.total))."),
         ])
 
     public static let ruleSelection = SchemaObject(

@@ -194,6 +194,9 @@ public struct PolicyFile: Sendable {
     public var forbiddenPaths: [ForbiddenPath]
     /// Fingerprint channels every production Android app must have (e.g. `play-signing`).
     public var requiredChannels: [Located<String>]
+    /// The behaviour diff's work budget (`proof_budget`), in automaton steps.
+    public var proofRegionSteps: Located<Int>?
+    public var proofTotalSteps: Located<Int>?
 
     public init(file: String) {
         self.file = file

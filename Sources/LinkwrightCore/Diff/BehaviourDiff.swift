@@ -1,11 +1,10 @@
 /// Which URLs change what they open between two compiled configurations.
 ///
-/// URLs to try come from the rules of both sides (each pattern instantiated several ways, with
-/// the query items and fragments rules mention) and from the expectations. Every URL is decided
-/// on both sides as devices decide it (`EnvironmentEvaluator`), so a difference is real; a change
-/// no sample reaches is not seen, which is why such changes are marked approximate. Where the
-/// iOS rules of a host compare paths only, `PathDecisionSearch` adds a witness for every way
-/// the sides differ and the host's iOS changes are exact.
+/// For every environment on both sides, every host served on both whose files or claims may
+/// have changed (`affectedHosts`) and each platform, `BehaviourProof` finds every way the two
+/// sides decide some URL differently, with a shortest URL for each, or says which rule pairs it
+/// could not settle within its budget. Every witness is decided again on both sides as devices
+/// decide it (`EnvironmentEvaluator`) before it is reported, so a difference shown is real.
 public enum BehaviourDiff {
     /// One URL decided for one app on both sides.
     public struct Observation: Sendable {
@@ -17,103 +16,159 @@ public enum BehaviourDiff {
         public var url: String
         public var before: EnvironmentEvaluator.Verdict?
         public var after: EnvironmentEvaluator.Verdict?
-        /// Whether every URL deciding differently on this host is known to fall in a kind of
-        /// change some iOS observation of the host shows (see `PathDecisionSearch`); otherwise
-        /// the observations are samples and other URLs may change too.
+        /// Whether every rule pair on this host and platform was settled, so no URL there changes
+        /// in a way the observations do not show.
         public var exhaustive: Bool = false
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
     }
 
+    /// Rules on a host that may decide some URLs differently, left unsettled by the budget.
+    public struct Unproven: Sendable, Equatable {
+        public var environment: String
+        public var host: String
+        public var platform: Expectation.Platform
+        public var identity: String
+        /// The rules deciding such URLs on each side, as written (`nil`: none).
+        public var baseRule: String?
+        public var headRule: String?
+        /// The head rule's location, else the base rule's.
+        public var location: SourceLocation?
+        public var side: Finding.Side
+        /// Whether an exclusion decides on one side: such URLs are the ones policies protect.
+        public var touchesExclusion: Bool
+
+        /// One line for people.
+        public var summary: String {
+            "\(environment) \(host) \(platform.rawValue): not proven for \(identity): URLs the base decides with "
+                + "\(baseRule ?? "no rule") and the head with \(headRule ?? "no rule")"
+        }
+    }
+
+    /// Everything the diff found: the observations and what it could not settle.
+    public struct Comparison: Sendable {
+        public var observations: [Observation] = []
+        public var unproven: [Unproven] = []
+    }
+
     /// Every URL whose outcome differs for some app, on hosts served on both sides.
     public static func observations(base: PolicySnapshot, head: PolicySnapshot) -> [Observation] {
-        var observations: [Observation] = []
+        compare(base: base, head: head).observations
+    }
+
+    /// The observations and the rule pairs left unsettled within `limits`.
+    public static func compare(base: PolicySnapshot, head: PolicySnapshot, limits: ProofLimits = .standard)
+        -> Comparison
+    {
+        var comparison = Comparison()
+        var budget = ProofBudget(remaining: limits.total)
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
             let oldEvaluator = EnvironmentEvaluator(before)
             let newEvaluator = EnvironmentEvaluator(after)
-            let oldDomains = Dictionary(
-                before.sites.flatMap { site in site.servedHosts.map { ($0, site.domain) } },
-                uniquingKeysWith: { first, _ in first })
+            let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let affected = affectedHosts(before, after)
-            // The files a device reads for a host, as `EnvironmentEvaluator` picks them.
-            func filesByHost(_ environment: CompiledEnvironment) -> [String: CompiledSite] {
-                Dictionary(
-                    environment.sites.filter { $0.aasa != nil }.map { ($0.fileHost.name, $0) },
-                    uniquingKeysWith: { _, last in last })
-            }
-            let oldFiles = filesByHost(before)
-            let newFiles = filesByHost(after)
-            let sameClaims = before.iosApps == after.iosApps
-            let appIDs = after.iosApps.map(\.appID)
-            var searches: [String: PathDecisionSearch.Result] = [:]
-            /// The exact search for `host`'s iOS decisions; `nil` when some app reads another
-            /// host's file for it or the apps' claims changed, so the search would not cover it.
-            func search(_ host: Host, _ url: LinkURL) -> PathDecisionSearch.Result? {
-                let fileHost = host.fileHost.name
-                let verdicts =
-                    oldEvaluator.verdicts(for: url, platform: .ios) + newEvaluator.verdicts(for: url, platform: .ios)
-                guard sameClaims, verdicts.allSatisfy({ $0.fileHost == nil || $0.fileHost == fileHost }) else {
-                    return nil
-                }
-                let old = oldFiles[fileHost]
-                let new = newFiles[fileHost]
-                let key = (old?.domain ?? "") + " " + (new?.domain ?? "")
-                let result =
-                    searches[key]
-                    ?? PathDecisionSearch().differences(before: old?.aasa, after: new?.aasa, appIDs: appIDs)
-                searches[key] = result
-                return result
-            }
-            func observe(_ host: Host, _ samples: [String]) {
-                let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
-                var samples = samples
-                var exact = false
-                // Claims do not depend on the path: any URL on the host shows whose files decide.
-                if let root = LinkURL("/")?.on(host: concrete), let result = search(host, root) {
-                    let known = Set(samples)
-                    samples += result.paths.filter { !known.contains($0) }
-                    exact = result.complete
-                }
-                for sample in samples {
-                    guard let url = LinkURL(sample)?.on(host: concrete) else { continue }
-                    for platform in Expectation.Platform.allCases {
-                        let old = oldEvaluator.verdicts(for: url, platform: platform)
-                        let new = newEvaluator.verdicts(for: url, platform: platform)
-                        var identities = new.map(\.identity)
-                        identities += old.map(\.identity).filter { !identities.contains($0) }
-                        for identity in identities {
-                            let beforeVerdict = old.first { $0.identity == identity }
-                            let afterVerdict = new.first { $0.identity == identity }
-                            guard
-                                beforeVerdict?.opens != afterVerdict?.opens
-                                    || beforeVerdict?.decision.outcome != afterVerdict?.decision.outcome
-                            else { continue }
-                            observations.append(
-                                Observation(
-                                    environment: after.name, host: host.name, platform: platform, identity: identity,
-                                    url: url.description, before: beforeVerdict, after: afterVerdict,
-                                    exhaustive: platform == .ios && exact))
-                        }
-                    }
-                }
-            }
-            // Hosts of the same domain on both sides get the same samples: make them once.
-            var samplesByDomains: [String: [String]] = [:]
-            for site in after.sites {
-                for host in site.servedHosts where affected(host) {
-                    guard let oldDomain = oldDomains[host] else { continue }
-                    let key = oldDomain + " " + site.domain
-                    let samples =
-                        samplesByDomains[key]
-                        ?? candidateURLs(host: host, base: base, head: head, environment: after.name)
-                    samplesByDomains[key] = samples
-                    observe(host, samples)
+            let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
+            // Hosts with the same rules on both sides get the same answer: prove it once.
+            var results: [String: BehaviourProof.Result] = [:]
+            for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
+                let concrete = concreteHost(host, avoiding: mentioned)
+                for platform in Expectation.Platform.allCases {
+                    let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform)
+                    let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform)
+                    let key = ([platform.rawValue] + (old + new).map(\.signature)).joined(separator: "\u{6}")
+                    let result =
+                        results[key]
+                        ?? BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
+                            old: old, new: new, budget: &budget)
+                    results[key] = result
+                    let context = HostContext(
+                        environment: after.name, host: host.name, concrete: concrete, platform: platform,
+                        old: oldEvaluator, new: newEvaluator)
+                    context.report(result, into: &comparison)
                 }
             }
         }
-        return observations
+        return comparison
+    }
+
+    /// A host name to try a wildcard binding on: a subdomain no binding names.
+    static func concreteHost(_ host: Host, avoiding mentioned: Set<String>) -> String {
+        guard host.isWildcard else { return host.name }
+        let root = host.fileHost.name
+        var label = "subdomain"
+        var counter = 1
+        while mentioned.contains(label + "." + root) {
+            counter += 1
+            label = "subdomain\(counter)"
+        }
+        return label + "." + root
+    }
+
+    /// One host and platform of one environment, where a proof's answer becomes observations.
+    private struct HostContext {
+        let environment: String
+        let host: String
+        let concrete: String
+        let platform: Expectation.Platform
+        let old: EnvironmentEvaluator
+        let new: EnvironmentEvaluator
+
+        func report(_ result: BehaviourProof.Result, into comparison: inout Comparison) {
+            var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
+            var observations: [Observation] = []
+            var seen: Set<String> = []
+            let differences = result.differences.sorted {
+                ($0.witness.length, $0.witness.url(host: concrete)) < (
+                    $1.witness.length, $1.witness.url(host: concrete)
+                )
+            }
+            for difference in differences {
+                let url = difference.witness.url(host: concrete)
+                guard let parsed = LinkURL(url), parsed.path == difference.witness.path else {
+                    unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
+                    continue
+                }
+                let before = old.verdicts(for: parsed, platform: platform)
+                let after = new.verdicts(for: parsed, platform: platform)
+                // The witness must decide as its region says; anything else is a fault of the
+                // proof, reported as unsettled rather than as a difference nobody can reproduce.
+                let opened = before.first { $0.identity == difference.identity }?.opens ?? false
+                let opens = after.first { $0.identity == difference.identity }?.opens ?? false
+                guard opened == (difference.base?.opens ?? false), opens == (difference.head?.opens ?? false) else {
+                    unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
+                    continue
+                }
+                guard seen.insert(url).inserted else { continue }
+                var identities = after.map(\.identity)
+                identities += before.map(\.identity).filter { !identities.contains($0) }
+                for identity in identities {
+                    let beforeVerdict = before.first { $0.identity == identity }
+                    let afterVerdict = after.first { $0.identity == identity }
+                    guard (beforeVerdict?.opens ?? false) != (afterVerdict?.opens ?? false) else { continue }
+                    observations.append(
+                        Observation(
+                            environment: environment, host: host, platform: platform, identity: identity, url: url,
+                            before: beforeVerdict, after: afterVerdict))
+                }
+            }
+            let exhaustive = unproven.isEmpty
+            comparison.observations += observations.map { observation in
+                var observation = observation
+                observation.exhaustive = exhaustive
+                return observation
+            }
+            comparison.unproven += unproven
+        }
+
+        private func unprovenRegion(_ identity: String, base: ProofRule?, head: ProofRule?) -> Unproven {
+            Unproven(
+                environment: environment, host: host, platform: platform, identity: identity, baseRule: base?.label,
+                headRule: head?.label, location: head?.origin ?? base?.origin,
+                side: head?.origin == nil && base?.origin != nil ? .base : .head,
+                touchesExclusion: base?.isExclusion == true || head?.isExclusion == true)
+        }
     }
 
     /// Which hosts can decide a URL differently. A device decides a URL on host `h` from the
@@ -177,10 +232,13 @@ public enum BehaviourDiff {
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
     public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return [] }
-        return changes(from: observations(base: base, head: head))
+        return changes(from: compare(base: base, head: head).observations)
     }
 
-    /// Behaviour changes from observations already made (see `PolicyContext.behaviourObservations`).
+    /// Behaviour changes from observations already made (see `PolicyContext.behaviourObservations`):
+    /// per URL, each app that now opens it either took it from each app that no longer does
+    /// (`changes_app`) or from the web (`opens_app`); an app losing it with nobody gaining it
+    /// sends it to the web (`opens_web`).
     public static func changes(from observations: [Observation]) -> [LinkChange] {
         var changes: [LinkChange] = []
         var index: [String: Int] = [:]
@@ -200,12 +258,13 @@ public enum BehaviourDiff {
             let lost = group.filter(\.openedBefore)
             var entries: [(LinkChange.Kind, String, String?, String?, Observation)] = []
             for observation in gained {
-                if let replaced = lost.first {
+                if lost.isEmpty {
+                    entries.append((.opensApp, observation.identity, "web", observation.identity, observation))
+                }
+                for replaced in lost {
                     var both = observation
                     both.exhaustive = observation.exhaustive && replaced.exhaustive
                     entries.append((.changesApp, observation.identity, replaced.identity, observation.identity, both))
-                } else {
-                    entries.append((.opensApp, observation.identity, "web", observation.identity, observation))
                 }
             }
             if gained.isEmpty {
@@ -242,79 +301,4 @@ public enum BehaviourDiff {
         }
         return changes
     }
-
-    /// URLs worth trying on `host`: every rule of either side's association files for it,
-    /// instantiated several ways (its path alone, and with its own query and fragment), and the
-    /// expectations' URLs. Linear in the number of rules: pairing every path with every query
-    /// would grow with their product and decide the same regions over and over.
-    static func candidateURLs(host: Host, base: PolicySnapshot, head: PolicySnapshot, environment: String) -> [String] {
-        var urls: [String] = ["/"]
-        func add(paths: [String], query: String?, fragment: String?) {
-            for path in paths {
-                urls.append(path)
-                if let query { urls.append(path + "?" + query) }
-                if let fragment { urls.append(path + "#" + fragment) }
-                if let query, let fragment { urls.append(path + "?" + query + "#" + fragment) }
-            }
-        }
-        for snapshot in [base, head] {
-            guard let compiled = snapshot.compiled.environments.first(where: { $0.name == environment }),
-                let site = compiled.sites.first(where: { $0.servedHosts.contains(host) })
-            else { continue }
-            let variables = site.aasa?.applinks?.substitutionVariables ?? []
-            var components = site.aasa?.applinks?.details.flatMap { $0.components ?? [] } ?? []
-            components +=
-                site.aasa?.applinks?.details.flatMap {
-                    ($0.paths ?? []).map { AASAComponent(path: $0.hasPrefix("NOT ") ? String($0.dropFirst(4)) : $0) }
-                } ?? []
-            for component in components {
-                let query: String?
-                switch component.query {
-                case .whole(let pattern): query = URLSamples.instance(of: pattern, variables: variables)
-                case .items(let items):
-                    query = items.map {
-                        "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern, variables: variables)))"
-                    }.joined(separator: "&")
-                default: query = nil
-                }
-                add(
-                    paths: pathVariants(component.path ?? "*", variables), query: query,
-                    fragment: component.fragment.map { nonEmpty(URLSamples.instance(of: $0, variables: variables)) })
-            }
-            for statement in site.assetLinks?.statements ?? [] {
-                for component in statement.dynamicComponents ?? [] {
-                    add(
-                        paths: pathVariants(component.path ?? "*", []),
-                        query: component.query.map { items in
-                            items.map { "\($0.name)=\(nonEmpty(URLSamples.instance(of: $0.pattern)))" }.joined(
-                                separator: "&")
-                        },
-                        fragment: component.fragment.map { nonEmpty(URLSamples.instance(of: $0)) })
-                }
-            }
-            if let domainName = snapshot.configuration.environment(named: environment)?.hosts.first(where: {
-                $0.host.value == host
-            })?.domain.value,
-                let domain = snapshot.configuration.domain(named: domainName)
-            {
-                for url in domain.expectations.compactMap({ LinkURL($0.url.value) }) {
-                    add(paths: [url.path.isEmpty ? "/" : url.path], query: url.query, fragment: url.fragment)
-                }
-            }
-        }
-        var seen: Set<String> = []
-        return urls.filter { seen.insert($0).inserted }
-    }
-
-    /// A path pattern filled in several ways: wildcards empty and non-empty, with and without
-    /// the `/x` Apple lets `/buy/*` also match as `/buy`.
-    static func pathVariants(_ pattern: String, _ variables: [AASAVariable]) -> [String] {
-        let slashed = pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
-        let empty = URLSamples.instance(of: slashed, variables: variables)
-        let filled = URLSamples.instance(of: slashed.replacing("*", with: "x"), variables: variables)
-        let deep = URLSamples.instance(of: slashed.replacing("*", with: "x/y"), variables: variables)
-        return [empty, filled, deep].map { $0.hasPrefix("/") ? $0 : "/" + $0 }
-    }
-
-    private static func nonEmpty(_ text: String) -> String { text.isEmpty ? "x" : text }
 }

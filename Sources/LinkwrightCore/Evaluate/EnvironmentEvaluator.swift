@@ -126,11 +126,9 @@ public struct EnvironmentEvaluator: Sendable {
         guard let host = url.host else { return [] }
         switch platform {
         case .ios:
-            return zip(environment.iosApps, iosClaims).map { app, claims in
-                let claim = claims.claim(for: host)
-                // Apple: domain matching takes the longest entry; an exact entry fetches the host's own
-                // file, a wildcard its root's (TN3155).
-                let fileHost = claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }
+            return environment.iosApps.indices.map { position in
+                let app = environment.iosApps[position]
+                let (claim, fileHost) = iosClaim(app: position, host: host)
                 let decision =
                     fileHost.flatMap { aasa[$0]?.decision(for: url, appID: app.appID, tracing: tracing) }
                     ?? LinkDecision(outcome: .noMatch)
@@ -139,26 +137,19 @@ public struct EnvironmentEvaluator: Sendable {
                     decision: decision)
             }
         case .android:
-            return environment.androidApps.enumerated().map { position, app in
+            return environment.androidApps.indices.map { position in
+                let app = environment.androidApps[position]
                 var claim = Claim.none
                 var scope: PathScope?
-                // The filters naming the host, exactly or by wildcard, in declaration order: the
-                // first of them whose path scope accepts the URL claims it.
-                let exact = exactFilters[position][host] ?? []
-                let wildcard = wildcardFilters[position]
-                let candidates = wildcard.isEmpty ? exact : Array(Set(exact + wildcard)).sorted()
-                for filter in candidates.map({ app.intentFilters[$0] }) {
-                    guard let index = filter.matchingScope(for: url) else { continue }
-                    let declared =
-                        filter.hosts.first { $0.name == host }
-                        ?? filter.hosts.first { HostPattern.androidFilter($0.name, matches: host) }
-                    guard let declared else { continue }
-                    claim = declared.isWildcard ? .wildcard(declared.name) : .exact(declared.name)
-                    scope = filter.scopes[index]
+                var fileHost: String?
+                // The first filter naming the host whose path scope accepts the URL claims it.
+                for link in androidClaimChain(app: position, host: host) {
+                    guard let index = link.filter.matchingScope(for: url) else { continue }
+                    claim = link.declared.isWildcard ? .wildcard(link.declared.name) : .exact(link.declared.name)
+                    scope = link.filter.scopes[index]
+                    fileHost = link.fileHost
                     break
                 }
-                // Android verifies a wildcard host against its root (add-applinks; AOSP StatementUtils).
-                let fileHost = claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }
                 let decision =
                     fileHost.flatMap { assetLinks[$0]?.decision(for: url, package: app.package, tracing: tracing) }
                     ?? LinkDecision(outcome: .noMatch)
@@ -169,6 +160,43 @@ public struct EnvironmentEvaluator: Sendable {
             }
         }
     }
+
+    /// How the iOS app at `position` claims `host`, and the host whose file then decides: Apple's
+    /// domain matching takes the longest entry; an exact entry fetches the host's own file, a
+    /// wildcard its root's (TN3155).
+    func iosClaim(app position: Int, host: String) -> (claim: Claim, fileHost: String?) {
+        let claim = iosClaims[position].claim(for: host)
+        return (claim, claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 })
+    }
+
+    /// One intent filter that may claim a host, with the host it names and whose file it reads.
+    struct AndroidClaimLink {
+        let filter: IntentFilter
+        let declared: Host
+        let fileHost: String
+    }
+
+    /// The filters of the Android app at `position` that name `host`, exactly or by wildcard, in
+    /// declaration order: the first whose path scope accepts a URL claims it. Android verifies a
+    /// wildcard host against its root (add-applinks; AOSP StatementUtils).
+    func androidClaimChain(app position: Int, host: String) -> [AndroidClaimLink] {
+        let app = environment.androidApps[position]
+        let exact = exactFilters[position][host] ?? []
+        let wildcard = wildcardFilters[position]
+        let candidates = wildcard.isEmpty ? exact : Array(Set(exact + wildcard)).sorted()
+        return candidates.compactMap { index in
+            let filter = app.intentFilters[index]
+            let declared =
+                filter.hosts.first { $0.name == host }
+                ?? filter.hosts.first { HostPattern.androidFilter($0.name, matches: host) }
+            guard let declared else { return nil }
+            return AndroidClaimLink(filter: filter, declared: declared, fileHost: declared.fileHost.name)
+        }
+    }
+
+    /// The compiled association files a host serves.
+    func compiledAASA(fileHost: String) -> CompiledAASA? { aasa[fileHost] }
+    func compiledAssetLinks(fileHost: String) -> CompiledAssetLinks? { assetLinks[fileHost] }
 
     /// The bindings of this environment that serve `host` (the host itself, or a wildcard over it).
     public func servingHosts(for host: String) -> [Host] {

@@ -50,51 +50,93 @@ public enum AndroidPathAttribute: Hashable, Sendable {
         return result
     }
 
-    /// AOSP's SIMPLE_GLOB, one left-to-right pass that never backtracks (so linear):
-    /// - `.` matches any character; `x*` takes as many `x` as follow (greedy, no giving back);
-    /// - `.*` takes characters up to the first occurrence of the pattern character after it,
-    ///   which is then consumed too (lazy): "abc.*xyz" rejects "abcpxqrxyz";
-    /// - `\` makes the next character literal before a `*` (`\.*` is "any number of dots"), but
-    ///   AOSP still compares a lone escaped `.` as "any character";
-    /// - a pattern ending in `.*` accepts once the input runs out.
-    /// Characters are Unicode scalars here, UTF-16 units in Java; they differ only outside the BMP.
+    /// AOSP's SIMPLE_GLOB (see `SimpleGlob`) over the whole of `input`.
     static func matchesSimpleGlob(_ pattern: [Unicode.Scalar], _ input: [Unicode.Scalar]) -> Bool {
-        if pattern.isEmpty { return input.isEmpty }
-        var p = 0
-        var i = 0
-        func at(_ index: Int) -> Unicode.Scalar { index < pattern.count ? pattern[index] : "\0" }
-        while p < pattern.count && i < input.count {
-            var character = pattern[p]
-            p += 1
-            let escaped = character == "\\"
-            if escaped {
-                character = at(p)
-                p += 1
-            }
-            guard at(p) == "*" else {
-                if character != "." && input[i] != character { return false }
-                i += 1
-                continue
-            }
-            if !escaped && character == "." {
-                if p >= pattern.count - 1 { return true }  // `.*` ends the pattern
-                p += 1
-                var stop = pattern[p]
-                if stop == "\\" {
-                    p += 1
-                    stop = at(p)
-                }
-                while i < input.count && input[i] != stop { i += 1 }
-                if i == input.count { return false }
-                p += 1
-                i += 1
-            } else {
-                while i < input.count && input[i] == character { i += 1 }
-                p += 1
-            }
+        let glob = SimpleGlob(pattern)
+        return glob.accepts(input.reduce(glob.start) { glob.step($0, $1) })
+    }
+}
+
+/// AOSP's SIMPLE_GLOB (`PatternMatcher.matchPattern`), read one input scalar at a time: the
+/// same one left-to-right pass that never backtracks, so matching is linear and the behaviour
+/// proof can run it as a machine.
+/// - `.` matches any character; `x*` takes as many `x` as follow (greedy, no giving back);
+/// - `.*` takes characters up to the first occurrence of the pattern character after it,
+///   which is then consumed too (lazy): "abc.*xyz" rejects "abcpxqrxyz";
+/// - `\` makes the next character literal before a `*` (`\.*` is "any number of dots"), but
+///   AOSP still compares a lone escaped `.` as "any character";
+/// - a pattern ending in `.*` accepts once the input runs out; a pattern ending in `x*` does
+///   not accept an input that stops before it ("a*" rejects "", "ba*" rejects "b").
+/// Characters are Unicode scalars here, UTF-16 units in Java; they differ only outside the BMP.
+struct SimpleGlob: Sendable {
+    let pattern: [Unicode.Scalar]
+
+    init(_ pattern: [Unicode.Scalar]) { self.pattern = pattern }
+
+    /// Where the pass stands between two input scalars.
+    enum State: Hashable, Sendable {
+        /// At pattern position `p`, about to read the next input scalar.
+        case at(Int)
+        /// Inside `.*`: skipping until `stop`, then at `next`.
+        case skipping(stop: Unicode.Scalar, next: Int)
+        /// Inside `x*`: taking `character` while it repeats, then at `next`.
+        case repeating(character: Unicode.Scalar, next: Int)
+        /// A trailing `.*` was reached: everything is accepted.
+        case acceptingRest
+        case failed
+    }
+
+    var start: State { .at(0) }
+
+    private func at(_ index: Int) -> Unicode.Scalar { index < pattern.count ? pattern[index] : "\0" }
+
+    func step(_ state: State, _ scalar: Unicode.Scalar) -> State {
+        switch state {
+        case .at(let position): return read(scalar, at: position)
+        case .skipping(let stop, let next): return scalar == stop ? .at(next) : state
+        case .repeating(let character, let next): return scalar == character ? state : read(scalar, at: next)
+        case .acceptingRest, .failed: return state
         }
-        if p >= pattern.count && i >= input.count { return true }
-        return p == pattern.count - 2 && pattern[p] == "." && pattern[p + 1] == "*"
+    }
+
+    /// One turn of AOSP's loop, from pattern position `position`, for input scalar `scalar`.
+    private func read(_ scalar: Unicode.Scalar, at position: Int) -> State {
+        guard position < pattern.count else { return .failed }
+        var next = position
+        var character = pattern[next]
+        next += 1
+        let escaped = character == "\\"
+        if escaped {
+            character = at(next)
+            next += 1
+        }
+        guard at(next) == "*" else {
+            return character != "." && scalar != character ? .failed : .at(next)
+        }
+        if !escaped && character == "." {
+            if next >= pattern.count - 1 { return .acceptingRest }
+            next += 1
+            var stop = pattern[next]
+            if stop == "\\" {
+                next += 1
+                stop = at(next)
+            }
+            return scalar == stop ? .at(next + 1) : .skipping(stop: stop, next: next + 1)
+        }
+        next += 1
+        return scalar == character ? .repeating(character: character, next: next) : read(scalar, at: next)
+    }
+
+    /// The verdict when the input ends in `state`.
+    func accepts(_ state: State) -> Bool {
+        switch state {
+        case .at(let position), .repeating(_, let position):
+            if pattern.isEmpty { return true }
+            return position >= pattern.count
+                || (position == pattern.count - 2 && pattern[position] == "." && pattern[position + 1] == "*")
+        case .acceptingRest: return true
+        case .skipping, .failed: return false
+        }
     }
 }
 

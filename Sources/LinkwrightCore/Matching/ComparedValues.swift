@@ -2,9 +2,10 @@
 /// apply it before comparing.
 enum PercentDecoding {
     /// Decodes `%XX` escapes and reads the bytes as UTF-8. A `%` not followed by two hex digits
-    /// stays as written. When the decoded bytes are not UTF-8 the text stays as written:
-    /// Foundation's `removingPercentEncoding` gives `nil` there and neither platform documents
-    /// what a link does next, so the value is compared undecoded rather than dropped.
+    /// stays as written. Bytes that are not UTF-8 read as U+FFFD, one for each maximal ill-formed
+    /// part (Unicode's recommended practice, `String(decoding:as:)`): Android's `Uri.decode` does
+    /// so (AOSP `UriCodec`, a decoder replacing malformed input with U+FFFD); Apple documents
+    /// nothing, and the same reading is used for `percentEncoded: false`.
     static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let input = Array(text.utf8)
@@ -22,7 +23,7 @@ enum PercentDecoding {
                 index += 1
             }
         }
-        return String(validating: bytes, as: UTF8.self) ?? text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

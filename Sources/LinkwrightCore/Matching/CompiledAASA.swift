@@ -22,6 +22,9 @@ public struct CompiledAASA: Sendable {
     /// Patterns that do not compile (they never match), located at their component.
     public let diagnostics: [Diagnostic]
     let entries: [Entry]
+    /// The file's substitution variables, which compiled patterns already hold; kept so two
+    /// rules' patterns can be compared with what their variables mean.
+    let variables: [String: [String]]
 
     struct Entry: Sendable {
         var appIDs: Set<String>
@@ -104,6 +107,7 @@ public struct CompiledAASA: Sendable {
         self.entries = entries
         self.appIDs = appIDs
         diagnostics = compiler.diagnostics
+        variables = compiler.variables
     }
 
     /// What the file decides for `url` and the app `appID` (`TEAMID.bundle`). With `tracing`,

@@ -10,18 +10,66 @@ final class SubsetDFA {
     private var transitions: [[UInt32: Int]] = []
     private(set) var start = 0
 
+    /// Nodes from which every continuation is accepted (see `universalNodes`).
+    private let universal: [Bool]
+    private var universalSets: [Bool] = []
+
     init(_ automaton: Automaton) {
         self.automaton = automaton
+        universal = Self.universalNodes(automaton)
         start = intern(automaton.closure(of: [automaton.start]))
+    }
+
+    /// Nodes from which every continuation is accepted: a branch node that accepts the empty
+    /// text and branches to a step on any scalar leading back to such a node (the trailing `*`
+    /// of `/buy/*`). The greatest set closed that way, found by shrinking; a sound
+    /// under-approximation, linear per round in the automaton's size.
+    private static func universalNodes(_ automaton: Automaton) -> [Bool] {
+        let nodes = automaton.nodes
+        func targets(_ node: Int) -> [Int] {
+            if case .split(let targets) = nodes[node] { return targets }
+            return []
+        }
+        // Least fixpoints over branch nodes, in rounds until nothing changes.
+        func leastFixpoint(_ base: (Int) -> Bool) -> [Bool] {
+            var member = nodes.indices.map(base)
+            var changed = true
+            while changed {
+                changed = false
+                for node in nodes.indices where !member[node] && targets(node).contains(where: { member[$0] }) {
+                    member[node] = true
+                    changed = true
+                }
+            }
+            return member
+        }
+        let acceptsEmpty = leastFixpoint { $0 == automaton.accept }
+        var universal = nodes.indices.map { node in
+            if case .split = nodes[node] { return acceptsEmpty[node] }
+            return false
+        }
+        while true {
+            let stepsToUniversal = leastFixpoint { node in
+                if case .consume(.any, let next) = nodes[node] { return universal[next] }
+                return false
+            }
+            let narrowed = nodes.indices.map { universal[$0] && stepsToUniversal[$0] }
+            if narrowed == universal { return universal }
+            universal = narrowed
+        }
     }
 
     private func intern(_ set: [Int]) -> Int {
         if let id = ids[set] { return id }
         sets.append(set)
         transitions.append([:])
+        universalSets.append(set.contains { universal[$0] })
         ids[set] = sets.count - 1
         return sets.count - 1
     }
+
+    /// The state of the nodes `nodes` and all they reach without consuming.
+    func state(closureOf nodes: [Int]) -> Int { intern(automaton.closure(of: nodes)) }
 
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
         if let next = transitions[state][scalar.value] { return next }
@@ -33,6 +81,9 @@ final class SubsetDFA {
     func accepts(_ state: Int) -> Bool { sets[state].contains(automaton.accept) }
 
     func isEmpty(_ state: Int) -> Bool { sets[state].isEmpty }
+
+    /// Whether every continuation from `state` is accepted, as far as `universalNodes` tells.
+    func isUniversal(_ state: Int) -> Bool { universalSets[state] }
 }
 
 /// A state of a `LanguageView`: a subset id, or for Apple raw paths a pair of them.

@@ -19,6 +19,9 @@ public struct Finding: Sendable, Equatable {
     public var host: String?
     public var platform: String?
     public var app: String?
+    /// For a finding reported once per cause: every place it applies. The engine merges the
+    /// findings of one rule with one fingerprint into one, listing these after the message.
+    public var scopes: [FindingScope] = []
     /// Facts that identify the finding across commits (never line numbers).
     public var identity: [String]
     /// Set when `policies/` approves the finding: the written reason.
@@ -61,6 +64,49 @@ extension Finding: Comparable {
         if left.0 != right.0 { return left.0 < right.0 }
         if left.1 != right.1 { return left.1 < right.1 }
         return (left.2, left.3) < (right.2, right.3)
+    }
+}
+
+/// One place a finding applies: an environment, a host as configured, a platform and an app.
+public struct FindingScope: Sendable, Hashable {
+    public var environment: String
+    public var host: String
+    public var platform: String
+    public var app: String
+
+    public init(environment: String, host: String, platform: String, app: String) {
+        self.environment = environment
+        self.host = host
+        self.platform = platform
+        self.app = app
+    }
+
+    /// "production: example.com (ios, android), *.example.com (ios); staging: …; apps: …", in
+    /// the order first seen.
+    static func summary(_ scopes: [FindingScope]) -> String {
+        var environments: [String] = []
+        var hosts: [String: [String]] = [:]
+        var platforms: [String: [String]] = [:]
+        var apps: [String] = []
+        for scope in scopes {
+            if !environments.contains(scope.environment) { environments.append(scope.environment) }
+            if !hosts[scope.environment, default: []].contains(scope.host) {
+                hosts[scope.environment, default: []].append(scope.host)
+            }
+            let key = scope.environment + " " + scope.host
+            if !platforms[key, default: []].contains(scope.platform) {
+                platforms[key, default: []].append(scope.platform)
+            }
+            if !apps.contains(scope.app) { apps.append(scope.app) }
+        }
+        let places = environments.map { environment in
+            environment + ": "
+                + hosts[environment]!.map { host in
+                    host + " (" + platforms[environment + " " + host]!.joined(separator: ", ") + ")"
+                }.joined(separator: ", ")
+        }
+        return places.joined(separator: "; ") + "; " + (apps.count == 1 ? "app " : "apps ")
+            + apps.joined(separator: ", ")
     }
 }
 

@@ -41,20 +41,23 @@ public struct PolicyContext: Sendable {
     /// A reference, so copies of the context share what was computed.
     final class SharedWork: Sendable {
         let newRuleFindings = Mutex<[ScopedRuleFinding]?>(nil)
-        let observations = Mutex<[BehaviourDiff.Observation]?>(nil)
+        let comparison = Mutex<BehaviourDiff.Comparison?>(nil)
     }
 
-    /// The URLs whose outcome differs between base and head (empty without a base), computed
-    /// once for the rules and the report that need them.
-    public func behaviourObservations() -> [BehaviourDiff.Observation] {
-        guard let base else { return [] }
-        return shared.observations.withLock { cached in
+    /// How base and head decide URLs differently (nothing without a base), computed once for
+    /// the rules and the report that need it.
+    public func behaviourComparison() -> BehaviourDiff.Comparison {
+        guard let base else { return BehaviourDiff.Comparison() }
+        return shared.comparison.withLock { cached in
             if let cached { return cached }
-            let computed = BehaviourDiff.observations(base: base, head: head)
+            let computed = BehaviourDiff.compare(base: base, head: head, limits: settings.proofLimits)
             cached = computed
             return computed
         }
     }
+
+    /// The URLs whose outcome differs between base and head.
+    public func behaviourObservations() -> [BehaviourDiff.Observation] { behaviourComparison().observations }
 
     /// The behaviour changes between base and head, from the shared observations.
     public func behaviourChanges() -> [LinkChange] {

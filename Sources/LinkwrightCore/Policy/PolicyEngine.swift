@@ -14,12 +14,56 @@ public struct PolicyEngine: Sendable {
                 findings.append(finding)
             }
         }
+        findings = Self.mergingScopes(findings)
         var seen: Set<String> = []
         let unique = findings.sorted().filter { seen.insert($0.fingerprint + "\u{1F}" + $0.message).inserted }
         let used = Set(unique.map(\.fingerprint))
         let unusedApprovals = context.settings.approvals.values.filter { !used.contains($0.fingerprint.value) }
             .sorted { $0.fingerprint.location < $1.fingerprint.location }
         return PolicyReport(findings: unique, unusedApprovals: unusedApprovals)
+    }
+}
+
+extension PolicyEngine {
+    /// Findings reported per cause: those of one rule with one fingerprint and the same outcome
+    /// (blocking, approved or ignored: ignores apply per scope) become one, with every scope
+    /// listed after the message and up to five witnesses; environment, host, platform and app
+    /// stay set only where all scopes agree.
+    static func mergingScopes(_ findings: [Finding]) -> [Finding] {
+        var merged: [Finding] = []
+        var index: [String: Int] = [:]
+        for finding in findings {
+            guard !finding.scopes.isEmpty else {
+                merged.append(finding)
+                continue
+            }
+            let key = [finding.fingerprint, finding.ignoredBecause ?? "", finding.severity.rawValue].joined(
+                separator: "\u{1F}")
+            guard let existing = index[key] else {
+                index[key] = merged.count
+                merged.append(finding)
+                continue
+            }
+            var group = merged[existing]
+            group.scopes += finding.scopes.filter { !group.scopes.contains($0) }
+            for witness in finding.witnesses where group.witnesses.count < 5 && !group.witnesses.contains(witness) {
+                group.witnesses.append(witness)
+            }
+            merged[existing] = group
+        }
+        return merged.map { finding in
+            guard !finding.scopes.isEmpty else { return finding }
+            var finding = finding
+            func common(_ value: (FindingScope) -> String) -> String? {
+                Set(finding.scopes.map(value)).count == 1 ? value(finding.scopes[0]) : nil
+            }
+            finding.environment = common(\.environment)
+            finding.host = common(\.host)
+            finding.platform = common(\.platform)
+            finding.app = common(\.app)
+            finding.message += " (" + FindingScope.summary(finding.scopes) + ")"
+            return finding
+        }
     }
 }
 

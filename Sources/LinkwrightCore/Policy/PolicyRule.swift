@@ -47,6 +47,7 @@ public enum PolicyRules {
     public static let all: [any PolicyRule] = [
         ProductionAppRemovedRule(),
         ExclusionReorderedRule(),
+        BehaviourUnprovenRule(),
         UnreachableRuleRule(),
         CatchAllAddedRule(),
         DeveloperModeInProductionRule(),

@@ -10,6 +10,8 @@ public struct PolicySettings: Sendable {
     /// Google Play re-signs apps with the Play App Signing key, and a device verifies the
     /// certificate it finds on the installed app.
     public var requiredChannels: [String]
+    /// The behaviour diff's work budget.
+    public var proofLimits: ProofLimits
 
     public static let defaultRequiredChannels = ["play-signing"]
 
@@ -35,10 +37,23 @@ public struct PolicySettings: Sendable {
         var approvals: [String: PolicyApproval] = [:]
         for approval in files.flatMap(\.approvals) { approvals[approval.fingerprint.value] = approval }
         let channels = files.flatMap(\.requiredChannels).map(\.value)
+        var limits = ProofLimits.standard
+        for (key, values) in [
+            ("region_steps", files.compactMap(\.proofRegionSteps)),
+            ("total_steps", files.compactMap(\.proofTotalSteps)),
+        ] {
+            guard let first = values.first else { continue }
+            for other in values.dropFirst() where other.value != first.value {
+                diagnostics.error(
+                    "CONFLICTING_KEYS", "proof_budget.\(key) is also set at \(first.location)", at: other.location,
+                    hint: "set the proof budget in one place")
+            }
+            if key == "region_steps" { limits.region = first.value } else { limits.total = first.value }
+        }
         let settings = PolicySettings(
             enabled: enabled, severities: severities, ignores: files.flatMap(\.ignores), approvals: approvals,
             forbiddenPaths: files.flatMap(\.forbiddenPaths),
-            requiredChannels: channels.isEmpty ? defaultRequiredChannels : channels)
+            requiredChannels: channels.isEmpty ? defaultRequiredChannels : channels, proofLimits: limits)
         return (settings, diagnostics.items)
     }
 

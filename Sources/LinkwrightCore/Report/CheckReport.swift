@@ -26,6 +26,8 @@ public struct CheckReport: Sendable {
     public var head: Revision
     public var findings: [Finding]
     public var changes: [LinkChange]
+    /// Rule pairs the behaviour diff could not settle within its budget.
+    public var unproven: [BehaviourDiff.Unproven]
     public var unusedApprovals: [PolicyApproval]
     /// Things the reader should know: the configuration was absent at the base, and the like.
     public var notes: [String]
@@ -34,12 +36,14 @@ public struct CheckReport: Sendable {
 
     public init(
         base: Revision?, head: Revision, findings: [Finding], changes: [LinkChange] = [],
-        unusedApprovals: [PolicyApproval] = [], notes: [String] = [], pathPrefix: String = ""
+        unproven: [BehaviourDiff.Unproven] = [], unusedApprovals: [PolicyApproval] = [], notes: [String] = [],
+        pathPrefix: String = ""
     ) {
         self.base = base
         self.head = head
         self.findings = findings
         self.changes = changes
+        self.unproven = unproven
         self.unusedApprovals = unusedApprovals
         self.notes = notes
         self.pathPrefix = pathPrefix
@@ -88,7 +92,8 @@ public struct LinkChange: Sendable, Equatable {
     public var witnesses: [String]
     public var location: SourceLocation?
     public var side: Finding.Side
-    /// A behaviour change found by sampling rather than proved for every URL.
+    /// Some rule pairs of this host and platform were left unproven (`BehaviourDiff.Unproven`):
+    /// the witnesses are real, but other URLs may change too.
     public var approximate: Bool
 
     public init(
@@ -131,6 +136,7 @@ public struct LinkChange: Sendable, Equatable {
         case .opensWeb: text = "now stays on the web (opened\(subject))"
         case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
         }
-        return "\(environment) \(scope): \(text)" + (approximate ? " (sampled: other URLs may change too)" : "")
+        return "\(environment) \(scope): \(text)"
+            + (approximate ? " (not fully proven: other URLs may change too)" : "")
     }
 }

@@ -63,6 +63,11 @@ public enum ReportRenderer {
                 for witness in change.witnesses.prefix(3) { lines.append("    e.g. \(witness)") }
             }
         }
+        if !report.unproven.isEmpty {
+            lines.append("not proven within the work budget (these URLs may change too):")
+            for region in report.unproven.prefix(20) { lines.append("  \(region.summary)") }
+            if report.unproven.count > 20 { lines.append("  … and \(report.unproven.count - 20) more") }
+        }
         lines += report.notes.map { "note: \($0)" }
         lines.append(summary(report))
         return lines.joined(separator: "\n") + "\n"
@@ -98,6 +103,7 @@ public enum ReportRenderer {
             ("blocking", .bool(report.blocks)),
             ("findings", .array(report.findings.map { findingJSON($0, report) })),
             ("changes", .array(report.changes.map(changeJSON))),
+            ("unproven", .array(report.unproven.map { unprovenJSON($0, report) })),
             (
                 "unused_approvals",
                 .array(report.unusedApprovals.map { .string($0.fingerprint.value) })
@@ -125,11 +131,38 @@ public enum ReportRenderer {
             ("host", finding.host.map(JSON.string) ?? .null),
             ("platform", finding.platform.map(JSON.string) ?? .null),
             ("app", finding.app.map(JSON.string) ?? .null),
+            (
+                "scopes",
+                .array(
+                    finding.scopes.map { scope in
+                        .object([
+                            ("environment", .string(scope.environment)), ("host", .string(scope.host)),
+                            ("platform", .string(scope.platform)), ("app", .string(scope.app)),
+                        ])
+                    })
+            ),
             ("fingerprint", .string(finding.fingerprint)),
             ("approved", finding.approval.map(JSON.string) ?? .null),
             ("ignored", finding.ignoredBecause.map(JSON.string) ?? .null),
             ("blocking", .bool(finding.blocks)),
         ]
+        return .object(members)
+    }
+
+    /// A rule pair the behaviour diff left unsettled.
+    static func unprovenJSON(_ region: BehaviourDiff.Unproven, _ report: CheckReport) -> JSON {
+        var members: [(String, JSON)] = [
+            ("environment", .string(region.environment)), ("host", .string(region.host)),
+            ("platform", .string(region.platform.rawValue)), ("app", .string(region.identity)),
+            ("base_rule", region.baseRule.map(JSON.string) ?? .null),
+            ("head_rule", region.headRule.map(JSON.string) ?? .null),
+        ]
+        if let location = region.location {
+            members += [
+                ("file", .string(report.path(location))), ("line", .int(location.line)),
+                ("column", .int(location.column)), ("side", .string(region.side.rawValue)),
+            ]
+        }
         return .object(members)
     }
 
@@ -357,7 +390,14 @@ public enum ReportRenderer {
                     "| \(change.host ?? "") | \(change.platform ?? "") | \(cell(Changelog.description(change))) | \(example) |\n"
             }
         }
-        if report.changes.isEmpty && report.base != nil { text += "\nNo change in which URLs open which app.\n" }
+        if report.changes.isEmpty && report.base != nil && report.unproven.isEmpty {
+            text += "\nNo change in which URLs open which app.\n"
+        }
+        if !report.unproven.isEmpty {
+            text +=
+                "\n⚠️ \(count(report.unproven.count, "rule pair")) could not be proven within the work budget; "
+                + "the URLs they decide may change too.\n"
+        }
         return text
     }
 

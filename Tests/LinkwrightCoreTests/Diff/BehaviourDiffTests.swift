@@ -2,8 +2,8 @@ import Testing
 
 @testable import LinkwrightCore
 
-/// Behaviour changes are found by deciding sample URLs on both sides; hosts whose files and
-/// claims cannot have changed are skipped, which must never hide a change.
+/// Behaviour changes are proven per host and platform; hosts whose files and claims cannot have
+/// changed are skipped, which must never hide a change.
 @Suite struct BehaviourDiffTests {
     static func domain(_ rules: String) -> String { "applinks:\n  - apps: [shop]\n    rules:\n" + rules }
 
@@ -97,13 +97,17 @@ import Testing
         #expect(change.witnesses.contains("https://shop.example/products/drafts"))
     }
 
-    /// A rule that reads the query keeps the sampled, approximate answer.
-    @Test func queryRulesKeepSampledChanges() throws {
+    /// A rule that reads the query is proven too: its shortest URL carries the item it needs.
+    @Test func queryRulesGiveExactChanges() throws {
         let base = try snapshot(shop: "      - path: /products/*\n")
         let head = try snapshot(
             shop: "      - path: /products/*\n      - path: /sale/*\n        query:\n          id: \"?*\"\n")
-        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
-        #expect(!changes.isEmpty)
-        #expect(changes.allSatisfy { $0.approximate })
+        let changes = BehaviourDiff.changes(base: base, head: head).filter {
+            $0.environment == "production" && $0.host == "shop.example"
+        }
+        let change = try #require(changes.first)
+        #expect(changes.count == 1)
+        #expect(change.kind == .opensApp && !change.approximate)
+        #expect(change.witnesses.first == "https://shop.example/sale?id=a", "\(change.witnesses)")
     }
 }

@@ -1,0 +1,170 @@
+/// Every way two revisions decide the URLs of one host differently on one platform, each with a
+/// shortest URL, or an explicit statement of what could not be settled within the budget.
+///
+/// Why the search can stay small: a URL's decision for an app is made by the first rule of the
+/// app's `DecisionList` that matches it. If the base decides a URL with rule `a` and the head
+/// with rule `b`, and the outcomes differ, then `a` and `b` are different rules, and either one
+/// of them exists on one side only (added, removed or changed), or both exist on both sides in
+/// the opposite order (the URL matches both, and each side puts its own first). "No rule" on
+/// one side needs the other side's rule to be new there. So only those pairs are candidates, and
+/// each pair's URLs form a region: matching `a` and `b` and none of the rules in front of either
+/// (`Region`), searched exactly by `RegionSearch`. Every URL deciding differently lies in the
+/// region of its own pair, so a region found empty is proven empty and one found non-empty
+/// gives a shortest witness: the answer is sound and complete for the pairs it settles.
+///
+/// Several apps changing on the same URLs are told apart too (app A → app B, or A and B both):
+/// each region is split by its membership in the other apps' non-empty regions.
+/// How much work one behaviour diff may do, in view steps (`ProofBudget`): one state of one
+/// automaton stepped on one symbol. Settable in policies/ (`proof_budget`).
+public struct ProofLimits: Sendable, Equatable {
+    /// The most steps one region (one pair of deciding rules) may take; past it the pair is
+    /// reported unproven.
+    public var region: Int
+    /// The most steps all regions of one comparison may take together.
+    public var total: Int
+
+    /// About a second of work for one region and half a minute in all on a current machine,
+    /// far beyond what ordinary rule lists need (see the README's benchmark).
+    public static let standard = ProofLimits(region: 2_000_000, total: 60_000_000)
+    /// The smallest budget a policy may set.
+    public static let minimumSteps = 1_000
+
+    public init(region: Int, total: Int) {
+        self.region = region
+        self.total = total
+    }
+}
+
+struct BehaviourProof {
+    /// URLs of one region (one way of deciding differently), with a shortest one.
+    struct Difference {
+        var identity: String
+        /// The deciding rules; `nil` is no rule (or no claim).
+        var base: ProofRule?
+        var head: ProofRule?
+        var witness: ProofWitness
+    }
+
+    /// A region the budget did not settle: URLs there may or may not decide differently.
+    struct Unsettled {
+        var identity: String
+        var base: ProofRule?
+        var head: ProofRule?
+    }
+
+    struct Result {
+        var differences: [Difference] = []
+        var unsettled: [Unsettled] = []
+    }
+
+    let limits: ProofLimits
+    /// Android tells the empty path apart from `/`; Apple does not.
+    let includesEmptyPath: Bool
+
+    /// The differences between `old` and `new`, the lists of the same apps (an app missing on a
+    /// side has an empty list there), spending from `budget`.
+    func compare(old: [DecisionList], new: [DecisionList], budget: inout ProofBudget) -> Result {
+        let empty = { (identity: String) in DecisionList(identity: identity, blocks: []) }
+        var identities = new.map(\.identity)
+        identities += old.map(\.identity).filter { !identities.contains($0) }
+        let pairs = identities.map { identity in
+            (
+                old.first { $0.identity == identity } ?? empty(identity),
+                new.first { $0.identity == identity } ?? empty(identity)
+            )
+        }
+        let views = ProofViews(rules: pairs.flatMap { $0.0.rules + $0.1.rules })
+        let search = RegionSearch(views: views, includesEmptyPath: includesEmptyPath)
+        var result = Result()
+        var found: [(identity: String, candidate: Candidate, witness: ProofWitness)] = []
+        for (before, after) in pairs {
+            for candidate in Self.candidates(ListPlan(before, views: views), ListPlan(after, views: views)) {
+                let identity = after.identity
+                switch settle(candidate.region, search, budget: &budget) {
+                case .empty: continue
+                case .found(let witnesses): found.append((identity, candidate, witnesses[[]]!))
+                case .unknown:
+                    result.unsettled.append(Unsettled(identity: identity, base: candidate.base, head: candidate.head))
+                }
+            }
+        }
+        // Where several apps change, split each region by the other apps' regions.
+        let changingApps = Set(found.map(\.identity))
+        for (identity, candidate, witness) in found {
+            let others = found.filter { $0.identity != identity }
+            guard changingApps.count > 1, !others.isEmpty else {
+                result.differences.append(
+                    Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
+                continue
+            }
+            var regionBudget = ProofBudget(remaining: min(limits.region, budget.remaining))
+            let before = regionBudget.remaining
+            let split = search.search(
+                candidate.region, observing: others.map(\.candidate.region), budget: &regionBudget)
+            budget.remaining -= before - regionBudget.remaining
+            switch split {
+            case .found(let witnesses):
+                for witness in Set(witnesses.values).sorted(by: { ($0.length, $0.path) < ($1.length, $1.path) }) {
+                    result.differences.append(
+                        Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
+                }
+            case .empty, .unknown:
+                // Found non-empty before, so only the budget stops it: keep the witness, say so.
+                result.differences.append(
+                    Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
+                result.unsettled.append(Unsettled(identity: identity, base: candidate.base, head: candidate.head))
+            }
+        }
+        return result
+    }
+
+    /// One region's outcome within the region limit and what is left of the total.
+    private func settle(_ region: Region, _ search: RegionSearch, budget: inout ProofBudget) -> RegionSearch.Outcome {
+        guard !budget.isExhausted else { return .unknown }
+        var regionBudget = ProofBudget(remaining: min(limits.region, budget.remaining))
+        let before = regionBudget.remaining
+        defer { budget.remaining -= before - regionBudget.remaining }
+        return search.search(region, budget: &regionBudget)
+    }
+
+    /// A pair of deciding rules whose outcomes differ, and its region.
+    struct Candidate {
+        var base: ProofRule?
+        var head: ProofRule?
+        var region: Region
+    }
+
+    /// The pairs that can decide some URL differently (see the type's documentation).
+    static func candidates(_ before: ListPlan, _ after: ListPlan) -> [Candidate] {
+        let olds = before.list.rules
+        let news = after.list.rules
+        if olds.map(\.key) == news.map(\.key) { return [] }
+        // Each rule's position on the other side (-1: not there), and "no rule" past the end.
+        let oldPosition = Dictionary(olds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let newPosition = Dictionary(news.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldOpens = olds.map(\.opens) + [false]
+        let newOpens = news.map(\.opens) + [false]
+        let inNew = olds.map { newPosition[$0.key] ?? -1 } + [-1]
+        let inOld = news.map { oldPosition[$0.key] ?? -1 } + [-1]
+        var candidates: [Candidate] = []
+        for oldIndex in 0...olds.count {
+            for newIndex in 0...news.count where oldOpens[oldIndex] != newOpens[newIndex] {
+                let aStays = inNew[oldIndex] >= 0
+                let bWasThere = inOld[newIndex] >= 0
+                if oldIndex == olds.count && bWasThere { continue }
+                if newIndex == news.count && aStays { continue }
+                // Both on both sides: only if each side puts its own first.
+                if aStays && bWasThere && !(inNew[oldIndex] > newIndex && inOld[newIndex] > oldIndex) { continue }
+                let a = oldIndex < olds.count ? olds[oldIndex] : nil
+                let b = newIndex < news.count ? news[newIndex] : nil
+                candidates.append(
+                    Candidate(
+                        base: a, head: b,
+                        region: Region(
+                            required: [a, b].compactMap { $0 },
+                            forbidden: [ListPrefix(before, before: oldIndex), ListPrefix(after, before: newIndex)])))
+            }
+        }
+        return candidates
+    }
+}

@@ -1,0 +1,217 @@
+/// What one app does with the URLs of one host, as an ordered list of rules where the first
+/// rule matching a URL decides (opens the app or keeps it on the web) and no match keeps it on
+/// the web. Built from the same claims and compiled files `EnvironmentEvaluator` decides with:
+///
+/// - iOS: the entries of the file the app's claim reads that name the app, in file order, each
+///   entry's components or legacy paths in order (`CompiledAASA`). No claim: no rule.
+/// - Android: for each intent filter naming the host, in order, the dynamic rules of the file
+///   that filter's host reads, each narrowed to the filter's path scopes, then a rule keeping
+///   the rest of the scopes on the web (the first filter whose scopes accept the path claims the
+///   URL, and its file alone decides). A file vouching for the app without dynamic rules opens
+///   the whole scope; a file not vouching for it opens nothing.
+///
+/// Rules that can never match (a pattern that does not compile) are left out, and so is a rule
+/// repeating an earlier one's test: the earlier one decides every URL it matches.
+struct DecisionList {
+    let identity: String
+    let rules: [ProofRule]
+    /// Runs of rules that share one claim: Android's intent filters, each ending with its scope
+    /// rule (`scopeRule`); one block without scopes on iOS. Every rule of a block is tried only
+    /// within the block's scopes, so in front of a rule stand the scope rules of the earlier
+    /// blocks and the rules of its own block before it.
+    let blocks: [Block]
+
+    struct Block {
+        /// The first rule's index in `rules`, and the number of rules.
+        var start: Int
+        var count: Int
+        /// Android: the filter's scopes (every rule of the block has them as `path.scopes`).
+        var scopes: PatternTest?
+    }
+
+    /// One block per `groups` element: its scopes and rules, the last being the scope rule on
+    /// Android. A block with the scopes of an earlier one is never reached and is left out, and
+    /// so is a rule repeating an earlier rule's test in its block.
+    init(identity: String, blocks groups: [(scopes: PatternTest?, rules: [ProofRule])]) {
+        self.identity = identity
+        var rules: [ProofRule] = []
+        var blocks: [Block] = []
+        var seenScopes: Set<String> = []
+        for group in groups {
+            if let scopes = group.scopes, !seenScopes.insert(scopes.key).inserted { continue }
+            var seen: Set<String> = []
+            let kept = group.rules.filter { seen.insert($0.testKey).inserted }
+            blocks.append(Block(start: rules.count, count: kept.count, scopes: group.scopes))
+            rules += kept
+        }
+        self.rules = rules
+        self.blocks = blocks
+    }
+
+    /// The rules in front of rule `index` (`rules.count`: all of them): the scopes of the first
+    /// `scopeBlocks` blocks, and the first `count` rules of block `block`.
+    func prefix(before index: Int) -> (scopeBlocks: Int, block: Int?, count: Int) {
+        guard index < rules.count else {
+            guard let last = blocks.last else { return (0, nil, 0) }
+            return last.scopes == nil ? (0, blocks.count - 1, last.count) : (blocks.count, nil, 0)
+        }
+        let block = blocks.lastIndex { $0.start <= index }!
+        return (blocks[block].scopes == nil ? 0 : block, block, index - blocks[block].start)
+    }
+
+    /// The app and its rules: equal signatures decide every URL alike.
+    var signature: String { ([identity] + rules.map(\.key)).joined(separator: "\u{5}") }
+
+    /// Every app of `platform` in `evaluator`'s environment with its list for `host`.
+    static func lists(_ evaluator: EnvironmentEvaluator, host: String, platform: Expectation.Platform)
+        -> [DecisionList]
+    {
+        let environment = evaluator.environment
+        switch platform {
+        case .ios:
+            return environment.iosApps.indices.map { position in
+                let app = environment.iosApps[position]
+                let file = evaluator.iosClaim(app: position, host: host).fileHost.flatMap(evaluator.compiledAASA)
+                return DecisionList(
+                    identity: app.appID, blocks: file.map { [(nil, appleRules($0, appID: app.appID))] } ?? [])
+            }
+        case .android:
+            return environment.androidApps.indices.map { position in
+                let app = environment.androidApps[position]
+                let blocks = evaluator.androidClaimChain(app: position, host: host).map { link in
+                    androidBlock(
+                        link.filter, file: evaluator.compiledAssetLinks(fileHost: link.fileHost), package: app.package)
+                }
+                return DecisionList(identity: app.package, blocks: blocks)
+            }
+        }
+    }
+
+    // MARK: iOS
+
+    static func appleRules(_ file: CompiledAASA, appID: String) -> [ProofRule] {
+        file.entries.filter { $0.appIDs.contains(appID) }.flatMap { entry in
+            entry.rules.compactMap { appleRule($0, variables: file.variables) }
+        }
+    }
+
+    /// A component or legacy path; `nil` when a pattern does not compile (it never matches).
+    static func appleRule(_ rule: CompiledAASA.Rule, variables: [String: [String]]) -> ProofRule? {
+        let preparation = Preparation(decode: !rule.percentEncoded, fold: !rule.caseSensitive, appleSlash: false)
+        var slashed = preparation
+        slashed.appleSlash = true
+        guard let path = rule.path.matcher else { return nil }
+        let query: QueryTest?
+        // `*` matches every value, also absent ones: such a part is not compared, as in a legacy path.
+        func matchesAll(_ pattern: CompiledAASA.CompiledPattern) -> Bool {
+            !pattern.text.isEmpty && pattern.text.allSatisfy { $0 == "*" }
+        }
+        switch rule.query {
+        case .whole(let pattern) where matchesAll(pattern):
+            query = nil
+        case .whole(let pattern):
+            guard let matcher = pattern.matcher else { return nil }
+            query = .pattern(PatternTest(matcher, preparation: preparation, variables: variables))
+        case .items(let items):
+            guard items.allSatisfy({ $0.pattern.matcher != nil }) else { return nil }
+            query = .items(
+                names: items.map(\.name),
+                values: items.map { PatternTest($0.pattern.matcher!, preparation: preparation, variables: variables) },
+                decode: preparation.decode, quantifier: .every)
+        case .ignoredDictionary, .notCompared:
+            query = nil
+        }
+        var fragment: FragmentTest?
+        if let pattern = rule.fragment, !matchesAll(pattern) {
+            guard let matcher = pattern.matcher else { return nil }
+            fragment = FragmentTest(
+                pattern: PatternTest(matcher, preparation: preparation, variables: variables), absentReadsAsEmpty: true)
+        }
+        return ProofRule(
+            opens: !rule.exclude, isExclusion: rule.exclude,
+            path: PathTest(scopes: nil, pattern: PatternTest(path, preparation: slashed, variables: variables)),
+            query: query,
+            fragment: fragment, origin: rule.origin, label: label(rule)
+        ) { values in
+            var checks: [PartCheck]? = nil
+            return rule.matches(&values, checks: &checks)
+        }
+    }
+
+    /// `/path ?query #fragment (exclude)`, as `StructuralDiff` names rules.
+    static func label(_ rule: CompiledAASA.Rule) -> String {
+        var parts = [rule.path.text]
+        switch rule.query {
+        case .whole(let pattern) where pattern.text != "*": parts.append("?" + pattern.text)
+        case .items(let items):
+            parts.append(
+                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern.text)" }.joined(separator: "&"))
+        default: break
+        }
+        if let fragment = rule.fragment, fragment.text != "*" { parts.append("#" + fragment.text) }
+        if rule.exclude { parts.append("(exclude)") }
+        if !rule.caseSensitive { parts.append("(case-insensitive)") }
+        if !rule.percentEncoded { parts.append("(decoded)") }
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: Android
+
+    /// The block of one intent filter: the dynamic rules of the file its host reads, narrowed
+    /// to its scopes, and the scope rule deciding the rest of its scopes.
+    static func androidBlock(_ filter: IntentFilter, file: CompiledAssetLinks?, package: String)
+        -> (scopes: PatternTest?, rules: [ProofRule])
+    {
+        let decoded = Preparation(decode: true, fold: false, appleSlash: false)
+        let attributes = filter.scopes.map(\.attribute)
+        let scopes = PatternTest(
+            key: "scopes\u{1}" + attributes.sorted().joined(separator: "\u{1}"),
+            automaton: .union(filter.scopes.map(\.automaton)), preparation: decoded)
+        let inScope = { (values: inout ComparedValues) in filter.scopes.contains { $0.matches(values.url) } }
+        func scopeRule(opens: Bool, _ label: String) -> ProofRule {
+            ProofRule(
+                opens: opens, isExclusion: false, path: PathTest(scopes: scopes, pattern: nil), query: nil,
+                fragment: nil, origin: nil, label: "\(label) (intent filter \(attributes.joined(separator: " ")))",
+                matches: inScope)
+        }
+        let statements = file?.statements.filter { $0.package == package } ?? []
+        guard let first = statements.first else {
+            return (scopes, [scopeRule(opens: false, "no statement for \(package)")])
+        }
+        guard let rules = statements.first(where: { $0.rules != nil })?.rules ?? first.rules else {
+            return (scopes, [scopeRule(opens: true, "statement without dynamic rules")])
+        }
+        let dynamic = rules.rules.map { rule in
+            ProofRule(
+                opens: !rule.exclude, isExclusion: rule.exclude,
+                path: PathTest(scopes: scopes, pattern: rule.path.map { PatternTest($0, preparation: decoded) }),
+                query: rule.query.isEmpty
+                    ? nil
+                    : .items(
+                        names: rule.query.map(\.name),
+                        values: rule.query.map { PatternTest($0.matcher, preparation: decoded) },
+                        decode: true, quantifier: .some),
+                fragment: rule.fragment.map {
+                    FragmentTest(pattern: PatternTest($0, preparation: decoded), absentReadsAsEmpty: false)
+                }, origin: rule.origin, label: androidLabel(rule)
+            ) { values in
+                var checks: [PartCheck]? = nil
+                return rule.matches(&values, checks: &checks)
+            }
+        }
+        return (scopes, dynamic + [scopeRule(opens: false, "no dynamic rule")])
+    }
+
+    static func androidLabel(_ rule: CompiledDynamicRules.Rule) -> String {
+        var parts = [rule.path?.pattern ?? "*"]
+        if !rule.query.isEmpty {
+            parts.append(
+                "?"
+                    + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.matcher.pattern)" }.joined(
+                        separator: "&"))
+        }
+        if let fragment = rule.fragment { parts.append("#" + fragment.pattern) }
+        if rule.exclude { parts.append("(exclude)") }
+        return parts.joined(separator: " ")
+    }
+}

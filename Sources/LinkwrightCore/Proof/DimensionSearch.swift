@@ -1,0 +1,249 @@
+/// The work a proof may do, counted in view steps (one state of one view, one symbol).
+struct ProofBudget {
+    var remaining: Int
+
+    var isExhausted: Bool { remaining <= 0 }
+}
+
+/// Breadth-first search over the texts of one URL part, with several views side by side. Each
+/// product state is visited once, at the first (shortest) text reaching it, so the first text
+/// showing a combination of verdicts is a shortest one.
+///
+/// Views have roles: `required` views must accept (a state where one can no longer accept is
+/// not expanded), `rejected` views must not (a state where one accepts everything from here on
+/// is not expanded), and `tracked` views are only reported.
+struct DimensionSearch {
+    enum Role {
+        case required
+        case rejected
+        case tracked
+    }
+
+    /// A view and where it starts: its own start, or with its innermost automaton in a given
+    /// DFA state (a `PrefixUnion` of some first rules).
+    struct Lane: Hashable {
+        let view: PartView
+        let innermost: Int?
+
+        init(_ view: PartView, innermost: Int? = nil) {
+            self.view = view
+            self.innermost = innermost
+        }
+
+        var start: Int32 { innermost.map(view.start(innermost:)) ?? view.start }
+
+        /// The same lane reading decoded text, when its view decodes first.
+        var decoded: Lane? { view.decoded.map { Lane($0, innermost: innermost) } }
+
+        static func == (lhs: Lane, rhs: Lane) -> Bool { lhs.view === rhs.view && lhs.innermost == rhs.innermost }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(view))
+            hasher.combine(innermost)
+        }
+    }
+
+    let dimension: URLDimension
+    let views: [PartView]
+    let starts: [Int32]
+    let roles: [Role]
+    /// Every view decodes its text first, so the search reads decoded text: one step per
+    /// decoded scalar rather than every spelling of its escapes. Decoded text that is not valid
+    /// UTF-8 falls back to the raw text in every view alike, which decoded text reaches too, so
+    /// nothing is lost; witnesses are written escaped (`escapedText`).
+    let readsDecoded: Bool
+    /// Whether the empty path is a value of its own. Apple reads it as `/` (`PatternOptions`
+    /// slash rules), so only Android searches it; witnesses otherwise start with `/`.
+    let includesEmptyPath: Bool
+
+    init(
+        _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
+        includesEmptyPath: Bool = false
+    ) {
+        self.dimension = dimension
+        self.includesEmptyPath = includesEmptyPath
+        var lanes = required + rejected + tracked
+        let decoded = lanes.compactMap(\.decoded)
+        readsDecoded = !lanes.isEmpty && decoded.count == lanes.count
+        if readsDecoded { lanes = decoded }
+        views = lanes.map(\.view)
+        starts = lanes.map(\.start)
+        roles =
+            Array(repeating: .required, count: required.count) + Array(repeating: .rejected, count: rejected.count)
+            + Array(repeating: .tracked, count: tracked.count)
+    }
+
+    /// The length a value adds to a URL: the path as is, a query or fragment with its `?` or
+    /// `#` (an empty query is written as none; a present empty fragment is `#`).
+    private func cost(depth: Int, present: Bool = true) -> Int {
+        switch dimension {
+        case .path: depth
+        case .query: depth == 0 ? 0 : depth + 1
+        case .fragment: present ? depth + 1 : 0
+        }
+    }
+
+    /// Visits every value satisfying the required and rejected views, cheapest first, with the
+    /// tracked views' verdicts, until `visit` returns true or `limit` (read before each state)
+    /// is below the next value's cost. The text of a value comes on demand; `nil` is an absent
+    /// fragment. Returns false when the budget ran out first.
+    @discardableResult
+    func run(
+        budget: inout ProofBudget, limit: () -> Int = { .max },
+        visit: (_ tracked: [Bool], _ cost: Int, _ text: () -> String?) -> Bool
+    ) -> Bool {
+        let count = views.count
+        func verdicts(_ accepted: (Int) -> Bool) -> [Bool]? {
+            var tracked: [Bool] = []
+            for index in 0..<count {
+                let verdict = accepted(index)
+                switch roles[index] {
+                case .required: if !verdict { return nil }
+                case .rejected: if verdict { return nil }
+                case .tracked: tracked.append(verdict)
+                }
+            }
+            return tracked
+        }
+        if dimension == .fragment, let tracked = verdicts({ views[$0].acceptsAbsent }) {
+            if visit(tracked, 0, { nil }) { return true }
+        }
+        if dimension == .path && includesEmptyPath, let tracked = verdicts({ views[$0].accepts(starts[$0]) }) {
+            if visit(tracked, 0, { "" }) { return true }
+        }
+        let written = { (text: String) in self.readsDecoded ? self.escapedText(text) : text }
+        let alphabet = views.first?.alphabet.scalars ?? []
+        let symbols = searchSymbols(alphabet)
+        // A path starts with "/": the search starts there.
+        let root = dimension == .path ? "/" : ""
+        var first = starts
+        if dimension == .path, let slash = alphabet.firstIndex(of: "/") {
+            first = (0..<count).map { views[$0].step(starts[$0], slash) }
+        }
+        var table = ProductStates(width: count)
+        _ = table.insert(first)
+        var parents: [(parent: Int32, symbol: Int32, depth: Int32)] = [(-1, -1, Int32(root.unicodeScalars.count))]
+        var successor = [Int32](repeating: 0, count: count)
+        var head = 0
+        while head < parents.count {
+            let index = head
+            head += 1
+            let depth = Int(parents[index].depth)
+            let cost = cost(depth: depth)
+            if cost > limit() { return true }
+            let row = index * count
+            if let tracked = verdicts({ views[$0].accepts(table.rows[row + $0]) }),
+                visit(tracked, cost, { written(root + text(endingAt: index, parents: parents, alphabet: alphabet)) })
+            {
+                return true
+            }
+            let blocked = (0..<count).contains { view in
+                switch roles[view] {
+                case .required: views[view].isDead(table.rows[row + view])
+                case .rejected: views[view].isUniversal(table.rows[row + view])
+                case .tracked: false
+                }
+            }
+            if blocked { continue }
+            budget.remaining -= count * symbols.count
+            if budget.isExhausted { return false }
+            for symbol in symbols {
+                for view in 0..<count { successor[view] = views[view].step(table.rows[row + view], symbol) }
+                if table.insert(successor) {
+                    parents.append((Int32(index), Int32(symbol), Int32(depth + 1)))
+                }
+            }
+        }
+        return true
+    }
+
+    /// Decoded text as a URL part holds it: `%`, what the part cannot hold as written and, in a
+    /// query, the stand-ins of escaped separators are escaped (UTF-8, upper-case hex), so it
+    /// decodes back to `text`.
+    func escapedText(_ text: String) -> String {
+        var written = ""
+        for original in text.unicodeScalars {
+            let scalar = QuerySeparators.text(original)
+            if scalar != original || scalar == "%" || dimension.forbids(scalar.value) {
+                for byte in String(scalar).utf8 { written += "%" + String(byte, radix: 16, uppercase: true).leftPadded }
+            } else {
+                written.unicodeScalars.append(scalar)
+            }
+        }
+        return written
+    }
+
+    /// One symbol per class of symbols all views read alike, in alphabet order.
+    private func searchSymbols(_ alphabet: [Unicode.Scalar]) -> [Int] {
+        var seen: Set<[Int32]> = []
+        return alphabet.indices.filter { symbol in seen.insert(views.map { $0.symbolClasses[symbol] }).inserted }
+    }
+
+    private func text(
+        endingAt index: Int, parents: [(parent: Int32, symbol: Int32, depth: Int32)], alphabet: [Unicode.Scalar]
+    ) -> String {
+        var scalars: [Unicode.Scalar] = []
+        var index = index
+        while parents[index].parent >= 0 {
+            scalars.append(alphabet[Int(parents[index].symbol)])
+            index = Int(parents[index].parent)
+        }
+        return String(String.UnicodeScalarView(scalars.reversed()))
+    }
+}
+
+extension String {
+    /// Two hex digits.
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
+}
+
+/// Product states of a search, each `width` view states side by side in one buffer (in order of
+/// discovery, so a state's row is its node number), found again through an open-addressing
+/// table: no array per state.
+struct ProductStates {
+    let width: Int
+    private(set) var rows: [Int32] = []
+    private var slots: [Int32] = Array(repeating: -1, count: 64)
+    private var count = 0
+
+    init(width: Int) { self.width = width }
+
+    /// Adds `state` unless present; whether it was new.
+    mutating func insert(_ state: [Int32]) -> Bool {
+        if (count + 1) * 2 > slots.count { grow() }
+        var slot = hash(state) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            if equals(Int(slots[slot]), state) { return false }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        slots[slot] = Int32(count)
+        rows += state
+        count += 1
+        return true
+    }
+
+    private func hash(_ state: [Int32]) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for value in state {
+            hash ^= UInt64(UInt32(bitPattern: value))
+            hash &*= 0x100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    private func hash(row: Int) -> Int { hash(Array(rows[(row * width)..<((row + 1) * width)])) }
+
+    private func equals(_ row: Int, _ state: [Int32]) -> Bool {
+        let start = row * width
+        for index in 0..<width where rows[start + index] != state[index] { return false }
+        return true
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: -1, count: slots.count * 2)
+        for row in 0..<count {
+            var slot = hash(row: row) & (slots.count - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+            slots[slot] = Int32(row)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+/// Deterministic machines that read the raw text of one URL part (path, query or fragment) one
+/// Unicode scalar at a time and say whether a rule's test of that part accepts it, with the
+/// same preparation the evaluator applies (`ComparedValues`): percent-decoding, case folding,
+/// Apple's path slash rules, query-item splitting, Android's path attributes.
+///
+/// The behaviour proof (`BehaviourProof`) runs many of them side by side breadth-first, so a
+/// machine must be deterministic and its states hashable; `PartView` interns the states.
+protocol PartMachine {
+    associatedtype State: Hashable
+    var start: State { get }
+    /// The start state with the innermost pattern automaton in `subset` (a state of its DFA)
+    /// rather than its own start: how a union of the first rules of a list starts.
+    func start(innermost subset: Int) -> State
+    func step(_ state: State, _ scalar: Unicode.Scalar) -> State
+    func accepts(_ state: State) -> Bool
+    /// No text read from here on is accepted (a sound under-approximation: `false` is safe).
+    func isDead(_ state: State) -> Bool
+    /// Every text read from here on is accepted (a sound under-approximation: `false` is safe).
+    func isUniversal(_ state: State) -> Bool
+    /// The scalars this machine tells apart, for choosing the search's alphabet.
+    func distinctions(into distinctions: inout ScalarDistinctions)
+}
+
+/// What some machine treats differently from other scalars: scalars tested one by one and sets
+/// tested as a whole. Two scalars in no individual test and in the same sets are read alike.
+struct ScalarDistinctions {
+    var scalars: Set<UInt32> = []
+    var sets: Set<ScalarSet> = []
+
+    mutating func add(_ test: ScalarTest) {
+        switch test {
+        case .scalar(let scalar), .anyExcept(let scalar): scalars.insert(scalar.value)
+        case .set(let set): sets.insert(set)
+        case .any: break
+        }
+    }
+
+    mutating func add(_ text: some Sequence<Unicode.Scalar>) { scalars.formUnion(text.map(\.value)) }
+
+    /// The individual scalars beyond ASCII. Beyond ASCII a set holds either none of the other
+    /// scalars (Apple's predefined classes are ASCII) or all of them (an Android glob's "any
+    /// other character"), so these are all the non-ASCII scalars a machine reads differently.
+    var nonASCII: [Unicode.Scalar] { scalars.filter { $0 >= 0x80 }.sorted().compactMap(Unicode.Scalar.init) }
+}
+
+/// A pattern automaton as a machine over already-prepared text.
+struct PatternMachine: PartMachine {
+    let dfa: SubsetDFA
+
+    init(_ automaton: Automaton) { dfa = SubsetDFA(automaton) }
+    init(dfa: SubsetDFA) { self.dfa = dfa }
+
+    var start: Int { dfa.start }
+    func start(innermost subset: Int) -> Int { subset }
+    func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int { dfa.step(state, scalar) }
+    func accepts(_ state: Int) -> Bool { dfa.accepts(state) }
+    func isDead(_ state: Int) -> Bool { dfa.isEmpty(state) }
+    func isUniversal(_ state: Int) -> Bool { dfa.isUniversal(state) }
+    func distinctions(into distinctions: inout ScalarDistinctions) {
+        for test in dfa.automaton.tests { distinctions.add(test) }
+    }
+}
+
+/// Exactly one literal text: item names, Android `path` attributes.
+struct LiteralMachine: PartMachine {
+    let text: [Unicode.Scalar]
+    /// Accepts the literal followed by anything (Android `pathPrefix`).
+    var isPrefix = false
+
+    /// The number of scalars matched so far; -1 once the text can no longer match.
+    var start: Int { 0 }
+    func start(innermost subset: Int) -> Int { start }
+    func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
+        guard state >= 0 else { return -1 }
+        if state == text.count { return isPrefix ? state : -1 }
+        return text[state] == scalar ? state + 1 : -1
+    }
+    func accepts(_ state: Int) -> Bool { state == text.count }
+    func isDead(_ state: Int) -> Bool { state < 0 }
+    func isUniversal(_ state: Int) -> Bool { isPrefix && state == text.count }
+    func distinctions(into distinctions: inout ScalarDistinctions) { distinctions.add(text) }
+}
+
+/// Case folding before the inner machine, as `PatternOptions.prepare` folds values of
+/// case-insensitive rules scalar by scalar (`CaseFolding.fold`).
+struct FoldStage<Inner: PartMachine>: PartMachine {
+    let inner: Inner
+
+    var start: Inner.State { inner.start }
+    func start(innermost subset: Int) -> Inner.State { inner.start(innermost: subset) }
+    func step(_ state: Inner.State, _ scalar: Unicode.Scalar) -> Inner.State {
+        inner.step(state, CaseFolding.fold(scalar))
+    }
+    func accepts(_ state: Inner.State) -> Bool { inner.accepts(state) }
+    func isDead(_ state: Inner.State) -> Bool { inner.isDead(state) }
+    func isUniversal(_ state: Inner.State) -> Bool { inner.isUniversal(state) }
+
+    /// Every scalar that folds onto one the inner machine tells apart is told apart too.
+    func distinctions(into distinctions: inout ScalarDistinctions) {
+        var own = ScalarDistinctions()
+        inner.distinctions(into: &own)
+        distinctions.scalars.formUnion(own.scalars)
+        for (scalar, folded) in CaseFolding.unfoldings where own.scalars.contains(folded) {
+            distinctions.scalars.insert(scalar)
+        }
+        for set in own.sets {
+            let unfolded = CaseFolding.unfoldings.filter { set.contains(Unicode.Scalar($0.folded)!) }
+            distinctions.sets.insert(ScalarSet(set.ranges + unfolded.map { $0.scalar...$0.scalar }))
+        }
+    }
+}
+
+extension CaseFolding {
+    /// Every scalar whose fold is another scalar, with that fold: what case-insensitive rules
+    /// read alike. Computed once, on first use (a pass over all scalars, about 50 ms).
+    static let unfoldings: [(scalar: UInt32, folded: UInt32)] = (UInt32(0)...0x10_FFFF).compactMap { value in
+        guard let scalar = Unicode.Scalar(value) else { return nil }
+        let folded = fold(scalar)
+        return folded == scalar ? nil : (value, folded.value)
+    }
+}
+
+/// Apple's path slash rules (`PatternOptions.appleSlashRules`) before the inner machine: the
+/// inner machine reads `/core/` for a raw path whose leading and trailing slashes around `core`
+/// are dropped. The state keeps the inner state after everything read and the one after the
+/// last scalar that is not a slash, so trailing slashes need no lookahead.
+struct AppleSlashStage<Inner: PartMachine>: PartMachine {
+    let inner: Inner
+
+    struct State: Hashable {
+        /// Only slashes so far: the core has not started, and both inner states are the start.
+        var leading: Bool
+        var full: Inner.State
+        var beforeSlashes: Inner.State
+    }
+
+    var start: State { State(leading: true, full: inner.start, beforeSlashes: inner.start) }
+
+    func start(innermost subset: Int) -> State {
+        let start = inner.start(innermost: subset)
+        return State(leading: true, full: start, beforeSlashes: start)
+    }
+
+    func step(_ state: State, _ scalar: Unicode.Scalar) -> State {
+        if state.leading {
+            if scalar == "/" { return state }
+            let next = inner.step(inner.step(state.full, "/"), scalar)
+            return State(leading: false, full: next, beforeSlashes: next)
+        }
+        let full = inner.step(state.full, scalar)
+        return State(leading: false, full: full, beforeSlashes: scalar == "/" ? state.beforeSlashes : full)
+    }
+
+    /// The core so far, closed with its `/`.
+    func accepts(_ state: State) -> Bool { inner.accepts(inner.step(state.beforeSlashes, "/")) }
+
+    /// Slashes alone keep the verdict, so the path is lost only when it is rejected now and
+    /// everything read since the last slash leads nowhere.
+    func isDead(_ state: State) -> Bool { !state.leading && inner.isDead(state.full) && !accepts(state) }
+
+    func isUniversal(_ state: State) -> Bool {
+        inner.isUniversal(state.leading ? inner.step(state.full, "/") : state.beforeSlashes)
+    }
+
+    func distinctions(into distinctions: inout ScalarDistinctions) {
+        inner.distinctions(into: &distinctions)
+        distinctions.scalars.insert(UInt32(("/" as Unicode.Scalar).value))
+    }
+}

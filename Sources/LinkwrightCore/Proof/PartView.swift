@@ -1,0 +1,173 @@
+/// The URL parts the proof searches one at a time.
+enum URLDimension: Int, CaseIterable, Sendable {
+    case path, query, fragment
+
+    /// Scalars a part cannot hold as written: what `LinkURL` rejects (space, controls, DEL)
+    /// and the delimiters that would end the part (`?` and `#` in the path, `#` in the query).
+    func forbids(_ value: UInt32) -> Bool {
+        if value <= 0x20 || value == 0x7F { return true }
+        switch self {
+        case .path: return value == 0x3F || value == 0x23
+        case .query: return value == 0x23
+        case .fragment: return false
+        }
+    }
+}
+
+/// The scalars one search tries: one per class of scalars every machine of an analysis reads
+/// alike, readable ones first, so witnesses are short and legible.
+struct ProofAlphabet {
+    let scalars: [Unicode.Scalar]
+
+    /// Scalars preferred as a class's stand-in, in order.
+    private static let preferred = Array(
+        "abcdefghijklmnopqrstuvwxyz0123456789-_~./ABCDEFGHIJKLMNOPQRSTUVWXYZ!$'()*+,;:@=&%?#[]^`{|}\"<>\\éüñøß中"
+            .unicodeScalars)
+
+    /// `decoded`: the alphabet of decoded text, where any scalar may stand (it is written
+    /// escaped when the URL cannot hold it as is).
+    init(_ distinctions: ScalarDistinctions, dimension: URLDimension, decoded: Bool = false) {
+        let sets = Array(distinctions.sets)
+        func key(_ value: UInt32) -> [Bool] {
+            let scalar = Unicode.Scalar(value)!
+            return sets.map { $0.contains(scalar) }
+        }
+        var chosen: [UInt32] = []
+        var classes: Set<[Bool]> = []
+        func consider(_ value: UInt32) {
+            guard decoded || !dimension.forbids(value), Unicode.Scalar(value) != nil else { return }
+            if distinctions.scalars.contains(value) {
+                if !chosen.contains(value) { chosen.append(value) }
+            } else if classes.insert(key(value)).inserted {
+                chosen.append(value)
+            }
+        }
+        for scalar in Self.preferred { consider(scalar.value) }
+        for value in distinctions.scalars.sorted() { consider(value) }
+        // Every other class, from the boundaries of the sets and the scalars told apart.
+        var cuts: Set<UInt32> = [0xA1]
+        for set in sets { for range in set.ranges { cuts.formUnion([range.lowerBound, range.upperBound &+ 1]) } }
+        for value in distinctions.scalars { cuts.insert(value &+ 1) }
+        for value in cuts.sorted() where value < 0x11_0000 {
+            // The first scalar of the run starting here that may stand for its class.
+            var candidate = value
+            while candidate < 0x11_0000
+                && (Unicode.Scalar(candidate) == nil || (0x7F...0xA0).contains(candidate)
+                    || distinctions.scalars.contains(candidate))
+            {
+                candidate += 1
+            }
+            if candidate < 0x11_0000 { consider(candidate) }
+        }
+        // Remaining ASCII, so a class living only there (between two cuts) is not lost.
+        for value in UInt32(0x21)..<0x7F { consider(value) }
+        scalars = chosen.compactMap(Unicode.Scalar.init)
+    }
+}
+
+/// A part machine with its states numbered and its transitions cached per alphabet symbol, so a
+/// search steps each state once per symbol whatever the machine behind it. Not generic itself:
+/// the machine's code is reached through closures made where its type is known, so it is
+/// compiled for that type rather than through generic metadata on every step.
+final class PartView {
+    let alphabet: ProofAlphabet
+    /// Per symbol, a class: symbols with the same class lead to the same states in this view.
+    let symbolClasses: [Int32]
+    /// Whether the view accepts an absent part (only fragments tell absent from empty).
+    let acceptsAbsent: Bool
+    let start: Int32 = 0
+    /// Per state: accepts (1), dead (2), universal (4).
+    private var flags: [UInt8] = []
+    /// `alphabet.scalars.count` entries per state, -1 until computed.
+    private var transitions: [Int32] = []
+    private let successor: (Int32, Unicode.Scalar) -> Int32
+    private let flagsOf: (Int32) -> UInt8
+    private let innermostStart: (Int) -> Int32
+    private let makeDecoded: (() -> PartView)?
+
+    /// For a view that percent-decodes its whole text first: the same view reading the decoded
+    /// text. When every view of a search decodes, the search runs on decoded text instead (see
+    /// `DimensionSearch`), which spares it every spelling of every escape.
+    private(set) lazy var decoded: PartView? = makeDecoded?()
+
+    /// `absent`: the verdict for an absent part; `nil` reads absence as the empty text.
+    /// `decoded` makes the view of the decoded text, when `machine` decodes first.
+    init<Machine: PartMachine>(
+        _ machine: Machine, alphabet: ProofAlphabet, absent: Bool? = nil, decoded: (() -> PartView)? = nil
+    ) {
+        makeDecoded = decoded
+        self.alphabet = alphabet
+        acceptsAbsent = absent ?? machine.accepts(machine.start)
+        var distinctions = ScalarDistinctions()
+        machine.distinctions(into: &distinctions)
+        let sets = Array(distinctions.sets)
+        var ids: [[Int64]: Int32] = [:]
+        symbolClasses = alphabet.scalars.map { scalar in
+            let key =
+                [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
+                + sets.map { $0.contains(scalar) ? 1 : 0 }
+            if let id = ids[key] { return id }
+            ids[key] = Int32(ids.count)
+            return Int32(ids.count - 1)
+        }
+        let states = StateTable(machine)
+        successor = { states.intern(machine.step(states.states[Int($0)], $1)) }
+        flagsOf = { states.flags(Int($0)) }
+        innermostStart = { states.intern(machine.start(innermost: $0)) }
+        _ = states.intern(machine.start)
+        record(upTo: 0)
+    }
+
+    private func record(upTo state: Int32) {
+        while flags.count <= Int(state) {
+            flags.append(flagsOf(Int32(flags.count)))
+            transitions += repeatElement(-1, count: alphabet.scalars.count)
+        }
+    }
+
+    func step(_ state: Int32, _ symbol: Int) -> Int32 {
+        let slot = Int(state) * alphabet.scalars.count + symbol
+        let known = transitions[slot]
+        if known >= 0 { return known }
+        let next = successor(state, alphabet.scalars[symbol])
+        record(upTo: next)
+        transitions[slot] = next
+        return next
+    }
+
+    func accepts(_ state: Int32) -> Bool { flags[Int(state)] & 1 != 0 }
+    func isDead(_ state: Int32) -> Bool { flags[Int(state)] & 2 != 0 }
+    func isUniversal(_ state: Int32) -> Bool { flags[Int(state)] & 4 != 0 }
+    /// Every text is accepted: the part need not be searched at all.
+    var acceptsEverything: Bool { acceptsAbsent && isUniversal(start) }
+
+    /// The state where the innermost pattern automaton is in `subset` (`PartMachine.start(innermost:)`).
+    func start(innermost subset: Int) -> Int32 {
+        let state = innermostStart(subset)
+        record(upTo: state)
+        return state
+    }
+
+    /// A machine's states, numbered in order of discovery.
+    private final class StateTable<Machine: PartMachine> {
+        let machine: Machine
+        var ids: [Machine.State: Int32] = [:]
+        var states: [Machine.State] = []
+
+        init(_ machine: Machine) { self.machine = machine }
+
+        func intern(_ state: Machine.State) -> Int32 {
+            if let id = ids[state] { return id }
+            let id = Int32(states.count)
+            ids[state] = id
+            states.append(state)
+            return id
+        }
+
+        func flags(_ id: Int) -> UInt8 {
+            let state = states[id]
+            return (machine.accepts(state) ? 1 : 0) | (machine.isDead(state) ? 2 : 0)
+                | (machine.isUniversal(state) ? 4 : 0)
+        }
+    }
+}

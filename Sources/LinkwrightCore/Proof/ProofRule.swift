@@ -1,0 +1,134 @@
+/// How a part's raw text is prepared before a pattern reads it (`ComparedValues`).
+struct Preparation: Hashable {
+    /// `percentEncoded: false` on iOS; always on Android, which reads decoded values.
+    var decode: Bool
+    /// `caseSensitive: false`.
+    var fold: Bool
+    /// Apple's path slash rules (`PatternOptions.appleSlashRules`).
+    var appleSlash: Bool
+
+    var key: String { "\(decode ? "d" : "-")\(fold ? "f" : "-")\(appleSlash ? "s" : "-")" }
+}
+
+/// A compiled pattern and how its part is prepared for it.
+struct PatternTest {
+    /// Equal keys accept the same texts.
+    let key: String
+    let automaton: Automaton
+    let preparation: Preparation
+
+    init(_ matcher: PatternMatcher, preparation: Preparation, variables: [String: [String]] = [:]) {
+        let used = PatternSyntax.variableNames(matcher.pattern).sorted().map { name in
+            "\(name)=\(variables[name].map { $0.joined(separator: "\u{1}") } ?? "predefined")"
+        }
+        key = ([preparation.key, matcher.pattern] + used).joined(separator: "\u{2}")
+        automaton = matcher.automaton
+        self.preparation = preparation
+    }
+
+    init(key: String, automaton: Automaton, preparation: Preparation) {
+        self.key = key
+        self.automaton = automaton
+        self.preparation = preparation
+    }
+}
+
+/// The path test of a rule: each pattern present must accept.
+struct PathTest {
+    /// Android: the path scopes of the intent filter that claimed the URL (decoded path).
+    let scopes: PatternTest?
+    /// The rule's own pattern: Apple's, or an Android dynamic rule's (decoded path).
+    let pattern: PatternTest?
+
+    var key: String { (scopes?.key ?? "") + "\u{3}" + (pattern?.key ?? "") }
+}
+
+/// The query test of a rule.
+enum QueryTest {
+    /// A pattern for the whole query (absent reads as empty).
+    case pattern(PatternTest)
+    /// A dictionary of item names and value patterns.
+    case items(names: [String], values: [PatternTest], decode: Bool, quantifier: ItemQuantifier)
+
+    var key: String {
+        switch self {
+        case .pattern(let pattern): return "P" + pattern.key
+        case .items(let names, let values, let decode, let quantifier):
+            let items = zip(names, values).map { $0 + "\u{1}" + $1.key }.sorted()
+            return "I\(decode)\(quantifier)" + items.joined(separator: "\u{2}")
+        }
+    }
+}
+
+enum ItemQuantifier: Hashable {
+    /// Apple: every occurrence must match; an absent item reads as empty.
+    case every
+    /// Android: some occurrence must match.
+    case some
+}
+
+/// The fragment test of a rule.
+struct FragmentTest {
+    let pattern: PatternTest
+    /// Apple reads an absent fragment as empty; Android's `PatternMatcher` rejects it.
+    let absentReadsAsEmpty: Bool
+
+    var key: String { (absentReadsAsEmpty ? "E" : "A") + pattern.key }
+}
+
+/// One rule of a decision list as the proof sees it: what it decides and a test per URL part
+/// (`nil`: the part is not compared).
+final class ProofRule {
+    /// Equal test keys accept the same URLs.
+    let testKey: String
+    /// Equal keys accept the same URLs and decide alike.
+    let key: String
+    let opens: Bool
+    let isExclusion: Bool
+    let path: PathTest?
+    let query: QueryTest?
+    let fragment: FragmentTest?
+    /// Where the rule was written, and how to name it in messages.
+    let origin: SourceLocation?
+    let label: String
+    /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
+    /// which checks candidate witnesses against the rules a search left out. For a rule of an
+    /// Android block, whether it matches a URL within the block's scopes.
+    let matches: (inout ComparedValues) -> Bool
+
+    init(
+        opens: Bool, isExclusion: Bool, path: PathTest?, query: QueryTest?, fragment: FragmentTest?,
+        origin: SourceLocation?, label: String, matches: @escaping (inout ComparedValues) -> Bool
+    ) {
+        self.matches = matches
+        self.opens = opens
+        self.isExclusion = isExclusion
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.origin = origin
+        self.label = label
+        testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
+        key = (opens ? "open\u{4}" : isExclusion ? "exclude\u{4}" : "web\u{4}") + testKey
+    }
+}
+
+extension Automaton {
+    /// One automaton accepting what any of `automata` accepts.
+    static func union(_ automata: [Automaton]) -> Automaton {
+        automata.count == 1 ? automata[0] : unionWithStarts(automata).automaton
+    }
+
+    /// The union, and where each member starts in it (so the union of the first k members is
+    /// the closure of the first k starts).
+    static func unionWithStarts(_ automata: [Automaton]) -> (automaton: Automaton, starts: [Int]) {
+        let (program, offsets) = concatenating(automata)
+        var nodes = program.nodes
+        let accept = nodes.count
+        nodes.append(.accept)
+        for (automaton, offset) in zip(automata, offsets) { nodes[automaton.accept + offset] = .split([accept]) }
+        let starts = zip(automata, offsets).map { $0.start + $1 }
+        nodes.append(.split(starts))
+        return (Automaton(nodes: nodes, start: nodes.count - 1, accept: accept), starts)
+    }
+}

@@ -1,0 +1,317 @@
+/// The views of one analysis (one host and platform of two revisions), one alphabet per URL
+/// part shared by all of them, each distinct test made once and kept with its transitions.
+final class ProofViews {
+    let alphabets: [ProofAlphabet]
+    /// Per dimension, the alphabet of decoded text (what decoding views read inside).
+    let decodedAlphabets: [ProofAlphabet]
+    private var cache: [String: PartView] = [:]
+
+    /// Views for the tests of `rules`; the alphabets tell apart what any of them does.
+    init(rules: [ProofRule]) {
+        var distinctions = Array(repeating: ScalarDistinctions(), count: URLDimension.allCases.count)
+        var decodedDistinctions = distinctions
+        func add(_ pattern: PatternTest, _ dimension: URLDimension) {
+            let machine = Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+            machine.distinctions(into: &distinctions[dimension.rawValue])
+            machine.decoded?.distinctions(into: &decodedDistinctions[dimension.rawValue])
+        }
+        for rule in rules {
+            for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
+            if let query = rule.query { Self.queryMachine(query).distinctions(into: &distinctions[1]) }
+            if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
+        }
+        for dimension in [0, 1, 2] {
+            distinctions[dimension].scalars.insert(0x2F)
+            decodedDistinctions[dimension].scalars.insert(0x2F)
+        }
+        alphabets = URLDimension.allCases.map { ProofAlphabet(distinctions[$0.rawValue], dimension: $0) }
+        decodedAlphabets = URLDimension.allCases.map {
+            ProofAlphabet(decodedDistinctions[$0.rawValue], dimension: $0, decoded: true)
+        }
+    }
+
+    func alphabet(_ dimension: URLDimension) -> ProofAlphabet { alphabets[dimension.rawValue] }
+
+    private func cached(_ key: String, _ make: () -> PartView) -> PartView {
+        if let view = cache[key] { return view }
+        let view = make()
+        cache[key] = view
+        return view
+    }
+
+    // MARK: One rule's tests
+
+    func view(path pattern: PatternTest) -> PartView {
+        cached("p" + pattern.key) {
+            Self.decorated(PatternMachine(pattern.automaton), pattern.preparation).view(
+                .path, absent: nil, views: self)
+        }
+    }
+
+    func view(_ test: QueryTest) -> PartView {
+        cached("q" + test.key) { Self.queryMachine(test).view(.query, absent: nil, views: self) }
+    }
+
+    func view(_ test: FragmentTest) -> PartView {
+        cached("f" + test.key) {
+            Self.decorated(PatternMachine(test.pattern.automaton), test.pattern.preparation).view(
+                .fragment, absent: test.absentReadsAsEmpty ? nil : false, views: self)
+        }
+    }
+
+    /// The parts of `rule` that are compared at all (a test accepting everything is not), its
+    /// path pattern apart from the scopes it shares with its block.
+    func parts(_ rule: ProofRule) -> RuleParts {
+        func keep(_ view: PartView?) -> PartView? { view.flatMap { $0.acceptsEverything ? nil : $0 } }
+        return RuleParts(
+            scopes: keep(rule.path?.scopes.map { view(path: $0) }),
+            path: keep(rule.path?.pattern.map { view(path: $0) }), query: keep(rule.query.map(view)),
+            fragment: keep(rule.fragment.map(view)))
+    }
+
+    /// Views that accept when one of several tests does; `key` names the set.
+    func union(key: String, _ make: () -> PartView) -> PartView { cached("u" + key, make) }
+
+    // MARK: Machines
+
+    /// A machine erased to what views need: its distinctions and a view over an alphabet; for a
+    /// machine decoding first, the machine reading the decoded text too.
+    final class AnyMachine {
+        private let addDistinctions: (inout ScalarDistinctions) -> Void
+        private let makeView: (ProofAlphabet, Bool?, (() -> PartView)?) -> PartView
+        let decoded: AnyMachine?
+
+        init<Machine: PartMachine>(_ machine: Machine, decoded: AnyMachine? = nil) {
+            addDistinctions = { machine.distinctions(into: &$0) }
+            self.decoded = decoded
+            makeView = { PartView(machine, alphabet: $0, absent: $1, decoded: $2) }
+        }
+
+        func distinctions(into distinctions: inout ScalarDistinctions) { addDistinctions(&distinctions) }
+
+        /// A view over `views`' alphabet of `dimension`; a decoding one knows its decoded view.
+        func view(_ dimension: URLDimension, absent: Bool?, views: ProofViews) -> PartView {
+            makeView(
+                views.alphabet(dimension), absent,
+                decoded.map { decoded in
+                    { decoded.makeView(views.decodedAlphabets[dimension.rawValue], absent, nil) }
+                })
+        }
+    }
+
+    /// `machine` behind the stages `preparation` names: decode, then fold, then slash rules. A
+    /// query's decoded reading takes escaped separators as text (`QuerySeparators`).
+    static func decorated(_ machine: PatternMachine, _ preparation: Preparation, query: Bool = false) -> AnyMachine {
+        preparation.appleSlash
+            ? folded(AppleSlashStage(inner: machine), preparation, query: query)
+            : folded(machine, preparation, query: query)
+    }
+
+    private static func folded<Machine: PartMachine>(_ machine: Machine, _ preparation: Preparation, query: Bool)
+        -> AnyMachine
+    {
+        preparation.fold
+            ? decoded(FoldStage(inner: machine), preparation, query: query)
+            : decoded(machine, preparation, query: query)
+    }
+
+    private static func decoded<Machine: PartMachine>(_ machine: Machine, _ preparation: Preparation, query: Bool)
+        -> AnyMachine
+    {
+        guard preparation.decode else { return AnyMachine(machine) }
+        let reading = query ? AnyMachine(EscapedSeparatorStage(inner: machine)) : AnyMachine(machine)
+        return AnyMachine(PercentDecodeStage(machine), decoded: reading)
+    }
+
+    static func queryMachine(_ test: QueryTest) -> AnyMachine {
+        switch test {
+        case .pattern(let pattern):
+            return decorated(PatternMachine(pattern.automaton), pattern.preparation, query: true)
+        case .items(let names, let values, let decode, let quantifier):
+            let literals = names.map { LiteralMachine(text: Array($0.unicodeScalars)) }
+            let fold = values.first?.preparation.fold ?? false
+            func make<Name: PartMachine, Value: PartMachine>(_ names: [Name], _ values: [Value]) -> QueryItemsMachine<
+                Name, Value
+            > {
+                QueryItemsMachine(
+                    names: names, values: values, quantifier: quantifier == .every ? .everyOccurrence : .someOccurrence)
+            }
+            // Decoded: items split at the query's own separators, their text decoded (escaped
+            // separators are text there).
+            func decoding<Value: PartMachine>(_ values: [Value]) -> AnyMachine {
+                AnyMachine(
+                    make(literals.map(PercentDecodeStage.init), values.map(PercentDecodeStage.init)),
+                    decoded: AnyMachine(
+                        make(
+                            literals.map { EscapedSeparatorStage(inner: $0) },
+                            values.map { EscapedSeparatorStage(inner: $0) })))
+            }
+            let patterns = values.map { PatternMachine($0.automaton) }
+            switch (decode, fold) {
+            case (false, false): return AnyMachine(make(literals, patterns))
+            case (false, true): return AnyMachine(make(literals, patterns.map { FoldStage(inner: $0) }))
+            case (true, false): return decoding(patterns)
+            case (true, true): return decoding(patterns.map { FoldStage(inner: $0) })
+            }
+        }
+    }
+}
+
+/// The compared parts of a rule as views; `nil` where the rule compares nothing.
+struct RuleParts {
+    var scopes: PartView?
+    var path: PartView?
+    var query: PartView?
+    var fragment: PartView?
+
+    subscript(dimension: URLDimension) -> PartView? {
+        switch dimension {
+        case .path: path
+        case .query: query
+        case .fragment: fragment
+        }
+    }
+
+    /// The parts compared besides the block's scopes.
+    var compared: [URLDimension] { URLDimension.allCases.filter { self[$0] != nil } }
+}
+
+/// The union of a list of patterns of one preparation, where the union of only the first k of
+/// them is a start state of the same view: every prefix of a decision list shares one lazily
+/// built DFA, so the rules in front of hundreds of candidate pairs cost one construction.
+final class PrefixUnion {
+    let view: PartView
+    let patterns: [PatternTest]
+    private let dfa: SubsetDFA
+    private let starts: [Int]
+    private var cache: [Int: Int] = [:]
+    /// Unions of a few chosen members, by member list.
+    private var chosen: [[Int]: PartView] = [:]
+    private let dimension: URLDimension
+    private unowned let views: ProofViews
+
+    init(_ patterns: [PatternTest], dimension: URLDimension, views: ProofViews) {
+        let (automaton, starts) = Automaton.unionWithStarts(patterns.map(\.automaton))
+        let machine = PatternMachine(automaton)
+        dfa = machine.dfa
+        self.starts = starts
+        self.patterns = patterns
+        self.dimension = dimension
+        self.views = views
+        view = ProofViews.decorated(machine, patterns[0].preparation).view(dimension, absent: nil, views: views)
+    }
+
+    /// A lane accepting what any of `members` accepts (a union of its own, for a few members).
+    func lane(only members: [Int]) -> DimensionSearch.Lane {
+        if let view = chosen[members] { return DimensionSearch.Lane(view) }
+        let union = Automaton.union(members.map { patterns[$0].automaton })
+        let view = ProofViews.decorated(PatternMachine(union), patterns[0].preparation).view(
+            dimension, absent: nil, views: views)
+        chosen[members] = view
+        return DimensionSearch.Lane(view)
+    }
+
+    /// The lane where the first `count` patterns are under way.
+    func lane(members count: Int) -> DimensionSearch.Lane {
+        if let known = cache[count] { return DimensionSearch.Lane(view, innermost: known) }
+        let subset = dfa.state(closureOf: Array(starts[..<count]))
+        cache[count] = subset
+        return DimensionSearch.Lane(view, innermost: subset)
+    }
+}
+
+/// How the rules of one decision list stand in regions' way: the rules in front of a rule are
+/// the scopes of the earlier blocks and the earlier rules of its block (`DecisionList.prefix`).
+/// Rules comparing the path alone (besides the block's scopes, which the region requires) are
+/// gathered into prefix unions per block and preparation; the others are taken one by one.
+final class ListPlan {
+    let list: DecisionList
+
+    enum Kind {
+        /// Matches every URL within its block's scopes.
+        case catchAll
+        /// Compares the path alone: member `member` of `pathUnions[union]`.
+        case path(union: Int, member: Int)
+        /// Compares more than the path, or the query or fragment alone.
+        case other
+    }
+
+    let kinds: [Kind]
+    let parts: [RuleParts]
+    let pathUnions: [PrefixUnion]
+    /// The scopes of the blocks, in order (Android).
+    let scopes: PrefixUnion?
+    /// The rules' path patterns run as one automaton per preparation (labelled with rule
+    /// indices), and the rules without one: which rules may match a URL, in one pass.
+    private let pathIndex: [(preparation: Preparation, union: AutomatonUnion)]
+    private let pathless: [Int]
+
+    /// The rules of `prefix` matching the URL of `values` (a scope rule by its scopes, a rule of
+    /// a block within the block's scopes).
+    func matching(_ values: inout ComparedValues, in prefix: ListPrefix) -> [Int] {
+        var found = pathless.filter(prefix.contains)
+        for (preparation, union) in pathIndex {
+            let options = PatternOptions(
+                semantics: preparation.appleSlash ? .apple : .androidDynamic, caseSensitive: !preparation.fold,
+                appleSlashRules: preparation.appleSlash)
+            let path = values.path(options: options, decoded: preparation.decode)
+            found += union.accepting(path).lazy.map(Int.init).filter(prefix.contains)
+        }
+        return found.sorted().filter { list.rules[$0].matches(&values) }
+    }
+
+    init(_ list: DecisionList, views: ProofViews) {
+        self.list = list
+        var indexed: [Preparation: [(Int, Automaton)]] = [:]
+        var pathless: [Int] = []
+        for (index, rule) in list.rules.enumerated() {
+            if let pattern = rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
+            {
+                indexed[pattern.preparation, default: []].append((index, pattern.automaton))
+            } else {
+                pathless.append(index)
+            }
+        }
+        pathIndex = indexed.map { preparation, members in
+            (preparation, AutomatonUnion(members.map(\.1), labels: members.map { Int32($0.0) }))
+        }
+        self.pathless = pathless
+        var kinds: [Kind] = []
+        var parts: [RuleParts] = []
+        var unions: [PrefixUnion] = []
+        for block in list.blocks {
+            var groups: [Preparation: [PatternTest]] = [:]
+            var order: [Preparation] = []
+            var members: [(Preparation, Int)?] = []
+            for rule in list.rules[block.start..<(block.start + block.count)] {
+                let ruleParts = views.parts(rule)
+                parts.append(ruleParts)
+                if ruleParts.compared == [.path], let pattern = rule.path?.pattern {
+                    if groups[pattern.preparation] == nil { order.append(pattern.preparation) }
+                    groups[pattern.preparation, default: []].append(pattern)
+                    members.append((pattern.preparation, groups[pattern.preparation]!.count - 1))
+                } else {
+                    members.append(nil)
+                    kinds.append(ruleParts.compared.isEmpty ? .catchAll : .other)
+                    continue
+                }
+                kinds.append(.other)
+            }
+            let first = unions.count
+            for preparation in order {
+                unions.append(PrefixUnion(groups[preparation]!, dimension: .path, views: views))
+            }
+            for (offset, member) in members.enumerated() {
+                guard let (preparation, index) = member else { continue }
+                kinds[block.start + offset] = .path(union: first + order.firstIndex(of: preparation)!, member: index)
+            }
+        }
+        self.kinds = kinds
+        self.parts = parts
+        pathUnions = unions
+        let blockScopes = list.blocks.compactMap(\.scopes)
+        scopes =
+            blockScopes.count == list.blocks.count && !blockScopes.isEmpty
+            ? PrefixUnion(blockScopes, dimension: .path, views: views) : nil
+    }
+}

@@ -1,0 +1,160 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// The exact behaviour diff on the rule shapes users write: each case pins the kinds of change
+/// found and a shortest witness, which the diff has decided again with the evaluator.
+@Suite struct BehaviourProofTests {
+    static let fingerprint = RuleExampleConfiguration.fingerprint
+
+    /// One production environment serving `example.com`, with an iOS app (and an Android app).
+    static func environment(android: Bool = false, clip: Bool = false) -> String {
+        var text = "tier: production\nteam_id: ABCDE12345\napps:\n  example:\n    ios: {bundle_id: com.example.app}\n"
+        if android {
+            text += "    android:\n      package: com.example.app\n      fingerprints:\n"
+            text += "        play-signing: \"\(fingerprint)\"\n"
+        }
+        if clip { text += "  clip:\n    ios: {bundle_id: com.example.app.Clip, app_clip: true}\n" }
+        return text + "hosts:\n  example.com: example\n"
+    }
+
+    static func domain(_ rules: String, android: Bool = false) -> String {
+        "applinks:\n  - apps: [example]\n    rules:\n" + rules
+            + (android ? "emit:\n  android_dynamic_rules: true\n" : "")
+    }
+
+    static func compare(
+        _ base: String, _ head: String, android: Bool = false, limits: ProofLimits = .standard
+    ) throws -> BehaviourDiff.Comparison {
+        let environment = ["environments/production.yaml": environment(android: android)]
+        return BehaviourDiff.compare(
+            base: try snapshot(environment.merging(["domains/example.yaml": base]) { $1 }),
+            head: try snapshot(environment.merging(["domains/example.yaml": head]) { $1 }), limits: limits)
+    }
+
+    /// The issue's reproduction: an exclusion moved from the top to the end of 19 path rules
+    /// opens five URLs that the old search called unchanged.
+    @Test func anExclusionMovedToTheEndOpensWhatSuffixRulesMatch() throws {
+        let rules = """
+                  - path: /event485/*
+                  - path: /help748/*
+                    exclude: true
+                  - path: "*/ticket733"
+                  - path: /cart908/*
+                    exclude: true
+                  - path: "*/search172"
+                  - path: "*/help223"
+                  - path: /ticket132/cart400
+                  - path: /store82/promo411
+                  - path: /legal284/order884
+                  - path: "*/search699"
+                  - path: /cart980/item84
+                  - path: /news154/live238
+                  - path: /shop496/*/detail/????
+                  - path: /news269/*
+                    exclude: true
+                  - path: "*/legal378"
+                  - path: /api579/*
+                    exclude: true
+                  - path: /item707/*/detail/????
+
+            """
+        let moved = "      - path: /product584/*\n        exclude: true\n"
+        let comparison = try Self.compare(Self.domain(moved + rules), Self.domain(rules + moved))
+        #expect(comparison.unproven.isEmpty)
+        let urls = Set(comparison.observations.map(\.url))
+        #expect(
+            urls
+                == Set(
+                    ["ticket733", "search172", "help223", "search699", "legal378"].map {
+                        "https://example.com/product584/\($0)"
+                    }))
+        #expect(comparison.observations.allSatisfy { $0.before?.decision.outcome == .exclude && $0.opensAfter })
+        #expect(comparison.observations.allSatisfy { $0.exhaustive })
+    }
+
+    @Test func queryItemsAreProvenPresentAbsentAndRepeated() throws {
+        // The base opens /tickets/* with source present; the head opens it when source is absent too.
+        let base = Self.domain("      - path: /tickets/*\n        query: {source: \"?*\"}\n")
+        let head = Self.domain("      - path: /tickets/*\n        query: {source: \"*\"}\n")
+        let comparison = try Self.compare(base, head)
+        #expect(comparison.unproven.isEmpty)
+        #expect(comparison.observations.map(\.url) == ["https://example.com/tickets"])
+        // Every occurrence of an item must match on iOS: a repeated empty one now fails.
+        let strict = try Self.compare(head, Self.domain("      - path: /tickets/*\n        query: {source: \"a*\"}\n"))
+        #expect(strict.observations.map(\.url).first == "https://example.com/tickets")
+        #expect(strict.observations.allSatisfy { $0.openedBefore && !$0.opensAfter })
+    }
+
+    @Test func fragmentsTellAbsentFromEmptyOnAndroidOnly() throws {
+        let base = Self.domain("      - path: /a/*\n", android: true)
+        let head = Self.domain("      - path: /a/*\n        fragment: \"*\"\n", android: true)
+        let comparison = try Self.compare(base, head, android: true)
+        #expect(comparison.unproven.isEmpty)
+        // `#*` matches a missing fragment on iOS (read as empty), not on Android.
+        #expect(!comparison.observations.contains { $0.platform == .ios })
+        let android = comparison.observations.filter { $0.platform == .android }
+        #expect(android.map(\.url).first == "https://example.com/a")
+        #expect(android.allSatisfy { $0.openedBefore && !$0.opensAfter })
+    }
+
+    @Test func caseInsensitiveRulesNeedTheirOwnWitnesses() throws {
+        let base = Self.domain("      - path: /Café/*\n")
+        let head = Self.domain("      - path: /Café/*\n        case_sensitive: false\n")
+        let comparison = try Self.compare(base, head)
+        #expect(comparison.unproven.isEmpty)
+        #expect(comparison.observations.map(\.url) == ["https://example.com/café"])
+    }
+
+    @Test func decodedRulesNeedEscapedWitnesses() throws {
+        let base = Self.domain("      - path: /x/*\n")
+        let head = Self.domain("      - path: /x/*\n        percent_encoded: false\n")
+        let comparison = try Self.compare(base, head)
+        #expect(comparison.unproven.isEmpty)
+        let urls = comparison.observations.map(\.url)
+        #expect(urls.first == "https://example.com/%78", "\(urls)")
+        #expect(comparison.observations.allSatisfy { !$0.openedBefore && $0.opensAfter })
+    }
+
+    @Test func oneAppTakingAURLFromAnotherIsAChangeOfApp() throws {
+        let environment = ["environments/production.yaml": Self.environment(clip: true)]
+        let base =
+            "applinks:\n  - apps: [clip]\n    rules:\n      - path: /clip/*\n"
+            + "  - apps: [example]\n    rules:\n      - path: /*\n"
+        let head =
+            "applinks:\n  - apps: [clip]\n    rules:\n      - path: /clip/*\n        exclude: true\n"
+            + "  - apps: [example]\n    rules:\n      - path: /*\n"
+        let changes = BehaviourDiff.changes(
+            base: try snapshot(environment.merging(["domains/example.yaml": base]) { $1 }),
+            head: try snapshot(environment.merging(["domains/example.yaml": head]) { $1 }))
+        // Both apps matched /clip/… before; now only the main app does: the clip loses it.
+        #expect(changes.map(\.kind) == [.opensWeb])
+        #expect(changes.first?.app == "ABCDE12345.com.example.app.Clip")
+        #expect(changes.first?.witnesses.first == "https://example.com/clip")
+    }
+
+    @Test func aTinyBudgetIsReportedNotPassed() throws {
+        let base = Self.domain("      - path: /admin/*\n        exclude: true\n      - path: /*\n")
+        // A wildcard between every letter: the region takes more than the smallest budget.
+        let wildcards = "*/" + "abcdefghijklmnopqrstuvwxyz".map(String.init).joined(separator: "*")
+        let head = Self.domain(
+            "      - path: \"\(wildcards)\"\n      - path: /admin/*\n        exclude: true\n      - path: /*\n")
+        let comparison = try Self.compare(base, head, limits: ProofLimits(region: 1_000, total: 1_000))
+        let unproven = try #require(comparison.unproven.first)
+        #expect(unproven.baseRule == "/admin/* (exclude)")
+        #expect(unproven.headRule == wildcards)
+        #expect(unproven.touchesExclusion)
+        #expect(comparison.observations.allSatisfy { !$0.exhaustive })
+        let proven = try Self.compare(base, head)
+        #expect(proven.unproven.isEmpty)
+        #expect(proven.observations.contains { $0.url == "https://example.com/admin/abcdefghijklmnopqrstuvwxyz" })
+    }
+
+    @Test func legacyPathsAndComponentsDecideAlike() throws {
+        let rules = "      - path: /a/*\n      - path: /b\n        exclude: true\n"
+        let base = Self.domain(rules)
+        let head = Self.domain(rules) + "emit:\n  legacy_paths: true\n"
+        let comparison = try Self.compare(base, head)
+        #expect(comparison.observations.isEmpty && comparison.unproven.isEmpty)
+    }
+}
