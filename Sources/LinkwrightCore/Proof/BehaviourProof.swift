@@ -67,52 +67,80 @@ struct BehaviourProof {
         let empty = { (identity: String) in DecisionList(identity: identity, blocks: []) }
         var identities = new.map(\.identity)
         identities += old.map(\.identity).filter { !identities.contains($0) }
-        let pairs = identities.map { identity in
-            (
-                old.first { $0.identity == identity } ?? empty(identity),
-                new.first { $0.identity == identity } ?? empty(identity)
-            )
+        // Apps with the same rules on both sides (one entry naming several apps) have the same
+        // regions: each group is proven once.
+        var groups: [(identities: [String], before: DecisionList, after: DecisionList)] = []
+        var groupOfRules: [[String]: Int] = [:]
+        for identity in identities {
+            let before = old.first { $0.identity == identity } ?? empty(identity)
+            let after = new.first { $0.identity == identity } ?? empty(identity)
+            let key = before.rules.map(\.key) + ["\u{7}"] + after.rules.map(\.key)
+            if let group = groupOfRules[key] {
+                groups[group].identities.append(identity)
+            } else {
+                groupOfRules[key] = groups.count
+                groups.append(([identity], before, after))
+            }
         }
-        let views = ProofViews(rules: pairs.flatMap { $0.0.rules + $0.1.rules })
+        let views = ProofViews(rules: groups.flatMap { $0.before.rules + $0.after.rules })
         let search = RegionSearch(views: views, includesEmptyPath: includesEmptyPath)
         var result = Result()
-        var found: [(identity: String, candidate: Candidate, witness: ProofWitness)] = []
-        for (before, after) in pairs {
-            for candidate in Self.candidates(ListPlan(before, views: views), ListPlan(after, views: views)) {
-                let identity = after.identity
-                switch settle(candidate.region, search, budget: &budget) {
-                case .empty: continue
-                case .found(let witnesses): found.append((identity, candidate, witnesses[[]]!))
-                case .unknown:
+        func record(_ group: Int, _ candidate: Candidate, _ witness: ProofWitness?) {
+            for identity in groups[group].identities {
+                if let witness {
+                    result.differences.append(
+                        Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
+                } else {
                     result.unsettled.append(Unsettled(identity: identity, base: candidate.base, head: candidate.head))
                 }
             }
         }
-        // Where several apps change, split each region by the other apps' regions.
-        let changingApps = Set(found.map(\.identity))
-        for (identity, candidate, witness) in found {
-            let others = found.filter { $0.identity != identity }
-            guard changingApps.count > 1, !others.isEmpty else {
-                result.differences.append(
-                    Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
-                continue
+        var found: [(group: Int, candidate: Candidate, witness: ProofWitness)] = []
+        for (group, (_, before, after)) in groups.enumerated() {
+            for candidate in Self.candidates(ListPlan(before, views: views), ListPlan(after, views: views)) {
+                switch settle(candidate.region, search, budget: &budget) {
+                case .empty: continue
+                case .found(let witnesses): found.append((group, candidate, witnesses[[]]!))
+                case .unknown: record(group, candidate, nil)
+                }
             }
+        }
+        // Where apps with other rules change too, the URLs of two such regions at once show one
+        // app taking a link from another (every such pair is proven); each region is then split
+        // by the others' regions it meets, within the region budget, so URLs where only one app
+        // changes are told apart from those where several do.
+        for (group, candidate, witness) in found {
+            record(group, candidate, witness)
+            var meeting: [Region] = []
+            for other in found where other.group != group {
+                // Inside the other region, every URL changes both apps: this witness shows it.
+                if candidate.region.isInside(other.candidate.region)
+                    || candidate.region.excludes(other.candidate.region)
+                {
+                    continue
+                }
+                let both = Region(
+                    required: candidate.region.required + other.candidate.region.required,
+                    forbidden: candidate.region.forbidden + other.candidate.region.forbidden)
+                switch settle(both, search, budget: &budget) {
+                case .empty: continue
+                case .found(let witnesses):
+                    meeting.append(other.candidate.region)
+                    record(group, candidate, witnesses[[]]!)
+                case .unknown: record(group, candidate, nil)
+                }
+            }
+            guard !meeting.isEmpty else { continue }
             var regionBudget = ProofBudget(remaining: min(limits.region, budget.remaining))
             let before = regionBudget.remaining
-            let split = search.search(
-                candidate.region, observing: others.map(\.candidate.region), budget: &regionBudget)
+            let split = search.search(candidate.region, observing: meeting, budget: &regionBudget)
             budget.remaining -= before - regionBudget.remaining
-            switch split {
-            case .found(let witnesses):
+            // Every pair of apps is proven by now; a split the budget cannot finish leaves only
+            // which URLs change one app alone told by the witnesses found so far.
+            if case .found(let witnesses) = split {
                 for witness in Set(witnesses.values).sorted(by: { ($0.length, $0.path) < ($1.length, $1.path) }) {
-                    result.differences.append(
-                        Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
+                    record(group, candidate, witness)
                 }
-            case .empty, .unknown:
-                // Found non-empty before, so only the budget stops it: keep the witness, say so.
-                result.differences.append(
-                    Difference(identity: identity, base: candidate.base, head: candidate.head, witness: witness))
-                result.unsettled.append(Unsettled(identity: identity, base: candidate.base, head: candidate.head))
             }
         }
         return result

@@ -112,6 +112,9 @@ struct DecisionList {
         case .whole(let pattern):
             guard let matcher = pattern.matcher else { return nil }
             query = .pattern(PatternTest(matcher, preparation: preparation, variables: variables))
+        case .items(let items) where items.allSatisfy({ matchesAll($0.pattern) }):
+            // Every occurrence matches and an absent item reads as empty, which `*` matches too.
+            query = nil
         case .items(let items):
             guard items.allSatisfy({ $0.pattern.matcher != nil }) else { return nil }
             query = .items(

@@ -43,6 +43,8 @@ struct DimensionSearch {
     }
 
     let dimension: URLDimension
+    /// The text searched, for writing witnesses: a URL part, or an item's name or value.
+    let text: TextKind
     let views: [PartView]
     let starts: [Int32]
     let roles: [Role]
@@ -57,9 +59,10 @@ struct DimensionSearch {
 
     init(
         _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
-        includesEmptyPath: Bool = false
+        includesEmptyPath: Bool = false, text: TextKind? = nil
     ) {
         self.dimension = dimension
+        self.text = text ?? dimension.text
         self.includesEmptyPath = includesEmptyPath
         var lanes = required + rejected + tracked
         let decoded = lanes.compactMap(\.decoded)
@@ -162,8 +165,8 @@ struct DimensionSearch {
     func escapedText(_ text: String) -> String {
         var written = ""
         for original in text.unicodeScalars {
-            let scalar = QuerySeparators.text(original)
-            if scalar != original || scalar == "%" || dimension.forbids(scalar.value) {
+            let scalar = self.text == .query ? QuerySeparators.text(original) : original
+            if scalar != original || scalar == "%" || self.text.forbids(scalar.value) {
                 for byte in String(scalar).utf8 { written += "%" + String(byte, radix: 16, uppercase: true).leftPadded }
             } else {
                 written.unicodeScalars.append(scalar)

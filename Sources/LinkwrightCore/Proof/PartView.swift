@@ -2,14 +2,30 @@
 enum URLDimension: Int, CaseIterable, Sendable {
     case path, query, fragment
 
-    /// Scalars a part cannot hold as written: what `LinkURL` rejects (space, controls, DEL)
-    /// and the delimiters that would end the part (`?` and `#` in the path, `#` in the query).
+    var text: TextKind {
+        switch self {
+        case .path: .path
+        case .query: .query
+        case .fragment: .fragment
+        }
+    }
+}
+
+/// The texts the proof writes: URL parts, and the names and values of query items.
+enum TextKind: Sendable {
+    case path, query, fragment, itemName, itemValue
+
+    /// Scalars the text cannot hold as written: what `LinkURL` rejects (space, controls, DEL)
+    /// and the delimiters that would end it (`?` and `#` in the path, `#` in the query, and in an
+    /// item `&`, and `=` in its name).
     func forbids(_ value: UInt32) -> Bool {
         if value <= 0x20 || value == 0x7F { return true }
         switch self {
         case .path: return value == 0x3F || value == 0x23
         case .query: return value == 0x23
         case .fragment: return false
+        case .itemName: return value == 0x23 || value == 0x26 || value == 0x3D
+        case .itemValue: return value == 0x23 || value == 0x26
         }
     }
 }
@@ -26,7 +42,7 @@ struct ProofAlphabet {
 
     /// `decoded`: the alphabet of decoded text, where any scalar may stand (it is written
     /// escaped when the URL cannot hold it as is).
-    init(_ distinctions: ScalarDistinctions, dimension: URLDimension, decoded: Bool = false) {
+    init(_ distinctions: ScalarDistinctions, text: TextKind, decoded: Bool = false) {
         let sets = Array(distinctions.sets)
         func key(_ value: UInt32) -> [Bool] {
             let scalar = Unicode.Scalar(value)!
@@ -35,7 +51,7 @@ struct ProofAlphabet {
         var chosen: [UInt32] = []
         var classes: Set<[Bool]> = []
         func consider(_ value: UInt32) {
-            guard decoded || !dimension.forbids(value), Unicode.Scalar(value) != nil else { return }
+            guard decoded || !text.forbids(value), Unicode.Scalar(value) != nil else { return }
             if distinctions.scalars.contains(value) {
                 if !chosen.contains(value) { chosen.append(value) }
             } else if classes.insert(key(value)).inserted {
@@ -84,6 +100,9 @@ final class PartView {
     private let flagsOf: (Int32) -> UInt8
     private let innermostStart: (Int) -> Int32
     private let makeDecoded: (() -> PartView)?
+
+    /// For a query dictionary's view: its items, for searching item by item (`QueryItemSearch`).
+    var items: QueryItemsStructure?
 
     /// For a view that percent-decodes its whole text first: the same view reading the decoded
     /// text. When every view of a search decodes, the search runs on decoded text instead (see

@@ -17,17 +17,53 @@ final class ProofViews {
         }
         for rule in rules {
             for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
-            if let query = rule.query { Self.queryMachine(query).distinctions(into: &distinctions[1]) }
+            if let query = rule.query {
+                let machine = Self.queryMachine(query)
+                machine.distinctions(into: &distinctions[1])
+                machine.decoded?.distinctions(into: &decodedDistinctions[1])
+            }
             if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
         }
         for dimension in [0, 1, 2] {
             distinctions[dimension].scalars.insert(0x2F)
             decodedDistinctions[dimension].scalars.insert(0x2F)
         }
-        alphabets = URLDimension.allCases.map { ProofAlphabet(distinctions[$0.rawValue], dimension: $0) }
+        alphabets = URLDimension.allCases.map { ProofAlphabet(distinctions[$0.rawValue], text: $0.text) }
         decodedAlphabets = URLDimension.allCases.map {
-            ProofAlphabet(decodedDistinctions[$0.rawValue], dimension: $0, decoded: true)
+            ProofAlphabet(decodedDistinctions[$0.rawValue], text: $0.text, decoded: true)
         }
+        // The names and values of query items, read on their own (`QueryItemSearch`).
+        var names = ScalarDistinctions()
+        var values = ScalarDistinctions()
+        var decodedNames = ScalarDistinctions()
+        var decodedValues = ScalarDistinctions()
+        for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
+            for name in itemNames {
+                let machine = Self.nameMachine(name, decode: decode)
+                machine.distinctions(into: &names)
+                machine.decoded?.distinctions(into: &decodedNames)
+            }
+            for pattern in patterns {
+                let machine = Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+                machine.distinctions(into: &values)
+                machine.decoded?.distinctions(into: &decodedValues)
+            }
+        }
+        itemAlphabets = (
+            ProofAlphabet(names, text: .itemName), ProofAlphabet(values, text: .itemValue),
+            ProofAlphabet(decodedNames, text: .itemName, decoded: true),
+            ProofAlphabet(decodedValues, text: .itemValue, decoded: true)
+        )
+    }
+
+    /// Alphabets of item names and values, raw and decoded.
+    let itemAlphabets:
+        (name: ProofAlphabet, value: ProofAlphabet, decodedName: ProofAlphabet, decodedValue: ProofAlphabet)
+
+    /// An item name's machine: the literal name, compared after decoding when the rule decodes.
+    static func nameMachine(_ name: String, decode: Bool) -> AnyMachine {
+        let literal = LiteralMachine(text: Array(name.unicodeScalars))
+        return decode ? AnyMachine(PercentDecodeStage(literal), decoded: AnyMachine(literal)) : AnyMachine(literal)
     }
 
     func alphabet(_ dimension: URLDimension) -> ProofAlphabet { alphabets[dimension.rawValue] }
@@ -49,7 +85,21 @@ final class ProofViews {
     }
 
     func view(_ test: QueryTest) -> PartView {
-        cached("q" + test.key) { Self.queryMachine(test).view(.query, absent: nil, views: self) }
+        cached("q" + test.key) {
+            let view = Self.queryMachine(test).view(.query, absent: nil, views: self)
+            if case .items(let names, let patterns, let decode, let quantifier) = test {
+                view.items = QueryItemsStructure(
+                    quantifier: quantifier,
+                    names: names.map {
+                        Self.nameMachine($0, decode: decode).view(itemAlphabets.name, itemAlphabets.decodedName)
+                    },
+                    values: patterns.map {
+                        Self.decorated(PatternMachine($0.automaton), $0.preparation).view(
+                            itemAlphabets.value, itemAlphabets.decodedValue)
+                    })
+            }
+            return view
+        }
     }
 
     func view(_ test: FragmentTest) -> PartView {
@@ -91,11 +141,13 @@ final class ProofViews {
 
         /// A view over `views`' alphabet of `dimension`; a decoding one knows its decoded view.
         func view(_ dimension: URLDimension, absent: Bool?, views: ProofViews) -> PartView {
+            view(views.alphabet(dimension), views.decodedAlphabets[dimension.rawValue], absent: absent)
+        }
+
+        /// A view over `alphabet`; a decoding one knows its decoded view, over `decodedAlphabet`.
+        func view(_ alphabet: ProofAlphabet, _ decodedAlphabet: ProofAlphabet, absent: Bool? = nil) -> PartView {
             makeView(
-                views.alphabet(dimension), absent,
-                decoded.map { decoded in
-                    { decoded.makeView(views.decodedAlphabets[dimension.rawValue], absent, nil) }
-                })
+                alphabet, absent, decoded.map { decoded in { decoded.makeView(decodedAlphabet, absent, nil) } })
         }
     }
 

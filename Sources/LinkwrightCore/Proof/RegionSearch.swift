@@ -37,6 +37,34 @@ struct ListPrefix {
 struct Region {
     var required: [ProofRule]
     var forbidden: [ListPrefix]
+
+    /// The keys of the rules required and of those in front.
+    var ruleKeys: (required: Set<String>, forbidden: Set<String>) {
+        var forbidden: Set<String> = []
+        for prefix in self.forbidden {
+            let list = prefix.plan.list
+            for block in list.blocks.prefix(prefix.scopeBlocks) {
+                forbidden.insert(list.rules[block.start + block.count - 1].key)
+            }
+            for index in prefix.blockRules { forbidden.insert(list.rules[index].key) }
+        }
+        return (Set(required.map(\.key)), forbidden)
+    }
+
+    /// Whether every URL of this region is in `other`, as the rules tell: `other` requires no
+    /// rule this one does not, and forbids none this one does not.
+    func isInside(_ other: Region) -> Bool {
+        let mine = ruleKeys
+        let theirs = other.ruleKeys
+        return theirs.required.isSubset(of: mine.required) && theirs.forbidden.isSubset(of: mine.forbidden)
+    }
+
+    /// Whether no URL can be in both, as the rules tell: one requires a rule the other forbids.
+    func excludes(_ other: Region) -> Bool {
+        let mine = ruleKeys
+        let theirs = other.ruleKeys
+        return !mine.required.isDisjoint(with: theirs.forbidden) || !theirs.required.isDisjoint(with: mine.forbidden)
+    }
 }
 
 /// A URL without its host, as the proof builds it.
@@ -270,6 +298,17 @@ struct RegionSearch {
         // Query and fragment first: every class of values with its cheapest value.
         func values(_ dimension: URLDimension) -> [(verdicts: [Bool], cost: Int, text: String?)]? {
             let lanes = tracked.lanes[dimension.rawValue]
+            let all = required[dimension.rawValue] + rejected[dimension.rawValue] + lanes
+            // A query read only by dictionaries is searched item by item.
+            if dimension == .query, !all.isEmpty, all.allSatisfy({ $0.view.items != nil }) {
+                let search = QueryItemSearch(
+                    lanes: all.map { $0.view.items! },
+                    roles: required[1].map { _ in .required } + rejected[1].map { _ in .rejected }
+                        + lanes.map { _ in .tracked })
+                return search.run(budget: &budget)?.map { ($0.key, $0.value.cost, $0.value.text) }.sorted {
+                    ($0.cost, $0.text ?? "") < ($1.cost, $1.text ?? "")
+                }
+            }
             let search = DimensionSearch(
                 dimension, required: required[dimension.rawValue], rejected: rejected[dimension.rawValue],
                 tracked: lanes)
