@@ -88,7 +88,19 @@ struct ProofAlphabet {
 final class PartView {
     let alphabet: ProofAlphabet
     /// Per symbol, a class: symbols with the same class lead to the same states in this view.
-    let symbolClasses: [Int32]
+    private(set) lazy var symbolClasses: [Int32] = {
+        let sets = Array(distinctions.sets)
+        var ids: [[Int64]: Int32] = [:]
+        return alphabet.scalars.map { scalar in
+            let key =
+                [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
+                + sets.map { $0.contains(scalar) ? 1 : 0 }
+            if let id = ids[key] { return id }
+            ids[key] = Int32(ids.count)
+            return Int32(ids.count - 1)
+        }
+    }()
+    private let distinctions: ScalarDistinctions
     /// Whether the view accepts an absent part (only fragments tell absent from empty).
     let acceptsAbsent: Bool
     let start: Int32 = 0
@@ -119,16 +131,7 @@ final class PartView {
         acceptsAbsent = absent ?? machine.accepts(machine.start)
         var distinctions = ScalarDistinctions()
         machine.distinctions(into: &distinctions)
-        let sets = Array(distinctions.sets)
-        var ids: [[Int64]: Int32] = [:]
-        symbolClasses = alphabet.scalars.map { scalar in
-            let key =
-                [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
-                + sets.map { $0.contains(scalar) ? 1 : 0 }
-            if let id = ids[key] { return id }
-            ids[key] = Int32(ids.count)
-            return Int32(ids.count - 1)
-        }
+        self.distinctions = distinctions
         let states = StateTable(machine)
         successor = { states.intern(machine.step(states.states[Int($0)], $1)) }
         flagsOf = { states.flags(Int($0)) }

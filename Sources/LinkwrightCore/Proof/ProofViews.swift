@@ -293,41 +293,38 @@ final class ListPlan {
     let pathUnions: [PrefixUnion]
     /// The scopes of the blocks, in order (Android).
     let scopes: PrefixUnion?
-    /// The rules' path patterns run as one automaton per preparation (labelled with rule
-    /// indices), and the rules without one: which rules may match a URL, in one pass.
-    private let pathIndex: [(preparation: Preparation, union: AutomatonUnion)]
-    private let pathless: [Int]
+    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
+    /// trie: the rules that may match a URL are those whose prefix its path starts with.
+    private let prefixIndex: [(preparation: Preparation, trie: PrefixTrie)]
 
     /// The rules of `prefix` matching the URL of `values` (a scope rule by its scopes, a rule of
     /// a block within the block's scopes).
     func matching(_ values: inout ComparedValues, in prefix: ListPrefix) -> [Int] {
-        var found = pathless.filter(prefix.contains)
-        for (preparation, union) in pathIndex {
+        var found: [Int] = []
+        for (preparation, trie) in prefixIndex {
             let options = PatternOptions(
                 semantics: preparation.appleSlash ? .apple : .androidDynamic, caseSensitive: !preparation.fold,
                 appleSlashRules: preparation.appleSlash)
-            let path = values.path(options: options, decoded: preparation.decode)
-            found += union.accepting(path).lazy.map(Int.init).filter(prefix.contains)
+            found += trie.rules(along: values.path(options: options, decoded: preparation.decode)).filter(
+                prefix.contains)
         }
         return found.sorted().filter { list.rules[$0].matches(&values) }
     }
 
     init(_ list: DecisionList, views: ProofViews) {
         self.list = list
-        var indexed: [Preparation: [(Int, Automaton)]] = [:]
-        var pathless: [Int] = []
+        var tries: [Preparation: PrefixTrie] = [:]
+        let anything = Preparation(decode: false, fold: false, appleSlash: false)
         for (index, rule) in list.rules.enumerated() {
-            if let pattern = rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
-            {
-                indexed[pattern.preparation, default: []].append((index, pattern.automaton))
-            } else {
-                pathless.append(index)
-            }
+            // A rule testing its query or fragment may match whatever the path; one testing its
+            // path only, within its block's scopes, by its pattern or else by its scopes.
+            let pattern =
+                rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
+            let preparation = pattern?.preparation ?? anything
+            tries[preparation, default: PrefixTrie()].insert(
+                index, prefix: pattern.map { $0.automaton.forcedPrefix } ?? [])
         }
-        pathIndex = indexed.map { preparation, members in
-            (preparation, AutomatonUnion(members.map(\.1), labels: members.map { Int32($0.0) }))
-        }
-        self.pathless = pathless
+        prefixIndex = tries.map { ($0.key, $0.value) }
         var kinds: [Kind] = []
         var parts: [RuleParts] = []
         var unions: [PrefixUnion] = []
@@ -365,5 +362,59 @@ final class ListPlan {
         scopes =
             blockScopes.count == list.blocks.count && !blockScopes.isEmpty
             ? PrefixUnion(blockScopes, dimension: .path, views: views) : nil
+    }
+}
+
+/// Rules filed under the literal prefix of their paths.
+struct PrefixTrie {
+    private var children: [[Unicode.Scalar: Int]] = [[:]]
+    private var rules: [[Int]] = [[]]
+
+    mutating func insert(_ rule: Int, prefix: [Unicode.Scalar]) {
+        var node = 0
+        for scalar in prefix {
+            if let child = children[node][scalar] {
+                node = child
+            } else {
+                children.append([:])
+                rules.append([])
+                children[node][scalar] = children.count - 1
+                node = children.count - 1
+            }
+        }
+        rules[node].append(rule)
+    }
+
+    /// The rules whose prefix `text` starts with.
+    func rules(along text: [Unicode.Scalar]) -> [Int] {
+        var found = rules[0]
+        var node = 0
+        for scalar in text {
+            guard let child = children[node][scalar] else { break }
+            node = child
+            found += rules[node]
+        }
+        return found
+    }
+}
+
+extension Automaton {
+    /// The scalars every accepted text starts with: followed from the start while the only way
+    /// on is one literal scalar.
+    var forcedPrefix: [Unicode.Scalar] {
+        var prefix: [Unicode.Scalar] = []
+        var node = start
+        while prefix.count < 256 {
+            let closure = self.closure(of: [node])
+            guard !closure.contains(accept) else { break }
+            let steps = closure.filter {
+                if case .consume = nodes[$0] { return true }
+                return false
+            }
+            guard steps.count == 1, case .consume(.scalar(let scalar), let next) = nodes[steps[0]] else { break }
+            prefix.append(scalar)
+            node = next
+        }
+        return prefix
     }
 }
