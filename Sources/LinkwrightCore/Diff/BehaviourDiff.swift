@@ -72,11 +72,13 @@ public enum BehaviourDiff {
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
             // Hosts with the same rules on both sides get the same answer: prove it once.
             var results: [String: BehaviourProof.Result] = [:]
+            var oldLists: [String: DecisionList] = [:]
+            var newLists: [String: DecisionList] = [:]
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
                 let concrete = concreteHost(host, avoiding: mentioned)
                 for platform in Expectation.Platform.allCases {
-                    let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform)
-                    let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform)
+                    let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform, made: &oldLists)
+                    let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform, made: &newLists)
                     let key = ([platform.rawValue] + (old + new).map(\.signature)).joined(separator: "\u{6}")
                     let result =
                         results[key]

@@ -10,13 +10,13 @@ final class SubsetDFA {
     private var transitions: [[UInt32: Int]] = []
     private(set) var start = 0
 
-    /// Nodes from which every continuation is accepted (see `universalNodes`).
-    private let universal: [Bool]
-    private var universalSets: [Bool] = []
+    /// Nodes from which every continuation is accepted (see `universalNodes`), found on first
+    /// use: many DFAs are made only for what their automaton tests.
+    private lazy var universal: [Bool] = Self.universalNodes(automaton)
+    private var universalSets: [Bool?] = []
 
     init(_ automaton: Automaton) {
         self.automaton = automaton
-        universal = Self.universalNodes(automaton)
         start = intern(automaton.closure(of: [automaton.start]))
     }
 
@@ -63,7 +63,7 @@ final class SubsetDFA {
         if let id = ids[set] { return id }
         sets.append(set)
         transitions.append([:])
-        universalSets.append(set.contains { universal[$0] })
+        universalSets.append(nil)
         ids[set] = sets.count - 1
         return sets.count - 1
     }
@@ -83,7 +83,12 @@ final class SubsetDFA {
     func isEmpty(_ state: Int) -> Bool { sets[state].isEmpty }
 
     /// Whether every continuation from `state` is accepted, as far as `universalNodes` tells.
-    func isUniversal(_ state: Int) -> Bool { universalSets[state] }
+    func isUniversal(_ state: Int) -> Bool {
+        if let known = universalSets[state] { return known }
+        let universal = sets[state].contains { self.universal[$0] }
+        universalSets[state] = universal
+        return universal
+    }
 }
 
 /// A state of a `LanguageView`: a subset id, or for Apple raw paths a pair of them.

@@ -162,6 +162,15 @@ struct BehaviourProof {
         var region: Region
     }
 
+    /// Whether no path can match both rules because their literal prefixes part ways (read
+    /// with the same preparation): most pairs of a long list, told apart without a search.
+    static func disjointPaths(_ a: ProofRule, _ b: ProofRule) -> Bool {
+        guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation,
+            let one = a.pathPrefix, let other = b.pathPrefix
+        else { return false }
+        return !(one.starts(with: other) || other.starts(with: one))
+    }
+
     /// The pairs that can decide some URL differently (see the type's documentation).
     static func candidates(_ before: ListPlan, _ after: ListPlan) -> [Candidate] {
         let olds = before.list.rules
@@ -185,6 +194,7 @@ struct BehaviourProof {
                 if aStays && bWasThere && !(inNew[oldIndex] > newIndex && inOld[newIndex] > oldIndex) { continue }
                 let a = oldIndex < olds.count ? olds[oldIndex] : nil
                 let b = newIndex < news.count ? news[newIndex] : nil
+                if let a, let b, Self.disjointPaths(a, b) { continue }
                 candidates.append(
                     Candidate(
                         base: a, head: b,

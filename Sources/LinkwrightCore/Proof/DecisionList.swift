@@ -62,27 +62,43 @@ struct DecisionList {
     /// The app and its rules: equal signatures decide every URL alike.
     var signature: String { ([identity] + rules.map(\.key)).joined(separator: "\u{5}") }
 
-    /// Every app of `platform` in `evaluator`'s environment with its list for `host`.
-    static func lists(_ evaluator: EnvironmentEvaluator, host: String, platform: Expectation.Platform)
-        -> [DecisionList]
-    {
+    /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
+    /// depend on the files the claims read, not on the host: `made` keeps those made already,
+    /// so the hosts of one domain share them.
+    static func lists(
+        _ evaluator: EnvironmentEvaluator, host: String, platform: Expectation.Platform,
+        made: inout [String: DecisionList]
+    ) -> [DecisionList] {
         let environment = evaluator.environment
         switch platform {
         case .ios:
             return environment.iosApps.indices.map { position in
                 let app = environment.iosApps[position]
-                let file = evaluator.iosClaim(app: position, host: host).fileHost.flatMap(evaluator.compiledAASA)
-                return DecisionList(
+                let fileHost = evaluator.iosClaim(app: position, host: host).fileHost
+                let key = "ios\u{1}\(app.appID)\u{1}\(fileHost ?? "")"
+                if let known = made[key] { return known }
+                let file = fileHost.flatMap(evaluator.compiledAASA)
+                let list = DecisionList(
                     identity: app.appID, blocks: file.map { [(nil, appleRules($0, appID: app.appID))] } ?? [])
+                made[key] = list
+                return list
             }
         case .android:
             return environment.androidApps.indices.map { position in
                 let app = environment.androidApps[position]
-                let blocks = evaluator.androidClaimChain(app: position, host: host).map { link in
+                let chain = evaluator.androidClaimChain(app: position, host: host)
+                let key =
+                    "android\u{1}\(app.package)\u{1}"
+                    + chain.map { "\($0.filter.domain)\u{2}\($0.filter.scopes)\u{2}\($0.fileHost)" }.joined(
+                        separator: "\u{1}")
+                if let known = made[key] { return known }
+                let blocks = chain.map { link in
                     androidBlock(
                         link.filter, file: evaluator.compiledAssetLinks(fileHost: link.fileHost), package: app.package)
                 }
-                return DecisionList(identity: app.package, blocks: blocks)
+                let list = DecisionList(identity: app.package, blocks: blocks)
+                made[key] = list
+                return list
             }
         }
     }

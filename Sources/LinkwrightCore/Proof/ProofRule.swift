@@ -31,6 +31,9 @@ struct PatternTest {
         self.automaton = automaton
         self.preparation = preparation
     }
+
+    /// The literal text every accepted text starts with (`Automaton.forcedPrefix`).
+    var forcedPrefix: [Unicode.Scalar] { automaton.forcedPrefix }
 }
 
 /// The path test of a rule: each pattern present must accept.
@@ -91,6 +94,9 @@ final class ProofRule {
     /// Where the rule was written, and how to name it in messages.
     let origin: SourceLocation?
     let label: String
+    /// The literal text every path this rule's pattern accepts starts with, prepared.
+    private(set) lazy var pathPrefix: [Unicode.Scalar]? = path?.pattern?.forcedPrefix
+
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
     /// Android block, whether it matches a URL within the block's scopes.

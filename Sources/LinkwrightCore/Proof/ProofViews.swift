@@ -119,8 +119,13 @@ final class ProofViews {
             fragment: keep(rule.fragment.map(view)))
     }
 
-    /// Views that accept when one of several tests does; `key` names the set.
-    func union(key: String, _ make: () -> PartView) -> PartView { cached("u" + key, make) }
+    /// A view accepting what one of `patterns` (all of one preparation) accepts in the path.
+    func union(of patterns: [PatternTest]) -> PartView {
+        cached("u" + patterns.map(\.key).joined(separator: "\u{5}")) {
+            Self.decorated(PatternMachine(.union(patterns.map(\.automaton))), patterns[0].preparation).view(
+                .path, absent: nil, views: self)
+        }
+    }
 
     // MARK: Machines
 
@@ -233,34 +238,16 @@ struct RuleParts {
 /// built DFA, so the rules in front of hundreds of candidate pairs cost one construction.
 final class PrefixUnion {
     let view: PartView
-    let patterns: [PatternTest]
     private let dfa: SubsetDFA
     private let starts: [Int]
     private var cache: [Int: Int] = [:]
-    /// Unions of a few chosen members, by member list.
-    private var chosen: [[Int]: PartView] = [:]
-    private let dimension: URLDimension
-    private unowned let views: ProofViews
 
     init(_ patterns: [PatternTest], dimension: URLDimension, views: ProofViews) {
         let (automaton, starts) = Automaton.unionWithStarts(patterns.map(\.automaton))
         let machine = PatternMachine(automaton)
         dfa = machine.dfa
         self.starts = starts
-        self.patterns = patterns
-        self.dimension = dimension
-        self.views = views
         view = ProofViews.decorated(machine, patterns[0].preparation).view(dimension, absent: nil, views: views)
-    }
-
-    /// A lane accepting what any of `members` accepts (a union of its own, for a few members).
-    func lane(only members: [Int]) -> DimensionSearch.Lane {
-        if let view = chosen[members] { return DimensionSearch.Lane(view) }
-        let union = Automaton.union(members.map { patterns[$0].automaton })
-        let view = ProofViews.decorated(PatternMachine(union), patterns[0].preparation).view(
-            dimension, absent: nil, views: views)
-        chosen[members] = view
-        return DimensionSearch.Lane(view)
     }
 
     /// The lane where the first `count` patterns are under way.
@@ -276,26 +263,74 @@ final class PrefixUnion {
 /// the scopes of the earlier blocks and the earlier rules of its block (`DecisionList.prefix`).
 /// Rules comparing the path alone (besides the block's scopes, which the region requires) are
 /// gathered into prefix unions per block and preparation; the others are taken one by one.
+/// Everything is made on first use: most regions meet few of a list's rules.
 final class ListPlan {
     let list: DecisionList
+    private unowned let views: ProofViews
 
     enum Kind {
         /// Matches every URL within its block's scopes.
         case catchAll
-        /// Compares the path alone: member `member` of `pathUnions[union]`.
+        /// Compares the path alone: member `member` of the union `union` of its block.
         case path(union: Int, member: Int)
         /// Compares more than the path, or the query or fragment alone.
         case other
     }
 
-    let kinds: [Kind]
-    let parts: [RuleParts]
-    let pathUnions: [PrefixUnion]
+    private var partsCache: [RuleParts?]
+    /// Per block, once a whole prefix of it is needed: its path unions and each rule's kind.
+    private var blockPlans: [Int: (unions: [PrefixUnion], kinds: [Kind])] = [:]
+    private var scopesCache: PrefixUnion??
+    private var prefixIndexCache: [(preparation: Preparation, trie: PrefixTrie)]?
+
+    init(_ list: DecisionList, views: ProofViews) {
+        self.list = list
+        self.views = views
+        partsCache = Array(repeating: nil, count: list.rules.count)
+    }
+
+    /// The compared parts of rule `index`.
+    func parts(_ index: Int) -> RuleParts {
+        if let known = partsCache[index] { return known }
+        let parts = views.parts(list.rules[index])
+        partsCache[index] = parts
+        return parts
+    }
+
     /// The scopes of the blocks, in order (Android).
-    let scopes: PrefixUnion?
-    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
-    /// trie: the rules that may match a URL are those whose prefix its path starts with.
-    private let prefixIndex: [(preparation: Preparation, trie: PrefixTrie)]
+    var scopes: PrefixUnion? {
+        if let known = scopesCache { return known }
+        let blockScopes = list.blocks.compactMap(\.scopes)
+        let union =
+            blockScopes.count == list.blocks.count && !blockScopes.isEmpty
+            ? PrefixUnion(blockScopes, dimension: .path, views: views) : nil
+        scopesCache = .some(union)
+        return union
+    }
+
+    /// The path unions of block `block` and the kind of each of its rules.
+    func blockPlan(_ block: Int) -> (unions: [PrefixUnion], kinds: [Kind]) {
+        if let known = blockPlans[block] { return known }
+        let range = list.blocks[block].start..<(list.blocks[block].start + list.blocks[block].count)
+        var groups: [Preparation: [PatternTest]] = [:]
+        var order: [Preparation] = []
+        var kinds: [Kind] = []
+        for index in range {
+            let ruleParts = parts(index)
+            guard ruleParts.compared == [.path], let pattern = list.rules[index].path?.pattern else {
+                kinds.append(ruleParts.compared.isEmpty ? .catchAll : .other)
+                continue
+            }
+            if groups[pattern.preparation] == nil { order.append(pattern.preparation) }
+            groups[pattern.preparation, default: []].append(pattern)
+            kinds.append(
+                .path(union: order.firstIndex(of: pattern.preparation)!, member: groups[pattern.preparation]!.count - 1)
+            )
+        }
+        let plan = (order.map { PrefixUnion(groups[$0]!, dimension: .path, views: views) }, kinds)
+        blockPlans[block] = plan
+        return plan
+    }
 
     /// The rules of `prefix` matching the URL of `values` (a scope rule by its scopes, a rule of
     /// a block within the block's scopes).
@@ -311,8 +346,10 @@ final class ListPlan {
         return found.sorted().filter { list.rules[$0].matches(&values) }
     }
 
-    init(_ list: DecisionList, views: ProofViews) {
-        self.list = list
+    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
+    /// trie: the rules that may match a URL are those whose prefix its path starts with.
+    private var prefixIndex: [(preparation: Preparation, trie: PrefixTrie)] {
+        if let known = prefixIndexCache { return known }
         var tries: [Preparation: PrefixTrie] = [:]
         let anything = Preparation(decode: false, fold: false, appleSlash: false)
         for (index, rule) in list.rules.enumerated() {
@@ -320,48 +357,12 @@ final class ListPlan {
             // path only, within its block's scopes, by its pattern or else by its scopes.
             let pattern =
                 rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
-            let preparation = pattern?.preparation ?? anything
-            tries[preparation, default: PrefixTrie()].insert(
-                index, prefix: pattern.map { $0.automaton.forcedPrefix } ?? [])
+            tries[pattern?.preparation ?? anything, default: PrefixTrie()].insert(
+                index, prefix: (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? [])
         }
-        prefixIndex = tries.map { ($0.key, $0.value) }
-        var kinds: [Kind] = []
-        var parts: [RuleParts] = []
-        var unions: [PrefixUnion] = []
-        for block in list.blocks {
-            var groups: [Preparation: [PatternTest]] = [:]
-            var order: [Preparation] = []
-            var members: [(Preparation, Int)?] = []
-            for rule in list.rules[block.start..<(block.start + block.count)] {
-                let ruleParts = views.parts(rule)
-                parts.append(ruleParts)
-                if ruleParts.compared == [.path], let pattern = rule.path?.pattern {
-                    if groups[pattern.preparation] == nil { order.append(pattern.preparation) }
-                    groups[pattern.preparation, default: []].append(pattern)
-                    members.append((pattern.preparation, groups[pattern.preparation]!.count - 1))
-                } else {
-                    members.append(nil)
-                    kinds.append(ruleParts.compared.isEmpty ? .catchAll : .other)
-                    continue
-                }
-                kinds.append(.other)
-            }
-            let first = unions.count
-            for preparation in order {
-                unions.append(PrefixUnion(groups[preparation]!, dimension: .path, views: views))
-            }
-            for (offset, member) in members.enumerated() {
-                guard let (preparation, index) = member else { continue }
-                kinds[block.start + offset] = .path(union: first + order.firstIndex(of: preparation)!, member: index)
-            }
-        }
-        self.kinds = kinds
-        self.parts = parts
-        pathUnions = unions
-        let blockScopes = list.blocks.compactMap(\.scopes)
-        scopes =
-            blockScopes.count == list.blocks.count && !blockScopes.isEmpty
-            ? PrefixUnion(blockScopes, dimension: .path, views: views) : nil
+        let index = tries.map { ($0.key, $0.value) }
+        prefixIndexCache = index
+        return index
     }
 }
 
@@ -400,18 +401,15 @@ struct PrefixTrie {
 
 extension Automaton {
     /// The scalars every accepted text starts with: followed from the start while the only way
-    /// on is one literal scalar.
+    /// on is one literal scalar (a branch ends it: the nodes reached without consuming are not
+    /// searched further than one step).
     var forcedPrefix: [Unicode.Scalar] {
         var prefix: [Unicode.Scalar] = []
         var node = start
         while prefix.count < 256 {
-            let closure = self.closure(of: [node])
-            guard !closure.contains(accept) else { break }
-            let steps = closure.filter {
-                if case .consume = nodes[$0] { return true }
-                return false
-            }
-            guard steps.count == 1, case .consume(.scalar(let scalar), let next) = nodes[steps[0]] else { break }
+            // Through single-branch splits only, so no closure is computed.
+            while case .split(let targets) = nodes[node], targets.count == 1 { node = targets[0] }
+            guard case .consume(.scalar(let scalar), let next) = nodes[node] else { break }
             prefix.append(scalar)
             node = next
         }

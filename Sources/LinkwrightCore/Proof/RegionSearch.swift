@@ -166,58 +166,53 @@ struct RegionSearch {
     /// Lanes for some rules in front: each rejected lane accepts only URLs one of them matches,
     /// and the rules comparing several parts are given by their parts; `nil` when one of them
     /// matches every URL the region requires. `whole` are prefixes taken whole (one shared
-    /// union per block and preparation), `chosen` single rules.
+    /// union per block and preparation), `chosen` single rules (a union of their own for those
+    /// comparing the path alone).
     private func forbiddenLanes(whole: [ListPrefix], chosen: [Blocker]) -> (
         single: [(URLDimension, Lane)], mixed: [RuleParts]
     )? {
         var single: [(URLDimension, Lane)] = []
         var mixed: [RuleParts] = []
-        var members: [ObjectIdentifier: (union: PrefixUnion, members: [Int])] = [:]
-        var unionOrder: [ObjectIdentifier] = []
+        var others: [Blocker] = chosen
         for prefix in whole {
             if prefix.scopeBlocks > 0, let scopes = prefix.plan.scopes {
                 single.append((.path, scopes.lane(members: prefix.scopeBlocks)))
             }
+            guard let block = prefix.block else { continue }
+            let plan = prefix.plan.blockPlan(block)
+            let start = prefix.plan.list.blocks[block].start
             var counts: [Int: Int] = [:]
             for index in prefix.blockRules {
-                guard case .path(let union, let member) = prefix.plan.kinds[index] else { continue }
+                guard case .path(let union, let member) = plan.kinds[index - start] else {
+                    others.append(Blocker(plan: prefix.plan, index: index, isScopeRule: false))
+                    continue
+                }
                 counts[union] = max(counts[union] ?? 0, member + 1)
             }
             for (union, count) in counts.sorted(by: { $0.key < $1.key }) {
-                single.append((.path, prefix.plan.pathUnions[union].lane(members: count)))
+                single.append((.path, plan.unions[union].lane(members: count)))
             }
         }
-        let others = whole.flatMap { prefix in
-            prefix.blockRules.compactMap { index -> Blocker? in
-                if case .path = prefix.plan.kinds[index] { return nil }
-                return Blocker(plan: prefix.plan, index: index, isScopeRule: false)
-            }
-        }
-        for blocker in chosen + others {
-            let parts = blocker.plan.parts[blocker.index]
+        var paths: [Preparation: [PatternTest]] = [:]
+        for blocker in others {
+            let parts = blocker.plan.parts(blocker.index)
             if blocker.isScopeRule {
                 guard let scopes = parts.scopes else { return nil }
                 single.append((.path, Lane(scopes)))
                 continue
             }
-            switch blocker.plan.kinds[blocker.index] {
-            case .catchAll: return nil
-            case .path(let union, let member):
-                let key = ObjectIdentifier(blocker.plan.pathUnions[union])
-                if members[key] == nil { unionOrder.append(key) }
-                members[key, default: (blocker.plan.pathUnions[union], [])].members.append(member)
-            case .other:
-                let compared = parts.compared
-                if compared.count == 1 {
-                    single.append((compared[0], Lane(parts[compared[0]]!)))
-                } else {
-                    mixed.append(parts)
-                }
+            let compared = parts.compared
+            if compared.isEmpty { return nil }
+            if compared == [.path], let pattern = blocker.rule.path?.pattern {
+                paths[pattern.preparation, default: []].append(pattern)
+            } else if compared.count == 1 {
+                single.append((compared[0], Lane(parts[compared[0]]!)))
+            } else {
+                mixed.append(parts)
             }
         }
-        for key in unionOrder {
-            let (union, chosen) = members[key]!
-            single.append((.path, union.lane(only: chosen.sorted())))
+        for patterns in paths.values.sorted(by: { $0[0].key < $1[0].key }) {
+            single.append((.path, Lane(views.union(of: patterns.sorted { $0.key < $1.key }))))
         }
         return (single, mixed)
     }
