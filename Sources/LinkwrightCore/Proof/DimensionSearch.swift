@@ -159,6 +159,45 @@ struct DimensionSearch {
         return true
     }
 
+    /// Every combination of the tracked lanes' verdicts some text reaches while the required
+    /// lanes accept and the rejected ones do not, each with its cheapest text; `nil` when the
+    /// budget ran out. With few tracked lanes each combination is searched for on its own, its
+    /// lanes required or rejected, so lanes that must accept cut the search short where they
+    /// die (a lane reading text as written dies at the first escape a decoding lane would
+    /// follow): proving one combination unreachable stays small where one search of all of
+    /// them would walk every state of every lane.
+    static func verdictClasses(
+        _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
+        text: TextKind? = nil, budget: inout ProofBudget
+    ) -> [[Bool]: (cost: Int, text: String?)]? {
+        var found: [[Bool]: (cost: Int, text: String?)] = [:]
+        guard tracked.count <= targetedLanes else {
+            let search = DimensionSearch(
+                dimension, required: required, rejected: rejected, tracked: tracked, text: text)
+            let complete = search.run(budget: &budget) { verdicts, cost, text in
+                if found[verdicts] == nil { found[verdicts] = (cost, text()) }
+                return false
+            }
+            return complete ? found : nil
+        }
+        for combination in 0..<(1 << tracked.count) {
+            let accepting = tracked.indices.map { combination & (1 << $0) != 0 }
+            let search = DimensionSearch(
+                dimension, required: required + tracked.indices.filter { accepting[$0] }.map { tracked[$0] },
+                rejected: rejected + tracked.indices.filter { !accepting[$0] }.map { tracked[$0] }, tracked: [],
+                text: text)
+            let complete = search.run(budget: &budget) { _, cost, text in
+                found[accepting] = (cost, text())
+                return true
+            }
+            if !complete { return nil }
+        }
+        return found
+    }
+
+    /// Tracked lanes up to which each combination of verdicts is searched for on its own.
+    static let targetedLanes = 4
+
     /// Decoded text as a URL part holds it: `%`, what the part cannot hold as written and, in a
     /// query, the stand-ins of escaped separators are escaped (UTF-8, upper-case hex), so it
     /// decodes back to `text`.

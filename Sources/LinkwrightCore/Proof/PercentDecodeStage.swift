@@ -93,8 +93,24 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
         return state
     }
 
-    /// What is still pending only adds scalars, so the inner verdicts carry over.
-    func isDead(_ state: State) -> Bool { inner.isDead(state.decoded) }
+    /// What is still pending only adds scalars, so a dead inner state stays dead. Within an
+    /// escape or a UTF-8 sequence the next decoded scalar is one of few (the `%` written alone,
+    /// the bytes the escape can still make, a scalar of the trie, the stand-in, U+FFFD): when
+    /// the inner machine dies on each, so does this state. This keeps a search from walking
+    /// every spelling of every escape where the decoded text can no longer be accepted.
+    func isDead(_ state: State) -> Bool {
+        if inner.isDead(state.decoded) { return true }
+        guard state.pending != 0 || state.needed > 0, !accepts(state) else { return false }
+        var next: [Unicode.Scalar] = [otherScalar, "\u{FFFD}"] + trie.compactMap(\.scalar)
+        switch state.pending {
+        case 0: break
+        case 1: next += ["%"] + (0..<0x80).map { Unicode.Scalar(UInt8($0)) }
+        default:
+            let row = Self.hexValue(Unicode.Scalar(state.pending - 2)!)! << 4
+            next += ["%"] + (row < 0x80 ? (0..<16).map { Unicode.Scalar(row | UInt8($0)) } : [])
+        }
+        return next.allSatisfy { inner.isDead(inner.step(state.decoded, $0)) }
+    }
     func isUniversal(_ state: State) -> Bool { inner.isUniversal(state.decoded) }
 
     /// `%`, every hex digit (their values and their raw spelling both matter), U+FFFD and what

@@ -138,13 +138,9 @@ struct QueryItemSearch {
     /// Every acceptance vector of `views` some text reaches, with its shortest text, written as
     /// `text` holds it (read decoded, and escaped, when every view decodes).
     static func classes(of views: [PartView], text: TextKind, budget: inout ProofBudget) -> [[Bool]: String]? {
-        let search = DimensionSearch(
-            .query, required: [], rejected: [], tracked: views.map { DimensionSearch.Lane($0) }, text: text)
-        var found: [[Bool]: String] = [:]
-        let complete = search.run(budget: &budget) { verdicts, _, text in
-            if found[verdicts] == nil { found[verdicts] = text() ?? "" }
-            return false
-        }
-        return complete ? found : nil
+        DimensionSearch.verdictClasses(
+            .query, required: [], rejected: [], tracked: views.map { DimensionSearch.Lane($0) }, text: text,
+            budget: &budget
+        )?.mapValues { $0.text ?? "" }
     }
 }

@@ -304,15 +304,11 @@ struct RegionSearch {
                     ($0.cost, $0.text ?? "") < ($1.cost, $1.text ?? "")
                 }
             }
-            let search = DimensionSearch(
-                dimension, required: required[dimension.rawValue], rejected: rejected[dimension.rawValue],
-                tracked: lanes)
-            var found: [[Bool]: (cost: Int, text: String?)] = [:]
-            let complete = search.run(budget: &budget) { verdicts, cost, text in
-                if found[verdicts] == nil { found[verdicts] = (cost, text()) }
-                return lanes.isEmpty
-            }
-            guard complete else { return nil }
+            guard
+                let found = DimensionSearch.verdictClasses(
+                    dimension, required: required[dimension.rawValue], rejected: rejected[dimension.rawValue],
+                    tracked: lanes, budget: &budget)
+            else { return nil }
             return found.map { ($0.key, $0.value.cost, $0.value.text) }.sorted {
                 ($0.cost, $0.text ?? "") < ($1.cost, $1.text ?? "")
             }
