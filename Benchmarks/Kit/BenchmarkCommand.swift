@@ -8,7 +8,8 @@ public enum BenchmarkCommand {
 
         Usage:
           linkwright-bench run [--sizes S,M,L] [--match-rules 10,100,1000,10000] [--urls N] [--commits N]
-                               [--tags N] [--smoke] [--json FILE] [--linkwright PATH] [--example DIR] [--seed N]
+                               [--tags N] [--diff-rules N] [--smoke] [--json FILE] [--linkwright PATH]
+                               [--example DIR] [--seed N]
           linkwright-bench generate config --size S|M|L --out DIR [--seed N]
           linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--seed N]
           linkwright-bench generate aasa --rules N --out FILE [--seed N]

@@ -228,6 +228,26 @@ struct BenchmarkRun {
                     baseline: "1 commit back", baselineSeconds: near, ratio: far / near, goal: "same cost (≤ 1.5×)",
                     met: smoke ? nil : far / near <= 1.5))
         }
+        // The behaviour diff on a large domain of mixed shapes: exact, against building it.
+        let mixedRules = smoke ? 60 : options.int("--diff-rules", 1000)
+        let scenario = work.appendingPathComponent("behaviour-diff")
+        try BehaviourDiffScenario.build(rules: mixedRules, seed: options.seed, at: scenario)
+        let report = work.appendingPathComponent("behaviour-diff.json").path
+        let diffCheck = try measure(
+            [linkwright, "check", "--against", "HEAD", "--format", "json"], output: report, in: scenario,
+            expecting: [1])
+        let proven = try String(contentsOfFile: report, encoding: .utf8).contains("\"unproven\": []")
+        if !proven { failures.append("check on \(mixedRules) mixed rules left rule pairs unproven") }
+        let mixedBuild = try measure(
+            [linkwright, "build", "--out", work.appendingPathComponent("behaviour-diff-dist").path], in: scenario,
+            runs: 1)
+        rows.append(
+            Row(
+                figure: "check, \(mixedRules) mixed rules, exclusion moved + 10 edits (exact)",
+                seconds: diffCheck.seconds, peakKilobytes: diffCheck.peakKilobytes, baseline: "build",
+                baselineSeconds: mixedBuild.seconds, ratio: diffCheck.seconds / mixedBuild.seconds,
+                goal: "every change proven", met: smoke ? nil : proven))
+
         // Once: it runs for tens of seconds, long enough that a disturbance weighs little.
         let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository, runs: 1)
         let log = try measure(
