@@ -177,6 +177,9 @@ struct Automaton: Sendable {
     /// Where consuming node `state` goes.
     func successor(of state: Int) -> Int { links[state] }
 
+    /// Whether node `state` branches without consuming.
+    func branches(_ state: Int) -> Bool { kinds[state] == .split }
+
     /// Where split node `state` branches to; nothing for other nodes.
     func branchTargets(of state: Int) -> ArraySlice<Int> {
         kinds[state] == .split ? branches[links[state]..<(links[state] + branchCounts[state])] : []

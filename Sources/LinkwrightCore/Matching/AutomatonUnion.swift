@@ -1,185 +1,69 @@
-import Synchronization
-
-/// Many automata run as one: a DFA over their union, whose states know which of the automata
-/// accept, so one pass over an input answers "which patterns match it" for any number of
-/// patterns. Matching cost per input then depends on the input's length, not on the number of
-/// patterns (issue 8).
+/// Many patterns run as one: one pass over an input answers "which patterns match it", at a
+/// cost per scalar that does not grow with the number of patterns, for every shape of pattern
+/// (issues 8 and 13).
 ///
-/// The DFA is built lazily, one transition at a time as inputs need it, so pattern sets whose
-/// full DFA would explode (many `*` in the middle) only pay for the states inputs reach. The
-/// cache is bounded: past `stateLimit` states (or `nodeLimit` stored nodes) it starts over, as RE2 does, which costs time on
-/// adversarial inputs but never memory. Answers never depend on the cache.
+/// Design, after RE2's and Rust regex's lazy DFAs and Hyperscan's decomposition of pattern sets:
+/// - Patterns share their common beginnings (`PatternTrie`), so a DFA state holds as many nodes
+///   as the patterns still in play have distinct positions, not one per pattern.
+/// - A pattern that has matched whatever follows (its ending `*` reached) is reported on the
+///   transition and leaves the state (`LazyDFA`), so finished prefixes never multiply states.
+/// - Patterns are split into two DFAs run side by side: those anchored by a literal beginning
+///   (`/shop/*/detail/????`, active only on inputs that start that way) and floating ones, whose
+///   `*` comes within the first scalar (`*/checkout`, `/*/product/*`, active on nearly every
+///   input). In one DFA, each anchored pattern's progress would combine with every floating
+///   position into states of its own; apart, each DFA's states are a trie's positions.
+/// - Each DFA's cache is bounded (`LazyDFA.Limits`): on adversarial sets (`*a*b*c*…` by the
+///   hundred) it starts over rather than grow, and a scalar costs at most building one state.
 final class AutomatonUnion: Sendable {
-    /// The number of automata.
+    /// The number of patterns.
     let count: Int
-    private let program: Program
-    private let cache: Mutex<Cache>
-    private let stateLimit: Int
-    private let nodeLimit: Int
+    private let lanes: [LazyDFA]
 
-    /// The union of `automata`, where `labels[i]` (by default `i`) names `automata[i]` in answers.
-    init(
-        _ automata: [Automaton], labels: [Int32]? = nil, stateLimit: Int = 1 << 16, nodeLimit: Int = 1 << 22
-    ) {
-        count = automata.count
-        program = Program(automata, labels: labels ?? automata.indices.map(Int32.init))
-        self.stateLimit = stateLimit
-        self.nodeLimit = nodeLimit
-        cache = Mutex(Cache(program: program))
+    /// The union of `matchers`, where `labels[i]` (by default `i`) names `matchers[i]` in answers.
+    /// Inputs must be prepared as every matcher's options prepare them.
+    init(_ matchers: [PatternMatcher], labels: [Int32]? = nil, limits: LazyDFA.Limits = .standard) {
+        count = matchers.count
+        let labels = labels ?? matchers.indices.map(Int32.init)
+        struct LaneKey: Hashable {
+            let floating: Bool
+            let variables: [String: [String]]
+        }
+        var keys: [LaneKey] = []
+        var tries: [LaneKey: PatternTrie] = [:]
+        for (matcher, label) in zip(matchers, labels) {
+            let key = LaneKey(floating: Self.floats(matcher.tokens), variables: matcher.variables)
+            if tries[key] == nil { keys.append(key) }
+            tries[key, default: PatternTrie()].insert(matcher, label: label)
+        }
+        lanes = keys.map { LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits) }
+    }
+
+    /// Whether a pattern's first `*` comes before any literal beyond its first scalar (usually the
+    /// leading `/`): such a pattern is active on nearly every input.
+    static func floats(_ tokens: [PatternToken]) -> Bool {
+        var literals = 0
+        for token in tokens {
+            switch token {
+            case .literal: literals += 1
+            case .any: return literals < 2
+            case .one, .variable: continue
+            }
+        }
+        return false
     }
 
     /// The labels of the members that accept all of `input`, in increasing order.
     func accepting(_ input: [Unicode.Scalar]) -> [Int32] {
-        cache.withLock { cache in
-            if cache.stateCount > stateLimit || cache.storedNodes > nodeLimit { cache = Cache(program: program) }
-            var state = cache.start
-            if state == Cache.dead { return [] }
-            for scalar in input {
-                state = cache.next(from: state, on: scalar, program: program)
-                if state == Cache.dead { return [] }
-            }
-            return cache.accepting[Int(state)]
+        var labels: [Int32] = []
+        for lane in lanes { lane.accepting(input, into: &labels) }
+        guard labels.count > 1 else { return labels }
+        labels.sort()
+        var unique = 1
+        for index in 1..<labels.count where labels[index] != labels[unique - 1] {
+            labels[unique] = labels[index]
+            unique += 1
         }
-    }
-
-    /// The automata as one Thompson automaton whose nodes know which member they accept for.
-    struct Program: Sendable {
-        let nodes: Automaton
-        let starts: [Int32]
-        /// For an accept node, its member's label; -1 for the others.
-        let owners: [Int32]
-        /// Alphabet classes of ASCII scalars: scalars no test tells apart share a class.
-        let asciiClasses: [UInt8]
-        let classCount: Int
-
-        init(_ automata: [Automaton], labels: [Int32]) {
-            let (nodes, offsets) = Automaton.concatenating(automata)
-            self.nodes = nodes
-            starts = zip(automata, offsets).map { Int32($0.start + $1) }
-            var owners = [Int32](repeating: -1, count: nodes.nodes.count)
-            for (member, (automaton, offset)) in zip(automata, offsets).enumerated() {
-                owners[automaton.accept + offset] = labels[member]
-            }
-            self.owners = owners
-            (asciiClasses, classCount) = Self.asciiClasses(of: nodes.tests)
-        }
-
-        var count: Int { owners.count }
-
-        /// Gives two ASCII scalars the same class when every test answers the same for both,
-        /// so a DFA state needs one transition per class, not per scalar.
-        private static func asciiClasses(of tests: [ScalarTest]) -> ([UInt8], Int) {
-            var named: Set<UInt32> = []
-            var sets: [ScalarSet] = []
-            for test in tests {
-                switch test {
-                case .scalar(let scalar), .anyExcept(let scalar): named.insert(scalar.value)
-                case .set(let set) where !sets.contains(set): sets.append(set)
-                case .set, .any: break
-                }
-            }
-            var classes: [[Int]: UInt8] = [:]
-            var table: [UInt8] = []
-            for value in UInt32(0)..<128 {
-                let scalar = Unicode.Scalar(value)!
-                let key = [named.contains(value) ? Int(value) : -1] + sets.map { $0.contains(scalar) ? 1 : 0 }
-                if classes[key] == nil { classes[key] = UInt8(classes.count) }
-                table.append(classes[key]!)
-            }
-            return (table, classes.count)
-        }
-    }
-
-    /// The DFA built so far.
-    struct Cache {
-        static let dead: Int32 = 0
-        /// The state before any input: the dead state when there is no automaton at all.
-        private(set) var start: Int32 = 0
-        /// Unknown transition.
-        private static let unknown: Int32 = -1
-
-        /// Per state, its sorted, closed set of program nodes.
-        private var members: [[Int32]] = []
-        /// Per state, the members accepting there.
-        private(set) var accepting: [[Int32]] = []
-        private var ids: [[Int32]: Int32] = [:]
-        /// `classCount` entries per state.
-        private var transitions: [Int32] = []
-        /// Transitions on scalars beyond ASCII, per state.
-        private var wide: [[UInt32: Int32]] = []
-        private var marks: [UInt32]
-        private var generation: UInt32 = 0
-        private let classCount: Int
-
-        var stateCount: Int { members.count }
-        /// Program nodes held by all states together.
-        private(set) var storedNodes = 0
-
-        init(program: Program) {
-            classCount = program.classCount
-            marks = Array(repeating: 0, count: program.count)
-            _ = add([], program: program)
-            start = add(closure(of: program.starts, program: program), program: program)
-        }
-
-        mutating func next(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> Int32 {
-            if scalar.value < 128 {
-                let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
-                let known = transitions[slot]
-                if known != Self.unknown { return known }
-                let target = step(state, scalar, program: program)
-                transitions[slot] = target
-                return target
-            }
-            if let known = wide[Int(state)][scalar.value] { return known }
-            let target = step(state, scalar, program: program)
-            wide[Int(state)][scalar.value] = target
-            return target
-        }
-
-        private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> Int32 {
-            var moved: [Int32] = []
-            for node in members[Int(state)] where program.nodes.consumes(Int(node), scalar) {
-                moved.append(Int32(program.nodes.successor(of: Int(node))))
-            }
-            return add(closure(of: moved, program: program), program: program)
-        }
-
-        /// The state for `nodes`, made when new.
-        private mutating func add(_ nodes: [Int32], program: Program) -> Int32 {
-            if let id = ids[nodes] { return id }
-            let id = Int32(members.count)
-            members.append(nodes)
-            storedNodes += nodes.count
-            accepting.append(nodes.lazy.map { program.owners[Int($0)] }.filter { $0 >= 0 }.sorted())
-            ids[nodes] = id
-            // The dead state goes nowhere; every other transition is found on first use.
-            transitions += Array(repeating: nodes.isEmpty ? Self.dead : Self.unknown, count: classCount)
-            wide.append([:])
-            return id
-        }
-
-        /// `nodes` and every node reachable from them without consuming, sorted.
-        private mutating func closure(of nodes: [Int32], program: Program) -> [Int32] {
-            generation &+= 1
-            if generation == 0 {
-                marks = Array(repeating: 0, count: marks.count)
-                generation = 1
-            }
-            var result: [Int32] = []
-            var pending: [Int32] = []
-            for node in nodes where marks[Int(node)] != generation {
-                marks[Int(node)] = generation
-                pending.append(node)
-            }
-            while let node = pending.popLast() {
-                result.append(node)
-                for target in program.nodes.branchTargets(of: Int(node)) where marks[target] != generation {
-                    marks[target] = generation
-                    pending.append(Int32(target))
-                }
-            }
-            return result.sorted()
-        }
+        labels.removeLast(labels.count - unique)
+        return labels
     }
 }

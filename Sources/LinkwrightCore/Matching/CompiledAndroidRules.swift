@@ -49,7 +49,7 @@ public struct CompiledDynamicRules: Sendable {
         let rules = components.enumerated().map { Rule($1, index: $0) }
         self.rules = rules
         let withPath = rules.indices.filter { rules[$0].path != nil }
-        paths = AutomatonUnion(withPath.map { rules[$0].path!.automaton }, labels: withPath.map(Int32.init))
+        paths = AutomatonUnion(withPath.map { rules[$0].path! }, labels: withPath.map(Int32.init))
         pathless = rules.indices.filter { rules[$0].path == nil }.map(Int32.init)
     }
 

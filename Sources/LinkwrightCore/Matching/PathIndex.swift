@@ -19,19 +19,19 @@ struct PathIndex: Sendable {
 
     init(_ rules: [CompiledAASA.Rule]) {
         var keys: [GroupKey] = []
-        var members: [GroupKey: (automata: [Automaton], rules: [Int32])] = [:]
+        var members: [GroupKey: (matchers: [PatternMatcher], rules: [Int32])] = [:]
         for (position, rule) in rules.enumerated() {
             // A path that does not compile matches nothing: the rule is never a candidate.
             guard let matcher = rule.path.matcher else { continue }
             let key = GroupKey(options: matcher.options, decoded: !rule.percentEncoded)
             if members[key] == nil { keys.append(key) }
-            members[key, default: ([], [])].automata.append(matcher.automaton)
+            members[key, default: ([], [])].matchers.append(matcher)
             members[key, default: ([], [])].rules.append(Int32(position))
         }
         groups = keys.map { key in
-            let (automata, rules) = members[key]!
+            let (matchers, rules) = members[key]!
             return Group(
-                options: key.options, decoded: key.decoded, union: AutomatonUnion(automata, labels: rules))
+                options: key.options, decoded: key.decoded, union: AutomatonUnion(matchers, labels: rules))
         }
     }
 

@@ -103,6 +103,10 @@ public struct PatternMatcher: Sendable {
     public let options: PatternOptions
     let automaton: Automaton
     let shortcut: Shortcut?
+    /// The tokens the automaton was compiled from (folded, with Apple's slash rules applied) and
+    /// the custom variables they name: `PatternTrie` compiles many patterns from them as one.
+    let tokens: [PatternToken]
+    let variables: [String: [String]]
 
     enum Shortcut: Sendable, Equatable {
         case literal([Unicode.Scalar])
@@ -140,6 +144,8 @@ public struct PatternMatcher: Sendable {
         var compiler = PatternCompiler(options: options, variables: variables)
         automaton = try compiler.automaton(for: tokens)
         shortcut = PatternCompiler.shortcut(for: tokens, semantics: options.semantics)
+        self.tokens = tokens
+        self.variables = variables
     }
 
     /// Compiles an Android dynamic-rule pattern, case-sensitively. It cannot fail: `*` and `?`

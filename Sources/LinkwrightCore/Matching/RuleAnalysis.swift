@@ -80,7 +80,7 @@ public struct RuleAnalysis: Sendable {
         let languages = rules.map(RuleLanguages.init)
         // Which rules' paths accept a value, for all rules in one pass (see `shadowing`).
         let withPath = rules.indices.filter { rules[$0].path.matcher != nil }
-        let paths = AutomatonUnion(withPath.map { rules[$0].path.matcher!.automaton }, labels: withPath.map(Int32.init))
+        let paths = AutomatonUnion(withPath.map { rules[$0].path.matcher! }, labels: withPath.map(Int32.init))
         var findings: [RuleFinding] = []
         func report(_ id: String, _ severity: Severity, _ rule: CompiledAASA.Rule, _ message: String) -> RuleFinding {
             RuleFinding(

@@ -87,8 +87,8 @@ import Testing
     /// A DFA cache far too small for the rule set starts over instead of growing; answers stay.
     @Test func aTinyStateLimitKeepsAnswersRight() {
         let patterns = ["/a*b*", "/*a?b", "/b*", "/ab", "/*"]
-        let automata = patterns.map { try! PatternMatcher($0).automaton }
-        let union = AutomatonUnion(automata, stateLimit: 2, nodeLimit: 8)
+        let matchers = patterns.map { try! PatternMatcher($0) }
+        let union = AutomatonUnion(matchers, limits: LazyDFA.Limits(states: 2, cells: 8))
         for input in ["/ab", "/aab", "/b", "/xaxb", "", "/a/b/c"] {
             let scalars = Array(input.unicodeScalars)
             let expected = patterns.indices.filter { try! PatternMatcher(patterns[$0]).matches(scalars) }.map(

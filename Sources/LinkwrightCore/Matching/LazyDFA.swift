@@ -1,0 +1,223 @@
+import Synchronization
+
+/// A DFA over a `PatternTrie.Program`, built one transition at a time as inputs need it, whose
+/// states know which members accept. Once a transition is known, a scalar costs one table
+/// lookup, whatever the number of patterns.
+///
+/// A transition may also report members as matched: those whose ending `*` loop it reaches
+/// (`PatternTrie.Program.matchesAnyRest`). They match whatever follows, so the loop is not kept
+/// in the state: `/a/*`, `/b/*`, … then leave no trace in the states of the rest of the path,
+/// and states stay as few as the patterns still undecided.
+///
+/// The cache is bounded as RE2 bounds its DFA cache: past `limits` it starts over, which costs
+/// time on adversarial inputs but never memory; answers never depend on the cache. Building
+/// one state steps each of its nodes once and sorts them: a scalar never costs more than
+/// O(n log n) for the n nodes of the program, so deciding an input stays linear in its length.
+final class LazyDFA: Sendable {
+    struct Limits: Sendable {
+        /// States kept before starting over.
+        var states: Int
+        /// Program nodes held by all states plus transition slots, before starting over: at four
+        /// bytes each, the cache's memory.
+        var cells: Int
+
+        /// About 64 MB at most per DFA.
+        static let standard = Limits(states: 1 << 16, cells: 1 << 24)
+    }
+
+    private let program: Program
+    private let cache: Mutex<Cache>
+    private let limits: Limits
+
+    init(_ trie: PatternTrie.Program, limits: Limits = .standard) {
+        program = Program(trie)
+        self.limits = limits
+        cache = Mutex(Cache(program: program))
+    }
+
+    /// Appends the labels of the members accepting all of `input` to `labels`, possibly more
+    /// than once each and in no particular order.
+    func accepting(_ input: [Unicode.Scalar], into labels: inout [Int32]) {
+        cache.withLock { cache in
+            if cache.stateCount > limits.states || cache.cells > limits.cells { cache = Cache(program: program) }
+            labels += cache.startMatches
+            var state = cache.start
+            for scalar in input {
+                if state == Cache.dead { return }
+                let (target, matched) = cache.next(from: state, on: scalar, program: program)
+                if matched != 0 { labels += cache.matched[Int(matched)] }
+                state = target
+            }
+            labels += cache.accepting[Int(state)]
+        }
+    }
+
+    /// The trie's automaton with flat per-node facts.
+    struct Program: Sendable {
+        let nodes: Automaton
+        let accepting: [[Int32]]
+        let matchesAnyRest: [[Int32]]
+        /// Alphabet classes of ASCII scalars: scalars no test tells apart share a class.
+        let asciiClasses: [UInt8]
+        let classCount: Int
+
+        init(_ trie: PatternTrie.Program) {
+            nodes = trie.automaton
+            accepting = trie.accepting
+            matchesAnyRest = trie.matchesAnyRest
+            (asciiClasses, classCount) = Self.asciiClasses(of: nodes.tests)
+        }
+
+        var count: Int { accepting.count }
+
+        /// Gives two ASCII scalars the same class when every test answers the same for both,
+        /// so a DFA state needs one transition per class, not per scalar.
+        private static func asciiClasses(of tests: [ScalarTest]) -> ([UInt8], Int) {
+            var named: Set<UInt32> = []
+            var sets: [ScalarSet] = []
+            for test in tests {
+                switch test {
+                case .scalar(let scalar), .anyExcept(let scalar): named.insert(scalar.value)
+                case .set(let set) where !sets.contains(set): sets.append(set)
+                case .set, .any: break
+                }
+            }
+            var classes: [[Int]: UInt8] = [:]
+            var table: [UInt8] = []
+            for value in UInt32(0)..<128 {
+                let scalar = Unicode.Scalar(value)!
+                let key = [named.contains(value) ? Int(value) : -1] + sets.map { $0.contains(scalar) ? 1 : 0 }
+                if classes[key] == nil { classes[key] = UInt8(classes.count) }
+                table.append(classes[key]!)
+            }
+            return (table, classes.count)
+        }
+    }
+
+    /// The DFA built so far.
+    struct Cache {
+        static let dead: Int32 = 0
+        /// Unknown transition.
+        private static let unknown: Int32 = -1
+
+        /// The state before any input: the dead state when nothing can match.
+        private(set) var start: Int32 = 0
+        /// Members matched before any input (a pattern that is only `*`).
+        private(set) var startMatches: [Int32] = []
+
+        /// Per state, the sorted stepping and accepting nodes of its closed node set (matched `*`
+        /// endings left out).
+        private var members: [[Int32]] = []
+        /// Per state, the members accepting there.
+        private(set) var accepting: [[Int32]] = []
+        private var ids: [[Int32]: Int32] = [:]
+        /// `classCount` entries per state.
+        private var transitions: [Int32] = []
+        /// Per transition slot, what it reports matched: an index into `matched`, 0 for nothing.
+        private var transitionMatches: [Int32] = []
+        /// Transitions on scalars beyond ASCII, per state.
+        private var wide: [[UInt32: (state: Int32, matched: Int32)]] = []
+        /// Lists of members reported matched by transitions; the first is empty.
+        private(set) var matched: [[Int32]] = [[]]
+        private var matchedIDs: [[Int32]: Int32] = [[]: 0]
+        private var marks: [UInt32]
+        private var generation: UInt32 = 0
+        private let classCount: Int
+
+        var stateCount: Int { members.count }
+        /// Program nodes held by all states plus transition slots.
+        private(set) var cells = 0
+
+        init(program: Program) {
+            classCount = program.classCount
+            marks = Array(repeating: 0, count: program.count)
+            _ = add([], program: program)
+            let (nodes, matches) = closure(of: [Int32(program.nodes.start)], program: program)
+            startMatches = matches
+            start = add(nodes, program: program)
+        }
+
+        mutating func next(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
+            if scalar.value < 128 {
+                let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
+                let known = transitions[slot]
+                if known != Self.unknown { return (known, transitionMatches[slot]) }
+                let (target, matched) = step(state, scalar, program: program)
+                transitions[slot] = target
+                transitionMatches[slot] = matched
+                return (target, matched)
+            }
+            if let known = wide[Int(state)][scalar.value] { return known }
+            let target = step(state, scalar, program: program)
+            wide[Int(state)][scalar.value] = target
+            cells += 2
+            return target
+        }
+
+        private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
+            var moved: [Int32] = []
+            for node in members[Int(state)] where program.nodes.consumes(Int(node), scalar) {
+                moved.append(Int32(program.nodes.successor(of: Int(node))))
+            }
+            let (nodes, matches) = closure(of: moved, program: program)
+            return (add(nodes, program: program), matchedID(matches))
+        }
+
+        /// The state for `nodes`, made when new.
+        private mutating func add(_ nodes: [Int32], program: Program) -> Int32 {
+            if let id = ids[nodes] { return id }
+            let id = Int32(members.count)
+            members.append(nodes)
+            var labels: [Int32] = []
+            for node in nodes { labels += program.accepting[Int(node)] }
+            accepting.append(labels)
+            ids[nodes] = id
+            // The dead state goes nowhere; every other transition is found on first use.
+            transitions += Array(repeating: nodes.isEmpty ? Self.dead : Self.unknown, count: classCount)
+            transitionMatches += Array(repeating: 0, count: classCount)
+            wide.append([:])
+            cells += nodes.count + 2 * classCount
+            return id
+        }
+
+        private mutating func matchedID(_ labels: [Int32]) -> Int32 {
+            if let id = matchedIDs[labels] { return id }
+            let id = Int32(matched.count)
+            matched.append(labels)
+            matchedIDs[labels] = id
+            cells += labels.count
+            return id
+        }
+
+        /// `nodes` and every node reachable from them without consuming, sorted, and the
+        /// members whose ending `*` loop was reached on the way (those loops left out).
+        private mutating func closure(of nodes: [Int32], program: Program) -> (nodes: [Int32], matched: [Int32]) {
+            generation &+= 1
+            if generation == 0 {
+                marks = Array(repeating: 0, count: marks.count)
+                generation = 1
+            }
+            var result: [Int32] = []
+            var matched: [Int32] = []
+            var pending: [Int32] = []
+            for node in nodes where marks[Int(node)] != generation {
+                marks[Int(node)] = generation
+                pending.append(node)
+            }
+            while let node = pending.popLast() {
+                let ending = program.matchesAnyRest[Int(node)]
+                if !ending.isEmpty {
+                    matched += ending
+                    continue
+                }
+                // Branching nodes only lead on: a state is its stepping and accepting nodes.
+                if !program.nodes.branches(Int(node)) { result.append(node) }
+                for target in program.nodes.branchTargets(of: Int(node)) where marks[target] != generation {
+                    marks[target] = generation
+                    pending.append(Int32(target))
+                }
+            }
+            return (result.sorted(), matched.sorted())
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/// Many patterns compiled as one automaton that shares their common beginnings: a trie of their
+/// tokens, each edge compiled as `PatternCompiler` compiles that token. A thousand rules written
+/// `*/item1` … `*/item999` then share one `*` loop and one `/item` chain instead of each keeping
+/// its own, so the set of automaton nodes a URL keeps active, which is what a DFA state holds
+/// (see `LazyDFA`), stays as small as the patterns' overlap, not as large as their number.
+///
+/// Two kinds of node are marked for the DFA:
+/// - a `*` loop ending a pattern that nothing else continues (`/shop/*`): from there every input
+///   is accepted, so a DFA reaching it reports the pattern's members as matched at once and does
+///   not keep the loop in its state (Aho-Corasick's output function does the same for literals);
+/// - the other `*` loops that consume anything: once active they stay active (`persistent`).
+struct PatternTrie {
+    /// What one trie edge consumes: a pattern token as its platform reads it.
+    enum Step: Hashable {
+        case literal(Unicode.Scalar)
+        case one
+        case loop(ScalarTest)
+        /// A substitution variable, compiled case-folded or not.
+        case variable(String, caseSensitive: Bool)
+    }
+
+    private struct Node {
+        var children: [(step: Step, node: Int)] = []
+        var childIndex: [Step: Int] = [:]
+        /// The members whose pattern ends here.
+        var labels: [Int32] = []
+    }
+
+    private var trie = [Node()]
+
+    /// Adds the pattern of `matcher` for member `label`.
+    mutating func insert(_ matcher: PatternMatcher, label: Int32) {
+        var node = 0
+        for (index, token) in matcher.tokens.enumerated() {
+            guard let step = Self.step(token, next: matcher.tokens[(index + 1)...].first, options: matcher.options)
+            else { continue }
+            if let child = trie[node].childIndex[step] {
+                node = child
+            } else {
+                trie.append(Node())
+                trie[node].children.append((step, trie.count - 1))
+                trie[node].childIndex[step] = trie.count - 1
+                node = trie.count - 1
+            }
+        }
+        trie[node].labels.append(label)
+    }
+
+    /// How a token compiles, as `PatternCompiler.automaton(for:)` compiles it; `nil` for Android's
+    /// `*` before `?`, `*` or a variable, which is satisfied at once and adds no node.
+    private static func step(_ token: PatternToken, next: PatternToken?, options: PatternOptions) -> Step? {
+        switch token {
+        case .literal(let scalar): return .literal(scalar)
+        case .one: return .one
+        case .any where options.semantics == .apple: return .loop(.any)
+        case .any:
+            switch next {
+            case nil: return .loop(.any)
+            case .literal(let stop)?: return .loop(.anyExcept(stop))
+            case .one?, .any?, .variable?: return nil
+            }
+        case .variable(let name): return .variable(name, caseSensitive: options.caseSensitive)
+        }
+    }
+
+    /// The compiled union.
+    struct Program: Sendable {
+        let automaton: Automaton
+        /// Per node: the members accepting at it (accept nodes only).
+        let accepting: [[Int32]]
+        /// Per node: the members reaching it matches whatever follows (ending `*` loops only).
+        let matchesAnyRest: [[Int32]]
+        /// Per node: a `*` loop step that stays active once reached.
+        let persistent: [Bool]
+    }
+
+    /// The trie as one automaton. `variables` are the custom substitution variables of the
+    /// members (they come from one file).
+    func compile(variables: [String: [String]]) -> Program {
+        var accepting: [Int: [Int32]] = [:]
+        var matchesAnyRest: [Int: [Int32]] = [:]
+        var persistent: Set<Int> = []
+        // Node 0 becomes the start; variables are compiled by a `PatternCompiler` lent the
+        // node array, folded or not as their pattern was.
+        var nodes: [Automaton.Node] = [.split([])]
+        func add(_ node: Automaton.Node) -> Int {
+            nodes.append(node)
+            return nodes.count - 1
+        }
+        // Children are made after their parents, so walking backwards compiles each child
+        // before the node that branches to it: no recursion, however long the patterns.
+        var entries = Array(repeating: 0, count: trie.count)
+        for index in trie.indices.reversed() {
+            var branches: [Int] = []
+            if !trie[index].labels.isEmpty {
+                branches.append(add(.accept))
+                accepting[branches[0]] = trie[index].labels
+            }
+            for (step, child) in trie[index].children {
+                let target = entries[child]
+                switch step {
+                case .literal(let scalar): branches.append(add(.consume(.scalar(scalar), next: target)))
+                case .one: branches.append(add(.consume(.any, next: target)))
+                case .loop(let test):
+                    let split = add(.split([]))
+                    let consume = add(.consume(test, next: split))
+                    nodes[split] = .split([consume, target])
+                    branches.append(split)
+                    guard test == .any else { break }
+                    if trie[child].children.isEmpty {
+                        matchesAnyRest[split] = trie[child].labels
+                    } else {
+                        persistent.insert(consume)
+                    }
+                case .variable(let name, let caseSensitive):
+                    var variableCompiler = PatternCompiler(
+                        options: PatternOptions(caseSensitive: caseSensitive), variables: variables)
+                    variableCompiler.nodes = nodes
+                    do {
+                        branches.append(try variableCompiler.variable(name, then: target))
+                    } catch {
+                        preconditionFailure("the pattern compiled alone, so its variables are defined: \(error)")
+                    }
+                    nodes = variableCompiler.nodes
+                }
+            }
+            entries[index] = branches.count == 1 ? branches[0] : add(.split(branches))
+        }
+        nodes[0] = .split([entries[0]])
+        // Accepting nodes are many and labelled in `accepting`: the automaton's own one is unused.
+        return Program(
+            automaton: Automaton(nodes: nodes, start: 0, accept: 0),
+            accepting: nodes.indices.map { accepting[$0] ?? [] },
+            matchesAnyRest: nodes.indices.map { matchesAnyRest[$0] ?? [] },
+            persistent: nodes.indices.map { persistent.contains($0) })
+    }
+}

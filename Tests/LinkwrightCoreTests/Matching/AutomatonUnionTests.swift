@@ -1,0 +1,74 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// The union (patterns sharing a trie, split into anchored and floating DFAs, ending `*` loops
+/// reported on transitions) must answer exactly what each pattern's own automaton answers, for
+/// every shape, under both platforms' readings, and with a cache too small to hold anything.
+@Suite struct AutomatonUnionTests {
+    static let pieces = ["a", "b", "ab", "/", "*", "?", "?*", "A", "é", "$(digit)", "$(sec)", "/x/"]
+    static let inputAlphabet: [Unicode.Scalar] = ["a", "b", "/", "A", "x", "é", "1", "e", "n"]
+
+    static func pattern(_ generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    }
+
+    static func matchers(_ generator: inout SplitMix64, count: Int) -> [PatternMatcher] {
+        let android = Int.random(in: 0..<4, using: &generator) == 0
+        return (0..<count).compactMap { _ in
+            let text = pattern(&generator)
+            if android { return PatternMatcher(androidDynamic: text) }
+            let options = PatternOptions(
+                caseSensitive: Int.random(in: 0..<4, using: &generator) != 0,
+                appleSlashRules: Bool.random(using: &generator))
+            return try? PatternMatcher(text, options: options, variables: ["sec": ["en", "a/b", "x"]])
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func theUnionAnswersWhatEachPatternAnswers(tinyCache: Bool) {
+        let limits = tinyCache ? LazyDFA.Limits(states: 3, cells: 40) : .standard
+        var generator = SplitMix64(seed: 0x5E7)
+        for _ in 0..<400 {
+            let matchers = Self.matchers(&generator, count: Int.random(in: 1...14, using: &generator))
+            let union = AutomatonUnion(matchers, limits: limits)
+            for _ in 0..<30 {
+                let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                    Self.inputAlphabet.randomElement(using: &generator)!
+                }
+                let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
+                #expect(
+                    union.accepting(input) == expected,
+                    "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
+            }
+        }
+    }
+
+    /// Shapes whose states used to multiply: leading `*` beside prefixes, by the hundred. The
+    /// answer must stay exact (the benchmark measures the cost).
+    @Test func leadingAndMiddleWildcardsByTheHundredStayExact() throws {
+        var patterns: [String] = []
+        for index in 0..<300 {
+            switch index % 4 {
+            case 0: patterns.append("*/seg\(index)")
+            case 1: patterns.append("/p\(index)/*")
+            case 2: patterns.append("/*/product\(index)/*")
+            default: patterns.append("/q\(index)/*/detail/????")
+            }
+        }
+        let options = PatternOptions(appleSlashRules: true)
+        let matchers = try patterns.map { try PatternMatcher($0, options: options) }
+        let union = AutomatonUnion(matchers)
+        var generator = SplitMix64(seed: 0x300)
+        for _ in 0..<500 {
+            let index = Int.random(in: 0..<300, using: &generator)
+            let path = [
+                "/x/y/seg\(index)", "/p\(index)/a/b", "/en/product\(index)/z", "/q\(index)/r/detail/abcd",
+                "/q\(index)/detail/abcd/seg\(index)", "/nothing/\(index)",
+            ].randomElement(using: &generator)!
+            let input = options.prepare(path)
+            let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
+            #expect(union.accepting(input) == expected, "\(path)")
+        }
+    }
+}
