@@ -29,12 +29,12 @@ public struct CompiledAASA: Sendable {
     struct Entry: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
-        var paths: PathIndex
+        var index: RuleIndex
 
         init(appIDs: Set<String>, rules: [Rule]) {
             self.appIDs = appIDs
             self.rules = rules
-            paths = PathIndex(rules)
+            index = RuleIndex(rules.map(\.constraints))
         }
     }
 
@@ -140,18 +140,15 @@ public struct CompiledAASA: Sendable {
 }
 
 extension CompiledAASA {
-    /// The same decision as a traced one, trying only the rules whose path matches (found for
-    /// all rules of an entry in one pass by `PathIndex`), in rule order.
+    /// The same decision as a traced one, each entry's first matching rule found by its
+    /// `RuleIndex`.
     private func fastDecision(_ values: inout ComparedValues, appID: String) -> LinkDecision {
-        var noChecks: [PartCheck]? = nil
         for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
-            for position in entry.paths.candidates(&values) {
+            if let position = entry.index.firstMatch(&values) {
                 let rule = entry.rules[Int(position)]
-                if rule.matches(&values, checks: &noChecks, pathMatched: true) {
-                    return LinkDecision(
-                        outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-                        origin: rule.origin)
-                }
+                return LinkDecision(
+                    outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
+                    origin: rule.origin)
             }
         }
         return LinkDecision(outcome: .noMatch)
@@ -161,16 +158,35 @@ extension CompiledAASA {
 extension CompiledAASA.Rule {
     var options: PatternOptions { PatternOptions(semantics: .apple, caseSensitive: caseSensitive) }
 
-    /// Whether every part matches. With `checks`, every part is compared and recorded even after
-    /// one fails, so a trace shows the whole picture; without, the first failure stops.
-    /// `pathMatched` skips the path comparison when the caller already knows it matches.
-    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?, pathMatched: Bool = false) -> Bool {
+    /// What the rule compares, for `RuleIndex`; `nil` when a pattern of it does not compile.
+    var constraints: [RuleIndex.Constraint]? {
         let decoded = !percentEncoded
         var pathOptions = options
         pathOptions.appleSlashRules = true
-        var matched =
-            pathMatched
-            || compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
+        func constraint(_ kind: RuleIndex.Part.Kind, _ pattern: CompiledAASA.CompiledPattern, _ options: PatternOptions)
+            -> RuleIndex.Constraint?
+        {
+            pattern.matcher.map {
+                RuleIndex.Constraint(part: .init(kind: kind, options: options, decoded: decoded), matcher: $0)
+            }
+        }
+        var result: [RuleIndex.Constraint?] = [constraint(.path, path, pathOptions)]
+        switch query {
+        case .whole(let pattern): result.append(constraint(.query, pattern, options))
+        case .items(let items): result += items.map { constraint(.item($0.name), $0.pattern, options) }
+        case .ignoredDictionary, .notCompared: break
+        }
+        if let fragment { result.append(constraint(.fragment, fragment, options)) }
+        return result.contains { $0 == nil } ? nil : result.compactMap { $0 }
+    }
+
+    /// Whether every part matches. With `checks`, every part is compared and recorded even after
+    /// one fails, so a trace shows the whole picture; without, the first failure stops.
+    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
+        let decoded = !percentEncoded
+        var pathOptions = options
+        pathOptions.appleSlashRules = true
+        var matched = compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
         if !matched && checks == nil { return false }
         switch query {
         case .whole(let pattern):

@@ -15,11 +15,9 @@
 public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
     let entryIndex: Int
-    /// The path patterns of every rule with one, run as one automaton: an untraced decision
-    /// tries only the rules whose path matches (and those without a path).
-    private let paths: AutomatonUnion
-    /// Rules without a path, which any path satisfies.
-    private let pathless: [Int32]
+    /// Every pattern of every rule, indexed: an untraced decision finds the first matching rule
+    /// in one pass per part.
+    private let index: RuleIndex
 
     /// One rule, compiled; a class so evaluations share it without copies.
     final class Rule: Sendable {
@@ -48,9 +46,7 @@ public struct CompiledDynamicRules: Sendable {
         self.entryIndex = entryIndex
         let rules = components.enumerated().map { Rule($1, index: $0) }
         self.rules = rules
-        let withPath = rules.indices.filter { rules[$0].path != nil }
-        paths = AutomatonUnion(withPath.map { rules[$0].path! }, labels: withPath.map(Int32.init))
-        pathless = rules.indices.filter { rules[$0].path == nil }.map(Int32.init)
+        index = RuleIndex(rules.map(\.constraints))
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
@@ -79,29 +75,33 @@ public struct CompiledDynamicRules: Sendable {
 }
 
 extension CompiledDynamicRules {
-    /// The traced decision's answer, trying only the rules whose path matches, in rule order.
+    /// The traced decision's answer, the first matching rule found by the index.
     private func fastDecision(_ values: inout ComparedValues) -> LinkDecision {
-        var candidates = paths.accepting(values.path(options: Self.options, decoded: true))
-        if !pathless.isEmpty { candidates = (candidates + pathless).sorted() }
-        var noChecks: [PartCheck]? = nil
-        for position in candidates {
-            let rule = rules[Int(position)]
-            if rule.matches(&values, checks: &noChecks, pathMatched: true) {
-                return LinkDecision(
-                    outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-                    origin: rule.origin)
-            }
-        }
-        return LinkDecision(outcome: .noMatch)
+        guard let position = index.firstMatch(&values) else { return LinkDecision(outcome: .noMatch) }
+        let rule = rules[Int(position)]
+        return LinkDecision(
+            outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
+            origin: rule.origin)
     }
 }
 
 extension CompiledDynamicRules.Rule {
-    /// Whether every part matches; `pathMatched` skips the path when the caller knows it matches.
-    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?, pathMatched: Bool = false) -> Bool {
+    /// What the rule compares, for `RuleIndex`: every part read decoded, as `matches` reads it.
+    var constraints: [RuleIndex.Constraint]? {
+        func constraint(_ kind: RuleIndex.Part.Kind, _ matcher: PatternMatcher) -> RuleIndex.Constraint {
+            RuleIndex.Constraint(
+                part: RuleIndex.Part(kind: kind, options: CompiledDynamicRules.options, decoded: true), matcher: matcher
+            )
+        }
+        return (path.map { [constraint(.path, $0)] } ?? []) + query.map { constraint(.item($0.name), $0.matcher) }
+            + (fragment.map { [constraint(.fragment, $0)] } ?? [])
+    }
+
+    /// Whether every part matches.
+    func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
         let options = CompiledDynamicRules.options
         var matched = true
-        if let path, !pathMatched {
+        if let path {
             let value = values.path(options: options, decoded: true)
             matched = record(path, .path, value, note: nil, &checks)
         }

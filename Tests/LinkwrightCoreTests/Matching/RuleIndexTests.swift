@@ -2,15 +2,26 @@ import Testing
 
 @testable import LinkwrightCore
 
-/// The indexed decision (all path patterns of an entry, or of Android dynamic rules, as one
-/// lazily built DFA) must give the answer of trying each rule in order, as the traced decision
+/// The indexed decision (every pattern of an entry, or of Android dynamic rules, run per part as
+/// lazily built DFAs) must give the answer of trying each rule in order, as the traced decision
 /// still does.
-@Suite struct PathIndexTests {
+@Suite struct RuleIndexTests {
     static let pathAlphabet: [Character] = ["a", "b", "/", "*", "?", "A"]
     static let urlAlphabet: [Character] = ["a", "b", "/", "A", "%", "4", "1", "é"]
 
     static func text(_ alphabet: [Character], _ length: ClosedRange<Int>, _ generator: inout SplitMix64) -> String {
         String((0..<Int.random(in: length, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    /// A path, and sometimes query items (a name may repeat) and a fragment.
+    static func url(_ generator: inout SplitMix64) -> String {
+        var text = "/" + Self.text(Self.urlAlphabet, 0...7, &generator)
+        let items = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+            ["a", "b"].randomElement(using: &generator)! + "=" + Self.text(["a", "b", "="], 0...3, &generator)
+        }
+        if !items.isEmpty { text += "?" + items.joined(separator: "&") }
+        if Bool.random(using: &generator) { text += "#" + Self.text(["a", "b"], 0...2, &generator) }
+        return text
     }
 
     static func randomDocument(_ generator: inout SplitMix64, rules: Int) -> AASADocument {
@@ -20,7 +31,10 @@ import Testing
             switch Int.random(in: 0..<6, using: &generator) {
             case 0: component.query = .whole(text(["a", "=", "*", "?"], 0...3, &generator))
             case 1:
-                component.query = .items([AASAQueryItem(name: "a", pattern: text(["b", "*", "?"], 0...2, &generator))])
+                component.query = .items(
+                    ["a", "b"].filter { _ in Bool.random(using: &generator) }.map {
+                        AASAQueryItem(name: $0, pattern: text(["b", "*", "?"], 0...2, &generator))
+                    })
             case 2: component.fragment = text(["a", "*"], 0...2, &generator)
             case 3: component.path = "/$(digit)" + text(pathAlphabet, 0...2, &generator)
             default: break
@@ -45,9 +59,7 @@ import Testing
             let compiled = CompiledAASA(
                 Self.randomDocument(&generator, rules: Int.random(in: 1...12, using: &generator)))
             for _ in 0..<40 {
-                var text = "/" + Self.text(Self.urlAlphabet, 0...7, &generator)
-                if Bool.random(using: &generator) { text += "?a=" + Self.text(["a", "b", "="], 0...3, &generator) }
-                if Bool.random(using: &generator) { text += "#" + Self.text(["a", "b"], 0...2, &generator) }
+                let text = Self.url(&generator)
                 let url = try #require(LinkURL(text))
                 for app in ["T.a", "T.b"] {
                     let indexed = compiled.decision(for: url, appID: app)
@@ -65,17 +77,17 @@ import Testing
             let components = (0..<Int.random(in: 1...10, using: &generator)).map { _ in
                 DynamicComponent(
                     path: Bool.random(using: &generator) ? "/" + Self.text(Self.pathAlphabet, 0...5, &generator) : nil,
-                    query: Int.random(in: 0..<4, using: &generator) == 0
-                        ? [AASAQueryItem(name: "a", pattern: Self.text(["b", "*", "?"], 0...2, &generator))] : nil,
+                    query: Int.random(in: 0..<3, using: &generator) == 0
+                        ? ["a", "b"].filter { _ in Bool.random(using: &generator) }.map {
+                            AASAQueryItem(name: $0, pattern: Self.text(["b", "*", "?"], 0...2, &generator))
+                        } : nil,
                     fragment: Int.random(in: 0..<4, using: &generator) == 0
                         ? Self.text(["a", "*"], 0...2, &generator) : nil,
                     exclude: Bool.random(using: &generator))
             }
             let compiled = CompiledDynamicRules(components)
             for _ in 0..<40 {
-                var text = "/" + Self.text(Self.urlAlphabet, 0...7, &generator)
-                if Bool.random(using: &generator) { text += "?a=" + Self.text(["a", "b", "="], 0...3, &generator) }
-                if Bool.random(using: &generator) { text += "#" + Self.text(["a", "b"], 0...2, &generator) }
+                let text = Self.url(&generator)
                 let url = try #require(LinkURL(text))
                 var traced = compiled.decision(for: url, tracing: true)
                 traced.trace = []
