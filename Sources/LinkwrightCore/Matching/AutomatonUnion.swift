@@ -56,7 +56,13 @@ final class AutomatonUnion: Sendable {
     func accepting(_ input: [Unicode.Scalar]) -> [Int32] {
         var labels: [Int32] = []
         for lane in lanes { lane.accepting(input, into: &labels) }
-        guard labels.count > 1 else { return labels }
+        Self.removeRepeats(&labels)
+        return labels
+    }
+
+    /// Sorts `labels` and keeps each once.
+    static func removeRepeats(_ labels: inout [Int32]) {
+        guard labels.count > 1 else { return }
         labels.sort()
         var unique = 1
         for index in 1..<labels.count where labels[index] != labels[unique - 1] {
@@ -64,6 +70,5 @@ final class AutomatonUnion: Sendable {
             unique += 1
         }
         labels.removeLast(labels.count - unique)
-        return labels
     }
 }

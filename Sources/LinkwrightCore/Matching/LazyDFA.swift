@@ -13,6 +13,10 @@ import Synchronization
 /// time on adversarial inputs but never memory; answers never depend on the cache. Building
 /// one state steps each of its nodes once and sorts them: a scalar never costs more than
 /// O(n log n) for the n nodes of the program, so deciding an input stays linear in its length.
+/// When the cache filled up while inputs made a new state every few scalars (hundreds of
+/// `*a*b*c*…` rules, each input advancing a different mix of them), the states are not worth
+/// keeping: as RE2 falls back to its NFA, the next `Limits.simulatedInputs` inputs are decided
+/// by stepping the node sets without storing them, about n steps a scalar and no hashing.
 final class LazyDFA: Sendable {
     struct Limits: Sendable {
         /// States kept before starting over.
@@ -20,6 +24,12 @@ final class LazyDFA: Sendable {
         /// Program nodes held by all states plus transition slots, before starting over: at four
         /// bytes each, the cache's memory.
         var cells: Int
+
+        /// Inputs decided without the cache after it filled up with states used fewer than
+        /// `scalarsPerState` scalars each, before trying it again.
+        var simulatedInputs = 10_000
+        /// A cache that filled up while its states served fewer scalars each than this was thrashing.
+        var scalarsPerState = 10
 
         /// About 64 MB at most per DFA.
         static let standard = Limits(states: 1 << 16, cells: 1 << 24)
@@ -39,14 +49,35 @@ final class LazyDFA: Sendable {
     /// than once each and in no particular order.
     func accepting(_ input: [Unicode.Scalar], into labels: inout [Int32]) {
         cache.withLock { cache in
-            if cache.stateCount > limits.states || cache.cells > limits.cells { cache = Cache(program: program) }
+            if cache.simulationsLeft > 0 {
+                cache.simulationsLeft -= 1
+                cache.simulate(input[...], from: nil, program: program, into: &labels)
+                return
+            }
             labels += cache.startMatches
             var state = cache.start
-            for scalar in input {
+            for (offset, scalar) in input.enumerated() {
                 if state == Cache.dead { return }
                 let (target, matched) = cache.next(from: state, on: scalar, program: program)
-                if matched != 0 { labels += cache.matched[Int(matched)] }
+                if matched != 0 {
+                    labels += cache.matched[Int(matched)]
+                    // A long input may report the same members at every step: keep each once.
+                    if labels.count > 2 * program.count + 64 { AutomatonUnion.removeRepeats(&labels) }
+                }
                 state = target
+                cache.scalars += 1
+                guard cache.stateCount > limits.states || cache.cells > limits.cells else { continue }
+                // Full, even within one input: start over from the state reached, or, when the
+                // states were hardly reused, decide the rest without them.
+                let nodes = cache.nodes(of: state)
+                let thrashing = cache.scalars < limits.scalarsPerState * cache.stateCount
+                cache = Cache(program: program)
+                if thrashing {
+                    cache.simulationsLeft = limits.simulatedInputs
+                    cache.simulate(input[(offset + 1)...], from: nodes, program: program, into: &labels)
+                    return
+                }
+                state = cache.state(for: nodes, program: program)
             }
             labels += cache.accepting[Int(state)]
         }
@@ -127,6 +158,10 @@ final class LazyDFA: Sendable {
         var stateCount: Int { members.count }
         /// Program nodes held by all states plus transition slots.
         private(set) var cells = 0
+        /// Scalars decided with this cache.
+        var scalars = 0
+        /// Inputs still to decide without the cache.
+        var simulationsLeft = 0
 
         init(program: Program) {
             classCount = program.classCount
@@ -155,16 +190,52 @@ final class LazyDFA: Sendable {
         }
 
         private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
+            let (nodes, matches) = closure(
+                of: moved(members[Int(state)], on: scalar, program: program), program: program)
+            return (add(nodes, program: program), matchedID(matches.sorted()))
+        }
+
+        /// Where the stepping nodes among `nodes` go on `scalar`.
+        private func moved(_ nodes: [Int32], on scalar: Unicode.Scalar, program: Program) -> [Int32] {
             var moved: [Int32] = []
-            for node in members[Int(state)] where program.nodes.consumes(Int(node), scalar) {
+            for node in nodes where program.nodes.consumes(Int(node), scalar) {
                 moved.append(Int32(program.nodes.successor(of: Int(node))))
             }
-            let (nodes, matches) = closure(of: moved, program: program)
-            return (add(nodes, program: program), matchedID(matches))
+            return moved
         }
+
+        /// Decides `input` from `nodes` (from the start when `nil`) by stepping node sets,
+        /// storing nothing: what `accepting` finds with the DFA, without its cost of making states.
+        mutating func simulate(
+            _ input: ArraySlice<Unicode.Scalar>, from nodes: [Int32]?, program: Program, into labels: inout [Int32]
+        ) {
+            var current: [Int32]
+            if let nodes {
+                current = nodes
+            } else {
+                let start = closure(of: [Int32(program.nodes.start)], program: program)
+                current = start.nodes
+                labels += start.matched
+            }
+            for scalar in input {
+                if current.isEmpty { return }
+                let next = closure(of: moved(current, on: scalar, program: program), program: program)
+                current = next.nodes
+                labels += next.matched
+                if labels.count > 2 * program.count + 64 { AutomatonUnion.removeRepeats(&labels) }
+            }
+            for node in current { labels += program.accepting[Int(node)] }
+        }
+
+        /// The nodes of `state`.
+        func nodes(of state: Int32) -> [Int32] { members[Int(state)] }
+
+        /// The state made of `nodes`, a state's nodes from another cache of the same program.
+        mutating func state(for nodes: [Int32], program: Program) -> Int32 { add(nodes, program: program) }
 
         /// The state for `nodes`, made when new.
         private mutating func add(_ nodes: [Int32], program: Program) -> Int32 {
+            let nodes = nodes.sorted()
             if let id = ids[nodes] { return id }
             let id = Int32(members.count)
             members.append(nodes)
@@ -189,8 +260,8 @@ final class LazyDFA: Sendable {
             return id
         }
 
-        /// `nodes` and every node reachable from them without consuming, sorted, and the
-        /// members whose ending `*` loop was reached on the way (those loops left out).
+        /// `nodes` and every node reachable from them without consuming, and the members whose
+        /// ending `*` loop was reached on the way (those loops left out), in no order.
         private mutating func closure(of nodes: [Int32], program: Program) -> (nodes: [Int32], matched: [Int32]) {
             generation &+= 1
             if generation == 0 {
@@ -217,7 +288,7 @@ final class LazyDFA: Sendable {
                     pending.append(Int32(target))
                 }
             }
-            return (result.sorted(), matched.sorted())
+            return (result, matched)
         }
     }
 }

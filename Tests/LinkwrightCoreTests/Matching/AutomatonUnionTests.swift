@@ -25,9 +25,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true])
-    func theUnionAnswersWhatEachPatternAnswers(tinyCache: Bool) {
-        let limits = tinyCache ? LazyDFA.Limits(states: 3, cells: 40) : .standard
+    /// 0: the standard cache; 1: a tiny one, whose thrashing makes the next few inputs decided
+    /// by simulation; 2: a tiny one that tries the DFA again at once.
+    @Test(arguments: [0, 1, 2])
+    func theUnionAnswersWhatEachPatternAnswers(cache: Int) {
+        let limits =
+            cache == 0
+            ? LazyDFA.Limits.standard : LazyDFA.Limits(states: 3, cells: 40, simulatedInputs: cache == 1 ? 3 : 0)
         var generator = SplitMix64(seed: 0x5E7)
         for _ in 0..<400 {
             let matchers = Self.matchers(&generator, count: Int.random(in: 1...14, using: &generator))
@@ -70,5 +74,11 @@ import Testing
             let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
             #expect(union.accepting(input) == expected, "\(path)")
         }
+    }
+
+    /// No pattern at all (every Android rule without a path): nothing accepts, nothing breaks.
+    @Test func anEmptyUnionAcceptsNothing() {
+        #expect(AutomatonUnion([]).accepting(["/", "a"]).isEmpty)
+        #expect(AutomatonUnion([]).accepting([]).isEmpty)
     }
 }
