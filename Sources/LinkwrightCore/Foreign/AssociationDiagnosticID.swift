@@ -89,4 +89,7 @@ public enum AssociationDiagnosticID {
     public static let neverMatches = "NEVER_MATCHES"
     /// A pattern that Apple and Android read differently, with a URL part that shows it (warning).
     public static let androidSemanticsDiffer = "ANDROID_SEMANTICS_DIFFER"
+    /// The analysis of an entry reached its work budget; the rules from there on were not
+    /// analysed (note).
+    public static let analysisIncomplete = "ANALYSIS_INCOMPLETE"
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Exploration of pattern languages for static analysis: deterministic views of the matching
 /// automata, run side by side over a finite alphabet of representative scalars, breadth-first,
 /// so the first string found that shows a property is a shortest one.
@@ -152,12 +154,15 @@ struct LanguageSearch {
     let alphabet: [Unicode.Scalar]
     /// The most view steps (states × views × alphabet) a search may take before giving up.
     let workLimit: Int
+    /// Where the steps taken are counted against a larger budget, when one applies.
+    private let meter: WorkMeter?
     /// The view whose dead states end a branch: only strings it may still accept matter.
     private let guide: Int?
 
     /// A search over `views`. `pathsOnly` restricts it to URL paths as browsers send them
     /// (starting with `/`); `guide` names a view that must still be able to accept.
-    init(_ views: [LanguageView], pathsOnly: Bool, workLimit: Int, guide: Int? = nil) {
+    init(_ views: [LanguageView], pathsOnly: Bool, workLimit: Int, guide: Int? = nil, meter: WorkMeter? = nil) {
+        self.meter = meter
         self.pathsOnly = pathsOnly
         self.views = pathsOnly ? [Self.realPaths] + views : views
         self.workLimit = workLimit
@@ -165,6 +170,9 @@ struct LanguageSearch {
         let tests = self.views.flatMap(\.dfa.automaton.tests)
         alphabet = Self.representatives(
             for: tests + (views.contains(where: \.readsAppleRawPaths) ? [.scalar("/")] : []))
+        // Setting up costs too: a budget that counted only the steps would let thousands of
+        // small searches run far past it.
+        meter?.spend(tests.count + alphabet.count * self.views.count)
     }
 
     /// Strings starting with "/".
@@ -211,6 +219,8 @@ struct LanguageSearch {
         var parents: [(state: [ViewState], parent: Int, scalar: Unicode.Scalar?)] = [(initial, -1, nil)]
         var head = 0
         var work = 0
+        let limit = min(workLimit, meter?.remaining ?? workLimit)
+        defer { meter?.spend(work) }
         while head < parents.count {
             let state = parents[head].state
             let index = head
@@ -224,7 +234,7 @@ struct LanguageSearch {
             }
             if let guide, views[guide].isDead(state[guide]) { continue }
             work += views.count * alphabet.count
-            if work > workLimit { return false }
+            if work > limit { return false }
             for scalar in alphabet {
                 let next = zip(views, state).map { $0.step($1, scalar) }
                 if seen.insert(next).inserted { parents.append((next, index, scalar)) }
@@ -266,4 +276,17 @@ struct LanguageSearch {
             return (low..<high).lazy.compactMap(Unicode.Scalar.init).first
         }
     }
+}
+
+/// The steps a series of searches may still take together, so that an analysis of many rules
+/// stays bounded as a whole, not only search by search.
+final class WorkMeter: Sendable {
+    private let left: Mutex<Int>
+
+    init(_ budget: Int) { left = Mutex(budget) }
+
+    var remaining: Int { left.withLock { max($0, 0) } }
+    var isExhausted: Bool { remaining == 0 }
+
+    func spend(_ steps: Int) { left.withLock { $0 -= steps } }
 }

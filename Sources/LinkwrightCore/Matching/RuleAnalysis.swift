@@ -1,7 +1,8 @@
 /// A property of one component (or legacy path) that holds for every URL, proved from the
 /// matching automata.
 public struct RuleFinding: Hashable, Sendable {
-    /// One of `UNREACHABLE_RULE`, `CATCH_ALL`, `NEVER_MATCHES`, `ANDROID_SEMANTICS_DIFFER`.
+    /// One of `UNREACHABLE_RULE`, `CATCH_ALL`, `NEVER_MATCHES`, `ANDROID_SEMANTICS_DIFFER`,
+    /// `ANALYSIS_INCOMPLETE`.
     public var id: String
     /// `note` for a catch-all, `warning` otherwise (also for a catch-all `exclude`).
     public var severity: Severity
@@ -30,6 +31,8 @@ public struct RuleFinding: Hashable, Sendable {
             hint = "move it above the rules that decide first, or remove it"
         case AssociationDiagnosticID.catchAll: hint = "make sure every URL of the site should get this decision"
         case AssociationDiagnosticID.neverMatches: hint = "fix the pattern, or remove the component"
+        case AssociationDiagnosticID.analysisIncomplete:
+            hint = "fewer rules with several `*` between literals keep the analysis within its budget"
         default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
         }
         return Diagnostic(id, severity, message, at: origin, hint: hint)
@@ -52,16 +55,27 @@ public struct RuleFinding: Hashable, Sendable {
 ///   also matches `/x`), which matters only when the same patterns are served to Android.
 ///
 /// Every search is breadth-first over the product of deterministic automata and stops after
-/// `workLimit` automaton steps; past it nothing is claimed.
+/// `workLimit` automaton steps; past it nothing is claimed. The searches for one entry stop
+/// together after `entryWorkLimit` steps (hundreds of overlapping `*a*b*c*…` rules ask a
+/// search per pair): the rules not yet analysed are then named in one `ANALYSIS_INCOMPLETE`
+/// note, so a file too large to analyse exactly says so instead of running for minutes.
 public struct RuleAnalysis: Sendable {
     /// The most automaton steps one search may take; past it the search claims nothing.
     public var workLimit: Int
+    /// The most automaton steps the searches of one entry may take together.
+    public var entryWorkLimit: Int
     /// Whether to report `ANDROID_SEMANTICS_DIFFER`.
     public var comparesAndroidSemantics: Bool
+    /// The entry budget being spent, while an entry is analysed.
+    private var meter: WorkMeter?
 
-    /// An analysis with the given budget and checks.
-    public init(workLimit: Int = 2_000_000, comparesAndroidSemantics: Bool = false) {
+    /// An analysis with the given budgets and checks. The defaults are a few seconds of work
+    /// per entry on the benchmark machine.
+    public init(
+        workLimit: Int = 2_000_000, entryWorkLimit: Int = 50_000_000, comparesAndroidSemantics: Bool = false
+    ) {
         self.workLimit = workLimit
+        self.entryWorkLimit = entryWorkLimit
         self.comparesAndroidSemantics = comparesAndroidSemantics
     }
 
@@ -77,6 +91,12 @@ public struct RuleAnalysis: Sendable {
     }
 
     func findings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
+        var metered = self
+        metered.meter = WorkMeter(entryWorkLimit)
+        return metered.meteredFindings(for: rules, entryIndex: entryIndex)
+    }
+
+    private func meteredFindings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
         let languages = rules.map(RuleLanguages.init)
         // Which rules' paths accept a value, for all rules in one pass (see `shadowing`).
         let withPath = rules.indices.filter { rules[$0].path.matcher != nil }
@@ -89,6 +109,15 @@ public struct RuleAnalysis: Sendable {
         }
         var live: [Int] = []
         for (index, rule) in rules.enumerated() {
+            if let meter, meter.isExhausted {
+                findings.append(
+                    report(
+                        AssociationDiagnosticID.analysisIncomplete, .note, rule,
+                        "the rule analysis stopped at its work budget here: \(rules.count - index) of \(rules.count)"
+                            + " rules, from this one on, were not checked for unreachable, catch-all or"
+                            + " never-matching rules"))
+                break
+            }
             let language = languages[index]
             let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
             if let reason = neverMatches(language) {
@@ -135,7 +164,7 @@ public struct RuleAnalysis: Sendable {
     // MARK: Per-rule properties
 
     private func search(_ views: [LanguageView], paths: Bool, guide: Int? = nil) -> LanguageSearch {
-        LanguageSearch(views, pathsOnly: paths, workLimit: workLimit, guide: guide)
+        LanguageSearch(views, pathsOnly: paths, workLimit: workLimit, guide: guide, meter: meter)
     }
 
     /// Whether the search finds no string satisfying `predicate` (and was not cut short).

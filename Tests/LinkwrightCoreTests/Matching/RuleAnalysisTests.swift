@@ -15,6 +15,24 @@ private func summary(_ findings: [RuleFinding]) -> [String] { findings.map { "\(
 
 @Suite("Rule analysis")
 struct RuleAnalysisTests {
+    // Overlapping `*a*b*…` rules ask a search per pair: past the entry's budget the analysis
+    // names where it stopped instead of running on; within it, nothing is said.
+    @Test func anEntryPastItsWorkBudgetSaysWhereTheAnalysisStopped() throws {
+        let letters = Array("abcdefgh")
+        let components = (0..<40).map { index in
+            let pieces = (0..<4).map { step in "\(letters[(index + step) % 8])\(letters[(index * 3 + step) % 8])" }
+            return ##"{"/": "*\##(pieces.joined(separator: "*"))*x"}"##
+        }
+        let file =
+            ##"{"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components.joined(separator: ","))]}]}}"##
+        let stopped = RuleAnalysis(entryWorkLimit: 20_000).findings(in: readAASA(file))
+        let note = try #require(stopped.last)
+        #expect(note.id == "ANALYSIS_INCOMPLETE" && note.diagnostic.severity == .note)
+        #expect(note.ruleIndex > 0 && note.ruleIndex < 40)
+        #expect(note.message.contains("\(40 - note.ruleIndex) of 40 rules"))
+        #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == "ANALYSIS_INCOMPLETE" })
+    }
+
     // swcutil order/reversed-makes-exclude-unreachable: "/a/*" first makes the exclude dead.
     @Test func shadowedByOneEarlierComponent() throws {
         let result = findings(##"{"/": "/a/*"}, {"/": "/a/private/*", "exclude": true}"##)
