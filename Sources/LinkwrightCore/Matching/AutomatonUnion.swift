@@ -12,12 +12,22 @@
 ///   `*` comes within the first scalar (`*/checkout`, `/*/product/*`, active on nearly every
 ///   input). In one DFA, each anchored pattern's progress would combine with every floating
 ///   position into states of its own; apart, each DFA's states are a trie's positions.
+/// - A floating pattern with a further `*` before more text (`/*/shoes/*/reviews`, `*a*b*c`)
+///   would still multiply states: each input that reaches its second `*` carries it through the
+///   rest of the floating positions. Such a pattern is found through a literal it requires (the
+///   run of literal scalars fewest such patterns share, `/shoes/`): a third DFA looks for all
+///   those literals at once (`*literal*`, reported on the transition that completes it), and
+///   only the patterns whose literal occurs are run on the input, each alone.
 /// - Each DFA's cache is bounded (`LazyDFA.Limits`): on adversarial sets (`*a*b*c*…` by the
 ///   hundred) it starts over rather than grow, and a scalar costs at most building one state.
 final class AutomatonUnion: Sendable {
     /// The number of patterns.
     let count: Int
     private let lanes: [LazyDFA]
+    /// Reports the labels of the staged patterns whose required literal occurs in an input.
+    private let literalFinder: LazyDFA?
+    /// The staged patterns, by label, run on the inputs holding their literal.
+    private let staged: [Int32: [PatternMatcher]]
 
     /// The union of `matchers`, where `labels[i]` (by default `i`) names `matchers[i]` in answers.
     /// Inputs must be prepared as every matcher's options prepare them.
@@ -30,12 +40,47 @@ final class AutomatonUnion: Sendable {
         }
         var keys: [LaneKey] = []
         var tries: [LaneKey: PatternTrie] = [:]
-        for (matcher, label) in zip(matchers, labels) {
+        var literals = PatternTrie()
+        var staged: [Int32: [PatternMatcher]] = [:]
+        // A staged pattern is filed under its rarest literal among the staged patterns (the
+        // longest of those), so that `/reviews/`, shared by many, does not make every input
+        // holding it a candidate for all of them.
+        let runs = matchers.map { Self.floats($0.tokens) ? Self.literalRuns(ofStaged: $0.tokens) : [] }
+        var sharedBy: [[Unicode.Scalar]: Int] = [:]
+        for patternRuns in runs { for run in Set(patternRuns) { sharedBy[run, default: 0] += 1 } }
+        for ((matcher, label), patternRuns) in zip(zip(matchers, labels), runs) {
+            if let literal = patternRuns.min(by: { (sharedBy[$0]!, -$0.count) < (sharedBy[$1]!, -$1.count) }) {
+                let anywhere = PatternOptions(caseSensitive: matcher.options.caseSensitive)
+                literals.insert([.any] + literal.map(PatternToken.literal) + [.any], options: anywhere, label: label)
+                staged[label, default: []].append(matcher)
+                continue
+            }
             let key = LaneKey(floating: Self.floats(matcher.tokens), variables: matcher.variables)
             if tries[key] == nil { keys.append(key) }
             tries[key, default: PatternTrie()].insert(matcher, label: label)
         }
         lanes = keys.map { LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits) }
+        literalFinder = staged.isEmpty ? nil : LazyDFA(literals.compile(variables: [:]), limits: limits)
+        self.staged = staged
+    }
+
+    /// For a pattern with a `*` that more text follows after its first one, the runs of literal
+    /// scalars every match contains, long enough to single out inputs (two scalars or more: a
+    /// lone `/` is in every path); none for other patterns.
+    static func literalRuns(ofStaged tokens: [PatternToken]) -> [[Unicode.Scalar]] {
+        let stars = tokens.indices.filter { tokens[$0] == .any }
+        guard stars.count >= 2, stars[1] < tokens.count - 1 else { return [] }
+        var runs: [[Unicode.Scalar]] = []
+        var run: [Unicode.Scalar] = []
+        for token in tokens + [.any] {
+            if case .literal(let scalar) = token {
+                run.append(scalar)
+            } else {
+                if run.count >= 2 { runs.append(run) }
+                run = []
+            }
+        }
+        return runs
     }
 
     /// Whether a pattern's first `*` comes before any literal beyond its first scalar (usually the
@@ -56,6 +101,12 @@ final class AutomatonUnion: Sendable {
     func accepting(_ input: [Unicode.Scalar]) -> [Int32] {
         var labels: [Int32] = []
         for lane in lanes { lane.accepting(input, into: &labels) }
+        if let literalFinder {
+            var candidates: [Int32] = []
+            literalFinder.accepting(input, into: &candidates)
+            Self.removeRepeats(&candidates)
+            for label in candidates where staged[label]!.contains(where: { $0.matches(input) }) { labels.append(label) }
+        }
         Self.removeRepeats(&labels)
         return labels
     }

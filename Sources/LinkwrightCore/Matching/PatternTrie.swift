@@ -30,10 +30,14 @@ struct PatternTrie {
 
     /// Adds the pattern of `matcher` for member `label`.
     mutating func insert(_ matcher: PatternMatcher, label: Int32) {
+        insert(matcher.tokens, options: matcher.options, label: label)
+    }
+
+    /// Adds the pattern `tokens`, read with `options`, for member `label`.
+    mutating func insert(_ tokens: [PatternToken], options: PatternOptions, label: Int32) {
         var node = 0
-        for (index, token) in matcher.tokens.enumerated() {
-            guard let step = Self.step(token, next: matcher.tokens[(index + 1)...].first, options: matcher.options)
-            else { continue }
+        for (index, token) in tokens.enumerated() {
+            guard let step = Self.step(token, next: tokens[(index + 1)...].first, options: options) else { continue }
             if let child = trie[node].childIndex[step] {
                 node = child
             } else {
