@@ -7,18 +7,26 @@ public enum BenchmarkCommand {
         linkwright-bench: benchmarks of linkwright, each figure against a baseline measured in the same run
 
         Usage:
-          linkwright-bench run [--sizes S,M,L] [--match-rules 10,100,1000,10000] [--urls N] [--commits N]
-                               [--tags N] [--diff-rules N] [--smoke] [--json FILE] [--linkwright PATH]
-                               [--example DIR] [--seed N]
+          linkwright-bench run [--only PARTS] [--sizes S,M,L] [--mixes MIXES] [--match-rules 10,1000,10000]
+                               [--urls N] [--adversarial-urls N] [--commits N] [--tags N] [--diff-rules N]
+                               [--smoke] [--json FILE] [--linkwright PATH] [--example DIR] [--seed N]
           linkwright-bench generate config --size S|M|L --out DIR [--seed N]
           linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--seed N]
-          linkwright-bench generate aasa --rules N --out FILE [--seed N]
-          linkwright-bench generate urls --count N --rules N --out FILE [--seed N]
-          linkwright-bench baseline yaml DIR | baseline regex AASA < URLS | baseline scan < URLS
+          linkwright-bench generate aasa --rules N --out FILE [--mix MIX] [--seed N]
+          linkwright-bench generate urls --rules N --count N --out FILE [--mix MIX] [--seed N]
+          linkwright-bench baseline yaml DIR | baseline regex AASA [--deadline SECONDS] < URLS
+                         | baseline scan < URLS
+
+        PARTS: startup, build, match, history, diff, example, comma-separated (default: all).
+        MIXES: prefix, suffix, middle, mixed, adversarial, comma-separated (default: all); --urls URLs
+        each (default 1000000), --adversarial-urls for adversarial (default 2000, one in a hundred
+        10-100 KB long).
 
         run builds nothing: build linkwright first with `swift build -c release` (scripts/benchmark.sh does).
         It uses the linkwright next to itself unless --linkwright says otherwise, and times `check` on the
-        example configuration in --example (default: the current directory).
+        example configuration in --example (default: the current directory). generate aasa and generate
+        urls with run's --seed, a rule count, a mix and its URL count write the files behind one matching
+        figure; the regex baseline reads the first lines of those URLs.
         """
 
     public static func run(_ arguments: [String]) throws -> Int32 {
@@ -33,17 +41,23 @@ public enum BenchmarkCommand {
                 size: try options.size(), commits: options.int("--commits", 1000), tags: options.int("--tags", 100),
                 seed: options.seed, at: URL(fileURLWithPath: try options.required("--out")))
         case ("generate", "aasa"?):
-            var generator = ScaleGenerator(seed: options.seed)
-            try Data(generator.aasa(rules: options.int("--rules", 100)).utf8).write(
-                to: URL(fileURLWithPath: try options.required("--out")))
+            let text = ScaleGenerator(seed: options.seed).aasa(
+                rules: options.int("--rules", 100), mix: try options.mix())
+            try Data(text.utf8).write(to: URL(fileURLWithPath: try options.required("--out")))
         case ("generate", "urls"?):
             var generator = ScaleGenerator(seed: options.seed)
-            let text = generator.urls(count: options.int("--count", 1000), rules: options.int("--rules", 100))
+            let text = generator.urls(
+                count: options.int("--count", 1000), rules: options.int("--rules", 100), mix: try options.mix())
             try Data(text.utf8).write(to: URL(fileURLWithPath: try options.required("--out")))
         case ("baseline", "yaml"?):
             print(try Baselines.parseYAML(in: URL(fileURLWithPath: arguments[2])))
         case ("baseline", "regex"?):
-            print(try Baselines.regexMatch(aasa: URL(fileURLWithPath: arguments[2]), urls: .standardInput))
+            let deadline = options.value("--deadline").flatMap(Double.init) ?? .infinity
+            print(
+                try Baselines.regexMatch(
+                    aasa: URL(fileURLWithPath: arguments[2]), urls: .standardInput, deadline: deadline
+                )
+                .line)
         case ("baseline", "scan"?):
             print(try Baselines.scan(.standardInput))
         case ("run", _):
@@ -91,6 +105,23 @@ struct Options {
     func int(_ name: String, _ fallback: Int) -> Int { value(name).flatMap(Int.init) ?? fallback }
 
     var seed: UInt64 { value("--seed").flatMap(UInt64.init) ?? 2026 }
+
+    /// `--mix`, prefix when absent.
+    func mix() throws -> ScaleGenerator.MatchMix { try Self.mix(value("--mix") ?? "prefix") }
+
+    /// `--mixes`, comma-separated, every mix when absent.
+    func mixes() throws -> [ScaleGenerator.MatchMix] {
+        guard let list = value("--mixes") else { return ScaleGenerator.MatchMix.allCases }
+        return try list.split(separator: ",").map { try Self.mix(String($0)) }
+    }
+
+    static func mix(_ name: String) throws -> ScaleGenerator.MatchMix {
+        guard let mix = ScaleGenerator.MatchMix(rawValue: name) else {
+            throw BenchmarkError(
+                "unknown mix \(name): \(ScaleGenerator.MatchMix.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mix
+    }
 
     func size() throws -> ScaleGenerator.Size {
         let name = value("--size") ?? "S"

@@ -17,8 +17,14 @@ struct BenchmarkRun {
         var met: Bool?
     }
 
+    /// The parts of a run, which `--only` chooses among.
+    enum Part: String, CaseIterable {
+        case startup, build, match, history, diff, example
+    }
+
     let options: Options
     let smoke: Bool
+    let parts: Set<Part>
     let linkwright: String
     let bench: String
     let work: URL
@@ -26,6 +32,15 @@ struct BenchmarkRun {
     init(options: Options) throws {
         self.options = options
         smoke = options.flag("--smoke")
+        let partNames = options.value("--only")?.split(separator: ",").map(String.init)
+        parts = try Set(
+            (partNames ?? Part.allCases.map(\.rawValue)).map { name in
+                guard let part = Part(rawValue: name) else {
+                    throw BenchmarkError(
+                        "unknown part \(name): \(Part.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return part
+            })
         bench =
             CommandLine.arguments[0].hasPrefix("/")
             ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
@@ -87,7 +102,8 @@ struct BenchmarkRun {
         var rows: [Row] = []
         var failures: [String] = []
         /// The fastest of `runs` runs (one in smoke mode): on a shared VM a single run can be a
-        /// third slower than the next, and the fastest is the one least disturbed.
+        /// third slower than the next, and the fastest is the one least disturbed. A first run over
+        /// ten seconds is not repeated: a disturbance weighs little in it.
         func measure(
             _ arguments: [String], input: String? = nil, output: String? = nil, in directory: URL? = nil,
             expecting: Set<Int32> = [0], runs: Int = 3
@@ -95,7 +111,7 @@ struct BenchmarkRun {
             throws -> Measurement
         {
             var result = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
-            for _ in 1..<(smoke ? 1 : max(runs, 1)) {
+            for _ in 1..<(smoke || result.seconds > 10 ? 1 : max(runs, 1)) {
                 let again = try Measurement.run(arguments, input: input, output: output, directory: directory?.path)
                 if again.seconds < result.seconds { result = again }
             }
@@ -114,153 +130,128 @@ struct BenchmarkRun {
             }
 
         // Startup.
-        let version = try measure([linkwright, "--version"])
-        rows.append(
-            Row(
-                figure: "linkwright --version", seconds: version.seconds, peakKilobytes: version.peakKilobytes,
-                baseline: "–", baselineSeconds: version.seconds, ratio: 1, goal: "< 100 ms",
-                met: smoke ? nil : version.seconds < 0.1))
+        if parts.contains(.startup) {
+            let version = try measure([linkwright, "--version"])
+            rows.append(
+                Row(
+                    figure: "linkwright --version", seconds: version.seconds, peakKilobytes: version.peakKilobytes,
+                    baseline: "–", baselineSeconds: version.seconds, ratio: 1, goal: "< 100 ms",
+                    met: smoke ? nil : version.seconds < 0.1))
+        }
 
         // Build and test at each size, against parsing the same YAML with libyaml alone.
-        for size in sizes {
-            let folder = work.appendingPathComponent("config-\(size.name)")
-            var generator = ScaleGenerator(seed: options.seed)
-            try BenchmarkCommand.write(generator.configuration(size), to: folder)
-            let parse = try measure([bench, "baseline", "yaml", folder.path])
-            // Once: a second run would find `dist/` up to date, which the next figure measures.
-            let build = try measure(
-                [linkwright, "build", "--config", folder.path, "--out", folder.appendingPathComponent("dist").path],
-                runs: 1)
-            rows.append(
-                Row(
-                    figure: "build, size \(size.name)", seconds: build.seconds, peakKilobytes: build.peakKilobytes,
-                    baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: build.seconds / parse.seconds,
-                    goal: size.name == "L" ? "≤ 2× parse" : "",
-                    met: size.name == "L" && !smoke ? build.seconds <= 2 * parse.seconds : nil))
-            // The same build again: nothing to write, the figure a CI check (`build --check`) pays.
-            let upToDate = try measure([
-                linkwright, "build", "--check", "--config", folder.path, "--out",
-                folder.appendingPathComponent("dist").path,
-            ])
-            rows.append(
-                Row(
-                    figure: "build --check (up to date), size \(size.name)", seconds: upToDate.seconds,
-                    peakKilobytes: upToDate.peakKilobytes, baseline: "libyaml parse", baselineSeconds: parse.seconds,
-                    ratio: upToDate.seconds / parse.seconds, goal: "", met: nil))
-            let test = try measure([linkwright, "test", "--config", folder.path], expecting: [0, 1])
-            rows.append(
-                Row(
-                    figure: "test, size \(size.name)", seconds: test.seconds, peakKilobytes: test.peakKilobytes,
-                    baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: test.seconds / parse.seconds,
-                    goal: "", met: nil))
+        if parts.contains(.build) {
+            for size in sizes {
+                let folder = work.appendingPathComponent("config-\(size.name)")
+                var generator = ScaleGenerator(seed: options.seed)
+                try BenchmarkCommand.write(generator.configuration(size), to: folder)
+                let parse = try measure([bench, "baseline", "yaml", folder.path])
+                // Once: a second run would find `dist/` up to date, which the next figure measures.
+                let build = try measure(
+                    [
+                        linkwright, "build", "--config", folder.path, "--out",
+                        folder.appendingPathComponent("dist").path,
+                    ],
+                    runs: 1)
+                rows.append(
+                    Row(
+                        figure: "build, size \(size.name)", seconds: build.seconds, peakKilobytes: build.peakKilobytes,
+                        baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: build.seconds / parse.seconds,
+                        goal: size.name == "L" ? "≤ 2× parse" : "",
+                        met: size.name == "L" && !smoke ? build.seconds <= 2 * parse.seconds : nil))
+                // The same build again: nothing to write, the figure a CI check (`build --check`) pays.
+                let upToDate = try measure([
+                    linkwright, "build", "--check", "--config", folder.path, "--out",
+                    folder.appendingPathComponent("dist").path,
+                ])
+                rows.append(
+                    Row(
+                        figure: "build --check (up to date), size \(size.name)", seconds: upToDate.seconds,
+                        peakKilobytes: upToDate.peakKilobytes, baseline: "libyaml parse",
+                        baselineSeconds: parse.seconds, ratio: upToDate.seconds / parse.seconds, goal: "", met: nil))
+                let test = try measure([linkwright, "test", "--config", folder.path], expecting: [0, 1])
+                rows.append(
+                    Row(
+                        figure: "test, size \(size.name)", seconds: test.seconds, peakKilobytes: test.peakKilobytes,
+                        baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: test.seconds / parse.seconds,
+                        goal: "", met: nil))
+            }
         }
 
-        // Matching: cost per URL, against a regex per rule tried in order and a raw scan.
-        let ruleCounts =
-            smoke
-            ? [10, 100]
-            : (options.value("--match-rules") ?? "10,100,1000,10000").split(separator: ",").compactMap { Int($0) }
-        let urlCount = smoke ? 2_000 : options.int("--urls", 1_000_000)
-        var perURL: [Int: Double] = [:]
-        for rules in ruleCounts {
-            var generator = ScaleGenerator(seed: options.seed)
-            let aasa = work.appendingPathComponent("rules-\(rules).json")
-            try Data(generator.aasa(rules: rules).utf8).write(to: aasa)
-            let urls = work.appendingPathComponent("urls-\(rules).txt")
-            try Data(generator.urls(count: urlCount, rules: rules).utf8).write(to: urls)
-            let match = try measure([linkwright, "match", "--aasa", aasa.path, "--format", "json"], input: urls.path)
-            let scan = try measure([bench, "baseline", "scan"], input: urls.path)
-            // The regex baseline is slow by design: time it on a sample and scale per URL.
-            let sampleCount = min(urlCount, 20_000)
-            let sample = work.appendingPathComponent("sample-\(rules).txt")
-            try Data(generator.urls(count: sampleCount, rules: rules).utf8).write(to: sample)
-            let regex = try measure([bench, "baseline", "regex", aasa.path], input: sample.path)
-            let matchPer = match.seconds / Double(urlCount)
-            let regexPer = regex.seconds / Double(sampleCount)
-            let scanPer = scan.seconds / Double(urlCount)
-            perURL[rules] = matchPer
-            rows.append(
-                Row(
-                    figure: "match, \(rules) rules, per URL (\(urlCount) URLs)", seconds: matchPer,
-                    peakKilobytes: match.peakKilobytes, baseline: "regex per rule", baselineSeconds: regexPer,
-                    ratio: regexPer / matchPer, goal: rules == 1000 ? "≥ 20× faster than regex" : "",
-                    met: rules == 1000 && !smoke ? regexPer / matchPer >= 20 : nil))
-            rows.append(
-                Row(
-                    figure: "match, \(rules) rules, against raw scan", seconds: matchPer,
-                    peakKilobytes: match.peakKilobytes, baseline: "raw scan", baselineSeconds: scanPer,
-                    ratio: matchPer / scanPer, goal: rules == 1000 ? "≤ 10× scan" : "",
-                    met: rules == 1000 && !smoke ? matchPer / scanPer <= 10 : nil))
-        }
-        if let few = ruleCounts.first, let many = ruleCounts.last, let low = perURL[few], let high = perURL[many],
-            few != many
-        {
-            rows.append(
-                Row(
-                    figure: "match cost, \(many) vs \(few) rules", seconds: high, peakKilobytes: 0,
-                    baseline: "\(few) rules", baselineSeconds: low, ratio: high / low, goal: "≤ 2×",
-                    met: smoke ? nil : high / low <= 2))
+        if parts.contains(.match) {
+            rows += try matchRows { arguments, input, output in try measure(arguments, input: input, output: output) }
         }
 
         // History: check near and far, and a changelog over the tags, against git log -p.
         let commits = smoke ? 30 : options.int("--commits", 1000)
         let tags = smoke ? 5 : options.int("--tags", 100)
         let repository = work.appendingPathComponent("history")
-        try HistoryBuilder.build(
-            size: smoke ? .smoke : .s, commits: commits, tags: tags, seed: options.seed, at: repository)
-        var checks: [Int: Double] = [:]
-        for back in [1, commits - 1] {
-            let check = try measure(
-                [linkwright, "check", "--against", "HEAD~\(back)"], in: repository, expecting: [0, 1])
-            let log = try measure(
-                ["git", "log", "-p", "HEAD~\(back)..HEAD", "--", "environments", "domains", "policies"], in: repository)
-            checks[back] = check.seconds
-            rows.append(
-                Row(
-                    figure: "check --against HEAD~\(back)", seconds: check.seconds, peakKilobytes: check.peakKilobytes,
-                    baseline: "git log -p", baselineSeconds: log.seconds, ratio: check.seconds / log.seconds, goal: "",
-                    met: nil))
+        if parts.contains(.history) {
+            try HistoryBuilder.build(
+                size: smoke ? .smoke : .s, commits: commits, tags: tags, seed: options.seed, at: repository)
+            var checks: [Int: Double] = [:]
+            for back in [1, commits - 1] {
+                let check = try measure(
+                    [linkwright, "check", "--against", "HEAD~\(back)"], in: repository, expecting: [0, 1])
+                let log = try measure(
+                    ["git", "log", "-p", "HEAD~\(back)..HEAD", "--", "environments", "domains", "policies"],
+                    in: repository)
+                checks[back] = check.seconds
+                rows.append(
+                    Row(
+                        figure: "check --against HEAD~\(back)", seconds: check.seconds,
+                        peakKilobytes: check.peakKilobytes, baseline: "git log -p", baselineSeconds: log.seconds,
+                        ratio: check.seconds / log.seconds, goal: "", met: nil))
+            }
+            if let near = checks[1], let far = checks[commits - 1] {
+                rows.append(
+                    Row(
+                        figure: "check, \(commits - 1) vs 1 commit back", seconds: far, peakKilobytes: 0,
+                        baseline: "1 commit back", baselineSeconds: near, ratio: far / near, goal: "same cost (≤ 1.5×)",
+                        met: smoke ? nil : far / near <= 1.5))
+            }
         }
-        if let near = checks[1], let far = checks[commits - 1] {
-            rows.append(
-                Row(
-                    figure: "check, \(commits - 1) vs 1 commit back", seconds: far, peakKilobytes: 0,
-                    baseline: "1 commit back", baselineSeconds: near, ratio: far / near, goal: "same cost (≤ 1.5×)",
-                    met: smoke ? nil : far / near <= 1.5))
-        }
+
         // The behaviour diff on a large domain of mixed shapes: exact, against building it.
-        let mixedRules = smoke ? 60 : options.int("--diff-rules", 1000)
-        let scenario = work.appendingPathComponent("behaviour-diff")
-        try BehaviourDiffScenario.build(rules: mixedRules, seed: options.seed, at: scenario)
-        let report = work.appendingPathComponent("behaviour-diff.json").path
-        let diffCheck = try measure(
-            [linkwright, "check", "--against", "HEAD", "--format", "json"], output: report, in: scenario,
-            expecting: [1])
-        let proven = try String(contentsOfFile: report, encoding: .utf8).contains("\"unproven\": []")
-        if !proven { failures.append("check on \(mixedRules) mixed rules left rule pairs unproven") }
-        let mixedBuild = try measure(
-            [linkwright, "build", "--out", work.appendingPathComponent("behaviour-diff-dist").path], in: scenario,
-            runs: 1)
-        rows.append(
-            Row(
-                figure: "check, \(mixedRules) mixed rules, exclusion moved + 10 edits (exact)",
-                seconds: diffCheck.seconds, peakKilobytes: diffCheck.peakKilobytes, baseline: "build",
-                baselineSeconds: mixedBuild.seconds, ratio: diffCheck.seconds / mixedBuild.seconds,
-                goal: "every change proven", met: smoke ? nil : proven))
+        if parts.contains(.diff) {
+            let mixedRules = smoke ? 60 : options.int("--diff-rules", 1000)
+            let scenario = work.appendingPathComponent("behaviour-diff")
+            try BehaviourDiffScenario.build(rules: mixedRules, seed: options.seed, at: scenario)
+            let report = work.appendingPathComponent("behaviour-diff.json").path
+            let diffCheck = try measure(
+                [linkwright, "check", "--against", "HEAD", "--format", "json"], output: report, in: scenario,
+                expecting: [1])
+            let proven = try String(contentsOfFile: report, encoding: .utf8).contains("\"unproven\": []")
+            if !proven { failures.append("check on \(mixedRules) mixed rules left rule pairs unproven") }
+            let mixedBuild = try measure(
+                [linkwright, "build", "--out", work.appendingPathComponent("behaviour-diff-dist").path], in: scenario,
+                runs: 1)
+            rows.append(
+                Row(
+                    figure: "check, \(mixedRules) mixed rules, exclusion moved + 10 edits (exact)",
+                    seconds: diffCheck.seconds, peakKilobytes: diffCheck.peakKilobytes, baseline: "build",
+                    baselineSeconds: mixedBuild.seconds, ratio: diffCheck.seconds / mixedBuild.seconds,
+                    goal: "every change proven", met: smoke ? nil : proven))
+        }
 
         // Once: it runs for tens of seconds, long enough that a disturbance weighs little.
-        let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository, runs: 1)
-        let log = try measure(
-            ["git", "log", "-p", "v1.1..v1.\(tags)", "--", "environments", "domains", "policies"], in: repository)
-        rows.append(
-            Row(
-                figure: "changelog, \(tags) tags", seconds: changelog.seconds, peakKilobytes: changelog.peakKilobytes,
-                baseline: "git log -p", baselineSeconds: log.seconds, ratio: changelog.seconds / log.seconds,
-                goal: "≤ 3× git log -p", met: smoke ? nil : changelog.seconds <= 3 * log.seconds))
+        if parts.contains(.history) {
+            let changelog = try measure([linkwright, "changelog", "--format", "json"], in: repository, runs: 1)
+            let log = try measure(
+                ["git", "log", "-p", "v1.1..v1.\(tags)", "--", "environments", "domains", "policies"], in: repository)
+            rows.append(
+                Row(
+                    figure: "changelog, \(tags) tags", seconds: changelog.seconds,
+                    peakKilobytes: changelog.peakKilobytes, baseline: "git log -p", baselineSeconds: log.seconds,
+                    ratio: changelog.seconds / log.seconds, goal: "≤ 3× git log -p",
+                    met: smoke ? nil : changelog.seconds <= 3 * log.seconds))
+        }
 
         // The example configuration.
         let example = URL(fileURLWithPath: options.value("--example") ?? FileManager.default.currentDirectoryPath)
-        if FileManager.default.fileExists(atPath: example.appendingPathComponent("environments").path) {
+        if parts.contains(.example),
+            FileManager.default.fileExists(atPath: example.appendingPathComponent("environments").path)
+        {
             let check = try measure([linkwright, "check", "--config", example.path], expecting: [0, 1])
             rows.append(
                 Row(

@@ -27,8 +27,13 @@ public struct ScaleGenerator {
     }
 
     public var random: SplitMix64
+    /// What `random` started from: association files for matching are drawn afresh from it.
+    public let seed: UInt64
 
-    public init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    public init(seed: UInt64) {
+        self.seed = seed
+        random = SplitMix64(seed: seed)
+    }
 
     static let words = [
         "shop", "news", "blog", "help", "account", "orders", "products", "offers", "events", "tickets", "search",
@@ -103,39 +108,6 @@ public struct ScaleGenerator {
         case 17: return ("      - path: \(base)/private/*\n        exclude: true\n", base + "/private/*")
         default: return ("      - path: /$(section)/\(word)\(index)/*\n", "/$(section)/\(word)\(index)/*")
         }
-    }
-
-    /// An AASA with `rules` path rules for one app, for matching benchmarks.
-    public mutating func aasa(rules: Int) -> String {
-        var components: [String] = []
-        for index in 0..<rules {
-            let word = Self.words[next(Self.words.count)]
-            switch next(10) {
-            case 0..<5: components.append("{\"/\": \"/\(word)\(index)\"}")
-            case 5..<8: components.append("{\"/\": \"/\(word)\(index)/*\"}")
-            case 8: components.append("{\"/\": \"/\(word)\(index)/?*/detail\"}")
-            default: components.append("{\"/\": \"/\(word)\(index)/private/*\", \"exclude\": true}")
-            }
-        }
-        return "{\"applinks\": {\"details\": [{\"appIDs\": [\"ABCDE12345.com.example.app\"], \"components\": [\n"
-            + components.joined(separator: ",\n") + "\n]}]}}\n"
-    }
-
-    /// `count` URLs, one per line: most hit a rule of a file made by `aasa(rules:)`, some miss.
-    public mutating func urls(count: Int, rules: Int) -> String {
-        var text = ""
-        text.reserveCapacity(count * 40)
-        for index in 0..<count {
-            let word = Self.words[next(Self.words.count)]
-            let rule = next(max(1, rules))
-            switch next(4) {
-            case 0: text += "https://example.com/\(word)\(rule)\n"
-            case 1: text += "https://example.com/\(word)\(rule)/item/\(index)\n"
-            case 2: text += "https://example.com/\(word)\(rule)/private/\(index)?ref=mail\n"
-            default: text += "https://example.com/elsewhere/\(index)\n"
-            }
-        }
-        return text
     }
 
     mutating func fingerprint() -> String {

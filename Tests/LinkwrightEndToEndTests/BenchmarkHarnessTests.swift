@@ -35,7 +35,8 @@ import Testing
             in: RepositoryPaths.root)
         #expect(result.status == 0, "\(result)")
         for figure in [
-            "linkwright --version", "build, size smoke", "match, 100 rules, per URL", "check --against HEAD~1",
+            "linkwright --version", "build, size smoke", "match prefix-heavy, 100 rules, per URL",
+            "check --against HEAD~1",
             "changelog, 5 tags", "check on the example",
         ] {
             #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")
