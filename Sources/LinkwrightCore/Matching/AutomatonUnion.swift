@@ -17,7 +17,9 @@
 ///   rest of the floating positions. Such a pattern is found through a literal it requires (the
 ///   run of literal scalars fewest such patterns share, `/shoes/`): a third DFA looks for all
 ///   those literals at once (`*literal*`, reported on the transition that completes it), and
-///   only the patterns whose literal occurs are run on the input, each alone.
+///   only the patterns whose literal occurs are run on the input, each alone. When that would
+///   cost more than one pass (many candidates on a long input: `*ab*cd*…` files), the staged
+///   patterns' own DFA answers instead, so the worst case stays the DFA's.
 /// - Each DFA's cache is bounded (`LazyDFA.Limits`): on adversarial sets (`*a*b*c*…` by the
 ///   hundred) it starts over rather than grow, and a scalar costs at most building one state.
 final class AutomatonUnion: Sendable {
@@ -28,11 +30,19 @@ final class AutomatonUnion: Sendable {
     private let literalFinder: LazyDFA?
     /// The staged patterns, by label, run on the inputs holding their literal.
     private let staged: [Int32: [PatternMatcher]]
+    /// All staged patterns as DFAs, for inputs where running candidates alone costs more.
+    private let stagedLanes: [LazyDFA]
+    /// Candidates times input scalars up to which candidates are run alone.
+    private let candidateScalars: Int
 
     /// The union of `matchers`, where `labels[i]` (by default `i`) names `matchers[i]` in answers.
     /// Inputs must be prepared as every matcher's options prepare them.
-    init(_ matchers: [PatternMatcher], labels: [Int32]? = nil, limits: LazyDFA.Limits = .standard) {
+    init(
+        _ matchers: [PatternMatcher], labels: [Int32]? = nil, limits: LazyDFA.Limits = .standard,
+        candidateScalars: Int = 4_096
+    ) {
         count = matchers.count
+        self.candidateScalars = candidateScalars
         let labels = labels ?? matchers.indices.map(Int32.init)
         struct LaneKey: Hashable {
             let floating: Bool
@@ -42,6 +52,8 @@ final class AutomatonUnion: Sendable {
         var tries: [LaneKey: PatternTrie] = [:]
         var literals = PatternTrie()
         var staged: [Int32: [PatternMatcher]] = [:]
+        var stagedKeys: [[String: [String]]] = []
+        var stagedTries: [[String: [String]]: PatternTrie] = [:]
         // A staged pattern is filed under its rarest literal among the staged patterns (the
         // longest of those), so that `/reviews/`, shared by many, does not make every input
         // holding it a candidate for all of them.
@@ -53,6 +65,8 @@ final class AutomatonUnion: Sendable {
                 let anywhere = PatternOptions(caseSensitive: matcher.options.caseSensitive)
                 literals.insert([.any] + literal.map(PatternToken.literal) + [.any], options: anywhere, label: label)
                 staged[label, default: []].append(matcher)
+                if stagedTries[matcher.variables] == nil { stagedKeys.append(matcher.variables) }
+                stagedTries[matcher.variables, default: PatternTrie()].insert(matcher, label: label)
                 continue
             }
             let key = LaneKey(floating: Self.floats(matcher.tokens), variables: matcher.variables)
@@ -62,6 +76,7 @@ final class AutomatonUnion: Sendable {
         lanes = keys.map { LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits) }
         literalFinder = staged.isEmpty ? nil : LazyDFA(literals.compile(variables: [:]), limits: limits)
         self.staged = staged
+        stagedLanes = stagedKeys.map { LazyDFA(stagedTries[$0]!.compile(variables: $0), limits: limits) }
     }
 
     /// For a pattern with a `*` that more text follows after its first one, the runs of literal
@@ -105,7 +120,13 @@ final class AutomatonUnion: Sendable {
             var candidates: [Int32] = []
             literalFinder.accepting(input, into: &candidates)
             Self.removeRepeats(&candidates)
-            for label in candidates where staged[label]!.contains(where: { $0.matches(input) }) { labels.append(label) }
+            if candidates.count * input.count <= candidateScalars {
+                for label in candidates where staged[label]!.contains(where: { $0.matches(input) }) {
+                    labels.append(label)
+                }
+            } else {
+                for lane in stagedLanes { lane.accepting(input, into: &labels) }
+            }
         }
         Self.removeRepeats(&labels)
         return labels

@@ -25,17 +25,19 @@ import Testing
         }
     }
 
-    /// 0: the standard cache; 1: a tiny one, whose thrashing makes the next few inputs decided
-    /// by simulation; 2: a tiny one that tries the DFA again at once.
-    @Test(arguments: [0, 1, 2])
+    /// 0: the standard cache; 1: a tiny one, whose thrashing makes the rest of an input and the
+    /// next few decided by simulation; 2: a tiny one that tries the DFA again at the next input;
+    /// 3: a tiny one never deemed thrashing, which starts over within an input. In 3, patterns
+    /// found through a literal are answered by their DFA, in the others one by one.
+    @Test(arguments: [0, 1, 2, 3])
     func theUnionAnswersWhatEachPatternAnswers(cache: Int) {
-        let limits =
-            cache == 0
-            ? LazyDFA.Limits.standard : LazyDFA.Limits(states: 3, cells: 40, simulatedInputs: cache == 1 ? 3 : 0)
+        let tiny = LazyDFA.Limits(
+            states: 3, cells: 40, simulatedInputs: cache == 1 ? 3 : 0, scalarsPerState: cache == 3 ? 0 : 10)
+        let limits = cache == 0 ? LazyDFA.Limits.standard : tiny
         var generator = SplitMix64(seed: 0x5E7)
         for _ in 0..<400 {
             let matchers = Self.matchers(&generator, count: Int.random(in: 1...14, using: &generator))
-            let union = AutomatonUnion(matchers, limits: limits)
+            let union = AutomatonUnion(matchers, limits: limits, candidateScalars: cache == 3 ? 0 : 4_096)
             for _ in 0..<30 {
                 let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
                     Self.inputAlphabet.randomElement(using: &generator)!
