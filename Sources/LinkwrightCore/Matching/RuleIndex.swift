@@ -37,6 +37,15 @@ struct RuleIndex: Sendable {
         let part: Part
         /// Labelled with pattern numbers.
         let union: AutomatonUnion
+        /// What the union accepts of the empty value: the answer for an absent part, which
+        /// Apple reads as empty, without a pass.
+        let acceptsEmpty: [Int32]
+
+        init(part: Part, union: AutomatonUnion) {
+            self.part = part
+            self.union = union
+            acceptsEmpty = union.accepting([])
+        }
     }
 
     private let groups: [Group]
@@ -108,13 +117,24 @@ struct RuleIndex: Sendable {
 
     /// The position of the first rule whose patterns are all satisfied by the URL of `values`.
     func firstMatch(_ values: inout ComparedValues) -> Int32? {
-        var satisfied: Set<Int32> = []
-        for group in groups { satisfied.formUnion(self.satisfied(group, &values)) }
+        var satisfied: [Int32] = []
+        for group in groups { satisfied += self.satisfied(group, &values) }
+        // Pattern numbers are unique across groups: sorted, they are a set to search.
+        satisfied.sort()
+        func isSatisfied(_ pattern: Int32) -> Bool {
+            var low = 0
+            var high = satisfied.count
+            while low < high {
+                let middle = (low + high) / 2
+                if satisfied[middle] < pattern { low = middle + 1 } else { high = middle }
+            }
+            return low < satisfied.count && satisfied[low] == pattern
+        }
         var first = firstUnconstrained
         for pattern in satisfied {
             for rule in filed[Int(pattern)] {
                 if let found = first, rule >= found { break }
-                if patternsOfRule[Int(rule)].allSatisfy(satisfied.contains) {
+                if patternsOfRule[Int(rule)].allSatisfy(isSatisfied) {
                     first = rule
                     break
                 }
@@ -129,15 +149,18 @@ struct RuleIndex: Sendable {
         let apple = part.options.semantics == .apple
         switch part.kind {
         case .path: return group.union.accepting(values.path(options: part.options, decoded: part.decoded))
-        case .query: return group.union.accepting(values.query(options: part.options, decoded: part.decoded))
+        case .query:
+            // An absent query reads as empty (see `ComparedValues.query`).
+            if values.url.query == nil { return group.acceptsEmpty }
+            return group.union.accepting(values.query(options: part.options, decoded: part.decoded))
         case .fragment:
             if let fragment = values.fragment(options: part.options, decoded: part.decoded) {
                 return group.union.accepting(fragment)
             }
-            return apple ? group.union.accepting([]) : []
+            return apple ? group.acceptsEmpty : []
         case .item(let name):
             let occurrences = values.itemValues(named: name, options: part.options, decoded: part.decoded)
-            guard let first = occurrences.first else { return apple ? group.union.accepting([]) : [] }
+            guard let first = occurrences.first else { return apple ? group.acceptsEmpty : [] }
             var result = Set(group.union.accepting(first))
             for occurrence in occurrences.dropFirst() {
                 let accepted = group.union.accepting(occurrence)
