@@ -163,7 +163,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 + (finding.isExact
                     ? ""
                     : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
-        case AssociationDiagnosticID.androidSemanticsDiffer:
+        case AssociationDiagnosticID.androidSemanticsDiffer, AssociationDiagnosticID.analysisIncomplete:
             return "\(name): \(finding.message)"
         case AssociationDiagnosticID.catchAll:
             return rule.exclude == true

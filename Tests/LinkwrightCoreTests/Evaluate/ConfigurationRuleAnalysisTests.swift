@@ -32,6 +32,23 @@ import Testing
                 == "rule \"/products/sale/*\" is never reached: the rule at line 4 decides every URL it matches first")
     }
 
+    /// Past the entry's work budget, lint says at which YAML rule the analysis stopped, in its
+    /// own words (not as a rule that never matches).
+    @Test func anAnalysisPastItsBudgetSaysWhereItStopped() throws {
+        let letters = Array("abcdefgh")
+        let rules = (0..<30).map { index in
+            let pieces = (0..<4).map { step in "\(letters[(index + step) % 8])\(letters[(index * 3 + step) % 8])" }
+            return "      - path: \"*\(pieces.joined(separator: "*"))*x\""
+        }
+        let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
+        let analysis = ConfigurationRuleAnalysis(analysis: RuleAnalysis(entryWorkLimit: 20_000))
+        let stopped = try #require(analysis.diagnostics(in: try compiled(domain)).last)
+        #expect(stopped.id == "ANALYSIS_INCOMPLETE" && stopped.severity == .note)
+        #expect(stopped.message.hasPrefix("rule \"*"))
+        #expect(stopped.message.contains(": the rule analysis stopped at its work budget here:"))
+        #expect(stopped.location?.file == "domains/shop.yaml")
+    }
+
     @Test func aRuleOfSomeEnvironmentsNamesThem() throws {
         let diagnostics = ConfigurationRuleAnalysis().diagnostics(
             in: try compiled(
