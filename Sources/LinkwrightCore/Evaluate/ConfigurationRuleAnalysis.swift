@@ -163,16 +163,17 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 + (finding.isExact
                     ? ""
                     : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
-        case AssociationDiagnosticID.androidSemanticsDiffer, AssociationDiagnosticID.analysisIncomplete:
-            return "\(name): \(finding.message)"
+        case AssociationDiagnosticID.neverMatches:
+            // The engine's reason follows its own "component N never matches: ".
+            let parts = finding.message.split(separator: ":", maxSplits: 1)
+            return "\(name) never matches" + (parts.count == 2 ? ":" + parts[1] : "")
         case AssociationDiagnosticID.catchAll:
             return rule.exclude == true
                 ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"
                 : "\(name) matches every URL of the site, so later rules never apply"
         default:
-            // NEVER_MATCHES: the engine's reason follows its own "component N never matches: ".
-            let parts = finding.message.split(separator: ":", maxSplits: 1)
-            return "\(name) never matches" + (parts.count == 2 ? ":" + parts[1] : "")
+            // ANDROID_SEMANTICS_DIFFER, ANALYSIS_INCOMPLETE: the engine's sentence, at the rule.
+            return "\(name): \(finding.message)"
         }
     }
 

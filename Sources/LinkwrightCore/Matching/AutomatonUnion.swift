@@ -46,37 +46,41 @@ final class AutomatonUnion: Sendable {
         let labels = labels ?? matchers.indices.map(Int32.init)
         struct LaneKey: Hashable {
             let floating: Bool
+            /// Found through a literal, answered by this lane only on long inputs.
+            let staged: Bool
             let variables: [String: [String]]
         }
         var keys: [LaneKey] = []
         var tries: [LaneKey: PatternTrie] = [:]
         var literals = PatternTrie()
         var staged: [Int32: [PatternMatcher]] = [:]
-        var stagedKeys: [[String: [String]]] = []
-        var stagedTries: [[String: [String]]: PatternTrie] = [:]
         // A staged pattern is filed under its rarest literal among the staged patterns (the
         // longest of those), so that `/reviews/`, shared by many, does not make every input
         // holding it a candidate for all of them.
-        let runs = matchers.map { Self.floats($0.tokens) ? Self.literalRuns(ofStaged: $0.tokens) : [] }
+        let floating = matchers.map { Self.floats($0.tokens) }
+        let runs = zip(matchers, floating).map { $1 ? Self.literalRuns(ofStaged: $0.tokens) : [] }
         var sharedBy: [[Unicode.Scalar]: Int] = [:]
         for patternRuns in runs { for run in Set(patternRuns) { sharedBy[run, default: 0] += 1 } }
-        for ((matcher, label), patternRuns) in zip(zip(matchers, labels), runs) {
-            if let literal = patternRuns.min(by: { (sharedBy[$0]!, -$0.count) < (sharedBy[$1]!, -$1.count) }) {
+        for (index, (matcher, label)) in zip(matchers, labels).enumerated() {
+            let literal = runs[index].min { (sharedBy[$0]!, -$0.count) < (sharedBy[$1]!, -$1.count) }
+            if let literal {
                 let anywhere = PatternOptions(caseSensitive: matcher.options.caseSensitive)
                 literals.insert([.any] + literal.map(PatternToken.literal) + [.any], options: anywhere, label: label)
                 staged[label, default: []].append(matcher)
-                if stagedTries[matcher.variables] == nil { stagedKeys.append(matcher.variables) }
-                stagedTries[matcher.variables, default: PatternTrie()].insert(matcher, label: label)
-                continue
             }
-            let key = LaneKey(floating: Self.floats(matcher.tokens), variables: matcher.variables)
+            let key = LaneKey(floating: floating[index], staged: literal != nil, variables: matcher.variables)
             if tries[key] == nil { keys.append(key) }
             tries[key, default: PatternTrie()].insert(matcher, label: label)
         }
-        lanes = keys.map { LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits) }
+        func dfas(staged: Bool) -> [LazyDFA] {
+            keys.filter { $0.staged == staged }.map {
+                LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits)
+            }
+        }
+        lanes = dfas(staged: false)
+        stagedLanes = dfas(staged: true)
         literalFinder = staged.isEmpty ? nil : LazyDFA(literals.compile(variables: [:]), limits: limits)
         self.staged = staged
-        stagedLanes = stagedKeys.map { LazyDFA(stagedTries[$0]!.compile(variables: $0), limits: limits) }
     }
 
     /// For a pattern with a `*` that more text follows after its first one, the runs of literal

@@ -46,12 +46,9 @@ struct DifferenceKey: Hashable, CustomStringConvertible {
     var after: SideKey
 
     init(_ observation: BehaviourDiff.Observation) {
-        environment = observation.environment
-        host = observation.host
-        platform = observation.platform
-        identity = observation.identity
-        before = SideKey(observation.before)
-        after = SideKey(observation.after)
+        self.init(
+            environment: observation.environment, host: observation.host, platform: observation.platform,
+            identity: observation.identity, before: observation.before, after: observation.after)
     }
 
     init(
