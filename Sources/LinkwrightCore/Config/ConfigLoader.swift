@@ -19,6 +19,15 @@ public struct ConfigLoader: Sendable {
         // "environments/x" or "domains/x" for files that exist but did not load.
         var unloadable: Set<String> = []
         for file in files {
+            if let refusal = file.refusal {
+                unloadable.insert(String(file.path.prefix { $0 != "." }))
+                decoder.diagnostics.error(
+                    "NOT_A_REGULAR_FILE",
+                    "\(file.path) is \(refusal); configuration is read only from regular files inside the configuration folder",
+                    at: .file(file.path),
+                    hint: "replace it with a regular file holding the configuration (a link is never followed)")
+                continue
+            }
             let (root, syntax) = parser.parse(file.bytes, file: file.path)
             decoder.diagnostics.add(contentsOf: syntax)
             let folder = file.path.split(separator: "/").first.map(String.init) ?? ""

@@ -1,21 +1,47 @@
 /// A folder of configuration files: the working tree, a git revision, or memory (tests). The
 /// loader sees only this interface, so the same compile runs on every kind of source.
+///
+/// Configuration is read only from regular files inside the configuration folder. Every kind of
+/// tree lists what else it holds (symbolic links, submodules, FIFOs, devices) as refused entries,
+/// so the working tree and a commit of the same files give the same findings, and nothing a
+/// repository commits can make linkwright read, and quote, a file outside it.
 public protocol SourceTree {
-    /// Names of the regular files directly inside `folder` (a path relative to the configuration
-    /// root), sorted; empty when the folder does not exist.
-    func fileNames(in folder: String) throws -> [String]
-    /// The bytes of the file at `path`, relative to the configuration root.
+    /// The entries directly inside `folder` (a path relative to the configuration root; `""` is
+    /// the root), sorted by name; empty when the folder does not exist.
+    func entries(in folder: String) throws -> [SourceEntry]
+    /// The bytes of the regular file at `path`, relative to the configuration root.
     func contents(of path: String) throws -> [UInt8]
+}
+
+/// A name in a configuration folder and what it is.
+public struct SourceEntry: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case file, folder
+        /// Anything that is not read: the description says what it is ("a symbolic link").
+        case refused(String)
+    }
+
+    public var name: String
+    public var kind: Kind
+
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 /// One configuration file, read into memory.
 public struct SourceFile: Sendable, Equatable {
     public var path: String
     public var bytes: [UInt8]
+    /// Set when the entry is not a regular file and was not read ("a symbolic link"): the loader
+    /// reports it instead of loading it.
+    public var refusal: String?
 
-    public init(path: String, bytes: [UInt8]) {
+    public init(path: String, bytes: [UInt8], refusal: String? = nil) {
         self.path = path
         self.bytes = bytes
+        self.refusal = refusal
     }
 }
 
@@ -27,12 +53,15 @@ public struct InMemorySourceTree: SourceTree, Sendable {
         self.files = files.mapValues { Array($0.utf8) }
     }
 
-    public func fileNames(in folder: String) throws -> [String] {
-        files.keys.compactMap { path in
-            guard path.hasPrefix(folder + "/") else { return nil }
-            let name = path.dropFirst(folder.count + 1)
-            return name.contains("/") ? nil : String(name)
-        }.sorted()
+    public func entries(in folder: String) throws -> [SourceEntry] {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        var kinds: [String: SourceEntry.Kind] = [:]
+        for path in files.keys where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            let name = String(rest.prefix { $0 != "/" })
+            kinds[name] = name.count == rest.count ? .file : .folder
+        }
+        return kinds.map { SourceEntry(name: $0.key, kind: $0.value) }.sorted { $0.name < $1.name }
     }
 
     public func contents(of path: String) throws -> [UInt8] {
@@ -53,12 +82,26 @@ public enum SourceTreeError: Error, CustomStringConvertible {
 
 extension SourceTree {
     /// The YAML files of the three configuration folders, in a stable order.
+    /// A configuration folder that is a link, or a configuration file that is not a regular
+    /// file, comes back refused (no bytes) for the loader to report.
     public func configurationFiles() throws -> [SourceFile] {
         var files: [SourceFile] = []
+        let top = Dictionary(try entries(in: "").map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
         for (_, folder, _) in ConfigSchema.files {
-            for name in try fileNames(in: folder) where ConfigLoader.isConfigurationFileName(name) {
-                let path = folder + "/" + name
-                files.append(SourceFile(path: path, bytes: try contents(of: path)))
+            switch top[folder] {
+            case .folder?: break
+            case .refused(let what)?:
+                files.append(SourceFile(path: folder, bytes: [], refusal: what))
+                continue
+            case .file?, nil: continue
+            }
+            for entry in try entries(in: folder) where ConfigLoader.isConfigurationFileName(entry.name) {
+                let path = folder + "/" + entry.name
+                switch entry.kind {
+                case .file: files.append(SourceFile(path: path, bytes: try contents(of: path)))
+                case .refused(let what): files.append(SourceFile(path: path, bytes: [], refusal: what))
+                case .folder: continue
+                }
             }
         }
         return files

@@ -1,7 +1,9 @@
 import Foundation
 import LinkwrightCore
 
-/// The configuration folder in the working tree, uncommitted changes included.
+/// The configuration folder in the working tree, uncommitted changes included. Every path below
+/// the root is walked without following links (`FolderHandle`): a link, FIFO or device in the
+/// tree is listed as refused, never opened.
 public struct DiskSourceTree: SourceTree {
     public let root: URL
     /// Files larger than this are read only this far plus one byte: the loader then reports them
@@ -10,22 +12,23 @@ public struct DiskSourceTree: SourceTree {
 
     public init(root: URL) { self.root = root }
 
-    public func fileNames(in folder: String) throws -> [String] {
-        let url = root.appendingPathComponent(folder, isDirectory: true)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return []
+    public func entries(in folder: String) throws -> [SourceEntry] {
+        guard let handle = try FolderHandle(path: root.path).folder(at: folder) else { return [] }
+        return try handle.entries().map { name, kind in
+            switch kind {
+            case .file: SourceEntry(name: name, kind: .file)
+            case .folder: SourceEntry(name: name, kind: .folder)
+            case .symbolicLink, .special: SourceEntry(name: name, kind: .refused(kind.description))
+            }
         }
-        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { name in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isFolder)
-                && !isFolder.boolValue
-        }.sorted()
     }
 
     public func contents(of path: String) throws -> [UInt8] {
-        let handle = try FileHandle(forReadingFrom: root.appendingPathComponent(path))
-        defer { try? handle.close() }
-        return Array(try handle.read(upToCount: readLimit + 1) ?? Data())
+        let folder = path.split(separator: "/").dropLast().joined(separator: "/")
+        let name = String(path.split(separator: "/").last ?? "")
+        guard let handle = try FolderHandle(path: root.path).folder(at: folder),
+            let bytes = try handle.read(name, limit: readLimit)
+        else { throw SourceTreeError.missing(path) }
+        return bytes
     }
 }

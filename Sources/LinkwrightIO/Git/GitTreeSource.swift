@@ -5,7 +5,7 @@ import LinkwrightCore
 /// database: no checkout, and uncommitted changes in the working tree are not seen.
 ///
 /// Paths are relative to the configuration folder, as for every `SourceTree`. Only regular
-/// files count as files; symbolic links and submodules are left out.
+/// files count as files; symbolic links and submodules are listed as refused.
 public struct GitTreeSource: SourceTree {
     private let repository: GitRepository
     /// The configuration folder's tree ID at `commit`; nil when the folder is absent there.
@@ -24,7 +24,7 @@ public struct GitTreeSource: SourceTree {
         treeID = try repository.treeID(of: repository.configurationPath, at: commit)
     }
 
-    public func fileNames(in folder: String) throws -> [String] {
+    public func entries(in folder: String) throws -> [SourceEntry] {
         guard let treeID else { return [] }
         return try repository.withTree(try git_oid(hex: treeID)) { configurationTree in
             let subtreeID: git_oid
@@ -37,12 +37,12 @@ public struct GitTreeSource: SourceTree {
                 subtreeID = entry.id
             }
             return try repository.withTree(subtreeID) { tree in
-                (0..<git_tree_entrycount(tree)).compactMap { index -> String? in
-                    guard let entry = git_tree_entry_byindex(tree, index),
-                        Self.isRegularFile(git_tree_entry_filemode(entry))
-                    else { return nil }
-                    return String(cString: git_tree_entry_name(entry))
-                }.sorted()
+                (0..<git_tree_entrycount(tree)).compactMap { index -> SourceEntry? in
+                    guard let entry = git_tree_entry_byindex(tree, index) else { return nil }
+                    return SourceEntry(
+                        name: String(cString: git_tree_entry_name(entry)),
+                        kind: Self.kind(git_tree_entry_filemode(entry)))
+                }.sorted { $0.name < $1.name }
             }
         }
     }
@@ -66,5 +66,12 @@ public struct GitTreeSource: SourceTree {
 
     private static func isRegularFile(_ mode: git_filemode_t) -> Bool {
         mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE
+    }
+
+    /// Symbolic links and submodules are refused, as the working tree refuses them.
+    private static func kind(_ mode: git_filemode_t) -> SourceEntry.Kind {
+        if isRegularFile(mode) { return .file }
+        if mode == GIT_FILEMODE_TREE { return .folder }
+        return .refused(mode == GIT_FILEMODE_LINK ? "a symbolic link" : "a submodule")
     }
 }

@@ -24,18 +24,24 @@ import Testing
         #expect(repository.configurationPath == "apps/links/config")
         #expect(repository.workTreePath(forConfigurationPath: "domains/a.yaml") == "apps/links/config/domains/a.yaml")
         #expect(source.exists)
-        // Regular files only: no subfolder, no symbolic link.
-        #expect(try source.fileNames(in: "domains") == ["a.yaml", "b.yaml"])
-        #expect(try source.fileNames(in: "policies") == [])
-        #expect(try source.fileNames(in: "domains/a.yaml") == [])
+        // A subfolder is a folder; a symbolic link is listed as refused, never read.
+        #expect(
+            try source.entries(in: "domains") == [
+                SourceEntry(name: "a.yaml", kind: .file), SourceEntry(name: "b.yaml", kind: .file),
+                SourceEntry(name: "link.yaml", kind: .refused("a symbolic link")),
+                SourceEntry(name: "nested", kind: .folder),
+            ])
+        #expect(try source.entries(in: "policies") == [])
+        #expect(try source.entries(in: "domains/a.yaml") == [])
         #expect(try source.contents(of: "domains/a.yaml") == Array("name: a\n".utf8))
         #expect(throws: SourceTreeError.self) { try source.contents(of: "domains/link.yaml") }
         #expect(throws: SourceTreeError.self) { try source.contents(of: "domains/nested") }
         #expect(throws: SourceTreeError.self) { try source.contents(of: "README.md") }
         #expect(
             try source.configurationFiles().map(\.path) == [
-                "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml",
+                "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml", "domains/link.yaml",
             ])
+        #expect(try source.configurationFiles().last?.refusal == "a symbolic link")
     }
 
     @Test func readsAConfigurationFolderAtTheTopOfTheWorkTree() throws {
@@ -46,7 +52,10 @@ import Testing
 
         #expect(repository.configurationPath == "")
         #expect(repository.workTreePath(forConfigurationPath: "domains/a.yaml") == "domains/a.yaml")
-        #expect(try source.fileNames(in: "") == ["notes.txt"])
+        #expect(
+            try source.entries(in: "") == [
+                SourceEntry(name: "domains", kind: .folder), SourceEntry(name: "notes.txt", kind: .file),
+            ])
         #expect(try source.contents(of: "domains/a.yaml") == Array("name: a\n".utf8))
     }
 
@@ -59,7 +68,7 @@ import Testing
 
         #expect(!old.exists)
         #expect(old.treeID == nil)
-        #expect(try old.fileNames(in: "domains") == [])
+        #expect(try old.entries(in: "domains") == [])
         #expect(throws: SourceTreeError.self) { try old.contents(of: "domains/a.yaml") }
         #expect(try GitTreeSource(repository: repository, commit: try repository.resolve("HEAD")).exists)
     }
@@ -76,7 +85,7 @@ import Testing
         let repository = try GitRepository(configurationFolder: fixture.repository + "/config")
         let source = try GitTreeSource(repository: repository, commit: try repository.resolve("HEAD"))
 
-        #expect(try source.fileNames(in: "domains") == ["a.yaml", "gone.yaml"])
+        #expect(try source.entries(in: "domains").map(\.name) == ["a.yaml", "gone.yaml"])
         #expect(try source.contents(of: "domains/a.yaml") == Array("v: 1\n".utf8))
     }
 
