@@ -90,4 +90,241 @@ import Testing
                 "\(arguments) \(result)")
         }
     }
+
+    // MARK: - Writing the output folder
+
+    /// Every regular file below `folder` with its bytes; folders named like a staging folder are
+    /// left out when `ignoringStaging` (they are leftovers, not part of the set).
+    private func snapshot(_ folder: URL, ignoringStaging: Bool = false) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let next = enumerator?.nextObject() as? String {
+            if ignoringStaging && next.hasPrefix(".linkwright-staging-") { continue }
+            let url = folder.appendingPathComponent(next)
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+            if values?.isRegularFile == true && values?.isSymbolicLink != true {
+                files[next] = try? Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    @Test func aLinkPlantedAtATemporaryNameIsNeverWrittenThrough() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        let target = try folder.write("outside/target", "precious\n")
+        let wellKnown = folder.url.appendingPathComponent("dist/production/museo.example/.well-known")
+        try FileManager.default.createDirectory(at: wellKnown, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: wellKnown.appendingPathComponent(".apple-app-site-association.linkwright-tmp").path,
+            withDestinationPath: target.path)
+        let check = try linkwright(["build", "--check"], in: folder.url)
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stdout.contains(
+                "dist/production/museo.example/.well-known/.apple-app-site-association.linkwright-tmp: left by an interrupted build"
+            ), "\(check)")
+        let build = try linkwright(["build"], in: folder.url)
+        #expect(build.status == 0, "\(build)")
+        #expect(try folder.read("outside/target") == "precious\n")
+        #expect(
+            try folder.read("dist/production/museo.example/.well-known/apple-app-site-association").contains("applinks")
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: wellKnown.path).allSatisfy { !$0.hasSuffix("tmp") })
+        #expect(try linkwright(["build", "--check"], in: folder.url).status == 0)
+    }
+
+    @Test func aLinkedHostFolderStopsTheBuildBeforeAnythingChanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        #expect(try linkwright(["build", "--env", "staging"], in: folder.url).status == 0)
+        let before = snapshot(folder.url.appendingPathComponent("dist"))
+        let outside = folder.url.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("dist/production"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("dist/production/museo.example").path,
+            withDestinationPath: outside.path)
+        for arguments in [["build"], ["build", "--check"]] {
+            let result = try linkwright(arguments, in: folder.url)
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr.contains("dist/production/museo.example: is a symbolic link, not a folder"), "\(result)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        #expect(snapshot(folder.url.appendingPathComponent("dist")) == before)
+    }
+
+    @Test func aTamperedManifestRemovesNothingItDidNotRecord() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        // A folder outside, reached through a link inside dist/, and a user's file inside it.
+        _ = try folder.write("outside/projects/keep.txt", "mine\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("dist/production/home").path,
+            withDestinationPath: folder.url.appendingPathComponent("outside").path)
+        _ = try folder.write("dist/production/README.md", "notes\n")
+        let manifest = try folder.read("dist/.linkwright-manifest")
+        let forged =
+            manifest + "production/home/projects\n" + "production/home/projects/keep.txt\n"
+            + "production/README.md\n" + String(repeating: "0", count: 64) + "  production/README.md\n"
+        _ = try folder.write("dist/.linkwright-manifest", forged)
+        let result = try linkwright(["build"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(try folder.read("outside/projects/keep.txt") == "mine\n")
+        #expect(try folder.read("dist/production/README.md") == "notes\n")
+        #expect(
+            result.stderr.contains(
+                "dist/production/README.md: left in place although no longer produced: it was edited since linkwright wrote it"
+            ), "\(result)")
+        #expect(
+            result.stderr.contains("dist/production/home/projects: left in place although no longer produced"),
+            "\(result)")
+        // What it leaves is no longer its own: the next build says nothing of it.
+        let again = try linkwright(["build"], in: folder.url)
+        #expect(!again.stderr.contains("left in place"), "\(again)")
+    }
+
+    @Test func aFileItWroteIsRemovedOnlyWhileUnchanged() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        let edited = "dist/staging/ios/museo-clip.entitlements"
+        _ = try folder.write(edited, "edited by hand\n")
+        let staging = try folder.read("environments/staging.yaml")
+        _ = try folder.write(
+            "environments/staging.yaml", staging.replacingOccurrences(of: "staging.museo.example: museo\n", with: ""))
+        let result = try linkwright(["build"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(!folder.exists("dist/staging/staging.museo.example"), "unchanged stale files and their folder go")
+        #expect(folder.exists(edited) == (try folder.read(edited) == "edited by hand\n"))
+    }
+
+    @Test func theOutputMustBeAFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        let empty = try linkwright(["build", "--out", ""], in: folder.url)
+        #expect(empty.status == 2, "\(empty)")
+        #expect(empty.stderr.contains("--out needs a folder"), "\(empty)")
+        _ = try folder.write("afile", "x\n")
+        let file = try linkwright(["build", "--out", "afile"], in: folder.url)
+        #expect(file.status == 2, "\(file)")
+        #expect(file.stderr.contains("cannot write afile: is a file, not a folder"), "\(file)")
+        #expect(try folder.read("afile") == "x\n")
+    }
+
+    /// The configuration of `linkwright-bench generate config` with every rule list changed and
+    /// the first host of production removed: every association file changes and some go.
+    private func changedConfiguration(_ folder: URL) throws {
+        let domains = folder.appendingPathComponent("domains")
+        for name in try FileManager.default.contentsOfDirectory(atPath: domains.path) {
+            let url = domains.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: "    rules:\n", with: "    rules:\n      - path: /changed\n")
+                .write(to: url, atomically: true, encoding: .utf8)
+        }
+        let production = folder.appendingPathComponent("environments/production.yaml")
+        var lines = try String(contentsOf: production, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        if let first = lines.firstIndex(where: { $0.hasPrefix("  h") && $0.contains(".example:") }) {
+            lines.remove(at: first)
+        }
+        try lines.joined(separator: "\n").write(to: production, atomically: true, encoding: .utf8)
+    }
+
+    /// kill -9 at random moments, most of them while files are being switched, always leaves the
+    /// old set or a journal from which the next build completes exactly the new set.
+    @Test func aKilledBuildLeavesTheOldSetOrOneTheNextBuildCompletes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bench = RepositoryPaths.products.appendingPathComponent("linkwright-bench")
+        let generated = try runProcess(bench, ["generate", "config", "--size", "M", "--out", "old"], in: folder.url)
+        #expect(generated.status == 0, "\(generated)")
+        try FileManager.default.copyItem(
+            at: folder.url.appendingPathComponent("old"), to: folder.url.appendingPathComponent("new"))
+        try changedConfiguration(folder.url.appendingPathComponent("new"))
+        let old = folder.url.appendingPathComponent("old")
+        let new = folder.url.appendingPathComponent("new")
+        #expect(try linkwright(["build", "--out", "../reference-old"], in: old).status == 0)
+        #expect(try linkwright(["build", "--out", "../reference-new"], in: new).status == 0)
+        let oldSet = snapshot(folder.url.appendingPathComponent("reference-old"))
+        let newSet = snapshot(folder.url.appendingPathComponent("reference-new"))
+        #expect(oldSet != newSet && oldSet.count > 400)
+        let dist = folder.url.appendingPathComponent("dist")
+        let runs = Int(ProcessInfo.processInfo.environment["LINKWRIGHT_KILL_RUNS"] ?? "") ?? 6
+        var journals = 0
+        for run in 0..<runs {
+            try? FileManager.default.removeItem(at: dist)
+            try FileManager.default.copyItem(at: folder.url.appendingPathComponent("reference-old"), to: dist)
+            let process = Process()
+            process.executableURL = RepositoryPaths.products.appendingPathComponent("linkwright")
+            process.arguments = ["build", "--out", dist.path]
+            process.currentDirectoryURL = new
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let journal = dist.appendingPathComponent(".linkwright-journal").path
+            if run % 3 == 2 {
+                usleep(UInt32.random(in: 0...3_000_000))
+            } else {
+                // Most runs: as soon as the switch starts, plus up to a few milliseconds.
+                while process.isRunning && !FileManager.default.fileExists(atPath: journal) { usleep(50) }
+                usleep(UInt32.random(in: 0...(run % 3 == 0 ? 200 : 3_000)))
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if FileManager.default.fileExists(atPath: journal) {
+                journals += 1
+                let check = try linkwright(["build", "--check", "--out", dist.path], in: new)
+                #expect(check.status == 1 && check.stdout.contains(".linkwright-journal: left by an interrupted build"))
+                // Completing the journal alone gives the new set: nothing is left to write.
+                let complete = try linkwright(["build", "--out", dist.path], in: new)
+                #expect(complete.stderr.contains("completed a build that had been interrupted"), "\(complete)")
+                #expect(complete.stdout.contains(" 0 created, 0 updated, "), "\(complete)")
+                #expect(snapshot(dist) == newSet, "run \(run)")
+            } else {
+                let left = snapshot(dist, ignoringStaging: true)
+                #expect(left == oldSet || left == newSet, "run \(run): a mix of old and new files")
+            }
+        }
+        print("killed \(runs) builds, \(journals) during the switch")
+    }
+
+    @Test func twoBuildsAtOnceDoNotInterleave() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bench = RepositoryPaths.products.appendingPathComponent("linkwright-bench")
+        #expect(try runProcess(bench, ["generate", "config", "--size", "M", "--out", "a"], in: folder.url).status == 0)
+        try FileManager.default.copyItem(
+            at: folder.url.appendingPathComponent("a"), to: folder.url.appendingPathComponent("b"))
+        try changedConfiguration(folder.url.appendingPathComponent("b"))
+        let dist = folder.url.appendingPathComponent("dist").path
+        nonisolated(unsafe) var results: [ProcessResult?] = [nil, nil]
+        let group = DispatchGroup()
+        for (index, name) in ["a", "b"].enumerated() {
+            let configuration = folder.url.appendingPathComponent(name)
+            DispatchQueue.global().async(group: group) {
+                results[index] = try? runLinkwright(["build", "--out", dist], in: configuration)
+            }
+        }
+        group.wait()
+        for result in results { #expect(result?.status == 0, "\(String(describing: result))") }
+        // Whichever finished last, the folder is exactly its set, and each said what it did.
+        let final = snapshot(URL(fileURLWithPath: dist))
+        var matched = false
+        for name in ["a", "b"] {
+            _ = try linkwright(["build", "--out", "../ref-" + name], in: folder.url.appendingPathComponent(name))
+            matched = matched || final == snapshot(folder.url.appendingPathComponent("ref-" + name))
+        }
+        #expect(matched)
+        #expect(results.contains { $0?.stdout.contains(" 0 updated") == true })
+        #expect(results.contains { $0?.stdout.contains(" 0 updated") == false })
+    }
 }

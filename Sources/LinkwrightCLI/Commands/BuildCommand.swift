@@ -15,9 +15,13 @@ struct BuildCommand: Command {
               <env>/<host>/.well-known/assetlinks.json
               <env>/ios/<app>.entitlements
               <env>/android/<app>.intent-filters.xml
-            Files are written atomically and only when their bytes change. Files an earlier build
-            wrote for hosts or apps that no longer exist are removed; other files are never touched.
-            With --check nothing is written: exit 1 lists every file that differs from the build.
+            Files are written only when their bytes change, and the set is switched as one
+            transaction: a build that is killed leaves the old files or a journal that the next
+            build completes first. Builds into one folder wait for each other. A file an earlier
+            build wrote for a host or app that no longer exists is removed when its content is
+            still what the manifest recorded; other files are never touched, and links inside the
+            folder are never followed. With --check nothing is written: exit 1 lists every file
+            that differs from the build and anything an interrupted build left.
             """,
         options: [
             .config,
@@ -41,17 +45,31 @@ struct BuildCommand: Command {
             return .unusable
         }
         let outPath = arguments.value("out") ?? "dist"
-        let output = OutputFolder(root: terminal.url(outPath))
+        guard !outPath.isEmpty else { throw UsageError(message: "--out needs a folder; the default is dist") }
         let artifacts = ArtifactRenderer.render(compiled)
         let environments = Set(compiled.environments.map(\.name))
-        let plan = try output.plan(artifacts, environments: environments)
         let check = arguments.flag("check")
-        if !check {
-            do {
-                try output.apply(plan, artifacts: artifacts, environments: environments)
-            } catch {
-                throw UnusableInput(message: "\(error)", hint: "nothing was changed in \(outPath)")
+        let plan: OutputFolder.Plan
+        do {
+            let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {
+                terminal.err("waiting for another linkwright build of \(outPath) to finish")
             }
+            if output.completedInterruptedBuild {
+                terminal.err("\(outPath): completed a build that had been interrupted")
+            }
+            plan = try output.plan(artifacts, environments: environments)
+            if !check { try output.apply(plan, artifacts: artifacts, environments: environments) }
+        } catch let error as OutputFolder.WriteError {
+            let absolute = terminal.url(outPath).path
+            let path = error.path.hasPrefix(absolute) ? outPath + error.path.dropFirst(absolute.count) : error.path
+            throw UnusableInput(
+                message: "cannot write \(path): \(error.reason)",
+                hint: error.changedNothing
+                    ? "nothing was changed in \(outPath)" : "run `linkwright build` again to complete the switch")
+        }
+        let prefix = outPath.hasSuffix("/") ? outPath : outPath + "/"
+        for kept in plan.kept {
+            terminal.err("\(prefix)\(kept.path): left in place although no longer produced: it \(kept.reason)")
         }
         if json {
             terminal.out(
@@ -72,7 +90,11 @@ struct BuildCommand: Command {
             for path in plan.changed { terminal.out("\(prefix)\(path): differs from the build") }
             for path in plan.created { terminal.out("\(prefix)\(path): missing") }
             for path in plan.stale { terminal.out("\(prefix)\(path): no longer produced") }
-            let outOfDate = plan.changed.count + plan.created.count + plan.stale.count
+            for path in plan.leftovers {
+                terminal.out(
+                    "\(prefix)\(path): left by an interrupted build; `linkwright build` completes or removes it")
+            }
+            let outOfDate = plan.changed.count + plan.created.count + plan.stale.count + plan.leftovers.count
             if outOfDate == 0 {
                 terminal.out("\(outPath): \(plan.unchanged.count) files up to date")
             } else {
@@ -110,11 +132,12 @@ struct BuildCommand: Command {
                 check
                 ? [
                     ("differs", plan.changed), ("missing", plan.created), ("stale", plan.stale),
-                    ("up_to_date", plan.unchanged),
+                    ("up_to_date", plan.unchanged), ("leftover", plan.leftovers), ("kept", plan.kept.map(\.path)),
                 ]
                 : [
                     ("updated", plan.changed), ("created", plan.created), ("removed", plan.stale),
-                    ("unchanged", plan.unchanged),
+                    ("unchanged", plan.unchanged), ("leftover_removed", plan.leftovers),
+                    ("kept", plan.kept.map(\.path)),
                 ]
             let files = statuses.flatMap { status, paths in paths.map { ($0, status) } }.sorted { $0.0 < $1.0 }
             members.append(

@@ -110,7 +110,7 @@ struct ImportCommand: Command {
             return .success
         }
         do {
-            try AtomicFiles.write(files.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+            try AtomicFiles.write(files.map { ($0.path, $0.bytes) }, under: workspace.root)
         } catch {
             throw UnusableInput(message: "\(error)", hint: "nothing was written")
         }

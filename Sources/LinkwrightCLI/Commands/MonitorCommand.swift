@@ -82,7 +82,7 @@ struct MonitorCommand: Command {
         let (findings, next) = Monitor.apply(
             results.flatMap(\.findings), state: state, now: now ?? Date(), grace: grace)
         do {
-            try AtomicFiles.write([(stateURL, Array(next.json.rendered().utf8))])
+            try AtomicFiles.write(Array(next.json.rendered().utf8), to: stateURL)
         } catch {
             throw UnusableInput(message: "\(error)", hint: "the state file was left as it was")
         }

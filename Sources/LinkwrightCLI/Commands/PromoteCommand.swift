@@ -171,7 +171,7 @@ struct PromoteCommand: Command {
         let originals = try workspace.files()
         let edited = plan.files.filter { plan.editedPaths.contains($0.path) }
         do {
-            try AtomicFiles.write(edited.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+            try AtomicFiles.write(edited.map { ($0.path, $0.bytes) }, under: workspace.root)
         } catch {
             throw UnusableInput(message: "\(error)", hint: "nothing was changed")
         }
@@ -181,7 +181,7 @@ struct PromoteCommand: Command {
             written.map { ArtifactRenderer.render($0.compiled) == ArtifactRenderer.render(expected.compiled) } ?? false
         guard same else {
             let restore = originals.filter { plan.editedPaths.contains($0.path) }
-            try? AtomicFiles.write(restore.map { (workspace.root.appendingPathComponent($0.path), $0.bytes) })
+            try? AtomicFiles.write(restore.map { ($0.path, $0.bytes) }, under: workspace.root)
             throw UnusableInput(
                 message: "the written files do not compile to the plan; they were restored", hint: "please report this")
         }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// Writes a set of files all or nothing: each is first written to a temporary file next to its
-/// destination, and only when every one is written are they renamed into place. A failure
-/// leaves no partial file and no half-updated set.
+/// Writes a set of files under one folder, each all or nothing: every file is first written to a
+/// fresh temporary file next to its destination (a random name created with `O_EXCL`, so no
+/// link planted in advance can redirect it), flushed, and only when every one is written are
+/// they renamed into place. Folders on the way are walked without following links, so a link
+/// committed in place of a folder makes the write fail instead of landing elsewhere.
 public enum AtomicFiles {
     public struct WriteError: Error, CustomStringConvertible {
         public var path: String
@@ -10,37 +12,29 @@ public enum AtomicFiles {
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
-    public static func write(_ files: [(url: URL, bytes: [UInt8])]) throws {
-        var staged: [(temporary: URL, destination: URL)] = []
-        func discard() { for file in staged { try? FileManager.default.removeItem(at: file.temporary) } }
-        for file in files {
-            let folder = file.url.deletingLastPathComponent()
-            let temporary = folder.appendingPathComponent(".\(file.url.lastPathComponent).linkwright-tmp")
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(file.bytes).write(to: temporary)
-            } catch {
-                discard()
-                throw WriteError(path: file.url.path, reason: reason(error))
+    /// Writes `files`, given as `/`-separated paths relative to `root`.
+    public static func write(_ files: [(path: String, bytes: [UInt8])], under root: URL) throws {
+        var staged: [(folder: FolderHandle, temporary: String, name: String)] = []
+        func discard() { for file in staged { try? file.folder.removeFile(file.temporary) } }
+        do {
+            let top = try FolderHandle(path: root.path)
+            for file in files {
+                let parts = file.path.split(separator: "/").map(String.init)
+                guard let name = parts.last,
+                    let folder = try top.folder(at: parts.dropLast().joined(separator: "/"), create: true)
+                else { throw FolderHandle.Failure(path: file.path, reason: "not a file path") }
+                staged.append((folder, try folder.stage(file.bytes, for: name), name))
             }
-            staged.append((temporary, file.url))
-        }
-        for file in staged {
-            guard rename(file.temporary.path, file.destination.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                discard()
-                throw WriteError(path: file.destination.path, reason: reason)
-            }
+            for file in staged { try file.folder.rename(file.temporary, to: file.name, in: file.folder) }
+            for file in staged { file.folder.sync() }
+        } catch let failure as FolderHandle.Failure {
+            discard()
+            throw WriteError(path: failure.path, reason: failure.reason)
         }
     }
 
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            let posix = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(posix.rawValue))
-        }
-        return nsError.localizedDescription
+    /// Writes one file at a path the user gave.
+    public static func write(_ bytes: [UInt8], to url: URL) throws {
+        try write([(url.lastPathComponent, bytes)], under: url.deletingLastPathComponent())
     }
 }

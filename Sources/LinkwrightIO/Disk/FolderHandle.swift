@@ -69,6 +69,7 @@ public final class FolderHandle {
 
     /// What `name` is, or nil when there is nothing by that name.
     public func kind(of name: String) throws -> Kind? {
+        try Self.checkName(name, in: self)
         var status = stat()
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
             if errno == ENOENT { return nil }
@@ -163,10 +164,10 @@ public final class FolderHandle {
     }
 
     /// Creates `name` with `bytes`, failing if anything already has that name (`O_EXCL`), and
-    /// flushes it to disk.
-    public func createFile(_ name: String, bytes: [UInt8], mode: mode_t = 0o644) throws {
+    /// unless `flush` is false (the caller then syncs many files at once) flushes it to disk.
+    public func createFile(_ name: String, bytes: [UInt8], flush: Bool = true) throws {
         try Self.checkName(name, in: self)
-        let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw Failure.system(child(name), "create it") }
         defer { close(file) }
         var written = 0
@@ -180,7 +181,7 @@ public final class FolderHandle {
             }
             written += count
         }
-        guard fsync(file) == 0 else {
+        guard !flush || fsync(file) == 0 else {
             let code = errno
             unlinkat(descriptor, name, 0)
             throw Failure.system(child(name), "flush it to disk", code)
@@ -205,6 +206,7 @@ public final class FolderHandle {
     /// Moves `name` to `newName` in `folder`, replacing what is there (a link there is replaced,
     /// not followed).
     public func rename(_ name: String, to newName: String, in folder: FolderHandle) throws {
+        try Self.checkName(name, in: self)
         try Self.checkName(newName, in: folder)
         if try folder.kind(of: newName) == .folder {
             throw Failure(path: folder.child(newName), reason: "is a folder; remove it or rename it")

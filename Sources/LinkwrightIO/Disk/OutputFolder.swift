@@ -1,119 +1,393 @@
 import Foundation
 import LinkwrightCore
 
-/// The output folder of `build`. It remembers what it wrote in a manifest, so a later build can
-/// remove files for hosts that no longer exist without ever touching files it did not create.
-public struct OutputFolder {
+/// The output folder of `build`, written as one transaction.
+///
+/// - A build holds an exclusive lock on the folder (`flock` on the folder itself), a check a
+///   shared one, so two builds never interleave and a check never reads a build half done.
+/// - New bytes are first written into a fresh staging folder inside the output folder; then a
+///   journal listing every move and removal is put in place atomically, and only then are the
+///   staged files renamed over their destinations. A build killed before the journal exists
+///   changed nothing (its staging folder is removed by the next build); one killed after it is
+///   completed by the next build before it does anything else, and `build --check` fails until
+///   then. The folder therefore holds the old set, the new set, or a journal that turns it into
+///   the new set.
+/// - Every path is walked without following links (`FolderHandle`): a link inside the folder is
+///   an error, never a way out of it.
+/// - The manifest records each file's SHA-256. A file the build no longer produces is removed
+///   only when the manifest lists it and its bytes are still the ones recorded; anything else
+///   is left in place and reported.
+public final class OutputFolder {
     public static let manifestName = ".linkwright-manifest"
-
-    public let root: URL
-
-    public init(root: URL) { self.root = root }
+    static let journalName = ".linkwright-journal"
+    static let stagingPrefix = ".linkwright-staging-"
+    static let temporarySuffix = ".linkwright-tmp"
+    /// Files in the folder are linkwright's own small artifacts; a bigger one is not ours.
+    static let readLimit = 16 << 20
 
     /// How the folder differs from a set of artifacts.
     public struct Plan: Equatable, Sendable {
         public var created: [String] = []
         public var changed: [String] = []
         public var unchanged: [String] = []
-        /// Files written by an earlier build for environments in scope that this build no longer has.
+        /// Files an earlier build wrote for environments in scope that this build no longer
+        /// produces, unchanged since: `apply` removes them.
         public var stale: [String] = []
+        /// Files an earlier build wrote that are no longer produced but are not removed: edited
+        /// since, recorded without a hash, or no longer a plain file.
+        public var kept: [KeptFile] = []
+        /// What an interrupted build left behind: a journal, staging folders, temporary files.
+        public var leftovers: [String] = []
 
-        public var isUpToDate: Bool { created.isEmpty && changed.isEmpty && stale.isEmpty }
+        public var isUpToDate: Bool { created.isEmpty && changed.isEmpty && stale.isEmpty && leftovers.isEmpty }
     }
 
-    public enum WriteError: Error, CustomStringConvertible {
-        case cannotWrite(path: String, reason: String)
-        case unsafePath(String)
+    public struct KeptFile: Equatable, Sendable {
+        public var path: String
+        public var reason: String
+    }
 
-        public var description: String {
-            switch self {
-            case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
-            case .unsafePath(let path): "refusing to write outside the output folder: \(path)"
+    public struct WriteError: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        /// False once the journal is in place: the build must be run again to complete.
+        public var changedNothing: Bool
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The path as given, for messages.
+    public let path: String
+    /// Nil only when checking a folder that does not exist.
+    private let handle: FolderHandle?
+    /// Whether opening for writing completed a build that had been interrupted.
+    public private(set) var completedInterruptedBuild = false
+
+    /// Opens the folder at `url` and locks it: exclusively to write (creating the folder when it
+    /// does not exist), shared to check. `whileWaiting` runs once if another build holds the
+    /// lock, before waiting for it. Opening to write first completes or discards what an
+    /// interrupted build left.
+    public init(_ url: URL, forWriting: Bool, whileWaiting: () -> Void = {}) throws {
+        path = url.path
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            let kind = FolderHandle.Kind(mode: status.st_mode)
+            guard kind == .folder else {
+                throw WriteError(
+                    path: path, reason: "is \(kind.description), not a folder; give a folder with --out",
+                    changedNothing: true)
             }
+        } else if forWriting {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw WriteError(path: path, reason: "cannot create the folder", changedNothing: true)
+            }
+        } else {
+            handle = nil
+            return
         }
+        let folderPath = path
+        let handle = try Self.attempt { try FolderHandle(path: folderPath) }
+        if try !Self.attempt({ try handle.lock(exclusive: forWriting, wait: false) }) {
+            whileWaiting()
+            _ = try Self.attempt { try handle.lock(exclusive: forWriting, wait: true) }
+        }
+        self.handle = handle
+        if forWriting { try recover() }
     }
 
     /// Compares `artifacts` with the folder. `environments` limits which earlier files count as
     /// stale (a build of `--env staging` leaves production's files alone).
     public func plan(_ artifacts: [Artifact], environments: Set<String>) throws -> Plan {
         var plan = Plan()
+        guard let handle else {
+            plan.created = artifacts.map(\.path)
+            return plan
+        }
+        var folders: Set<String> = []
         for artifact in artifacts {
-            let url = try location(of: artifact.path)
-            if let existing = FileManager.default.contents(atPath: url.path) {
-                if Array(existing) == artifact.bytes {
-                    plan.unchanged.append(artifact.path)
-                } else {
-                    plan.changed.append(artifact.path)
-                }
-            } else {
+            let (folder, name) = try Self.split(artifact.path)
+            folders.insert(folder)
+            let existing = try Self.attempt {
+                try handle.folder(at: folder)?.read(name, limit: artifact.bytes.count)
+            }
+            if existing == nil {
                 plan.created.append(artifact.path)
+            } else if existing == artifact.bytes {
+                plan.unchanged.append(artifact.path)
+            } else {
+                plan.changed.append(artifact.path)
             }
         }
         let produced = Set(artifacts.map(\.path))
-        plan.stale = manifest().filter { path in
-            !produced.contains(path) && environments.contains(String(path.prefix { $0 != "/" }))
-                && FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path)
+        for entry in try manifest() where !produced.contains(entry.path) && environments.contains(entry.environment) {
+            switch try removability(of: entry) {
+            case nil: break
+            case .some(nil): plan.stale.append(entry.path)
+            case .some(let reason?): plan.kept.append(KeptFile(path: entry.path, reason: reason))
+            }
         }
+        plan.leftovers = try leftovers(in: folders)
         return plan
     }
 
-    /// Writes the plan: new and changed files all or nothing (`AtomicFiles`), then removes the
-    /// stale ones and records the manifest.
+    /// Writes the plan as one transaction (see the type's documentation) and records the
+    /// manifest.
     public func apply(_ plan: Plan, artifacts: [Artifact], environments: Set<String>) throws {
-        let byPath = Dictionary(uniqueKeysWithValues: artifacts.map { ($0.path, $0) })
+        guard let handle else { return }
+        let byPath = Dictionary(artifacts.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for leftover in plan.leftovers {
+            let (folder, name) = try Self.split(leftover)
+            try Self.attempt { try handle.folder(at: folder)?.removeTree(name) }
+        }
+        let stagingName = Self.stagingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        var journal = BuildJournal(staging: stagingName)
         do {
-            try AtomicFiles.write(try (plan.created + plan.changed).map { (try location(of: $0), byPath[$0]!.bytes) })
-        } catch let error as AtomicFiles.WriteError {
-            throw WriteError.cannotWrite(path: error.path, reason: error.reason)
+            guard let staging = try handle.folder(stagingName, create: true) else {
+                throw FolderHandle.Failure(path: path, reason: "cannot create the staging folder")
+            }
+            for (index, path) in (plan.created + plan.changed).enumerated() {
+                let bytes = byPath[path]!.bytes
+                try staging.createFile(String(index), bytes: bytes, flush: false)
+                journal.moves.append(.init(staged: String(index), path: path, hash: SHA256.hex(bytes)))
+            }
+            let recorded = Dictionary(try manifest().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            journal.removals = plan.stale.compactMap { path in recorded[path]?.hash.map { .init(path: path, hash: $0) }
+            }
+            var entries = try manifest().filter { !environments.contains($0.environment) }
+            entries += artifacts.map { ManifestEntry(path: $0.path, hash: SHA256.hex($0.bytes)) }
+            let manifest = Self.manifestText(entries)
+            let current = try handle.read(Self.manifestName, limit: manifest.count)
+            if journal.moves.isEmpty && journal.removals.isEmpty && current == manifest {
+                try handle.removeTree(stagingName)
+                return
+            }
+            try staging.createFile("manifest", bytes: manifest, flush: false)
+            journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifest)))
+            // One flush for every staged file (an fsync each costs seconds for thousands of
+            // hosts): the journal must never name a file whose bytes are not yet on disk.
+            Glibc.sync()
+            try handle.writeAtomically(Self.journalName, bytes: journal.encoded())
+        } catch let failure as FolderHandle.Failure {
+            try? handle.removeTree(stagingName)
+            throw WriteError(path: failure.path, reason: failure.reason, changedNothing: true)
         }
-        for path in plan.stale {
-            let url = try location(of: path)
-            try? FileManager.default.removeItem(at: url)
-            removeEmptyFolders(from: url.deletingLastPathComponent())
-        }
-        let kept = manifest().filter { !environments.contains(String($0.prefix { $0 != "/" })) }
-        try writeManifest(Set(kept + artifacts.map(\.path)).sorted())
+        try complete(journal)
     }
 
     /// Paths the last build wrote.
-    public func manifest() -> [String] {
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(Self.manifestName).path)
-        else {
-            return []
+    public func manifestPaths() throws -> [String] { try manifest().map(\.path) }
+
+    // MARK: - The journal
+
+    /// Completes a build that was killed after its journal was written, and removes the staging
+    /// folders of builds killed before.
+    private func recover() throws {
+        guard let handle else { return }
+        if let bytes = try Self.attempt({ try handle.read(Self.journalName, limit: Self.readLimit) }) {
+            guard let journal = BuildJournal(decoding: bytes) else {
+                throw WriteError(
+                    path: path + "/" + Self.journalName,
+                    reason: "is not a journal linkwright can complete; remove it and any \(Self.stagingPrefix)* folder",
+                    changedNothing: true)
+            }
+            try complete(journal)
+            completedInterruptedBuild = true
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+        for entry in try Self.attempt({ try handle.entries() }) where entry.name.hasPrefix(Self.stagingPrefix) {
+            try Self.attempt { try handle.removeTree(entry.name) }
+        }
     }
 
-    private func writeManifest(_ paths: [String]) throws {
-        let text =
-            "# Files written by `linkwright build`; it removes the ones it no longer produces.\n"
-            + paths.map { $0 + "\n" }.joined()
-        let url = root.appendingPathComponent(Self.manifestName)
+    /// Carries out a journal's moves and removals; every step can be repeated, so a run that
+    /// stops halfway is completed by the next.
+    private func complete(_ journal: BuildJournal) throws {
+        guard let handle else { return }
         do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw WriteError.cannotWrite(path: url.path, reason: AtomicFiles.reason(error))
+            let staging = try handle.folder(journal.staging)
+            for move in journal.moves {
+                let (folder, name) = try Self.split(move.path)
+                guard let staging, try staging.kind(of: move.staged) == .file,
+                    let destination = try handle.folder(at: folder, create: true)
+                else { continue }
+                try staging.rename(move.staged, to: name, in: destination)
+            }
+            for removal in journal.removals {
+                let (folder, name) = try Self.split(removal.path)
+                guard let parent = try handle.folder(at: folder), try parent.kind(of: name) == .file,
+                    let bytes = try parent.read(name, limit: Self.readLimit), SHA256.hex(bytes) == removal.hash
+                else { continue }
+                try parent.removeFile(name)
+                try removeEmptyFolders(along: folder)
+            }
+            try handle.removeFile(Self.journalName)
+            handle.sync()
+            try handle.removeTree(journal.staging)
+        } catch let failure as FolderHandle.Failure {
+            throw Self.interrupted(path: failure.path, reason: failure.reason)
+        } catch let error as WriteError {
+            throw Self.interrupted(path: error.path, reason: error.reason)
         }
     }
 
-    /// Artifact paths are built from validated names; this is the second lock on the door.
-    private func location(of path: String) throws -> URL {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-            !path.contains("\0")
-        else { throw WriteError.unsafePath(path) }
-        return root.appendingPathComponent(path)
+    private static func interrupted(path: String, reason: String) -> WriteError {
+        WriteError(
+            path: path,
+            reason: reason + "; the build stopped while switching files: run `linkwright build` again to complete it",
+            changedNothing: false)
     }
 
-    private func removeEmptyFolders(from folder: URL) {
-        var folder = folder.standardizedFileURL
-        let top = root.standardizedFileURL.path
-        while folder.path.hasPrefix(top + "/"),
-            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
-        {
-            try? FileManager.default.removeItem(at: folder)
-            folder = folder.deletingLastPathComponent()
+    private func removeEmptyFolders(along folder: String) throws {
+        guard let handle else { return }
+        var parts = folder.split(separator: "/").map(String.init)
+        while let last = parts.last {
+            parts.removeLast()
+            guard let parent = try handle.folder(at: parts.joined(separator: "/")), parent.removeFolderIfEmpty(last)
+            else { return }
+        }
+    }
+
+    // MARK: - Manifest
+
+    struct ManifestEntry {
+        var path: String
+        /// Nil for lines written by versions of linkwright that recorded no hash.
+        var hash: String?
+        var environment: String { String(path.prefix { $0 != "/" }) }
+    }
+
+    private func manifest() throws -> [ManifestEntry] {
+        guard let handle, let bytes = try Self.attempt({ try handle.read(Self.manifestName, limit: Self.readLimit) })
+        else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), !line.isEmpty else { return nil }
+            // `sha256sum` form: 64 hex digits, two spaces, the path.
+            let hash = line.prefix(64)
+            if line.count > 66, hash.allSatisfy(\.isHexDigit), line.dropFirst(64).hasPrefix("  ") {
+                return ManifestEntry(path: String(line.dropFirst(66)), hash: String(hash))
+            }
+            return ManifestEntry(path: String(line), hash: nil)
+        }
+    }
+
+    static func manifestText(_ entries: [ManifestEntry]) -> [UInt8] {
+        let lines = entries.sorted { $0.path < $1.path }.map { ($0.hash.map { $0 + "  " } ?? "") + $0.path + "\n" }
+        return Array(
+            ("# Files written by `linkwright build` and their SHA-256 (`sha256sum -c` from this folder checks them).\n"
+                + "# A build removes a file it no longer produces only while its content is still as recorded.\n"
+                + lines.joined()).utf8)
+    }
+
+    /// Nil when the file is gone; `.some(nil)` when it can be removed; otherwise why it stays.
+    private func removability(of entry: ManifestEntry) throws -> String?? {
+        guard let handle else { return nil }
+        guard let (folder, name) = try? Self.split(entry.path) else { return .some("is not a path linkwright writes") }
+        let parent: FolderHandle?
+        do {
+            parent = try handle.folder(at: folder)
+        } catch {
+            return .some("is reached through a symbolic link or a file")
+        }
+        guard let parent, let kind = try Self.attempt({ try parent.kind(of: name) }) else { return nil }
+        guard kind == .file else { return .some("is \(kind.description)") }
+        guard let hash = entry.hash else { return .some("was recorded without a content hash by an older linkwright") }
+        let bytes = try Self.attempt { try parent.read(name, limit: Self.readLimit) } ?? []
+        return SHA256.hex(bytes) == hash ? .some(nil) : .some("was edited since linkwright wrote it")
+    }
+
+    /// A journal, staging folders, and temporary files (`*.linkwright-tmp`, which earlier
+    /// versions left next to artifacts when killed) in the folders artifacts live in.
+    private func leftovers(in folders: Set<String>) throws -> [String] {
+        guard let handle else { return [] }
+        var found: [String] = []
+        for entry in try Self.attempt({ try handle.entries() })
+        where entry.name == Self.journalName || entry.name.hasPrefix(Self.stagingPrefix) {
+            found.append(entry.name)
+        }
+        for folder in folders.sorted() {
+            guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
+            for entry in try Self.attempt({ try opened.entries() })
+            where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
+                && (entry.kind == .file || entry.kind == .symbolicLink)
+            {
+                found.append(folder.isEmpty ? entry.name : folder + "/" + entry.name)
+            }
+        }
+        return found
+    }
+
+    // MARK: - Paths
+
+    /// The folder and file name of an artifact path. Paths are built from validated names;
+    /// this is the second lock on the door.
+    static func split(_ path: String) throws -> (folder: String, name: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.hasPrefix("/"), let name = parts.last,
+            !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+            !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            throw WriteError(path: path, reason: "refusing to write outside the output folder", changedNothing: true)
+        }
+        return (parts.dropLast().joined(separator: "/"), String(name))
+    }
+
+    /// Runs a file-system step, turning its failure into a `WriteError` that changed nothing.
+    private static func attempt<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as FolderHandle.Failure {
+            throw WriteError(path: failure.path, reason: failure.reason, changedNothing: true)
+        }
+    }
+}
+
+/// What a build switches once every new file is staged: moves from the staging folder and
+/// removals of stale files, each with the SHA-256 it expects. One operation per line, the path
+/// last (artifact paths hold no control characters).
+struct BuildJournal: Equatable {
+    struct Move: Equatable {
+        var staged: String
+        var path: String
+        var hash: String
+    }
+
+    struct Removal: Equatable {
+        var path: String
+        var hash: String
+    }
+
+    var staging: String
+    var moves: [Move] = []
+    var removals: [Removal] = []
+
+    init(staging: String) { self.staging = staging }
+
+    func encoded() -> [UInt8] {
+        var text = "linkwright-journal 1\nstaging \(staging)\n"
+        for move in moves { text += "move \(move.staged) \(move.hash) \(move.path)\n" }
+        for removal in removals { text += "remove \(removal.hash) \(removal.path)\n" }
+        return Array((text + "end\n").utf8)
+    }
+
+    /// Nil unless the text is a complete journal (its last line is `end`) naming a staging folder
+    /// of ours.
+    init?(decoding bytes: [UInt8]) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 4, lines[0] == "linkwright-journal 1", lines[1].hasPrefix("staging "),
+            lines[lines.count - 2] == "end", lines[lines.count - 1].isEmpty
+        else { return nil }
+        staging = String(lines[1].dropFirst("staging ".count))
+        guard staging.hasPrefix(OutputFolder.stagingPrefix), !staging.contains("/") else { return nil }
+        for line in lines[2..<(lines.count - 2)] {
+            let fields = line.split(separator: " ", maxSplits: line.hasPrefix("move ") ? 3 : 2)
+            switch (fields.first, fields.count) {
+            case ("move"?, 4):
+                moves.append(Move(staged: String(fields[1]), path: String(fields[3]), hash: String(fields[2])))
+            case ("remove"?, 3):
+                removals.append(Removal(path: String(fields[2]), hash: String(fields[1])))
+            default:
+                return nil
+            }
         }
     }
 }

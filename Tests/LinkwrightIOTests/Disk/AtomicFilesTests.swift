@@ -1,0 +1,70 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+import LinkwrightTestSupport
+import Testing
+
+/// `import`, `promote --write` and `monitor --state` write through `AtomicFiles`: nothing planted
+/// in the folder they write into can redirect a write elsewhere.
+@Suite struct AtomicFilesTests {
+    @Test func aLinkAtTheOldFixedTemporaryNameIsNotWrittenThrough() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let target = try folder.write("outside/target", "precious\n")
+        _ = try folder.write("config/domains/keep.yaml", "x: 1\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("config/domains/.shop.yaml.linkwright-tmp").path,
+            withDestinationPath: target.path)
+        try AtomicFiles.write(
+            [("domains/shop.yaml", Array("y: 2\n".utf8))], under: folder.url.appendingPathComponent("config"))
+        #expect(try folder.read("outside/target") == "precious\n")
+        #expect(try folder.read("config/domains/shop.yaml") == "y: 2\n")
+    }
+
+    @Test func aLinkedFolderOnTheWayFailsTheWholeSet() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.write("outside/.keep", "")
+        _ = try folder.write("config/environments/production.yaml", "old\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("config/domains").path,
+            withDestinationPath: folder.url.appendingPathComponent("outside").path)
+        #expect(throws: AtomicFiles.WriteError.self) {
+            try AtomicFiles.write(
+                [("environments/production.yaml", Array("new\n".utf8)), ("domains/shop.yaml", Array("y\n".utf8))],
+                under: folder.url.appendingPathComponent("config"))
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("outside").path) == [
+                ".keep"
+            ])
+        #expect(try folder.read("config/environments/production.yaml") == "old\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent("config/environments").path) == ["production.yaml"])
+    }
+
+    @Test func aLinkAtTheDestinationIsReplacedNotFollowed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let target = try folder.write("outside/state.json", "{}\n")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("run/state.json").path, withDestinationPath: target.path)
+        try AtomicFiles.write(Array("{\"round\": 2}\n".utf8), to: folder.url.appendingPathComponent("run/state.json"))
+        #expect(try folder.read("outside/state.json") == "{}\n")
+        #expect(try folder.read("run/state.json") == "{\"round\": 2}\n")
+    }
+
+    @Test func sha256AgreesWithKnownDigests() {
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
