@@ -91,6 +91,27 @@ import Testing
         }
     }
 
+    /// A huge file is refused from its size, in the working tree (a sparse 3 GB file) and in a
+    /// commit (from the blob's header), with the same finding.
+    @Test func aHugeConfigurationFileIsRefusedWithoutBeingRead() throws {
+        let fixture = try GitFixture()
+        let repository = URL(fileURLWithPath: fixture.repository)
+        let example = RepositoryPaths.root
+        try fixture.shell("cp -R '\(example.path)/environments' '\(example.path)/domains' repo/")
+        try fixture.commit("example")
+        try fixture.shell("head -c 2000000 /dev/zero | tr '\\0' '#' > repo/domains/huge.yaml")
+        try fixture.commit("a 2 MB comment")
+        let expected = "domains/huge.yaml:1:1: error: file is over the limit of 1048576 bytes [FILE_TOO_LARGE]"
+        for arguments in [["lint"], ["check", "--head", "HEAD"]] {
+            let result = try linkwright(arguments, in: repository)
+            #expect(result.status == 2, "\(arguments) \(result)")
+            #expect(result.stderr.contains(expected), "\(arguments) \(result)")
+        }
+        #expect(truncate(fixture.repository + "/domains/huge.yaml", 3 << 30) == 0)
+        let sparse = try linkwright(["lint"], in: repository, seconds: 20)
+        #expect(sparse.stderr.contains(expected), "\(sparse)")
+    }
+
     // MARK: - Writing the output folder
 
     /// Every regular file below `folder` with its bytes; folders named like a staging folder are

@@ -21,11 +21,16 @@ public struct ConfigLoader: Sendable {
         for file in files {
             if let refusal = file.refusal {
                 unloadable.insert(String(file.path.prefix { $0 != "." }))
-                decoder.diagnostics.error(
-                    "NOT_A_REGULAR_FILE",
-                    "\(file.path) is \(refusal); configuration is read only from regular files inside the configuration folder",
-                    at: .file(file.path),
-                    hint: "replace it with a regular file holding the configuration (a link is never followed)")
+                switch refusal {
+                case .notRegularFile(let what):
+                    decoder.diagnostics.error(
+                        "NOT_A_REGULAR_FILE",
+                        "\(file.path) is \(what); configuration is read only from regular files inside the configuration folder",
+                        at: .file(file.path),
+                        hint: "replace it with a regular file holding the configuration (a link is never followed)")
+                case .tooLarge(let limit):
+                    decoder.diagnostics.add(contentsOf: [YAMLParser.tooLarge(file: file.path, limit: limit)])
+                }
                 continue
             }
             let (root, syntax) = parser.parse(file.bytes, file: file.path)

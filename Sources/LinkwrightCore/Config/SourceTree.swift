@@ -9,7 +9,8 @@ public protocol SourceTree {
     /// The entries directly inside `folder` (a path relative to the configuration root; `""` is
     /// the root), sorted by name; empty when the folder does not exist.
     func entries(in folder: String) throws -> [SourceEntry]
-    /// The bytes of the regular file at `path`, relative to the configuration root.
+    /// The bytes of the regular file at `path`, relative to the configuration root; throws
+    /// `SourceTreeError.tooLarge` for a file over the tree's read limit without reading it whole.
     func contents(of path: String) throws -> [UInt8]
 }
 
@@ -34,11 +35,17 @@ public struct SourceEntry: Sendable, Equatable {
 public struct SourceFile: Sendable, Equatable {
     public var path: String
     public var bytes: [UInt8]
-    /// Set when the entry is not a regular file and was not read ("a symbolic link"): the loader
-    /// reports it instead of loading it.
-    public var refusal: String?
+    /// Set when the entry was not read: the loader reports why instead of loading it.
+    public var refusal: Refusal?
 
-    public init(path: String, bytes: [UInt8], refusal: String? = nil) {
+    public enum Refusal: Sendable, Equatable {
+        /// Not a regular file; the description says what it is ("a symbolic link").
+        case notRegularFile(String)
+        /// Larger than the tree reads (`limit` bytes), found out without reading it whole.
+        case tooLarge(limit: Int)
+    }
+
+    public init(path: String, bytes: [UInt8], refusal: Refusal? = nil) {
         self.path = path
         self.bytes = bytes
         self.refusal = refusal
@@ -72,10 +79,12 @@ public struct InMemorySourceTree: SourceTree, Sendable {
 
 public enum SourceTreeError: Error, CustomStringConvertible {
     case missing(String)
+    case tooLarge(String, limit: Int)
 
     public var description: String {
         switch self {
         case .missing(let path): "\(path): no such file"
+        case .tooLarge(let path, let limit): "\(path): over the limit of \(limit) bytes"
         }
     }
 }
@@ -91,15 +100,21 @@ extension SourceTree {
             switch top[folder] {
             case .folder?: break
             case .refused(let what)?:
-                files.append(SourceFile(path: folder, bytes: [], refusal: what))
+                files.append(SourceFile(path: folder, bytes: [], refusal: .notRegularFile(what)))
                 continue
             case .file?, nil: continue
             }
             for entry in try entries(in: folder) where ConfigLoader.isConfigurationFileName(entry.name) {
                 let path = folder + "/" + entry.name
                 switch entry.kind {
-                case .file: files.append(SourceFile(path: path, bytes: try contents(of: path)))
-                case .refused(let what): files.append(SourceFile(path: path, bytes: [], refusal: what))
+                case .file:
+                    do {
+                        files.append(SourceFile(path: path, bytes: try contents(of: path)))
+                    } catch SourceTreeError.tooLarge(_, let limit) {
+                        files.append(SourceFile(path: path, bytes: [], refusal: .tooLarge(limit: limit)))
+                    }
+                case .refused(let what):
+                    files.append(SourceFile(path: path, bytes: [], refusal: .notRegularFile(what)))
                 case .folder: continue
                 }
             }

@@ -18,14 +18,17 @@ public struct YAMLParser: Sendable {
         self.maximumDepth = maximumDepth
     }
 
+    /// A file over `limit` bytes; trees that refuse such a file before reading it say the same.
+    static func tooLarge(file: String, limit: Int) -> Diagnostic {
+        Diagnostic(
+            "FILE_TOO_LARGE", .error, "file is over the limit of \(limit) bytes", at: .file(file),
+            hint: "split the file, or remove generated content from it")
+    }
+
     /// Parses `bytes` read from `file`. Returns the root node (`nil` for an empty document) or
     /// the diagnostics that make the file unusable. Duplicate keys are reported all at once.
     public func parse(_ bytes: [UInt8], file: String) -> (root: YAMLNode?, diagnostics: [Diagnostic]) {
-        if bytes.count > maximumBytes {
-            let hint = "split the file, or remove generated content from it"
-            let message = "file is \(bytes.count) bytes, over the limit of \(maximumBytes) bytes"
-            return (nil, [Diagnostic("FILE_TOO_LARGE", .error, message, at: .file(file), hint: hint)])
-        }
+        if bytes.count > maximumBytes { return (nil, [Self.tooLarge(file: file, limit: maximumBytes)]) }
         if let (line, column) = Self.firstInvalidUTF8(bytes) {
             let location = SourceLocation(file: file, line: line, column: column)
             return (

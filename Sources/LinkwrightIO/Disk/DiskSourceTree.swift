@@ -6,8 +6,8 @@ import LinkwrightCore
 /// tree is listed as refused, never opened.
 public struct DiskSourceTree: SourceTree {
     public let root: URL
-    /// Files larger than this are read only this far plus one byte: the loader then reports them
-    /// as too large without the tool holding a huge file in memory.
+    /// Files larger than this are read only this far plus one byte, then refused as too large,
+    /// so the tool never holds a huge file in memory.
     public var readLimit = YAMLParser().maximumBytes
 
     public init(root: URL) { self.root = root }
@@ -29,6 +29,7 @@ public struct DiskSourceTree: SourceTree {
         guard let handle = try FolderHandle(path: root.path).folder(at: folder),
             let bytes = try handle.read(name, limit: readLimit)
         else { throw SourceTreeError.missing(path) }
+        guard bytes.count <= readLimit else { throw SourceTreeError.tooLarge(path, limit: readLimit) }
         return bytes
     }
 }

@@ -12,6 +12,8 @@ public struct GitTreeSource: SourceTree {
     public let treeID: String?
     /// The revision this tree was read at.
     public let commit: GitCommit
+    /// Blobs larger than this are refused from their header, without being inflated.
+    public var readLimit = YAMLParser().maximumBytes
 
     /// Whether the configuration folder exists at `commit`. When it does not (the configuration
     /// was added later), the tree reads as empty.
@@ -54,6 +56,16 @@ public struct GitTreeSource: SourceTree {
             else {
                 throw SourceTreeError.missing(path)
             }
+            // The object header gives the size without inflating: a huge blob in a hostile
+            // commit is refused before it is held in memory.
+            var odb: OpaquePointer?
+            try LibGit2.check(git_repository_odb(&odb, repository.handle), "opening the object database")
+            defer { git_odb_free(odb) }
+            var storedSize = 0
+            var type = GIT_OBJECT_ANY
+            try LibGit2.check(
+                git_odb_read_header(&storedSize, &type, odb, &entry.id), "reading \(path) at \(commit.shortID)")
+            guard storedSize <= readLimit else { throw SourceTreeError.tooLarge(path, limit: readLimit) }
             var blob: OpaquePointer?
             try LibGit2.check(
                 git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")

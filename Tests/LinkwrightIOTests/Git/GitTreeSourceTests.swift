@@ -41,7 +41,7 @@ import Testing
             try source.configurationFiles().map(\.path) == [
                 "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml", "domains/link.yaml",
             ])
-        #expect(try source.configurationFiles().last?.refusal == "a symbolic link")
+        #expect(try source.configurationFiles().last?.refusal == .notRegularFile("a symbolic link"))
     }
 
     @Test func readsAConfigurationFolderAtTheTopOfTheWorkTree() throws {
