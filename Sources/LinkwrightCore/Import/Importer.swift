@@ -258,7 +258,7 @@ private struct Translation {
                 if PatternSyntax.predefinedVariables.contains(variable.name) {
                     diagnostics.error(
                         "IMPORT_VARIABLE",
-                        "variable \"\(variable.name)\" has the name of Apple's predefined $(\(variable.name))",
+                        "variable \(PrintableText.quoted(variable.name)) has the name of Apple's predefined $(\(variable.name))",
                         at: .file(site.aasaFile ?? site.host.name),
                         hint: "rename it in the original file and in its patterns")
                 }
