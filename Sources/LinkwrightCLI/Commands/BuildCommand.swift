@@ -67,11 +67,13 @@ struct BuildCommand: Command {
     private func printSummary(
         plan: OutputFolder.Plan, compiled: CompiledConfiguration, outPath: String, check: Bool, terminal: Terminal
     ) {
+        // Paths and names can come from the output folder and the configuration: escaped.
+        let outPath = PrintableText.escaped(outPath)
         let prefix = outPath.hasSuffix("/") ? outPath : outPath + "/"
         if check {
-            for path in plan.changed { terminal.out("\(prefix)\(path): differs from the build") }
-            for path in plan.created { terminal.out("\(prefix)\(path): missing") }
-            for path in plan.stale { terminal.out("\(prefix)\(path): no longer produced") }
+            for path in plan.changed { terminal.out("\(prefix)\(PrintableText.escaped(path)): differs from the build") }
+            for path in plan.created { terminal.out("\(prefix)\(PrintableText.escaped(path)): missing") }
+            for path in plan.stale { terminal.out("\(prefix)\(PrintableText.escaped(path)): no longer produced") }
             let outOfDate = plan.changed.count + plan.created.count + plan.stale.count
             if outOfDate == 0 {
                 terminal.out("\(outPath): \(plan.unchanged.count) files up to date")
@@ -87,8 +89,8 @@ struct BuildCommand: Command {
             let entitlements = environment.iosApps.filter { !$0.associatedDomains.isEmpty }.count
             let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty }.count
             terminal.out(
-                "\(terminal.styled(environment.name, .bold)) (\(environment.tier.rawValue)): "
-                    + "\(Self.count(hosts.count, "host")) (\(hosts.joined(separator: ", "))), "
+                "\(terminal.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
+                    + "\(Self.count(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
                     + "\(Self.count(entitlements, "entitlements file")), \(Self.count(filters, "intent-filter file"))")
         }
         terminal.out(
