@@ -16,7 +16,8 @@ struct DiagnosticPrinter {
         "\(pathPrefix)\(location.file):\(location.line):\(location.column)"
     }
 
-    /// `file:line:col: error: message [ID]`, then the hint, on standard error.
+    /// `file:line:col: error: message [ID]`, then the hint, on standard error. File names,
+    /// messages and hints can hold text from the files, so each is escaped (`PrintableText`).
     func printText(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics { terminal.err(text(diagnostic)) }
     }
@@ -28,10 +29,12 @@ struct DiagnosticPrinter {
             case .warning: .yellow
             case .note: .bold
             }
-        var line = diagnostic.location.map { terminal.styled(path($0) + ":", .bold) + " " } ?? ""
+        var line = diagnostic.location.map { terminal.styled(PrintableText.escaped(path($0)) + ":", .bold) + " " } ?? ""
         line += terminal.styled(diagnostic.severity.rawValue + ":", style)
-        line += " \(diagnostic.message) [\(diagnostic.id)]"
-        if let hint = diagnostic.hint { line += "\n  " + terminal.styled("hint:", .dim) + " \(hint)" }
+        line += " \(PrintableText.escaped(diagnostic.message)) [\(diagnostic.id)]"
+        if let hint = diagnostic.hint {
+            line += "\n  " + terminal.styled("hint:", .dim) + " \(PrintableText.escaped(hint))"
+        }
         return line
     }
 

@@ -61,7 +61,8 @@ public enum LinkwrightCLI {
         guard let command = commands.first(where: { $0.spec.name == name }) else {
             let suggestion = Spelling.closest(to: name, among: commands.map { $0.spec.name })
             terminal.err(
-                "error: unknown command \"\(name)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                "error: unknown command \(PrintableText.quoted(name))"
+                    + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                     + "\nRun `linkwright --help` for the list of commands.")
             return .unusable
         }
@@ -83,17 +84,20 @@ public enum LinkwrightCLI {
             }
             return try execute(command, parsed, terminal: terminal)
         } catch let error as UsageError {
+            // Messages name arguments, files, git objects and library errors: escaped, each a line.
             terminal.err(
-                "error: \(error.message)\nUsage: linkwright \(command.spec.usage)\nSee `linkwright \(command.spec.name) --help`."
+                "error: \(PrintableText.escaped(error.message))\nUsage: linkwright \(command.spec.usage)\nSee `linkwright \(command.spec.name) --help`."
             )
             return .unusable
         } catch let error as UnusableInput {
-            terminal.err("error: \(error.message)" + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+            terminal.err(
+                "error: \(PrintableText.escaped(error.message))"
+                    + (error.hint.map { "\n  hint: \(PrintableText.escaped($0))" } ?? ""))
             return .unusable
         } catch let halt as Halt {
             return halt.status
         } catch {
-            terminal.err("error: \(error)")
+            terminal.err("error: \(PrintableText.escaped(String(describing: error)))")
             return .unusable
         }
     }

@@ -185,8 +185,9 @@ struct VerifyCommand: Command {
         if format == .text {
             for host in results {
                 terminal.out(
-                    "\(host.environment) \(host.host): "
-                        + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", "))
+                    PrintableText.escaped(
+                        "\(host.environment) \(host.host): "
+                            + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", ")))
             }
         }
         terminal.out(

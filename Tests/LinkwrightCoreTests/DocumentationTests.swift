@@ -30,6 +30,14 @@ import Testing
         }
     }
 
+    /// docs/security.md and docs/diagnostics.md state the excerpt bound the code uses.
+    @Test func theExcerptBoundIsDocumented() throws {
+        for page in ["docs/security.md", "docs/diagnostics.md"] {
+            let text = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(page), encoding: .utf8)
+            #expect(text.contains("\(PrintableText.excerptLimit) characters"), "\(page)")
+        }
+    }
+
     /// docs/rules.md is what `linkwright rules --format markdown` prints.
     @Test func theRuleReferenceIsCurrent() throws {
         let published = try String(

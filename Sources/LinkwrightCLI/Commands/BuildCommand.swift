@@ -52,10 +52,10 @@ struct BuildCommand: Command {
         let plan: OutputFolder.Plan
         do {
             let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {
-                terminal.err("waiting for another linkwright build of \(outPath) to finish")
+                terminal.err("waiting for another linkwright build of \(PrintableText.escaped(outPath)) to finish")
             }
             if output.completedInterruptedBuild {
-                terminal.err("\(outPath): completed a build that had been interrupted")
+                terminal.err("\(PrintableText.escaped(outPath)): completed a build that had been interrupted")
             }
             plan = try output.plan(artifacts, environments: environments)
             if !check { try output.apply(plan, artifacts: artifacts, environments: environments) }
@@ -67,9 +67,11 @@ struct BuildCommand: Command {
                 hint: error.changedNothing
                     ? "nothing was changed in \(outPath)" : "run `linkwright build` again to complete the switch")
         }
-        let prefix = outPath.hasSuffix("/") ? outPath : outPath + "/"
+        let prefix = PrintableText.escaped(outPath.hasSuffix("/") ? outPath : outPath + "/")
         for kept in plan.kept {
-            terminal.err("\(prefix)\(kept.path): left in place although no longer produced: it \(kept.reason)")
+            terminal.err(
+                "\(prefix)\(PrintableText.escaped(kept.path)): left in place although no longer produced: it \(kept.reason)"
+            )
         }
         if json {
             terminal.out(
@@ -85,14 +87,17 @@ struct BuildCommand: Command {
     private func printSummary(
         plan: OutputFolder.Plan, compiled: CompiledConfiguration, outPath: String, check: Bool, terminal: Terminal
     ) {
+        // Paths and names can come from the output folder and the configuration: escaped.
+        let outPath = PrintableText.escaped(outPath)
         let prefix = outPath.hasSuffix("/") ? outPath : outPath + "/"
         if check {
-            for path in plan.changed { terminal.out("\(prefix)\(path): differs from the build") }
-            for path in plan.created { terminal.out("\(prefix)\(path): missing") }
-            for path in plan.stale { terminal.out("\(prefix)\(path): no longer produced") }
+            for path in plan.changed { terminal.out("\(prefix)\(PrintableText.escaped(path)): differs from the build") }
+            for path in plan.created { terminal.out("\(prefix)\(PrintableText.escaped(path)): missing") }
+            for path in plan.stale { terminal.out("\(prefix)\(PrintableText.escaped(path)): no longer produced") }
             for path in plan.leftovers {
                 terminal.out(
-                    "\(prefix)\(path): left by an interrupted build; `linkwright build` completes or removes it")
+                    "\(prefix)\(PrintableText.escaped(path)): left by an interrupted build; `linkwright build` completes or removes it"
+                )
             }
             let outOfDate = plan.changed.count + plan.created.count + plan.stale.count + plan.leftovers.count
             if outOfDate == 0 {
@@ -109,8 +114,8 @@ struct BuildCommand: Command {
             let entitlements = environment.iosApps.filter { !$0.associatedDomains.isEmpty }.count
             let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty }.count
             terminal.out(
-                "\(terminal.styled(environment.name, .bold)) (\(environment.tier.rawValue)): "
-                    + "\(Self.count(hosts.count, "host")) (\(hosts.joined(separator: ", "))), "
+                "\(terminal.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
+                    + "\(Self.count(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
                     + "\(Self.count(entitlements, "entitlements file")), \(Self.count(filters, "intent-filter file"))")
         }
         terminal.out(

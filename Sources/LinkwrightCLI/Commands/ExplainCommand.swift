@@ -100,9 +100,9 @@ struct ExplainCommand: Command {
                     ),
                 ]).rendered())
         } else {
-            var text = "\(url)\n"
+            var text = PrintableText.escaped(url.description) + "\n"
             for (heading, explanations) in sections {
-                text += "\n\(heading)\n" + explanations.map(\.text).joined()
+                text += "\n\(PrintableText.escaped(heading))\n" + explanations.map(\.text).joined()
             }
             terminal.out(text)
         }
@@ -167,33 +167,34 @@ struct Explanation {
         }
     }
 
+    /// One line per fact, each escaped: app IDs, patterns and compared values come from files
+    /// and URLs anyone may write.
     var text: String {
-        var text = "  \(platform) \(app)" + (identity == app ? "" : " (\(identity))") + "\n"
-        if let claim { text += "    claim: \(claim)\n" }
+        var lines = ["  \(platform) \(app)" + (identity == app ? "" : " (\(identity))")]
+        if let claim { lines.append("    claim: \(claim)") }
         if let fileHost {
             let file = platform == "ios" ? "apple-app-site-association" : "assetlinks.json"
-            text += "    file: https://\(fileHost)/.well-known/\(file)\n"
+            lines.append("    file: https://\(fileHost)/.well-known/\(file)")
         }
-        text +=
-            "    \(decision.outcome.jsonName): \(verdictText)" + (place(decision).map { ", decided by \($0)" } ?? "")
-            + "\n"
+        lines.append(
+            "    \(decision.outcome.jsonName): \(verdictText)" + (place(decision).map { ", decided by \($0)" } ?? ""))
         for rule in decision.trace {
             let flags = [
                 rule.exclude ? "exclude" : nil, rule.caseSensitive ? nil : "case-insensitive",
                 rule.percentEncoded ? nil : "decoded",
             ].compactMap { $0 }
             let origin = rule.origin.map { "  " + (printer?.path($0) ?? $0.description) } ?? ""
-            text +=
+            lines.append(
                 "    \(rule.matched ? "✓" : "✗") \(rule.label)"
-                + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))") + origin + "\n"
+                    + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))") + origin)
             for check in rule.checks {
                 let value = check.comparedValue.map { "\"\($0)\"" } ?? "(pattern does not compile)"
-                text +=
+                lines.append(
                     "        \(check.matched ? "ok    " : "failed") \(check.part)  \"\(check.pattern)\" vs \(value)"
-                    + (check.note.map { "  (\($0))" } ?? "") + "\n"
+                        + (check.note.map { "  (\($0))" } ?? ""))
             }
         }
-        return text
+        return lines.map { PrintableText.escaped($0) + "\n" }.joined()
     }
 
     var json: JSON {

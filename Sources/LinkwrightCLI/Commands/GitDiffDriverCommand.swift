@@ -43,7 +43,7 @@ struct GitDiffDriverCommand: Command {
         let path = arguments.count == 9 ? arguments[7] : arguments[0]
         let old = FileManager.default.contents(atPath: arguments[1]).map(Array.init) ?? []
         let new = FileManager.default.contents(atPath: arguments[4]).map(Array.init) ?? []
-        terminal.out("linkwright: \(path)")
+        terminal.out("linkwright: \(PrintableText.escaped(path))")
         let changes: [LinkChange]
         do {
             changes =
@@ -51,13 +51,13 @@ struct GitDiffDriverCommand: Command {
                 ? configurationChanges(path: path, old: old, new: new, terminal: terminal)
                 : artifactChanges(path: path, old: old, new: new)
         } catch let problem as DriverProblem {
-            terminal.out("  \(problem.message)")
+            terminal.out("  \(PrintableText.escaped(problem.message))")
             return .success
         }
         if changes.isEmpty { terminal.out("  no change in which URLs open which app") }
         for change in changes {
-            terminal.out("  " + change.summary)
-            for witness in change.witnesses.prefix(3) { terminal.out("    e.g. \(witness)") }
+            terminal.out("  " + PrintableText.escaped(change.summary))
+            for witness in change.witnesses.prefix(3) { terminal.out("    e.g. \(PrintableText.escaped(witness))") }
         }
         return .success
     }

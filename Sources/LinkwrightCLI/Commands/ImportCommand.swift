@@ -101,7 +101,7 @@ struct ImportCommand: Command {
         let existing = (try? workspace.files()) ?? []
         let files = try place(result.files, among: existing, workspace: workspace)
         try proveEquivalent(sites: sites, environment: environment, files: existing + files, printer: workspace.printer)
-        for note in result.notes { terminal.out("note: \(note)") }
+        for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
         if arguments.flag("dry-run") {
             for file in files {
                 terminal.out(

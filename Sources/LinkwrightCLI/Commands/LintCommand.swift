@@ -28,7 +28,8 @@ struct LintCommand: Command {
             workspace.printer.printText(diagnostics)
             let verdict = compiled == nil ? "invalid" : "valid"
             terminal.out(
-                "\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))")
+                PrintableText.escaped(
+                    "\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))"))
         }
         return compiled == nil ? .unusable : .success
     }

@@ -91,9 +91,11 @@ struct MatchCommand: Command {
         return unusable ? .unusable : .success
     }
 
+    /// `decision<TAB>app<TAB>url[<TAB>place]`; the app and URL escaped, so neither can add a
+    /// field or a line.
     static func text(_ url: String, _ app: String, _ decision: LinkDecision, _ input: AssociationFileInput) -> String {
         let place = input.place(of: decision).map { "\t" + $0 } ?? ""
-        return "\(decision.outcome.jsonName)\t\(app)\t\(url)\(place)"
+        return "\(decision.outcome.jsonName)\t\(PrintableText.escaped(app))\t\(PrintableText.escaped(url))\(place)"
     }
 
     /// The JSON object of one answer, written directly into the output: the batch mode's hot
@@ -130,7 +132,7 @@ struct MatchCommand: Command {
         if json {
             terminal.out(JSON.object([("url", .string(url)), ("error", .string(problem))]).renderedCompact())
         } else {
-            terminal.err("error: \(url): \(problem)")
+            terminal.err(PrintableText.escaped("error: \(url): \(problem)"))
         }
     }
 }

@@ -97,8 +97,9 @@ struct MonitorCommand: Command {
         } else {
             for host in results {
                 terminal.out(
-                    "\(host.environment) \(host.host): "
-                        + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", "))
+                    PrintableText.escaped(
+                        "\(host.environment) \(host.host): "
+                            + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", ")))
             }
             terminal.out(ReportRenderer.text(report))
         }

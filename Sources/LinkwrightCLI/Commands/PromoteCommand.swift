@@ -131,9 +131,9 @@ struct PromoteCommand: Command {
             return JSON.object(members).rendered()
         case "markdown":
             let edits = plan.edits.map {
-                "- `\(printer.pathPrefix)\($0.location.file):\($0.location.line)` \($0.description)"
+                "- `\(printer.pathPrefix)\($0.location.file):\($0.location.line)` \(MarkdownText.cell($0.description))"
             }
-            let kept = plan.keptBack.map { "- not promoted: \($0)" }
+            let kept = plan.keptBack.map { "- not promoted: \(MarkdownText.cell($0))" }
             return "## Promote \(source) to \(target)\n\n"
                 + (edits.isEmpty ? "No edit.\n" : edits.joined(separator: "\n") + "\n")
                 + (kept.isEmpty ? "" : "\n" + kept.joined(separator: "\n") + "\n") + "\n"
@@ -141,8 +141,10 @@ struct PromoteCommand: Command {
         default:
             var text = "promote \(source) → \(target)\n"
             text += plan.edits.isEmpty ? "  no edit: \(target) already has everything \(source) has\n" : ""
-            for edit in plan.edits { text += "  \(printer.path(edit.location)): \(edit.description)\n" }
-            for kept in plan.keptBack { text += "  not promoted: \(kept)\n" }
+            for edit in plan.edits {
+                text += PrintableText.escaped("  \(printer.path(edit.location)): \(edit.description)") + "\n"
+            }
+            for kept in plan.keptBack { text += PrintableText.escaped("  not promoted: \(kept)") + "\n" }
             return text + ReportRenderer.text(report)
         }
     }

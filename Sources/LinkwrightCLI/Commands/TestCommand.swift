@@ -87,15 +87,16 @@ struct TestCommand: Command {
         for environment in environments {
             let cases = results.filter { $0.environment == environment }
             text +=
-                "  <testsuite name=\"\(environment)\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.passed }.count)\">\n"
+                "  <testsuite name=\"\(XMLText.printable(environment))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.passed }.count)\">\n"
             for result in cases {
-                let name = XMLText.escaped("\(result.platform.rawValue) \(result.url) → \(result.expected)")
-                text += "    <testcase classname=\"\(environment).\(XMLText.escaped(result.host))\" name=\"\(name)\""
+                let name = XMLText.printable("\(result.platform.rawValue) \(result.url) → \(result.expected)")
+                text +=
+                    "    <testcase classname=\"\(XMLText.printable("\(environment).\(result.host)"))\" name=\"\(name)\""
                 if result.passed {
                     text += "/>\n"
                 } else {
-                    let message = XMLText.escaped("expected \(result.expected), got \(result.actual)")
-                    let place = XMLText.escaped(printer.path(result.location))
+                    let message = XMLText.printable("expected \(result.expected), got \(result.actual)")
+                    let place = XMLText.printable(printer.path(result.location))
                     text += ">\n      <failure message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
                 }
             }

@@ -11,7 +11,7 @@ struct ConfigDecoder {
     // MARK: Environments
 
     mutating func environment(name: String, file: String, root: YAMLNode) -> Environment? {
-        guard let map = reader.mapping(root, ConfigSchema.environment) else { return nil }
+        guard let map = reader.document(root, ConfigSchema.environment) else { return nil }
         let tier = map["tier"].flatMap { reader.choice($0, "tier", Tier.self) }
         let team = map["team_id"].flatMap { teamID($0) }
         let mode = map["entitlements_mode"].flatMap { reader.choice($0, "entitlements mode", EntitlementMode.self) }
@@ -34,7 +34,8 @@ struct ConfigDecoder {
         let android = map["android"].flatMap { androidApp($0) }
         if map["ios"] == nil && map["android"] == nil {
             diagnostics.error(
-                "MISSING_KEY", "app \"\(pair.key.value)\" has neither ios nor android", at: pair.key.location,
+                "MISSING_KEY", "app \(PrintableText.quoted(pair.key.value)) has neither ios nor android",
+                at: pair.key.location,
                 hint: "add an ios: or android: block, or remove the app")
         }
         return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android) : nil
@@ -70,8 +71,9 @@ struct ConfigDecoder {
                     if fingerprint.value != text.value {
                         diagnostics.warning(
                             "FINGERPRINT_NORMALISED",
-                            "fingerprint written as \"\(text.value)\" is emitted as \(fingerprint.value)",
-                            at: text.location, hint: "write it in the canonical form: \"\(fingerprint.value)\"")
+                            "fingerprint written as \(PrintableText.quoted(text.value)) is emitted as \(fingerprint.value)",
+                            at: text.location,
+                            hint: "write it in the canonical form: \(PrintableText.quoted(fingerprint.value))")
                     }
                     keys.append(SigningKey(channel: entry.key, fingerprint: Located(fingerprint, at: text.location)))
                 case .failure(let problem):
@@ -106,7 +108,7 @@ struct ConfigDecoder {
     // MARK: Domains
 
     mutating func domain(name: String, file: String, root: YAMLNode) -> Domain? {
-        guard let map = reader.mapping(root, ConfigSchema.domain) else { return nil }
+        guard let map = reader.document(root, ConfigSchema.domain) else { return nil }
         let flags = map["defaults"].map { matchFlags($0) } ?? MatchFlags()
         var variables: [SubstitutionVariable] = []
         if let node = map["variables"], let entries = reader.entries(node, of: "variables") {
@@ -251,7 +253,7 @@ struct ConfigDecoder {
     mutating func policy(file: String, root: YAMLNode?) -> PolicyFile? {
         var policy = PolicyFile(file: file)
         guard let root else { return policy }
-        guard let map = reader.mapping(root, ConfigSchema.policy) else { return nil }
+        guard let map = reader.document(root, ConfigSchema.policy) else { return nil }
         if let node = map["rules"], let rules = reader.mapping(node, ConfigSchema.ruleSelection) {
             policy.use = rules["use"].flatMap { ruleIDs($0, allowAll: true) }
             policy.except = rules["except"].flatMap { ruleIDs($0, allowAll: false) } ?? []
@@ -271,7 +273,8 @@ struct ConfigDecoder {
             else { continue }
             if !path.value.hasPrefix("/") || LinkURL(path.value) == nil {
                 diagnostics.error(
-                    "INVALID_VALUE", "forbidden path \"\(path.value)\" is not a path such as /oauth/callback",
+                    "INVALID_VALUE",
+                    "forbidden path \(PrintableText.quoted(path.value)) is not a path such as /oauth/callback",
                     at: path.location, hint: "write the path alone, starting with /")
             }
             policy.forbiddenPaths.append(ForbiddenPath(path: path, reason: reason.value))
@@ -304,7 +307,8 @@ struct ConfigDecoder {
             let rule = String(fingerprint.value.prefix { $0 != "/" })
             if !fingerprint.value.contains("/") || PolicyRules.rule(withID: rule) == nil {
                 diagnostics.error(
-                    "INVALID_VALUE", "\"\(fingerprint.value)\" is not a finding fingerprint", at: fingerprint.location,
+                    "INVALID_VALUE", "\(PrintableText.quoted(fingerprint.value)) is not a finding fingerprint",
+                    at: fingerprint.location,
                     hint: "copy the fingerprint `linkwright check` prints, e.g. PRODUCTION_APP_REMOVED/5e1c9a0b7d3f2a41"
                 )
             }
@@ -321,8 +325,8 @@ struct ConfigDecoder {
         if PolicyRules.rule(withID: id.value) != nil || (allowAll && id.value == "ALL") { return true }
         let known = PolicyRules.all.map { $0.info.id }
         diagnostics.error(
-            "UNKNOWN_RULE", "\"\(id.value)\" is not a policy rule", at: id.location,
-            hint: Spelling.closest(to: id.value, among: known).map { "did you mean \"\($0)\"?" }
+            "UNKNOWN_RULE", "\(PrintableText.quoted(id.value)) is not a policy rule", at: id.location,
+            hint: Spelling.closest(to: id.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
                 ?? "`linkwright rules` lists the rule IDs")
         return false
     }

@@ -50,14 +50,15 @@ public struct ConfigLoader: Sendable {
             if let problem = Identifiers.nameProblem(name, what: what) {
                 decoder.report(
                     IdentifierProblem(
-                        problem.id, "file name \"\(fileName)\" does not give a valid \(what) name",
+                        problem.id, "file name \(PrintableText.quoted(fileName)) does not give a valid \(what) name",
                         hint: "rename the file: " + problem.hint),
                     at: .file(file.path))
                 continue
             }
             if let first = seenNames[folder + "/" + name] {
                 decoder.diagnostics.error(
-                    "DUPLICATE_NAME", "\(what) \"\(name)\" is defined twice (also in \(first))", at: .file(file.path),
+                    "DUPLICATE_NAME", "\(what) \(PrintableText.quoted(name)) is defined twice (also in \(first))",
+                    at: .file(file.path),
                     hint: "keep one file per \(what)")
                 continue
             }

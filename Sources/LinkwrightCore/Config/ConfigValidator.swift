@@ -27,7 +27,8 @@ struct ConfigValidator {
             let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
             if !bound && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
                 diagnostics.warning(
-                    "UNUSED_DOMAIN", "domain \"\(domain.name)\" is not served by any host", at: .file(domain.file),
+                    "UNUSED_DOMAIN", "domain \(PrintableText.quoted(domain.name)) is not served by any host",
+                    at: .file(domain.file),
                     hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
             }
         }
@@ -43,13 +44,14 @@ struct ConfigValidator {
             if let ios = app.ios {
                 if environment.teamID == nil && ios.teamID == nil {
                     diagnostics.error(
-                        "MISSING_TEAM_ID", "iOS app \"\(app.name.value)\" has no team ID", at: ios.location,
+                        "MISSING_TEAM_ID", "iOS app \(PrintableText.quoted(app.name.value)) has no team ID",
+                        at: ios.location,
                         hint: "add team_id: to the environment, or to this app")
                 }
                 if let other = bundles.updateValue(app.name.value, forKey: ios.bundleID.value) {
                     diagnostics.error(
                         "DUPLICATE_APP_ID",
-                        "bundle ID \(ios.bundleID.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        "bundle ID \(ios.bundleID.value) is used by \(PrintableText.quoted(other)) and \(PrintableText.quoted(app.name.value))",
                         at: ios.bundleID.location, hint: "each logical app needs its own bundle ID")
                 }
             }
@@ -57,7 +59,7 @@ struct ConfigValidator {
                 if let other = packages.updateValue(app.name.value, forKey: android.package.value) {
                     diagnostics.error(
                         "DUPLICATE_APP_ID",
-                        "package \(android.package.value) is used by \"\(other)\" and \"\(app.name.value)\"",
+                        "package \(android.package.value) is used by \(PrintableText.quoted(other)) and \(PrintableText.quoted(app.name.value))",
                         at: android.package.location, hint: "each logical app needs its own package")
                 }
                 if environment.tier.value == .production {
@@ -65,7 +67,7 @@ struct ConfigValidator {
                     where key.fingerprint.value.value == Fingerprint.publicReactNativeDebugKey {
                         diagnostics.warning(
                             "PUBLIC_DEBUG_KEY",
-                            "fingerprint \"\(key.channel.value)\" is the public React Native debug keystore; anyone can sign an app with it",
+                            "fingerprint \(PrintableText.quoted(key.channel.value)) is the public React Native debug keystore; anyone can sign an app with it",
                             at: key.fingerprint.location,
                             hint: "remove it from production and use the Play App Signing key")
                     }
@@ -82,7 +84,8 @@ struct ConfigValidator {
             })
         for app in environment.apps where !used.contains(app.name.value) && !servesUnknown {
             diagnostics.warning(
-                "UNUSED_APP", "app \"\(app.name.value)\" is not used by any domain served in \(environment.name)",
+                "UNUSED_APP",
+                "app \(PrintableText.quoted(app.name.value)) is not used by any domain served in \(environment.name)",
                 at: app.name.location, hint: "list it in a domain served by this environment, or remove it")
         }
     }
@@ -97,9 +100,11 @@ struct ConfigValidator {
                     let known = configuration.domains.map(\.name)
                     diagnostics.error(
                         "UNDEFINED_DOMAIN",
-                        "host \(binding.host.value) serves domain \"\(domainName)\", which is not defined",
+                        "host \(binding.host.value) serves domain \(PrintableText.quoted(domainName)), which is not defined",
                         at: binding.domain.location,
-                        hint: Spelling.closest(to: domainName, among: known).map { "did you mean \"\($0)\"?" }
+                        hint: Spelling.closest(to: domainName, among: known).map {
+                            "did you mean \(PrintableText.quoted($0))?"
+                        }
                             ?? "create domains/\(domainName).yaml")
                 }
                 continue
@@ -110,7 +115,7 @@ struct ConfigValidator {
                 if rootBinding.domain.value != domainName {
                     diagnostics.error(
                         "WILDCARD_ROOT_CONFLICT",
-                        "\(binding.host.value) serves \"\(domainName)\" but \(root) serves \"\(rootBinding.domain.value)\"; both read the association files of \(root)",
+                        "\(binding.host.value) serves \(PrintableText.quoted(domainName)) but \(root) serves \(PrintableText.quoted(rootBinding.domain.value)); both read the association files of \(root)",
                         at: binding.domain.location,
                         hint: "serve the same domain on both, or list the subdomains one by one")
                 }
@@ -135,8 +140,11 @@ struct ConfigValidator {
             configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
         for name in references where !defined.contains(name.value) && !brokenEnvironment {
             diagnostics.error(
-                "UNDEFINED_APP", "app \"\(name.value)\" is not defined in any environment", at: name.location,
-                hint: Spelling.closest(to: name.value, among: Array(Set(defined))).map { "did you mean \"\($0)\"?" }
+                "UNDEFINED_APP", "app \(PrintableText.quoted(name.value)) is not defined in any environment",
+                at: name.location,
+                hint: Spelling.closest(to: name.value, among: Array(Set(defined))).map {
+                    "did you mean \(PrintableText.quoted($0))?"
+                }
                     ?? "define it under apps: in an environment file")
         }
         for entry in domain.applinks where entry.androidSemantics?.value == true {
@@ -144,7 +152,7 @@ struct ConfigValidator {
             where configuration.environments.contains(where: { $0.app(named: name.value)?.ios != nil }) {
                 diagnostics.warning(
                     "ANDROID_SEMANTICS_ON_IOS",
-                    "app \"\(name.value)\" has an iOS build, which reads these rules with Apple's semantics, not Android's",
+                    "app \(PrintableText.quoted(name.value)) has an iOS build, which reads these rules with Apple's semantics, not Android's",
                     at: name.location, hint: "keep android_semantics entries to Android-only apps")
             }
         }
@@ -153,13 +161,14 @@ struct ConfigValidator {
                 guard let app = environment.app(named: name.value), app.ios == nil else { continue }
                 diagnostics.error(
                     "APP_PLATFORM_MISMATCH",
-                    "app \"\(name.value)\" has no iOS build in \(environment.name); Handoff is iOS only",
+                    "app \(PrintableText.quoted(name.value)) has no iOS build in \(environment.name); Handoff is iOS only",
                     at: name.location, hint: "remove it from activitycontinuation, or add an ios: block")
             }
             for name in domain.appclips {
                 guard let app = environment.app(named: name.value), app.ios?.isAppClip != true else { continue }
                 diagnostics.error(
-                    "APP_PLATFORM_MISMATCH", "app \"\(name.value)\" is not an App Clip in \(environment.name)",
+                    "APP_PLATFORM_MISMATCH",
+                    "app \(PrintableText.quoted(name.value)) is not an App Clip in \(environment.name)",
                     at: name.location, hint: "set ios.app_clip: true on it, or list it under applinks instead")
             }
         }
@@ -173,28 +182,32 @@ struct ConfigValidator {
             let name = variable.name.value
             if PatternSyntax.predefinedVariables.contains(name) {
                 diagnostics.error(
-                    "VARIABLE_SHADOWS_PREDEFINED", "variable \"\(name)\" has the name of Apple's predefined $(\(name))",
+                    "VARIABLE_SHADOWS_PREDEFINED",
+                    "variable \(PrintableText.quoted(name)) has the name of Apple's predefined $(\(name))",
                     at: variable.name.location, hint: "rename it; $(\(name)) already means Apple's list")
             }
             if name.contains(where: { "$()".contains($0) }) {
                 diagnostics.error(
-                    "INVALID_VARIABLE_NAME", "variable name \"\(name)\" contains $, ( or )", at: variable.name.location,
+                    "INVALID_VARIABLE_NAME", "variable name \(PrintableText.quoted(name)) contains $, ( or )",
+                    at: variable.name.location,
                     hint: "Apple allows any character in a variable name except $, ( and )")
             }
             if variable.values.isEmpty {
                 diagnostics.error(
-                    "MISSING_VALUE", "variable \"\(name)\" has no values", at: variable.name.location,
-                    hint: "list the strings $(\(name)) stands for")
+                    "MISSING_VALUE", "variable \(PrintableText.quoted(name)) has no values", at: variable.name.location,
+                    hint: "list the strings $(\(PrintableText.excerpt(name))) stands for")
             }
             for value in variable.values where value.value.contains("$(") {
                 diagnostics.error(
-                    "VARIABLE_IN_VARIABLE", "value \"\(value.value)\" of variable \"\(name)\" uses another variable",
+                    "VARIABLE_IN_VARIABLE",
+                    "value \(PrintableText.quoted(value.value)) of variable \(PrintableText.quoted(name)) uses another variable",
                     at: value.location, hint: "Apple allows * and ? in values, but not other variables")
             }
             if !used.contains(name) {
                 diagnostics.warning(
-                    "UNUSED_VARIABLE", "variable \"\(name)\" is not used by any pattern", at: variable.name.location,
-                    hint: "use it as $(\(name)) in a rule, or remove it")
+                    "UNUSED_VARIABLE", "variable \(PrintableText.quoted(name)) is not used by any pattern",
+                    at: variable.name.location,
+                    hint: "use it as $(\(PrintableText.excerpt(name))) in a rule, or remove it")
             }
         }
     }
@@ -205,18 +218,20 @@ struct ConfigValidator {
             switch PatternSyntax.tokens(pattern.value) {
             case .failure(.unterminatedVariable):
                 diagnostics.error(
-                    "UNTERMINATED_VARIABLE", "pattern \"\(pattern.value)\" has a $( without its )",
+                    "UNTERMINATED_VARIABLE", "pattern \(PrintableText.quoted(pattern.value)) has a $( without its )",
                     at: pattern.location,
                     hint: "close the variable: $(name)")
             case .failure(.emptyVariableName):
                 diagnostics.error(
-                    "UNDEFINED_VARIABLE", "pattern \"\(pattern.value)\" has an empty $()", at: pattern.location,
+                    "UNDEFINED_VARIABLE", "pattern \(PrintableText.quoted(pattern.value)) has an empty $()",
+                    at: pattern.location,
                     hint: "name a variable inside $()")
             case .success(let tokens):
                 for case .variable(let name) in tokens where !defined.contains(name) {
                     let suggestion = Spelling.closest(to: name, among: Array(defined))
                     diagnostics.error(
-                        "UNDEFINED_VARIABLE", "pattern \"\(pattern.value)\" uses $(\(name)), which is not defined",
+                        "UNDEFINED_VARIABLE",
+                        "pattern \(PrintableText.quoted(pattern.value)) uses $(\(name)), which is not defined",
                         at: pattern.location,
                         hint: suggestion.map { "did you mean $(\($0))?" } ?? "define it under variables:")
                 }
@@ -236,9 +251,10 @@ struct ConfigValidator {
         for name in lists.joined()
         where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
             diagnostics.error(
-                "UNDEFINED_ENVIRONMENT", "environment \"\(name.value)\" is not defined", at: name.location,
-                hint: Spelling.closest(to: name.value, among: known).map { "did you mean \"\($0)\"?" }
-                    ?? "create environments/\(name.value).yaml")
+                "UNDEFINED_ENVIRONMENT", "environment \(PrintableText.quoted(name.value)) is not defined",
+                at: name.location,
+                hint: Spelling.closest(to: name.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
+                    ?? "create environments/\(PrintableText.excerpt(name.value)).yaml")
         }
     }
 
@@ -248,20 +264,24 @@ struct ConfigValidator {
             let url = expectation.url
             if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
                 diagnostics.error(
-                    "INVALID_URL", "expectation URL \"\(url.value)\" is neither a path nor an https:// URL",
+                    "INVALID_URL",
+                    "expectation URL \(PrintableText.quoted(url.value)) is neither a path nor an https:// URL",
                     at: url.location,
                     hint: "write a path such as /tickets/annual, or https://host/path")
             } else if LinkURL(url.value) == nil {
                 diagnostics.error(
-                    "INVALID_URL", "expectation URL \"\(url.value)\" cannot be parsed", at: url.location,
+                    "INVALID_URL", "expectation URL \(PrintableText.quoted(url.value)) cannot be parsed",
+                    at: url.location,
                     hint: "percent-encode spaces and special characters")
             }
             if case .opensApp(let name?) = expectation.outcome, !linked.contains(name.value) {
                 diagnostics.error(
                     "UNDEFINED_APP",
-                    "expectation names app \"\(name.value)\", which no applinks entry of this domain lists",
+                    "expectation names app \(PrintableText.quoted(name.value)), which no applinks entry of this domain lists",
                     at: name.location,
-                    hint: Spelling.closest(to: name.value, among: Array(linked)).map { "did you mean \"\($0)\"?" }
+                    hint: Spelling.closest(to: name.value, among: Array(linked)).map {
+                        "did you mean \(PrintableText.quoted($0))?"
+                    }
                         ?? "name an app of this domain's applinks entries")
             }
         }

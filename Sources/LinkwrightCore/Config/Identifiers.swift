@@ -42,26 +42,31 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
         if let range = text.range(of: "://") {
             return problem(
-                "\"\(text)\" has a scheme; hosts are written without one",
-                "write \"\(Self.stripped(text[range.upperBound...]))\"")
+                "\(PrintableText.quoted(text)) has a scheme; hosts are written without one",
+                "write \(PrintableText.quoted(Self.stripped(text[range.upperBound...])))")
         }
         if text.contains("/") {
-            return problem("\"\(text)\" has a path; a host is a name only", "write \"\(Self.stripped(text[...]))\"")
+            return problem(
+                "\(PrintableText.quoted(text)) has a path; a host is a name only",
+                "write \(PrintableText.quoted(Self.stripped(text[...])))")
         }
         if text.contains(":") {
             return .failure(
                 IdentifierProblem(
-                    "HOST_WITH_PORT", "\"\(text)\" has a port; Apple ignores links on hosts with ports (TN3155)",
+                    "HOST_WITH_PORT",
+                    "\(PrintableText.quoted(text)) has a port; Apple ignores links on hosts with ports (TN3155)",
                     hint: "remove the port and serve the association files on 443"))
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            return problem("\"\(text)\" contains spaces or control characters", "remove them")
+            return problem("\(PrintableText.quoted(text)) contains spaces or control characters", "remove them")
         }
         if text.hasSuffix(".") {
-            return problem("\"\(text)\" ends with a dot", "write \"\(text.dropLast())\"")
+            return problem(
+                "\(PrintableText.quoted(text)) ends with a dot", "write \(PrintableText.quoted(text.dropLast()))")
         }
         if text != text.lowercased() {
-            return problem("\"\(text)\" is not lowercase", "write \"\(text.lowercased())\"")
+            return problem(
+                "\(PrintableText.quoted(text)) is not lowercase", "write \(PrintableText.quoted(text.lowercased()))")
         }
         var labels = text.precomposedStringWithCanonicalMapping.split(separator: ".", omittingEmptySubsequences: false)
             .map(String.init)
@@ -69,33 +74,39 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if wildcard { labels.removeFirst() }
         if labels.contains(where: { $0.contains("*") }) {
             return problem(
-                "\"\(text)\" has a `*` that is not the whole first label", "wildcards are written *.museo.example")
+                "\(PrintableText.quoted(text)) has a `*` that is not the whole first label",
+                "wildcards are written *.museo.example")
         }
         if labels.contains("") {
-            return problem("\"\(text)\" has an empty label", "remove the extra dot")
+            return problem("\(PrintableText.quoted(text)) has an empty label", "remove the extra dot")
         }
         let ascii = labels.map(Punycode.asciiLabel)
         for (label, written) in zip(ascii, labels) {
             guard label.count <= 63 else {
-                return problem("label \"\(written)\" is longer than 63 characters", "shorten it")
+                return problem("label \(PrintableText.quoted(written)) is longer than 63 characters", "shorten it")
             }
             let allowed = label.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
             }
             guard allowed else {
                 return problem(
-                    "label \"\(written)\" has characters a host cannot have", "use letters, digits and hyphens only")
+                    "label \(PrintableText.quoted(written)) has characters a host cannot have",
+                    "use letters, digits and hyphens only")
             }
             if label.hasPrefix("-") || label.hasSuffix("-") {
-                return problem("label \"\(written)\" starts or ends with a hyphen", "remove the hyphen")
+                return problem(
+                    "label \(PrintableText.quoted(written)) starts or ends with a hyphen", "remove the hyphen")
             }
         }
         guard ascii.count >= 2 else {
             return problem(
-                "\"\(text)\" is not a fully qualified domain name", "write the full name, e.g. \(text).example")
+                "\(PrintableText.quoted(text)) is not a fully qualified domain name",
+                "write the full name, e.g. \(text).example")
         }
         if ascii.last!.allSatisfy(\.isNumber) {
-            return problem("\"\(text)\" is an IP address; associated domains need a host name", "use a host name")
+            return problem(
+                "\(PrintableText.quoted(text)) is an IP address; associated domains need a host name", "use a host name"
+            )
         }
         let name = (wildcard ? "*." : "") + ascii.joined(separator: ".")
         guard name.count <= 253 else { return problem("host is longer than 253 characters", "shorten it") }
@@ -120,7 +131,7 @@ public enum Identifiers {
             } && !name.hasPrefix("-") && !name.hasPrefix("_")
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_NAME", "\"\(name)\" is not a valid \(what) name",
+            "INVALID_NAME", "\(PrintableText.quoted(name)) is not a valid \(what) name",
             hint: "use lowercase letters, digits, - and _, starting with a letter or digit (at most 64)")
     }
 
@@ -131,9 +142,9 @@ public enum Identifiers {
         if valid { return nil }
         let hint =
             team.uppercased() != team && teamIDProblem(team.uppercased()) == nil
-            ? "team IDs are uppercase: \"\(team.uppercased())\""
+            ? "team IDs are uppercase: \(PrintableText.quoted(team.uppercased()))"
             : "copy the 10-character Team ID from the Membership page of your Apple developer account"
-        return IdentifierProblem("INVALID_TEAM_ID", "\"\(team)\" is not an Apple team ID", hint: hint)
+        return IdentifierProblem("INVALID_TEAM_ID", "\(PrintableText.quoted(team)) is not an Apple team ID", hint: hint)
     }
 
     /// Bundle IDs: reverse-DNS strings of letters, digits, hyphens and dots (Apple's
@@ -141,7 +152,8 @@ public enum Identifiers {
     public static func bundleIDProblem(_ bundle: String) -> IdentifierProblem? {
         if bundle.contains("$(") || bundle.contains("${") {
             return IdentifierProblem(
-                "INVALID_BUNDLE_ID", "\"\(bundle)\" is an Xcode build-setting placeholder, not a bundle ID",
+                "INVALID_BUNDLE_ID",
+                "\(PrintableText.quoted(bundle)) is an Xcode build-setting placeholder, not a bundle ID",
                 hint: "write the resolved bundle ID, e.g. com.example.museo")
         }
         let segments = bundle.split(separator: ".", omittingEmptySubsequences: false)
@@ -155,7 +167,7 @@ public enum Identifiers {
             }
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_BUNDLE_ID", "\"\(bundle)\" is not a bundle ID",
+            "INVALID_BUNDLE_ID", "\(PrintableText.quoted(bundle)) is not a bundle ID",
             hint: "use reverse-DNS form with letters, digits and hyphens, e.g. com.example.museo")
     }
 
@@ -176,7 +188,7 @@ public enum Identifiers {
             }
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_PACKAGE_NAME", "\"\(package)\" is not a valid Android package name",
+            "INVALID_PACKAGE_NAME", "\(PrintableText.quoted(package)) is not a valid Android package name",
             hint: "use two or more segments, each starting with a letter (letters, digits, _), e.g. com.example.museo")
     }
 }
@@ -200,7 +212,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         guard separatorsValid, hexDigits.allSatisfy(\.isHexDigit), hexDigits.allSatisfy(\.isASCII) else {
             return .failure(
                 IdentifierProblem(
-                    "INVALID_FINGERPRINT", "\"\(text)\" is not a hex fingerprint",
+                    "INVALID_FINGERPRINT", "\(PrintableText.quoted(text)) is not a hex fingerprint",
                     hint: "copy the SHA-256 line of `keytool -list -v` or the Play Console's App signing page"))
         }
         let bytes = hexDigits.count / 2
@@ -211,7 +223,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
                 : "a SHA-256 fingerprint has 32 bytes (64 hex digits)"
             return .failure(
                 IdentifierProblem(
-                    "INVALID_FINGERPRINT", "\"\(text)\" has \(bytes) bytes, not 32", hint: hint))
+                    "INVALID_FINGERPRINT", "\(PrintableText.quoted(text)) has \(bytes) bytes, not 32", hint: hint))
         }
         var pairs: [String] = []
         var index = hexDigits.startIndex

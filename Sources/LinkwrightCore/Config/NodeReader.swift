@@ -22,7 +22,8 @@ struct NodeReader {
                 suggestion.map { "did you mean \"\($0)\"?" }
                 ?? "known keys of \(object.noun): \(names.joined(separator: ", "))"
             diagnostics.error(
-                "UNKNOWN_KEY", "unknown key \"\(pair.key.value)\" in \(object.noun)", at: pair.key.location, hint: hint)
+                "UNKNOWN_KEY", "unknown key \(PrintableText.quoted(pair.key.value)) in \(object.noun)",
+                at: pair.key.location, hint: hint)
         }
         for field in object.fields where field.required && known[field.name] == nil {
             diagnostics.error(
@@ -30,6 +31,16 @@ struct NodeReader {
                 hint: "add \"\(field.name)\": \(field.description)")
         }
         return Mapping(node: node, pairs: known)
+    }
+
+    /// The mapping at the top of a file. A file that is anything else is no configuration file
+    /// at all, perhaps a stray copy of something private, so the message does not quote it.
+    mutating func document(_ root: YAMLNode, _ object: SchemaObject) -> Mapping? {
+        guard case .mapping = root.content else {
+            wrongType(root, expected: "a mapping (\(object.noun))", found: root.kindDescription(showingValue: false))
+            return nil
+        }
+        return mapping(root, object)
     }
 
     /// A mapping with user-chosen keys, in file order.
@@ -65,7 +76,7 @@ struct NodeReader {
         case .bool, .integer, .float:
             diagnostics.error(
                 "WRONG_TYPE", "expected a string (\(what)), found \(node.kindDescription)", at: node.location,
-                hint: "quote it: \"\(scalar.text)\"")
+                hint: "quote it: \(PrintableText.quoted(scalar.text))")
         }
         return nil
     }
@@ -117,13 +128,15 @@ struct NodeReader {
         let hint =
             Spelling.closest(to: text.value, among: choices).map { "did you mean \"\($0)\"?" }
             ?? "use one of: \(choices.joined(separator: ", "))"
-        diagnostics.error("INVALID_VALUE", "\"\(text.value)\" is not a valid \(what)", at: text.location, hint: hint)
+        diagnostics.error(
+            "INVALID_VALUE", "\(PrintableText.quoted(text.value)) is not a valid \(what)", at: text.location, hint: hint
+        )
         return nil
     }
 
-    mutating func wrongType(_ node: YAMLNode, expected: String) {
+    mutating func wrongType(_ node: YAMLNode, expected: String, found: String? = nil) {
         diagnostics.error(
-            "WRONG_TYPE", "expected \(expected), found \(node.kindDescription)", at: node.location,
+            "WRONG_TYPE", "expected \(expected), found \(found ?? node.kindDescription)", at: node.location,
             hint: "see `linkwright schema` for the expected shape")
     }
 

@@ -87,13 +87,17 @@ public indirect enum JSON: Equatable, Sendable {
     }
 
     /// Appends `value` to `out` as a JSON string literal, quotes included (RFC 8259 escaping;
-    /// `/` and non-ASCII characters are written as they are).
+    /// `/` and non-ASCII characters are written as they are). DEL, C1 controls, bidi controls and
+    /// U+2028/U+2029 are written as `\u` escapes too, though JSON allows them raw: the value is
+    /// the same, and the file stays harmless when `cat` shows it on a terminal.
     public static func writeString(_ value: String, to out: inout some JSONTextOutput) {
         out.writeASCII(UInt8(ascii: "\""))
         // Most strings need no escape: append them whole rather than scalar by scalar.
         let needsNoEscape =
             value.utf8.withContiguousStorageIfAvailable { bytes in
-                !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+                !bytes.contains {
+                    PrintableText.mayBeginEscaped($0) || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                }
             } ?? false
         if needsNoEscape {
             out.write(value)
@@ -107,7 +111,7 @@ public indirect enum JSON: Equatable, Sendable {
             case "\n": out.write("\\n")
             case "\r": out.write("\\r")
             case "\t": out.write("\\t")
-            case _ where scalar.value < 0x20:
+            case _ where PrintableText.isEscaped(scalar):
                 let hex = String(scalar.value, radix: 16)
                 out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
             default: out.write(String(scalar))

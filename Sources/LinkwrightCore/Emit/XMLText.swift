@@ -14,6 +14,11 @@ public enum XMLText {
         return out
     }
 
+    /// Text from input for a report (JUnit, HTML): `escaped` after `PrintableText.escaped`. XML
+    /// 1.0 cannot hold most control characters at all, not even as character references, and a
+    /// report is read on terminals too; artifacts keep `escaped`, which changes no value.
+    public static func printable(_ text: String) -> String { escaped(PrintableText.escaped(text)) }
+
     /// Text for inside an XML comment, where `--` is not allowed.
     static func comment(_ text: String) -> String {
         var text = text

@@ -186,7 +186,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
         case .ignoredDictionary, nil: break
         }
         if let fragment = component.fragment { parts.append("#" + fragment) }
-        return "\"" + parts.joined(separator: " ") + "\""
+        return PrintableText.quoted(parts.joined(separator: " "))
     }
 
     private static func list(_ items: [String]) -> String {

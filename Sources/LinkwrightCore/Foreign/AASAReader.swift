@@ -208,7 +208,7 @@ private struct AASAWalker {
                 // swcutil-probes.tsv, query-nonstring and nonstr groups: the whole `?` is ignored.
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.queryDictionaryIgnored,
-                    "query item \"\(nonString.key)\" is \(nonString.value.kindDescription), not a string, so Apple "
+                    "query item \(PrintableText.quoted(nonString.key)) is \(nonString.value.kindDescription), not a string, so Apple "
                         + "ignores the whole query dictionary and every query matches", at: nonString.value.location,
                     hint: "write the pattern as a string, e.g. \"?*\"")
                 return .ignoredDictionary
@@ -219,7 +219,7 @@ private struct AASAWalker {
                     if pattern == "*" {
                         fields.diagnostics.warning(
                             AssociationDiagnosticID.queryStarMatchesAbsent,
-                            "\"*\" also matches URLs without a \"\(member.key)\" item (absent items read as empty)",
+                            "\"*\" also matches URLs without a \(PrintableText.quoted(member.key)) item (absent items read as empty)",
                             at: member.value.location, hint: "write \"?*\" to require the item")
                     }
                     return AASAQueryItem(name: member.key, pattern: pattern)
@@ -239,22 +239,24 @@ private struct AASAWalker {
             if member.key.contains(where: { "$()".contains($0) }) {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.invalidVariableName,
-                    "variable name \"\(member.key)\" contains $, ( or ), which Apple does not allow",
+                    "variable name \(PrintableText.quoted(member.key)) contains $, ( or ), which Apple does not allow",
                     at: member.keyLocation,
                     hint: "rename the variable")
             }
             if PatternSyntax.predefinedVariables.contains(member.key) {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.variableShadowsPredefined,
-                    "variable \"\(member.key)\" has the name of Apple's predefined $(\(member.key)); this reader lets "
+                    "variable \(PrintableText.quoted(member.key)) has the name of Apple's predefined $(\(member.key)); this reader lets "
                         + "the file's definition win, Apple documents neither", at: member.keyLocation,
                     hint: "rename it")
             }
-            guard let values = fields.strings(member.value, "variable \"\(member.key)\"") else { return nil }
+            guard let values = fields.strings(member.value, "variable \(PrintableText.quoted(member.key))") else {
+                return nil
+            }
             for value in values where value.contains("$(") {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.variableInVariable,
-                    "a value of \"\(member.key)\" contains $(, which is literal text here: values cannot use variables",
+                    "a value of \(PrintableText.quoted(member.key)) contains $(, which is literal text here: values cannot use variables",
                     at: member.value.location, hint: "write the values out")
             }
             return AASAVariable(name: member.key, values: values)
@@ -268,7 +270,7 @@ private struct AASAWalker {
         guard let apps = members["apps"] else {
             fields.diagnostics.error(
                 AssociationDiagnosticID.missingKey, "\(service) has no \"apps\" list", at: node.location,
-                hint: "write \"\(service)\": {\"apps\": [\"TEAMID.bundle.id\"]}")
+                hint: "write \(PrintableText.quoted(service)): {\"apps\": [\"TEAMID.bundle.id\"]}")
             return nil
         }
         guard let items = fields.array(apps.value, "\(service).apps") else { return nil }
@@ -289,22 +291,25 @@ private struct AASAWalker {
     static func appIDProblem(_ appID: String) -> (message: String, hint: String)? {
         if appID.contains("$(") || appID.contains("${") {
             return (
-                "app ID \"\(appID)\" holds an Xcode build-setting placeholder, which no server expands",
+                "app ID \(PrintableText.quoted(appID)) holds an Xcode build-setting placeholder, which no server expands",
                 "write the resolved ID, e.g. ABCDE12345.com.example.app"
             )
         }
         guard let dot = appID.firstIndex(of: ".") else {
-            return ("app ID \"\(appID)\" has no team prefix, so it matches no app", "write TEAMID.bundle.id")
+            return (
+                "app ID \(PrintableText.quoted(appID)) has no team prefix, so it matches no app",
+                "write TEAMID.bundle.id"
+            )
         }
         let team = String(appID[..<dot])
         if let problem = Identifiers.teamIDProblem(team) {
             return (
-                "app ID \"\(appID)\" does not start with a 10-character team ID, so it matches no app",
+                "app ID \(PrintableText.quoted(appID)) does not start with a 10-character team ID, so it matches no app",
                 problem.hint
             )
         }
         if let problem = Identifiers.bundleIDProblem(String(appID[appID.index(after: dot)...])) {
-            return ("app ID \"\(appID)\": \(problem.message)", problem.hint)
+            return ("app ID \(PrintableText.quoted(appID)): \(problem.message)", problem.hint)
         }
         return nil
     }

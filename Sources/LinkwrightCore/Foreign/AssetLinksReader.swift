@@ -93,8 +93,8 @@ private struct AssetLinksWalker {
                 fields.diagnostics.warning(
                     AssociationDiagnosticID.unknownRelation,
                     wellFormed
-                        ? "relation \"\(relation)\" is not one Android or Chrome acts on"
-                        : "relation \"\(relation)\" is not of the form delegate_permission/<detail>",
+                        ? "relation \(PrintableText.quoted(relation)) is not one Android or Chrome acts on"
+                        : "relation \(PrintableText.quoted(relation)) is not of the form delegate_permission/<detail>",
                     at: item.location,
                     hint: "App Links use \(AssetStatement.handleAllURLs); "
                         + "shared credentials \(AssetStatement.getLoginCreds)"
@@ -150,14 +150,15 @@ private struct AssetLinksWalker {
             }
             if !Self.isSite(site) {
                 fields.diagnostics.error(
-                    AssociationDiagnosticID.invalidSite, "site \"\(site)\" is not of the form http[s]://host[:port]",
+                    AssociationDiagnosticID.invalidSite,
+                    "site \(PrintableText.quoted(site)) is not of the form http[s]://host[:port]",
                     at: siteMember.value.location, hint: "write the scheme and host only, e.g. https://example.com")
             }
             return .web(site: site)
         default:
             fields.diagnostics.warning(
                 AssociationDiagnosticID.unknownNamespace,
-                "namespace \"\(namespace)\" is neither android_app nor web; the statement is skipped",
+                "namespace \(PrintableText.quoted(namespace)) is neither android_app nor web; the statement is skipped",
                 at: namespaceMember.value.location, hint: "use android_app or web")
             return nil
         }
@@ -171,9 +172,9 @@ private struct AssetLinksWalker {
         case .success(let fingerprint) where fingerprint.value != text:
             fields.diagnostics.error(
                 AssociationDiagnosticID.invalidFingerprint,
-                "fingerprint \"\(text)\" is not uppercase colon-separated hex; "
+                "fingerprint \(PrintableText.quoted(text)) is not uppercase colon-separated hex; "
                     + "Google's parser rejects it (comptest2312)",
-                at: location, hint: "write \"\(fingerprint.value)\"")
+                at: location, hint: "write \(PrintableText.quoted(fingerprint.value))")
         case .success(let fingerprint) where fingerprint.value == Fingerprint.publicReactNativeDebugKey:
             fields.diagnostics.warning(
                 AssociationDiagnosticID.publicDebugKey,
@@ -197,9 +198,11 @@ private struct AssetLinksWalker {
         guard let extensions = fields.object(node, "relation_extensions") else { return nil }
         var result: [DynamicComponent]?
         for member in extensions {
-            guard let body = fields.object(member.value, "relation extension \"\(member.key)\"") else { continue }
+            guard let body = fields.object(member.value, "relation extension \(PrintableText.quoted(member.key))")
+            else { continue }
             fields.unknownKeys(
-                body, known: ["dynamic_app_link_components"], in: "relation extension \"\(member.key)\"",
+                body, known: ["dynamic_app_link_components"],
+                in: "relation extension \(PrintableText.quoted(member.key))",
                 note: "Android reads only dynamic_app_link_components")
             guard member.key == AssetStatement.handleAllURLs, let rules = body["dynamic_app_link_components"] else {
                 continue
@@ -268,7 +271,7 @@ private struct AssetLinksWalker {
                         guard case .string(let pattern) = queryItem.value.value else {
                             discard(
                                 &self,
-                                "query item \"\(queryItem.key)\" must be a string, "
+                                "query item \(PrintableText.quoted(queryItem.key)) must be a string, "
                                     + "found \(queryItem.value.kindDescription)",
                                 at: queryItem.value.location)
                             continue
@@ -278,7 +281,8 @@ private struct AssetLinksWalker {
                     component.query = query
                 case ("/", _), ("#", _), ("?", _), ("exclude", _), ("comments", _):
                     discard(
-                        &self, "\"\(member.key)\" is empty or of the wrong type (\(member.value.kindDescription))",
+                        &self,
+                        "\(PrintableText.quoted(member.key)) is empty or of the wrong type (\(member.value.kindDescription))",
                         at: member.value.location)
                 default:
                     break

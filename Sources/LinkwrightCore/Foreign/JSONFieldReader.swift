@@ -47,9 +47,11 @@ struct JSONFieldReader {
         for member in members where !known.contains(member.key) {
             let nearMiss = known.first { $0.lowercased() == member.key.lowercased() }
             diagnostics.warning(
-                AssociationDiagnosticID.unknownKey, "unknown key \"\(member.key)\" in \(what); \(note)",
+                AssociationDiagnosticID.unknownKey,
+                "unknown key \(PrintableText.quoted(member.key)) in \(what); \(note)",
                 at: member.keyLocation,
-                hint: nearMiss.map { "keys are case-sensitive: write \"\($0)\"" } ?? "remove it, or fix its spelling")
+                hint: nearMiss.map { "keys are case-sensitive: write \(PrintableText.quoted($0))" }
+                    ?? "remove it, or fix its spelling")
         }
     }
 }

@@ -29,8 +29,8 @@ public struct JSONNode: Sendable, Equatable {
         switch value {
         case .null: "null"
         case .bool(let flag): "the boolean \(flag)"
-        case .number(let text): "the number \(text)"
-        case .string(let text): "the string \"\(text)\""
+        case .number(let text): "the number \(PrintableText.excerpt(text))"
+        case .string(let text): "the string \(PrintableText.quoted(text))"
         case .array: "an array"
         case .object: "an object"
         }
@@ -212,7 +212,7 @@ private struct Scanner {
             let key = try string()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
-                throw failure("expected `:` after the key \"\(key)\"", hint: "write \"key\": value")
+                throw failure("expected `:` after the key \(PrintableText.quoted(key))", hint: "write \"key\": value")
             }
             advance()
             skipWhitespace()
@@ -222,7 +222,7 @@ private struct Scanner {
                 warnings.append(
                     Diagnostic(
                         AssociationDiagnosticID.duplicateJSONKey, .warning,
-                        "key \"\(key)\" repeats the one at line \(members[earlier].keyLocation.line); "
+                        "key \(PrintableText.quoted(key)) repeats the one at line \(members[earlier].keyLocation.line); "
                             + "the last one is used",
                         at: keyLocation, hint: "remove one of the two"))
                 members.remove(at: earlier)

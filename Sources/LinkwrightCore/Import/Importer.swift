@@ -69,7 +69,10 @@ public struct Importer: Sendable {
             domains[index].name = translation.domainName(for: host, taken: domains[..<index].map(\.name))
         }
         var files = domains.map { domain in
-            let header = "# Imported by linkwright import from " + domain.sources.joined(separator: ", ") + ".\n"
+            // A file name may hold a newline, which would end the comment and add YAML.
+            let header =
+                "# Imported by linkwright import from "
+                + domain.sources.map(PrintableText.escaped).joined(separator: ", ") + ".\n"
             return ("domains/\(domain.name).yaml", header + domain.text)
         }
         files.insert(
@@ -258,7 +261,7 @@ private struct Translation {
                 if PatternSyntax.predefinedVariables.contains(variable.name) {
                     diagnostics.error(
                         "IMPORT_VARIABLE",
-                        "variable \"\(variable.name)\" has the name of Apple's predefined $(\(variable.name))",
+                        "variable \(PrintableText.quoted(variable.name)) has the name of Apple's predefined $(\(variable.name))",
                         at: .file(site.aasaFile ?? site.host.name),
                         hint: "rename it in the original file and in its patterns")
                 }

@@ -10,7 +10,7 @@ enum YAMLWriter {
         ]
         if unsafeFirst.contains(scalars[0]) || scalars.last == " " { return quoted(text) }
         let unsafe: Set<Unicode.Scalar> = ["#", ":", "[", "]", "{", "}", ",", "\"", "'", "\\", "\t", "\n", "\r"]
-        if scalars.contains(where: { unsafe.contains($0) || $0.value < 0x20 }) { return quoted(text) }
+        if scalars.contains(where: { unsafe.contains($0) || PrintableText.isEscaped($0) }) { return quoted(text) }
         return text
     }
 
@@ -22,9 +22,14 @@ enum YAMLWriter {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where PrintableText.isEscaped(scalar):
+                // YAML allows neither DEL nor C1 controls raw; bidi controls would reorder the
+                // file as an editor or terminal shows it.
                 let hex = String(scalar.value, radix: 16)
-                out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                out +=
+                    scalar.value < 0x100
+                    ? "\\x" + (hex.count == 1 ? "0" : "") + hex
+                    : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }

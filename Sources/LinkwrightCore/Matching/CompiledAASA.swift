@@ -200,7 +200,7 @@ extension CompiledAASA.Rule {
                 let occurrences = values.itemValues(named: name, options: options, decoded: decoded)
                 if occurrences.isEmpty {
                     // WWDC19 session 717: absent items read as the empty string; swcutil agrees.
-                    let note = "no item named \"\(name)\": read as empty"
+                    let note = "no item named \(PrintableText.quoted(name)): read as empty"
                     matched = compare(pattern, .queryItem(name), [], note: note, &checks) && matched
                 }
                 // WWDC19 session 717: "all instances of a given query item name" must match.

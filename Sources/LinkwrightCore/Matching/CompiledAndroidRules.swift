@@ -113,7 +113,8 @@ extension CompiledDynamicRules.Rule {
                     part: .queryItem(name), pattern: matcher.pattern,
                     comparedValue: (hit ?? occurrences.first).map { String(String.UnicodeScalarView($0)) },
                     matched: hit != nil,
-                    note: occurrences.isEmpty ? "no item named \"\(name)\": Android requires it" : nil))
+                    note: occurrences.isEmpty ? "no item named \(PrintableText.quoted(name)): Android requires it" : nil
+                ))
             matched = matched && hit != nil
         }
         if let fragment, matched || checks != nil {

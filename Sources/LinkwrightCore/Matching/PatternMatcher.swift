@@ -210,11 +210,13 @@ struct PatternCompiler {
             case .failure(.unterminatedVariable(let offset)):
                 throw PatternError(
                     id: AssociationDiagnosticID.patternSyntax,
-                    message: "pattern \"\(pattern)\" has `$(` without a closing `)` at character \(offset + 1)",
+                    message:
+                        "pattern \(PrintableText.quoted(pattern)) has `$(` without a closing `)` at character \(offset + 1)",
                     hint: "close the variable, e.g. $(lang)")
             case .failure(.emptyVariableName):
                 throw PatternError(
-                    id: AssociationDiagnosticID.patternSyntax, message: "pattern \"\(pattern)\" has an empty $()",
+                    id: AssociationDiagnosticID.patternSyntax,
+                    message: "pattern \(PrintableText.quoted(pattern)) has an empty $()",
                     hint: "name a variable, e.g. $(lang)")
             }
         }

@@ -175,7 +175,7 @@ public struct RuleAnalysis: Sendable {
 
     /// Why no URL can match, or `nil`.
     func neverMatches(_ language: RuleLanguages) -> String? {
-        if let broken = language.uncompilable { return "its pattern \"\(broken)\" does not compile" }
+        if let broken = language.uncompilable { return "its pattern \(PrintableText.quoted(broken)) does not compile" }
         if none(in: search([language.path], paths: true, guide: 0), where: { $0[0] }) {
             return "no path matches its \"/\" pattern"
         }
@@ -377,8 +377,8 @@ public struct RuleAnalysis: Sendable {
             let (yes, no) = accepted[0] ? ("Apple", "Android") : ("Android", "Apple")
             results.append(
                 (
-                    "\(name): \(yes) matches \(part == .path ? "path" : "fragment") \"\(witness)\" "
-                        + "with \"\(pattern.text)\" "
+                    "\(name): \(yes) matches \(part == .path ? "path" : "fragment") \(PrintableText.quoted(witness)) "
+                        + "with \(PrintableText.quoted(pattern.text)) "
                         + "and \(no) does not (Apple's `*` is greedy, Android's stops at the next character)",
                     part == .path ? witness : "/#" + witness
                 ))
@@ -430,6 +430,7 @@ struct RuleLanguages {
 
     /// The parts other than the path, named, including each query item.
     var otherParts: [(String, LanguageView)] {
-        [("\"?\"", query), ("\"#\"", fragment)] + queryItems.map { ("\"?\" item \"\($0.name)\"", $0.pattern) }
+        [("\"?\"", query), ("\"#\"", fragment)]
+            + queryItems.map { ("\"?\" item \(PrintableText.quoted($0.name))", $0.pattern) }
     }
 }

@@ -39,19 +39,14 @@ public struct Changelog: Sendable {
     public var markdown: String {
         var text = "# Link changes\n"
         for release in releases.reversed() {
-            text += "\n## \(release.to)\n\nSince \(release.from).\n"
-            for note in release.notes { text += "\n> \(note)\n" }
+            text += "\n## \(MarkdownText.cell(release.to))\n\nSince \(MarkdownText.cell(release.from)).\n"
+            for note in release.notes { text += "\n> \(MarkdownText.cell(note))\n" }
             if release.changes.isEmpty {
                 if release.compared { text += "\nNo change in which URLs open which app.\n" }
                 continue
             }
             for (environment, changes) in Self.byEnvironment(release.changes) {
-                text += "\n### \(environment)\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
-                for change in changes {
-                    let example = change.witnesses.first.map { "`\($0)`" } ?? ""
-                    text +=
-                        "| \(change.host ?? "") | \(change.platform ?? "") | \(Self.cell(Self.description(change))) | \(example) |\n"
-                }
+                text += "\n" + Self.table(environment, changes, heading: "###")
             }
         }
         return text
@@ -62,8 +57,8 @@ public struct Changelog: Sendable {
         var body = ""
         for release in releases.reversed() {
             body +=
-                "<section>\n<h2>\(XMLText.escaped(release.to))</h2>\n<p class=\"since\">since \(XMLText.escaped(release.from))</p>\n"
-            for note in release.notes { body += "<p class=\"note\">\(XMLText.escaped(note))</p>\n" }
+                "<section>\n<h2>\(XMLText.printable(release.to))</h2>\n<p class=\"since\">since \(XMLText.printable(release.from))</p>\n"
+            for note in release.notes { body += "<p class=\"note\">\(XMLText.printable(note))</p>\n" }
             if release.changes.isEmpty {
                 if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
                 body += "</section>\n"
@@ -73,12 +68,12 @@ public struct Changelog: Sendable {
                 "<table>\n<thead><tr><th>Environment</th><th>Host</th><th>Platform</th><th>Change</th><th>Examples</th></tr></thead>\n<tbody>\n"
             for change in release.changes {
                 let kind = change.kind.isBehaviour ? "behaviour" : "structure"
-                let examples = change.witnesses.prefix(3).map { "<code>\(XMLText.escaped($0))</code>" }.joined(
+                let examples = change.witnesses.prefix(3).map { "<code>\(XMLText.printable($0))</code>" }.joined(
                     separator: "<br>")
                 body +=
-                    "<tr class=\"\(kind)\"><td>\(XMLText.escaped(change.environment))</td>"
-                    + "<td>\(XMLText.escaped(change.host ?? ""))</td><td>\(XMLText.escaped(change.platform ?? ""))</td>"
-                    + "<td>\(XMLText.escaped(Self.description(change)))</td><td>\(examples)</td></tr>\n"
+                    "<tr class=\"\(kind)\"><td>\(XMLText.printable(change.environment))</td>"
+                    + "<td>\(XMLText.printable(change.host ?? ""))</td><td>\(XMLText.printable(change.platform ?? ""))</td>"
+                    + "<td>\(XMLText.printable(Self.description(change)))</td><td>\(examples)</td></tr>\n"
             }
             body += "</tbody>\n</table>\n</section>\n"
         }
@@ -124,5 +119,16 @@ public struct Changelog: Sendable {
         return order.map { ($0, groups[$0]!) }
     }
 
-    static func cell(_ text: String) -> String { text.replacing("|", with: "\\|") }
+    /// One environment's changes as a Markdown table under its heading.
+    static func table(_ environment: String, _ changes: [LinkChange], heading: String) -> String {
+        var text =
+            "\(heading) \(MarkdownText.cell(environment))\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
+        for change in changes {
+            let example = change.witnesses.first.map(MarkdownText.code) ?? ""
+            text +=
+                "| \(MarkdownText.cell(change.host ?? "")) | \(MarkdownText.cell(change.platform ?? "")) "
+                + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
+        }
+        return text
+    }
 }

@@ -31,7 +31,7 @@ public enum ReportRenderer {
     // MARK: Text
 
     /// `path:line:col: error: message [RULE_ID]`, witnesses and fingerprint below, then changes
-    /// and a summary line.
+    /// and a summary line. Each line is escaped whole: every value in it is single-line text.
     public static func text(_ report: CheckReport) -> String {
         var lines: [String] = []
         for finding in report.findings {
@@ -70,7 +70,7 @@ public enum ReportRenderer {
         }
         lines += report.notes.map { "note: \($0)" }
         lines.append(summary(report))
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(PrintableText.escaped).joined(separator: "\n") + "\n"
     }
 
     static func summary(_ report: CheckReport) -> String {
@@ -184,7 +184,9 @@ public enum ReportRenderer {
     // MARK: GitHub
 
     /// Workflow commands, so findings appear on the pull request's lines
-    /// (https://docs.github.com/actions/reference/workflow-commands-for-github-actions).
+    /// (https://docs.github.com/actions/reference/workflow-commands-for-github-actions). Values
+    /// are escaped before the workflow-command encoding: a newline from input shows as `\n` and
+    /// can never start a line, hence never a command of its own; only our separators become `%0A`.
     public static func github(_ report: CheckReport) -> String {
         var lines: [String] = []
         for finding in report.findings where finding.ignoredBecause == nil {
@@ -204,18 +206,20 @@ public enum ReportRenderer {
                 properties += ["file=\(report.path(location))", "line=\(location.line)", "col=\(location.column)"]
             }
             properties.append("title=\(finding.rule)")
-            var message = finding.message
-            if let reason = finding.approval { message = "approved (\(reason)): " + message }
-            if finding.side == .base { message += " (at \(report.base?.name ?? "base"))" }
-            for witness in finding.witnesses.prefix(5) { message += "\nwitness: \(witness)" }
+            var message = PrintableText.escaped(finding.message)
+            if let reason = finding.approval { message = "approved (\(PrintableText.escaped(reason))): " + message }
+            if finding.side == .base { message += " (at \(PrintableText.escaped(report.base?.name ?? "base")))" }
+            for witness in finding.witnesses.prefix(5) { message += "\nwitness: \(PrintableText.escaped(witness))" }
             message += "\nfingerprint: \(finding.fingerprint)"
             lines.append(
                 "::\(command) \(properties.map(escapeProperty).joined(separator: ","))::\(escapeData(message))")
         }
         for change in report.changes where change.kind.isBehaviour {
-            lines.append("::notice title=\(escapeProperty(change.kind.rawValue))::\(escapeData(change.summary))")
+            lines.append(
+                "::notice title=\(escapeProperty(change.kind.rawValue))::\(escapeData(PrintableText.escaped(change.summary)))"
+            )
         }
-        lines.append(summary(report))
+        lines.append(PrintableText.escaped(summary(report)))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -227,7 +231,7 @@ public enum ReportRenderer {
         // Only the value after `=` needs the extra escapes; keys are ours.
         guard let equals = text.firstIndex(of: "=") else { return escapeData(text) }
         let key = text[...equals]
-        let value = escapeData(String(text[text.index(after: equals)...])).replacing(":", with: "%3A")
+        let value = escapeData(PrintableText.escaped(text[text.index(after: equals)...])).replacing(":", with: "%3A")
             .replacing(",", with: "%2C")
         return key + value
     }
@@ -333,22 +337,23 @@ public enum ReportRenderer {
                 if !blocking.isEmpty {
                     failures += 1
                     let text = blocking.map { finding in
-                        (finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? "")
-                            + finding.message
-                            + witnessSuffix(finding)
+                        XMLText.printable(
+                            (finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? "")
+                                + finding.message + witnessSuffix(finding))
                     }.joined(separator: "\n")
                     body =
-                        "\n      <failure message=\"\(XMLText.escaped(blocking[0].message))\" type=\"\(rule)\">"
-                        + XMLText.escaped(text) + "</failure>\n    "
+                        "\n      <failure message=\"\(XMLText.printable(blocking[0].message))\" type=\"\(rule)\">"
+                        + text + "</failure>\n    "
                 } else if !items.isEmpty {
                     let text = items.map {
-                        "\($0.message) (\($0.approval.map { "approved: \($0)" } ?? $0.ignoredBecause.map { "ignored: \($0)" } ?? $0.severity.rawValue))"
+                        XMLText.printable(
+                            "\($0.message) (\($0.approval.map { "approved: \($0)" } ?? $0.ignoredBecause.map { "ignored: \($0)" } ?? $0.severity.rawValue))"
+                        )
                     }
-                    body =
-                        "\n      <system-out>" + XMLText.escaped(text.joined(separator: "\n")) + "</system-out>\n    "
+                    body = "\n      <system-out>" + text.joined(separator: "\n") + "</system-out>\n    "
                 }
                 cases.append(
-                    "    <testcase classname=\"\(rule)\" name=\"\(XMLText.escaped(scope))\">\(body)</testcase>")
+                    "    <testcase classname=\"\(rule)\" name=\"\(XMLText.printable(scope))\">\(body)</testcase>")
             }
             totalTests += cases.count
             totalFailures += failures
@@ -357,7 +362,7 @@ public enum ReportRenderer {
                     + cases.joined(separator: "\n") + "\n  </testsuite>")
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"\(XMLText.escaped(title))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
+            + "<testsuites name=\"\(XMLText.printable(title))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
             + suites.joined(separator: "\n") + "\n</testsuites>\n"
     }
 
@@ -367,7 +372,7 @@ public enum ReportRenderer {
     public static func markdown(_ report: CheckReport) -> String {
         var text =
             "### Linkwright: " + (report.blocks ? "❌ this change breaks links" : "✅ no blocking finding") + "\n\n"
-        text += summary(report) + "\n"
+        text += MarkdownText.cell(summary(report)) + "\n"
         let shown = report.findings.filter { $0.ignoredBecause == nil }
         if !shown.isEmpty {
             text += "\n| | Rule | Finding | Where |\n|---|---|---|---|\n"
@@ -375,20 +380,16 @@ public enum ReportRenderer {
                 let icon = finding.approval != nil ? "☑️" : finding.blocks ? "❌" : "⚠️"
                 let place =
                     finding.location.map {
-                        "`\(report.path($0)):\($0.line)`" + (finding.side == .base ? " (base)" : "")
+                        MarkdownText.code("\(report.path($0)):\($0.line)") + (finding.side == .base ? " (base)" : "")
                     } ?? ""
-                let witnesses = finding.witnesses.prefix(2).map { "<br>e.g. `\($0)`" }.joined()
-                let approval = finding.approval.map { "<br>approved: \($0)" } ?? ""
-                text += "| \(icon) | `\(finding.rule)` | \(cell(finding.message))\(witnesses)\(approval) | \(place) |\n"
+                let witnesses = finding.witnesses.prefix(2).map { "<br>e.g. " + MarkdownText.code($0) }.joined()
+                let approval = finding.approval.map { "<br>approved: " + MarkdownText.cell($0) } ?? ""
+                text +=
+                    "| \(icon) | `\(finding.rule)` | \(MarkdownText.cell(finding.message))\(witnesses)\(approval) | \(place) |\n"
             }
         }
         for (environment, changes) in Changelog.byEnvironment(report.changes) {
-            text += "\n#### \(environment)\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
-            for change in changes {
-                let example = change.witnesses.first.map { "`\($0)`" } ?? ""
-                text +=
-                    "| \(change.host ?? "") | \(change.platform ?? "") | \(cell(Changelog.description(change))) | \(example) |\n"
-            }
+            text += "\n" + Changelog.table(environment, changes, heading: "####")
         }
         if report.changes.isEmpty && report.base != nil && report.unproven.isEmpty {
             text += "\nNo change in which URLs open which app.\n"
@@ -401,5 +402,4 @@ public enum ReportRenderer {
         return text
     }
 
-    static func cell(_ text: String) -> String { text.replacing("|", with: "\\|").replacing("\n", with: " ") }
 }

@@ -55,7 +55,7 @@ public struct MonitorState: Sendable, Equatable {
                     }
                     state.cdnDiffersSince[host.key] = date
                 }
-            default: return invalid(member.value, "unexpected \"\(member.key)\"")
+            default: return invalid(member.value, "unexpected \(PrintableText.quoted(member.key))")
             }
         }
         return .success(state)

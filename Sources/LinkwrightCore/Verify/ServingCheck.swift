@@ -62,7 +62,7 @@ public enum ServingCheck {
             // Apple: "with no redirects" (Supporting associated domains); Google: no 301/302 (configure-assetlinks).
             add(
                 ID.redirect, .error,
-                "redirects (\(response.status)) to \(response.redirectLocation ?? "an unknown place"); devices do not follow redirects",
+                "redirects (\(response.status)) to \(response.redirectLocation.map(PrintableText.excerpt) ?? "an unknown place"); devices do not follow redirects",
                 "serve the file itself at this URL, with status 200")
             return findings
         }
@@ -73,7 +73,7 @@ public enum ServingCheck {
             return findings
         }
         if response.mediaType != "application/json" {
-            let served = response.contentType.map { "Content-Type \($0)" } ?? "no Content-Type"
+            let served = response.contentType.map { "Content-Type \(PrintableText.excerpt($0))" } ?? "no Content-Type"
             if file == .assetLinks {
                 // Google: the file "must be served with content-type application/json" (configure-assetlinks).
                 add(
@@ -154,10 +154,11 @@ public enum ServingCheck {
         return findings
     }
 
-    /// `Apple-Failure-Reason`, `Apple-Failure-Details`, `Age` and `Cache-Control`, when present.
+    /// `Apple-Failure-Reason`, `Apple-Failure-Details`, `Age` and `Cache-Control`, when present;
+    /// each value as an excerpt, since whoever answers the request chooses it.
     public static func cdnHeaders(_ response: ServedFile.Response) -> String {
         ["Apple-Failure-Reason", "Apple-Failure-Details", "Age", "Cache-Control"].compactMap { name in
-            response.header(name).map { "\(name): \($0)" }
+            response.header(name).map { "\(name): \(PrintableText.excerpt($0))" }
         }.joined(separator: ", ")
     }
 

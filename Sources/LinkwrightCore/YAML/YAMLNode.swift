@@ -17,17 +17,21 @@ public struct YAMLNode: Sendable, Equatable {
         self.location = location
     }
 
-    /// What kind of node this is, in words, for "expected X, found Y" messages.
-    public var kindDescription: String {
+    /// What kind of node this is, in words, for "expected X, found Y" messages, with an excerpt
+    /// of a scalar's value.
+    public var kindDescription: String { kindDescription(showingValue: true) }
+
+    /// `kindDescription`, or without the value ("a string") for text that need not be configuration.
+    public func kindDescription(showingValue: Bool) -> String {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .scalar(let scalar):
             switch scalar.resolved {
             case .null: return "an empty value"
-            case .bool: return "the boolean \(scalar.text)"
-            case .integer, .float: return "the number \(scalar.text)"
-            case .string: return "the string \"\(scalar.text)\""
+            case .bool: return showingValue ? "the boolean \(scalar.text)" : "a boolean"
+            case .integer, .float: return showingValue ? "the number \(PrintableText.excerpt(scalar.text))" : "a number"
+            case .string: return showingValue ? "the string \(PrintableText.quoted(scalar.text))" : "a string"
             }
         }
     }

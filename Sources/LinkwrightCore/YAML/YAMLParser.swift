@@ -217,7 +217,7 @@ private struct TreeBuilder {
                     diagnostics.append(
                         Diagnostic(
                             "DUPLICATE_KEY", .error,
-                            "duplicate key \"\(scalar.text)\" (first written at line \(first.line), column \(first.column))",
+                            "duplicate key \(PrintableText.quoted(scalar.text)) (first written at line \(first.line), column \(first.column))",
                             at: location, hint: "keep one of the two entries"))
                 } else {
                     stack[top].seen[scalar.text] = location
@@ -228,7 +228,8 @@ private struct TreeBuilder {
             }
         case .alias(let name):
             throw YAMLParser.ParseFailure(
-                id: "YAML_ALIAS", message: "YAML aliases (*\(name)) are not allowed in configuration files",
+                id: "YAML_ALIAS",
+                message: "YAML aliases (*\(PrintableText.excerpt(name))) are not allowed in configuration files",
                 line: mark.0, column: mark.1, hint: "write the value out where it is used")
         }
     }

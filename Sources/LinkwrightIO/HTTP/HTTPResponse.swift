@@ -44,7 +44,8 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Response header fields in the order they arrived. Names compare case-insensitively, and a
-/// name sent several times keeps every value.
+/// name sent several times keeps every value. Values are kept exactly as sent, control
+/// characters included: whatever shows one escapes it (`PrintableText`), since the server chose it.
 public struct HTTPHeaders: Sendable, Equatable {
     /// One header line: the name as sent, and the value without surrounding whitespace.
     public struct Field: Sendable, Equatable {
