@@ -55,7 +55,7 @@ public struct GitTreeSource: SourceTree {
                 throw SourceTreeError.missing(path)
             }
             var blob: OpaquePointer?
-            try LibGit2.check(
+            try repository.check(
                 git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")
             defer { git_blob_free(blob) }
             let size = Int(git_blob_rawsize(blob))
