@@ -17,8 +17,9 @@ let package = Package(
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "LinkwrightCore", dependencies: ["CYaml"]),
-        .target(name: "LinkwrightIO", dependencies: ["LinkwrightCore", "CGit2", "CCurl"]),
+        .target(name: "LinkwrightIO", dependencies: ["LinkwrightCore", "CGit2", "CCurl", "CZlib"]),
         .target(name: "LinkwrightCLI", dependencies: ["LinkwrightCore", "LinkwrightIO"]),
         .executableTarget(name: "linkwright", dependencies: ["LinkwrightCLI"]),
         // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).

@@ -149,6 +149,10 @@ final class RevisionReader {
     private func read(_ tree: some SourceTree, at place: String) throws -> [SourceFile] {
         do {
             return try tree.configurationFiles()
+        } catch let error as GitError {
+            // A git failure names what it was reading and carries its own hint, such as the
+            // repair of a corrupt object.
+            return try Self.gitAction { throw error }
         } catch {
             throw UnusableInput(message: "cannot read the configuration at \(place): \(error)", hint: nil)
         }

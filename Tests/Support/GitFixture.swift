@@ -79,6 +79,26 @@ public final class GitFixture {
         }
     }
 
+    /// The file that holds `id` as a loose object in the repository (or in `repository`).
+    public func looseObjectFile(_ id: String, in repository: String? = nil) -> String {
+        (repository ?? self.repository) + "/.git/objects/" + id.prefix(2) + "/" + id.dropFirst(2)
+    }
+
+    /// Replaces the file of the loose object `id` with `bytes`, as damage or an attacker would.
+    public func replaceLooseObject(_ id: String, with bytes: [UInt8], in repository: String? = nil) throws {
+        let file = looseObjectFile(id, in: repository)
+        // git makes object files read-only.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+    }
+
+    /// Cuts the file of the loose object `id` to half its length, as an interrupted copy or a
+    /// full disk leaves it.
+    public func truncateLooseObject(_ id: String, in repository: String? = nil) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: looseObjectFile(id, in: repository)))
+        try replaceLooseObject(id, with: Array(bytes.prefix(bytes.count / 2)), in: repository)
+    }
+
     private func run(_ arguments: [String], in directory: String, environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

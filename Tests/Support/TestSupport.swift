@@ -61,15 +61,20 @@ public struct ProcessResult: CustomStringConvertible {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// Whether the process was killed at the timeout given to `runProcess`.
+    public var timedOut = false
 
-    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    public var description: String {
+        (timedOut ? "killed at the timeout" : "exit \(status)") + "\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
 }
 
 /// Runs a program to completion. Standard output and error are drained concurrently so a large
-/// output cannot fill a pipe and block the child.
+/// output cannot fill a pipe and block the child. With a `timeout` (seconds), a process still
+/// running then is killed, so a test of something that must not hang fails instead of hanging.
 public func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-    input: Data? = nil
+    input: Data? = nil, timeout: TimeInterval? = nil
 ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
@@ -86,6 +91,9 @@ public func runProcess(
     process.standardError = err
     process.standardInput = inputPipe
     try process.run()
+    let pid = process.processIdentifier
+    let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+    if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
     let group = DispatchGroup()
     nonisolated(unsafe) var outData = Data()
     nonisolated(unsafe) var errData = Data()
@@ -95,19 +103,24 @@ public func runProcess(
     try? inputPipe.fileHandleForWriting.close()
     group.wait()
     process.waitUntilExit()
+    killer.cancel()
     return ProcessResult(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
+        stderr: String(decoding: errData, as: UTF8.self),
+        // Nothing else sends SIGKILL to the processes tests run.
+        timedOut: timeout != nil && process.terminationReason == .uncaughtSignal
+            && process.terminationStatus == SIGKILL)
 }
 
 /// Runs the built `linkwright` executable.
 public func runLinkwright(
-    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil
+    _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], input: Data? = nil,
+    timeout: TimeInterval? = nil
 ) throws -> ProcessResult {
     try runProcess(
         RepositoryPaths.products.appendingPathComponent("linkwright"), arguments, in: directory,
         environment: environment,
-        input: input)
+        input: input, timeout: timeout)
 }
 
 /// Golden files: compares `actual` with the file at `url`. With `LINKWRIGHT_RECORD=1` in the

@@ -22,6 +22,9 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingIdentity(missing: [String])
     /// The paths given to `commit(paths:message:)` hold no change against HEAD.
     case nothingToCommit(paths: [String])
+    /// The loose object `id` is damaged (`defect` says how), met while doing `operation`: the
+    /// repository itself must be repaired.
+    case corruptObject(id: String, defect: String, operation: String)
     /// Any other libgit2 failure, with libgit2's own explanation.
     case failed(operation: String, reason: String)
 
@@ -46,6 +49,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot commit: git \(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not set"
         case .nothingToCommit(let paths):
             "nothing to commit: \(paths.joined(separator: ", ")) \(paths.count == 1 ? "has" : "have") no changes against HEAD"
+        case .corruptObject(let id, let defect, let operation):
+            "git object \(id) is corrupt, found while \(operation): \(defect)"
         case .failed(let operation, let reason):
             "git: \(operation) failed: \(reason)"
         }
@@ -76,6 +81,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "tell git who you are, for this repository or with --global"
         case .nothingToCommit:
             "change the files first, or commit nothing"
+        case .corruptObject:
+            "the repository has a corrupt object: restore it from another clone, or clone again"
         case .failed:
             "check that git itself can read the repository"
         }
@@ -95,6 +102,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             missing.map { key in
                 key == "user.name" ? "git config user.name \"Your Name\"" : "git config user.email you@example.com"
             }.joined(separator: " && ")
+        case .corruptObject:
+            "git fsck"
         case .failed:
             "git status"
         case .notARepository, .bareRepository, .unknownRevision, .notACommit, .noMergeBase, .nothingToCommit:

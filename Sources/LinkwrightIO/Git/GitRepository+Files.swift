@@ -9,7 +9,7 @@ extension GitRepository {
                 entry.mode == GIT_FILEMODE_BLOB || entry.mode == GIT_FILEMODE_BLOB_EXECUTABLE
             else { return nil }
             var blob: OpaquePointer?
-            try LibGit2.check(git_blob_lookup(&blob, handle, &entry.id), "reading \(path) at \(commit.shortID)")
+            try check(git_blob_lookup(&blob, handle, &entry.id), "reading \(path) at \(commit.shortID)")
             defer { git_blob_free(blob) }
             let size = Int(git_blob_rawsize(blob))
             let bytes =

@@ -13,7 +13,7 @@ extension GitRepository {
         var flags: UInt32 = 0
         let code = git_status_file(&flags, handle, path)
         if code == GIT_ENOTFOUND.rawValue { return .clean }
-        try LibGit2.check(code, "reading the status of \(path)")
+        try check(code, "reading the status of \(path)")
         switch flags {
         case GIT_STATUS_CURRENT.rawValue: return .clean
         case GIT_STATUS_WT_NEW.rawValue: return .untracked
@@ -37,55 +37,55 @@ extension GitRepository {
         defer { git_commit_free(parent) }
 
         var index: OpaquePointer?
-        try LibGit2.check(git_repository_index(&index, handle), "opening the index")
+        try check(git_repository_index(&index, handle), "opening the index")
         defer { git_index_free(index) }
         // The commit's tree is built in a separate index that starts from HEAD, so that nothing
         // else staged in the repository's index slips in.
         var commitIndex: OpaquePointer?
-        try LibGit2.check(git_index_new(&commitIndex), "creating an index")
+        try check(git_index_new(&commitIndex), "creating an index")
         defer { git_index_free(commitIndex) }
         if let parent {
             var parentTree: OpaquePointer?
-            try LibGit2.check(git_commit_tree(&parentTree, parent), "reading HEAD's tree")
+            try check(git_commit_tree(&parentTree, parent), "reading HEAD's tree")
             defer { git_tree_free(parentTree) }
-            try LibGit2.check(git_index_read_tree(commitIndex, parentTree), "reading HEAD's tree")
+            try check(git_index_read_tree(commitIndex, parentTree), "reading HEAD's tree")
         }
         for path in paths {
             if existsInWorkTree(path) {
-                try LibGit2.check(git_index_add_bypath(index, path), "staging \(path)")
+                try check(git_index_add_bypath(index, path), "staging \(path)")
             } else {
-                try LibGit2.check(git_index_remove_bypath(index, path), "staging the deletion of \(path)")
+                try check(git_index_remove_bypath(index, path), "staging the deletion of \(path)")
             }
             if let staged = git_index_get_bypath(index, path, 0) {
-                try LibGit2.check(git_index_add(commitIndex, staged), "staging \(path)")
+                try check(git_index_add(commitIndex, staged), "staging \(path)")
             } else {
-                try LibGit2.check(git_index_remove_bypath(commitIndex, path), "staging the deletion of \(path)")
+                try check(git_index_remove_bypath(commitIndex, path), "staging the deletion of \(path)")
             }
         }
 
         var treeID = git_oid()
-        try LibGit2.check(git_index_write_tree_to(&treeID, commitIndex, handle), "writing the tree")
+        try check(git_index_write_tree_to(&treeID, commitIndex, handle), "writing the tree")
         let unchanged =
             parent.map { git_oid_equal(&treeID, git_commit_tree_id($0)) == 1 }
             ?? (git_index_entrycount(commitIndex) == 0)
         if unchanged { throw GitError.nothingToCommit(paths: paths) }
         var tree: OpaquePointer?
-        try LibGit2.check(git_tree_lookup(&tree, handle, &treeID), "reading the new tree")
+        try check(git_tree_lookup(&tree, handle, &treeID), "reading the new tree")
         defer { git_tree_free(tree) }
 
         // git's default cleanup: trailing whitespace and blank lines go, a final newline comes.
         var cleanMessage = git_buf()
         defer { git_buf_dispose(&cleanMessage) }
-        try LibGit2.check(git_message_prettify(&cleanMessage, message, 0, 0x23), "formatting the message")
+        try check(git_message_prettify(&cleanMessage, message, 0, 0x23), "formatting the message")
         var parents: [OpaquePointer?] = parent.map { [$0] } ?? []
         var commitID = git_oid()
-        try LibGit2.check(
+        try check(
             git_commit_create(
                 &commitID, handle, "HEAD", signature, signature, nil, cleanMessage.ptr, tree, parents.count, &parents),
             "committing")
-        try LibGit2.check(git_index_write(index), "writing the index")
+        try check(git_index_write(index), "writing the index")
         var commit: OpaquePointer?
-        try LibGit2.check(git_commit_lookup(&commit, handle, &commitID), "reading the new commit")
+        try check(git_commit_lookup(&commit, handle, &commitID), "reading the new commit")
         defer { git_commit_free(commit) }
         guard let commit else { throw GitError.failed(operation: "reading the new commit", reason: "not found") }
         return try GitCommit(commit)
@@ -94,7 +94,7 @@ extension GitRepository {
     /// The configured identity, now; `GitError.missingIdentity` names whichever key is not set.
     private func defaultSignature() throws -> UnsafeMutablePointer<git_signature> {
         var config: OpaquePointer?
-        try LibGit2.check(git_repository_config_snapshot(&config, handle), "reading the configuration")
+        try check(git_repository_config_snapshot(&config, handle), "reading the configuration")
         defer { git_config_free(config) }
         let missing = ["user.name", "user.email"].filter { key in
             var value: UnsafePointer<CChar>?
@@ -102,7 +102,7 @@ extension GitRepository {
         }
         if !missing.isEmpty { throw GitError.missingIdentity(missing: missing) }
         var signature: UnsafeMutablePointer<git_signature>?
-        try LibGit2.check(git_signature_default(&signature, handle), "reading user.name and user.email")
+        try check(git_signature_default(&signature, handle), "reading user.name and user.email")
         guard let signature else { throw GitError.missingIdentity(missing: ["user.name", "user.email"]) }
         return signature
     }
@@ -111,7 +111,7 @@ extension GitRepository {
     private func headCommit() throws -> OpaquePointer? {
         if git_repository_head_unborn(handle) == 1 { return nil }
         var head: OpaquePointer?
-        try LibGit2.check(git_revparse_single(&head, handle, "HEAD^{commit}"), "reading HEAD")
+        try check(git_revparse_single(&head, handle, "HEAD^{commit}"), "reading HEAD")
         return head
     }
 

@@ -14,6 +14,8 @@ public final class GitRepository {
     /// The configuration folder relative to `workTreeRoot`, "" when they are the same folder.
     /// Monorepos keep the configuration in a subfolder; the same path is read at every revision.
     public let configurationPath: String
+    /// The loose objects the guarded object database refused, reported by the failing call.
+    private let corruptObjects: CorruptObjectLog
 
     /// Opens the repository whose working tree contains `configurationFolder`, searching parent
     /// folders as git does.
@@ -59,6 +61,13 @@ public final class GitRepository {
                 operation: "locating \(configurationFolder) in the repository",
                 reason: "it lies outside the working tree \(root)")
         }
+        // Repositories come from untrusted contributors: libgit2 must not inflate loose objects.
+        do {
+            corruptObjects = try GuardedObjectDatabase.install(on: repository)
+        } catch {
+            git_repository_free(repository)
+            throw error
+        }
         handle = repository
         workTreeRoot = root
         configurationPath = relative
@@ -84,12 +93,13 @@ public final class GitRepository {
             guard !failure.isMissingObject, failure.is(GIT_ENOTFOUND) || failure.is(GIT_EINVALIDSPEC) else {
                 throw historyError(failure, "resolving \(revision)")
             }
-            throw unknownRevision(revision)
+            // An abbreviated ID whose object is corrupt also ends as "not found".
+            throw corruption(during: "resolving \(revision)") ?? unknownRevision(revision)
         }
         defer { git_object_free(object) }
         var commit: OpaquePointer?
         guard git_object_peel(&commit, object, GIT_OBJECT_COMMIT) >= 0, let commit else {
-            throw GitError.notACommit(revision)
+            throw corruption(during: "resolving \(revision)") ?? GitError.notACommit(revision)
         }
         defer { git_object_free(commit) }
         return try GitCommit(commit)
@@ -105,7 +115,7 @@ public final class GitRepository {
         var bID = try git_oid(hex: b.id)
         let code = git_merge_base(&base, handle, &aID, &bID)
         if code == GIT_ENOTFOUND.rawValue { throw GitError.noMergeBase(a, b) }
-        try LibGit2.check(code, "finding the merge base of \(a.shortID) and \(b.shortID)")
+        try check(code, "finding the merge base of \(a.shortID) and \(b.shortID)")
         return try commit(base)
     }
 
@@ -116,23 +126,23 @@ public final class GitRepository {
     public func commits(from base: GitCommit, to head: GitCommit, firstParentOnly: Bool = false) throws -> [GitCommit] {
         try requireFullHistory()
         var walk: OpaquePointer?
-        try LibGit2.check(git_revwalk_new(&walk, handle), "walking history")
+        try check(git_revwalk_new(&walk, handle), "walking history")
         defer { git_revwalk_free(walk) }
-        try LibGit2.check(
+        try check(
             git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue), "sorting history")
         var headID = try git_oid(hex: head.id)
         var baseID = try git_oid(hex: base.id)
-        try LibGit2.check(git_revwalk_push(walk, &headID), "walking from \(head.shortID)")
-        try LibGit2.check(git_revwalk_hide(walk, &baseID), "stopping at \(base.shortID)")
+        try check(git_revwalk_push(walk, &headID), "walking from \(head.shortID)")
+        try check(git_revwalk_hide(walk, &baseID), "stopping at \(base.shortID)")
         if firstParentOnly {
-            try LibGit2.check(git_revwalk_simplify_first_parent(walk), "following first parents")
+            try check(git_revwalk_simplify_first_parent(walk), "following first parents")
         }
         var commits: [GitCommit] = []
         var id = git_oid()
         while true {
             let code = git_revwalk_next(&id, walk)
             if code == GIT_ITEROVER.rawValue { break }
-            try LibGit2.check(code, "walking history")
+            try check(code, "walking history")
             commits.append(try commit(id))
         }
         return commits
@@ -141,7 +151,7 @@ public final class GitRepository {
     /// Every tag that marks a commit, sorted by name. Tags of trees or files are left out.
     public func tags() throws -> [GitTag] {
         var names = git_strarray()
-        try LibGit2.check(git_tag_list(&names, handle), "listing tags")
+        try check(git_tag_list(&names, handle), "listing tags")
         defer { git_strarray_dispose(&names) }
         var tags: [GitTag] = []
         for index in 0..<names.count {
@@ -177,7 +187,7 @@ public final class GitRepository {
         }
         defer { git_commit_free(commitObject) }
         var tree: OpaquePointer?
-        try LibGit2.check(git_commit_tree(&tree, commitObject), "reading the tree of \(commit.shortID)")
+        try check(git_commit_tree(&tree, commitObject), "reading the tree of \(commit.shortID)")
         defer { git_tree_free(tree) }
         guard let tree else {
             throw GitError.failed(operation: "reading the tree of \(commit.shortID)", reason: "no tree")
@@ -189,7 +199,7 @@ public final class GitRepository {
     func withTree<Result>(_ id: git_oid, _ body: (OpaquePointer) throws -> Result) throws -> Result {
         var id = id
         var tree: OpaquePointer?
-        try LibGit2.check(git_tree_lookup(&tree, handle, &id), "reading tree \(id.hex)")
+        try check(git_tree_lookup(&tree, handle, &id), "reading tree \(id.hex)")
         defer { git_tree_free(tree) }
         guard let tree else { throw GitError.failed(operation: "reading tree \(id.hex)", reason: "no tree") }
         return try body(tree)
@@ -200,7 +210,7 @@ public final class GitRepository {
         var entry: OpaquePointer?
         let code = git_tree_entry_bypath(&entry, tree, path)
         if code == GIT_ENOTFOUND.rawValue { return nil }
-        try LibGit2.check(code, "looking up \(path)")
+        try check(code, "looking up \(path)")
         defer { git_tree_entry_free(entry) }
         guard let entry else { return nil }
         return (git_tree_entry_id(entry).pointee, git_tree_entry_filemode(entry))
@@ -277,7 +287,23 @@ public final class GitRepository {
 
     /// A failure while reading history: a missing object in a shallow clone means the clone is too shallow.
     private func historyError(_ failure: LibGit2.Failure, _ operation: String) -> GitError {
-        isShallow && failure.isMissingObject ? .shallowClone : .failed(operation: operation, reason: failure.message)
+        if let corruption = corruption(during: operation) { return corruption }
+        return isShallow && failure.isMissingObject
+            ? .shallowClone : .failed(operation: operation, reason: failure.message)
+    }
+
+    /// Throws when `code` reports an error: `GitError.corruptObject` when the call failed on a
+    /// loose object the guard refused, otherwise `.failed` with libgit2's explanation.
+    func check(_ code: Int32, _ operation: @autoclosure () -> String) throws {
+        guard code < 0 else { return }
+        let operation = operation()
+        throw corruption(during: operation)
+            ?? .failed(operation: operation, reason: LibGit2.lastError(code: code).message)
+    }
+
+    /// `GitError.corruptObject` for the loose object the guard refused since the last report, if any.
+    private func corruption(during operation: String) -> GitError? {
+        corruptObjects.take().map { .corruptObject(id: $0.id, defect: "\($0.defect)", operation: operation) }
     }
 
     /// libgit2 ends folder paths with a slash; the tool prints and joins them without one.

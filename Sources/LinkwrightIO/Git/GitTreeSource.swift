@@ -67,7 +67,7 @@ public struct GitTreeSource: SourceTree {
                 git_odb_read_header(&storedSize, &type, odb, &entry.id), "reading \(path) at \(commit.shortID)")
             guard storedSize <= readLimit else { throw SourceTreeError.tooLarge(path, limit: readLimit) }
             var blob: OpaquePointer?
-            try LibGit2.check(
+            try repository.check(
                 git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")
             defer { git_blob_free(blob) }
             let size = Int(git_blob_rawsize(blob))

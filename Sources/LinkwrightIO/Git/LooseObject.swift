@@ -1,0 +1,167 @@
+import CZlib
+
+/// One loose object file (`objects/xx/yyyy…`) inflated and checked by linkwright itself.
+///
+/// libgit2 1.5.1 spins forever inflating a truncated loose object: zlib reports `Z_BUF_ERROR`
+/// when the input runs out, and its zstream loop retries without ever feeding more input
+/// (libgit2 issue #7342, fixed by pull request #7346 after 1.5). It also writes past its buffer
+/// when a header declares fewer bytes than the object holds (issue #7177). Repositories come from
+/// untrusted contributors, so libgit2 never inflates a loose object here: the object database
+/// installed by `GuardedObjectDatabase` hands it the body decoded below, or an error.
+struct LooseObject {
+    enum Kind: String {
+        case commit, tree, blob, tag
+    }
+
+    let kind: Kind
+    let body: [UInt8]
+
+    /// The largest object linkwright reads, compressed or inflated: far beyond any configuration
+    /// file, commit or tree, and small enough that a lying header cannot exhaust memory.
+    static let maximumSize = 256 << 20
+
+    /// `file`, the bytes of a loose object file, as git defines it: a zlib stream, complete,
+    /// holding `<kind> <size>\0` and exactly `size` bytes, with nothing after the stream.
+    init(decoding file: [UInt8]) throws(LooseObjectDefect) {
+        guard file.count <= Self.maximumSize else { throw .tooLarge }
+        let inflater = Inflater(file)
+        try inflater.start()
+        // "commit 268435456\0" is the longest header within the limit; 32 bytes hold it.
+        var head = try inflater.inflate(atMost: 32)
+        guard let nul = head.firstIndex(of: 0) else { throw .badHeader }
+        let (kind, size) = try Self.parseHeader(head[..<nul])
+        head.removeSubrange(...nul)
+        var body = head
+        guard body.count <= size else { throw .lengthMismatch(declared: size, actual: nil) }
+        // The size is only a claim until the data bears it out.
+        body.reserveCapacity(min(size, 1 << 20))
+        while !inflater.ended {
+            // One byte more than declared shows a body that runs on past its size.
+            let chunk = try inflater.inflate(atMost: min(size - body.count + 1, 1 << 16))
+            body += chunk
+            guard body.count <= size else { throw .lengthMismatch(declared: size, actual: nil) }
+        }
+        guard body.count == size else { throw .lengthMismatch(declared: size, actual: body.count) }
+        guard inflater.inputLeft == 0 else { throw .trailingData }
+        self.kind = kind
+        self.body = body
+    }
+
+    /// `<kind> <size>`: one of git's four kinds, one space, and the size in canonical decimal
+    /// (no sign, no leading zero), as git itself requires.
+    private static func parseHeader(_ header: ArraySlice<UInt8>) throws(LooseObjectDefect) -> (Kind, Int) {
+        guard let space = header.firstIndex(of: UInt8(ascii: " ")),
+            let kind = Kind(rawValue: String(decoding: header[..<space], as: UTF8.self))
+        else { throw .badHeader }
+        let digits = header[(space + 1)...]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+            digits.first != 0x30 || digits.count == 1
+        else { throw .badHeader }
+        let size = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard size <= maximumSize else { throw .tooLarge }
+        return (kind, size)
+    }
+}
+
+/// Why a loose object file cannot be read. Each says what is wrong with the file in words a user
+/// can match against `git fsck`'s report.
+enum LooseObjectDefect: Error, Equatable, CustomStringConvertible {
+    /// The zlib stream stops before its end: the file was cut short.
+    case truncated
+    /// zlib rejects the data; `reason` is zlib's own message.
+    case damaged(reason: String)
+    /// The inflated data does not start with `<kind> <size>\0`.
+    case badHeader
+    /// The header's size disagrees with the data: `actual` bytes, or more than declared when nil.
+    case lengthMismatch(declared: Int, actual: Int?)
+    /// Bytes follow the end of the zlib stream.
+    case trailingData
+    /// The file or the object it declares is larger than `LooseObject.maximumSize`.
+    case tooLarge
+
+    var description: String {
+        switch self {
+        case .truncated:
+            "the file is truncated (its compressed data ends early)"
+        case .damaged(let reason):
+            "its compressed data is damaged (\(reason))"
+        case .badHeader:
+            "it does not start with a git object header"
+        case .lengthMismatch(let declared, let actual?):
+            "its header declares \(declared) bytes but it holds \(actual)"
+        case .lengthMismatch(let declared, nil):
+            "its header declares \(declared) bytes but it holds more"
+        case .trailingData:
+            "data follows the end of its compressed stream"
+        case .tooLarge:
+            "it is larger than the \(LooseObject.maximumSize >> 20) MiB linkwright reads"
+        }
+    }
+}
+
+/// A zlib inflate stream over one buffer that is entirely in memory from the start, so running
+/// out of input always means the data was cut short: no call is ever retried without progress.
+private final class Inflater {
+    private let input: [UInt8]
+    /// zlib's state points back at its `z_stream`, so the stream needs an address that never moves.
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private var started = false
+    private(set) var ended = false
+
+    init(_ input: [UInt8]) {
+        self.input = input
+        stream.initialize(to: z_stream())
+    }
+
+    deinit {
+        if started { inflateEnd(stream) }
+        stream.deallocate()
+    }
+
+    var inputLeft: Int { Int(stream.pointee.avail_in) }
+
+    func start() throws(LooseObjectDefect) {
+        guard czlib_inflate_init(stream) == Z_OK else { throw .damaged(reason: "zlib cannot start") }
+        started = true
+        // Only the count is kept between calls: `next_in` is pointed into `input` for each call,
+        // because an array's storage address is only valid inside `withUnsafeBufferPointer`.
+        stream.pointee.avail_in = UInt32(input.count)
+    }
+
+    /// Up to `limit` more inflated bytes: fewer only when the stream ends. Throws when the input
+    /// runs out first (`.truncated`) or zlib rejects it.
+    func inflate(atMost limit: Int) throws(LooseObjectDefect) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: limit)
+        var produced = 0
+        while produced < limit && !ended {
+            let before = (stream.pointee.avail_in, produced)
+            let code = input.withUnsafeBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    let consumed = source.count - Int(stream.pointee.avail_in)
+                    stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress.map { $0 + consumed })
+                    stream.pointee.next_out = target.baseAddress.map { $0 + produced }
+                    stream.pointee.avail_out = UInt32(limit - produced)
+                    defer {
+                        stream.pointee.next_in = nil
+                        stream.pointee.next_out = nil
+                    }
+                    return CZlib.inflate(stream, Z_NO_FLUSH)
+                }
+            }
+            produced = limit - Int(stream.pointee.avail_out)
+            switch code {
+            case Z_STREAM_END:
+                ended = true
+            case Z_OK, Z_BUF_ERROR:
+                // All the input is there from the start, so stopping with output room left after
+                // using it all, or without progress (where libgit2 1.5 loops), means it was cut short.
+                if produced < limit && (stream.pointee.avail_in == 0 || before == (stream.pointee.avail_in, produced)) {
+                    throw .truncated
+                }
+            default:
+                throw .damaged(reason: stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)")
+            }
+        }
+        return Array(output[..<produced])
+    }
+}
