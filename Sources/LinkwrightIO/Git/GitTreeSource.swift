@@ -63,7 +63,7 @@ public struct GitTreeSource: SourceTree {
             defer { git_odb_free(odb) }
             var storedSize = 0
             var type = GIT_OBJECT_ANY
-            try LibGit2.check(
+            try repository.check(
                 git_odb_read_header(&storedSize, &type, odb, &entry.id), "reading \(path) at \(commit.shortID)")
             guard storedSize <= readLimit else { throw SourceTreeError.tooLarge(path, limit: readLimit) }
             var blob: OpaquePointer?
