@@ -51,11 +51,7 @@ final class RevisionReader {
             if arguments.value("host") != nil { throw UsageError(message: "--host goes with --artifact PATH") }
             return .configuration(workspace)
         }
-        let hostName = arguments.value("host") ?? "example.com"
-        guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
-            throw UsageError(message: "--host \(hostName) is not a host name")
-        }
-        return .artifacts(paths: artifacts, host: host)
+        return .artifacts(paths: artifacts, host: try LinkwrightCore.Host.argument(arguments.value("host") ?? "example.com"))
     }
 
     var repository: GitRepository {

@@ -137,7 +137,7 @@ struct ImportCommand: Command {
                 guard aasa != nil || hasAssetLinks else { continue }
                 inputs.append(
                     Input(
-                        host: try host(name), aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
+                        host: try LinkwrightCore.Host.argument(name, given: "--from \(folder)"), aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
                         assetLinks: hasAssetLinks ? "\(folder)/\(name)/.well-known/assetlinks.json" : nil))
             }
             guard !inputs.isEmpty else {
@@ -158,20 +158,13 @@ struct ImportCommand: Command {
                 guard aasa != nil || assetLinks != nil else {
                     throw UsageError(message: "--host \(value) has no --aasa or --assetlinks before it")
                 }
-                inputs.append(Input(host: try host(value), aasa: aasa, assetLinks: assetLinks))
+                inputs.append(Input(host: try LinkwrightCore.Host.argument(value), aasa: aasa, assetLinks: assetLinks))
                 aasa = nil
                 assetLinks = nil
             default: continue
             }
         }
         return inputs
-    }
-
-    private func host(_ text: String) throws -> LinkwrightCore.Host {
-        switch LinkwrightCore.Host.parse(text) {
-        case .success(let host): return host
-        case .failure(let problem): throw UsageError(message: "\(problem.message) (\(problem.hint))")
-        }
     }
 
     private func read(_ path: String, _ terminal: Terminal) throws -> [UInt8] {

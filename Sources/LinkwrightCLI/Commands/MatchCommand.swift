@@ -43,7 +43,7 @@ struct MatchCommand: Command {
         let input = try AssociationFileInput.load(arguments, terminal: terminal)
         let apps = input.apps(arguments)
         let json = arguments.value("format") == "json"
-        let host = arguments.value("host")?.lowercased()
+        let host = try arguments.value("host").map { try Host.argument($0).name }
         var unusable = false
         // Each app's `"app":"…"` member, escaped once rather than once per URL.
         let appMembers = apps.map { app -> [UInt8] in
@@ -60,7 +60,8 @@ struct MatchCommand: Command {
                 return
             }
             if url.host == nil, let host { url = url.on(host: host) }
-            if let host, let own = url.host, own != host {
+            // A URL may spell its host in Unicode; the file's host is in its ASCII form.
+            if let host, let own = url.host, own != host, (try? Host.parse(own).get().name) != host {
                 unusable = true
                 Self.reportError("is on \(own), but the file is served by \(host)", text(), json: json, terminal)
                 return
