@@ -63,7 +63,9 @@ import Testing
         #expect(parsed(String(repeating: "a", count: 63) + ".example") != nil)
         // 59 non-ASCII characters need at least 4 + 59 = 63; 60 cannot fit.
         #expect(self.problem(String(repeating: "é", count: 60) + ".example")?.message.contains("63") == true)
-        #expect(self.problem(String(repeating: "a.", count: 50_000) + "example")?.message == "host is longer than 253 characters")
+        #expect(
+            self.problem(String(repeating: "a.", count: 50_000) + "example")?.message
+                == "host is longer than 253 characters")
     }
 
     @Test func acceptsValidALabelsAndTheirUnicodeForms() {

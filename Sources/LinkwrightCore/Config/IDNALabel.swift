@@ -50,7 +50,9 @@ enum IDNALabel {
         if scalars.count >= 4, scalars[2] == "-", scalars[3] == "-" {
             return ("has hyphens in its third and fourth places, reserved by RFC 5891", "write the label without them")
         }
-        if let first = scalars.first, [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory) {
+        if let first = scalars.first,
+            [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory)
+        {
             return ("starts with the combining mark \(name(first))", "write the letter the mark belongs to first")
         }
         var arabicIndicDigits = false
@@ -71,7 +73,9 @@ enum IDNALabel {
     }
 
     /// RFC 5892's derived property for one code point, in the order of its §3 rules.
-    private static func problem(with scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?)
+    private static func problem(
+        with scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?
+    )
         -> (reason: String, hint: String)?
     {
         let properties = scalar.properties
@@ -109,11 +113,14 @@ enum IDNALabel {
         }
         if properties.changesWhenNFKCCaseFolded {
             let folded = String(scalar).precomposedStringWithCompatibilityMapping.lowercased()
-            return ("has \(name(scalar)), a variant of \"\(shown(Array(folded.unicodeScalars)))\"", "write \"\(folded)\"")
+            return (
+                "has \(name(scalar)), a variant of \"\(shown(Array(folded.unicodeScalars)))\"", "write \"\(folded)\""
+            )
         }
         let ignorableBlock =
             (0x20D0...0x20FF).contains(value) || (0x1D100...0x1D24F).contains(value)
-            || (0x1100...0x11FF).contains(value) || (0xA960...0xA97F).contains(value) || (0xD7B0...0xD7FF).contains(value)
+            || (0x1100...0x11FF).contains(value) || (0xA960...0xA97F).contains(value)
+            || (0xD7B0...0xD7FF).contains(value)
         let disallowedException = [0x0640, 0x07FA, 0x302E, 0x302F, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303B]
             .contains(value)
         let letterOrDigit: Set<Unicode.GeneralCategory> = [
@@ -143,7 +150,8 @@ enum IDNALabel {
         for (index, scalar) in scalars.prefix(limit).enumerated() {
             let properties = scalar.properties
             // A leading combining mark would sit on the quote before it.
-            let leadingMark = index == 0 && [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            let leadingMark =
+                index == 0 && [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
             let hidden =
                 leadingMark || properties.isDefaultIgnorableCodePoint || properties.isWhitespace && scalar != " "
                 || [.format, .control, .unassigned, .privateUse, .surrogate, .lineSeparator, .paragraphSeparator]

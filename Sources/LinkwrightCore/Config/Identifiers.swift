@@ -62,7 +62,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
             return problem("\(quoted) contains spaces or control characters", "remove them")
         }
         if let dot = text.unicodeScalars.first(where: IDNALabel.dotEquivalents.contains) {
-            let dotted = String(String.UnicodeScalarView(text.unicodeScalars.map { IDNALabel.dotEquivalents.contains($0) ? "." : $0 }))
+            let dotted = String(
+                String.UnicodeScalarView(text.unicodeScalars.map { IDNALabel.dotEquivalents.contains($0) ? "." : $0 }))
             return problem(
                 "\(quoted) separates labels with \(IDNALabel.name(dot)), which only some readers take for a dot",
                 "write the dot as \".\": \"\(IDNALabel.shown(dotted))\"")
@@ -78,7 +79,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         let wildcard = labels.first == "*"
         if wildcard { labels.removeFirst() }
         if labels.contains(where: { $0.contains("*") }) {
-            return problem("\(quoted) has a `*` that is not the whole first label", "wildcards are written *.museo.example")
+            return problem(
+                "\(quoted) has a `*` that is not the whole first label", "wildcards are written *.museo.example")
         }
         if labels.contains("") {
             return problem("\(quoted) has an empty label", "remove the extra dot")
@@ -123,7 +125,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
         guard ascii.count >= 2 else {
             return problem(
-                "\(quoted) is not a fully qualified domain name", "write the full name, e.g. \(IDNALabel.shown(text)).example")
+                "\(quoted) is not a fully qualified domain name",
+                "write the full name, e.g. \(IDNALabel.shown(text)).example")
         }
         if ascii.last!.allSatisfy(\.isNumber) {
             return problem("\(quoted) is an IP address; associated domains need a host name", "use a host name")
