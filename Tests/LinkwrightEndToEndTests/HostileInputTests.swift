@@ -35,4 +35,49 @@ import Testing
             #expect(result.status == 0, "\(result)")
         }
     }
+
+    @Test func aHugeSparseFileIsRefusedBeforeItIsRead() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sparse = folder.url.appendingPathComponent("apple-app-site-association").path
+        #expect(FileManager.default.createFile(atPath: sparse, contents: nil))
+        // 3 GB that take no disk: read whole, this took 6.3 GB of memory and 43 s.
+        #expect(truncate(sparse, 3 << 30) == 0)
+        for command in [["match", "--aasa", sparse, "/x"], ["explain", "--aasa", sparse, "https://museo.example/x"]] {
+            let result = try linkwright(command)
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "error: \(sparse) is 3221225472 bytes: too large for an association file, whose limit is 4194304 bytes\n"
+                ),
+                "\(result)")
+        }
+    }
+
+    @Test func filesThatAreNotRegularAreRefusedWithoutWaiting() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fifo = folder.url.appendingPathComponent("aasa.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened without O_NONBLOCK, a FIFO with no writer would hold this command forever.
+        for (path, kind) in [(fifo, "a FIFO"), (folder.url.path, "a folder"), ("/dev/zero", "a character device")] {
+            let result = try linkwright([
+                "import", "--aasa", path, "--host", "museo.example", "--env", "x", "--dry-run",
+            ])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("error: \(path) is \(kind), not a regular file"), "\(result)")
+        }
+    }
+
+    @Test func anOverlongStandardInputLineIsSkippedWithoutBeingHeld() throws {
+        let long = "https://museo.example/" + String(repeating: "x", count: 3 << 20)
+        let input = "/tickets/a\n\(long)\n/tickets/b\n"
+        let result = try linkwright(
+            ["match", "--aasa", aasa, "--app", "A1B2C3D4E5.com.example.museo", "--host", "museo.example"],
+            input: Data(input.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: standard input line 2 is longer than 1048576 bytes; it was skipped\n")
+        #expect(
+            result.stdout.split(separator: "\n").map { $0.split(separator: "\t")[2] } == ["/tickets/a", "/tickets/b"])
+    }
 }

@@ -69,7 +69,7 @@ struct ImportCommand: Command {
             var site = Importer.Site(
                 host: input.host, aasa: nil, aasaFile: input.aasa, assetLinks: nil, assetLinksFile: input.assetLinks)
             if let path = input.aasa {
-                let result = AASAReader().read(try read(path, terminal), file: path)
+                let result = AASAReader().read(try terminal.readInput(path, .associationFile), file: path)
                 diagnostics += result.diagnostics
                 site.aasa = result.document
                 if path.hasSuffix(".json") {
@@ -81,7 +81,7 @@ struct ImportCommand: Command {
                 }
             }
             if let path = input.assetLinks {
-                let result = AssetLinksReader().read(try read(path, terminal), file: path)
+                let result = AssetLinksReader().read(try terminal.readInput(path, .associationFile), file: path)
                 diagnostics += result.diagnostics
                 site.assetLinks = result.document
             }
@@ -137,7 +137,8 @@ struct ImportCommand: Command {
                 guard aasa != nil || hasAssetLinks else { continue }
                 inputs.append(
                     Input(
-                        host: try LinkwrightCore.Host.argument(name, given: "--from \(folder)"), aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
+                        host: try LinkwrightCore.Host.argument(name, given: "--from \(folder)"),
+                        aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
                         assetLinks: hasAssetLinks ? "\(folder)/\(name)/.well-known/assetlinks.json" : nil))
             }
             guard !inputs.isEmpty else {
@@ -165,13 +166,6 @@ struct ImportCommand: Command {
             }
         }
         return inputs
-    }
-
-    private func read(_ path: String, _ terminal: Terminal) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: terminal.url(path).path) else {
-            throw UnusableInput(message: "cannot read \(path)", hint: "check the path")
-        }
-        return Array(data)
     }
 
     /// The new files, named so they do not overwrite anything: an existing environment is an

@@ -15,7 +15,8 @@ struct MatchCommand: Command {
             A path-only URL is taken as on --host. --format json prints one object per URL and app:
             {"url", "app", "decision", "detail", "component"} (zero-based indexes of the deciding
             details entry or statement and rule, null for no_match). A URL that cannot be parsed gets
-            an error line and the rest continue; the exit code is then 2.
+            an error line and the rest continue; the exit code is then 2. So does a line of standard
+            input over 1 MiB, which is skipped unread ({"line", "error"} in JSON).
             """,
         options: AssociationFileInput.options + [
             OptionSpec(
@@ -83,9 +84,19 @@ struct MatchCommand: Command {
             var text = String(decoding: line, as: UTF8.self).trimmingWhitespace
             if !text.isEmpty { text.withUTF8(decide) }
         }
+        // Reported like a line that is no URL, without the line itself.
+        func reportLongLine(_ number: Int) {
+            unusable = true
+            let problem = "line \(number) is longer than \(LineReader.defaultMaximumLineBytes) bytes; it was skipped"
+            if json {
+                terminal.out(JSON.object([("line", .int(number)), ("error", .string(problem))]).renderedCompact())
+            } else {
+                terminal.err("error: standard input \(problem)")
+            }
+        }
         if arguments.positionals.isEmpty {
             terminal.beginBuffering()
-            LineReader.forEach(answer, waiting: terminal.flush)
+            LineReader.forEach(answer, tooLong: reportLongLine, waiting: terminal.flush)
         } else {
             for var argument in arguments.positionals { argument.withUTF8(answer) }
         }
