@@ -45,10 +45,12 @@ public struct Importer: Sendable {
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
         var domainWithText: [String: Int] = [:]
         var notes: [String] = []
+        // Every site's files share one budget, as a configuration's do in lint.
+        let analysis = RuleAnalysis().counting(against: WorkMeter(ConfigurationRuleAnalysis().totalWorkLimit))
         for site in sites {
             // Imported as written, so they stay true to the site; said here, where they come from.
             if let aasa = site.aasa {
-                translation.diagnostics.add(contentsOf: RuleAnalysis().findings(in: aasa).map(\.diagnostic))
+                translation.diagnostics.add(contentsOf: analysis.findings(in: aasa).map(\.diagnostic))
             }
             let text = translation.domainYAML(site)
             guard !text.isEmpty else {

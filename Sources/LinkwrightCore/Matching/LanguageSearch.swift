@@ -279,14 +279,22 @@ struct LanguageSearch {
 }
 
 /// The steps a series of searches may still take together, so that an analysis of many rules
-/// stays bounded as a whole, not only search by search.
+/// stays bounded as a whole, not only search by search. A meter within another (a file's within
+/// the command's) spends from both and runs out when either does.
 final class WorkMeter: Sendable {
     private let left: Mutex<Int>
+    private let parent: WorkMeter?
 
-    init(_ budget: Int) { left = Mutex(budget) }
+    init(_ budget: Int, within parent: WorkMeter? = nil) {
+        left = Mutex(budget)
+        self.parent = parent
+    }
 
-    var remaining: Int { left.withLock { max($0, 0) } }
+    var remaining: Int { min(left.withLock { max($0, 0) }, parent?.remaining ?? .max) }
     var isExhausted: Bool { remaining == 0 }
 
-    func spend(_ steps: Int) { left.withLock { $0 -= steps } }
+    func spend(_ steps: Int) {
+        left.withLock { $0 -= steps }
+        parent?.spend(steps)
+    }
 }
