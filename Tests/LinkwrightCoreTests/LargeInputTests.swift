@@ -105,4 +105,19 @@ import Testing
         #expect(scopes.prefix(2) == [.path("/p0"), .prefix("/p0/")])
         #expect(!scopes.contains(.prefix("/p1/deep/")) && !scopes.contains(.path("/p1/deep")))
     }
+
+    @Test func buildingTheStatesOfLargeUnionsCountsAgainstTheProofBudget() throws {
+        // A union of 500 `*x*y*z*` rules builds states of thousands of nodes each. Counted as
+        // steps alone, this budget let the comparison build all it wanted (for 5,000 rules that
+        // took minutes); counted too, it runs out and says what it did not prove.
+        let host = try Host.parse("museo.example").get()
+        let rules = (0..<500).map { #"{"/": "*x*y*z*\#($0)*"}"# }.joined(separator: ",")
+        let base = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [{"/": "/x/*"}]}"#])
+        let head = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [\#(rules)]}"#])
+        let comparison = BehaviourDiff.compare(
+            base: .artifacts(aasa: base, assetLinks: nil, host: host),
+            head: .artifacts(aasa: head, assetLinks: nil, host: host),
+            limits: ProofLimits(region: 100_000, total: 1_000_000))
+        #expect(!comparison.unproven.isEmpty)
+    }
 }

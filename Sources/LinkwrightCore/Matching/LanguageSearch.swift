@@ -11,6 +11,10 @@ final class SubsetDFA {
     private var ids: [[Int]: Int] = [:]
     private var transitions: [[UInt32: Int]] = []
     private(set) var start = 0
+    /// Automaton nodes visited building states so far: stepping a set and closing the result.
+    /// Over a union of thousands of rules one new state costs thousands of these, so searches
+    /// that bound their work count them as well as their steps.
+    private(set) var constructionWork = 0
 
     /// Nodes from which every continuation is accepted (see `universalNodes`), found on first
     /// use: many DFAs are made only for what their automaton tests.
@@ -76,6 +80,7 @@ final class SubsetDFA {
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
         if let next = transitions[state][scalar.value] { return next }
         let next = intern(automaton.step(sets[state], on: scalar))
+        constructionWork += sets[state].count + sets[next].count
         transitions[state][scalar.value] = next
         return next
     }
