@@ -106,6 +106,29 @@ import Testing
         #expect(!scopes.contains(.prefix("/p1/deep/")) && !scopes.contains(.path("/p1/deep")))
     }
 
+    @Test func aServedFileOf100000AppIDsBecomesASnapshotOfThemAll() throws {
+        let ids = (0..<100_000).map { "\"A1B2C3D4E5.com.example.app\($0)\"" }.joined(separator: ",")
+        let document = try aasa([#"{"appIDs": [\#(ids)], "components": [{"/": "/x"}]}"#])
+        let snapshot = PolicySnapshot.artifacts(
+            aasa: document, assetLinks: nil, host: try Host.parse("a.example").get())
+        #expect(snapshot.compiled.environments.first?.iosApps.count == 100_000)
+    }
+
+    @Test func appsAddedOnOneURLAreDecidedThereOnce() throws {
+        // Every app's region has the same witness: deciding it again for every app per region
+        // was quadratic (4,000 apps: 86 s).
+        let host = try Host.parse("museo.example").get()
+        let ids = (0..<2_000).map { "\"A1B2C3D4E5.com.example.app\($0)\"" }.joined(separator: ",")
+        let base = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [{"/": "/x"}]}"#])
+        let head = try aasa([#"{"appIDs": [\#(ids)], "components": [{"/": "/x"}]}"#])
+        let comparison = BehaviourDiff.compare(
+            base: .artifacts(aasa: base, assetLinks: nil, host: host),
+            head: .artifacts(aasa: head, assetLinks: nil, host: host))
+        #expect(comparison.unproven.isEmpty)
+        #expect(comparison.observations.count == 2_001)
+        #expect(Set(comparison.observations.map(\.url)) == ["https://museo.example/x"])
+    }
+
     @Test func buildingTheStatesOfLargeUnionsCountsAgainstTheProofBudget() throws {
         // A union of 500 `*x*y*z*` rules builds states of thousands of nodes each. Counted as
         // steps alone, this budget let the comparison build all it wanted (for 5,000 rules that
