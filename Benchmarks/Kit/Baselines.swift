@@ -121,9 +121,11 @@ public enum Baselines {
     }
 
     /// Calls `body` with each line of `input` as bytes, read in large blocks as `linkwright match`
-    /// reads.
+    /// reads, and with its line limit.
     static func lines(_ input: FileHandle, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws {
-        LineReader.forEach(in: input.fileDescriptor, body)
+        var longLine: Int?
+        LineReader.forEach(in: input.fileDescriptor, body, tooLong: { longLine = longLine ?? $0 })
+        if let longLine { throw BenchmarkError("input line \(longLine) is longer than any URL") }
     }
 }
 

@@ -1,8 +1,10 @@
 import LinkwrightCore
 
-/// libFuzzer entry point for the configuration loader: any bytes, as an environment, a domain or a
-/// policy file, must give diagnostics and never crash or hang. Built by `scripts/fuzz.sh`; this
-/// file is not main.swift because libFuzzer supplies main().
+/// libFuzzer entry point for the configuration loader, compiler and `lint`'s rule analysis: any
+/// bytes, as an environment, a domain or a policy file, must give diagnostics and never crash or
+/// hang. Built by `scripts/fuzz.sh`; this file is not main.swift because libFuzzer supplies
+/// main(). The analysis runs on a budget of a fraction of a second even in this
+/// instrumented build, so work it does not count stands out against the per-input timeout.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfigOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -17,6 +19,8 @@ public func fuzzConfigOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let configuration {
         let (compiled, _) = Compiler().compile(configuration)
         _ = ArtifactRenderer.render(compiled)
+        let analysis = RuleAnalysis(workLimit: 5_000, fileWorkLimit: 25_000)
+        _ = ConfigurationRuleAnalysis(analysis: analysis, totalWorkLimit: 50_000).diagnostics(in: compiled)
     }
     return 0
 }

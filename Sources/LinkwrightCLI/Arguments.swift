@@ -135,3 +135,15 @@ struct ParsedArguments {
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
+
+extension LinkwrightCore.Host {
+    /// A host named on the command line (`given` says where, as `--host`), held to the
+    /// configuration's rules: IDNA2008 labels, lengths, no scheme or port. Uppercase is folded,
+    /// as in a URL.
+    static func argument(_ text: String, given: String = "--host") throws -> LinkwrightCore.Host {
+        switch parse(text.lowercased()) {
+        case .success(let host): return host
+        case .failure(let problem): throw UsageError(message: "\(given): \(problem.message) (\(problem.hint))")
+        }
+    }
+}

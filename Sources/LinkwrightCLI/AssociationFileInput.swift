@@ -31,7 +31,7 @@ enum AssociationFileInput {
     static func load(_ arguments: ParsedArguments, terminal: Terminal) throws -> AssociationFileInput {
         let printer = DiagnosticPrinter(terminal: terminal, configPath: ".")
         if let path = arguments.value("aasa") {
-            let result = AASAReader().read(try bytes(path, terminal), file: path)
+            let result = AASAReader().read(try terminal.readInput(path, .associationFile), file: path)
             printer.printText(result.diagnostics.sorted())
             guard let document = result.document else { throw Halt(status: .unusable) }
             let compiled = CompiledAASA(document)
@@ -39,17 +39,10 @@ enum AssociationFileInput {
             return .apple(compiled)
         }
         let path = arguments.value("assetlinks")!
-        let result = AssetLinksReader().read(try bytes(path, terminal), file: path)
+        let result = AssetLinksReader().read(try terminal.readInput(path, .associationFile), file: path)
         printer.printText(result.diagnostics.sorted())
         guard let document = result.document else { throw Halt(status: .unusable) }
         return .android(CompiledAssetLinks(document), package: arguments.value("package")!)
-    }
-
-    private static func bytes(_ path: String, _ terminal: Terminal) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: terminal.url(path).path) else {
-            throw UnusableInput(message: "cannot read \(path)", hint: "check the path")
-        }
-        return Array(data)
     }
 
     /// The apps to evaluate: `--app` (iOS) or the package (Android); every app of an AASA file otherwise.

@@ -51,11 +51,8 @@ final class RevisionReader {
             if arguments.value("host") != nil { throw UsageError(message: "--host goes with --artifact PATH") }
             return .configuration(workspace)
         }
-        let hostName = arguments.value("host") ?? "example.com"
-        guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
-            throw UsageError(message: "--host \(hostName) is not a host name")
-        }
-        return .artifacts(paths: artifacts, host: host)
+        return .artifacts(
+            paths: artifacts, host: try LinkwrightCore.Host.argument(arguments.value("host") ?? "example.com"))
     }
 
     var repository: GitRepository {
@@ -125,8 +122,8 @@ final class RevisionReader {
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
                 for path in group {
-                    if let data = FileManager.default.contents(atPath: terminal.url(path).path) {
-                        files.append((path, Array(data)))
+                    if let bytes = try terminal.readInputIfPresent(path, .associationFile) {
+                        files.append((path, bytes))
                         break
                     }
                 }

@@ -39,7 +39,7 @@ struct ServingRound {
         }
         let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
         let cdnBase = arguments.value("cdn-base") ?? AssociationFile.defaultCDNBase
-        let wanted = arguments.all("host")
+        let wanted = try arguments.all("host").map { try Host.argument($0).name }
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
             let declared = configuration.environment(named: environment.name)

@@ -52,6 +52,79 @@ import Testing
         #expect(problem("Museo.Example")?.hint == "write \"museo.example\"")
     }
 
+    @Test func lengthsAreCheckedBeforeEncoding() {
+        // 60,000 distinct characters: the encoder's quadratic loop took 44 s on this label; the
+        // length bound refuses it before encoding, and the message quotes only its start.
+        let hostile = String(String.UnicodeScalarView((0..<60_000).map { Unicode.Scalar(0x4E00 + $0 % 20_000)! }))
+        let problem = problem(hostile + ".example")
+        #expect(problem?.message.contains("is longer than 63 characters in its xn-- form") == true)
+        #expect((problem?.message.count ?? .max) < 200)
+        #expect(self.problem(String(repeating: "a", count: 64) + ".example")?.message.contains("63") == true)
+        #expect(parsed(String(repeating: "a", count: 63) + ".example") != nil)
+        // 59 non-ASCII characters need at least 4 + 59 = 63; 60 cannot fit.
+        #expect(self.problem(String(repeating: "é", count: 60) + ".example")?.message.contains("63") == true)
+        #expect(
+            self.problem(String(repeating: "a.", count: 50_000) + "example")?.message
+                == "host is longer than 253 characters")
+    }
+
+    @Test func acceptsValidALabelsAndTheirUnicodeForms() {
+        // RFC 3492 §7.1 samples (B), (D) lowercased, (E) and (G).
+        for (unicode, ascii) in [
+            ("他们为什么不说中文", "xn--ihqwcrb4cv8a8dqg056pqjye"),
+            ("pročprostěnemluvíčesky", "xn--proprostnemluvesky-uyb24dma41a"),
+            ("למההםפשוטלאמדבריםעברית", "xn--4dbcagdahymbxekheh6e0a7fei0b"),
+            ("なぜみんな日本語を話してくれないのか", "xn--n8jok5ay5dzabd5bym9f0cm5685rrjetr6pdxa"),
+        ] {
+            #expect(parsed(unicode + ".example") == ascii + ".example")
+            #expect(parsed(ascii + ".example") == ascii + ".example")
+        }
+        // RFC 5892 A.3: the Catalan middle dot between two l's; A.2: a joiner after a virama.
+        #expect(parsed("col·legi.example") == "xn--collegi-xma.example")
+        #expect(parsed("\u{915}\u{94D}\u{200D}.example") != nil)
+    }
+
+    @Test(arguments: [
+        ("xn--abc.example", "is not a valid internationalised label: it decodes to"),
+        ("xn--cafe-yvc.example", "is not the standard encoding of"),
+        ("xn--ab_c.example", "has characters a host cannot have"),
+        ("xn--99999999999999999999.example", "is not Punycode"),
+    ])
+    func refusesInvalidALabels(_ text: String, _ reason: String) {
+        let problem = problem(text)
+        #expect(problem?.id == "INVALID_HOST")
+        #expect(problem?.message.contains(reason) == true, "\(problem?.message ?? "accepted")")
+    }
+
+    @Test(arguments: [
+        "\u{202E}", "\u{202A}", "\u{200F}", "\u{2066}", "\u{061C}", "\u{200B}", "\u{00AD}", "\u{FEFF}", "\u{FE0F}",
+        "\u{200D}", "\u{2060}",
+    ])
+    func refusesInvisibleAndBidiCharacters(_ scalar: String) {
+        let problem = problem("mu\(scalar)seo.example")
+        #expect(problem?.id == "INVALID_HOST")
+        #expect(problem?.hint.contains("does not show") == true, "\(problem?.message ?? "accepted")")
+        // Quoted escaped, so the message itself is not reordered or hidden.
+        #expect(problem?.message.contains(scalar) == false)
+    }
+
+    @Test(arguments: ["\u{3002}", "\u{FF0E}", "\u{FF61}"])
+    func refusesDotsOtherThanFullStop(_ dot: String) {
+        let problem = problem("entradas\(dot)museo.example")
+        #expect(problem?.message.contains("separates labels with U+") == true)
+        #expect(problem?.hint == "write the dot as \".\": \"entradas.museo.example\"")
+    }
+
+    @Test(arguments: [
+        ("☃.example", "U+2603 SNOWMAN"), ("\u{FF41}b.example", "U+FF41 FULLWIDTH LATIN SMALL LETTER A"),
+        ("-ü.example", "starts or ends with a hyphen"), ("\u{301}a.example", "starts with the combining mark"),
+        ("ab--é.example", "third and fourth places"), ("l·.example", "not between two l's"),
+        ("\u{0378}é.example", "does not assign"), ("\u{661}\u{6F1}.example", "mixes Arabic-Indic"),
+    ])
+    func refusesWhatIDNA2008Disallows(_ text: String, _ reason: String) {
+        #expect(problem(text)?.message.contains(reason) == true, "\(problem(text)?.message ?? "accepted")")
+    }
+
     @Test func noAcceptedHostCanLeaveTheOutputFolder() {
         // A host becomes a folder name: every accepted host is labels of [a-z0-9-] joined by dots.
         let alphabet = Array("ab.-*/\\:é0")

@@ -51,4 +51,18 @@ import Testing
         let diff = try fixture.git("diff")
         #expect(diff.contains("the new version cannot be compared: site/apple-app-site-association is not valid JSON"))
     }
+
+    @Test func anAddedFileIsComparedWithNothing() throws {
+        let fixture = try repository()
+        try fixture.commit(
+            "Serve a second site",
+            [
+                "other/apple-app-site-association":
+                    #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [{"/": "/x"}]}]}}"#
+            ])
+        // git names /dev/null for the side where the file does not exist.
+        let log = try fixture.git("log", "-p", "--ext-diff", "-1", "--format=%s")
+        #expect(log.contains("linkwright: other/apple-app-site-association"), "\(log)")
+        #expect(log.contains("ios: app added: ABCDE12345.com.example.shop (applinks)"), "\(log)")
+    }
 }

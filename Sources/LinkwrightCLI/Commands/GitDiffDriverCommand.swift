@@ -41,13 +41,15 @@ struct GitDiffDriverCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let arguments = self.arguments.positionals
         let path = arguments.count == 9 ? arguments[7] : arguments[0]
-        let old = FileManager.default.contents(atPath: arguments[1]).map(Array.init) ?? []
-        let new = FileManager.default.contents(atPath: arguments[4]).map(Array.init) ?? []
         terminal.out("linkwright: \(PrintableText.escaped(path))")
+        let configuration = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
         let changes: [LinkChange]
         do {
+            let kind: InputFileKind = configuration ? .configurationFile : .associationFile
+            let old = try Self.side(arguments[1], kind, terminal)
+            let new = try Self.side(arguments[4], kind, terminal)
             changes =
-                try path.hasSuffix(".yaml") || path.hasSuffix(".yml")
+                try configuration
                 ? configurationChanges(path: path, old: old, new: new, terminal: terminal)
                 : artifactChanges(path: path, old: old, new: new)
         } catch let problem as DriverProblem {
@@ -64,6 +66,16 @@ struct GitDiffDriverCommand: Command {
 
     struct DriverProblem: Error {
         var message: String
+    }
+
+    /// One version of the file: git names `/dev/null` for the side where it does not exist.
+    private static func side(_ file: String, _ kind: InputFileKind, _ terminal: Terminal) throws -> [UInt8] {
+        guard file != "/dev/null" else { return [] }
+        do {
+            return try terminal.readInput(file, kind)
+        } catch let problem as UnusableInput {
+            throw DriverProblem(message: problem.message + (problem.hint.map { " (\($0))" } ?? ""))
+        }
     }
 
     private func artifactChanges(path: String, old: [UInt8], new: [UInt8]) throws -> [LinkChange] {

@@ -69,7 +69,7 @@ struct ImportCommand: Command {
             var site = Importer.Site(
                 host: input.host, aasa: nil, aasaFile: input.aasa, assetLinks: nil, assetLinksFile: input.assetLinks)
             if let path = input.aasa {
-                let result = AASAReader().read(try read(path, terminal), file: path)
+                let result = AASAReader().read(try terminal.readInput(path, .associationFile), file: path)
                 diagnostics += result.diagnostics
                 site.aasa = result.document
                 if path.hasSuffix(".json") {
@@ -81,7 +81,7 @@ struct ImportCommand: Command {
                 }
             }
             if let path = input.assetLinks {
-                let result = AssetLinksReader().read(try read(path, terminal), file: path)
+                let result = AssetLinksReader().read(try terminal.readInput(path, .associationFile), file: path)
                 diagnostics += result.diagnostics
                 site.assetLinks = result.document
             }
@@ -137,7 +137,8 @@ struct ImportCommand: Command {
                 guard aasa != nil || hasAssetLinks else { continue }
                 inputs.append(
                     Input(
-                        host: try host(name), aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
+                        host: try LinkwrightCore.Host.argument(name, given: "--from \(folder)"),
+                        aasa: aasa.map { "\(folder)/\(name)/.well-known/\($0)" },
                         assetLinks: hasAssetLinks ? "\(folder)/\(name)/.well-known/assetlinks.json" : nil))
             }
             guard !inputs.isEmpty else {
@@ -158,27 +159,13 @@ struct ImportCommand: Command {
                 guard aasa != nil || assetLinks != nil else {
                     throw UsageError(message: "--host \(value) has no --aasa or --assetlinks before it")
                 }
-                inputs.append(Input(host: try host(value), aasa: aasa, assetLinks: assetLinks))
+                inputs.append(Input(host: try LinkwrightCore.Host.argument(value), aasa: aasa, assetLinks: assetLinks))
                 aasa = nil
                 assetLinks = nil
             default: continue
             }
         }
         return inputs
-    }
-
-    private func host(_ text: String) throws -> LinkwrightCore.Host {
-        switch LinkwrightCore.Host.parse(text) {
-        case .success(let host): return host
-        case .failure(let problem): throw UsageError(message: "\(problem.message) (\(problem.hint))")
-        }
-    }
-
-    private func read(_ path: String, _ terminal: Terminal) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: terminal.url(path).path) else {
-            throw UnusableInput(message: "cannot read \(path)", hint: "check the path")
-        }
-        return Array(data)
     }
 
     /// The new files, named so they do not overwrite anything: an existing environment is an

@@ -15,7 +15,8 @@ struct MatchCommand: Command {
             A path-only URL is taken as on --host. --format json prints one object per URL and app:
             {"url", "app", "decision", "detail", "component"} (zero-based indexes of the deciding
             details entry or statement and rule, null for no_match). A URL that cannot be parsed gets
-            an error line and the rest continue; the exit code is then 2.
+            an error line and the rest continue; the exit code is then 2. So does a line of standard
+            input over 1 MiB, which is skipped unread ({"line", "error"} in JSON).
             """,
         options: AssociationFileInput.options + [
             OptionSpec(
@@ -43,7 +44,7 @@ struct MatchCommand: Command {
         let input = try AssociationFileInput.load(arguments, terminal: terminal)
         let apps = input.apps(arguments)
         let json = arguments.value("format") == "json"
-        let host = arguments.value("host")?.lowercased()
+        let host = try arguments.value("host").map { try Host.argument($0).name }
         var unusable = false
         // Each app's `"app":"…"` member, escaped once rather than once per URL.
         let appMembers = apps.map { app -> [UInt8] in
@@ -60,7 +61,8 @@ struct MatchCommand: Command {
                 return
             }
             if url.host == nil, let host { url = url.on(host: host) }
-            if let host, let own = url.host, own != host {
+            // A URL may spell its host in Unicode; the file's host is in its ASCII form.
+            if let host, let own = url.host, own != host, (try? Host.parse(own).get().name) != host {
                 unusable = true
                 Self.reportError("is on \(own), but the file is served by \(host)", text(), json: json, terminal)
                 return
@@ -82,9 +84,19 @@ struct MatchCommand: Command {
             var text = String(decoding: line, as: UTF8.self).trimmingWhitespace
             if !text.isEmpty { text.withUTF8(decide) }
         }
+        // Reported like a line that is no URL, without the line itself.
+        func reportLongLine(_ number: Int) {
+            unusable = true
+            let problem = "line \(number) is longer than \(LineReader.defaultMaximumLineBytes) bytes; it was skipped"
+            if json {
+                terminal.out(JSON.object([("line", .int(number)), ("error", .string(problem))]).renderedCompact())
+            } else {
+                terminal.err("error: standard input \(problem)")
+            }
+        }
         if arguments.positionals.isEmpty {
             terminal.beginBuffering()
-            LineReader.forEach(answer, waiting: terminal.flush)
+            LineReader.forEach(answer, tooLong: reportLongLine, waiting: terminal.flush)
         } else {
             for var argument in arguments.positionals { argument.withUTF8(answer) }
         }

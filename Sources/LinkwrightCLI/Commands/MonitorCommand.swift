@@ -70,8 +70,8 @@ struct MonitorCommand: Command {
     private func round(_ terminal: Terminal) throws -> ExitStatus {
         let stateURL = terminal.url(arguments.value("state")!)
         var state = MonitorState()
-        if let data = FileManager.default.contents(atPath: stateURL.path) {
-            switch MonitorState.read(Array(data), file: arguments.value("state")!) {
+        if let bytes = try terminal.readInputIfPresent(arguments.value("state")!, .monitorState) {
+            switch MonitorState.read(bytes, file: arguments.value("state")!) {
             case .success(let read): state = read
             case .failure(let diagnostic):
                 DiagnosticPrinter(terminal: terminal, configPath: ".").printText([diagnostic])

@@ -130,22 +130,17 @@ struct AndroidTranslator {
     /// The intent-filter path attributes that cover every positive rule: exact where the rule
     /// is literal or uses `?` only, else the literal prefix before the first wildcard.
     static func staticScopes(for rules: [(AppLinksEntry, Rule)], domain: Domain) -> [PathScope] {
-        var scopes: [PathScope] = []
-        for (entry, rule) in rules where !rule.exclude {
-            for scope in ruleScopes(rule, entry: entry, domain: domain) where !scopes.contains(scope) {
-                scopes.append(scope)
-            }
-        }
-        let prefixes = scopes.compactMap { scope -> String? in
-            if case .prefix(let prefix) = scope { return prefix }
-            return nil
-        }
+        let scopes = rules.filter { !$0.1.exclude }.flatMap { ruleScopes($0.1, entry: $0.0, domain: domain) }.uniqued()
+        let prefixes = PrefixCover(
+            scopes.compactMap { scope -> String? in
+                if case .prefix(let prefix) = scope { return prefix }
+                return nil
+            })
         return scopes.filter { scope in
             switch scope {
-            case .path(let path): return !prefixes.contains { path.hasPrefix($0) }
-            case .prefix(let prefix): return !prefixes.contains { prefix.hasPrefix($0) && prefix != $0 }
-            case .pattern(let pattern):
-                return !prefixes.contains { literalHead(ofAndroidPattern: pattern).hasPrefix($0) }
+            case .path(let path): return !prefixes.covers(path, properly: false)
+            case .prefix(let prefix): return !prefixes.covers(prefix, properly: true)
+            case .pattern(let pattern): return !prefixes.covers(literalHead(ofAndroidPattern: pattern), properly: false)
             }
         }
     }
@@ -246,5 +241,38 @@ extension PathScope {
         case .prefix(let prefix): "android:pathPrefix=\"\(XMLText.escaped(prefix))\""
         case .pattern(let pattern): "android:pathPattern=\"\(XMLText.escaped(pattern))\""
         }
+    }
+}
+
+/// Whether a `pathPrefix` scope already covers a path, answered by bisection rather than by a
+/// scan of every prefix, which made a domain of 20,000 rules take 21 s to compile. Prefixes are
+/// compared as UTF-8 bytes, as Android's `startsWith` compares the path.
+private struct PrefixCover {
+    /// Sorted, and none starts with another: the first prefix of a text, if any, is then the
+    /// greatest one not after it.
+    private let minimal: [[UInt8]]
+
+    init(_ prefixes: [String]) {
+        var minimal: [[UInt8]] = []
+        for prefix in prefixes.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if let last = minimal.last, prefix.starts(with: last) { continue }
+            minimal.append(prefix)
+        }
+        self.minimal = minimal
+    }
+
+    /// Whether some prefix starts `text`; with `properly`, some prefix other than `text` itself.
+    func covers(_ text: String, properly: Bool) -> Bool {
+        let bytes = Array(text.utf8)
+        var low = 0
+        var high = minimal.count
+        while low < high {
+            let middle = (low + high) / 2
+            if bytes.lexicographicallyPrecedes(minimal[middle]) { high = middle } else { low = middle + 1 }
+        }
+        guard low > 0 else { return false }
+        let candidate = minimal[low - 1]
+        // A prefix that is `text` itself is minimal only if no other prefix starts it.
+        return bytes.starts(with: candidate) && !(properly && candidate == bytes)
     }
 }

@@ -34,13 +34,34 @@ private struct EnvironmentCompiler {
     /// Each domain's entries as they apply to this environment, resolved once: every host and
     /// app asks for them.
     private let entriesByDomain: [String: [AppLinksEntry]]
+    /// Lookups by name, made once: every app is looked up for every host and entry, and a
+    /// configuration may hold thousands of apps (3,000 took 22 s searched as arrays).
+    private let domainsByName: [String: Domain]
+    private let appsByName: [String: AppDefinition]
+    /// Per domain, the positions of the entries that list each app.
+    private let entryPositions: [String: [String: [Int]]]
 
     init(configuration: Configuration, environment: Environment) {
         self.configuration = configuration
         self.environment = environment
-        entriesByDomain = Dictionary(
+        let entriesByDomain = Dictionary(
             configuration.domains.map { ($0.name, Resolution.entries(of: $0, in: environment.name)) },
             uniquingKeysWith: { first, _ in first })
+        self.entriesByDomain = entriesByDomain
+        domainsByName = Dictionary(configuration.domains.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        appsByName = Dictionary(environment.apps.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+        entryPositions = entriesByDomain.mapValues { entries in
+            var positions: [String: [Int]] = [:]
+            for (position, entry) in entries.enumerated() {
+                for name in entry.apps.map(\.value).uniqued() { positions[name, default: []].append(position) }
+            }
+            return positions
+        }
+    }
+
+    /// The positions of `domain`'s entries that list the app `name`, in order.
+    private func entryPositions(of domain: Domain, listing name: String) -> [Int] {
+        entryPositions[domain.name]?[name] ?? []
     }
 
     private func entries(of domain: Domain) -> [AppLinksEntry] {
@@ -58,7 +79,7 @@ private struct EnvironmentCompiler {
         }
         for fileHost in fileHostOrder {
             let bindings = hostsByFileHost[fileHost]!
-            guard let domain = configuration.domain(named: bindings[0].domain.value) else { continue }
+            guard let domain = domainsByName[bindings[0].domain.value] else { continue }
             sites.append(site(fileHost: fileHost, hosts: bindings.map(\.host.value), domain: domain))
         }
         return CompiledEnvironment(
@@ -84,7 +105,7 @@ private struct EnvironmentCompiler {
     }
 
     private func appID(_ name: String) -> String? {
-        guard let app = environment.app(named: name), let ios = app.ios,
+        guard let app = appsByName[name], let ios = app.ios,
             let team = ios.teamID?.value ?? environment.teamID?.value
         else { return nil }
         return team + "." + ios.bundleID.value
@@ -198,18 +219,15 @@ private struct EnvironmentCompiler {
 
     private mutating func assetLinksDocument(for domain: Domain) -> AssetLinksDocument? {
         let entries = self.entries(of: domain)
-        var order: [String] = []
-        for name in entries.flatMap({ $0.apps.map(\.value) }) + domain.webcredentials.map(\.value)
-        where !order.contains(name) {
-            order.append(name)
-        }
+        let credentials = Set(domain.webcredentials.map(\.value))
+        let order = (entries.flatMap { $0.apps.map(\.value) } + domain.webcredentials.map(\.value)).uniqued()
         var statements: [AssetStatement] = []
         for name in order {
-            guard let android = environment.app(named: name)?.android else { continue }
-            let linked = entries.filter { $0.apps.contains { $0.value == name } }
+            guard let android = appsByName[name]?.android else { continue }
+            let linked = entryPositions(of: domain, listing: name).map { entries[$0] }
             var relations: [String] = []
             if !linked.isEmpty { relations.append(AssetStatement.handleAllURLs) }
-            if domain.webcredentials.contains(where: { $0.value == name }) {
+            if credentials.contains(name) {
                 relations.append(AssetStatement.getLoginCreds)
             }
             var dynamic: [DynamicComponent]?
@@ -235,23 +253,28 @@ private struct EnvironmentCompiler {
 
     private func iosApps() -> [CompiledIOSApp] {
         let modeSuffix = environment.mode.map { "?mode=" + $0.value.rawValue } ?? ""
+        let services = domainsByName.mapValues { domain in
+            (
+                webcredentials: Set(domain.webcredentials.map(\.value)), appclips: Set(domain.appclips.map(\.value)),
+                activitycontinuation: Set(domain.activitycontinuation.map(\.value))
+            )
+        }
         return environment.apps.compactMap { app in
             guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
             var byService: [String: [String]] = [:]
             for binding in environment.hosts {
-                guard let domain = configuration.domain(named: binding.domain.value) else { continue }
+                guard let domain = domainsByName[binding.domain.value], let lists = services[domain.name] else {
+                    continue
+                }
                 let name = app.name.value
                 let host = binding.host.value
-                let linked = entries(of: domain).contains {
-                    $0.apps.contains { $0.value == name }
-                }
                 let uses: [(String, Bool)] = [
-                    ("applinks", linked),
-                    ("webcredentials", domain.webcredentials.contains { $0.value == name }),
+                    ("applinks", !entryPositions(of: domain, listing: name).isEmpty),
+                    ("webcredentials", lists.webcredentials.contains(name)),
                     // Apple: "For services other than appclips, you can prefix a domain with *."
                     // (Supporting associated domains), so App Clips get concrete hosts only.
-                    ("appclips", !host.isWildcard && domain.appclips.contains { $0.value == name }),
-                    ("activitycontinuation", domain.activitycontinuation.contains { $0.value == name }),
+                    ("appclips", !host.isWildcard && lists.appclips.contains(name)),
+                    ("activitycontinuation", lists.activitycontinuation.contains(name)),
                 ]
                 for (service, used) in uses where used {
                     byService[service, default: []].append("\(service):\(host)\(modeSuffix)")
@@ -276,9 +299,9 @@ private struct EnvironmentCompiler {
             guard let android = app.android else { return nil }
             var filters: [IntentFilter] = []
             for domainName in domainOrder {
-                guard let domain = configuration.domain(named: domainName) else { continue }
+                guard let domain = domainsByName[domainName] else { continue }
                 let entries = self.entries(of: domain)
-                let positions = entries.indices.filter { entries[$0].apps.contains { $0.value == app.name.value } }
+                let positions = entryPositions(of: domain, listing: app.name.value)
                 guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
                 // Apps sharing the same entries (the usual case) share their scopes.
                 let key = domainName + ":" + positions.map(String.init).joined(separator: ",")

@@ -133,16 +133,17 @@ struct ConfigValidator {
     /// environment without the app simply leaves it out of its files: a production-only app
     /// needs no `environments:` list.
     private mutating func checkAppReferences(of domain: Domain) {
-        let defined = configuration.environments.flatMap { $0.apps.map(\.name.value) }
+        let defined = configuration.environments.flatMap { $0.apps.map(\.name.value) }.uniqued()
+        let isDefined = Set(defined)
         let references =
             domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
         let brokenEnvironment =
             configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
-        for name in references where !defined.contains(name.value) && !brokenEnvironment {
+        for name in references where !isDefined.contains(name.value) && !brokenEnvironment {
             diagnostics.error(
                 "UNDEFINED_APP", "app \(PrintableText.quoted(name.value)) is not defined in any environment",
                 at: name.location,
-                hint: Spelling.closest(to: name.value, among: Array(Set(defined))).map {
+                hint: Spelling.closest(to: name.value, among: defined).map {
                     "did you mean \(PrintableText.quoted($0))?"
                 }
                     ?? "define it under apps: in an environment file")

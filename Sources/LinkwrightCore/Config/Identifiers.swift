@@ -34,39 +34,45 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// Validates a host as written in configuration. Internationalised labels are converted to
     /// punycode (NFC first, as IDNA does); Apple documents nothing about IDN entitlements, so the
-    /// ASCII form is the one both platforms are certain to compare equal.
+    /// ASCII form is the one both platforms are certain to compare equal. Labels must be valid
+    /// IDNA2008 (`IDNALabel`), and lengths are checked before anything is encoded, so the work is
+    /// linear in the text however long it is.
     public static func parse(_ text: String) -> Result<Host, IdentifierProblem> {
         func problem(_ message: String, _ hint: String) -> Result<Host, IdentifierProblem> {
             .failure(IdentifierProblem("INVALID_HOST", message, hint: hint))
         }
+        let quoted = "\"\(IDNALabel.shown(text))\""
         if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
         if let range = text.range(of: "://") {
             return problem(
-                "\(PrintableText.quoted(text)) has a scheme; hosts are written without one",
-                "write \(PrintableText.quoted(Self.stripped(text[range.upperBound...])))")
+                "\(quoted) has a scheme; hosts are written without one",
+                "write \"\(IDNALabel.shown(Self.stripped(text[range.upperBound...])))\"")
         }
         if text.contains("/") {
             return problem(
-                "\(PrintableText.quoted(text)) has a path; a host is a name only",
-                "write \(PrintableText.quoted(Self.stripped(text[...])))")
+                "\(quoted) has a path; a host is a name only", "write \"\(IDNALabel.shown(Self.stripped(text[...])))\"")
         }
         if text.contains(":") {
             return .failure(
                 IdentifierProblem(
-                    "HOST_WITH_PORT",
-                    "\(PrintableText.quoted(text)) has a port; Apple ignores links on hosts with ports (TN3155)",
+                    "HOST_WITH_PORT", "\(quoted) has a port; Apple ignores links on hosts with ports (TN3155)",
                     hint: "remove the port and serve the association files on 443"))
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            return problem("\(PrintableText.quoted(text)) contains spaces or control characters", "remove them")
+            return problem("\(quoted) contains spaces or control characters", "remove them")
+        }
+        if let dot = text.unicodeScalars.first(where: IDNALabel.dotEquivalents.contains) {
+            let dotted = String(
+                String.UnicodeScalarView(text.unicodeScalars.map { IDNALabel.dotEquivalents.contains($0) ? "." : $0 }))
+            return problem(
+                "\(quoted) separates labels with \(IDNALabel.name(dot)), which only some readers take for a dot",
+                "write the dot as \".\": \"\(IDNALabel.shown(dotted))\"")
         }
         if text.hasSuffix(".") {
-            return problem(
-                "\(PrintableText.quoted(text)) ends with a dot", "write \(PrintableText.quoted(text.dropLast()))")
+            return problem("\(quoted) ends with a dot", "write \"\(IDNALabel.shown(text.dropLast()))\"")
         }
         if text != text.lowercased() {
-            return problem(
-                "\(PrintableText.quoted(text)) is not lowercase", "write \(PrintableText.quoted(text.lowercased()))")
+            return problem("\(quoted) is not lowercase", "write \"\(IDNALabel.shown(text.lowercased()))\"")
         }
         var labels = text.precomposedStringWithCanonicalMapping.split(separator: ".", omittingEmptySubsequences: false)
             .map(String.init)
@@ -74,42 +80,59 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if wildcard { labels.removeFirst() }
         if labels.contains(where: { $0.contains("*") }) {
             return problem(
-                "\(PrintableText.quoted(text)) has a `*` that is not the whole first label",
-                "wildcards are written *.museo.example")
+                "\(quoted) has a `*` that is not the whole first label", "wildcards are written *.museo.example")
         }
         if labels.contains("") {
-            return problem("\(PrintableText.quoted(text)) has an empty label", "remove the extra dot")
+            return problem("\(quoted) has an empty label", "remove the extra dot")
         }
-        let ascii = labels.map(Punycode.asciiLabel)
-        for (label, written) in zip(ascii, labels) {
-            guard label.count <= 63 else {
-                return problem("label \(PrintableText.quoted(written)) is longer than 63 characters", "shorten it")
+        // RFC 5890 §2.3.2.1 caps a label at 63 characters and RFC 1034 a name at 255 octets
+        // (253 characters written out); the lower bounds refuse hostile lengths before encoding.
+        func tooLong(_ label: String) -> Result<Host, IdentifierProblem> {
+            let form = label.unicodeScalars.allSatisfy(\.isASCII) ? "" : " in its xn-- form"
+            return problem("label \"\(IDNALabel.shown(label))\" is longer than 63 characters\(form)", "shorten it")
+        }
+        let hostTooLong = problem("host is longer than 253 characters", "shorten it")
+        let lengths = labels.map(IDNALabel.minimumASCIILength)
+        if let long = labels.indices.first(where: { lengths[$0] > 63 }) { return tooLong(labels[long]) }
+        if lengths.reduce(wildcard ? 2 : 0, +) + labels.count - 1 > 253 { return hostTooLong }
+        var ascii: [String] = []
+        for label in labels {
+            let shown = "label \"\(IDNALabel.shown(label))\""
+            if label.unicodeScalars.contains(where: { !$0.isASCII }) {
+                if let (reason, hint) = IDNALabel.uLabelProblem(Array(label.unicodeScalars)) {
+                    return problem("\(shown) \(reason)", hint)
+                }
+                let encoded = Punycode.asciiLabel(label)
+                guard encoded.count <= 63 else { return tooLong(label) }
+                ascii.append(encoded)
+                continue
             }
             let allowed = label.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
             }
             guard allowed else {
-                return problem(
-                    "label \(PrintableText.quoted(written)) has characters a host cannot have",
-                    "use letters, digits and hyphens only")
+                return problem("\(shown) has characters a host cannot have", "use letters, digits and hyphens only")
             }
             if label.hasPrefix("-") || label.hasSuffix("-") {
-                return problem(
-                    "label \(PrintableText.quoted(written)) starts or ends with a hyphen", "remove the hyphen")
+                return problem("\(shown) starts or ends with a hyphen", "remove the hyphen")
             }
+            if label.hasPrefix(Punycode.acePrefix), let reason = IDNALabel.aLabelProblem(label) {
+                return problem(
+                    "\(shown) is not a valid internationalised label: \(reason)",
+                    "write the label in Unicode, or as its valid xn-- form")
+            }
+            ascii.append(label)
         }
         guard ascii.count >= 2 else {
             return problem(
-                "\(PrintableText.quoted(text)) is not a fully qualified domain name",
-                "write the full name, e.g. \(text).example")
+                "\(quoted) is not a fully qualified domain name",
+                "write the full name, e.g. \(IDNALabel.shown(text)).example")
         }
         if ascii.last!.allSatisfy(\.isNumber) {
-            return problem(
-                "\(PrintableText.quoted(text)) is an IP address; associated domains need a host name", "use a host name"
-            )
+            return problem("\(quoted) is an IP address; associated domains need a host name", "use a host name")
         }
         let name = (wildcard ? "*." : "") + ascii.joined(separator: ".")
-        guard name.count <= 253 else { return problem("host is longer than 253 characters", "shorten it") }
+        guard name.count <= 253 else { return hostTooLong }
         return .success(Host(validated: name))
     }
 

@@ -8,11 +8,14 @@ extension PolicySnapshot {
     ) -> PolicySnapshot {
         let location = SourceLocation.file(name)
         var iosApps: [CompiledIOSApp] = []
+        // Found by app ID without a scan: a served file may list 100,000 of them.
+        var positions: [String: Int] = [:]
         func claim(_ appID: String, _ service: String) {
             let entry = "\(service):\(host.name)"
-            if let index = iosApps.firstIndex(where: { $0.appID == appID }) {
+            if let index = positions[appID] {
                 if !iosApps[index].associatedDomains.contains(entry) { iosApps[index].associatedDomains.append(entry) }
             } else {
+                positions[appID] = iosApps.count
                 iosApps.append(CompiledIOSApp(name: appID, appID: appID, isAppClip: false, associatedDomains: [entry]))
             }
         }
@@ -26,13 +29,11 @@ extension PolicySnapshot {
         for (service, apps) in services {
             for appID in apps ?? [] { claim(appID, service) }
         }
-        var packages: [String] = []
-        for statement in assetLinks?.statements ?? [] {
-            if case .androidApp(let package, _) = statement.target, !packages.contains(package) {
-                packages.append(package)
-            }
+        let packages = (assetLinks?.statements ?? []).compactMap { statement -> String? in
+            if case .androidApp(let package, _) = statement.target { return package }
+            return nil
         }
-        let androidApps = packages.map { package in
+        let androidApps = packages.uniqued().map { package in
             CompiledAndroidApp(
                 name: package, package: package,
                 intentFilters: [IntentFilter(domain: name, hosts: [host], scopes: [.prefix("/")])])

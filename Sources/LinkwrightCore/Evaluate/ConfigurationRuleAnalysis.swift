@@ -27,8 +27,14 @@ public struct ScopedRuleFinding: Sendable {
 /// from the same rules and would repeat every finding.
 public struct ConfigurationRuleAnalysis: Sendable {
     public var analysis: RuleAnalysis
+    /// The most automaton steps one call may take over all files: twice a file's, so a
+    /// configuration of many hostile domains costs what two of them cost.
+    public var totalWorkLimit: Int
 
-    public init(analysis: RuleAnalysis = RuleAnalysis()) { self.analysis = analysis }
+    public init(analysis: RuleAnalysis = RuleAnalysis(), totalWorkLimit: Int = 40_000_000) {
+        self.analysis = analysis
+        self.totalWorkLimit = totalWorkLimit
+    }
 
     /// Findings for every site, or only those `including` accepts (environment, site). Without
     /// `translations`, rules are not compared with their Android translation (the costliest part,
@@ -39,6 +45,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
     ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same file in every environment; analyse it once.
         var cache: [String: [RuleFinding]] = [:]
+        let analysis = analysis.counting(against: WorkMeter(totalWorkLimit))
         var scoped: [ScopedRuleFinding] = []
         for environment in compiled.environments {
             for site in environment.sites where including(environment, site) {
@@ -48,7 +55,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     + (site.assetLinks?.json.rendered() ?? "")
                 let findings =
                     cache[key] ?? analysis.findings(in: document)
-                    + (translations ? translationFindings(document, site.assetLinks) : [])
+                    + (translations ? translationFindings(document, site.assetLinks, analysis) : [])
                 cache[key] = findings
                 for finding in findings {
                     guard let components = details[finding.entryIndex].components else { continue }
@@ -90,7 +97,9 @@ public struct ConfigurationRuleAnalysis: Sendable {
     /// Left out, because other diagnostics already say it: patterns with variables (widened,
     /// ANDROID_PATTERN_WIDENED), case-insensitive ones (ANDROID_CASE_SENSITIVE), and those with
     /// `%` (Android decodes, Apple compares as written unless `percentEncoded` is false).
-    func translationFindings(_ aasa: AASADocument, _ assetLinks: AssetLinksDocument?) -> [RuleFinding] {
+    func translationFindings(_ aasa: AASADocument, _ assetLinks: AssetLinksDocument?, _ analysis: RuleAnalysis)
+        -> [RuleFinding]
+    {
         var androidByOrigin: [SourceLocation: [String]] = [:]
         for statement in assetLinks?.statements ?? [] {
             for component in statement.dynamicComponents ?? [] {
@@ -103,7 +112,19 @@ public struct ConfigurationRuleAnalysis: Sendable {
         guard !androidByOrigin.isEmpty, let applinks = aasa.applinks else { return [] }
         var findings: [RuleFinding] = []
         for (entryIndex, details) in applinks.details.enumerated() {
-            for (ruleIndex, component) in (details.components ?? []).enumerated() {
+            let components = details.components ?? []
+            for (ruleIndex, component) in components.enumerated() {
+                if analysis.isExhausted {
+                    findings.append(
+                        RuleFinding(
+                            id: AssociationDiagnosticID.analysisIncomplete, severity: .note, entryIndex: entryIndex,
+                            ruleIndex: ruleIndex, origin: component.origin,
+                            message: "the comparison with the Android dynamic rules stopped at its work budget here: "
+                                + "\(components.count - ruleIndex) of \(components.count) rules, from this one on, "
+                                + "were not compared",
+                            decidedBy: [], isExact: true, witness: nil))
+                    break
+                }
                 guard let origin = component.origin, let android = androidByOrigin[origin],
                     let path = component.path, !path.contains("$("), !path.contains("%"),
                     component.caseSensitive ?? details.defaults?.caseSensitive ?? applinks.defaults?.caseSensitive

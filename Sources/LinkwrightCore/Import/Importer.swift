@@ -43,11 +43,14 @@ public struct Importer: Sendable {
         var translation = Translation(environment: environment, tier: tier)
         translation.collectApps(sites)
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
+        var domainWithText: [String: Int] = [:]
         var notes: [String] = []
+        // Every site's files share one budget, as a configuration's do in lint.
+        let analysis = RuleAnalysis().counting(against: WorkMeter(ConfigurationRuleAnalysis().totalWorkLimit))
         for site in sites {
             // Imported as written, so they stay true to the site; said here, where they come from.
             if let aasa = site.aasa {
-                translation.diagnostics.add(contentsOf: RuleAnalysis().findings(in: aasa).map(\.diagnostic))
+                translation.diagnostics.add(contentsOf: analysis.findings(in: aasa).map(\.diagnostic))
             }
             let text = translation.domainYAML(site)
             guard !text.isEmpty else {
@@ -55,18 +58,21 @@ public struct Importer: Sendable {
                 continue
             }
             let sources = [site.aasaFile, site.assetLinksFile].compactMap { $0 }
-            if let index = domains.firstIndex(where: { $0.text == text }) {
+            if let index = domainWithText[text] {
                 // Hosts that share an identical contract share one domain file.
                 domains[index].hosts.append(site.host)
                 domains[index].sources += sources
             } else {
+                domainWithText[text] = domains.count
                 domains.append(("", text, [site.host], sources))
             }
         }
         // Each domain is named after its shortest host: museo.example before entradas.museo.example.
+        var taken: Set<String> = []
         for index in domains.indices {
             let host = domains[index].hosts.min { ($0.name.count, $0.name) < ($1.name.count, $1.name) }!
-            domains[index].name = translation.domainName(for: host, taken: domains[..<index].map(\.name))
+            domains[index].name = translation.domainName(for: host, taken: taken)
+            taken.insert(domains[index].name)
         }
         var files = domains.map { domain in
             // A file name may hold a newline, which would end the comment and add YAML.
@@ -103,7 +109,12 @@ private struct Translation {
     var iosApps: [String: (bundle: String, team: String, clip: Bool)] = [:]
     /// logical name → (package, fingerprints)
     var androidApps: [String: (package: String, fingerprints: [String])] = [:]
+    /// Every logical name, in the order the apps were found.
     var order: [String] = []
+    /// bundle → the iOS apps' logical names with that bundle, in `order`.
+    var iosNamesByBundle: [String: [String]] = [:]
+    /// The numbered names `app-2`, `app-3`, … below this are taken.
+    var nextNumberedName = 2
     var team: String?
     /// Where to point a problem found in a list that keeps no position (a service's `apps`).
     var fallbackFile = ""
@@ -148,6 +159,7 @@ private struct Translation {
             let name = uniqueName(for: bundle)
             iosNames[appID] = name
             iosApps[name] = (bundle, team, clips.contains(appID))
+            iosNamesByBundle[bundle, default: []].append(name)
             order.append(name)
         }
         // Where a site has dynamic rules, the import turns them on for the whole domain, and an
@@ -164,21 +176,23 @@ private struct Translation {
             for statement in site.assetLinks?.statements ?? [] {
                 guard case .androidApp(let package, let fingerprints) = statement.target else { continue }
                 if let name = androidNames[package] {
-                    let known = androidApps[name]!.fingerprints
-                    androidApps[name]!.fingerprints += fingerprints.filter { !known.contains($0) }
+                    androidApps[name]!.fingerprints += fingerprints
                     continue
                 }
-                // The same identifier on both platforms is one logical app.
+                // The same identifier on both platforms is one logical app: the first iOS app
+                // found with it that is not a clip and has no Android side yet.
                 let shared =
                     apart.contains(package)
                     ? nil
-                    : iosApps.first { $0.value.bundle == package && !$0.value.clip && androidApps[$0.key] == nil }?.key
+                    : iosNamesByBundle[package]?.first { !iosApps[$0]!.clip && androidApps[$0] == nil }
                 let name = shared ?? uniqueName(for: package)
                 androidNames[package] = name
                 androidApps[name] = (package, fingerprints)
                 if shared == nil { order.append(name) }
             }
         }
+        // A package repeated over many statements adds its keys each time: kept once each.
+        for name in androidApps.keys { androidApps[name]!.fingerprints = androidApps[name]!.fingerprints.uniqued() }
     }
 
     /// Why an app ID cannot be imported, in words.
@@ -223,20 +237,21 @@ private struct Translation {
             let candidate = segments.suffix(count).joined(separator: "-")
             let name =
                 candidate.first?.isLetter == true || candidate.first?.isNumber == true ? candidate : "app-" + candidate
-            if Identifiers.nameProblem(name, what: "app") == nil && iosApps[name] == nil && androidApps[name] == nil
-                && !order.contains(name)
-            {
-                return name
-            }
+            if Identifiers.nameProblem(name, what: "app") == nil && !isTaken(name) { return name }
         }
-        var index = 2
-        while order.contains("app-\(index)") { index += 1 }
-        return "app-\(index)"
+        // Names are never given back, so the search for a free number goes on from the last one.
+        while isTaken("app-\(nextNumberedName)") { nextNumberedName += 1 }
+        return "app-\(nextNumberedName)"
+    }
+
+    /// Every name in `order` is one of these apps' keys.
+    private func isTaken(_ name: String) -> Bool {
+        iosApps[name] != nil || androidApps[name] != nil
     }
 
     // MARK: Domains
 
-    mutating func domainName(for host: Host, taken: [String]) -> String {
+    mutating func domainName(for host: Host, taken: Set<String>) -> String {
         let labels = host.fileHost.name.split(separator: ".").map(String.init)
         let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
         var name = base.isEmpty ? "site" : base
@@ -311,9 +326,7 @@ private struct Translation {
             ("activitycontinuation", (site.aasa?.activitycontinuation ?? []).compactMap { iosNames[$0] }),
         ]
         for (service, names) in services where !names.isEmpty {
-            var unique: [String] = []
-            for name in names where !unique.contains(name) { unique.append(name) }
-            text += "\(service): \(YAMLWriter.flowList(unique))\n"
+            text += "\(service): \(YAMLWriter.flowList(names.uniqued()))\n"
         }
         var emit: [String] = []
         if legacyOnly && !entries.isEmpty { emit.append("  legacy_paths: true\n") }

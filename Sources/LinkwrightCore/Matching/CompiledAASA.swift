@@ -89,9 +89,7 @@ public struct CompiledAASA: Sendable {
         var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
         let fileDefaults = document.applinks?.defaults
         var entries: [Entry] = []
-        var appIDs: [String] = []
         for details in document.applinks?.details ?? [] {
-            for appID in details.effectiveAppIDs where !appIDs.contains(appID) { appIDs.append(appID) }
             let rules: [Rule]
             if let components = details.components {
                 rules = components.enumerated().map { index, component in
@@ -105,7 +103,7 @@ public struct CompiledAASA: Sendable {
             entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
         }
         self.entries = entries
-        self.appIDs = appIDs
+        appIDs = (document.applinks?.details ?? []).flatMap(\.effectiveAppIDs).uniqued()
         diagnostics = compiler.diagnostics
         variables = compiler.variables
     }

@@ -154,16 +154,14 @@ public struct CompiledAssetLinks: Sendable {
 
     /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app.
     public init(_ document: AssetLinksDocument) {
-        var packages: [String] = []
         var statements: [(Int, String, CompiledDynamicRules?)] = []
         for (index, statement) in document.statements.enumerated()
         where statement.relations.contains(AssetStatement.handleAllURLs) {
             guard case .androidApp(let package, _) = statement.target else { continue }
-            if !packages.contains(package) { packages.append(package) }
             statements.append(
                 (index, package, statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index) }))
         }
-        self.packages = packages
+        packages = statements.map(\.1).uniqued()
         self.statements = statements
     }
 

@@ -11,6 +11,10 @@ final class SubsetDFA {
     private var ids: [[Int]: Int] = [:]
     private var transitions: [[UInt32: Int]] = []
     private(set) var start = 0
+    /// Automaton nodes visited building states so far: stepping a set and closing the result.
+    /// Over a union of thousands of rules one new state costs thousands of these, so searches
+    /// that bound their work count them as well as their steps.
+    private(set) var constructionWork = 0
 
     /// Nodes from which every continuation is accepted (see `universalNodes`), found on first
     /// use: many DFAs are made only for what their automaton tests.
@@ -76,6 +80,7 @@ final class SubsetDFA {
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
         if let next = transitions[state][scalar.value] { return next }
         let next = intern(automaton.step(sets[state], on: scalar))
+        constructionWork += sets[state].count + sets[next].count
         transitions[state][scalar.value] = next
         return next
     }
@@ -279,14 +284,22 @@ struct LanguageSearch {
 }
 
 /// The steps a series of searches may still take together, so that an analysis of many rules
-/// stays bounded as a whole, not only search by search.
+/// stays bounded as a whole, not only search by search. A meter within another (a file's within
+/// the command's) spends from both and runs out when either does.
 final class WorkMeter: Sendable {
     private let left: Mutex<Int>
+    private let parent: WorkMeter?
 
-    init(_ budget: Int) { left = Mutex(budget) }
+    init(_ budget: Int, within parent: WorkMeter? = nil) {
+        left = Mutex(budget)
+        self.parent = parent
+    }
 
-    var remaining: Int { left.withLock { max($0, 0) } }
+    var remaining: Int { min(left.withLock { max($0, 0) }, parent?.remaining ?? .max) }
     var isExhausted: Bool { remaining == 0 }
 
-    func spend(_ steps: Int) { left.withLock { $0 -= steps } }
+    func spend(_ steps: Int) {
+        left.withLock { $0 -= steps }
+        parent?.spend(steps)
+    }
 }

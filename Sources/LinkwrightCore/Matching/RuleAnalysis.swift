@@ -55,45 +55,62 @@ public struct RuleFinding: Hashable, Sendable {
 ///   also matches `/x`), which matters only when the same patterns are served to Android.
 ///
 /// Every search is breadth-first over the product of deterministic automata and stops after
-/// `workLimit` automaton steps; past it nothing is claimed. The searches for one entry stop
-/// together after `entryWorkLimit` steps (hundreds of overlapping `*a*b*c*…` rules ask a
-/// search per pair): the rules not yet analysed are then named in one `ANALYSIS_INCOMPLETE`
-/// note, so a file too large to analyse exactly says so instead of running for minutes.
+/// `workLimit` automaton steps; past it nothing is claimed. The searches for one file stop
+/// together after `fileWorkLimit` steps (hundreds of overlapping `*a*b*c*…` rules ask a
+/// search per pair), and those of a whole command after the budget of the meter it counts
+/// against (`counting(against:)`): the rules not yet analysed are then named in one
+/// `ANALYSIS_INCOMPLETE` note per entry, so a file too large to analyse exactly says so instead
+/// of running for minutes.
 public struct RuleAnalysis: Sendable {
     /// The most automaton steps one search may take; past it the search claims nothing.
     public var workLimit: Int
-    /// The most automaton steps the searches of one entry may take together.
-    public var entryWorkLimit: Int
+    /// The most automaton steps the searches of one file may take together.
+    public var fileWorkLimit: Int
     /// Whether to report `ANDROID_SEMANTICS_DIFFER`.
     public var comparesAndroidSemantics: Bool
-    /// The entry budget being spent, while an entry is analysed.
+    /// The budget being spent: the file's while a file is analysed, within the command's.
     private var meter: WorkMeter?
 
-    /// An analysis with the given budgets and checks. The defaults are a few seconds of work
-    /// per entry on the benchmark machine.
+    /// An analysis with the given budgets and checks. Steps cost 0.1–0.3 µs on the benchmark
+    /// and development machines, so a file's analysis stops after 2–6 s at most.
     public init(
-        workLimit: Int = 2_000_000, entryWorkLimit: Int = 50_000_000, comparesAndroidSemantics: Bool = false
+        workLimit: Int = 2_000_000, fileWorkLimit: Int = 20_000_000, comparesAndroidSemantics: Bool = false
     ) {
         self.workLimit = workLimit
-        self.entryWorkLimit = entryWorkLimit
+        self.fileWorkLimit = fileWorkLimit
         self.comparesAndroidSemantics = comparesAndroidSemantics
     }
+
+    /// The same analysis, with every search also counted against `budget` (a command's, shared
+    /// by the files it analyses) and stopping when it runs out.
+    func counting(against budget: WorkMeter) -> RuleAnalysis {
+        var counted = self
+        counted.meter = budget
+        return counted
+    }
+
+    /// Whether the budget counted against has run out.
+    var isExhausted: Bool { meter?.isExhausted ?? false }
 
     /// Findings for every `details` entry, by entry then component.
     public func findings(in document: AASADocument) -> [RuleFinding] {
         let compiled = CompiledAASA(document)
-        return compiled.entries.indices.flatMap { findings(for: compiled.entries[$0].rules, entryIndex: $0) }
+        let file = withFileMeter()
+        return compiled.entries.indices.flatMap {
+            file.meteredFindings(for: compiled.entries[$0].rules, entryIndex: $0)
+        }
     }
 
     /// Findings for the entry at `entryIndex` of `document`.
     public func findings(forEntry entryIndex: Int, in document: AASADocument) -> [RuleFinding] {
-        findings(for: CompiledAASA(document).entries[entryIndex].rules, entryIndex: entryIndex)
+        withFileMeter().meteredFindings(for: CompiledAASA(document).entries[entryIndex].rules, entryIndex: entryIndex)
     }
 
-    func findings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
+    /// This analysis with a fresh file budget, within the command's when there is one.
+    private func withFileMeter() -> RuleAnalysis {
         var metered = self
-        metered.meter = WorkMeter(entryWorkLimit)
-        return metered.meteredFindings(for: rules, entryIndex: entryIndex)
+        metered.meter = WorkMeter(fileWorkLimit, within: meter)
+        return metered
     }
 
     private func meteredFindings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {

@@ -149,12 +149,16 @@ struct DimensionSearch {
             if blocked { continue }
             budget.remaining -= count * symbols.count
             if budget.isExhausted { return false }
+            let built = views.reduce(0) { $0 + $1.constructionWork }
             for symbol in symbols {
                 for view in 0..<count { successor[view] = views[view].step(table.rows[row + view], symbol) }
                 if table.insert(successor) {
                     parents.append((Int32(index), Int32(symbol), Int32(depth + 1)))
                 }
             }
+            // New states of large automata cost far more than steps: a served file of 5,000
+            // `*x*y*z*` rules took minutes within a budget that counted steps alone.
+            budget.remaining -= views.reduce(0) { $0 + $1.constructionWork } - built
         }
         return true
     }

@@ -19,6 +19,8 @@ protocol PartMachine {
     func isUniversal(_ state: State) -> Bool
     /// The scalars this machine tells apart, for choosing the search's alphabet.
     func distinctions(into distinctions: inout ScalarDistinctions)
+    /// The automaton nodes its DFAs have visited building states (`SubsetDFA.constructionWork`).
+    var constructionWork: Int { get }
 }
 
 /// What some machine treats differently from other scalars: scalars tested one by one and sets
@@ -59,6 +61,7 @@ struct PatternMachine: PartMachine {
     func distinctions(into distinctions: inout ScalarDistinctions) {
         for test in dfa.automaton.tests { distinctions.add(test) }
     }
+    var constructionWork: Int { dfa.constructionWork }
 }
 
 /// Exactly one literal text: item names, Android `path` attributes.
@@ -79,12 +82,14 @@ struct LiteralMachine: PartMachine {
     func isDead(_ state: Int) -> Bool { state < 0 }
     func isUniversal(_ state: Int) -> Bool { isPrefix && state == text.count }
     func distinctions(into distinctions: inout ScalarDistinctions) { distinctions.add(text) }
+    var constructionWork: Int { 0 }
 }
 
 /// Case folding before the inner machine, as `PatternOptions.prepare` folds values of
 /// case-insensitive rules scalar by scalar (`CaseFolding.fold`).
 struct FoldStage<Inner: PartMachine>: PartMachine {
     let inner: Inner
+    var constructionWork: Int { inner.constructionWork }
 
     var start: Inner.State { inner.start }
     func start(innermost subset: Int) -> Inner.State { inner.start(innermost: subset) }
@@ -126,6 +131,7 @@ extension CaseFolding {
 /// last scalar that is not a slash, so trailing slashes need no lookahead.
 struct AppleSlashStage<Inner: PartMachine>: PartMachine {
     let inner: Inner
+    var constructionWork: Int { inner.constructionWork }
 
     struct State: Hashable {
         /// Only slashes so far: the core has not started, and both inner states are the start.

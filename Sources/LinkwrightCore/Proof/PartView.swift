@@ -109,6 +109,10 @@ final class PartView {
     /// `alphabet.scalars.count` entries per state, -1 until computed.
     private var transitions: [Int32] = []
     private let successor: (Int32, Unicode.Scalar) -> Int32
+    private let machineWork: () -> Int
+    /// Automaton nodes visited building the states this view stepped to (`SubsetDFA`): what a
+    /// new transition really cost, counted against a search's budget with its steps.
+    private(set) var constructionWork = 0
     private let flagsOf: (Int32) -> UInt8
     private let innermostStart: (Int) -> Int32
     private let makeDecoded: (() -> PartView)?
@@ -134,6 +138,7 @@ final class PartView {
         self.distinctions = distinctions
         let states = StateTable(machine)
         successor = { states.intern(machine.step(states.states[Int($0)], $1)) }
+        machineWork = { machine.constructionWork }
         flagsOf = { states.flags(Int($0)) }
         innermostStart = { states.intern(machine.start(innermost: $0)) }
         _ = states.intern(machine.start)
@@ -151,7 +156,9 @@ final class PartView {
         let slot = Int(state) * alphabet.scalars.count + symbol
         let known = transitions[slot]
         if known >= 0 { return known }
+        let before = machineWork()
         let next = successor(state, alphabet.scalars[symbol])
+        constructionWork += machineWork() - before
         record(upTo: next)
         transitions[slot] = next
         return next

@@ -10,6 +10,7 @@
 /// a state never holds a partial scalar value.
 struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
     let inner: Inner
+    var constructionWork: Int { inner.constructionWork }
     /// Byte trie of the UTF-8 encodings of the non-ASCII scalars `inner` tells apart: node 0 is
     /// the root; each node's children by byte, and the scalar a complete encoding stands for.
     private let trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
@@ -210,6 +211,7 @@ enum QuerySeparators {
 /// Reads the query's stand-ins for escaped separators as the characters they are.
 struct EscapedSeparatorStage<Inner: PartMachine>: PartMachine {
     let inner: Inner
+    var constructionWork: Int { inner.constructionWork }
 
     var start: Inner.State { inner.start }
     func start(innermost subset: Int) -> Inner.State { inner.start(innermost: subset) }

@@ -15,6 +15,9 @@ struct QueryItemsMachine<Name: PartMachine, Value: PartMachine>: PartMachine {
     let names: [Name]
     let values: [Value]
     let quantifier: Quantifier
+    var constructionWork: Int {
+        names.reduce(0) { $0 + $1.constructionWork } + values.reduce(0) { $0 + $1.constructionWork }
+    }
 
     struct State: Hashable {
         /// The current item has at least one scalar.

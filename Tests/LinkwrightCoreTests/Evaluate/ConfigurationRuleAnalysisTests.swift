@@ -41,12 +41,29 @@ import Testing
             return "      - path: \"*\(pieces.joined(separator: "*"))*x\""
         }
         let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
-        let analysis = ConfigurationRuleAnalysis(analysis: RuleAnalysis(entryWorkLimit: 20_000))
+        let analysis = ConfigurationRuleAnalysis(analysis: RuleAnalysis(fileWorkLimit: 20_000))
         let stopped = try #require(analysis.diagnostics(in: try compiled(domain)).last)
         #expect(stopped.id == "ANALYSIS_INCOMPLETE" && stopped.severity == .note)
         #expect(stopped.message.hasPrefix("rule \"*"))
         #expect(stopped.message.contains(": the rule analysis stopped at its work budget here:"))
         #expect(stopped.location?.file == "domains/shop.yaml")
+    }
+
+    /// One budget spans every file of a call (here production's and staging's): a configuration
+    /// of many costly domains costs what the budget allows, not that times their number.
+    @Test func theFilesOfOneCallShareItsBudget() throws {
+        let letters = Array("abcdefgh")
+        let rules = (0..<30).map { index in
+            let pieces = (0..<4).map { step in "\(letters[(index + step) % 8])\(letters[(index * 3 + step) % 8])" }
+            return "      - path: \"*\(pieces.joined(separator: "*"))*x\""
+        }
+        let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
+        let analysis = ConfigurationRuleAnalysis(totalWorkLimit: 20_000)
+        let notes = analysis.findings(in: try compiled(domain)).filter { $0.finding.id == "ANALYSIS_INCOMPLETE" }
+        #expect(notes.map(\.environment) == ["production", "staging"])
+        #expect(notes.first.map { $0.finding.ruleIndex > 0 } == true)
+        #expect(notes.last?.finding.ruleIndex == 0)
+        #expect(notes.last?.finding.message.contains("30 of 30 rules") == true)
     }
 
     @Test func aRuleOfSomeEnvironmentsNamesThem() throws {

@@ -25,12 +25,28 @@ struct RuleAnalysisTests {
         }
         let file =
             ##"{"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components.joined(separator: ","))]}]}}"##
-        let stopped = RuleAnalysis(entryWorkLimit: 20_000).findings(in: readAASA(file))
+        let stopped = RuleAnalysis(fileWorkLimit: 20_000).findings(in: readAASA(file))
         let note = try #require(stopped.last)
         #expect(note.id == "ANALYSIS_INCOMPLETE" && note.diagnostic.severity == .note)
         #expect(note.ruleIndex > 0 && note.ruleIndex < 40)
         #expect(note.message.contains("\(40 - note.ruleIndex) of 40 rules"))
         #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == "ANALYSIS_INCOMPLETE" })
+    }
+
+    // The budget is the file's: a file of many costly entries stops once, not once per entry.
+    @Test func theEntriesOfAFileShareItsBudget() throws {
+        let letters = Array("abcdefgh")
+        let components = (0..<40).map { index in
+            let pieces = (0..<4).map { step in "\(letters[(index + step) % 8])\(letters[(index * 3 + step) % 8])" }
+            return ##"{"/": "*\##(pieces.joined(separator: "*"))*x"}"##
+        }.joined(separator: ",")
+        let entry = ##"{"appIDs": ["\##(exampleApp)"], "components": [\##(components)]}"##
+        let file = ##"{"applinks": {"details": [\##(Array(repeating: entry, count: 3).joined(separator: ","))]}}"##
+        let notes = RuleAnalysis(fileWorkLimit: 20_000).findings(in: readAASA(file)).filter {
+            $0.id == "ANALYSIS_INCOMPLETE"
+        }
+        #expect(notes.map(\.entryIndex) == [0, 1, 2])
+        #expect(notes.map(\.ruleIndex).dropFirst() == [0, 0])
     }
 
     // swcutil order/reversed-makes-exclude-unreachable: "/a/*" first makes the exclude dead.
