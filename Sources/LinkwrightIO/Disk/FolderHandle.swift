@@ -19,7 +19,8 @@ public final class FolderHandle {
             case S_IFLNK: self = .symbolicLink
             case S_IFIFO: self = .special("a FIFO")
             case S_IFSOCK: self = .special("a socket")
-            case S_IFCHR, S_IFBLK: self = .special("a device")
+            case S_IFCHR: self = .special("a character device")
+            case S_IFBLK: self = .special("a block device")
             default: self = .special("not a regular file")
             }
         }
@@ -147,16 +148,24 @@ public final class FolderHandle {
         guard kind == .file else {
             throw Failure(path: child(name), reason: "is \(kind.description), not a regular file")
         }
+        guard let bytes = Self.read(file, limit: limit, expected: Int(status.st_size)) else {
+            throw Failure.system(child(name), "read it")
+        }
+        return bytes
+    }
+
+    /// At most `limit + 1` bytes from `descriptor`, reading to the limit rather than to the size
+    /// fstat gave (`expected`), so a growing file cannot pass as small and an endless one stops
+    /// at the limit; nil when a read fails (errno says why).
+    static func read(_ descriptor: Int32, limit: Int, expected: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(limit + 1, max(Int(status.st_size), 0) + 1))
+        bytes.reserveCapacity(min(limit + 1, max(expected, 0) + 1))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        // Reads to the limit rather than to the size fstat gave, so a growing file cannot pass
-        // as small and an endless one stops at the limit.
         while bytes.count <= limit {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress!, wanted) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, wanted) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Failure.system(child(name), "read it") }
+            guard count >= 0 else { return nil }
             if count == 0 { break }
             bytes += chunk[..<count]
         }

@@ -27,34 +27,16 @@ public enum InputFile {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        let kind = status.st_mode & S_IFMT
-        guard kind == S_IFREG else { throw .notRegularFile(kindName(kind)) }
+        let kind = FolderHandle.Kind(mode: status.st_mode)
+        guard kind == .file else { throw .notRegularFile(kind.description) }
         guard Int(status.st_size) <= maximumBytes else {
             throw .tooLarge(bytes: Int(status.st_size), maximumBytes: maximumBytes)
         }
         // The size can change after fstat: the cap holds for what is read, not what was stated.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(status.st_size) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= maximumBytes {
-            let wanted = min(chunk.count, maximumBytes + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, wanted) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
+        guard let bytes = FolderHandle.read(descriptor, limit: maximumBytes, expected: Int(status.st_size)) else {
+            throw .unreadable(String(cString: strerror(errno)))
         }
-        throw .tooLarge(bytes: nil, maximumBytes: maximumBytes)
-    }
-
-    private static func kindName(_ kind: mode_t) -> String {
-        switch kind {
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
-        }
+        guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: nil, maximumBytes: maximumBytes) }
+        return bytes
     }
 }
