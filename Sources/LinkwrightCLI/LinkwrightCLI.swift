@@ -5,11 +5,13 @@ import LinkwrightCore
 public enum LinkwrightCLI {
     public static let version = "0.1.0"
 
+    /// In the order of the overview and the README: build and test, read association files,
+    /// compare revisions, check what is served, then the helpers.
     static var commands: [any Command.Type] {
         [
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
-            CheckCommand.self, DiffCommand.self, ChangelogCommand.self, RulesCommand.self, SchemaCommand.self,
-            PromoteCommand.self, ImportCommand.self, VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self,
+            CheckCommand.self, DiffCommand.self, ImportCommand.self, PromoteCommand.self, ChangelogCommand.self,
+            VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
         ]
     }
 

@@ -32,14 +32,6 @@ import Testing
         #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
     }
 
-    @Test(arguments: ["build", "lint", "rules", "schema"])
-    func everyCommandHasHelp(_ command: String) throws {
-        let result = try runLinkwright([command, "--help"])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("Usage: linkwright \(command)"))
-        #expect(result.stdout.contains("--help"))
-    }
-
     @Test func anUnknownOptionIsAUsageError() throws {
         let result = try runLinkwright(["build", "--chek"])
         #expect(result.status == 2)

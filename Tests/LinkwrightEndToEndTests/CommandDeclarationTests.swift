@@ -1,0 +1,97 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+@testable import LinkwrightCLI
+
+/// Every command's help, usage and formats, checked from what the command declares, so a new
+/// command or option is covered without touching these tests.
+@Suite struct CommandDeclarationTests {
+    static let specs = LinkwrightCLI.commands.map { $0.spec }
+    static let names = specs.map(\.name)
+
+    static func spec(_ name: String) -> CommandSpec { specs.first { $0.name == name }! }
+
+    @Test(arguments: names)
+    func helpIsTheSameAsCommandHelpAndListsEveryOption(_ name: String) throws {
+        let spec = Self.spec(name)
+        let asked = try runLinkwright(["help", name])
+        let flagged = try runLinkwright([name, "--help"])
+        #expect(asked.status == 0)
+        #expect(flagged.status == 0)
+        #expect(asked.stderr.isEmpty && flagged.stderr.isEmpty)
+        #expect(asked.stdout == flagged.stdout)
+        #expect(asked.stdout.contains("\nUsage: linkwright \(spec.usage)\n"))
+        for option in spec.options + [OptionSpec.help] {
+            #expect(asked.stdout.contains("\n  \(option.label) "), "\(name) --help misses --\(option.name)")
+        }
+        for argument in spec.arguments {
+            #expect(asked.stdout.contains("\n  \(argument.name) "), "\(name) --help misses \(argument.name)")
+        }
+    }
+
+    @Test(arguments: names)
+    func theUsageLineNamesEveryOptionAndArgument(_ name: String) {
+        let spec = Self.spec(name)
+        for option in spec.options {
+            #expect(spec.usage.contains(option.written), "\(spec.usage) misses --\(option.name)")
+        }
+        for argument in spec.arguments {
+            #expect(spec.usage.contains(Syntax.argument(argument).rendered), "\(spec.usage) misses \(argument.name)")
+        }
+    }
+
+    @Test(arguments: names)
+    func aUsageErrorShowsTheDeclaredUsage(_ name: String) throws {
+        let result = try runLinkwright([name, "--no-such-option"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: unknown option --no-such-option for \(name)\nUsage: linkwright \(Self.spec(name).usage)\n"))
+    }
+
+    /// Each `--format` choice gets past the parser and into the command, which then stops on
+    /// the empty folder (or a missing argument) in its own way, not on the format.
+    @Test(arguments: names.filter { spec($0).options.contains { $0.name == "format" } })
+    func everyDeclaredFormatIsAccepted(_ name: String) throws {
+        let spec = Self.spec(name)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let required = spec.options.filter(\.isRequired).flatMap { ["--\($0.name)", "x"] }
+        for format in spec.options.first(where: { $0.name == "format" })!.choices! {
+            let result = try runLinkwright([name, "--format", format] + required, in: folder.url)
+            #expect((0...2).contains(result.status), "\(name) --format \(format): \(result)")
+            let error = result.stderr.prefix { $0 != "\n" }
+            #expect(!error.contains("--format"), "\(name) --format \(format): \(result.stderr)")
+        }
+    }
+
+    @Test func helpForAnUnknownCommandSuggestsOne() throws {
+        let result = try runLinkwright(["help", "biuld"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
+    }
+
+    @Test func aRequiredOptionIsNamedWhenMissing() throws {
+        let result = try runLinkwright(["monitor"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: monitor needs --state FILE\nUsage: linkwright monitor --state FILE "))
+    }
+
+    /// The README's command summary is the usage lines, names aligned.
+    @Test func theReadmeListsTheDeclaredUsageOfEveryCommand() throws {
+        let readme = try String(
+            contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Commands\n\n```\n"))
+        let block = readme[section.upperBound...].prefix { $0 != "`" }
+        // Names up to seven letters line up; longer ones are followed by one space.
+        let generated = Self.specs.map { spec in
+            let name = spec.name.padding(toLength: max(7, spec.name.count), withPad: " ", startingAt: 0)
+            return "linkwright \(name) \(spec.synopsis)\n"
+        }
+        #expect(
+            String(block) == generated.joined(), "README.md's ## Commands block should read:\n\(generated.joined())")
+    }
+}
