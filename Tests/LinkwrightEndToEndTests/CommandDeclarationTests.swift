@@ -80,6 +80,40 @@ import Testing
         #expect(result.stderr.hasPrefix("error: monitor needs --state FILE\nUsage: linkwright monitor --state FILE "))
     }
 
+    @Test func completionOffersTheCommands() throws {
+        let script = try runLinkwright(["completions", "bash"]).stdout
+        #expect(try Self.complete([""], with: script) == Self.names + ["help"])
+        #expect(try Self.complete(["help", "bu"], with: script) == ["build"])
+    }
+
+    @Test(arguments: names)
+    func completionOffersEveryOptionAndChoice(_ name: String) throws {
+        let spec = Self.spec(name)
+        let script = try runLinkwright(["completions", "bash"]).stdout
+        #expect(
+            try Self.complete([name, "--"], with: script) == (spec.options + [OptionSpec.help]).map { "--\($0.name)" })
+        for option in spec.options where option.choices != nil {
+            #expect(try Self.complete([name, "--\(option.name)", ""], with: script) == option.choices)
+        }
+        let choices = spec.arguments.flatMap { $0.choices ?? [] }
+        #expect(try Self.complete([name, ""], with: script) == choices)
+    }
+
+    /// What the bash completion `script` offers for the last of `words`, typed after `linkwright`.
+    static func complete(_ words: [String], with script: String) throws -> [String] {
+        let run = """
+            source /dev/stdin
+            COMP_WORDS=(linkwright "$@")
+            COMP_CWORD=$#
+            _linkwright
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["bash", "-c", run, "bash"] + words, input: Data(script.utf8))
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
     /// The README's command summary is the usage lines, names aligned.
     @Test func theReadmeListsTheDeclaredUsageOfEveryCommand() throws {
         let readme = try String(
