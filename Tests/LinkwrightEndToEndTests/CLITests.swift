@@ -26,9 +26,12 @@ import Testing
         #expect(result.stderr.contains("Usage: linkwright <command>"))
     }
 
-    @Test func anUnknownCommandGetsASuggestion() throws {
-        let result = try runLinkwright(["biuld"])
+    /// Also when its help is asked for: `help biuld`.
+    @Test(arguments: [["biuld"], ["help", "biuld"]])
+    func anUnknownCommandGetsASuggestion(_ arguments: [String]) throws {
+        let result = try runLinkwright(arguments)
         #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
     }
 

@@ -67,13 +67,6 @@ import Testing
         }
     }
 
-    @Test func helpForAnUnknownCommandSuggestsOne() throws {
-        let result = try runLinkwright(["help", "biuld"])
-        #expect(result.status == 2)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("error: unknown command \"biuld\"; did you mean \"build\"?\n"))
-    }
-
     @Test func aRequiredOptionIsNamedWhenMissing() throws {
         let result = try runLinkwright(["monitor"])
         #expect(result.status == 2)
