@@ -37,11 +37,11 @@ struct PromoteCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        source = arguments.positionals.first ?? ""
-        target = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
         guard arguments.positionals.count == 2 else {
             throw UsageError(message: "name the environments: promote SOURCE TARGET")
         }
+        source = arguments.positionals[0]
+        target = arguments.positionals[1]
         if source == target { throw UsageError(message: "SOURCE and TARGET are the same environment") }
         if arguments[Self.commit] && !arguments[Self.write] { throw UsageError(message: "--commit needs --write") }
     }
