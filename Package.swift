@@ -47,7 +47,7 @@ let package = Package(
             name: "LinkwrightEndToEndTests",
             dependencies: [
                 "linkwright", .target(name: "linkwright-bench"), "LinkwrightBenchKit", "LinkwrightTestSupport",
-                "LinkwrightCore",
+                "LinkwrightCore", "LinkwrightCLI",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

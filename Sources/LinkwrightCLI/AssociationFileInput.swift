@@ -8,21 +8,29 @@ enum AssociationFileInput {
     case apple(CompiledAASA)
     case android(CompiledAssetLinks, package: String)
 
-    static let options = [
-        OptionSpec(name: "aasa", valueName: "FILE", help: "An apple-app-site-association file (ours or anyone's)"),
-        OptionSpec(name: "assetlinks", valueName: "FILE", help: "An assetlinks.json file (with --package)"),
-        OptionSpec(name: "package", valueName: "NAME", help: "The Android package to evaluate in --assetlinks"),
-    ]
+    static let aasa = Option<String?>(
+        name: "aasa", valueName: "FILE", help: "An apple-app-site-association file (ours or anyone's)")
+    static let assetLinks = Option<String?>(
+        name: "assetlinks", valueName: "FILE", help: "An assetlinks.json file (with --package)")
+    static let package = Option<String?>(
+        name: "package", valueName: "NAME", help: "The Android package to evaluate in --assetlinks")
+    static let apps = Option<[String]>(
+        name: "app", valueName: "APPID", help: "With --aasa: only this app ID (default: every app in the file)")
+    static let options: [any CommandOption] = [aasa, assetLinks, package, apps]
+    /// `--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME`
+    static let choice = Syntax.oneOf([
+        .all([.option(aasa.spec), .usual(apps.spec)]), .all([.option(assetLinks.spec), .option(package.spec)]),
+    ])
 
     /// Whether the arguments name a file; checks that they name exactly one, correctly.
     static func isRequested(_ arguments: ParsedArguments) throws -> Bool {
-        let aasa = arguments.value("aasa")
-        let assetLinks = arguments.value("assetlinks")
+        let aasa = arguments[Self.aasa]
+        let assetLinks = arguments[Self.assetLinks]
         if aasa != nil && assetLinks != nil { throw UsageError(message: "give --aasa or --assetlinks, not both") }
-        if assetLinks != nil && arguments.value("package") == nil {
+        if assetLinks != nil && arguments[Self.package] == nil {
             throw UsageError(message: "--assetlinks needs --package NAME")
         }
-        if assetLinks == nil && arguments.value("package") != nil {
+        if assetLinks == nil && arguments[Self.package] != nil {
             throw UsageError(message: "--package goes with --assetlinks FILE")
         }
         return aasa != nil || assetLinks != nil
@@ -30,7 +38,7 @@ enum AssociationFileInput {
 
     static func load(_ arguments: ParsedArguments, terminal: Terminal) throws -> AssociationFileInput {
         let printer = DiagnosticPrinter(terminal: terminal, configPath: ".")
-        if let path = arguments.value("aasa") {
+        if let path = arguments[Self.aasa] {
             let result = AASAReader().read(try terminal.readInput(path, .associationFile), file: path)
             printer.printText(result.diagnostics.sorted())
             guard let document = result.document else { throw Halt(status: .unusable) }
@@ -38,17 +46,17 @@ enum AssociationFileInput {
             printer.printText(compiled.diagnostics.sorted())
             return .apple(compiled)
         }
-        let path = arguments.value("assetlinks")!
+        let path = arguments[Self.assetLinks]!
         let result = AssetLinksReader().read(try terminal.readInput(path, .associationFile), file: path)
         printer.printText(result.diagnostics.sorted())
         guard let document = result.document else { throw Halt(status: .unusable) }
-        return .android(CompiledAssetLinks(document), package: arguments.value("package")!)
+        return .android(CompiledAssetLinks(document), package: arguments[Self.package]!)
     }
 
     /// The apps to evaluate: `--app` (iOS) or the package (Android); every app of an AASA file otherwise.
     func apps(_ arguments: ParsedArguments) -> [String] {
         switch self {
-        case .apple(let compiled): arguments.all("app").isEmpty ? compiled.appIDs : arguments.all("app")
+        case .apple(let compiled): arguments[Self.apps].isEmpty ? compiled.appIDs : arguments[Self.apps]
         case .android(_, let package): [package]
         }
     }

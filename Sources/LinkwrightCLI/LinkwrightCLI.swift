@@ -5,11 +5,14 @@ import LinkwrightCore
 public enum LinkwrightCLI {
     public static let version = "0.1.0"
 
+    /// In the order of the overview and the README: build and test, read association files,
+    /// compare revisions, check what is served, then the helpers.
     static var commands: [any Command.Type] {
         [
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
-            CheckCommand.self, DiffCommand.self, ChangelogCommand.self, RulesCommand.self, SchemaCommand.self,
-            PromoteCommand.self, ImportCommand.self, VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self,
+            CheckCommand.self, DiffCommand.self, ImportCommand.self, PromoteCommand.self, ChangelogCommand.self,
+            VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
+            CompletionsCommand.self,
         ]
     }
 
@@ -28,7 +31,7 @@ public enum LinkwrightCLI {
         }
         text += """
 
-            Run `linkwright <command> --help` for the options of a command.
+            Run `linkwright help <command>` or `linkwright <command> --help` for the options of a command.
 
             Exit codes: 0 nothing blocks; 1 something blocks (drift, a failing expectation, a policy
             violation, a failed live check); 2 the input cannot be used.
@@ -50,6 +53,11 @@ public enum LinkwrightCLI {
             return .unusable
         }
         switch name {
+        case "help" where arguments.count > 1:
+            // `help CMD` is `CMD --help`.
+            guard let command = command(named: arguments[1], terminal: terminal) else { return .unusable }
+            terminal.out(command.spec.help)
+            return .success
         case "--help", "-h", "help":
             terminal.out(overview)
             return .success
@@ -58,15 +66,19 @@ public enum LinkwrightCLI {
             return .success
         default: break
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
-            let suggestion = Spelling.closest(to: name, among: commands.map { $0.spec.name })
-            terminal.err(
-                "error: unknown command \(PrintableText.quoted(name))"
-                    + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
-                    + "\nRun `linkwright --help` for the list of commands.")
-            return .unusable
-        }
+        guard let command = command(named: name, terminal: terminal) else { return .unusable }
         return run(command, Array(arguments.dropFirst()), terminal: terminal)
+    }
+
+    /// The command called `name`, or `nil` once the error is printed.
+    private static func command(named name: String, terminal: Terminal) -> (any Command.Type)? {
+        if let command = commands.first(where: { $0.spec.name == name }) { return command }
+        let suggestion = Spelling.closest(to: name, among: commands.map { $0.spec.name })
+        terminal.err(
+            "error: unknown command \(PrintableText.quoted(name))"
+                + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+                + "\nRun `linkwright --help` for the list of commands.")
+        return nil
     }
 
     private static func execute<C: Command>(_: C.Type, _ arguments: ParsedArguments, terminal: Terminal) throws

@@ -36,23 +36,20 @@ final class RevisionReader {
         self.terminal = terminal
     }
 
+    static let artifacts = Option<[String]>(
+        name: "artifact", valueName: "PATH", help: "Compare a committed association file instead of the configuration")
+    static let host = Option<String>(
+        name: "host", valueName: "HOST", default: "example.com", help: "With --artifact: the host serving it")
     /// The options that choose artifacts over the configuration.
-    static let options = [
-        OptionSpec(
-            name: "artifact", valueName: "PATH",
-            help: "Compare a committed association file instead of the configuration", repeatable: true),
-        OptionSpec(
-            name: "host", valueName: "HOST", help: "With --artifact: the host serving it (default: example.com)"),
-    ]
+    static let options: [any CommandOption] = [artifacts, host]
 
     static func source(_ arguments: ParsedArguments, workspace: Workspace) throws -> Source {
-        let artifacts = arguments.all("artifact")
+        let artifacts = arguments[Self.artifacts]
         guard !artifacts.isEmpty else {
-            if arguments.value("host") != nil { throw UsageError(message: "--host goes with --artifact PATH") }
+            if arguments.contains(Self.host) { throw UsageError(message: "--host goes with --artifact PATH") }
             return .configuration(workspace)
         }
-        return .artifacts(
-            paths: artifacts, host: try LinkwrightCore.Host.argument(arguments.value("host") ?? "example.com"))
+        return .artifacts(paths: artifacts, host: try LinkwrightCore.Host.argument(arguments[Self.host]))
     }
 
     var repository: GitRepository {

@@ -5,18 +5,18 @@ import LinkwrightIO
 /// One round of live checks: fetch every association file the selected environments compile to,
 /// from the origin and (with `cdn`) from Apple's CDN, concurrently, and check each against the build.
 struct ServingRound {
-    static let options = [
-        OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
-        OptionSpec(name: "host", valueName: "HOST", help: "Only this host (wildcards: their root)", repeatable: true),
-        OptionSpec(
-            name: "cdn-base", valueName: "URL", help: "Base of Apple's CDN (default: \(AssociationFile.defaultCDNBase))"
-        ),
-        OptionSpec(
-            name: "resolve", valueName: "HOST:PORT:ADDRESS", help: "Connect to ADDRESS for HOST:PORT, like curl",
-            repeatable: true),
-        OptionSpec(name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl"),
-        OptionSpec(name: "timeout", valueName: "SECONDS", help: "Give up on a request after this long (default: 10)"),
-        .config,
+    static let hosts = Option<[String]>(
+        name: "host", valueName: "HOST", help: "Only this host (wildcards: their root)")
+    static let cdnBase = Option<String>(
+        name: "cdn-base", valueName: "URL", default: AssociationFile.defaultCDNBase, help: "Base of Apple's CDN")
+    static let resolve = Option<[String]>(
+        name: "resolve", valueName: "HOST:PORT:ADDRESS", help: "Connect to ADDRESS for HOST:PORT, like curl")
+    static let caCertificates = Option<String?>(
+        name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl")
+    static let timeout = Option<String>(
+        name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
+    static let options: [any CommandOption] = [
+        Workspace.environments, hosts, cdnBase, resolve, caCertificates, timeout, Workspace.config,
     ]
 
     /// Per host, what was fetched and found, in a stable order.
@@ -32,14 +32,14 @@ struct ServingRound {
 
     func run(_ terminal: Terminal) throws -> [HostResult] {
         let workspace = Workspace(arguments, terminal: terminal)
-        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         guard let configuration, let compiled else {
             workspace.printer.printText(diagnostics)
             throw Halt(status: .unusable)
         }
         let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
-        let cdnBase = arguments.value("cdn-base") ?? AssociationFile.defaultCDNBase
-        let wanted = try arguments.all("host").map { try Host.argument($0).name }
+        let cdnBase = arguments[Self.cdnBase]
+        let wanted = try arguments[Self.hosts].map { try Host.argument($0).name }
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
             let declared = configuration.environment(named: environment.name)
@@ -102,20 +102,19 @@ struct ServingRound {
 
     private func fetchOptions(_ terminal: Terminal) throws -> HTTPFetchOptions {
         var options = HTTPFetchOptions(userAgent: "linkwright/\(LinkwrightCLI.version)")
-        options.caBundlePath = arguments.value("cacert").map { terminal.url($0).path }
-        options.resolveOverrides = try arguments.all("resolve").map { text in
+        options.caBundlePath = arguments[Self.caCertificates].map { terminal.url($0).path }
+        options.resolveOverrides = try arguments[Self.resolve].map { text in
             guard let entry = HTTPResolveOverride(text) else {
                 throw UsageError(message: "--resolve \(text) is not HOST:PORT:ADDRESS with an IP address")
             }
             return entry
         }
-        if let text = arguments.value("timeout") {
-            guard let seconds = Int(text), seconds > 0 else {
-                throw UsageError(message: "--timeout takes whole seconds, not \(text)")
-            }
-            options.totalTimeout = .seconds(seconds)
-            options.connectTimeout = .seconds(min(seconds, 5))
+        let text = arguments[Self.timeout]
+        guard let seconds = Int(text), seconds > 0 else {
+            throw UsageError(message: "--timeout takes whole seconds, not \(text)")
         }
+        options.totalTimeout = .seconds(seconds)
+        options.connectTimeout = .seconds(min(seconds, 5))
         return options
     }
 
@@ -151,11 +150,12 @@ struct ServingRound {
 
 /// `linkwright verify`: what the origin (and Apple's CDN) serve, against the build.
 struct VerifyCommand: Command {
+    static let cdn = Option<Bool>(name: "cdn", help: "Also check Apple's CDN copy")
+    static let format = Option.format([ReportFormat.text, .json, .github, .junit])
+
     static let spec = CommandSpec(
         name: "verify",
         abstract: "Check what each host (and Apple's CDN) really serves against what the configuration compiles to",
-        usage:
-            "verify [--env NAME]... [--host HOST]... [--cdn] [--resolve HOST:PORT:ADDRESS]... [--cacert FILE] [--format text|json|github|junit]",
         discussion: """
             Fetches https://HOST/.well-known/apple-app-site-association and assetlinks.json for every
             host the selected environments serve (a wildcard host: its root), with TLS verification
@@ -166,22 +166,19 @@ struct VerifyCommand: Command {
             Apple-Failure-Reason, Apple-Failure-Details, Age and Cache-Control headers. Every network
             failure is a finding for its host. Exit 1 when any finding blocks.
             """,
-        options: ServingRound.options + [
-            OptionSpec(name: "cdn", valueName: nil, help: "Also check Apple's CDN copy"),
-            .format(["text", "json", "github", "junit"]),
-        ])
+        options: ServingRound.options + [cdn, format])
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
-        let results = try ServingRound(arguments: arguments, cdn: arguments.flag("cdn")).run(terminal)
+        let results = try ServingRound(arguments: arguments, cdn: arguments[Self.cdn]).run(terminal)
         let report = CheckReport(
             base: nil, head: CheckReport.Revision(name: "served files", commit: nil),
             findings: results.flatMap(\.findings),
             pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
-        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
+        let format = arguments[Self.format]
         if format == .text {
             for host in results {
                 terminal.out(

@@ -9,8 +9,13 @@ struct Workspace {
     let root: URL
     let printer: DiagnosticPrinter
 
+    static let config = Option<String>(
+        name: "config", valueName: "DIR", default: ".", help: "Folder holding environments/, domains/ and policies/")
+    /// The environments to work on; every one when none is given.
+    static let environments = Option<[String]>(name: "env", valueName: "NAME", help: "Only this environment")
+
     init(_ arguments: ParsedArguments, terminal: Terminal) {
-        configPath = arguments.value("config") ?? "."
+        configPath = arguments[Self.config]
         root = terminal.url(configPath)
         printer = DiagnosticPrinter(terminal: terminal, configPath: configPath)
     }

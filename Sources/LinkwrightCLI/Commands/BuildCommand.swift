@@ -5,10 +5,13 @@ import LinkwrightIO
 /// `linkwright build`: compile every environment and write its files, or check that the files on
 /// disk are what the configuration compiles to.
 struct BuildCommand: Command {
+    static let out = Option<String>(name: "out", valueName: "DIR", default: "dist", help: "Output folder")
+    static let check = Option<Bool>(name: "check", help: "Compare with the output folder instead of writing")
+    static let format = Option.format([OutputFormat.text, .json])
+
     static let spec = CommandSpec(
         name: "build",
         abstract: "Compile the configuration into association files, entitlements and intent filters",
-        usage: "build [--config DIR] [--out DIR] [--env NAME]... [--check] [--format text|json]",
         discussion: """
             Writes, for each environment and host, into the output folder:
               <env>/<host>/.well-known/apple-app-site-association
@@ -23,13 +26,7 @@ struct BuildCommand: Command {
             folder are never followed. With --check nothing is written: exit 1 lists every file
             that differs from the build and anything an interrupted build left.
             """,
-        options: [
-            .config,
-            OptionSpec(name: "out", valueName: "DIR", help: "Output folder (default: dist)"),
-            OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
-            OptionSpec(name: "check", valueName: nil, help: "Compare with the output folder instead of writing"),
-            .format(["text", "json"]),
-        ])
+        options: [Workspace.config, out, Workspace.environments, check, format])
 
     let arguments: ParsedArguments
 
@@ -37,18 +34,20 @@ struct BuildCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let json = arguments.value("format") == "json"
-        let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        let json = arguments[Self.format] == .json
+        let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         if !json { workspace.printer.printText(diagnostics) }
         guard let compiled else {
             if json { terminal.out(report(diagnostics: diagnostics, printer: workspace.printer).rendered()) }
             return .unusable
         }
-        let outPath = arguments.value("out") ?? "dist"
-        guard !outPath.isEmpty else { throw UsageError(message: "--out needs a folder; the default is dist") }
+        let outPath = arguments[Self.out]
+        guard !outPath.isEmpty else {
+            throw UsageError(message: "--out needs a folder; the default is \(Self.out.spec.defaultValue!)")
+        }
         let artifacts = ArtifactRenderer.render(compiled)
         let environments = Set(compiled.environments.map(\.name))
-        let check = arguments.flag("check")
+        let check = arguments[Self.check]
         let plan: OutputFolder.Plan
         do {
             let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {

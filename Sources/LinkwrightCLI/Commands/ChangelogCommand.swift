@@ -5,10 +5,12 @@ import LinkwrightIO
 /// `linkwright changelog [FROM..TO]`: what changed in which URLs open which app, release by
 /// release.
 struct ChangelogCommand: Command {
+    static let tags = Option<String?>(name: "tags", valueName: "GLOB", help: "Only tags matching this glob, e.g. 'v*'")
+    static let format = Option.format([OutputFormat.markdown, .json, .html])
+
     static let spec = CommandSpec(
         name: "changelog",
         abstract: "Report link behaviour changes between consecutive tags, as release notes",
-        usage: "changelog [FROM..TO] [--tags GLOB] [--format markdown|json|html] [--config DIR] [--artifact PATH]...",
         discussion: """
             Walks the tags in the range (all tags by default; --tags filters them with a shell
             glob), in semantic-version order when every tag looks like a version and in commit
@@ -19,11 +21,8 @@ struct ChangelogCommand: Command {
             results are cached by git tree ID. A revision where the contract is absent or does not
             compile is reported as such and the walk continues.
             """,
-        options: [
-            OptionSpec(name: "tags", valueName: "GLOB", help: "Only tags matching this glob, e.g. 'v*'"), .config,
-        ] + RevisionReader.options + [.format(["markdown", "json", "html"])],
-        positionals: [("FROM..TO", "Revision range (default: every tag)")],
-        maximumPositionals: 1)
+        options: [tags, Workspace.config] + RevisionReader.options + [format],
+        arguments: [ArgumentSpec(name: "FROM..TO", help: "Revision range (default: every tag)", occurrence: .optional)])
 
     let arguments: ParsedArguments
 
@@ -51,9 +50,9 @@ struct ChangelogCommand: Command {
             releases.append(try release(from: from, to: to, lastUsable: lastUsable, reader))
         }
         let changelog = Changelog(releases: releases)
-        switch arguments.value("format") ?? "markdown" {
-        case "json": terminal.out(changelog.json.rendered())
-        case "html": terminal.out(changelog.html)
+        switch arguments[Self.format] {
+        case .json: terminal.out(changelog.json.rendered())
+        case .html: terminal.out(changelog.html)
         default: terminal.out(changelog.markdown)
         }
         return .success
@@ -63,7 +62,7 @@ struct ChangelogCommand: Command {
     private func releasePoints(_ reader: RevisionReader) throws -> [(name: String, commit: GitCommit)] {
         let repository = try reader.repository
         var tags = try RevisionReader.gitAction { try repository.tags() }
-        if let glob = arguments.value("tags") { tags = tags.filter { fnmatch(glob, $0.name, 0) == 0 } }
+        if let glob = arguments[Self.tags] { tags = tags.filter { fnmatch(glob, $0.name, 0) == 0 } }
         let ordered = VersionOrder.sorted(tags, name: \.name) { ($0.time, $0.name) < ($1.time, $1.name) }
         guard let range = arguments.positionals.first else { return ordered.map { ($0.name, $0.commit) } }
         guard let dots = range.range(of: "..") else {

@@ -3,12 +3,17 @@ import LinkwrightCore
 /// `linkwright check --against REF`: the pre-merge check. Compiles the working tree and REF (by
 /// default the merge-base of HEAD and REF), runs the policy rules, and blocks on what they find.
 struct CheckCommand: Command {
-    static let formats = ReportFormat.allCases.map(\.rawValue)
+    static let against = Option<String?>(
+        name: "against", valueName: "REF", help: "Base revision: branch, origin/main, tag, SHA, HEAD~3")
+    static let noMergeBase = Option<Bool>(
+        name: "no-merge-base", help: "Compare with REF itself, not its merge-base with HEAD")
+    static let head = Option<String?>(
+        name: "head", valueName: "REV", help: "Check this revision instead of the working tree")
+    static let format = Option.format(ReportFormat.allCases)
 
     static let spec = CommandSpec(
         name: "check",
         abstract: "Run the policy rules on the working tree against a base revision (the pre-merge check)",
-        usage: "check [--against REF] [--no-merge-base] [--head REV] [--config DIR] [--format FORMAT]",
         discussion: """
             Compiles the configuration in the working tree (uncommitted changes included) and at REF,
             read through git without a checkout, and runs every enabled rule of policies/ (see
@@ -19,21 +24,13 @@ struct CheckCommand: Command {
             Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
             To approve a deliberate change, add its fingerprint to policies/ under approvals:.
             """,
-        options: [
-            OptionSpec(name: "against", valueName: "REF", help: "Base revision: branch, origin/main, tag, SHA, HEAD~3"),
-            OptionSpec(
-                name: "no-merge-base", valueName: nil, help: "Compare with REF itself, not its merge-base with HEAD"),
-            OptionSpec(name: "head", valueName: "REV", help: "Check this revision instead of the working tree"),
-            .config,
-        ] + RevisionReader.options + [
-            .format(formats)
-        ])
+        options: [against, noMergeBase, head, Workspace.config] + RevisionReader.options + [format])
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        if arguments.flag("no-merge-base") && arguments.value("against") == nil {
+        if arguments[Self.noMergeBase] && arguments[Self.against] == nil {
             throw UsageError(message: "--no-merge-base needs --against REF")
         }
     }
@@ -43,8 +40,8 @@ struct CheckCommand: Command {
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
-            base: arguments.value("against"), head: arguments.value("head"),
-            mergeBase: !arguments.flag("no-merge-base"), printer: workspace.printer)
+            base: arguments[Self.against], head: arguments[Self.head],
+            mergeBase: !arguments[Self.noMergeBase], printer: workspace.printer)
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
             workspace.printer.printText(settingDiagnostics)
@@ -60,8 +57,7 @@ struct CheckCommand: Command {
             unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
             notes: comparison.notes,
             pathPrefix: workspace.printer.pathPrefix)
-        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
-        terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))
+        terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
         return report.blocks ? .blocked : .success
     }
 }

@@ -3,10 +3,13 @@ import LinkwrightCore
 /// `linkwright diff [BASE] [HEAD]`: what changed in the compiled link contract between two
 /// revisions, or between a revision and the working tree.
 struct DiffCommand: Command {
+    static let noMergeBase = Option<Bool>(
+        name: "no-merge-base", help: "Compare with BASE itself, not its merge-base with HEAD")
+    static let format = Option.format(ReportFormat.allCases)
+
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Show how link behaviour and declarations differ between revisions",
-        usage: "diff [BASE] [HEAD] [--no-merge-base] [--config DIR] [--format FORMAT]",
         discussion: """
             Compares compiled results, not YAML text, per environment, host, platform and app: hosts,
             apps and signing keys added or removed, entitlement entries, and rules added, removed,
@@ -14,17 +17,11 @@ struct DiffCommand: Command {
             one, the working tree is compared with the merge-base of HEAD and BASE (--no-merge-base:
             with BASE itself); with two, the revisions are compared directly. Exit 0.
             """,
-        options: [
-            OptionSpec(
-                name: "no-merge-base", valueName: nil, help: "Compare with BASE itself, not its merge-base with HEAD"),
-            .config,
-        ] + RevisionReader.options + [
-            .format(CheckCommand.formats)
-        ],
-        positionals: [
-            ("BASE", "Base revision (default: HEAD)"), ("HEAD", "Head revision (default: the working tree)"),
-        ],
-        maximumPositionals: 2)
+        options: [noMergeBase, Workspace.config] + RevisionReader.options + [format],
+        arguments: [
+            ArgumentSpec(name: "BASE", help: "Base revision (default: HEAD)", occurrence: .optional),
+            ArgumentSpec(name: "HEAD", help: "Head revision (default: the working tree)", occurrence: .optional),
+        ])
 
     let arguments: ParsedArguments
 
@@ -39,15 +36,14 @@ struct DiffCommand: Command {
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
             base: base, head: head,
-            mergeBase: positionals.count == 1 && !arguments.flag("no-merge-base"), printer: workspace.printer)
+            mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase], printer: workspace.printer)
         let behaviour = comparison.base.map { BehaviourDiff.compare(base: $0, head: comparison.head) }
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
                 + BehaviourDiff.changes(from: behaviour?.observations ?? []),
             unproven: behaviour?.unproven ?? [], notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix)
-        let format = ReportFormat(rawValue: arguments.value("format") ?? "text")!
-        terminal.out(ReportRenderer.render(report, as: format, version: LinkwrightCLI.version))
+        terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
         return .success
     }
 }

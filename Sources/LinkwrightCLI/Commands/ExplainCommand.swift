@@ -2,11 +2,13 @@ import LinkwrightCore
 
 /// `linkwright explain URL`: why a link opens an app or the browser, layer by layer.
 struct ExplainCommand: Command {
+    static let platform = Option<Expectation.Platform?>(
+        name: "platform", valueName: "PLATFORM", choices: Expectation.Platform.allCases, help: "Only this platform")
+    static let format = Option.format([OutputFormat.text, .json])
+
     static let spec = CommandSpec(
         name: "explain",
         abstract: "Explain, layer by layer, why a URL opens an app or stays on the web",
-        usage: "explain URL [--env NAME]... [--platform ios|android] [--config DIR] [--format text|json]\n"
-            + "       linkwright explain (--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME) URL",
         discussion: """
             Against the configuration: which environment and host serve the URL, which association
             file each platform fetches for it, whether each app claims the host (entitlement or intent
@@ -14,26 +16,16 @@ struct ExplainCommand: Command {
             value compared, ok or failed, effective caseSensitive and percentEncoded) and the YAML
             location of the deciding rule. With --aasa or --assetlinks, the same for any file.
             """,
-        options: AssociationFileInput.options + [
-            OptionSpec(name: "app", valueName: "APPID", help: "With --aasa: only this app ID", repeatable: true),
-            OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
-            OptionSpec(
-                name: "platform", valueName: "PLATFORM", help: "Only this platform", choices: ["ios", "android"]),
-            .config, .format(["text", "json"]),
-        ],
-        positionals: [("URL", "The link, e.g. https://museo.example/tickets/annual")],
-        maximumPositionals: 1)
+        options: AssociationFileInput.options + [Workspace.environments, platform, Workspace.config, format],
+        arguments: [ArgumentSpec(name: "URL", help: "The link, e.g. https://museo.example/tickets/annual")],
+        groups: [.optional(AssociationFileInput.choice)])
 
     let arguments: ParsedArguments
     let url: LinkURL
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        guard let text = arguments.positionals.first else {
-            url = LinkURL("/")!
-            if !arguments.wantsHelp { throw UsageError(message: "explain needs a URL") }
-            return
-        }
+        guard let text = arguments.positionals.first else { throw UsageError(message: "explain needs a URL") }
         let fileMode = try AssociationFileInput.isRequested(arguments)
         guard let parsed = LinkURL(text), fileMode || parsed.host != nil else {
             throw UsageError(message: "\"\(text)\" is not a full URL such as https://museo.example/tickets/annual")
@@ -42,7 +34,7 @@ struct ExplainCommand: Command {
     }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
-        let json = arguments.value("format") == "json"
+        let json = arguments[Self.format] == .json
         if try AssociationFileInput.isRequested(arguments) {
             let input = try AssociationFileInput.load(arguments, terminal: terminal)
             let explanations = input.apps(arguments).map { app in
@@ -54,14 +46,12 @@ struct ExplainCommand: Command {
             return .success
         }
         let workspace = Workspace(arguments, terminal: terminal)
-        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         guard let configuration, let compiled else {
             workspace.printer.printText(diagnostics)
             return .unusable
         }
-        let platforms =
-            arguments.value("platform").flatMap(Expectation.Platform.init(rawValue:)).map { [$0] }
-            ?? Expectation.Platform.allCases
+        let platforms = arguments[Self.platform].map { [$0] } ?? Expectation.Platform.allCases
         var sections: [(String, [Explanation])] = []
         for environment in compiled.environments {
             let evaluator = EnvironmentEvaluator(environment)

@@ -5,10 +5,25 @@ import LinkwrightIO
 /// `linkwright git-diff-driver`: a git external diff driver, so `git diff` and `git log -p` show
 /// what a change does to links instead of JSON or YAML noise.
 struct GitDiffDriverCommand: Command {
+    static let host = Option<String>(
+        name: "host", valueName: "HOST", default: "example.com", help: "Host for witness URLs of association files")
+    /// What git passes for every changed file.
+    static let change = [
+        ArgumentSpec(name: "PATH", help: "The file's path in the repository"),
+        ArgumentSpec(name: "OLD-FILE", help: "A file holding the old version"),
+        ArgumentSpec(name: "OLD-HEX", help: "Its blob ID"), ArgumentSpec(name: "OLD-MODE", help: "Its mode"),
+        ArgumentSpec(name: "NEW-FILE", help: "A file holding the new version"),
+        ArgumentSpec(name: "NEW-HEX", help: "Its blob ID"), ArgumentSpec(name: "NEW-MODE", help: "Its mode"),
+    ]
+    /// What git adds for a rename.
+    static let rename = [
+        ArgumentSpec(name: "NEW-PATH", help: "With a rename: the new path", occurrence: .optional),
+        ArgumentSpec(name: "INFO", help: "With a rename: git's similarity information", occurrence: .optional),
+    ]
+
     static let spec = CommandSpec(
         name: "git-diff-driver",
         abstract: "Show behaviour changes in git diff and git log -p (an external diff driver)",
-        usage: "git-diff-driver PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [NEW-PATH INFO]",
         discussion: """
             Git calls it with these arguments once it is enabled (see docs/git-diff-driver.md):
               .gitattributes:   apple-app-site-association diff=linkwright
@@ -21,19 +36,13 @@ struct GitDiffDriverCommand: Command {
             each version of that file, so the change is shown in the context of today's other
             files. It always exits 0, as git requires; what cannot be read is said so.
             """,
-        options: [
-            OptionSpec(
-                name: "host", valueName: "HOST",
-                help: "Host for witness URLs of association files (default: example.com)")
-        ],
-        positionals: [("PATH OLD-FILE … NEW-MODE", "The seven (or nine) arguments git passes")],
-        maximumPositionals: 9)
+        options: [host], arguments: change + rename, groups: [.optional(.all(rename.map(Syntax.argument)))])
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        if !arguments.wantsHelp && arguments.positionals.count != 7 && arguments.positionals.count != 9 {
+        guard [Self.change.count, Self.change.count + Self.rename.count].contains(arguments.positionals.count) else {
             throw UsageError(message: "git passes 7 or 9 arguments; got \(arguments.positionals.count)")
         }
     }
@@ -79,7 +88,7 @@ struct GitDiffDriverCommand: Command {
     }
 
     private func artifactChanges(path: String, old: [UInt8], new: [UInt8]) throws -> [LinkChange] {
-        let hostName = self.arguments.value("host") ?? "example.com"
+        let hostName = self.arguments[Self.host]
         guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
             throw DriverProblem(message: "--host \(hostName) is not a host")
         }

@@ -4,11 +4,19 @@ import LinkwrightIO
 
 /// `linkwright import`: adopt the association files a site serves today as YAML.
 struct ImportCommand: Command {
+    static let aasa = Option<[String]>(name: "aasa", valueName: "FILE", help: "An apple-app-site-association file")
+    static let assetLinks = Option<[String]>(name: "assetlinks", valueName: "FILE", help: "An assetlinks.json file")
+    static let hosts = Option<[String]>(
+        name: "host", valueName: "HOST", help: "The host serving the files given before it")
+    static let from = Option<String?>(name: "from", valueName: "DIR", help: "A folder of HOST/.well-known/ files")
+    static let environment = Option<String>.required(name: "env", valueName: "NAME", help: "The environment to create")
+    static let tier = Option<Tier>(
+        name: "tier", valueName: "TIER", choices: Tier.allCases, default: .production, help: "Its tier")
+    static let dryRun = Option<Bool>(name: "dry-run", help: "Print the files instead of writing them")
+
     static let spec = CommandSpec(
         name: "import",
         abstract: "Turn existing association files into linkwright's YAML, with the same behaviour",
-        usage:
-            "import (--aasa FILE [--assetlinks FILE] --host HOST)... | --from DIR) --env NAME [--tier TIER] [--config DIR] [--dry-run]",
         discussion: """
             Each --host takes the --aasa and --assetlinks given before it (repeat the group for more
             hosts); --from DIR reads DIR/HOST/.well-known/{apple-app-site-association,assetlinks.json},
@@ -20,34 +28,30 @@ struct ImportCommand: Command {
             is an error. Problems in the originals are reported, located in their JSON. Invalid inputs
             write nothing (exit 2); --dry-run prints the files instead of writing them.
             """,
-        options: [
-            OptionSpec(name: "aasa", valueName: "FILE", help: "An apple-app-site-association file", repeatable: true),
-            OptionSpec(name: "assetlinks", valueName: "FILE", help: "An assetlinks.json file", repeatable: true),
-            OptionSpec(
-                name: "host", valueName: "HOST", help: "The host serving the files given before it", repeatable: true),
-            OptionSpec(name: "from", valueName: "DIR", help: "A folder of HOST/.well-known/ files"),
-            OptionSpec(name: "env", valueName: "NAME", help: "The environment to create"),
-            OptionSpec(
-                name: "tier", valueName: "TIER", help: "Its tier (default: production)",
-                choices: Tier.allCases.map(\.rawValue)),
-            .config, OptionSpec(name: "dry-run", valueName: nil, help: "Print the files instead of writing them"),
+        options: [aasa, assetLinks, hosts, from, environment, tier, Workspace.config, dryRun],
+        groups: [
+            // Each --host takes the files given before it.
+            .oneOf([
+                .repeated(
+                    .all([.optional(.option(aasa.spec)), .optional(.option(assetLinks.spec)), .option(hosts.spec)])),
+                .option(from.spec),
+            ])
         ])
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        guard !arguments.wantsHelp else { return }
-        guard let name = arguments.value("env") else { throw UsageError(message: "import needs --env NAME") }
-        if let problem = Identifiers.nameProblem(name, what: "environment") {
+        if let problem = Identifiers.nameProblem(arguments[Self.environment], what: "environment") {
             throw UsageError(message: problem.message)
         }
-        let grouped = !arguments.all("host").isEmpty
-        if grouped == (arguments.value("from") != nil) {
+        let grouped = !arguments[Self.hosts].isEmpty
+        if grouped == (arguments[Self.from] != nil) {
             throw UsageError(message: "give the files with --aasa/--assetlinks and --host, or a folder with --from")
         }
-        if let last = arguments.ordered.last(where: { ["aasa", "assetlinks", "host"].contains($0.name) }), grouped,
-            last.name != "host"
+        let groupedNames = [Self.aasa, Self.assetLinks, Self.hosts].map(\.spec.name)
+        if let last = arguments.ordered.last(where: { groupedNames.contains($0.name) }), grouped,
+            last.name != Self.hosts.spec.name
         {
             throw UsageError(message: "--\(last.name) \(last.value) is not followed by the --host that serves it")
         }
@@ -61,7 +65,7 @@ struct ImportCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let environment = arguments.value("env")!
+        let environment = arguments[Self.environment]
         let inputs = try self.inputs(terminal)
         var diagnostics: [Diagnostic] = []
         var sites: [Importer.Site] = []
@@ -87,7 +91,7 @@ struct ImportCommand: Command {
             }
             sites.append(site)
         }
-        let tier = Tier(rawValue: arguments.value("tier") ?? "production")!
+        let tier = arguments[Self.tier]
         let printer = DiagnosticPrinter(terminal: terminal, configPath: ".")
         // Files that cannot be read are reported alone: translating the rest would only add noise.
         let unreadable = diagnostics.contains { $0.severity == .error }
@@ -102,7 +106,7 @@ struct ImportCommand: Command {
         let files = try place(result.files, among: existing, workspace: workspace)
         try proveEquivalent(sites: sites, environment: environment, files: existing + files, printer: workspace.printer)
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
-        if arguments.flag("dry-run") {
+        if arguments[Self.dryRun] {
             for file in files {
                 terminal.out(
                     "--- \(workspace.printer.pathPrefix)\(file.path)\n" + String(decoding: file.bytes, as: UTF8.self))
@@ -122,7 +126,7 @@ struct ImportCommand: Command {
 
     /// The hosts and files named on the command line, or found in `--from DIR`.
     private func inputs(_ terminal: Terminal) throws -> [Input] {
-        if let folder = arguments.value("from") {
+        if let folder = arguments[Self.from] {
             let root = terminal.url(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path))?.sorted() ?? []
             var inputs: [Input] = []
@@ -153,9 +157,9 @@ struct ImportCommand: Command {
         var assetLinks: String?
         for (name, value) in arguments.ordered {
             switch name {
-            case "aasa": aasa = value
-            case "assetlinks": assetLinks = value
-            case "host":
+            case Self.aasa.spec.name: aasa = value
+            case Self.assetLinks.spec.name: assetLinks = value
+            case Self.hosts.spec.name:
                 guard aasa != nil || assetLinks != nil else {
                     throw UsageError(message: "--host \(value) has no --aasa or --assetlinks before it")
                 }

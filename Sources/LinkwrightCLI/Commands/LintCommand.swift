@@ -2,16 +2,17 @@ import LinkwrightCore
 
 /// `linkwright lint`: load, validate and compile every environment in memory; write nothing.
 struct LintCommand: Command {
+    static let format = Option.format([OutputFormat.text, .json])
+
     static let spec = CommandSpec(
         name: "lint",
         abstract: "Validate the configuration without writing anything",
-        usage: "lint [--config DIR] [--format text|json]",
         discussion: """
             Reports every problem of every file at once, sorted by file, line and column, then analyses the \
             rules of every association file: rules that are never reached, that match every URL or that \
             never match. Exit 2 on errors.
             """,
-        options: [.config, .format(["text", "json"])])
+        options: [Workspace.config, format])
 
     let arguments: ParsedArguments
 
@@ -22,7 +23,7 @@ struct LintCommand: Command {
         let (_, compiled, loadDiagnostics) = try workspace.loadAndCompile([])
         let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
         let diagnostics = (loadDiagnostics + analysis).sorted()
-        if arguments.value("format") == "json" {
+        if arguments[Self.format] == .json {
             terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
         } else {
             workspace.printer.printText(diagnostics)

@@ -3,11 +3,14 @@ import LinkwrightIO
 
 /// `linkwright match`: evaluate any association file against URLs, as iOS or Android would.
 struct MatchCommand: Command {
+    static let host = Option<String?>(
+        name: "host", valueName: "HOST", help: "The host serving the file: path-only URLs are on it")
+    static let format = Option.format([OutputFormat.text, .json])
+    static let urls = ArgumentSpec(name: "URL", help: "URLs to evaluate; stdin when none", occurrence: .repeated)
+
     static let spec = CommandSpec(
         name: "match",
         abstract: "Evaluate an association file against URLs (arguments, or one per line on stdin)",
-        usage:
-            "match (--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME) [--host HOST] [--format text|json] [URL ...]",
         discussion: """
             Decides each URL for each app as the platform does: match (opens the app), exclude (an
             exclusion keeps it on the web) or no_match. Without URL arguments, URLs are read from
@@ -18,24 +21,17 @@ struct MatchCommand: Command {
             an error line and the rest continue; the exit code is then 2. So does a line of standard
             input over 1 MiB, which is skipped unread ({"line", "error"} in JSON).
             """,
-        options: AssociationFileInput.options + [
-            OptionSpec(
-                name: "app", valueName: "APPID", help: "Only this app ID (default: every app in the file)",
-                repeatable: true),
-            OptionSpec(name: "host", valueName: "HOST", help: "The host serving the file: path-only URLs are on it"),
-            .format(["text", "json"]),
-        ],
-        positionals: [("URL", "URLs to evaluate; stdin when none")],
-        maximumPositionals: Int.max)
+        options: AssociationFileInput.options + [host, format],
+        arguments: [urls], groups: [AssociationFileInput.choice, .usual(urls)])
 
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        if !arguments.wantsHelp, try !AssociationFileInput.isRequested(arguments) {
+        if try !AssociationFileInput.isRequested(arguments) {
             throw UsageError(message: "name a file: --aasa FILE or --assetlinks FILE --package NAME")
         }
-        if arguments.value("assetlinks") != nil && !arguments.all("app").isEmpty {
+        if arguments[AssociationFileInput.assetLinks] != nil && !arguments[AssociationFileInput.apps].isEmpty {
             throw UsageError(message: "--app goes with --aasa; use --package with --assetlinks")
         }
     }
@@ -43,8 +39,8 @@ struct MatchCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let input = try AssociationFileInput.load(arguments, terminal: terminal)
         let apps = input.apps(arguments)
-        let json = arguments.value("format") == "json"
-        let host = try arguments.value("host").map { try Host.argument($0).name }
+        let json = arguments[Self.format] == .json
+        let host = try arguments[Self.host].map { try Host.argument($0).name }
         var unusable = false
         // Each app's `"app":"…"` member, escaped once rather than once per URL.
         let appMembers = apps.map { app -> [UInt8] in

@@ -5,10 +5,18 @@ import LinkwrightIO
 /// `linkwright monitor`: `verify --cdn` in rounds, remembering since when Apple's CDN has lagged
 /// so a copy that has not caught up yet does not fail every deploy.
 struct MonitorCommand: Command {
+    static let state = Option<String>.required(
+        name: "state", valueName: "FILE", help: "Where to remember CDN lag between rounds")
+    static let grace = Option<String>(
+        name: "grace", valueName: "DURATION", default: "24h", help: "How long the CDN may lag")
+    static let every = Option<String?>(
+        name: "every", valueName: "DURATION", help: "Run a round at this interval until stopped")
+    static let now = Option<String?>(name: "now", valueName: "TIMESTAMP", help: "Evaluate as if at this time")
+    static let format = Option.format([OutputFormat.text, .json])
+
     static let spec = CommandSpec(
         name: "monitor",
         abstract: "Verify hosts and Apple's CDN in rounds, tolerating CDN propagation lag",
-        usage: "monitor --state FILE [--grace 24h] [--every 15m] [verify options] [--format text|json]",
         discussion: """
             One round per run (for cron or scheduled CI), or a round every --every interval until
             stopped. Origin problems block at once. A CDN copy that differs from the build blocks only
@@ -19,13 +27,7 @@ struct MonitorCommand: Command {
             round as if at that time (RFC 3339, e.g. 2026-11-29T12:00:00Z), to replay a state file.
             Exit 1 when a round blocks.
             """,
-        options: ServingRound.options + [
-            OptionSpec(name: "state", valueName: "FILE", help: "Where to remember CDN lag between rounds"),
-            OptionSpec(name: "grace", valueName: "DURATION", help: "How long the CDN may lag (default: 24h)"),
-            OptionSpec(name: "every", valueName: "DURATION", help: "Run a round at this interval until stopped"),
-            OptionSpec(name: "now", valueName: "TIMESTAMP", help: "Evaluate as if at this time"),
-            .format(["text", "json"]),
-        ])
+        options: [state, grace, every, now] + ServingRound.options + [format])
 
     let arguments: ParsedArguments
     let grace: TimeInterval
@@ -34,21 +36,18 @@ struct MonitorCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        guard arguments.wantsHelp || arguments.value("state") != nil else {
-            throw UsageError(message: "monitor needs --state FILE")
-        }
-        let graceText = arguments.value("grace") ?? "24h"
+        let graceText = arguments[Self.grace]
         guard let grace = Monitor.duration(graceText) else {
             throw UsageError(message: "--grace \(graceText) is not a duration such as 24h or 90m")
         }
         self.grace = grace
-        interval = try arguments.value("every").map { text in
+        interval = try arguments[Self.every].map { text in
             guard let seconds = Monitor.duration(text) else {
                 throw UsageError(message: "--every \(text) is not a duration such as 15m")
             }
             return seconds
         }
-        now = try arguments.value("now").map { text in
+        now = try arguments[Self.now].map { text in
             guard let date = Timestamp.parse(text) else {
                 throw UsageError(message: "--now \(text) is not a timestamp such as 2026-11-29T12:00:00Z")
             }
@@ -68,10 +67,10 @@ struct MonitorCommand: Command {
     }
 
     private func round(_ terminal: Terminal) throws -> ExitStatus {
-        let stateURL = terminal.url(arguments.value("state")!)
+        let stateURL = terminal.url(arguments[Self.state])
         var state = MonitorState()
-        if let bytes = try terminal.readInputIfPresent(arguments.value("state")!, .monitorState) {
-            switch MonitorState.read(bytes, file: arguments.value("state")!) {
+        if let bytes = try terminal.readInputIfPresent(arguments[Self.state], .monitorState) {
+            switch MonitorState.read(bytes, file: arguments[Self.state]) {
             case .success(let read): state = read
             case .failure(let diagnostic):
                 DiagnosticPrinter(terminal: terminal, configPath: ".").printText([diagnostic])
@@ -90,7 +89,7 @@ struct MonitorCommand: Command {
             base: nil,
             head: CheckReport.Revision(name: "monitor round at \(Timestamp.format(next.lastRound!))", commit: nil),
             findings: findings, pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
-        if arguments.value("format") == "json" {
+        if arguments[Self.format] == .json {
             guard case .object(var members) = ReportRenderer.json(report) else { return .unusable }
             members.append(("state", next.json))
             terminal.out(JSON.object(members).renderedCompact())

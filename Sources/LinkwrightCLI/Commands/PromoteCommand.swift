@@ -5,10 +5,13 @@ import LinkwrightIO
 /// `linkwright promote SOURCE TARGET`: what TARGET would do with SOURCE's link rules, and the
 /// minimal YAML edits that make it so.
 struct PromoteCommand: Command {
+    static let write = Option<Bool>(name: "write", help: "Apply the edits to the YAML files")
+    static let commit = Option<Bool>(name: "commit", help: "With --write: commit the edited files")
+    static let format = Option.format([OutputFormat.text, .json, .markdown])
+
     static let spec = CommandSpec(
         name: "promote",
         abstract: "Plan (and apply) promoting one environment's link rules to another, e.g. staging to production",
-        usage: "promote SOURCE TARGET [--write [--commit]] [--config DIR] [--format text|json|markdown]",
         discussion: """
             TARGET gets everything SOURCE has that it does not: rules and applinks entries limited to
             SOURCE, expectations limited to SOURCE (replacing TARGET's own for the same URL), and
@@ -21,13 +24,12 @@ struct PromoteCommand: Command {
             or none, and proves that the files on disk compile to exactly the plan. It refuses files
             with uncommitted changes. --commit then records them in a git commit that summarises the plan.
             """,
-        options: [
-            OptionSpec(name: "write", valueName: nil, help: "Apply the edits to the YAML files"),
-            OptionSpec(name: "commit", valueName: nil, help: "With --write: commit the edited files"),
-            .config, .format(["text", "json", "markdown"]),
+        options: [write, commit, Workspace.config, format],
+        arguments: [
+            ArgumentSpec(name: "SOURCE", help: "Environment to promote from"),
+            ArgumentSpec(name: "TARGET", help: "Environment to promote to"),
         ],
-        positionals: [("SOURCE", "Environment to promote from"), ("TARGET", "Environment to promote to")],
-        maximumPositionals: 2)
+        groups: [.optional(.all([.option(write.spec), .optional(.option(commit.spec))]))])
 
     let arguments: ParsedArguments
     let source: String
@@ -35,15 +37,13 @@ struct PromoteCommand: Command {
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
-        source = arguments.positionals.first ?? ""
-        target = arguments.positionals.count > 1 ? arguments.positionals[1] : ""
-        guard arguments.wantsHelp || arguments.positionals.count == 2 else {
+        guard arguments.positionals.count == 2 else {
             throw UsageError(message: "name the environments: promote SOURCE TARGET")
         }
-        if source == target && !arguments.wantsHelp {
-            throw UsageError(message: "SOURCE and TARGET are the same environment")
-        }
-        if arguments.flag("commit") && !arguments.flag("write") { throw UsageError(message: "--commit needs --write") }
+        source = arguments.positionals[0]
+        target = arguments.positionals[1]
+        if source == target { throw UsageError(message: "SOURCE and TARGET are the same environment") }
+        if arguments[Self.commit] && !arguments[Self.write] { throw UsageError(message: "--commit needs --write") }
     }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
@@ -70,7 +70,7 @@ struct PromoteCommand: Command {
         terminal.out(render(plan, report, workspace.printer))
         let refused = !plan.refusals.isEmpty
         if refused { workspace.printer.printText(plan.refusals) }
-        guard arguments.flag("write") else { return refused || report.blocks ? .blocked : .success }
+        guard arguments[Self.write] else { return refused || report.blocks ? .blocked : .success }
         guard !refused && !report.blocks else {
             terminal.err("error: not written: the promotion is refused or has blocking findings")
             return .blocked
@@ -109,8 +109,8 @@ struct PromoteCommand: Command {
     }
 
     private func render(_ plan: PromotionPlan, _ report: CheckReport, _ printer: DiagnosticPrinter) -> String {
-        switch arguments.value("format") ?? "text" {
-        case "json":
+        switch arguments[Self.format] {
+        case .json:
             guard case .object(var members) = ReportRenderer.json(report) else { return "" }
             members.insert(("source", .string(source)), at: 0)
             members.insert(("target", .string(target)), at: 1)
@@ -129,7 +129,7 @@ struct PromoteCommand: Command {
             members.append(("refused", .array(plan.refusals.map { .string($0.message) })))
             members.append(("kept_back", .array(plan.keptBack.map(JSON.string))))
             return JSON.object(members).rendered()
-        case "markdown":
+        case .markdown:
             let edits = plan.edits.map {
                 "- `\(printer.pathPrefix)\($0.location.file):\($0.location.line)` \(MarkdownText.cell($0.description))"
             }
@@ -167,7 +167,7 @@ struct PromoteCommand: Command {
                         hint: "commit or stash them, then promote again")
                 }
             }
-        } else if arguments.flag("commit") {
+        } else if arguments[Self.commit] {
             throw UnusableInput(message: "--commit needs a git repository around \(workspace.configPath)", hint: nil)
         }
         let originals = try workspace.files()
@@ -188,7 +188,7 @@ struct PromoteCommand: Command {
                 message: "the written files do not compile to the plan; they were restored", hint: "please report this")
         }
         terminal.out("wrote \(plan.editedPaths.map { workspace.printer.pathPrefix + $0 }.joined(separator: ", "))")
-        guard arguments.flag("commit"), let repository else { return }
+        guard arguments[Self.commit], let repository else { return }
         let message = commitMessage(plan, report)
         let commit = try RevisionReader.gitAction {
             try repository.commit(

@@ -5,29 +5,30 @@ import LinkwrightCore
 struct SchemaCommand: Command {
     static let kinds = ConfigSchema.files.map(\.kind)
 
+    static let write = Option<String?>(name: "write", valueName: "DIR", help: "Write every schema into DIR")
+    static let kind = ArgumentSpec(
+        name: "KIND", help: "The configuration file whose schema to print", occurrence: .optional, choices: kinds)
+
     static let spec = CommandSpec(
         name: "schema",
         abstract: "Print the JSON Schema of a configuration file",
-        usage: "schema (environment|domain|policy) | schema --write DIR",
         discussion: """
             Editors with yaml-language-server use it for completion and validation: put
               # yaml-language-server: $schema=../docs/schema/domain.schema.json
             at the top of a file. --write DIR writes all three as <kind>.schema.json.
             """,
-        options: [OptionSpec(name: "write", valueName: "DIR", help: "Write every schema into DIR")],
-        positionals: [("KIND", "environment, domain or policy")],
-        maximumPositionals: 1)
+        options: [write], arguments: [kind], groups: [.oneOf([.argument(kind), .option(write.spec)])])
 
     let kind: String?
     let folder: String?
 
     init(_ arguments: ParsedArguments) throws {
         kind = arguments.positionals.first
-        folder = arguments.value("write")
+        folder = arguments[Self.write]
         if let kind, !Self.kinds.contains(kind) {
             throw UsageError(message: "unknown schema \"\(kind)\"; choose \(Self.kinds.joined(separator: ", "))")
         }
-        if (kind == nil) == (folder == nil) && !arguments.wantsHelp {
+        if (kind == nil) == (folder == nil) {
             throw UsageError(message: "name one schema (\(Self.kinds.joined(separator: ", "))) or pass --write DIR")
         }
     }

@@ -3,10 +3,11 @@ import LinkwrightCore
 /// `linkwright test`: every `opens_app` / `opens_web` expectation, on every host of every
 /// environment that serves its domain, on iOS and Android.
 struct TestCommand: Command {
+    static let format = Option.format([OutputFormat.text, .json, .junit])
+
     static let spec = CommandSpec(
         name: "test",
         abstract: "Check the URL expectations of every domain on every host and platform",
-        usage: "test [--config DIR] [--env NAME]... [--format text|json|junit]",
         discussion: """
             A path expectation is checked on every host serving its domain (a wildcard host on a
             representative subdomain), an https:// one on its own host. iOS opens an app when its
@@ -14,10 +15,7 @@ struct TestCommand: Command {
             Android when an intent filter accepts the URL and assetlinks.json vouches for the app
             (with its dynamic rules: Android 15 and later). Exit 1 when any expectation fails.
             """,
-        options: [
-            .config, OptionSpec(name: "env", valueName: "NAME", help: "Only this environment", repeatable: true),
-            .format(["text", "json", "junit"]),
-        ])
+        options: [Workspace.config, Workspace.environments, format])
 
     let arguments: ParsedArguments
 
@@ -25,16 +23,16 @@ struct TestCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments.all("env"))
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         guard let configuration, let compiled else {
             workspace.printer.printText(diagnostics)
             return .unusable
         }
-        switch arguments.value("format") ?? "text" {
-        case "json", "junit":
+        switch arguments[Self.format] {
+        case .json, .junit:
             let results = ExpectationRunner.run(configuration, compiled)
             terminal.out(
-                arguments.value("format") == "json"
+                arguments[Self.format] == .json
                     ? JSON.array(results.map { json($0, workspace.printer) }).rendered()
                     : junit(results, workspace.printer))
             return results.allSatisfy(\.passed) ? .success : .blocked
