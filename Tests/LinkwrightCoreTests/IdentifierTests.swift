@@ -44,7 +44,7 @@ import Testing
         ("museo_x.example", "INVALID_HOST"), ("", "INVALID_HOST"), ("mu seo.example", "INVALID_HOST"),
     ])
     func refuses(_ text: String, _ id: String) {
-        #expect(problem(text)?.id == id, "\(text)")
+        #expect(problem(text)?.id.rawValue == id, "\(text)")
     }
 
     @Test func hintsGiveTheFixedSpelling() {

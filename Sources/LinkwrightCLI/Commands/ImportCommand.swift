@@ -75,7 +75,7 @@ struct ImportCommand: Command {
                 if path.hasSuffix(".json") {
                     diagnostics.append(
                         Diagnostic(
-                            "IMPORT_FILE_NAME", .warning,
+                            .importFileName,
                             "the file is named \((path as NSString).lastPathComponent); iOS fetches /.well-known/apple-app-site-association, without an extension",
                             at: .file(path), hint: "serve the file linkwright build writes, at the name iOS fetches"))
                 }

@@ -167,8 +167,8 @@ private struct EnvironmentCompiler {
             }
             guard reasons.isEmpty else {
                 exact = false
-                diagnostics.error(
-                    "LEGACY_PATHS_INEXACT",
+                diagnostics.report(
+                    .legacyPathsInexact,
                     "rule cannot be written as a legacy path for iOS 12: \(reasons.joined(separator: ", "))",
                     at: rule.location, hint: "remove emit.legacy_paths from \(domain.file), or simplify the rule")
                 continue
@@ -182,14 +182,14 @@ private struct EnvironmentCompiler {
     private mutating func checkSize(_ size: Int, domain: Domain, host: Host) {
         let budget = domain.emit.sizeBudget?.value ?? Compiler.defaultSizeBudget
         if size > Compiler.aasaSizeLimit {
-            diagnostics.error(
-                "AASA_TOO_LARGE",
+            diagnostics.report(
+                .aasaTooLarge,
                 "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes; Apple reads at most \(Compiler.aasaSizeLimit)",
                 at: domain.emit.sizeBudget?.location ?? .file(domain.file),
                 hint: "merge rules with wildcards or substitution variables, or split apps across hosts")
         } else if size > budget {
-            diagnostics.warning(
-                "AASA_SIZE_BUDGET",
+            diagnostics.report(
+                .aasaSizeBudget,
                 "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes, over the budget of \(budget)",
                 at: domain.emit.sizeBudget?.location ?? .file(domain.file),
                 hint: "shrink the rules, or raise emit.size_budget (Apple's limit is \(Compiler.aasaSizeLimit))")

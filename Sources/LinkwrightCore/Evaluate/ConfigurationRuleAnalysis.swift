@@ -16,7 +16,7 @@ public struct ScopedRuleFinding: Sendable {
 
     /// Facts that stay the same when lines move or files are reformatted.
     public var identity: [String] {
-        [finding.id, environment, host, appIDs.joined(separator: ","), rule] + decidingRules
+        [finding.id.rawValue, environment, host, appIDs.joined(separator: ","), rule] + decidingRules
     }
 }
 
@@ -120,7 +120,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     : ("its Android 15 dynamic rules match", "iOS does not")
                 findings.append(
                     RuleFinding(
-                        id: AssociationDiagnosticID.androidSemanticsDiffer, severity: .warning,
+                        id: .androidSemanticsDiffer, severity: .warning,
                         entryIndex: entryIndex, ruleIndex: ruleIndex, origin: origin,
                         message: "\(yes) the path \(witness) and \(no): Apple's `*` is greedy, "
                             + "Android's stops at the next character",
@@ -152,7 +152,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
     ) -> String {
         let name = "rule \(describe(rule))"
         switch finding.id {
-        case AssociationDiagnosticID.unreachableRule:
+        case .unreachableRule:
             let lines = deciding.compactMap { $0.origin.map { String($0.line) } }
             let subject =
                 lines.count < deciding.count
@@ -163,11 +163,11 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 + (finding.isExact
                     ? ""
                     : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
-        case AssociationDiagnosticID.neverMatches:
+        case .neverMatches:
             // The engine's reason follows its own "component N never matches: ".
             let parts = finding.message.split(separator: ":", maxSplits: 1)
             return "\(name) never matches" + (parts.count == 2 ? ":" + parts[1] : "")
-        case AssociationDiagnosticID.catchAll:
+        case .catchAll:
             return rule.exclude == true
                 ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"
                 : "\(name) matches every URL of the site, so later rules never apply"

@@ -37,7 +37,7 @@ public struct AASAReader: Sendable {
         if bytes.count > Self.appleSizeLimit {
             diagnostics.append(
                 Diagnostic(
-                    AssociationDiagnosticID.aasaTooLarge, .warning,
+                    .aasaTooLarge, .warning,
                     "file is \(bytes.count) bytes; Apple ignores association files over 128 KB", at: .file(file),
                     hint: "merge rules with wildcards or substitution variables"))
         }
@@ -49,14 +49,14 @@ public struct AASAReader: Sendable {
                 json = content
                 diagnostics.append(
                     Diagnostic(
-                        AssociationDiagnosticID.signedAASA, .warning,
+                        .signedAASA,
                         "file is PKCS#7 signed; its JSON was read but the signature was not verified "
                             + "(locations below are in the signed JSON)", at: .file(file),
                         hint: "iOS 9 and later read unsigned JSON served over HTTPS; serve the JSON itself"))
             case .failure(let error):
                 diagnostics.append(
                     Diagnostic(
-                        AssociationDiagnosticID.invalidSignedFile, .error,
+                        .invalidSignedFile,
                         "file starts like a PKCS#7 signed file but cannot be read: \(error.reason)", at: .file(file),
                         hint: "serve the association file as plain JSON"))
                 return AASAReadResult(document: nil, diagnostics: diagnostics, wasSigned: true)
@@ -102,8 +102,8 @@ private struct AASAWalker {
         section.defaults = members["defaults"].flatMap { component($0.value, "applinks.defaults") }
         section.substitutionVariables = members["substitutionVariables"].map { variables($0.value) } ?? []
         guard let details = members["details"] else {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.missingKey, "applinks has no details, so no link opens an app",
+            fields.diagnostics.report(
+                .missingKey, as: .warning, "applinks has no details, so no link opens an app",
                 at: node.location,
                 hint: "add \"details\": [{\"appIDs\": [...], \"components\": [...]}]")
             return section
@@ -147,14 +147,14 @@ private struct AASAWalker {
         entry.paths = members["paths"].flatMap { fields.strings($0.value, "paths") }
         entry.defaults = members["defaults"].flatMap { component($0.value, "details.defaults") }
         if let appID = members["appID"], members["appIDs"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.appIDAndAppIDs,
+            fields.diagnostics.report(
+                .appIDAndAppIDs,
                 "the entry has both appID and appIDs; Apple uses appIDs (even when empty) and ignores appID",
                 at: appID.keyLocation, hint: "keep appIDs only")
         }
         if members["appID"] == nil, members["appIDs"] == nil, keyedAppID == nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.missingKey, "the entry names no app, so it applies to none", at: node.location,
+            fields.diagnostics.report(
+                .missingKey, as: .warning, "the entry names no app, so it applies to none", at: node.location,
                 hint: "add \"appIDs\": [\"TEAMID.bundle.id\"]")
         }
         checkMixing(members, entry: node)
@@ -165,19 +165,19 @@ private struct AASAWalker {
     /// (https://developer.apple.com/documentation/technotes/tn3155-debugging-universal-links).
     mutating func checkMixing(_ members: [JSONMember], entry: JSONNode) {
         if let paths = members["paths"], members["components"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern,
+            fields.diagnostics.report(
+                .mixedLegacyModern,
                 "the entry has both paths and components; iOS 13 and later ignore paths when components is present",
                 at: paths.keyLocation,
                 hint: "keep components, and list legacy paths in their own entry if iOS 12 matters")
         } else if let paths = members["paths"], members["appIDs"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern, "legacy paths are paired with modern appIDs",
+            fields.diagnostics.report(
+                .mixedLegacyModern, "legacy paths are paired with modern appIDs",
                 at: paths.keyLocation,
                 hint: "pair appIDs with components, or appID with paths (TN3155)")
         } else if let components = members["components"], members["appID"] != nil, members["appIDs"] == nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern, "modern components are paired with legacy appID",
+            fields.diagnostics.report(
+                .mixedLegacyModern, "modern components are paired with legacy appID",
                 at: components.keyLocation, hint: "write \"appIDs\": [...] instead of \"appID\" (TN3155)")
         }
     }
@@ -206,8 +206,8 @@ private struct AASAWalker {
         case .object(let members):
             if let nonString = members.first(where: { if case .string = $0.value.value { false } else { true } }) {
                 // swcutil-probes.tsv, query-nonstring and nonstr groups: the whole `?` is ignored.
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.queryDictionaryIgnored,
+                fields.diagnostics.report(
+                    .queryDictionaryIgnored,
                     "query item \(PrintableText.quoted(nonString.key)) is \(nonString.value.kindDescription), not a string, so Apple "
                         + "ignores the whole query dictionary and every query matches", at: nonString.value.location,
                     hint: "write the pattern as a string, e.g. \"?*\"")
@@ -217,8 +217,8 @@ private struct AASAWalker {
                 members.compactMap { member in
                     guard case .string(let pattern) = member.value.value else { return nil }
                     if pattern == "*" {
-                        fields.diagnostics.warning(
-                            AssociationDiagnosticID.queryStarMatchesAbsent,
+                        fields.diagnostics.report(
+                            .queryStarMatchesAbsent,
                             "\"*\" also matches URLs without a \(PrintableText.quoted(member.key)) item (absent items read as empty)",
                             at: member.value.location, hint: "write \"?*\" to require the item")
                     }
@@ -237,15 +237,15 @@ private struct AASAWalker {
         guard let members = fields.object(node, "substitutionVariables") else { return [] }
         return members.compactMap { member in
             if member.key.contains(where: { "$()".contains($0) }) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.invalidVariableName,
+                fields.diagnostics.report(
+                    .invalidVariableName, as: .warning,
                     "variable name \(PrintableText.quoted(member.key)) contains $, ( or ), which Apple does not allow",
                     at: member.keyLocation,
                     hint: "rename the variable")
             }
             if PatternSyntax.predefinedVariables.contains(member.key) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.variableShadowsPredefined,
+                fields.diagnostics.report(
+                    .variableShadowsPredefined, as: .warning,
                     "variable \(PrintableText.quoted(member.key)) has the name of Apple's predefined $(\(member.key)); this reader lets "
                         + "the file's definition win, Apple documents neither", at: member.keyLocation,
                     hint: "rename it")
@@ -254,8 +254,8 @@ private struct AASAWalker {
                 return nil
             }
             for value in values where value.contains("$(") {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.variableInVariable,
+                fields.diagnostics.report(
+                    .variableInVariable, as: .warning,
                     "a value of \(PrintableText.quoted(member.key)) contains $(, which is literal text here: values cannot use variables",
                     at: member.value.location, hint: "write the values out")
             }
@@ -268,8 +268,8 @@ private struct AASAWalker {
         guard let members = fields.object(node, service) else { return nil }
         fields.unknownKeys(members, known: ["apps"], in: service, note: "Apple reads only \"apps\" here")
         guard let apps = members["apps"] else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "\(service) has no \"apps\" list", at: node.location,
+            fields.diagnostics.report(
+                .missingKey, "\(service) has no \"apps\" list", at: node.location,
                 hint: "write \(PrintableText.quoted(service)): {\"apps\": [\"TEAMID.bundle.id\"]}")
             return nil
         }
@@ -284,8 +284,8 @@ private struct AASAWalker {
     /// App IDs are `<Application Identifier Prefix>.<Bundle Identifier>` (Apple's Details page).
     mutating func checkAppID(_ appID: String, at location: SourceLocation) {
         guard let problem = Self.appIDProblem(appID) else { return }
-        fields.diagnostics.warning(
-            AssociationDiagnosticID.invalidAppID, problem.message, at: location, hint: problem.hint)
+        fields.diagnostics.report(
+            .invalidAppID, problem.message, at: location, hint: problem.hint)
     }
 
     static func appIDProblem(_ appID: String) -> (message: String, hint: String)? {

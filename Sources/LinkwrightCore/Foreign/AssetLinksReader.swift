@@ -64,8 +64,8 @@ private struct AssetLinksWalker {
     mutating func statement(_ members: [JSONMember], at location: SourceLocation) -> AssetStatement? {
         fields.unknownKeys(members, known: Self.statementKeys, in: "a statement", note: "Google ignores it")
         guard let relationMember = members["relation"], let targetMember = members["target"] else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "a statement needs both \"relation\" and \"target\"", at: location,
+            fields.diagnostics.report(
+                .missingKey, "a statement needs both \"relation\" and \"target\"", at: location,
                 hint: "write {\"relation\": [...], \"target\": {...}}")
             return nil
         }
@@ -90,8 +90,8 @@ private struct AssetLinksWalker {
                     && detail.unicodeScalars.allSatisfy {
                         ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
                     }
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.unknownRelation,
+                fields.diagnostics.report(
+                    .unknownRelation,
                     wellFormed
                         ? "relation \(PrintableText.quoted(relation)) is not one Android or Chrome acts on"
                         : "relation \(PrintableText.quoted(relation)) is not of the form delegate_permission/<detail>",
@@ -109,8 +109,8 @@ private struct AssetLinksWalker {
         guard let namespaceMember = members["namespace"],
             let namespace = fields.string(namespaceMember.value, "namespace")
         else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "the target has no \"namespace\"", at: node.location,
+            fields.diagnostics.report(
+                .missingKey, "the target has no \"namespace\"", at: node.location,
                 hint: "write \"namespace\": \"android_app\" or \"web\"")
             return nil
         }
@@ -124,14 +124,14 @@ private struct AssetLinksWalker {
                 let fingerprintsMember = members["sha256_cert_fingerprints"],
                 let fingerprints = fields.array(fingerprintsMember.value, "sha256_cert_fingerprints")
             else {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.missingKey,
+                fields.diagnostics.report(
+                    .missingKey,
                     "an android_app target needs \"package_name\" and \"sha256_cert_fingerprints\"", at: node.location,
                     hint: "copy both from the Play Console's App signing page")
                 return nil
             }
             if let problem = Identifiers.packageNameProblem(package) {
-                fields.diagnostics.error(
+                fields.diagnostics.report(
                     problem.id, problem.message, at: packageMember.value.location, hint: problem.hint)
             }
             let written = fingerprints.compactMap { item -> String? in
@@ -143,21 +143,21 @@ private struct AssetLinksWalker {
         case "web":
             fields.unknownKeys(members, known: ["namespace", "site"], in: "a web target", note: "Google ignores it")
             guard let siteMember = members["site"], let site = fields.string(siteMember.value, "site") else {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.missingKey, "a web target needs \"site\"", at: node.location,
+                fields.diagnostics.report(
+                    .missingKey, "a web target needs \"site\"", at: node.location,
                     hint: "write \"site\": \"https://example.com\"")
                 return nil
             }
             if !Self.isSite(site) {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.invalidSite,
+                fields.diagnostics.report(
+                    .invalidSite,
                     "site \(PrintableText.quoted(site)) is not of the form http[s]://host[:port]",
                     at: siteMember.value.location, hint: "write the scheme and host only, e.g. https://example.com")
             }
             return .web(site: site)
         default:
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.unknownNamespace,
+            fields.diagnostics.report(
+                .unknownNamespace,
                 "namespace \(PrintableText.quoted(namespace)) is neither android_app nor web; the statement is skipped",
                 at: namespaceMember.value.location, hint: "use android_app or web")
             return nil
@@ -168,16 +168,16 @@ private struct AssetLinksWalker {
     mutating func checkFingerprint(_ text: String, at location: SourceLocation) {
         switch Fingerprint.parse(text) {
         case .failure(let problem):
-            fields.diagnostics.error(problem.id, problem.message, at: location, hint: problem.hint)
+            fields.diagnostics.report(problem.id, problem.message, at: location, hint: problem.hint)
         case .success(let fingerprint) where fingerprint.value != text:
-            fields.diagnostics.error(
-                AssociationDiagnosticID.invalidFingerprint,
+            fields.diagnostics.report(
+                .invalidFingerprint,
                 "fingerprint \(PrintableText.quoted(text)) is not uppercase colon-separated hex; "
                     + "Google's parser rejects it (comptest2312)",
                 at: location, hint: "write \(PrintableText.quoted(fingerprint.value))")
         case .success(let fingerprint) where fingerprint.value == Fingerprint.publicReactNativeDebugKey:
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.publicDebugKey,
+            fields.diagnostics.report(
+                .publicDebugKey,
                 "this is the debug key React Native's app template ships publicly: anyone can sign an app with it",
                 at: location, hint: "remove it from production files")
         case .success:
@@ -208,16 +208,16 @@ private struct AssetLinksWalker {
                 continue
             }
             if !relations.contains(AssetStatement.handleAllURLs) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.unknownRelation,
+                fields.diagnostics.report(
+                    .unknownRelation,
                     "dynamic rules extend handle_all_urls, which this statement's relation does not list",
                     at: member.keyLocation, hint: "add \(AssetStatement.handleAllURLs) to \"relation\"")
             }
             result = dynamicComponents(rules.value)
             if case .androidApp(let package, _) = target {
                 if let earlier = packagesWithDynamicRules[package] {
-                    fields.diagnostics.warning(
-                        AssociationDiagnosticID.duplicateDynamicRules,
+                    fields.diagnostics.report(
+                        .duplicateDynamicRules,
                         "\(package) already has dynamic rules at line \(earlier.line); "
                             + "Android does not guarantee which it uses",
                         at: member.keyLocation, hint: "declare dynamic_app_link_components once per app")
@@ -233,8 +233,8 @@ private struct AssetLinksWalker {
         var discarded = false
         func discard(_ walker: inout AssetLinksWalker, _ message: String, at location: SourceLocation) {
             discarded = true
-            walker.fields.diagnostics.error(
-                AssociationDiagnosticID.dynamicRulesDiscarded,
+            walker.fields.diagnostics.report(
+                .dynamicRulesDiscarded,
                 message + "; Android then discards all dynamic rules of this statement",
                 at: location, hint: "fix the field; until then Android uses only the manifest's intent filters")
         }
@@ -261,8 +261,8 @@ private struct AssetLinksWalker {
                 case ("comments", .string(let text)): component.comments = text
                 case ("?", .string):
                     // AOSP StatementParser reads "?" with optJSONObject, so a string is dropped.
-                    fields.diagnostics.warning(
-                        AssociationDiagnosticID.dynamicQueryStringIgnored,
+                    fields.diagnostics.report(
+                        .dynamicQueryStringIgnored,
                         "Android dynamic rules take \"?\" as an object of items; this string is dropped",
                         at: member.value.location, hint: "write \"?\": {\"name\": \"pattern\"}")
                 case ("?", .object(let items)) where !items.isEmpty:

@@ -36,7 +36,7 @@ struct JSONFieldReader {
     mutating func wrongType(_ node: JSONNode, expected: String, what: String, severity: Severity = .error) {
         diagnostics.add(
             Diagnostic(
-                AssociationDiagnosticID.wrongType, severity,
+                .wrongType, severity,
                 "\(what) must be \(expected), found \(node.kindDescription)",
                 at: node.location, hint: "write \(what) as \(expected)"))
     }
@@ -46,8 +46,8 @@ struct JSONFieldReader {
     mutating func unknownKeys(_ members: [JSONMember], known: [String], in what: String, note: String) {
         for member in members where !known.contains(member.key) {
             let nearMiss = known.first { $0.lowercased() == member.key.lowercased() }
-            diagnostics.warning(
-                AssociationDiagnosticID.unknownKey,
+            diagnostics.report(
+                .unknownKey, as: .warning,
                 "unknown key \(PrintableText.quoted(member.key)) in \(what); \(note)",
                 at: member.keyLocation,
                 hint: nearMiss.map { "keys are case-sensitive: write \(PrintableText.quoted($0))" }

@@ -69,7 +69,7 @@ extension PolicyContext {
     /// Findings of the engine's static analysis with `id` at the head that the base did not have
     /// (all of them when there is no base): a rule made unreachable or a catch-all added by this
     /// change, however the lines moved.
-    func newRuleFindings(_ id: String) -> [ScopedRuleFinding] {
+    func newRuleFindings(_ id: DiagnosticID) -> [ScopedRuleFinding] {
         let all = shared.newRuleFindings.withLock { cached in
             if let cached { return cached }
             let computed = computeNewRuleFindings()

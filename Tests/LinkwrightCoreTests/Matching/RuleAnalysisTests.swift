@@ -27,10 +27,10 @@ struct RuleAnalysisTests {
             ##"{"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components.joined(separator: ","))]}]}}"##
         let stopped = RuleAnalysis(entryWorkLimit: 20_000).findings(in: readAASA(file))
         let note = try #require(stopped.last)
-        #expect(note.id == "ANALYSIS_INCOMPLETE" && note.diagnostic.severity == .note)
+        #expect(note.id == .analysisIncomplete && note.diagnostic.severity == .note)
         #expect(note.ruleIndex > 0 && note.ruleIndex < 40)
         #expect(note.message.contains("\(40 - note.ruleIndex) of 40 rules"))
-        #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == "ANALYSIS_INCOMPLETE" })
+        #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == .analysisIncomplete })
     }
 
     // swcutil order/reversed-makes-exclude-unreachable: "/a/*" first makes the exclude dead.
@@ -121,7 +121,7 @@ struct RuleAnalysisTests {
     // slash rules. The witness must really be decided differently by the two evaluators.
     @Test(arguments: ["/*/edit", "/buy/*", "/docs/*.pdf", "*/x"])
     func androidSemanticsDiffer(pattern: String) throws {
-        let result = findings(##"{"/": "\##(pattern)"}"##, android: true).filter { $0.id == "ANDROID_SEMANTICS_DIFFER" }
+        let result = findings(##"{"/": "\##(pattern)"}"##, android: true).filter { $0.id == .androidSemanticsDiffer }
         let witness = try #require(result.first?.witness)
         let url = try #require(LinkURL(witness))
         let apple = componentMatches(##"{"/": "\##(pattern)"}"##, witness)
@@ -133,7 +133,7 @@ struct RuleAnalysisTests {
         #expect(findings(##"{"/": "/buy/*"}"##, android: true).first?.witness == "/buy")
         #expect(findings(##"{"#": "*x"}"##, android: true).first?.witness == "/#xx")
         let differences = findings(##"{"/": "/a/*"}, {"/": "*"}"##, android: true).filter {
-            $0.id == "ANDROID_SEMANTICS_DIFFER"
+            $0.id == .androidSemanticsDiffer
         }
         #expect(differences.map(\.ruleIndex) == [0])
         #expect(findings(##"{"/": "/a/*"}"##).isEmpty)
