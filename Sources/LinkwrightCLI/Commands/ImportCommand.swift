@@ -239,7 +239,7 @@ struct ImportCommand: Command {
             let comparison = BehaviourDiff.compare(base: original, head: rebuilt)
             for change in BehaviourDiff.changes(from: comparison.observations) {
                 problems.append(
-                    "\(site.host) \(change.platform ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
+                    "\(site.host) \(change.platform?.rawValue ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
                 )
             }
             // Not proven the same is not the same: nothing is written on a guess.

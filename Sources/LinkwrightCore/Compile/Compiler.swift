@@ -265,7 +265,12 @@ private struct EnvironmentCompiler {
     }
 
     private mutating func androidApps() -> [CompiledAndroidApp] {
-        var scopesByEntries: [String: [PathScope]] = [:]
+        // The entries of a domain that list an app, by position.
+        struct DomainEntries: Hashable {
+            var domain: String
+            var positions: [Int]
+        }
+        var scopesByEntries: [DomainEntries: [PathScope]] = [:]
         var domainOrder: [String] = []
         var hostsByDomain: [String: [Host]] = [:]
         for binding in environment.hosts {
@@ -281,7 +286,7 @@ private struct EnvironmentCompiler {
                 let positions = entries.indices.filter { entries[$0].apps.contains { $0.value == app.name.value } }
                 guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
                 // Apps sharing the same entries (the usual case) share their scopes.
-                let key = domainName + ":" + positions.map(String.init).joined(separator: ",")
+                let key = DomainEntries(domain: domainName, positions: positions)
                 let scopes =
                     scopesByEntries[key]
                     ?? {

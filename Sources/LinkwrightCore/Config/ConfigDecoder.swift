@@ -30,9 +30,9 @@ struct ConfigDecoder {
     private mutating func app(_ pair: YAMLPair) -> AppDefinition? {
         let nameOK = checkName(pair.key, what: "app")
         guard let map = reader.mapping(pair.value, ConfigSchema.app) else { return nil }
-        let ios = map["ios"].flatMap { iosApp($0) }
-        let android = map["android"].flatMap { androidApp($0) }
-        if map["ios"] == nil && map["android"] == nil {
+        let ios = map[Platform.ios.rawValue].flatMap { iosApp($0) }
+        let android = map[Platform.android.rawValue].flatMap { androidApp($0) }
+        if map[Platform.ios.rawValue] == nil && map[Platform.android.rawValue] == nil {
             diagnostics.report(
                 .missingKey, "app \(PrintableText.quoted(pair.key.value)) has neither ios nor android",
                 at: pair.key.location,
@@ -236,9 +236,9 @@ struct ConfigDecoder {
                 .conflictingKeys, "an expectation has both opens_app and opens_web", at: map.keyLocation("opens_web"),
                 hint: "keep the one that is true")
         }
-        var platforms = Expectation.Platform.allCases
+        var platforms = Platform.allCases
         if let node = map["platforms"], let items = reader.list(node, of: "platforms") {
-            platforms = items.compactMap { reader.choice($0, "platform", Expectation.Platform.self)?.value }
+            platforms = items.compactMap { reader.choice($0, "platform", Platform.self)?.value }
         }
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value

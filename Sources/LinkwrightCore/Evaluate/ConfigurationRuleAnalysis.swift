@@ -38,14 +38,18 @@ public struct ConfigurationRuleAnalysis: Sendable {
         including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
     ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same file in every environment; analyse it once.
-        var cache: [String: [RuleFinding]] = [:]
+        struct ServedFiles: Hashable {
+            var domain: String
+            var aasa: String
+            var assetLinks: String?
+        }
+        var cache: [ServedFiles: [RuleFinding]] = [:]
         var scoped: [ScopedRuleFinding] = []
         for environment in compiled.environments {
             for site in environment.sites where including(environment, site) {
                 guard let document = site.aasa, let details = document.applinks?.details else { continue }
-                let key =
-                    site.domain + "\u{1F}" + document.json.rendered() + "\u{1F}"
-                    + (site.assetLinks?.json.rendered() ?? "")
+                let key = ServedFiles(
+                    domain: site.domain, aasa: document.json.rendered(), assetLinks: site.assetLinks?.json.rendered())
                 let findings =
                     cache[key] ?? analysis.findings(in: document)
                     + (translations ? translationFindings(document, site.assetLinks) : [])

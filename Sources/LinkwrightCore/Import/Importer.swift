@@ -207,13 +207,14 @@ private struct Translation {
     }
 
     /// A logical name from an identifier's last segments: `com.example.museo` → `museo`,
-    /// `es.emergencias.app` → `emergencias` (a generic last word says nothing),
+    /// `es.emergencias.app` → `emergencias` (a generic last word, or a platform's name, says nothing),
     /// `com.example.museo.Clip` → `museo-clip` (a variant keeps its product's name).
     mutating func uniqueName(for identifier: String) -> String {
         var segments = identifier.split(separator: ".").map { segment in
             String(segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }).trimmingDashes
         }.filter { !$0.isEmpty }
-        if segments.count > 2, ["app", "ios", "android", "mobile", "client"].contains(segments.last!) {
+        let generic = ["app", "mobile", "client"] + Platform.allCases.map(\.rawValue)
+        if segments.count > 2, generic.contains(segments.last!) {
             segments.removeLast()
         }
         let first =

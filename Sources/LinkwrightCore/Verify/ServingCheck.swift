@@ -37,7 +37,7 @@ public enum ServingCheck {
                     location: scope.location,
                     hint: hint,
                     witnesses: witnesses, environment: scope.environment, host: scope.host,
-                    platform: file == .aasa ? "ios" : "android",
+                    platform: file.platform,
                     identity: [scope.environment, scope.host, file.rawValue]))
         }
         let response: ServedFile.Response
@@ -106,7 +106,7 @@ public enum ServingCheck {
                 Finding(
                     rule: id.rawValue, severity: id.severity, message: "Apple's CDN for \(scope.host): \(message)",
                     location: scope.location,
-                    hint: hint, witnesses: witnesses, environment: scope.environment, host: scope.host, platform: "ios",
+                    hint: hint, witnesses: witnesses, environment: scope.environment, host: scope.host, platform: .ios,
                     identity: [scope.environment, scope.host, "cdn"]))
         }
         let response: ServedFile.Response
@@ -182,7 +182,7 @@ public enum ServingCheck {
 
     /// "ios: rule added for …; ios: now opens …", without the synthetic environment and host.
     static func describe(_ differences: [LinkChange]) -> String {
-        differences.map { "\($0.platform ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
+        differences.map { "\($0.platform?.rawValue ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
     }
 
     /// Structural and behaviour differences between a served file and the build, from the build's point of view.
