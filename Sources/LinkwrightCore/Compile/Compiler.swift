@@ -237,7 +237,7 @@ private struct EnvironmentCompiler {
         let modeSuffix = environment.mode.map { "?mode=" + $0.value.rawValue } ?? ""
         return environment.apps.compactMap { app in
             guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
-            var byService: [String: [String]] = [:]
+            var byService: [AASAKey: [String]] = [:]
             for binding in environment.hosts {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
                 let name = app.name.value
@@ -245,21 +245,19 @@ private struct EnvironmentCompiler {
                 let linked = entries(of: domain).contains {
                     $0.apps.contains { $0.value == name }
                 }
-                let uses: [(String, Bool)] = [
-                    ("applinks", linked),
-                    ("webcredentials", domain.webcredentials.contains { $0.value == name }),
+                let uses: [(AASAKey, Bool)] = [
+                    (.applinks, linked),
+                    (.webcredentials, domain.webcredentials.contains { $0.value == name }),
                     // Apple: "For services other than appclips, you can prefix a domain with *."
                     // (Supporting associated domains), so App Clips get concrete hosts only.
-                    ("appclips", !host.isWildcard && domain.appclips.contains { $0.value == name }),
-                    ("activitycontinuation", domain.activitycontinuation.contains { $0.value == name }),
+                    (.appclips, !host.isWildcard && domain.appclips.contains { $0.value == name }),
+                    (.activitycontinuation, domain.activitycontinuation.contains { $0.value == name }),
                 ]
                 for (service, used) in uses where used {
-                    byService[service, default: []].append("\(service):\(host)\(modeSuffix)")
+                    byService[service, default: []].append("\(service.rawValue):\(host)\(modeSuffix)")
                 }
             }
-            let entries = ["applinks", "webcredentials", "appclips", "activitycontinuation"].flatMap {
-                byService[$0] ?? []
-            }
+            let entries = AASAKey.services.flatMap { byService[$0] ?? [] }
             return CompiledIOSApp(name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries)
         }
     }

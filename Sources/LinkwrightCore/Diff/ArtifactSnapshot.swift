@@ -8,8 +8,8 @@ extension PolicySnapshot {
     ) -> PolicySnapshot {
         let location = SourceLocation.file(name)
         var iosApps: [CompiledIOSApp] = []
-        func claim(_ appID: String, _ service: String) {
-            let entry = "\(service):\(host.name)"
+        func claim(_ appID: String, _ service: AASAKey) {
+            let entry = "\(service.rawValue):\(host.name)"
             if let index = iosApps.firstIndex(where: { $0.appID == appID }) {
                 if !iosApps[index].associatedDomains.contains(entry) { iosApps[index].associatedDomains.append(entry) }
             } else {
@@ -17,13 +17,9 @@ extension PolicySnapshot {
             }
         }
         for details in aasa?.applinks?.details ?? [] {
-            for appID in details.effectiveAppIDs { claim(appID, "applinks") }
+            for appID in details.effectiveAppIDs { claim(appID, .applinks) }
         }
-        let services = [
-            ("webcredentials", aasa?.webcredentials), ("appclips", aasa?.appclips),
-            ("activitycontinuation", aasa?.activitycontinuation),
-        ]
-        for (service, apps) in services {
+        for (service, apps) in aasa?.appLists ?? [] {
             for appID in apps ?? [] { claim(appID, service) }
         }
         var packages: [String] = []

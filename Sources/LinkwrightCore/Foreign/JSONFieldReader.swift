@@ -43,7 +43,10 @@ struct JSONFieldReader {
 
     /// Reports members whose key is not in `known` (the platform ignores them), suggesting the
     /// known key when only the letter case differs.
-    mutating func unknownKeys(_ members: [JSONMember], known: [String], in what: String, note: String) {
+    mutating func unknownKeys<Key: RawRepresentable<String>>(
+        _ members: [JSONMember], known: [Key], in what: String, note: String
+    ) {
+        let known = known.map(\.rawValue)
         for member in members where !known.contains(member.key) {
             let nearMiss = known.first { $0.lowercased() == member.key.lowercased() }
             diagnostics.report(
@@ -57,6 +60,7 @@ struct JSONFieldReader {
 }
 
 extension Array where Element == JSONMember {
-    /// The member named `key`.
-    subscript(key: String) -> JSONMember? { first { $0.key == key } }
+    /// The member named `key`, one of the keys declared for the file (`AASAKey`, `ComponentKey`,
+    /// `AssetLinksKey`).
+    subscript<Key: RawRepresentable<String>>(key: Key) -> JSONMember? { first { $0.key == key.rawValue } }
 }

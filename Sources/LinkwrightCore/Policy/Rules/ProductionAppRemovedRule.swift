@@ -99,14 +99,12 @@ struct SiteParties {
     init(_ site: CompiledSite) {
         if let aasa = site.aasa {
             for details in aasa.applinks?.details ?? [] {
-                for appID in details.effectiveAppIDs { iosServices.insert(Service(service: "applinks", appID: appID)) }
+                for appID in details.effectiveAppIDs {
+                    iosServices.insert(Service(service: AASAKey.applinks.rawValue, appID: appID))
+                }
             }
-            let services = [
-                ("webcredentials", aasa.webcredentials), ("appclips", aasa.appclips),
-                ("activitycontinuation", aasa.activitycontinuation),
-            ]
-            for (service, apps) in services {
-                for appID in apps ?? [] { iosServices.insert(Service(service: service, appID: appID)) }
+            for (service, apps) in aasa.appLists {
+                for appID in apps ?? [] { iosServices.insert(Service(service: service.rawValue, appID: appID)) }
             }
         }
         for statement in site.assetLinks?.statements ?? [] {
