@@ -26,18 +26,20 @@ import Testing
         }
     }
 
-    /// Diagnostic IDs are written once, in `DiagnosticID`; everywhere else names them by case.
-    @Test func diagnosticIDsAreNotSpelledOutInTheSources() throws {
+    /// Diagnostic IDs and platform names are written once, in `DiagnosticID` and `Platform`;
+    /// everywhere else names them by case.
+    @Test func theVocabularyIsNotSpelledOutInTheSources() throws {
         let sources = RepositoryPaths.root.appendingPathComponent("Sources")
         let enumerator = FileManager.default.enumerator(atPath: sources.path)
-        let quoted = Set(DiagnosticID.allCases.map { "\"\($0.rawValue)\"" })
+        let names = DiagnosticID.allCases.map(\.rawValue) + Platform.allCases.map(\.rawValue)
+        let quoted = Set(names.map { "\"\($0)\"" })
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix(".swift"), !path.hasSuffix("/DiagnosticID.swift") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             for literal in quoted where text.contains(literal) {
                 // A policy rule may share its name with the diagnostic it is built on.
                 guard !text.contains("id: \(literal), defaultSeverity:") else { continue }
-                Issue.record("\(path) spells out \(literal); use DiagnosticID")
+                Issue.record("\(path) spells out \(literal); name the DiagnosticID or Platform case")
             }
         }
     }
