@@ -82,12 +82,12 @@ private struct DocumentedDiagnostic: Equatable {
                 continue
             }
             guard line.hasPrefix("| `"), line.hasSuffix(" |") else { continue }
-            let cells = line.dropFirst(2).dropLast(2).components(separatedBy: " | ")
-            guard cells.count >= 3 else { continue }
+            let cells = line.dropFirst(2).dropLast(2).split(separator: " | ", maxSplits: 2)
+            guard cells.count == 3 else { continue }
             rows.append(
                 DocumentedDiagnostic(
-                    anchor: anchor, id: String(cells[0].dropFirst().dropLast()), severity: cells[1],
-                    summary: cells[2...].joined(separator: " | ")))
+                    anchor: anchor, id: String(cells[0].dropFirst().dropLast()), severity: String(cells[1]),
+                    summary: String(cells[2])))
         }
         return rows
     }
