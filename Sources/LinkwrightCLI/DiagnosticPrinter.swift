@@ -23,16 +23,30 @@ struct DiagnosticPrinter {
     }
 
     func text(_ diagnostic: Diagnostic) -> String {
+        text(
+            diagnostic.id.rawValue, diagnostic.severity, diagnostic.message, at: diagnostic.location,
+            hint: diagnostic.hint)
+    }
+
+    /// A finding of `rule` in the same form: `linkwright test` reports a failed expectation as the
+    /// policy rule that `check` reports it under.
+    func text(_ rule: RuleInfo, _ message: String, at location: SourceLocation?, hint: String?) -> String {
+        text(rule.id, rule.defaultSeverity, message, at: location, hint: hint)
+    }
+
+    private func text(
+        _ id: String, _ severity: Severity, _ message: String, at location: SourceLocation?, hint: String?
+    ) -> String {
         let style: Terminal.Style =
-            switch diagnostic.severity {
+            switch severity {
             case .error: .red
             case .warning: .yellow
             case .note: .bold
             }
-        var line = diagnostic.location.map { terminal.styled(PrintableText.escaped(path($0)) + ":", .bold) + " " } ?? ""
-        line += terminal.styled(diagnostic.severity.rawValue + ":", style)
-        line += " \(PrintableText.escaped(diagnostic.message)) [\(diagnostic.id)]"
-        if let hint = diagnostic.hint {
+        var line = location.map { terminal.styled(PrintableText.escaped(path($0)) + ":", .bold) + " " } ?? ""
+        line += terminal.styled(severity.rawValue + ":", style)
+        line += " \(PrintableText.escaped(message)) [\(id)]"
+        if let hint {
             line += "\n  " + terminal.styled("hint:", .dim) + " \(PrintableText.escaped(hint))"
         }
         return line
@@ -40,7 +54,7 @@ struct DiagnosticPrinter {
 
     func json(_ diagnostic: Diagnostic) -> JSON {
         var members: [(String, JSON)] = [
-            ("id", .string(diagnostic.id)),
+            ("id", .string(diagnostic.id.rawValue)),
             ("severity", .string(diagnostic.severity.rawValue)),
             ("message", .string(diagnostic.message)),
         ]

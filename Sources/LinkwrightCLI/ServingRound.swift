@@ -189,7 +189,7 @@ struct VerifyCommand: Command {
         }
         terminal.out(
             ReportRenderer.render(
-                report, as: format, version: LinkwrightCLI.version, rules: ServingCheck.ID.all,
+                report, as: format, version: LinkwrightCLI.version, rules: ServingCheck.findingIDs.map(\.rawValue),
                 title: "linkwright verify"))
         return report.blocks ? .blocked : .success
     }

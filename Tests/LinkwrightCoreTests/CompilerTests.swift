@@ -145,7 +145,7 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
             "environments/prod.yaml": Self.environment,
             "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n" + rules,
         ])
-        #expect(diagnostics.contains { $0.id == "AASA_TOO_LARGE" && $0.severity == .error })
+        #expect(diagnostics.contains { $0.id == .aasaTooLarge && $0.severity == .error })
     }
 
     @Test func outputIsTheSameBytesEveryTime() throws {

@@ -44,7 +44,7 @@ import Testing
         ("museo_x.example", "INVALID_HOST"), ("", "INVALID_HOST"), ("mu seo.example", "INVALID_HOST"),
     ])
     func refuses(_ text: String, _ id: String) {
-        #expect(problem(text)?.id == id, "\(text)")
+        #expect(problem(text)?.id.rawValue == id, "\(text)")
     }
 
     @Test func hintsGiveTheFixedSpelling() {
@@ -92,7 +92,7 @@ import Testing
     ])
     func refusesInvalidALabels(_ text: String, _ reason: String) {
         let problem = problem(text)
-        #expect(problem?.id == "INVALID_HOST")
+        #expect(problem?.id == .invalidHost)
         #expect(problem?.message.contains(reason) == true, "\(problem?.message ?? "accepted")")
     }
 
@@ -102,7 +102,7 @@ import Testing
     ])
     func refusesInvisibleAndBidiCharacters(_ scalar: String) {
         let problem = problem("mu\(scalar)seo.example")
-        #expect(problem?.id == "INVALID_HOST")
+        #expect(problem?.id == .invalidHost)
         #expect(problem?.hint.contains("does not show") == true, "\(problem?.message ?? "accepted")")
         // Quoted escaped, so the message itself is not reordered or hidden.
         #expect(problem?.message.contains(scalar) == false)

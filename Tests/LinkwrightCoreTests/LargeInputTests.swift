@@ -21,7 +21,7 @@ import Testing
         #expect(members.count == 100_000)
         #expect(members.prefix(3).map(\.key) == ["k1", "k2", "k3"])
         #expect(members.last?.key == "k99990" && members.last?.value.value == .number("109999"))
-        #expect(diagnostics.count == 10_000 && diagnostics.allSatisfy { $0.id == "DUPLICATE_JSON_KEY" })
+        #expect(diagnostics.count == 10_000 && diagnostics.allSatisfy { $0.id == .duplicateJSONKey })
     }
 
     @Test func oneHundredThousandAppIDsAreListedOnceInFileOrder() throws {

@@ -25,9 +25,9 @@ import Testing
         #expect(Timestamp.parse("2026-13-01T00:00:00Z") == nil)
     }
 
-    private func finding(_ rule: String, host: String) -> Finding {
+    private func finding(_ id: DiagnosticID, host: String) -> Finding {
         Finding(
-            rule: rule, severity: .error, message: "m", location: nil, environment: "production", host: host,
+            rule: id.rawValue, severity: .error, message: "m", location: nil, environment: "production", host: host,
             identity: [host])
     }
 
@@ -35,7 +35,7 @@ import Testing
         let start = try #require(Timestamp.parse("2026-11-29T08:00:00Z"))
         var state = MonitorState()
         let round = [
-            finding(ServingCheck.ID.cdnDiffers, host: "a.example"), finding(ServingCheck.ID.status, host: "b.example"),
+            finding(.cdnDiffers, host: "a.example"), finding(.originStatus, host: "b.example"),
         ]
         var (findings, next) = Monitor.apply(round, state: state, now: start, grace: 86400)
         #expect(findings.map(\.severity) == [.note, .error], "an origin problem blocks at once")

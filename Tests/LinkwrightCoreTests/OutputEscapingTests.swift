@@ -16,7 +16,7 @@ import Testing
         var approved = finding
         approved.approval = "reason \(forged)"
         let change = LinkChange(
-            kind: .opensApp, environment: "production", host: "shop.example|\(forged)", platform: "ios",
+            kind: .opensApp, environment: "production", host: "shop.example|\(forged)", platform: .ios,
             app: "app \(forged)", witnesses: ["https://shop.example/`a``b`|<img src=x>"])
         return CheckReport(
             base: nil, head: CheckReport.Revision(name: "working tree", commit: nil), findings: [finding, approved],

@@ -107,7 +107,7 @@ import Testing
                 """))
         #expect(
             ConfigLoader().load([SourceFile(path: "domains/shop.yaml", bytes: Array(promoted.utf8))]).diagnostics
-                .allSatisfy { $0.id != "YAML_SYNTAX" })
+                .allSatisfy { $0.id != .yamlSyntax })
     }
 
     @Test func removingTheTargetFromALongerListKeepsTheRest() {
@@ -158,6 +158,6 @@ import Testing
                 "domains/blog.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /posts/*\n",
                 "environments/staging.yaml": Self.staging + "  weblog.example: blog\n",
             ])
-        #expect(plan.refusals.map(\.id) == ["PROMOTION_NEEDS_HOST"])
+        #expect(plan.refusals.map(\.id) == [.promotionNeedsHost])
     }
 }

@@ -49,14 +49,14 @@ import Testing
         bytes.insert(0xC3, at: 8)
         let (root, diagnostics) = parser.parse(bytes, file: "f.yaml")
         #expect(root == nil)
-        #expect(diagnostics.map(\.id) == ["INVALID_UTF8"])
+        #expect(diagnostics.map(\.id) == [.invalidUTF8])
         #expect(diagnostics.first?.location == SourceLocation(file: "f.yaml", line: 2, column: 4))
     }
 
     @Test func refusesFilesOverTheSizeCapBeforeParsing() {
         let bytes = Array(repeating: UInt8(ascii: "#"), count: parser.maximumBytes + 1)
         let (_, diagnostics) = parser.parse(bytes, file: "big.yaml")
-        #expect(diagnostics.map(\.id) == ["FILE_TOO_LARGE"])
+        #expect(diagnostics.map(\.id) == [.fileTooLarge])
     }
 
     @Test func aliasBombIsRefusedAtTheFirstAnchor() {
@@ -68,20 +68,20 @@ import Testing
         }
         let (root, diagnostics) = parser.parse(Array(text.utf8), file: "bomb.yaml")
         #expect(root == nil)
-        #expect(diagnostics.map(\.id) == ["YAML_ALIAS"])
+        #expect(diagnostics.map(\.id) == [.yamlAlias])
     }
 
     @Test func deepFlowNestingIsCutAtTheCap() {
         let depth = 100_000
         let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let (_, diagnostics) = parser.parse(Array(text.utf8), file: "deep.yaml")
-        #expect(diagnostics.map(\.id) == ["NESTING_TOO_DEEP"])
+        #expect(diagnostics.map(\.id) == [.nestingTooDeep])
         #expect(diagnostics.first?.location?.column == parser.maximumDepth + 1)
     }
 
     @Test func reportsEveryDuplicateKeyNotJustTheFirst() {
         let (_, diagnostics) = parser.parse(Array("a: 1\nb: 2\na: 3\nm: {x: 1, x: 2}\nb: 4\n".utf8), file: "f.yaml")
-        #expect(diagnostics.map(\.id) == ["DUPLICATE_KEY", "DUPLICATE_KEY", "DUPLICATE_KEY"])
+        #expect(diagnostics.map(\.id) == [.duplicateKey, .duplicateKey, .duplicateKey])
         #expect(diagnostics.compactMap(\.location?.line) == [3, 4, 5])
     }
 

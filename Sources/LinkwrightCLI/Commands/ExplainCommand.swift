@@ -2,8 +2,8 @@ import LinkwrightCore
 
 /// `linkwright explain URL`: why a link opens an app or the browser, layer by layer.
 struct ExplainCommand: Command {
-    static let platform = Option<Expectation.Platform?>(
-        name: "platform", valueName: "PLATFORM", choices: Expectation.Platform.allCases, help: "Only this platform")
+    static let platform = Option<Platform?>(
+        name: "platform", valueName: "PLATFORM", choices: Platform.allCases, help: "Only this platform")
     static let format = Option.format([OutputFormat.text, .json])
 
     static let spec = CommandSpec(
@@ -39,7 +39,7 @@ struct ExplainCommand: Command {
             let input = try AssociationFileInput.load(arguments, terminal: terminal)
             let explanations = input.apps(arguments).map { app in
                 Explanation(
-                    platform: input.platformName, app: app, identity: app, claim: nil, fileHost: nil,
+                    platform: input.platform, app: app, identity: app, claim: nil, fileHost: nil,
                     decision: input.decision(for: url, app: app, tracing: true), place: input.place)
             }
             terminal.out(json ? JSON.array(explanations.map(\.json)).rendered() : explanations.map(\.text).joined())
@@ -51,7 +51,7 @@ struct ExplainCommand: Command {
             workspace.printer.printText(diagnostics)
             return .unusable
         }
-        let platforms = arguments[Self.platform].map { [$0] } ?? Expectation.Platform.allCases
+        let platforms = arguments[Self.platform].map { [$0] } ?? Platform.allCases
         var sections: [(String, [Explanation])] = []
         for environment in compiled.environments {
             let evaluator = EnvironmentEvaluator(environment)
@@ -100,20 +100,27 @@ struct ExplainCommand: Command {
     }
 }
 
+/// How an app claims the host of a URL, as `explain` words it.
+struct HostClaim {
+    /// Whether the app takes links for the host at all; when not, its rules decide nothing.
+    var holds: Bool
+    var text: String
+}
+
 /// One app's decision for one URL, ready to print.
 struct Explanation {
-    var platform: String
+    var platform: Platform
     var app: String
     var identity: String
     /// How the app claims the host; `nil` when explaining a single file.
-    var claim: String?
+    var claim: HostClaim?
     var fileHost: String?
     var decision: LinkDecision
     var place: (LinkDecision) -> String?
     var printer: DiagnosticPrinter?
 
     init(
-        platform: String, app: String, identity: String, claim: String?, fileHost: String?, decision: LinkDecision,
+        platform: Platform, app: String, identity: String, claim: HostClaim?, fileHost: String?, decision: LinkDecision,
         place: @escaping (LinkDecision) -> String?, printer: DiagnosticPrinter? = nil
     ) {
         self.platform = platform
@@ -140,17 +147,18 @@ struct Explanation {
         }
         let scope = verdict.scope.map { ", " + $0.attribute } ?? ""
         self.init(
-            platform: verdict.platform.rawValue, app: verdict.app, identity: verdict.identity, claim: claim + scope,
+            platform: verdict.platform, app: verdict.app, identity: verdict.identity,
+            claim: HostClaim(holds: verdict.claim != .none, text: claim + scope),
             fileHost: verdict.fileHost, decision: verdict.decision,
             place: { decision in decision.origin.map(printer.path) }, printer: printer)
         if verdict.claim == .none { decision = LinkDecision(outcome: .noMatch) }
     }
 
-    var opens: Bool { decision.outcome == .match && claim?.hasPrefix("no ") != true }
+    var opens: Bool { decision.outcome == .match && claim?.holds != false }
 
     var verdictText: String {
         switch decision.outcome {
-        case _ where claim?.hasPrefix("no ") == true: "stays on the web: the app does not claim this host"
+        case _ where claim?.holds == false: "stays on the web: the app does not claim this host"
         case .match: "opens the app"
         case .exclude: "stays on the web: an exclusion matched"
         case .noMatch: "stays on the web: no rule matched"
@@ -160,12 +168,9 @@ struct Explanation {
     /// One line per fact, each escaped: app IDs, patterns and compared values come from files
     /// and URLs anyone may write.
     var text: String {
-        var lines = ["  \(platform) \(app)" + (identity == app ? "" : " (\(identity))")]
-        if let claim { lines.append("    claim: \(claim)") }
-        if let fileHost {
-            let file = platform == "ios" ? "apple-app-site-association" : "assetlinks.json"
-            lines.append("    file: https://\(fileHost)/.well-known/\(file)")
-        }
+        var lines = ["  \(platform.rawValue) \(app)" + (identity == app ? "" : " (\(identity))")]
+        if let claim { lines.append("    claim: \(claim.text)") }
+        if let fileHost { lines.append("    file: " + platform.associationFile.originURL(host: fileHost)) }
         lines.append(
             "    \(decision.outcome.jsonName): \(verdictText)" + (place(decision).map { ", decided by \($0)" } ?? ""))
         for rule in decision.trace {
@@ -189,8 +194,8 @@ struct Explanation {
 
     var json: JSON {
         .object([
-            ("platform", .string(platform)), ("app", .string(app)), ("identity", .string(identity)),
-            ("claim", claim.map(JSON.string) ?? .null), ("file_host", fileHost.map(JSON.string) ?? .null),
+            ("platform", .string(platform.rawValue)), ("app", .string(app)), ("identity", .string(identity)),
+            ("claim", claim.map { .string($0.text) } ?? .null), ("file_host", fileHost.map(JSON.string) ?? .null),
             ("decision", .string(decision.outcome.jsonName)), ("opens", .bool(opens)),
             ("decided_by", place(decision).map(JSON.string) ?? .null),
             (
@@ -224,9 +229,9 @@ struct Explanation {
 }
 
 extension AssociationFileInput {
-    var platformName: String {
-        if case .apple = self { return "ios" }
-        return "android"
+    var platform: Platform {
+        if case .apple = self { return .ios }
+        return .android
     }
 }
 

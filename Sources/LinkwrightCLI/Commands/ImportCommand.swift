@@ -79,7 +79,7 @@ struct ImportCommand: Command {
                 if path.hasSuffix(".json") {
                     diagnostics.append(
                         Diagnostic(
-                            "IMPORT_FILE_NAME", .warning,
+                            .importFileName,
                             "the file is named \((path as NSString).lastPathComponent); iOS fetches /.well-known/apple-app-site-association, without an extension",
                             at: .file(path), hint: "serve the file linkwright build writes, at the name iOS fetches"))
                 }
@@ -230,7 +230,7 @@ struct ImportCommand: Command {
             let comparison = BehaviourDiff.compare(base: original, head: rebuilt)
             for change in BehaviourDiff.changes(from: comparison.observations) {
                 problems.append(
-                    "\(site.host) \(change.platform ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
+                    "\(site.host) \(change.platform?.rawValue ?? ""): \(Changelog.description(change)), e.g. \(change.witnesses.first ?? "")"
                 )
             }
             // Not proven the same is not the same: nothing is written on a guess.

@@ -205,7 +205,7 @@ struct PromoteCommand: Command {
             message += "\nBehaviour in \(target):\n"
             for change in behaviour {
                 let example = change.witnesses.first.map { ", e.g. \($0)" } ?? ""
-                let scope = "\(change.host ?? "") \(change.platform ?? "")"
+                let scope = "\(change.host ?? "") \(change.platform?.rawValue ?? "")"
                 message += "- \(Changelog.description(change)) on \(scope)\(example)\n"
             }
         }

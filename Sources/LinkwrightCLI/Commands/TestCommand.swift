@@ -48,12 +48,12 @@ struct TestCommand: Command {
                 guard !result.passed else { return }
                 failures += 1
                 let decided = result.decidingRule.map { " (decided by \(workspace.printer.path($0)))" } ?? ""
-                let diagnostic = Diagnostic(
-                    "EXPECTATION_FAILED", .error,
-                    "\(result.url) on \(result.platform.rawValue) in \(result.environment): expected \(result.expected), "
-                        + "got \(result.actual)\(decided)",
-                    at: result.location, hint: result.comment)
-                terminal.out(workspace.printer.text(diagnostic))
+                terminal.out(
+                    workspace.printer.text(
+                        PolicyRules.expectationFailed,
+                        "\(result.url) on \(result.platform.rawValue) in \(result.environment): expected \(result.expected), "
+                            + "got \(result.actual)\(decided)",
+                        at: result.location, hint: result.comment))
             }
             terminal.out(
                 failures == 0

@@ -123,64 +123,67 @@ public struct AASAQueryItem: Sendable, Equatable {
 extension AASADocument {
     /// The JSON of this file, keys in the order of Apple's documentation examples.
     public var json: JSON {
-        var members: [(String, JSON)] = []
-        if let applinks { members.append(("applinks", applinks.json)) }
-        for (key, apps) in [
-            ("webcredentials", webcredentials), ("appclips", appclips), ("activitycontinuation", activitycontinuation),
-        ] {
-            if let apps { members.append((key, .object([("apps", .array(apps.map(JSON.string)))]))) }
+        var members: [(AASAKey, JSON)] = []
+        if let applinks { members.append((.applinks, applinks.json)) }
+        for (service, apps) in appLists {
+            if let apps { members.append((service, JSON([(AASAKey.apps, .array(apps.map(JSON.string)))]))) }
         }
-        return .object(members)
+        return JSON(members)
+    }
+
+    /// The app lists of the services other than `applinks`, in the order files write them.
+    var appLists: [(service: AASAKey, apps: [String]?)] {
+        [(.webcredentials, webcredentials), (.appclips, appclips), (.activitycontinuation, activitycontinuation)]
     }
 }
 
 extension AppLinksSection {
     var json: JSON {
-        var members: [(String, JSON)] = []
-        if let legacyApps { members.append(("apps", .array(legacyApps.map(JSON.string)))) }
-        if let defaults { members.append(("defaults", defaults.json)) }
+        var members: [(AASAKey, JSON)] = []
+        if let legacyApps { members.append((.apps, .array(legacyApps.map(JSON.string)))) }
+        if let defaults { members.append((.defaults, defaults.json)) }
         if !substitutionVariables.isEmpty {
             members.append(
                 (
-                    "substitutionVariables",
+                    .substitutionVariables,
                     .object(substitutionVariables.map { ($0.name, .array($0.values.map(JSON.string))) })
                 ))
         }
-        members.append(("details", .array(details.map(\.json))))
-        return .object(members)
+        members.append((.details, .array(details.map(\.json))))
+        return JSON(members)
     }
 }
 
 extension AASADetails {
     var json: JSON {
-        var members: [(String, JSON)] = []
-        if let appIDs { members.append(("appIDs", .array(appIDs.map(JSON.string)))) }
-        if let appID { members.append(("appID", .string(appID))) }
-        if let defaults { members.append(("defaults", defaults.json)) }
-        if let components { members.append(("components", .array(components.map(\.json)))) }
-        if let paths { members.append(("paths", .array(paths.map(JSON.string)))) }
-        return .object(members)
+        var members: [(AASAKey, JSON)] = []
+        if let appIDs { members.append((.appIDs, .array(appIDs.map(JSON.string)))) }
+        if let appID { members.append((.appID, .string(appID))) }
+        if let defaults { members.append((.defaults, defaults.json)) }
+        if let components { members.append((.components, .array(components.map(\.json)))) }
+        if let paths { members.append((.paths, .array(paths.map(JSON.string)))) }
+        return JSON(members)
     }
 }
 
 extension AASAComponent {
     var json: JSON {
-        var members: [(String, JSON)] = []
-        if let path { members.append(("/", .string(path))) }
+        var members: [(ComponentKey, JSON)] = []
+        if let path { members.append((.path, .string(path))) }
         switch query {
-        case .whole(let pattern): members.append(("?", .string(pattern)))
-        case .items(let items): members.append(("?", .object(items.map { ($0.name, .string($0.pattern)) })))
+        case .whole(let pattern): members.append((.query, .string(pattern)))
+        case .items(let items): members.append((.query, .object(items.map { ($0.name, .string($0.pattern)) })))
         // The compiler never emits one; a file read from elsewhere may hold one. An empty
         // dictionary decides the same (every query matches), so diffs and fingerprints of such
         // files compare what they do.
-        case .ignoredDictionary: members.append(("?", .object([])))
+        case .ignoredDictionary: members.append((.query, .object([])))
         case nil: break
         }
-        if let fragment { members.append(("#", .string(fragment))) }
-        if let exclude { members.append(("exclude", .bool(exclude))) }
-        if let caseSensitive { members.append(("caseSensitive", .bool(caseSensitive))) }
-        if let percentEncoded { members.append(("percentEncoded", .bool(percentEncoded))) }
-        if let comment { members.append(("comment", .string(comment))) }
-        return .object(members)
+        if let fragment { members.append((.fragment, .string(fragment))) }
+        if let exclude { members.append((.exclude, .bool(exclude))) }
+        if let caseSensitive { members.append((.caseSensitive, .bool(caseSensitive))) }
+        if let percentEncoded { members.append((.percentEncoded, .bool(percentEncoded))) }
+        if let comment { members.append((.comment, .string(comment))) }
+        return JSON(members)
     }
 }

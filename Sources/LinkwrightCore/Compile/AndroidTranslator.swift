@@ -21,16 +21,16 @@ struct AndroidTranslator {
 
     mutating func dynamicComponents(for rule: Rule, in entry: AppLinksEntry) -> [DynamicComponent] {
         if Self.effective(\.caseSensitive, rule, entry, domain) == false && entry.androidSemantics?.value != true {
-            diagnostics.warning(
-                "ANDROID_CASE_SENSITIVE",
+            diagnostics.report(
+                .androidCaseSensitive,
                 "Android dynamic rules have no caseSensitive; on Android this rule matches only the case written",
                 at: rule.location, hint: "write the pattern in the case URLs use, or accept the difference")
         }
         var query: [AASAQueryItem]?
         switch rule.query?.value {
         case .whole(let pattern) where pattern != "*":
-            diagnostics.error(
-                "ANDROID_QUERY_STRING", "Android dynamic rules match query items, not a whole query string",
+            diagnostics.report(
+                .androidQueryString, "Android dynamic rules match query items, not a whole query string",
                 at: rule.query!.location, hint: "write query as items, e.g. query: {source: \"?*\"}")
         case .items(let items):
             query = items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) }
@@ -49,8 +49,8 @@ struct AndroidTranslator {
                     !domain.variables.contains { $0.name.value == name && $0.values.count <= Self.expansionLimit }
                 }
                 .sorted().map { "$(\($0))" }
-            diagnostics.warning(
-                "ANDROID_PATTERN_WIDENED",
+            diagnostics.report(
+                .androidPatternWidened,
                 "Android dynamic rules have no substitution variables: \(variables.joined(separator: ", ")) becomes a wildcard, so on Android this rule matches more URLs than on iOS",
                 at: rule.location,
                 hint: "list the values in a custom variable (expanded exactly), or accept the difference")
@@ -210,7 +210,7 @@ struct AndroidTranslator {
             let overlapping = scopes.first { scope in excluded.contains { overlaps(scope, $0) } }
             guard let overlapping else { return nil }
             return Diagnostic(
-                "ANDROID_EXCLUSION_IGNORED", .warning,
+                .androidExclusionIgnored,
                 "Android has no exclusions without dynamic rules: these URLs open the app on Android through the intent-filter scope \(overlapping.attribute)",
                 at: rule.location,
                 hint:

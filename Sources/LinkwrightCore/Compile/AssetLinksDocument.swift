@@ -12,7 +12,9 @@ public struct AssetLinksDocument: Sendable, Equatable {
         self.includes = includes
     }
 
-    public var json: JSON { .array(statements.map(\.json) + includes.map { .object([("include", .string($0.url))]) }) }
+    public var json: JSON {
+        .array(statements.map(\.json) + includes.map { JSON([(AssetLinksKey.include, .string($0.url))]) })
+    }
 }
 
 /// An `include` element of a statement list: the URL of another statement list.
@@ -49,15 +51,15 @@ public struct AssetStatement: Sendable, Equatable {
     }
 
     var json: JSON {
-        var members: [(String, JSON)] = [
-            ("relation", .array(relations.map(JSON.string))),
-            ("target", target.json),
+        var members: [(AssetLinksKey, JSON)] = [
+            (.relation, .array(relations.map(JSON.string))),
+            (.target, target.json),
         ]
         if let dynamicComponents {
-            let rules = JSON.object([("dynamic_app_link_components", .array(dynamicComponents.map(\.json)))])
-            members.append(("relation_extensions", .object([(Self.handleAllURLs, rules)])))
+            let rules = JSON([(AssetLinksKey.dynamicAppLinkComponents, .array(dynamicComponents.map(\.json)))])
+            members.append((.relationExtensions, .object([(Self.handleAllURLs, rules)])))
         }
-        return .object(members)
+        return JSON(members)
     }
 }
 
@@ -68,13 +70,13 @@ public enum AssetTarget: Sendable, Equatable {
     var json: JSON {
         switch self {
         case .androidApp(let package, let fingerprints):
-            return .object([
-                ("namespace", .string("android_app")),
-                ("package_name", .string(package)),
-                ("sha256_cert_fingerprints", .array(fingerprints.map(JSON.string))),
+            return JSON([
+                (AssetLinksKey.namespace, .string("android_app")),
+                (.packageName, .string(package)),
+                (.sha256CertFingerprints, .array(fingerprints.map(JSON.string))),
             ])
         case .web(let site):
-            return .object([("namespace", .string("web")), ("site", .string(site))])
+            return JSON([(AssetLinksKey.namespace, .string("web")), (.site, .string(site))])
         }
     }
 }
@@ -102,12 +104,12 @@ public struct DynamicComponent: Sendable, Equatable {
     }
 
     var json: JSON {
-        var members: [(String, JSON)] = []
-        if let path { members.append(("/", .string(path))) }
-        if let query { members.append(("?", .object(query.map { ($0.name, .string($0.pattern)) }))) }
-        if let fragment { members.append(("#", .string(fragment))) }
-        if exclude { members.append(("exclude", .bool(true))) }
-        if let comments { members.append(("comments", .string(comments))) }
-        return .object(members)
+        var members: [(ComponentKey, JSON)] = []
+        if let path { members.append((.path, .string(path))) }
+        if let query { members.append((.query, .object(query.map { ($0.name, .string($0.pattern)) }))) }
+        if let fragment { members.append((.fragment, .string(fragment))) }
+        if exclude { members.append((.exclude, .bool(true))) }
+        if let comments { members.append((.comments, .string(comments))) }
+        return JSON(members)
     }
 }

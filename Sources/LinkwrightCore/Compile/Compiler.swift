@@ -188,8 +188,8 @@ private struct EnvironmentCompiler {
             }
             guard reasons.isEmpty else {
                 exact = false
-                diagnostics.error(
-                    "LEGACY_PATHS_INEXACT",
+                diagnostics.report(
+                    .legacyPathsInexact,
                     "rule cannot be written as a legacy path for iOS 12: \(reasons.joined(separator: ", "))",
                     at: rule.location, hint: "remove emit.legacy_paths from \(domain.file), or simplify the rule")
                 continue
@@ -203,14 +203,14 @@ private struct EnvironmentCompiler {
     private mutating func checkSize(_ size: Int, domain: Domain, host: Host) {
         let budget = domain.emit.sizeBudget?.value ?? Compiler.defaultSizeBudget
         if size > Compiler.aasaSizeLimit {
-            diagnostics.error(
-                "AASA_TOO_LARGE",
+            diagnostics.report(
+                .aasaTooLarge,
                 "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes; Apple reads at most \(Compiler.aasaSizeLimit)",
                 at: domain.emit.sizeBudget?.location ?? .file(domain.file),
                 hint: "merge rules with wildcards or substitution variables, or split apps across hosts")
         } else if size > budget {
-            diagnostics.warning(
-                "AASA_SIZE_BUDGET",
+            diagnostics.report(
+                .aasaSizeBudget,
                 "apple-app-site-association for \(host) in \(environment.name) is \(size) bytes, over the budget of \(budget)",
                 at: domain.emit.sizeBudget?.location ?? .file(domain.file),
                 hint: "shrink the rules, or raise emit.size_budget (Apple's limit is \(Compiler.aasaSizeLimit))")
@@ -261,34 +261,37 @@ private struct EnvironmentCompiler {
         }
         return environment.apps.compactMap { app in
             guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
-            var byService: [String: [String]] = [:]
+            var byService: [AASAKey: [String]] = [:]
             for binding in environment.hosts {
                 guard let domain = domainsByName[binding.domain.value], let lists = services[domain.name] else {
                     continue
                 }
                 let name = app.name.value
                 let host = binding.host.value
-                let uses: [(String, Bool)] = [
-                    ("applinks", !entryPositions(of: domain, listing: name).isEmpty),
-                    ("webcredentials", lists.webcredentials.contains(name)),
+                let uses: [(AASAKey, Bool)] = [
+                    (.applinks, !entryPositions(of: domain, listing: name).isEmpty),
+                    (.webcredentials, lists.webcredentials.contains(name)),
                     // Apple: "For services other than appclips, you can prefix a domain with *."
                     // (Supporting associated domains), so App Clips get concrete hosts only.
-                    ("appclips", !host.isWildcard && lists.appclips.contains(name)),
-                    ("activitycontinuation", lists.activitycontinuation.contains(name)),
+                    (.appclips, !host.isWildcard && lists.appclips.contains(name)),
+                    (.activitycontinuation, lists.activitycontinuation.contains(name)),
                 ]
                 for (service, used) in uses where used {
-                    byService[service, default: []].append("\(service):\(host)\(modeSuffix)")
+                    byService[service, default: []].append("\(service.rawValue):\(host)\(modeSuffix)")
                 }
             }
-            let entries = ["applinks", "webcredentials", "appclips", "activitycontinuation"].flatMap {
-                byService[$0] ?? []
-            }
+            let entries = AASAKey.services.flatMap { byService[$0] ?? [] }
             return CompiledIOSApp(name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries)
         }
     }
 
     private mutating func androidApps() -> [CompiledAndroidApp] {
-        var scopesByEntries: [String: [PathScope]] = [:]
+        // The entries of a domain that list an app, by position.
+        struct DomainEntries: Hashable {
+            var domain: String
+            var positions: [Int]
+        }
+        var scopesByEntries: [DomainEntries: [PathScope]] = [:]
         var domainOrder: [String] = []
         var hostsByDomain: [String: [Host]] = [:]
         for binding in environment.hosts {
@@ -304,7 +307,7 @@ private struct EnvironmentCompiler {
                 let positions = entryPositions(of: domain, listing: app.name.value)
                 guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
                 // Apps sharing the same entries (the usual case) share their scopes.
-                let key = domainName + ":" + positions.map(String.init).joined(separator: ",")
+                let key = DomainEntries(domain: domainName, positions: positions)
                 let scopes =
                     scopesByEntries[key]
                     ?? {

@@ -30,11 +30,11 @@ struct ConfigDecoder {
     private mutating func app(_ pair: YAMLPair) -> AppDefinition? {
         let nameOK = checkName(pair.key, what: "app")
         guard let map = reader.mapping(pair.value, ConfigSchema.app) else { return nil }
-        let ios = map["ios"].flatMap { iosApp($0) }
-        let android = map["android"].flatMap { androidApp($0) }
-        if map["ios"] == nil && map["android"] == nil {
-            diagnostics.error(
-                "MISSING_KEY", "app \(PrintableText.quoted(pair.key.value)) has neither ios nor android",
+        let ios = map[Platform.ios.rawValue].flatMap { iosApp($0) }
+        let android = map[Platform.android.rawValue].flatMap { androidApp($0) }
+        if map[Platform.ios.rawValue] == nil && map[Platform.android.rawValue] == nil {
+            diagnostics.report(
+                .missingKey, "app \(PrintableText.quoted(pair.key.value)) has neither ios nor android",
                 at: pair.key.location,
                 hint: "add an ios: or android: block, or remove the app")
         }
@@ -58,8 +58,8 @@ struct ConfigDecoder {
         var keys: [SigningKey] = []
         if let fingerprints = map["fingerprints"], let entries = reader.entries(fingerprints, of: "fingerprints") {
             if entries.isEmpty {
-                diagnostics.error(
-                    "MISSING_VALUE", "an Android app needs at least one signing fingerprint", at: fingerprints.location,
+                diagnostics.report(
+                    .missingValue, "an Android app needs at least one signing fingerprint", at: fingerprints.location,
                     hint: "add play-signing: with the SHA-256 of the Play App Signing key")
             }
             for entry in entries {
@@ -69,8 +69,8 @@ struct ConfigDecoder {
                 switch Fingerprint.parse(text.value) {
                 case .success(let fingerprint):
                     if fingerprint.value != text.value {
-                        diagnostics.warning(
-                            "FINGERPRINT_NORMALISED",
+                        diagnostics.report(
+                            .fingerprintNormalised,
                             "fingerprint written as \(PrintableText.quoted(text.value)) is emitted as \(fingerprint.value)",
                             at: text.location,
                             hint: "write it in the canonical form: \(PrintableText.quoted(fingerprint.value))")
@@ -157,8 +157,8 @@ struct ConfigDecoder {
         guard let map = reader.mapping(node, ConfigSchema.applinksEntry) else { return nil }
         let apps = map["apps"].flatMap { reader.strings($0, "app name") } ?? []
         if let list = map["apps"], apps.isEmpty, case .sequence = list.content {
-            diagnostics.error(
-                "MISSING_VALUE", "an applinks entry needs at least one app", at: list.location,
+            diagnostics.report(
+                .missingValue, "an applinks entry needs at least one app", at: list.location,
                 hint: "name the apps these rules open")
         }
         let flags = map["defaults"].map { matchFlags($0) } ?? MatchFlags()
@@ -176,8 +176,8 @@ struct ConfigDecoder {
         let fragment = map["fragment"].flatMap { reader.string($0, "fragment pattern") }
         let query = map["query"].flatMap { queryPattern($0) }
         if map["path"] == nil && map["query"] == nil && map["fragment"] == nil {
-            diagnostics.error(
-                "EMPTY_RULE", "a rule needs a path, query or fragment", at: node.location,
+            diagnostics.report(
+                .emptyRule, "a rule needs a path, query or fragment", at: node.location,
                 hint: "write path: \"*\" to match every URL")
         }
         let exclude = map["exclude"].flatMap { reader.bool($0, "exclude") }?.value ?? false
@@ -192,8 +192,8 @@ struct ConfigDecoder {
         if case .mapping = node.content {
             guard let entries = reader.entries(node, of: "query items") else { return nil }
             if entries.isEmpty {
-                diagnostics.error(
-                    "MISSING_VALUE", "query dictionary is empty", at: node.location,
+                diagnostics.report(
+                    .missingValue, "query dictionary is empty", at: node.location,
                     hint: "name at least one query item, or remove query:")
             }
             let items = entries.compactMap { entry in
@@ -222,23 +222,23 @@ struct ConfigDecoder {
                 if value.value {
                     outcome = .opensWeb
                 } else {
-                    diagnostics.error(
-                        "INVALID_VALUE", "opens_web: false says nothing", at: value.location,
+                    diagnostics.report(
+                        .invalidValue, "opens_web: false says nothing", at: value.location,
                         hint: "write opens_app: true (any app) or opens_app: <app>")
                 }
             }
         case (nil, nil):
-            diagnostics.error(
-                "MISSING_KEY", "an expectation needs opens_app or opens_web", at: node.location,
+            diagnostics.report(
+                .missingKey, "an expectation needs opens_app or opens_web", at: node.location,
                 hint: "add opens_app: <app> or opens_web: true")
         case (.some, .some):
-            diagnostics.error(
-                "CONFLICTING_KEYS", "an expectation has both opens_app and opens_web", at: map.keyLocation("opens_web"),
+            diagnostics.report(
+                .conflictingKeys, "an expectation has both opens_app and opens_web", at: map.keyLocation("opens_web"),
                 hint: "keep the one that is true")
         }
-        var platforms = Expectation.Platform.allCases
+        var platforms = Platform.allCases
         if let node = map["platforms"], let items = reader.list(node, of: "platforms") {
-            platforms = items.compactMap { reader.choice($0, "platform", Expectation.Platform.self)?.value }
+            platforms = items.compactMap { reader.choice($0, "platform", Platform.self)?.value }
         }
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
@@ -272,8 +272,8 @@ struct ConfigDecoder {
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
             else { continue }
             if !path.value.hasPrefix("/") || LinkURL(path.value) == nil {
-                diagnostics.error(
-                    "INVALID_VALUE",
+                diagnostics.report(
+                    .invalidValue,
                     "forbidden path \(PrintableText.quoted(path.value)) is not a path such as /oauth/callback",
                     at: path.location, hint: "write the path alone, starting with /")
             }
@@ -306,8 +306,8 @@ struct ConfigDecoder {
             else { continue }
             let rule = String(fingerprint.value.prefix { $0 != "/" })
             if !fingerprint.value.contains("/") || PolicyRules.rule(withID: rule) == nil {
-                diagnostics.error(
-                    "INVALID_VALUE", "\(PrintableText.quoted(fingerprint.value)) is not a finding fingerprint",
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(fingerprint.value)) is not a finding fingerprint",
                     at: fingerprint.location,
                     hint: "copy the fingerprint `linkwright check` prints, e.g. PRODUCTION_APP_REMOVED/5e1c9a0b7d3f2a41"
                 )
@@ -324,8 +324,8 @@ struct ConfigDecoder {
     private mutating func checkRuleID(_ id: Located<String>, allowAll: Bool) -> Bool {
         if PolicyRules.rule(withID: id.value) != nil || (allowAll && id.value == "ALL") { return true }
         let known = PolicyRules.all.map { $0.info.id }
-        diagnostics.error(
-            "UNKNOWN_RULE", "\(PrintableText.quoted(id.value)) is not a policy rule", at: id.location,
+        diagnostics.report(
+            .unknownRule, "\(PrintableText.quoted(id.value)) is not a policy rule", at: id.location,
             hint: Spelling.closest(to: id.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
                 ?? "`linkwright rules` lists the rule IDs")
         return false
@@ -341,6 +341,6 @@ struct ConfigDecoder {
 
     mutating func report(_ problem: IdentifierProblem?, at location: SourceLocation) {
         guard let problem else { return }
-        diagnostics.error(problem.id, problem.message, at: location, hint: problem.hint)
+        diagnostics.report(problem.id, problem.message, at: location, hint: problem.hint)
     }
 }

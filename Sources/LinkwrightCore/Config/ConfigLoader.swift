@@ -23,8 +23,8 @@ public struct ConfigLoader: Sendable {
                 unloadable.insert(String(file.path.prefix { $0 != "." }))
                 switch refusal {
                 case .notRegularFile(let what):
-                    decoder.diagnostics.error(
-                        "NOT_A_REGULAR_FILE",
+                    decoder.diagnostics.report(
+                        .notARegularFile,
                         "\(file.path) is \(what); configuration is read only from regular files inside the configuration folder",
                         at: .file(file.path),
                         hint: "replace it with a regular file holding the configuration (a link is never followed)")
@@ -56,8 +56,8 @@ public struct ConfigLoader: Sendable {
                 continue
             }
             if let first = seenNames[folder + "/" + name] {
-                decoder.diagnostics.error(
-                    "DUPLICATE_NAME", "\(what) \(PrintableText.quoted(name)) is defined twice (also in \(first))",
+                decoder.diagnostics.report(
+                    .duplicateName, "\(what) \(PrintableText.quoted(name)) is defined twice (also in \(first))",
                     at: .file(file.path),
                     hint: "keep one file per \(what)")
                 continue
@@ -65,8 +65,8 @@ public struct ConfigLoader: Sendable {
             seenNames[folder + "/" + name] = file.path
             guard let root else {
                 unloadable.insert(folder + "/" + name)
-                decoder.diagnostics.error(
-                    "EMPTY_FILE", "\(what) file is empty", at: .file(file.path),
+                decoder.diagnostics.report(
+                    .emptyFile, "\(what) file is empty", at: .file(file.path),
                     hint: "see `linkwright schema \(what)` for what it holds, or delete the file")
                 continue
             }
@@ -83,8 +83,8 @@ public struct ConfigLoader: Sendable {
             }
         }
         if files.allSatisfy({ !$0.path.hasPrefix("environments/") }) {
-            decoder.diagnostics.error(
-                "NO_ENVIRONMENTS", "no environment files found in environments/", at: nil,
+            decoder.diagnostics.report(
+                .noEnvironments, "no environment files found in environments/", at: nil,
                 hint: "run linkwright in the folder that holds environments/ and domains/, or pass --config DIR")
         }
         let configuration = Configuration(environments: environments, domains: domains, policies: policies)

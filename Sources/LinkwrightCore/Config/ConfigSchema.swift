@@ -40,8 +40,8 @@ public enum ConfigSchema {
     public static let app = SchemaObject(
         "an app", "An app's identity on each platform it ships on.",
         [
-            SchemaField("ios", .object(iosApp), "The iOS (or App Clip) build of this app."),
-            SchemaField("android", .object(androidApp), "The Android build of this app."),
+            SchemaField(Platform.ios.rawValue, .object(iosApp), "The iOS (or App Clip) build of this app."),
+            SchemaField(Platform.android.rawValue, .object(androidApp), "The Android build of this app."),
         ])
 
     public static let iosApp = SchemaObject(
@@ -144,7 +144,7 @@ public enum ConfigSchema {
                 "The URL opens this app (a logical name), or any app with `true`."),
             SchemaField("opens_web", .boolean, "The URL stays in the browser (write `true`)."),
             SchemaField(
-                "platforms", .list(.enumeration(Expectation.Platform.allCases.map(\.rawValue))),
+                "platforms", .list(.enumeration(Platform.allCases.map(\.rawValue))),
                 "Platforms to check; default: every platform the app ships on."),
             environmentsField,
             SchemaField("comment", .text, "Why this expectation exists."),

@@ -26,8 +26,8 @@ struct ConfigValidator {
             checkExpectations(of: domain)
             let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
             if !bound && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
-                diagnostics.warning(
-                    "UNUSED_DOMAIN", "domain \(PrintableText.quoted(domain.name)) is not served by any host",
+                diagnostics.report(
+                    .unusedDomain, "domain \(PrintableText.quoted(domain.name)) is not served by any host",
                     at: .file(domain.file),
                     hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
             }
@@ -43,30 +43,30 @@ struct ConfigValidator {
         for app in environment.apps {
             if let ios = app.ios {
                 if environment.teamID == nil && ios.teamID == nil {
-                    diagnostics.error(
-                        "MISSING_TEAM_ID", "iOS app \(PrintableText.quoted(app.name.value)) has no team ID",
+                    diagnostics.report(
+                        .missingTeamID, "iOS app \(PrintableText.quoted(app.name.value)) has no team ID",
                         at: ios.location,
                         hint: "add team_id: to the environment, or to this app")
                 }
                 if let other = bundles.updateValue(app.name.value, forKey: ios.bundleID.value) {
-                    diagnostics.error(
-                        "DUPLICATE_APP_ID",
+                    diagnostics.report(
+                        .duplicateAppID,
                         "bundle ID \(ios.bundleID.value) is used by \(PrintableText.quoted(other)) and \(PrintableText.quoted(app.name.value))",
                         at: ios.bundleID.location, hint: "each logical app needs its own bundle ID")
                 }
             }
             if let android = app.android {
                 if let other = packages.updateValue(app.name.value, forKey: android.package.value) {
-                    diagnostics.error(
-                        "DUPLICATE_APP_ID",
+                    diagnostics.report(
+                        .duplicateAppID,
                         "package \(android.package.value) is used by \(PrintableText.quoted(other)) and \(PrintableText.quoted(app.name.value))",
                         at: android.package.location, hint: "each logical app needs its own package")
                 }
                 if environment.tier.value == .production {
                     for key in android.fingerprints
                     where key.fingerprint.value.value == Fingerprint.publicReactNativeDebugKey {
-                        diagnostics.warning(
-                            "PUBLIC_DEBUG_KEY",
+                        diagnostics.report(
+                            .publicDebugKey,
                             "fingerprint \(PrintableText.quoted(key.channel.value)) is the public React Native debug keystore; anyone can sign an app with it",
                             at: key.fingerprint.location,
                             hint: "remove it from production and use the Play App Signing key")
@@ -83,8 +83,8 @@ struct ConfigValidator {
                 } ?? []
             })
         for app in environment.apps where !used.contains(app.name.value) && !servesUnknown {
-            diagnostics.warning(
-                "UNUSED_APP",
+            diagnostics.report(
+                .unusedApp,
                 "app \(PrintableText.quoted(app.name.value)) is not used by any domain served in \(environment.name)",
                 at: app.name.location, hint: "list it in a domain served by this environment, or remove it")
         }
@@ -98,8 +98,8 @@ struct ConfigValidator {
             guard configuration.domain(named: domainName) != nil else {
                 if !unloadable.contains("domains/" + domainName) {
                     let known = configuration.domains.map(\.name)
-                    diagnostics.error(
-                        "UNDEFINED_DOMAIN",
+                    diagnostics.report(
+                        .undefinedDomain,
                         "host \(binding.host.value) serves domain \(PrintableText.quoted(domainName)), which is not defined",
                         at: binding.domain.location,
                         hint: Spelling.closest(to: domainName, among: known).map {
@@ -113,15 +113,15 @@ struct ConfigValidator {
             let root = binding.host.value.fileHost
             if let rootBinding = byHost[root] {
                 if rootBinding.domain.value != domainName {
-                    diagnostics.error(
-                        "WILDCARD_ROOT_CONFLICT",
+                    diagnostics.report(
+                        .wildcardRootConflict,
                         "\(binding.host.value) serves \(PrintableText.quoted(domainName)) but \(root) serves \(PrintableText.quoted(rootBinding.domain.value)); both read the association files of \(root)",
                         at: binding.domain.location,
                         hint: "serve the same domain on both, or list the subdomains one by one")
                 }
             } else {
-                diagnostics.warning(
-                    "WILDCARD_WITHOUT_ROOT",
+                diagnostics.report(
+                    .wildcardWithoutRoot,
                     "\(binding.host.value) is declared but \(root) is not; devices fetch the association files of \(binding.host.value) from \(root)",
                     at: binding.host.location,
                     hint: "add \(root): \(domainName) so the root host serves the files and its own links")
@@ -140,8 +140,8 @@ struct ConfigValidator {
         let brokenEnvironment =
             configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
         for name in references where !isDefined.contains(name.value) && !brokenEnvironment {
-            diagnostics.error(
-                "UNDEFINED_APP", "app \(PrintableText.quoted(name.value)) is not defined in any environment",
+            diagnostics.report(
+                .undefinedApp, "app \(PrintableText.quoted(name.value)) is not defined in any environment",
                 at: name.location,
                 hint: Spelling.closest(to: name.value, among: defined).map {
                     "did you mean \(PrintableText.quoted($0))?"
@@ -151,8 +151,8 @@ struct ConfigValidator {
         for entry in domain.applinks where entry.androidSemantics?.value == true {
             for name in entry.apps
             where configuration.environments.contains(where: { $0.app(named: name.value)?.ios != nil }) {
-                diagnostics.warning(
-                    "ANDROID_SEMANTICS_ON_IOS",
+                diagnostics.report(
+                    .androidSemanticsOnIOS,
                     "app \(PrintableText.quoted(name.value)) has an iOS build, which reads these rules with Apple's semantics, not Android's",
                     at: name.location, hint: "keep android_semantics entries to Android-only apps")
             }
@@ -160,15 +160,15 @@ struct ConfigValidator {
         for environment in configuration.environments {
             for name in domain.activitycontinuation {
                 guard let app = environment.app(named: name.value), app.ios == nil else { continue }
-                diagnostics.error(
-                    "APP_PLATFORM_MISMATCH",
+                diagnostics.report(
+                    .appPlatformMismatch,
                     "app \(PrintableText.quoted(name.value)) has no iOS build in \(environment.name); Handoff is iOS only",
                     at: name.location, hint: "remove it from activitycontinuation, or add an ios: block")
             }
             for name in domain.appclips {
                 guard let app = environment.app(named: name.value), app.ios?.isAppClip != true else { continue }
-                diagnostics.error(
-                    "APP_PLATFORM_MISMATCH",
+                diagnostics.report(
+                    .appPlatformMismatch,
                     "app \(PrintableText.quoted(name.value)) is not an App Clip in \(environment.name)",
                     at: name.location, hint: "set ios.app_clip: true on it, or list it under applinks instead")
             }
@@ -182,31 +182,31 @@ struct ConfigValidator {
         for variable in domain.variables {
             let name = variable.name.value
             if PatternSyntax.predefinedVariables.contains(name) {
-                diagnostics.error(
-                    "VARIABLE_SHADOWS_PREDEFINED",
+                diagnostics.report(
+                    .variableShadowsPredefined,
                     "variable \(PrintableText.quoted(name)) has the name of Apple's predefined $(\(name))",
                     at: variable.name.location, hint: "rename it; $(\(name)) already means Apple's list")
             }
             if name.contains(where: { "$()".contains($0) }) {
-                diagnostics.error(
-                    "INVALID_VARIABLE_NAME", "variable name \(PrintableText.quoted(name)) contains $, ( or )",
+                diagnostics.report(
+                    .invalidVariableName, "variable name \(PrintableText.quoted(name)) contains $, ( or )",
                     at: variable.name.location,
                     hint: "Apple allows any character in a variable name except $, ( and )")
             }
             if variable.values.isEmpty {
-                diagnostics.error(
-                    "MISSING_VALUE", "variable \(PrintableText.quoted(name)) has no values", at: variable.name.location,
+                diagnostics.report(
+                    .missingValue, "variable \(PrintableText.quoted(name)) has no values", at: variable.name.location,
                     hint: "list the strings $(\(PrintableText.excerpt(name))) stands for")
             }
             for value in variable.values where value.value.contains("$(") {
-                diagnostics.error(
-                    "VARIABLE_IN_VARIABLE",
+                diagnostics.report(
+                    .variableInVariable,
                     "value \(PrintableText.quoted(value.value)) of variable \(PrintableText.quoted(name)) uses another variable",
                     at: value.location, hint: "Apple allows * and ? in values, but not other variables")
             }
             if !used.contains(name) {
-                diagnostics.warning(
-                    "UNUSED_VARIABLE", "variable \(PrintableText.quoted(name)) is not used by any pattern",
+                diagnostics.report(
+                    .unusedVariable, "variable \(PrintableText.quoted(name)) is not used by any pattern",
                     at: variable.name.location,
                     hint: "use it as $(\(PrintableText.excerpt(name))) in a rule, or remove it")
             }
@@ -218,20 +218,20 @@ struct ConfigValidator {
         for pattern in Resolution.patterns(of: domain) {
             switch PatternSyntax.tokens(pattern.value) {
             case .failure(.unterminatedVariable):
-                diagnostics.error(
-                    "UNTERMINATED_VARIABLE", "pattern \(PrintableText.quoted(pattern.value)) has a $( without its )",
+                diagnostics.report(
+                    .unterminatedVariable, "pattern \(PrintableText.quoted(pattern.value)) has a $( without its )",
                     at: pattern.location,
                     hint: "close the variable: $(name)")
             case .failure(.emptyVariableName):
-                diagnostics.error(
-                    "UNDEFINED_VARIABLE", "pattern \(PrintableText.quoted(pattern.value)) has an empty $()",
+                diagnostics.report(
+                    .undefinedVariable, "pattern \(PrintableText.quoted(pattern.value)) has an empty $()",
                     at: pattern.location,
                     hint: "name a variable inside $()")
             case .success(let tokens):
                 for case .variable(let name) in tokens where !defined.contains(name) {
                     let suggestion = Spelling.closest(to: name, among: Array(defined))
-                    diagnostics.error(
-                        "UNDEFINED_VARIABLE",
+                    diagnostics.report(
+                        .undefinedVariable,
                         "pattern \(PrintableText.quoted(pattern.value)) uses $(\(name)), which is not defined",
                         at: pattern.location,
                         hint: suggestion.map { "did you mean $(\($0))?" } ?? "define it under variables:")
@@ -239,8 +239,8 @@ struct ConfigValidator {
             }
         }
         for entry in domain.applinks where entry.rules.isEmpty {
-            diagnostics.error(
-                "MISSING_VALUE", "an applinks entry needs at least one rule", at: entry.location,
+            diagnostics.report(
+                .missingValue, "an applinks entry needs at least one rule", at: entry.location,
                 hint: "add rules, e.g. - path: \"*\"")
         }
     }
@@ -251,8 +251,8 @@ struct ConfigValidator {
         lists += domain.expectations.compactMap(\.environments)
         for name in lists.joined()
         where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
-            diagnostics.error(
-                "UNDEFINED_ENVIRONMENT", "environment \(PrintableText.quoted(name.value)) is not defined",
+            diagnostics.report(
+                .undefinedEnvironment, "environment \(PrintableText.quoted(name.value)) is not defined",
                 at: name.location,
                 hint: Spelling.closest(to: name.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
                     ?? "create environments/\(PrintableText.excerpt(name.value)).yaml")
@@ -264,20 +264,20 @@ struct ConfigValidator {
         for expectation in domain.expectations {
             let url = expectation.url
             if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
-                diagnostics.error(
-                    "INVALID_URL",
+                diagnostics.report(
+                    .invalidURL,
                     "expectation URL \(PrintableText.quoted(url.value)) is neither a path nor an https:// URL",
                     at: url.location,
                     hint: "write a path such as /tickets/annual, or https://host/path")
             } else if LinkURL(url.value) == nil {
-                diagnostics.error(
-                    "INVALID_URL", "expectation URL \(PrintableText.quoted(url.value)) cannot be parsed",
+                diagnostics.report(
+                    .invalidURL, "expectation URL \(PrintableText.quoted(url.value)) cannot be parsed",
                     at: url.location,
                     hint: "percent-encode spaces and special characters")
             }
             if case .opensApp(let name?) = expectation.outcome, !linked.contains(name.value) {
-                diagnostics.error(
-                    "UNDEFINED_APP",
+                diagnostics.report(
+                    .undefinedApp,
                     "expectation names app \(PrintableText.quoted(name.value)), which no applinks entry of this domain lists",
                     at: name.location,
                     hint: Spelling.closest(to: name.value, among: Array(linked)).map {

@@ -2,11 +2,11 @@ import Foundation
 
 /// Why a written identifier cannot be used, ready to become a diagnostic.
 public struct IdentifierProblem: Error, Equatable, Sendable {
-    public var id: String
+    public var id: DiagnosticID
     public var message: String
     public var hint: String
 
-    public init(_ id: String, _ message: String, hint: String) {
+    public init(_ id: DiagnosticID, _ message: String, hint: String) {
         self.id = id
         self.message = message
         self.hint = hint
@@ -39,7 +39,7 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// linear in the text however long it is.
     public static func parse(_ text: String) -> Result<Host, IdentifierProblem> {
         func problem(_ message: String, _ hint: String) -> Result<Host, IdentifierProblem> {
-            .failure(IdentifierProblem("INVALID_HOST", message, hint: hint))
+            .failure(IdentifierProblem(.invalidHost, message, hint: hint))
         }
         let quoted = "\"\(IDNALabel.shown(text))\""
         if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
@@ -55,7 +55,8 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if text.contains(":") {
             return .failure(
                 IdentifierProblem(
-                    "HOST_WITH_PORT", "\(quoted) has a port; Apple ignores links on hosts with ports (TN3155)",
+                    .hostWithPort,
+                    "\(quoted) has a port; Apple ignores links on hosts with ports (TN3155)",
                     hint: "remove the port and serve the association files on 443"))
         }
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
@@ -154,7 +155,7 @@ public enum Identifiers {
             } && !name.hasPrefix("-") && !name.hasPrefix("_")
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_NAME", "\(PrintableText.quoted(name)) is not a valid \(what) name",
+            .invalidName, "\(PrintableText.quoted(name)) is not a valid \(what) name",
             hint: "use lowercase letters, digits, - and _, starting with a letter or digit (at most 64)")
     }
 
@@ -167,7 +168,7 @@ public enum Identifiers {
             team.uppercased() != team && teamIDProblem(team.uppercased()) == nil
             ? "team IDs are uppercase: \(PrintableText.quoted(team.uppercased()))"
             : "copy the 10-character Team ID from the Membership page of your Apple developer account"
-        return IdentifierProblem("INVALID_TEAM_ID", "\(PrintableText.quoted(team)) is not an Apple team ID", hint: hint)
+        return IdentifierProblem(.invalidTeamID, "\(PrintableText.quoted(team)) is not an Apple team ID", hint: hint)
     }
 
     /// Bundle IDs: reverse-DNS strings of letters, digits, hyphens and dots (Apple's
@@ -175,7 +176,7 @@ public enum Identifiers {
     public static func bundleIDProblem(_ bundle: String) -> IdentifierProblem? {
         if bundle.contains("$(") || bundle.contains("${") {
             return IdentifierProblem(
-                "INVALID_BUNDLE_ID",
+                .invalidBundleID,
                 "\(PrintableText.quoted(bundle)) is an Xcode build-setting placeholder, not a bundle ID",
                 hint: "write the resolved bundle ID, e.g. com.example.museo")
         }
@@ -190,7 +191,7 @@ public enum Identifiers {
             }
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_BUNDLE_ID", "\(PrintableText.quoted(bundle)) is not a bundle ID",
+            .invalidBundleID, "\(PrintableText.quoted(bundle)) is not a bundle ID",
             hint: "use reverse-DNS form with letters, digits and hyphens, e.g. com.example.museo")
     }
 
@@ -211,7 +212,7 @@ public enum Identifiers {
             }
         if valid { return nil }
         return IdentifierProblem(
-            "INVALID_PACKAGE_NAME", "\(PrintableText.quoted(package)) is not a valid Android package name",
+            .invalidPackageName, "\(PrintableText.quoted(package)) is not a valid Android package name",
             hint: "use two or more segments, each starting with a letter (letters, digits, _), e.g. com.example.museo")
     }
 }
@@ -235,7 +236,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         guard separatorsValid, hexDigits.allSatisfy(\.isHexDigit), hexDigits.allSatisfy(\.isASCII) else {
             return .failure(
                 IdentifierProblem(
-                    "INVALID_FINGERPRINT", "\(PrintableText.quoted(text)) is not a hex fingerprint",
+                    .invalidFingerprint, "\(PrintableText.quoted(text)) is not a hex fingerprint",
                     hint: "copy the SHA-256 line of `keytool -list -v` or the Play Console's App signing page"))
         }
         let bytes = hexDigits.count / 2
@@ -246,7 +247,7 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
                 : "a SHA-256 fingerprint has 32 bytes (64 hex digits)"
             return .failure(
                 IdentifierProblem(
-                    "INVALID_FINGERPRINT", "\(PrintableText.quoted(text)) has \(bytes) bytes, not 32", hint: hint))
+                    .invalidFingerprint, "\(PrintableText.quoted(text)) has \(bytes) bytes, not 32", hint: hint))
         }
         var pairs: [String] = []
         var index = hexDigits.startIndex

@@ -158,6 +158,13 @@ public struct EmitOptions: Sendable {
     public init() {}
 }
 
+/// The platforms an app ships on. The raw value is how configuration files, reports and the
+/// command line spell it; everywhere else the case is passed.
+public enum Platform: String, Sendable, CaseIterable {
+    case ios
+    case android
+}
+
 /// A URL and what it must do, checked by `linkwright test`.
 public struct Expectation: Sendable {
     public enum Outcome: Sendable, Equatable {
@@ -166,16 +173,11 @@ public struct Expectation: Sendable {
         case opensWeb
     }
 
-    public enum Platform: String, Sendable, CaseIterable {
-        case ios
-        case android
-    }
-
     /// A path with optional query and fragment (`/tickets/annual?source=mail`), checked on every
     /// host serving the domain, or an absolute `https://` URL checked on that host only.
     public var url: Located<String>
     public var outcome: Outcome
-    public var platforms: [Expectation.Platform]
+    public var platforms: [Platform]
     public var environments: [Located<String>]?
     public var comment: String?
     public var location: SourceLocation

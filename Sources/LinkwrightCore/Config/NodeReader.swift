@@ -21,13 +21,13 @@ struct NodeReader {
             let hint =
                 suggestion.map { "did you mean \"\($0)\"?" }
                 ?? "known keys of \(object.noun): \(names.joined(separator: ", "))"
-            diagnostics.error(
-                "UNKNOWN_KEY", "unknown key \(PrintableText.quoted(pair.key.value)) in \(object.noun)",
+            diagnostics.report(
+                .unknownKey, "unknown key \(PrintableText.quoted(pair.key.value)) in \(object.noun)",
                 at: pair.key.location, hint: hint)
         }
         for field in object.fields where field.required && known[field.name] == nil {
-            diagnostics.error(
-                "MISSING_KEY", "\(object.noun) needs the key \"\(field.name)\"", at: node.location,
+            diagnostics.report(
+                .missingKey, "\(object.noun) needs the key \"\(field.name)\"", at: node.location,
                 hint: "add \"\(field.name)\": \(field.description)")
         }
         return Mapping(node: node, pairs: known)
@@ -71,11 +71,11 @@ struct NodeReader {
         case .string:
             return Located(scalar.text, at: node.location)
         case .null:
-            diagnostics.error(
-                "MISSING_VALUE", "\(what) is empty", at: node.location, hint: "write a value, or remove the key")
+            diagnostics.report(
+                .missingValue, "\(what) is empty", at: node.location, hint: "write a value, or remove the key")
         case .bool, .integer, .float:
-            diagnostics.error(
-                "WRONG_TYPE", "expected a string (\(what)), found \(node.kindDescription)", at: node.location,
+            diagnostics.report(
+                .wrongType, "expected a string (\(what)), found \(node.kindDescription)", at: node.location,
                 hint: "quote it: \(PrintableText.quoted(scalar.text))")
         }
         return nil
@@ -94,8 +94,8 @@ struct NodeReader {
             let yaml11 = ["yes", "no", "on", "off", "y", "n"]
             if scalar.style == .plain, yaml11.contains(scalar.text.lowercased()) {
                 let meaning = ["yes", "on", "y"].contains(scalar.text.lowercased())
-                diagnostics.error(
-                    "YAML11_BOOLEAN",
+                diagnostics.report(
+                    .yaml11Boolean,
                     "\"\(scalar.text)\" is not a boolean in YAML 1.2 (\(what) needs true or false)",
                     at: node.location, hint: "write \(meaning) (YAML 1.1 tools read \"\(scalar.text)\" as \(meaning))")
                 return nil
@@ -111,8 +111,8 @@ struct NodeReader {
             return nil
         }
         guard value >= minimum else {
-            diagnostics.error(
-                "VALUE_OUT_OF_RANGE", "\(what) must be at least \(minimum), found \(value)", at: node.location,
+            diagnostics.report(
+                .valueOutOfRange, "\(what) must be at least \(minimum), found \(value)", at: node.location,
                 hint: "use a number of \(minimum) or more")
             return nil
         }
@@ -128,15 +128,15 @@ struct NodeReader {
         let hint =
             Spelling.closest(to: text.value, among: choices).map { "did you mean \"\($0)\"?" }
             ?? "use one of: \(choices.joined(separator: ", "))"
-        diagnostics.error(
-            "INVALID_VALUE", "\(PrintableText.quoted(text.value)) is not a valid \(what)", at: text.location, hint: hint
+        diagnostics.report(
+            .invalidValue, "\(PrintableText.quoted(text.value)) is not a valid \(what)", at: text.location, hint: hint
         )
         return nil
     }
 
     mutating func wrongType(_ node: YAMLNode, expected: String, found: String? = nil) {
-        diagnostics.error(
-            "WRONG_TYPE", "expected \(expected), found \(found ?? node.kindDescription)", at: node.location,
+        diagnostics.report(
+            .wrongType, "expected \(expected), found \(found ?? node.kindDescription)", at: node.location,
             hint: "see `linkwright schema` for the expected shape")
     }
 

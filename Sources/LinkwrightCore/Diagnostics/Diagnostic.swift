@@ -19,8 +19,7 @@ public enum Severity: String, Sendable, Comparable, CaseIterable, Codable {
 /// A problem found in the input, as a value: the core never prints. Printers in the CLI turn
 /// these into text, JSON, GitHub annotations, SARIF or JUnit.
 public struct Diagnostic: Hashable, Sendable, Comparable {
-    /// Stable identifier in SCREAMING_SNAKE case, never renamed once released.
-    public var id: String
+    public var id: DiagnosticID
     public var severity: Severity
     public var message: String
     /// Where the problem is. `nil` only for problems that concern no file (e.g. an empty folder).
@@ -28,8 +27,15 @@ public struct Diagnostic: Hashable, Sendable, Comparable {
     /// One line telling the user how to fix it.
     public var hint: String?
 
+    /// A diagnostic at the severity its ID declares.
+    public init(_ id: DiagnosticID, _ message: String, at location: SourceLocation?, hint: String? = nil) {
+        self.init(id, id.severity, message, at: location, hint: hint)
+    }
+
+    /// A diagnostic at another severity than its ID declares: the foreign-file readers are as
+    /// lenient as the platforms, and some findings weigh more in one file than in another.
     public init(
-        _ id: String,
+        _ id: DiagnosticID,
         _ severity: Severity,
         _ message: String,
         at location: SourceLocation?,
@@ -62,12 +68,19 @@ public struct DiagnosticBag: Sendable {
 
     public mutating func add(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
 
-    public mutating func error(_ id: String, _ message: String, at location: SourceLocation?, hint: String? = nil) {
-        add(Diagnostic(id, .error, message, at: location, hint: hint))
+    /// Reports `id` at the severity it declares.
+    public mutating func report(
+        _ id: DiagnosticID, _ message: String, at location: SourceLocation?, hint: String? = nil
+    ) {
+        add(Diagnostic(id, message, at: location, hint: hint))
     }
 
-    public mutating func warning(_ id: String, _ message: String, at location: SourceLocation?, hint: String? = nil) {
-        add(Diagnostic(id, .warning, message, at: location, hint: hint))
+    /// Reports `id` at another severity than it declares (see `Diagnostic.init(_:_:_:at:hint:)`).
+    public mutating func report(
+        _ id: DiagnosticID, as severity: Severity, _ message: String, at location: SourceLocation?,
+        hint: String? = nil
+    ) {
+        add(Diagnostic(id, severity, message, at: location, hint: hint))
     }
 
     public var hasErrors: Bool { items.contains { $0.severity == .error } }

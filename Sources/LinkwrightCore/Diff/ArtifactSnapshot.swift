@@ -10,8 +10,8 @@ extension PolicySnapshot {
         var iosApps: [CompiledIOSApp] = []
         // Found by app ID without a scan: a served file may list 100,000 of them.
         var positions: [String: Int] = [:]
-        func claim(_ appID: String, _ service: String) {
-            let entry = "\(service):\(host.name)"
+        func claim(_ appID: String, _ service: AASAKey) {
+            let entry = "\(service.rawValue):\(host.name)"
             if let index = positions[appID] {
                 if !iosApps[index].associatedDomains.contains(entry) { iosApps[index].associatedDomains.append(entry) }
             } else {
@@ -20,13 +20,9 @@ extension PolicySnapshot {
             }
         }
         for details in aasa?.applinks?.details ?? [] {
-            for appID in details.effectiveAppIDs { claim(appID, "applinks") }
+            for appID in details.effectiveAppIDs { claim(appID, .applinks) }
         }
-        let services = [
-            ("webcredentials", aasa?.webcredentials), ("appclips", aasa?.appclips),
-            ("activitycontinuation", aasa?.activitycontinuation),
-        ]
-        for (service, apps) in services {
+        for (service, apps) in aasa?.appLists ?? [] {
             for appID in apps ?? [] { claim(appID, service) }
         }
         let packages = (assetLinks?.statements ?? []).compactMap { statement -> String? in

@@ -11,7 +11,7 @@ public enum BehaviourDiff {
         public var environment: String
         /// The host as configured (`*.x` for a wildcard binding, tried on a subdomain).
         public var host: String
-        public var platform: Expectation.Platform
+        public var platform: Platform
         public var identity: String
         public var url: String
         public var before: EnvironmentEvaluator.Verdict?
@@ -28,7 +28,7 @@ public enum BehaviourDiff {
     public struct Unproven: Sendable, Equatable {
         public var environment: String
         public var host: String
-        public var platform: Expectation.Platform
+        public var platform: Platform
         public var identity: String
         /// The rules deciding such URLs on each side, as written (`nil`: none).
         public var baseRule: String?
@@ -44,6 +44,31 @@ public enum BehaviourDiff {
             "\(environment) \(host) \(platform.rawValue): not proven for \(identity): URLs the base decides with "
                 + "\(baseRule ?? "no rule") and the head with \(headRule ?? "no rule")"
         }
+    }
+
+    /// The decision lists of both sides on one platform: hosts with equal keys get the same proof.
+    private struct ProofKey: Hashable {
+        var platform: Platform
+        var old: [String]
+        var new: [String]
+    }
+
+    /// A URL on a host of an environment, on one platform.
+    private struct ObservedURL: Hashable {
+        var environment: String
+        var host: String
+        var platform: Platform
+        var url: String
+    }
+
+    /// What makes two observations one change, listed with several witnesses.
+    private struct ChangeGroup: Hashable {
+        var environment: String
+        var host: String
+        var platform: Platform
+        var kind: LinkChange.Kind
+        var before: String?
+        var after: String?
     }
 
     /// Everything the diff found: the observations and what it could not settle.
@@ -71,15 +96,15 @@ public enum BehaviourDiff {
             let affected = affectedHosts(before, after)
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
             // Hosts with the same rules on both sides get the same answer: prove it once.
-            var results: [String: BehaviourProof.Result] = [:]
+            var results: [ProofKey: BehaviourProof.Result] = [:]
             var oldLists: [String: DecisionList] = [:]
             var newLists: [String: DecisionList] = [:]
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
                 let concrete = concreteHost(host, avoiding: mentioned)
-                for platform in Expectation.Platform.allCases {
+                for platform in Platform.allCases {
                     let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform, made: &oldLists)
                     let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform, made: &newLists)
-                    let key = ([platform.rawValue] + (old + new).map(\.signature)).joined(separator: "\u{6}")
+                    let key = ProofKey(platform: platform, old: old.map(\.signature), new: new.map(\.signature))
                     let result =
                         results[key]
                         ?? BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
@@ -113,7 +138,7 @@ public enum BehaviourDiff {
         let environment: String
         let host: String
         let concrete: String
-        let platform: Expectation.Platform
+        let platform: Platform
         let old: EnvironmentEvaluator
         let new: EnvironmentEvaluator
 
@@ -248,13 +273,15 @@ public enum BehaviourDiff {
     /// sends it to the web (`opens_web`).
     public static func changes(from observations: [Observation]) -> [LinkChange] {
         var changes: [LinkChange] = []
-        var index: [String: Int] = [:]
+        var index: [ChangeGroup: Int] = [:]
         let observations = observations.filter { $0.openedBefore != $0.opensAfter }
         // Per URL and platform: who opened it before and who opens it now.
-        var byURL: [String: [Observation]] = [:]
-        var urlOrder: [String] = []
+        var byURL: [ObservedURL: [Observation]] = [:]
+        var urlOrder: [ObservedURL] = []
         for observation in observations {
-            let key = "\(observation.environment) \(observation.host) \(observation.platform) \(observation.url)"
+            let key = ObservedURL(
+                environment: observation.environment, host: observation.host, platform: observation.platform,
+                url: observation.url)
             if byURL[key] == nil { urlOrder.append(key) }
             byURL[key, default: []].append(observation)
         }
@@ -280,8 +307,9 @@ public enum BehaviourDiff {
                 }
             }
             for (kind, app, before, after, observation) in entries {
-                let grouping =
-                    "\(first.environment) \(first.host) \(first.platform) \(kind) \(before ?? "") \(after ?? "")"
+                let grouping = ChangeGroup(
+                    environment: first.environment, host: first.host, platform: first.platform, kind: kind,
+                    before: before, after: after)
                 if let existing = index[grouping] {
                     if !observation.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
@@ -299,7 +327,7 @@ public enum BehaviourDiff {
                 index[grouping] = changes.count
                 changes.append(
                     LinkChange(
-                        kind: kind, environment: first.environment, host: first.host, platform: first.platform.rawValue,
+                        kind: kind, environment: first.environment, host: first.host, platform: first.platform,
                         app: app, before: before, after: after, witnesses: [observation.url],
                         location: headRule ?? baseRule,
                         side: headRule == nil && baseRule != nil ? .base : .head,

@@ -68,7 +68,8 @@ public enum StructuralDiff {
             let new = after?.sites.first { $0.fileHost == fileHost }.map(SiteParties.init) ?? SiteParties()
             let (location, side) = context.hostLocation(fileHost)
             func make(
-                _ kind: LinkChange.Kind, _ platform: String, _ app: String, before: String? = nil, after: String? = nil
+                _ kind: LinkChange.Kind, _ platform: Platform, _ app: String, before: String? = nil,
+                after: String? = nil
             )
                 -> LinkChange
             {
@@ -78,28 +79,28 @@ public enum StructuralDiff {
                     side: kind == .appRemoved || kind == .fingerprintRemoved ? side : .head)
             }
             for party in new.iosServices.subtracting(old.iosServices).sorted() {
-                changes.append(make(.appAdded, "ios", party.appID, after: party.service))
+                changes.append(make(.appAdded, .ios, party.appID, after: party.service))
             }
             for party in old.iosServices.subtracting(new.iosServices).sorted() {
-                changes.append(make(.appRemoved, "ios", party.appID, before: party.service))
+                changes.append(make(.appRemoved, .ios, party.appID, before: party.service))
             }
             for package in Set(old.androidKeys.keys).union(new.androidKeys.keys).sorted() {
                 switch (old.androidKeys[package], new.androidKeys[package]) {
                 case (nil, .some):
-                    changes.append(make(.appAdded, "android", package, after: "handle_all_urls"))
+                    changes.append(make(.appAdded, .android, package, after: "handle_all_urls"))
                 case (.some, nil):
-                    changes.append(make(.appRemoved, "android", package, before: "handle_all_urls"))
+                    changes.append(make(.appRemoved, .android, package, before: "handle_all_urls"))
                 case (let oldKeys?, let newKeys?):
                     for key in newKeys.subtracting(oldKeys).sorted() {
                         changes.append(
                             make(
-                                .fingerprintAdded, "android", package, after: context.channelled(key, package: package))
+                                .fingerprintAdded, .android, package, after: context.channelled(key, package: package))
                         )
                     }
                     for key in oldKeys.subtracting(newKeys).sorted() {
                         changes.append(
                             make(
-                                .fingerprintRemoved, "android", package,
+                                .fingerprintRemoved, .android, package,
                                 before: context.channelled(key, package: package)))
                     }
                 case (nil, nil): break
@@ -125,14 +126,14 @@ public enum StructuralDiff {
             for entry in newEntries where !oldEntries.contains(entry) {
                 changes.append(
                     LinkChange(
-                        kind: .entitlementAdded, environment: context.environment, platform: "ios", app: app,
+                        kind: .entitlementAdded, environment: context.environment, platform: .ios, app: app,
                         after: entry,
                         location: location))
             }
             for entry in oldEntries where !newEntries.contains(entry) {
                 changes.append(
                     LinkChange(
-                        kind: .entitlementRemoved, environment: context.environment, platform: "ios", app: app,
+                        kind: .entitlementRemoved, environment: context.environment, platform: .ios, app: app,
                         before: entry,
                         location: location ?? context.baseConfiguration?.app(named: name)?.ios?.location,
                         side: location == nil ? .base : .head))
@@ -170,8 +171,8 @@ public enum StructuralDiff {
 struct RuleSequences {
     struct Key: Hashable {
         var host: String
-        /// `ios`, or `android` for both Android layers.
-        var platform: String
+        /// `android` for both Android layers.
+        var platform: Platform
         var app: String
         /// Android has two layers of rules: the manifest's intent-filter scope and dynamic rules.
         var manifest = false
@@ -191,7 +192,7 @@ struct RuleSequences {
                         }
                         ?? (details.paths ?? []).map(RuleSignature.init(legacyPath:))
                     for appID in details.effectiveAppIDs {
-                        append(Key(host: site.fileHost.name, platform: "ios", app: appID), signatures)
+                        append(Key(host: site.fileHost.name, platform: .ios, app: appID), signatures)
                     }
                 }
             }
@@ -201,14 +202,14 @@ struct RuleSequences {
                     continue
                 }
                 append(
-                    Key(host: site.fileHost.name, platform: "android", app: package), dynamic.map(RuleSignature.init))
+                    Key(host: site.fileHost.name, platform: .android, app: package), dynamic.map(RuleSignature.init))
             }
         }
         for app in environment?.androidApps ?? [] {
             for filter in app.intentFilters {
                 let scopes = filter.scopes.map(RuleSignature.init)
                 for host in filter.hosts {
-                    append(Key(host: host.fileHost.name, platform: "android", app: app.package, manifest: true), scopes)
+                    append(Key(host: host.fileHost.name, platform: .android, app: app.package, manifest: true), scopes)
                 }
             }
         }

@@ -16,7 +16,7 @@ public struct ScopedRuleFinding: Sendable {
 
     /// Facts that stay the same when lines move or files are reformatted.
     public var identity: [String] {
-        [finding.id, environment, host, appIDs.joined(separator: ","), rule] + decidingRules
+        [finding.id.rawValue, environment, host, appIDs.joined(separator: ","), rule] + decidingRules
     }
 }
 
@@ -44,15 +44,19 @@ public struct ConfigurationRuleAnalysis: Sendable {
         including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
     ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same file in every environment; analyse it once.
-        var cache: [String: [RuleFinding]] = [:]
+        struct ServedFiles: Hashable {
+            var domain: String
+            var aasa: String
+            var assetLinks: String?
+        }
+        var cache: [ServedFiles: [RuleFinding]] = [:]
         let analysis = analysis.counting(against: WorkMeter(totalWorkLimit))
         var scoped: [ScopedRuleFinding] = []
         for environment in compiled.environments {
             for site in environment.sites where including(environment, site) {
                 guard let document = site.aasa, let details = document.applinks?.details else { continue }
-                let key =
-                    site.domain + "\u{1F}" + document.json.rendered() + "\u{1F}"
-                    + (site.assetLinks?.json.rendered() ?? "")
+                let key = ServedFiles(
+                    domain: site.domain, aasa: document.json.rendered(), assetLinks: site.assetLinks?.json.rendered())
                 let findings =
                     cache[key] ?? analysis.findings(in: document)
                     + (translations ? translationFindings(document, site.assetLinks, analysis) : [])
@@ -117,7 +121,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 if analysis.isExhausted {
                     findings.append(
                         RuleFinding(
-                            id: AssociationDiagnosticID.analysisIncomplete, severity: .note, entryIndex: entryIndex,
+                            id: .analysisIncomplete, severity: .note, entryIndex: entryIndex,
                             ruleIndex: ruleIndex, origin: component.origin,
                             message: "the comparison with the Android dynamic rules stopped at its work budget here: "
                                 + "\(components.count - ruleIndex) of \(components.count) rules, from this one on, "
@@ -141,7 +145,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     : ("its Android 15 dynamic rules match", "iOS does not")
                 findings.append(
                     RuleFinding(
-                        id: AssociationDiagnosticID.androidSemanticsDiffer, severity: .warning,
+                        id: .androidSemanticsDiffer, severity: .warning,
                         entryIndex: entryIndex, ruleIndex: ruleIndex, origin: origin,
                         message: "\(yes) the path \(witness) and \(no): Apple's `*` is greedy, "
                             + "Android's stops at the next character",
@@ -173,7 +177,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
     ) -> String {
         let name = "rule \(describe(rule))"
         switch finding.id {
-        case AssociationDiagnosticID.unreachableRule:
+        case .unreachableRule:
             let lines = deciding.compactMap { $0.origin.map { String($0.line) } }
             let subject =
                 lines.count < deciding.count
@@ -184,11 +188,11 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 + (finding.isExact
                     ? ""
                     : " (query dictionaries were compared conservatively, so other unreachable rules may go unreported)")
-        case AssociationDiagnosticID.neverMatches:
+        case .neverMatches:
             // The engine's reason follows its own "component N never matches: ".
             let parts = finding.message.split(separator: ":", maxSplits: 1)
             return "\(name) never matches" + (parts.count == 2 ? ":" + parts[1] : "")
-        case AssociationDiagnosticID.catchAll:
+        case .catchAll:
             return rule.exclude == true
                 ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"
                 : "\(name) matches every URL of the site, so later rules never apply"

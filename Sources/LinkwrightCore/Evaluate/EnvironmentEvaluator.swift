@@ -105,7 +105,7 @@ public struct EnvironmentEvaluator: Sendable {
 
     /// What one app does with one URL.
     public struct Verdict: Sendable {
-        public var platform: Expectation.Platform
+        public var platform: Platform
         /// The logical app name.
         public var app: String
         /// `TEAMID.bundle` on iOS, the package on Android.
@@ -122,7 +122,7 @@ public struct EnvironmentEvaluator: Sendable {
 
     /// Every app of the environment on `platform`, in declaration order, with what it does with
     /// `url` (which must have a host).
-    public func verdicts(for url: LinkURL, platform: Expectation.Platform, tracing: Bool = false) -> [Verdict] {
+    public func verdicts(for url: LinkURL, platform: Platform, tracing: Bool = false) -> [Verdict] {
         guard let host = url.host else { return [] }
         switch platform {
         case .ios:

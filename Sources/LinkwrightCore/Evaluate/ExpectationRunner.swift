@@ -5,7 +5,7 @@ public enum ExpectationRunner {
         public var environment: String
         /// The host checked; `*.x` for a wildcard binding.
         public var host: String
-        public var platform: Expectation.Platform
+        public var platform: Platform
         public var url: String
         public var expected: String
         public var actual: String
@@ -58,7 +58,7 @@ public enum ExpectationRunner {
     }
 
     private static func check(
-        _ expectation: Expectation, url: LinkURL, platform: Expectation.Platform, _ evaluator: EnvironmentEvaluator,
+        _ expectation: Expectation, url: LinkURL, platform: Platform, _ evaluator: EnvironmentEvaluator,
         _ environment: Environment, _ binding: HostBinding
     ) -> Result? {
         let verdicts = evaluator.verdicts(for: url, platform: platform)

@@ -37,7 +37,7 @@ public struct AASAReader: Sendable {
         if bytes.count > Self.appleSizeLimit {
             diagnostics.append(
                 Diagnostic(
-                    AssociationDiagnosticID.aasaTooLarge, .warning,
+                    .aasaTooLarge, .warning,
                     "file is \(bytes.count) bytes; Apple ignores association files over 128 KB", at: .file(file),
                     hint: "merge rules with wildcards or substitution variables"))
         }
@@ -49,14 +49,14 @@ public struct AASAReader: Sendable {
                 json = content
                 diagnostics.append(
                     Diagnostic(
-                        AssociationDiagnosticID.signedAASA, .warning,
+                        .signedAASA,
                         "file is PKCS#7 signed; its JSON was read but the signature was not verified "
                             + "(locations below are in the signed JSON)", at: .file(file),
                         hint: "iOS 9 and later read unsigned JSON served over HTTPS; serve the JSON itself"))
             case .failure(let error):
                 diagnostics.append(
                     Diagnostic(
-                        AssociationDiagnosticID.invalidSignedFile, .error,
+                        .invalidSignedFile,
                         "file starts like a PKCS#7 signed file but cannot be read: \(error.reason)", at: .file(file),
                         hint: "serve the association file as plain JSON"))
                 return AASAReadResult(document: nil, diagnostics: diagnostics, wasSigned: true)
@@ -76,34 +76,29 @@ public struct AASAReader: Sendable {
 private struct AASAWalker {
     var fields = JSONFieldReader()
 
-    static let serviceKeys = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
-    static let appLinksKeys = ["apps", "details", "defaults", "substitutionVariables"]
-    static let detailsKeys = ["appID", "appIDs", "components", "paths", "defaults"]
-    static let componentKeys = ["/", "?", "#", "exclude", "caseSensitive", "percentEncoded", "comment"]
-
     mutating func document(_ root: JSONNode) -> AASADocument? {
         guard let members = fields.object(root, "the file") else { return nil }
-        fields.unknownKeys(members, known: Self.serviceKeys, in: "the file", note: "Apple reads only its service keys")
+        fields.unknownKeys(members, known: AASAKey.services, in: "the file", note: "Apple reads only its service keys")
         var document = AASADocument()
-        if let applinks = members["applinks"] { document.applinks = appLinks(applinks.value) }
-        document.webcredentials = members["webcredentials"].flatMap { apps($0.value, service: "webcredentials") }
-        document.appclips = members["appclips"].flatMap { apps($0.value, service: "appclips") }
-        document.activitycontinuation = members["activitycontinuation"].flatMap {
-            apps($0.value, service: "activitycontinuation")
+        if let applinks = members[AASAKey.applinks] { document.applinks = appLinks(applinks.value) }
+        document.webcredentials = members[AASAKey.webcredentials].flatMap { apps($0.value, service: .webcredentials) }
+        document.appclips = members[AASAKey.appclips].flatMap { apps($0.value, service: .appclips) }
+        document.activitycontinuation = members[AASAKey.activitycontinuation].flatMap {
+            apps($0.value, service: .activitycontinuation)
         }
         return document
     }
 
     mutating func appLinks(_ node: JSONNode) -> AppLinksSection? {
-        guard let members = fields.object(node, "applinks") else { return nil }
-        fields.unknownKeys(members, known: Self.appLinksKeys, in: "applinks", note: "Apple ignores it")
+        guard let members = fields.object(node, AASAKey.applinks.rawValue) else { return nil }
+        fields.unknownKeys(members, known: AASAKey.inAppLinks, in: AASAKey.applinks.rawValue, note: "Apple ignores it")
         var section = AppLinksSection(details: [])
-        section.legacyApps = members["apps"].flatMap { fields.strings($0.value, "applinks.apps") }
-        section.defaults = members["defaults"].flatMap { component($0.value, "applinks.defaults") }
-        section.substitutionVariables = members["substitutionVariables"].map { variables($0.value) } ?? []
-        guard let details = members["details"] else {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.missingKey, "applinks has no details, so no link opens an app",
+        section.legacyApps = members[AASAKey.apps].flatMap { fields.strings($0.value, "applinks.apps") }
+        section.defaults = members[AASAKey.defaults].flatMap { component($0.value, "applinks.defaults") }
+        section.substitutionVariables = members[AASAKey.substitutionVariables].map { variables($0.value) } ?? []
+        guard let details = members[AASAKey.details] else {
+            fields.diagnostics.report(
+                .missingKey, as: .warning, "applinks has no details, so no link opens an app",
                 at: node.location,
                 hint: "add \"details\": [{\"appIDs\": [...], \"components\": [...]}]")
             return section
@@ -127,34 +122,34 @@ private struct AASAWalker {
     /// One `details` entry; `appID` is the key of the dictionary form.
     mutating func details(_ node: JSONNode, appID keyedAppID: String?) -> AASADetails? {
         guard let members = fields.object(node, "a details entry") else { return nil }
-        fields.unknownKeys(members, known: Self.detailsKeys, in: "a details entry", note: "Apple ignores it")
+        fields.unknownKeys(members, known: AASAKey.inDetails, in: "a details entry", note: "Apple ignores it")
         var entry = AASADetails(origin: node.location)
-        if let appID = members["appID"], let text = fields.string(appID.value, "appID") {
+        if let appID = members[AASAKey.appID], let text = fields.string(appID.value, appID.key) {
             entry.appID = text
             checkAppID(text, at: appID.value.location)
         }
         entry.appID = entry.appID ?? keyedAppID
-        if let appIDs = members["appIDs"], let items = fields.array(appIDs.value, "appIDs") {
+        if let appIDs = members[AASAKey.appIDs], let items = fields.array(appIDs.value, appIDs.key) {
             entry.appIDs = items.compactMap { item in
                 let text = fields.string(item, "an element of appIDs")
                 if let text { checkAppID(text, at: item.location) }
                 return text
             }
         }
-        entry.components = members["components"].flatMap { components in
-            fields.array(components.value, "components")?.compactMap { component($0, "a component") }
+        entry.components = members[AASAKey.components].flatMap { components in
+            fields.array(components.value, components.key)?.compactMap { component($0, "a component") }
         }
-        entry.paths = members["paths"].flatMap { fields.strings($0.value, "paths") }
-        entry.defaults = members["defaults"].flatMap { component($0.value, "details.defaults") }
-        if let appID = members["appID"], members["appIDs"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.appIDAndAppIDs,
+        entry.paths = members[AASAKey.paths].flatMap { fields.strings($0.value, $0.key) }
+        entry.defaults = members[AASAKey.defaults].flatMap { component($0.value, "details.defaults") }
+        if let appID = members[AASAKey.appID], members[AASAKey.appIDs] != nil {
+            fields.diagnostics.report(
+                .appIDAndAppIDs,
                 "the entry has both appID and appIDs; Apple uses appIDs (even when empty) and ignores appID",
                 at: appID.keyLocation, hint: "keep appIDs only")
         }
-        if members["appID"] == nil, members["appIDs"] == nil, keyedAppID == nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.missingKey, "the entry names no app, so it applies to none", at: node.location,
+        if members[AASAKey.appID] == nil, members[AASAKey.appIDs] == nil, keyedAppID == nil {
+            fields.diagnostics.report(
+                .missingKey, as: .warning, "the entry names no app, so it applies to none", at: node.location,
                 hint: "add \"appIDs\": [\"TEAMID.bundle.id\"]")
         }
         checkMixing(members, entry: node)
@@ -164,20 +159,22 @@ private struct AASAWalker {
     /// TN3155: "Don't mix and match these formats or universal links won't work"
     /// (https://developer.apple.com/documentation/technotes/tn3155-debugging-universal-links).
     mutating func checkMixing(_ members: [JSONMember], entry: JSONNode) {
-        if let paths = members["paths"], members["components"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern,
+        if let paths = members[AASAKey.paths], members[AASAKey.components] != nil {
+            fields.diagnostics.report(
+                .mixedLegacyModern,
                 "the entry has both paths and components; iOS 13 and later ignore paths when components is present",
                 at: paths.keyLocation,
                 hint: "keep components, and list legacy paths in their own entry if iOS 12 matters")
-        } else if let paths = members["paths"], members["appIDs"] != nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern, "legacy paths are paired with modern appIDs",
+        } else if let paths = members[AASAKey.paths], members[AASAKey.appIDs] != nil {
+            fields.diagnostics.report(
+                .mixedLegacyModern, "legacy paths are paired with modern appIDs",
                 at: paths.keyLocation,
                 hint: "pair appIDs with components, or appID with paths (TN3155)")
-        } else if let components = members["components"], members["appID"] != nil, members["appIDs"] == nil {
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.mixedLegacyModern, "modern components are paired with legacy appID",
+        } else if let components = members[AASAKey.components], members[AASAKey.appID] != nil,
+            members[AASAKey.appIDs] == nil
+        {
+            fields.diagnostics.report(
+                .mixedLegacyModern, "modern components are paired with legacy appID",
                 at: components.keyLocation, hint: "write \"appIDs\": [...] instead of \"appID\" (TN3155)")
         }
     }
@@ -186,16 +183,18 @@ private struct AASAWalker {
     /// (https://developer.apple.com/documentation/bundleresources/applinks/defaults-swift.dictionary).
     mutating func component(_ node: JSONNode, _ what: String) -> AASAComponent? {
         guard let members = fields.object(node, what) else { return nil }
-        fields.unknownKeys(members, known: Self.componentKeys, in: what, note: "Apple ignores it (swcutil)")
+        fields.unknownKeys(members, known: ComponentKey.apple, in: what, note: "Apple ignores it (swcutil)")
         var component = AASAComponent(origin: node.location)
-        component.path = members["/"].flatMap { fields.string($0.value, "\"/\"") }
-        component.fragment = members["#"].flatMap { fields.string($0.value, "\"#\"") }
-        component.exclude = members["exclude"].flatMap { fields.bool($0.value, "exclude") }
-        component.caseSensitive = members["caseSensitive"].flatMap { fields.bool($0.value, "caseSensitive") }
-        component.percentEncoded = members["percentEncoded"].flatMap { fields.bool($0.value, "percentEncoded") }
+        component.path = members[ComponentKey.path].flatMap { fields.string($0.value, "\"\($0.key)\"") }
+        component.fragment = members[ComponentKey.fragment].flatMap { fields.string($0.value, "\"\($0.key)\"") }
+        component.exclude = members[ComponentKey.exclude].flatMap { fields.bool($0.value, $0.key) }
+        component.caseSensitive = members[ComponentKey.caseSensitive].flatMap { fields.bool($0.value, $0.key) }
+        component.percentEncoded = members[ComponentKey.percentEncoded].flatMap { fields.bool($0.value, $0.key) }
         // "Text that the system ignores": a wrong type there changes nothing.
-        component.comment = members["comment"].flatMap { fields.string($0.value, "comment", severity: .warning) }
-        component.query = members["?"].flatMap { query($0.value) }
+        component.comment = members[ComponentKey.comment].flatMap {
+            fields.string($0.value, $0.key, severity: .warning)
+        }
+        component.query = members[ComponentKey.query].flatMap { query($0.value) }
         return component
     }
 
@@ -206,8 +205,8 @@ private struct AASAWalker {
         case .object(let members):
             if let nonString = members.first(where: { if case .string = $0.value.value { false } else { true } }) {
                 // swcutil-probes.tsv, query-nonstring and nonstr groups: the whole `?` is ignored.
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.queryDictionaryIgnored,
+                fields.diagnostics.report(
+                    .queryDictionaryIgnored,
                     "query item \(PrintableText.quoted(nonString.key)) is \(nonString.value.kindDescription), not a string, so Apple "
                         + "ignores the whole query dictionary and every query matches", at: nonString.value.location,
                     hint: "write the pattern as a string, e.g. \"?*\"")
@@ -217,8 +216,8 @@ private struct AASAWalker {
                 members.compactMap { member in
                     guard case .string(let pattern) = member.value.value else { return nil }
                     if pattern == "*" {
-                        fields.diagnostics.warning(
-                            AssociationDiagnosticID.queryStarMatchesAbsent,
+                        fields.diagnostics.report(
+                            .queryStarMatchesAbsent,
                             "\"*\" also matches URLs without a \(PrintableText.quoted(member.key)) item (absent items read as empty)",
                             at: member.value.location, hint: "write \"?*\" to require the item")
                     }
@@ -237,15 +236,15 @@ private struct AASAWalker {
         guard let members = fields.object(node, "substitutionVariables") else { return [] }
         return members.compactMap { member in
             if member.key.contains(where: { "$()".contains($0) }) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.invalidVariableName,
+                fields.diagnostics.report(
+                    .invalidVariableName, as: .warning,
                     "variable name \(PrintableText.quoted(member.key)) contains $, ( or ), which Apple does not allow",
                     at: member.keyLocation,
                     hint: "rename the variable")
             }
             if PatternSyntax.predefinedVariables.contains(member.key) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.variableShadowsPredefined,
+                fields.diagnostics.report(
+                    .variableShadowsPredefined, as: .warning,
                     "variable \(PrintableText.quoted(member.key)) has the name of Apple's predefined $(\(member.key)); this reader lets "
                         + "the file's definition win, Apple documents neither", at: member.keyLocation,
                     hint: "rename it")
@@ -254,8 +253,8 @@ private struct AASAWalker {
                 return nil
             }
             for value in values where value.contains("$(") {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.variableInVariable,
+                fields.diagnostics.report(
+                    .variableInVariable, as: .warning,
                     "a value of \(PrintableText.quoted(member.key)) contains $(, which is literal text here: values cannot use variables",
                     at: member.value.location, hint: "write the values out")
             }
@@ -264,12 +263,13 @@ private struct AASAWalker {
     }
 
     /// `{"apps": [...]}` of `webcredentials`, `appclips` and `activitycontinuation`.
-    mutating func apps(_ node: JSONNode, service: String) -> [String]? {
+    mutating func apps(_ node: JSONNode, service key: AASAKey) -> [String]? {
+        let service = key.rawValue
         guard let members = fields.object(node, service) else { return nil }
-        fields.unknownKeys(members, known: ["apps"], in: service, note: "Apple reads only \"apps\" here")
-        guard let apps = members["apps"] else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "\(service) has no \"apps\" list", at: node.location,
+        fields.unknownKeys(members, known: [AASAKey.apps], in: service, note: "Apple reads only \"apps\" here")
+        guard let apps = members[AASAKey.apps] else {
+            fields.diagnostics.report(
+                .missingKey, "\(service) has no \"apps\" list", at: node.location,
                 hint: "write \(PrintableText.quoted(service)): {\"apps\": [\"TEAMID.bundle.id\"]}")
             return nil
         }
@@ -284,8 +284,8 @@ private struct AASAWalker {
     /// App IDs are `<Application Identifier Prefix>.<Bundle Identifier>` (Apple's Details page).
     mutating func checkAppID(_ appID: String, at location: SourceLocation) {
         guard let problem = Self.appIDProblem(appID) else { return }
-        fields.diagnostics.warning(
-            AssociationDiagnosticID.invalidAppID, problem.message, at: location, hint: problem.hint)
+        fields.diagnostics.report(
+            .invalidAppID, problem.message, at: location, hint: problem.hint)
     }
 
     static func appIDProblem(_ appID: String) -> (message: String, hint: String)? {

@@ -37,8 +37,6 @@ private struct AssetLinksWalker {
     /// Packages that already have dynamic rules, with where.
     var packagesWithDynamicRules: [String: SourceLocation] = [:]
 
-    static let statementKeys = ["relation", "target", "relation_extensions"]
-    static let dynamicRuleKeys = ["/", "?", "#", "exclude", "comments"]
     /// `delegate_permission/<detail>`, the detail in `[a-z0-9_.]+`
     /// (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
     static let relationPrefix = "delegate_permission/"
@@ -49,9 +47,10 @@ private struct AssetLinksWalker {
         var document = AssetLinksDocument(statements: [])
         for element in elements {
             guard let members = fields.object(element, "a statement") else { continue }
-            if let include = members["include"] {
-                fields.unknownKeys(members, known: ["include"], in: "an include statement", note: "Google ignores it")
-                if let url = fields.string(include.value, "include") {
+            if let include = members[AssetLinksKey.include] {
+                fields.unknownKeys(
+                    members, known: [AssetLinksKey.include], in: "an include statement", note: "Google ignores it")
+                if let url = fields.string(include.value, include.key) {
                     document.includes.append(AssetInclude(url: url, origin: element.location))
                 }
             } else if let statement = statement(members, at: element.location) {
@@ -62,24 +61,25 @@ private struct AssetLinksWalker {
     }
 
     mutating func statement(_ members: [JSONMember], at location: SourceLocation) -> AssetStatement? {
-        fields.unknownKeys(members, known: Self.statementKeys, in: "a statement", note: "Google ignores it")
-        guard let relationMember = members["relation"], let targetMember = members["target"] else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "a statement needs both \"relation\" and \"target\"", at: location,
+        fields.unknownKeys(members, known: AssetLinksKey.statement, in: "a statement", note: "Google ignores it")
+        guard let relationMember = members[AssetLinksKey.relation], let targetMember = members[AssetLinksKey.target]
+        else {
+            fields.diagnostics.report(
+                .missingKey, "a statement needs both \"relation\" and \"target\"", at: location,
                 hint: "write {\"relation\": [...], \"target\": {...}}")
             return nil
         }
         let relations = relationArray(relationMember.value)
         guard let target = target(targetMember.value) else { return nil }
         var statement = AssetStatement(relations: relations, target: target, origin: location)
-        if let extensions = members["relation_extensions"] {
+        if let extensions = members[AssetLinksKey.relationExtensions] {
             statement.dynamicComponents = dynamicRules(extensions.value, relations: relations, target: target)
         }
         return statement
     }
 
     mutating func relationArray(_ node: JSONNode) -> [String] {
-        guard let items = fields.array(node, "relation") else { return [] }
+        guard let items = fields.array(node, AssetLinksKey.relation.rawValue) else { return [] }
         return items.compactMap { item in
             guard let relation = fields.string(item, "a relation") else { return nil }
             if !Self.knownRelations.contains(relation) {
@@ -90,8 +90,8 @@ private struct AssetLinksWalker {
                     && detail.unicodeScalars.allSatisfy {
                         ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
                     }
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.unknownRelation,
+                fields.diagnostics.report(
+                    .unknownRelation,
                     wellFormed
                         ? "relation \(PrintableText.quoted(relation)) is not one Android or Chrome acts on"
                         : "relation \(PrintableText.quoted(relation)) is not of the form delegate_permission/<detail>",
@@ -105,33 +105,33 @@ private struct AssetLinksWalker {
     }
 
     mutating func target(_ node: JSONNode) -> AssetTarget? {
-        guard let members = fields.object(node, "target") else { return nil }
-        guard let namespaceMember = members["namespace"],
-            let namespace = fields.string(namespaceMember.value, "namespace")
+        guard let members = fields.object(node, AssetLinksKey.target.rawValue) else { return nil }
+        guard let namespaceMember = members[AssetLinksKey.namespace],
+            let namespace = fields.string(namespaceMember.value, namespaceMember.key)
         else {
-            fields.diagnostics.error(
-                AssociationDiagnosticID.missingKey, "the target has no \"namespace\"", at: node.location,
+            fields.diagnostics.report(
+                .missingKey, "the target has no \"namespace\"", at: node.location,
                 hint: "write \"namespace\": \"android_app\" or \"web\"")
             return nil
         }
         switch namespace {
         case "android_app":
             fields.unknownKeys(
-                members, known: ["namespace", "package_name", "sha256_cert_fingerprints"], in: "an android_app target",
+                members, known: AssetLinksKey.androidAppTarget, in: "an android_app target",
                 note: "Google ignores it")
-            guard let packageMember = members["package_name"],
-                let package = fields.string(packageMember.value, "package_name"),
-                let fingerprintsMember = members["sha256_cert_fingerprints"],
-                let fingerprints = fields.array(fingerprintsMember.value, "sha256_cert_fingerprints")
+            guard let packageMember = members[AssetLinksKey.packageName],
+                let package = fields.string(packageMember.value, packageMember.key),
+                let fingerprintsMember = members[AssetLinksKey.sha256CertFingerprints],
+                let fingerprints = fields.array(fingerprintsMember.value, fingerprintsMember.key)
             else {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.missingKey,
+                fields.diagnostics.report(
+                    .missingKey,
                     "an android_app target needs \"package_name\" and \"sha256_cert_fingerprints\"", at: node.location,
                     hint: "copy both from the Play Console's App signing page")
                 return nil
             }
             if let problem = Identifiers.packageNameProblem(package) {
-                fields.diagnostics.error(
+                fields.diagnostics.report(
                     problem.id, problem.message, at: packageMember.value.location, hint: problem.hint)
             }
             let written = fingerprints.compactMap { item -> String? in
@@ -141,23 +141,25 @@ private struct AssetLinksWalker {
             }
             return .androidApp(package: package, fingerprints: written)
         case "web":
-            fields.unknownKeys(members, known: ["namespace", "site"], in: "a web target", note: "Google ignores it")
-            guard let siteMember = members["site"], let site = fields.string(siteMember.value, "site") else {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.missingKey, "a web target needs \"site\"", at: node.location,
+            fields.unknownKeys(members, known: AssetLinksKey.webTarget, in: "a web target", note: "Google ignores it")
+            guard let siteMember = members[AssetLinksKey.site],
+                let site = fields.string(siteMember.value, siteMember.key)
+            else {
+                fields.diagnostics.report(
+                    .missingKey, "a web target needs \"site\"", at: node.location,
                     hint: "write \"site\": \"https://example.com\"")
                 return nil
             }
             if !Self.isSite(site) {
-                fields.diagnostics.error(
-                    AssociationDiagnosticID.invalidSite,
+                fields.diagnostics.report(
+                    .invalidSite,
                     "site \(PrintableText.quoted(site)) is not of the form http[s]://host[:port]",
                     at: siteMember.value.location, hint: "write the scheme and host only, e.g. https://example.com")
             }
             return .web(site: site)
         default:
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.unknownNamespace,
+            fields.diagnostics.report(
+                .unknownNamespace,
                 "namespace \(PrintableText.quoted(namespace)) is neither android_app nor web; the statement is skipped",
                 at: namespaceMember.value.location, hint: "use android_app or web")
             return nil
@@ -168,16 +170,16 @@ private struct AssetLinksWalker {
     mutating func checkFingerprint(_ text: String, at location: SourceLocation) {
         switch Fingerprint.parse(text) {
         case .failure(let problem):
-            fields.diagnostics.error(problem.id, problem.message, at: location, hint: problem.hint)
+            fields.diagnostics.report(problem.id, problem.message, at: location, hint: problem.hint)
         case .success(let fingerprint) where fingerprint.value != text:
-            fields.diagnostics.error(
-                AssociationDiagnosticID.invalidFingerprint,
+            fields.diagnostics.report(
+                .invalidFingerprint,
                 "fingerprint \(PrintableText.quoted(text)) is not uppercase colon-separated hex; "
                     + "Google's parser rejects it (comptest2312)",
                 at: location, hint: "write \(PrintableText.quoted(fingerprint.value))")
         case .success(let fingerprint) where fingerprint.value == Fingerprint.publicReactNativeDebugKey:
-            fields.diagnostics.warning(
-                AssociationDiagnosticID.publicDebugKey,
+            fields.diagnostics.report(
+                .publicDebugKey,
                 "this is the debug key React Native's app template ships publicly: anyone can sign an app with it",
                 at: location, hint: "remove it from production files")
         case .success:
@@ -195,29 +197,30 @@ private struct AssetLinksWalker {
     /// "If any of the fields in the file are malformed or empty, Android discards the dynamic
     /// rules" (configure-assetlinks).
     mutating func dynamicRules(_ node: JSONNode, relations: [String], target: AssetTarget) -> [DynamicComponent]? {
-        guard let extensions = fields.object(node, "relation_extensions") else { return nil }
+        guard let extensions = fields.object(node, AssetLinksKey.relationExtensions.rawValue) else { return nil }
         var result: [DynamicComponent]?
         for member in extensions {
             guard let body = fields.object(member.value, "relation extension \(PrintableText.quoted(member.key))")
             else { continue }
             fields.unknownKeys(
-                body, known: ["dynamic_app_link_components"],
+                body, known: [AssetLinksKey.dynamicAppLinkComponents],
                 in: "relation extension \(PrintableText.quoted(member.key))",
                 note: "Android reads only dynamic_app_link_components")
-            guard member.key == AssetStatement.handleAllURLs, let rules = body["dynamic_app_link_components"] else {
+            guard member.key == AssetStatement.handleAllURLs, let rules = body[AssetLinksKey.dynamicAppLinkComponents]
+            else {
                 continue
             }
             if !relations.contains(AssetStatement.handleAllURLs) {
-                fields.diagnostics.warning(
-                    AssociationDiagnosticID.unknownRelation,
+                fields.diagnostics.report(
+                    .unknownRelation,
                     "dynamic rules extend handle_all_urls, which this statement's relation does not list",
                     at: member.keyLocation, hint: "add \(AssetStatement.handleAllURLs) to \"relation\"")
             }
             result = dynamicComponents(rules.value)
             if case .androidApp(let package, _) = target {
                 if let earlier = packagesWithDynamicRules[package] {
-                    fields.diagnostics.warning(
-                        AssociationDiagnosticID.duplicateDynamicRules,
+                    fields.diagnostics.report(
+                        .duplicateDynamicRules,
                         "\(package) already has dynamic rules at line \(earlier.line); "
                             + "Android does not guarantee which it uses",
                         at: member.keyLocation, hint: "declare dynamic_app_link_components once per app")
@@ -233,8 +236,8 @@ private struct AssetLinksWalker {
         var discarded = false
         func discard(_ walker: inout AssetLinksWalker, _ message: String, at location: SourceLocation) {
             discarded = true
-            walker.fields.diagnostics.error(
-                AssociationDiagnosticID.dynamicRulesDiscarded,
+            walker.fields.diagnostics.report(
+                .dynamicRulesDiscarded,
                 message + "; Android then discards all dynamic rules of this statement",
                 at: location, hint: "fix the field; until then Android uses only the manifest's intent filters")
         }
@@ -250,22 +253,24 @@ private struct AssetLinksWalker {
                 continue
             }
             fields.unknownKeys(
-                members, known: Self.dynamicRuleKeys, in: "a dynamic rule",
+                members, known: ComponentKey.android, in: "a dynamic rule",
                 note: "Android reads only /, ?, #, exclude and comments (no caseSensitive or percentEncoded)")
             var component = DynamicComponent(origin: item.location)
             for member in members {
-                switch (member.key, member.value.value) {
-                case ("/", .string(let pattern)) where !pattern.isEmpty: component.path = pattern
-                case ("#", .string(let pattern)) where !pattern.isEmpty: component.fragment = pattern
-                case ("exclude", .bool(let flag)): component.exclude = flag
-                case ("comments", .string(let text)): component.comments = text
-                case ("?", .string):
+                // Apple's other keys (caseSensitive, …) mean nothing here: reported as unknown above.
+                let key = ComponentKey(rawValue: member.key).flatMap { ComponentKey.android.contains($0) ? $0 : nil }
+                switch (key, member.value.value) {
+                case (.path?, .string(let pattern)) where !pattern.isEmpty: component.path = pattern
+                case (.fragment?, .string(let pattern)) where !pattern.isEmpty: component.fragment = pattern
+                case (.exclude?, .bool(let flag)): component.exclude = flag
+                case (.comments?, .string(let text)): component.comments = text
+                case (.query?, .string):
                     // AOSP StatementParser reads "?" with optJSONObject, so a string is dropped.
-                    fields.diagnostics.warning(
-                        AssociationDiagnosticID.dynamicQueryStringIgnored,
+                    fields.diagnostics.report(
+                        .dynamicQueryStringIgnored,
                         "Android dynamic rules take \"?\" as an object of items; this string is dropped",
                         at: member.value.location, hint: "write \"?\": {\"name\": \"pattern\"}")
-                case ("?", .object(let items)) where !items.isEmpty:
+                case (.query?, .object(let items)) where !items.isEmpty:
                     var query: [AASAQueryItem] = []
                     for queryItem in items {
                         guard case .string(let pattern) = queryItem.value.value else {
@@ -279,12 +284,12 @@ private struct AssetLinksWalker {
                         query.append(AASAQueryItem(name: queryItem.key, pattern: pattern))
                     }
                     component.query = query
-                case ("/", _), ("#", _), ("?", _), ("exclude", _), ("comments", _):
+                case (.some, _):
                     discard(
                         &self,
                         "\(PrintableText.quoted(member.key)) is empty or of the wrong type (\(member.value.kindDescription))",
                         at: member.value.location)
-                default:
+                case (nil, _):
                     break
                 }
             }

@@ -36,18 +36,21 @@ struct JSONFieldReader {
     mutating func wrongType(_ node: JSONNode, expected: String, what: String, severity: Severity = .error) {
         diagnostics.add(
             Diagnostic(
-                AssociationDiagnosticID.wrongType, severity,
+                .wrongType, severity,
                 "\(what) must be \(expected), found \(node.kindDescription)",
                 at: node.location, hint: "write \(what) as \(expected)"))
     }
 
     /// Reports members whose key is not in `known` (the platform ignores them), suggesting the
     /// known key when only the letter case differs.
-    mutating func unknownKeys(_ members: [JSONMember], known: [String], in what: String, note: String) {
+    mutating func unknownKeys<Key: RawRepresentable<String>>(
+        _ members: [JSONMember], known: [Key], in what: String, note: String
+    ) {
+        let known = known.map(\.rawValue)
         for member in members where !known.contains(member.key) {
             let nearMiss = known.first { $0.lowercased() == member.key.lowercased() }
-            diagnostics.warning(
-                AssociationDiagnosticID.unknownKey,
+            diagnostics.report(
+                .unknownKey, as: .warning,
                 "unknown key \(PrintableText.quoted(member.key)) in \(what); \(note)",
                 at: member.keyLocation,
                 hint: nearMiss.map { "keys are case-sensitive: write \(PrintableText.quoted($0))" }
@@ -57,6 +60,7 @@ struct JSONFieldReader {
 }
 
 extension Array where Element == JSONMember {
-    /// The member named `key`.
-    subscript(key: String) -> JSONMember? { first { $0.key == key } }
+    /// The member named `key`, one of the keys declared for the file (`AASAKey`, `ComponentKey`,
+    /// `AssetLinksKey`).
+    subscript<Key: RawRepresentable<String>>(key: Key) -> JSONMember? { first { $0.key == key.rawValue } }
 }

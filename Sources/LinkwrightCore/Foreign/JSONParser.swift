@@ -88,7 +88,7 @@ public struct JSONParser: Sendable {
                 nil,
                 [
                     Diagnostic(
-                        AssociationDiagnosticID.fileTooLarge, .error, message, at: .file(file),
+                        .fileTooLarge, message, at: .file(file),
                         hint: "association files are small; check that this is the right file")
                 ]
             )
@@ -135,7 +135,7 @@ private struct Scanner {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             warnings.append(
                 Diagnostic(
-                    AssociationDiagnosticID.byteOrderMark, .warning,
+                    .byteOrderMark,
                     "file starts with a UTF-8 byte order mark; Apple accepts it, other readers may not",
                     at: location, hint: "save the file as UTF-8 without BOM"))
             offset = 3
@@ -224,7 +224,7 @@ private struct Scanner {
                 // NSJSONSerialization keeps the last value of a repeated key.
                 warnings.append(
                     Diagnostic(
-                        AssociationDiagnosticID.duplicateJSONKey, .warning,
+                        .duplicateJSONKey,
                         "key \(PrintableText.quoted(key)) repeats the one at line \(members[earlier]!.keyLocation.line); "
                             + "the last one is used",
                         at: keyLocation, hint: "remove one of the two"))
@@ -277,7 +277,7 @@ private struct Scanner {
         guard depth <= maximumDepth else {
             throw JSONSyntaxError(
                 diagnostic: Diagnostic(
-                    AssociationDiagnosticID.nestingTooDeep, .error,
+                    .nestingTooDeep,
                     "arrays and objects nest deeper than \(maximumDepth) levels", at: location,
                     hint: "association files nest a few levels; check that this is the right file"))
         }
@@ -455,6 +455,6 @@ private struct Scanner {
     func failure(_ message: String, at location: SourceLocation? = nil, hint: String?) -> JSONSyntaxError {
         JSONSyntaxError(
             diagnostic: Diagnostic(
-                AssociationDiagnosticID.invalidJSON, .error, message, at: location ?? self.location, hint: hint))
+                .invalidJSON, message, at: location ?? self.location, hint: hint))
     }
 }

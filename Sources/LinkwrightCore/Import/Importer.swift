@@ -85,8 +85,8 @@ public struct Importer: Sendable {
             ("environments/\(environment).yaml", translation.environmentYAML(domains.map { ($0.name, $0.hosts) })),
             at: 0)
         if domains.isEmpty && !translation.diagnostics.hasErrors {
-            translation.diagnostics.error(
-                "IMPORT_NOTHING", "the files name no app: there is nothing to import", at: nil,
+            translation.diagnostics.report(
+                .importNothing, "the files name no app: there is nothing to import", at: nil,
                 hint:
                     "an association file needs applinks details, or webcredentials, appclips or activitycontinuation apps"
             )
@@ -150,8 +150,8 @@ private struct Translation {
         for (appID, origin) in appIDs where iosNames[appID] == nil && !refused.contains(appID) {
             guard let (team, bundle) = Self.split(appID) else {
                 refused.insert(appID)
-                diagnostics.error(
-                    "IMPORT_APP_ID", "\(appID) cannot be imported: \(Self.appIDProblem(appID))",
+                diagnostics.report(
+                    .importAppID, "\(appID) cannot be imported: \(Self.appIDProblem(appID))",
                     at: origin ?? .file(fallbackFile),
                     hint: "fix the app ID in the original file: a 10-character team ID, a dot, the bundle ID")
                 continue
@@ -221,13 +221,14 @@ private struct Translation {
     }
 
     /// A logical name from an identifier's last segments: `com.example.museo` → `museo`,
-    /// `es.emergencias.app` → `emergencias` (a generic last word says nothing),
+    /// `es.emergencias.app` → `emergencias` (a generic last word, or a platform's name, says nothing),
     /// `com.example.museo.Clip` → `museo-clip` (a variant keeps its product's name).
     mutating func uniqueName(for identifier: String) -> String {
         var segments = identifier.split(separator: ".").map { segment in
             String(segment.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }).trimmingDashes
         }.filter { !$0.isEmpty }
-        if segments.count > 2, ["app", "ios", "android", "mobile", "client"].contains(segments.last!) {
+        let generic = ["app", "mobile", "client"] + Platform.allCases.map(\.rawValue)
+        if segments.count > 2, generic.contains(segments.last!) {
             segments.removeLast()
         }
         let first =
@@ -274,8 +275,8 @@ private struct Translation {
             text += "variables:\n"
             for variable in variables {
                 if PatternSyntax.predefinedVariables.contains(variable.name) {
-                    diagnostics.error(
-                        "IMPORT_VARIABLE",
+                    diagnostics.report(
+                        .importVariable,
                         "variable \(PrintableText.quoted(variable.name)) has the name of Apple's predefined $(\(variable.name))",
                         at: .file(site.aasaFile ?? site.host.name),
                         hint: "rename it in the original file and in its patterns")

@@ -305,7 +305,7 @@ struct AppleRuleCompiler {
             matcher = try PatternMatcher(pattern, options: options, variables: variables)
         } catch {
             diagnostics.append(
-                Diagnostic(error.id, .error, error.message + "; it matches nothing", at: origin, hint: error.hint))
+                Diagnostic(error.id, error.message + "; it matches nothing", at: origin, hint: error.hint))
             matcher = nil
         }
         cache[key] = matcher

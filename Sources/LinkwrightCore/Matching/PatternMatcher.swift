@@ -85,8 +85,8 @@ public struct PatternOptions: Hashable, Sendable {
 
 /// Why a pattern cannot be compiled. Such a pattern never matches.
 public struct PatternError: Error, Hashable, Sendable {
-    /// `PATTERN_SYNTAX` or `UNDEFINED_VARIABLE`.
-    public var id: String
+    /// `patternSyntax` or `undefinedVariable`.
+    public var id: DiagnosticID
     /// What is wrong, naming the pattern.
     public var message: String
     /// How to fix it.
@@ -209,13 +209,13 @@ struct PatternCompiler {
             case .success(let tokens): return tokens
             case .failure(.unterminatedVariable(let offset)):
                 throw PatternError(
-                    id: AssociationDiagnosticID.patternSyntax,
+                    id: .patternSyntax,
                     message:
                         "pattern \(PrintableText.quoted(pattern)) has `$(` without a closing `)` at character \(offset + 1)",
                     hint: "close the variable, e.g. $(lang)")
             case .failure(.emptyVariableName):
                 throw PatternError(
-                    id: AssociationDiagnosticID.patternSyntax,
+                    id: .patternSyntax,
                     message: "pattern \(PrintableText.quoted(pattern)) has an empty $()",
                     hint: "name a variable, e.g. $(lang)")
             }
@@ -306,7 +306,7 @@ struct PatternCompiler {
             return alternatives(codes.map(Self.simpleTokens), then: next)
         }
         throw PatternError(
-            id: AssociationDiagnosticID.undefinedVariable, message: "$(\(name)) is not defined in this file",
+            id: .undefinedVariable, message: "$(\(name)) is not defined in this file",
             hint: "add it to applinks.substitutionVariables, or use a predefined variable such as $(lang)")
     }
 

@@ -1,9 +1,9 @@
 /// A property of one component (or legacy path) that holds for every URL, proved from the
 /// matching automata.
 public struct RuleFinding: Hashable, Sendable {
-    /// One of `UNREACHABLE_RULE`, `CATCH_ALL`, `NEVER_MATCHES`, `ANDROID_SEMANTICS_DIFFER`,
-    /// `ANALYSIS_INCOMPLETE`.
-    public var id: String
+    /// One of `unreachableRule`, `catchAll`, `neverMatches`, `androidSemanticsDiffer`,
+    /// `analysisIncomplete`.
+    public var id: DiagnosticID
     /// `note` for a catch-all, `warning` otherwise (also for a catch-all `exclude`).
     public var severity: Severity
     /// Zero-based index of the `details` entry.
@@ -27,11 +27,11 @@ public struct RuleFinding: Hashable, Sendable {
     public var diagnostic: Diagnostic {
         let hint: String
         switch id {
-        case AssociationDiagnosticID.unreachableRule:
+        case .unreachableRule:
             hint = "move it above the rules that decide first, or remove it"
-        case AssociationDiagnosticID.catchAll: hint = "make sure every URL of the site should get this decision"
-        case AssociationDiagnosticID.neverMatches: hint = "fix the pattern, or remove the component"
-        case AssociationDiagnosticID.analysisIncomplete:
+        case .catchAll: hint = "make sure every URL of the site should get this decision"
+        case .neverMatches: hint = "fix the pattern, or remove the component"
+        case .analysisIncomplete:
             hint = "fewer rules with several `*` between literals keep the analysis within its budget"
         default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
         }
@@ -119,7 +119,9 @@ public struct RuleAnalysis: Sendable {
         let withPath = rules.indices.filter { rules[$0].path.matcher != nil }
         let paths = AutomatonUnion(withPath.map { rules[$0].path.matcher! }, labels: withPath.map(Int32.init))
         var findings: [RuleFinding] = []
-        func report(_ id: String, _ severity: Severity, _ rule: CompiledAASA.Rule, _ message: String) -> RuleFinding {
+        func report(_ id: DiagnosticID, _ severity: Severity, _ rule: CompiledAASA.Rule, _ message: String)
+            -> RuleFinding
+        {
             RuleFinding(
                 id: id, severity: severity, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
                 message: message, decidedBy: [], isExact: true, witness: nil)
@@ -129,7 +131,7 @@ public struct RuleAnalysis: Sendable {
             if let meter, meter.isExhausted {
                 findings.append(
                     report(
-                        AssociationDiagnosticID.analysisIncomplete, .note, rule,
+                        .analysisIncomplete, .note, rule,
                         "the rule analysis stopped at its work budget here: \(rules.count - index) of \(rules.count)"
                             + " rules, from this one on, were not checked for unreachable, catch-all or"
                             + " never-matching rules"))
@@ -139,17 +141,17 @@ public struct RuleAnalysis: Sendable {
             let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
             if let reason = neverMatches(language) {
                 findings.append(
-                    report(AssociationDiagnosticID.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
+                    report(.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
                 continue
             }
             if isCatchAll(language) {
                 let severity: Severity = rule.exclude ? .warning : .note
                 let effect = rule.exclude ? "excludes every URL of the site" : "matches every URL of the site"
-                findings.append(report(AssociationDiagnosticID.catchAll, severity, rule, "\(name) \(effect)"))
+                findings.append(report(.catchAll, severity, rule, "\(name) \(effect)"))
             }
             if let shadow = shadowing(of: index, among: live, languages: languages, rules: rules, paths: paths) {
                 var finding = report(
-                    AssociationDiagnosticID.unreachableRule, .warning, rule,
+                    .unreachableRule, .warning, rule,
                     "\(name) is never reached: "
                         + Self.list(
                             shadow.decidedBy.map { rules[$0].index },
@@ -162,7 +164,7 @@ public struct RuleAnalysis: Sendable {
             }
             findings += (comparesAndroidSemantics ? semanticsDifferences(rule, name: name) : []).map {
                 message, witness in
-                var finding = report(AssociationDiagnosticID.androidSemanticsDiffer, .warning, rule, message)
+                var finding = report(.androidSemanticsDiffer, .warning, rule, message)
                 finding.witness = witness
                 return finding
             }

@@ -17,7 +17,7 @@ public struct Finding: Sendable, Equatable {
     public var witnesses: [String]
     public var environment: String?
     public var host: String?
-    public var platform: String?
+    public var platform: Platform?
     public var app: String?
     /// For a finding reported once per cause: every place it applies. The engine merges the
     /// findings of one rule with one fingerprint into one, listing these after the message.
@@ -32,7 +32,7 @@ public struct Finding: Sendable, Equatable {
     public init(
         rule: String, severity: Severity, message: String, location: SourceLocation?, side: Side = .head,
         hint: String? = nil, witnesses: [String] = [], environment: String? = nil, host: String? = nil,
-        platform: String? = nil, app: String? = nil, identity: [String]
+        platform: Platform? = nil, app: String? = nil, identity: [String]
     ) {
         self.rule = rule
         self.severity = severity
@@ -71,10 +71,10 @@ extension Finding: Comparable {
 public struct FindingScope: Sendable, Hashable {
     public var environment: String
     public var host: String
-    public var platform: String
+    public var platform: Platform
     public var app: String
 
-    public init(environment: String, host: String, platform: String, app: String) {
+    public init(environment: String, host: String, platform: Platform, app: String) {
         self.environment = environment
         self.host = host
         self.platform = platform
@@ -86,27 +86,41 @@ public struct FindingScope: Sendable, Hashable {
     static func summary(_ scopes: [FindingScope]) -> String {
         var environments: [String] = []
         var hosts: [String: [String]] = [:]
-        var platforms: [String: [String]] = [:]
+        var platforms: [EnvironmentHost: [Platform]] = [:]
         var apps: [String] = []
         for scope in scopes {
             if !environments.contains(scope.environment) { environments.append(scope.environment) }
             if !hosts[scope.environment, default: []].contains(scope.host) {
                 hosts[scope.environment, default: []].append(scope.host)
             }
-            let key = scope.environment + " " + scope.host
-            if !platforms[key, default: []].contains(scope.platform) {
-                platforms[key, default: []].append(scope.platform)
+            let place = EnvironmentHost(environment: scope.environment, host: scope.host)
+            if !platforms[place, default: []].contains(scope.platform) {
+                platforms[place, default: []].append(scope.platform)
             }
             if !apps.contains(scope.app) { apps.append(scope.app) }
         }
         let places = environments.map { environment in
             environment + ": "
                 + hosts[environment]!.map { host in
-                    host + " (" + platforms[environment + " " + host]!.joined(separator: ", ") + ")"
+                    let shown = platforms[EnvironmentHost(environment: environment, host: host)]!.map(\.rawValue)
+                    return host + " (" + shown.joined(separator: ", ") + ")"
                 }.joined(separator: ", ")
         }
         return places.joined(separator: "; ") + "; " + (apps.count == 1 ? "app " : "apps ")
             + apps.joined(separator: ", ")
+    }
+}
+
+/// A host of one environment, as a dictionary key.
+struct EnvironmentHost: Hashable {
+    var environment: String
+    var host: String
+}
+
+extension EnvironmentHost {
+    /// The host `site`'s association files are served from, in `environment`.
+    init(_ environment: CompiledEnvironment, _ site: CompiledSite) {
+        self.init(environment: environment.name, host: site.fileHost.name)
     }
 }
 

@@ -69,7 +69,7 @@ extension PolicyContext {
     /// Findings of the engine's static analysis with `id` at the head that the base did not have
     /// (all of them when there is no base): a rule made unreachable or a catch-all added by this
     /// change, however the lines moved.
-    func newRuleFindings(_ id: String) -> [ScopedRuleFinding] {
+    func newRuleFindings(_ id: DiagnosticID) -> [ScopedRuleFinding] {
         let all = shared.newRuleFindings.withLock { cached in
             if let cached { return cached }
             let computed = computeNewRuleFindings()
@@ -86,15 +86,14 @@ extension PolicyContext {
         // The policies asking (UNREACHABLE_RULE, CATCH_ALL_ADDED) need no Android translation.
         guard let base else { return analysis.findings(in: head.compiled, translations: false) }
         // Rendered once per domain and environment: every host of a domain serves the same file.
-        func files(_ compiled: CompiledConfiguration) -> [String: String] {
-            var rendered: [String: String] = [:]
-            var byHost: [String: String] = [:]
+        func files(_ compiled: CompiledConfiguration) -> [EnvironmentHost: String] {
+            var byHost: [EnvironmentHost: String] = [:]
             for environment in compiled.environments {
+                var rendered: [String: String] = [:]
                 for site in environment.sites {
-                    let domainKey = environment.name + " " + site.domain
-                    let text = rendered[domainKey] ?? site.aasa.map { $0.json.rendered() } ?? ""
-                    rendered[domainKey] = text
-                    byHost[environment.name + " " + site.fileHost.name] = text
+                    let text = rendered[site.domain] ?? site.aasa.map { $0.json.rendered() } ?? ""
+                    rendered[site.domain] = text
+                    byHost[EnvironmentHost(environment, site)] = text
                 }
             }
             return byHost
@@ -102,15 +101,15 @@ extension PolicyContext {
         let before = files(base.compiled)
         let after = files(head.compiled)
         let changed = { (environment: CompiledEnvironment, site: CompiledSite) in
-            let key = environment.name + " " + site.fileHost.name
+            let key = EnvironmentHost(environment, site)
             return before[key] != after[key]
         }
         let headFindings = analysis.findings(in: head.compiled, translations: false, including: changed)
         guard !headFindings.isEmpty else { return [] }
-        let changedSites = Set(headFindings.map { $0.environment + " " + $0.host })
+        let changedSites = Set(headFindings.map { EnvironmentHost(environment: $0.environment, host: $0.host) })
         let known = Set(
             analysis.findings(in: base.compiled, translations: false) { environment, site in
-                changedSites.contains(environment.name + " " + site.fileHost.name)
+                changedSites.contains(EnvironmentHost(environment, site))
             }.map(\.identity))
         return headFindings.filter { !known.contains($0.identity) }
     }
@@ -122,7 +121,7 @@ extension ScopedRuleFinding {
     func finding(of info: RuleInfo, hint: String) -> Finding {
         Finding(
             rule: info.id, severity: info.defaultSeverity, message: "\(host): \(message)", location: finding.origin,
-            hint: hint, environment: environment, host: host, platform: "ios", app: appIDs.joined(separator: ","),
+            hint: hint, environment: environment, host: host, platform: .ios, app: appIDs.joined(separator: ","),
             identity: identity)
     }
 }

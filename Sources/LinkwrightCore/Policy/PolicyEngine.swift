@@ -31,14 +31,20 @@ extension PolicyEngine {
     /// stay set only where all scopes agree.
     static func mergingScopes(_ findings: [Finding]) -> [Finding] {
         var merged: [Finding] = []
-        var index: [String: Int] = [:]
+        // Findings merge when they are the same finding treated the same way.
+        struct Treatment: Hashable {
+            var fingerprint: String
+            var ignoredBecause: String?
+            var severity: Severity
+        }
+        var index: [Treatment: Int] = [:]
         for finding in findings {
             guard !finding.scopes.isEmpty else {
                 merged.append(finding)
                 continue
             }
-            let key = [finding.fingerprint, finding.ignoredBecause ?? "", finding.severity.rawValue].joined(
-                separator: "\u{1F}")
+            let key = Treatment(
+                fingerprint: finding.fingerprint, ignoredBecause: finding.ignoredBecause, severity: finding.severity)
             guard let existing = index[key] else {
                 index[key] = merged.count
                 merged.append(finding)
@@ -54,7 +60,7 @@ extension PolicyEngine {
         return merged.map { finding in
             guard !finding.scopes.isEmpty else { return finding }
             var finding = finding
-            func common(_ value: (FindingScope) -> String) -> String? {
+            func common<Value: Hashable>(_ value: (FindingScope) -> Value) -> Value? {
                 Set(finding.scopes.map(value)).count == 1 ? value(finding.scopes[0]) : nil
             }
             finding.environment = common(\.environment)

@@ -27,8 +27,8 @@ public struct PolicySettings: Sendable {
         var severityLocations: [String: SourceLocation] = [:]
         for (rule, severity) in files.flatMap(\.severities) {
             if let first = severityLocations[rule.value], severities[rule.value] != severity.value {
-                diagnostics.error(
-                    "CONFLICTING_KEYS", "the severity of \(rule.value) is also set at \(first)", at: rule.location,
+                diagnostics.report(
+                    .conflictingKeys, "the severity of \(rule.value) is also set at \(first)", at: rule.location,
                     hint: "set each rule's severity in one place")
             }
             severities[rule.value] = severity.value
@@ -44,8 +44,8 @@ public struct PolicySettings: Sendable {
         ] {
             guard let first = values.first else { continue }
             for other in values.dropFirst() where other.value != first.value {
-                diagnostics.error(
-                    "CONFLICTING_KEYS", "proof_budget.\(key) is also set at \(first.location)", at: other.location,
+                diagnostics.report(
+                    .conflictingKeys, "proof_budget.\(key) is also set at \(first.location)", at: other.location,
                     hint: "set the proof budget in one place")
             }
             if key == "region_steps" { limits.region = first.value } else { limits.total = first.value }

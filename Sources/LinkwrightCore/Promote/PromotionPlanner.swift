@@ -117,8 +117,8 @@ private struct Planner {
             guard let environments = expectation.environments else { continue }
             if let host = LinkURL(expectation.url.value)?.host, isSourceOnlyHost(host) {
                 if isLimitedToSource(environments) {
-                    refusals.error(
-                        "PROMOTION_REFUSED",
+                    refusals.report(
+                        .promotionRefused,
                         "expectation \(expectation.url.value) is on \(host), a host of \(source) only; it cannot apply to \(target)",
                         at: expectation.url.location,
                         hint: "write the expectation as a path, or keep it limited to \(source)")
@@ -187,8 +187,8 @@ private struct Planner {
         for binding in sourceEnvironment.hosts where !served.contains(binding.domain.value) {
             let sourceHost = binding.host.value.name
             guard let label, let derived = Self.removing(label: label, from: sourceHost) else {
-                refusals.error(
-                    "PROMOTION_NEEDS_HOST",
+                refusals.report(
+                    .promotionNeedsHost,
                     "domain \(binding.domain.value) is served in \(source) on \(sourceHost), but \(target) has no host for it "
                         + "and none can be derived from \(target)'s other hosts",
                     at: binding.host.location,
@@ -271,8 +271,8 @@ private struct Planner {
         do {
             try change(&editor)
         } catch let error as YAMLTextEditor.EditError {
-            refusals.error(
-                "PROMOTION_REFUSED", "cannot edit \(path): \(error.message)", at: .file(path),
+            refusals.report(
+                .promotionRefused, "cannot edit \(path): \(error.message)", at: .file(path),
                 hint: "make the edit by hand, or write the list in block style")
             return false
         } catch {

@@ -66,7 +66,7 @@ struct DecisionList {
     /// depend on the files the claims read, not on the host: `made` keeps those made already,
     /// so the hosts of one domain share them.
     static func lists(
-        _ evaluator: EnvironmentEvaluator, host: String, platform: Expectation.Platform,
+        _ evaluator: EnvironmentEvaluator, host: String, platform: Platform,
         made: inout [String: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment

@@ -72,7 +72,7 @@ public struct Changelog: Sendable {
                     separator: "<br>")
                 body +=
                     "<tr class=\"\(kind)\"><td>\(XMLText.printable(change.environment))</td>"
-                    + "<td>\(XMLText.printable(change.host ?? ""))</td><td>\(XMLText.printable(change.platform ?? ""))</td>"
+                    + "<td>\(XMLText.printable(change.host ?? ""))</td><td>\(XMLText.printable(change.platform?.rawValue ?? ""))</td>"
                     + "<td>\(XMLText.printable(Self.description(change)))</td><td>\(examples)</td></tr>\n"
             }
             body += "</tbody>\n</table>\n</section>\n"
@@ -126,7 +126,7 @@ public struct Changelog: Sendable {
         for change in changes {
             let example = change.witnesses.first.map(MarkdownText.code) ?? ""
             text +=
-                "| \(MarkdownText.cell(change.host ?? "")) | \(MarkdownText.cell(change.platform ?? "")) "
+                "| \(MarkdownText.cell(change.host ?? "")) | \(MarkdownText.cell(change.platform?.rawValue ?? "")) "
                 + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
         }
         return text

@@ -83,7 +83,7 @@ public struct LinkChange: Sendable, Equatable {
     public var environment: String
     public var host: String?
     /// `ios` or `android`.
-    public var platform: String?
+    public var platform: Platform?
     /// The app ID (iOS) or package (Android) concerned.
     public var app: String?
     /// For behaviour changes `app`, `web` or an app ID; for structural ones the old and new value.
@@ -97,7 +97,7 @@ public struct LinkChange: Sendable, Equatable {
     public var approximate: Bool
 
     public init(
-        kind: Kind, environment: String, host: String? = nil, platform: String? = nil, app: String? = nil,
+        kind: Kind, environment: String, host: String? = nil, platform: Platform? = nil, app: String? = nil,
         before: String? = nil, after: String? = nil, witnesses: [String] = [], location: SourceLocation? = nil,
         side: Finding.Side = .head, approximate: Bool = false
     ) {
@@ -116,7 +116,7 @@ public struct LinkChange: Sendable, Equatable {
 
     /// One line for people.
     public var summary: String {
-        let scope = [host, platform].compactMap { $0 }.joined(separator: " ")
+        let scope = [host, platform?.rawValue].compactMap { $0 }.joined(separator: " ")
         let subject = app.map { " \($0)" } ?? ""
         let text: String
         switch kind {

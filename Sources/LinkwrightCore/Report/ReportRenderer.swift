@@ -129,7 +129,7 @@ public enum ReportRenderer {
             ("witnesses", .array(finding.witnesses.map(JSON.string))),
             ("environment", finding.environment.map(JSON.string) ?? .null),
             ("host", finding.host.map(JSON.string) ?? .null),
-            ("platform", finding.platform.map(JSON.string) ?? .null),
+            ("platform", finding.platform.map { .string($0.rawValue) } ?? .null),
             ("app", finding.app.map(JSON.string) ?? .null),
             (
                 "scopes",
@@ -137,7 +137,7 @@ public enum ReportRenderer {
                     finding.scopes.map { scope in
                         .object([
                             ("environment", .string(scope.environment)), ("host", .string(scope.host)),
-                            ("platform", .string(scope.platform)), ("app", .string(scope.app)),
+                            ("platform", .string(scope.platform.rawValue)), ("app", .string(scope.app)),
                         ])
                     })
             ),
@@ -171,7 +171,7 @@ public enum ReportRenderer {
         .object([
             ("environment", .string(change.environment)),
             ("host", change.host.map(JSON.string) ?? .null),
-            ("platform", change.platform.map(JSON.string) ?? .null),
+            ("platform", change.platform.map { .string($0.rawValue) } ?? .null),
             ("app", change.app.map(JSON.string) ?? .null),
             ("kind", .string(change.kind.rawValue)),
             ("before", change.before.map(JSON.string) ?? .null),

@@ -31,12 +31,12 @@ public struct MonitorState: Sendable, Equatable {
         guard let root else {
             return .failure(
                 diagnostics.first { $0.severity == .error }
-                    ?? Diagnostic("INVALID_STATE", .error, "not JSON", at: .file(file)))
+                    ?? Diagnostic(.invalidState, "not JSON", at: .file(file)))
         }
         func invalid(_ node: JSONNode, _ what: String) -> Result<MonitorState, Diagnostic> {
             .failure(
                 Diagnostic(
-                    "INVALID_STATE", .error, "\(what) in the monitor state file", at: node.location,
+                    .invalidState, "\(what) in the monitor state file", at: node.location,
                     hint: "delete the file to start over; monitor writes it"))
         }
         guard case .object(let members) = root.value else { return invalid(root, "expected an object") }
@@ -71,7 +71,7 @@ public enum Monitor {
     {
         var next = MonitorState(lastRound: now)
         let adjusted = findings.map { finding -> Finding in
-            guard finding.rule == ServingCheck.ID.cdnDiffers, let environment = finding.environment,
+            guard finding.rule == DiagnosticID.cdnDiffers.rawValue, let environment = finding.environment,
                 let host = finding.host
             else {
                 return finding

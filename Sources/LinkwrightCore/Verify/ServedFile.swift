@@ -62,4 +62,17 @@ public enum AssociationFile: String, Sendable, CaseIterable {
     }
 
     public static let defaultCDNBase = "https://app-site-association.cdn-apple.com/a/v1"
+
+    /// The platform that fetches the file.
+    public var platform: Platform {
+        switch self {
+        case .aasa: .ios
+        case .assetLinks: .android
+        }
+    }
+}
+
+extension Platform {
+    /// The association file the platform fetches.
+    public var associationFile: AssociationFile { AssociationFile.allCases.first { $0.platform == self }! }
 }

@@ -2,25 +2,11 @@
 /// (status, redirects, Content-Type, size, JSON), then meaning. Two files that decide every URL
 /// the same way for the same apps are equal, whatever their key order or whitespace.
 public enum ServingCheck {
-    /// The IDs of serving findings.
-    public enum ID {
-        public static let unreachable = "ORIGIN_UNREACHABLE"
-        public static let redirect = "ORIGIN_REDIRECT"
-        public static let status = "ORIGIN_STATUS"
-        public static let contentType = "ORIGIN_CONTENT_TYPE"
-        public static let tooLarge = "ORIGIN_TOO_LARGE"
-        public static let invalid = "ORIGIN_INVALID"
-        public static let differs = "ORIGIN_DIFFERS"
-        public static let cdnUnreachable = "CDN_UNREACHABLE"
-        public static let cdnStatus = "CDN_STATUS"
-        public static let cdnInvalid = "CDN_INVALID"
-        public static let cdnDiffers = "CDN_DIFFERS"
-        public static let all = [
-            unreachable, redirect, status, contentType, tooLarge, invalid, differs, cdnUnreachable, cdnStatus,
-            cdnInvalid,
-            cdnDiffers,
-        ]
-    }
+    /// The IDs of serving findings, in the order reports list them.
+    public static let findingIDs: [DiagnosticID] = [
+        .originUnreachable, .originRedirect, .originStatus, .originContentType, .originTooLarge, .originInvalid,
+        .originDiffers, .cdnUnreachable, .cdnStatus, .cdnInvalid, .cdnDiffers,
+    ]
 
     /// Where a finding is reported and what it concerns.
     public struct Scope: Sendable {
@@ -42,33 +28,36 @@ public enum ServingCheck {
         -> [Finding]
     {
         var findings: [Finding] = []
-        func add(_ id: String, _ severity: Severity, _ message: String, _ hint: String, witnesses: [String] = []) {
+        func add(
+            _ id: DiagnosticID, _ message: String, _ hint: String, severity: Severity? = nil, witnesses: [String] = []
+        ) {
             findings.append(
                 Finding(
-                    rule: id, severity: severity, message: "\(served.url): \(message)", location: scope.location,
+                    rule: id.rawValue, severity: severity ?? id.severity, message: "\(served.url): \(message)",
+                    location: scope.location,
                     hint: hint,
                     witnesses: witnesses, environment: scope.environment, host: scope.host,
-                    platform: file == .aasa ? "ios" : "android",
+                    platform: file.platform,
                     identity: [scope.environment, scope.host, file.rawValue]))
         }
         let response: ServedFile.Response
         switch served.outcome {
         case .failure(_, let message):
-            add(ID.unreachable, .error, message, "make the host reachable over HTTPS with a certificate devices trust")
+            add(.originUnreachable, message, "make the host reachable over HTTPS with a certificate devices trust")
             return findings
         case .response(let answer): response = answer
         }
         if (300..<400).contains(response.status) {
             // Apple: "with no redirects" (Supporting associated domains); Google: no 301/302 (configure-assetlinks).
             add(
-                ID.redirect, .error,
+                .originRedirect,
                 "redirects (\(response.status)) to \(response.redirectLocation.map(PrintableText.excerpt) ?? "an unknown place"); devices do not follow redirects",
                 "serve the file itself at this URL, with status 200")
             return findings
         }
         guard response.status == 200 else {
             add(
-                ID.status, .error, "answers \(response.status), not 200",
+                .originStatus, "answers \(response.status), not 200",
                 "deploy the file from dist/ to /.well-known/\(file.rawValue)")
             return findings
         }
@@ -77,29 +66,29 @@ public enum ServingCheck {
             if file == .assetLinks {
                 // Google: the file "must be served with content-type application/json" (configure-assetlinks).
                 add(
-                    ID.contentType, .error, "\(served); Android requires application/json",
+                    .originContentType, "\(served); Android requires application/json",
                     "serve it with Content-Type: application/json")
             } else {
                 // Apple's current pages do not require it; iOS 9-era guidance did. A warning, as recommended.
                 add(
-                    ID.contentType, .warning, "\(served); application/json is recommended",
-                    "serve it with Content-Type: application/json")
+                    .originContentType, "\(served); application/json is recommended",
+                    "serve it with Content-Type: application/json", severity: .warning)
             }
         }
         if response.isTruncated {
             add(
-                ID.tooLarge, .error, "is larger than \(Compiler.aasaSizeLimit) bytes",
+                .originTooLarge, "is larger than \(Compiler.aasaSizeLimit) bytes",
                 "shrink the file; Apple ignores association files over 128 KB")
             return findings
         }
         switch snapshot(file, response.body, url: served.url, host: scope.host) {
         case .failure(let failure):
-            add(ID.invalid, .error, failure.message, "deploy the file linkwright build wrote")
+            add(.originInvalid, failure.message, "deploy the file linkwright build wrote")
         case .success(let actual):
             let differences = differences(actual: actual, expected: expected, file: file, host: scope.host)
             if !differences.isEmpty {
                 add(
-                    ID.differs, .error, "serves a file that differs from the build: " + describe(differences),
+                    .originDiffers, "serves a file that differs from the build: " + describe(differences),
                     "deploy dist/\(scope.environment)/\(scope.host)/.well-known/\(file.rawValue)",
                     witnesses: differences.flatMap(\.witnesses))
             }
@@ -112,32 +101,32 @@ public enum ServingCheck {
     public static func cdn(_ served: ServedFile, expected: CompiledSite, originAgrees: Bool, scope: Scope) -> [Finding]
     {
         var findings: [Finding] = []
-        func add(_ id: String, _ message: String, _ hint: String, witnesses: [String] = []) {
+        func add(_ id: DiagnosticID, _ message: String, _ hint: String, witnesses: [String] = []) {
             findings.append(
                 Finding(
-                    rule: id, severity: .error, message: "Apple's CDN for \(scope.host): \(message)",
+                    rule: id.rawValue, severity: id.severity, message: "Apple's CDN for \(scope.host): \(message)",
                     location: scope.location,
-                    hint: hint, witnesses: witnesses, environment: scope.environment, host: scope.host, platform: "ios",
+                    hint: hint, witnesses: witnesses, environment: scope.environment, host: scope.host, platform: .ios,
                     identity: [scope.environment, scope.host, "cdn"]))
         }
         let response: ServedFile.Response
         switch served.outcome {
         case .failure(_, let message):
-            add(ID.cdnUnreachable, message, "retry later; the CDN is Apple's")
+            add(.cdnUnreachable, message, "retry later; the CDN is Apple's")
             return findings
         case .response(let answer): response = answer
         }
         let diagnostics = cdnHeaders(response)
         guard response.status == 200 else {
             add(
-                ID.cdnStatus, "answers \(response.status)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))"),
+                .cdnStatus, "answers \(response.status)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))"),
                 "the CDN reports why it could not fetch the origin; fix the origin, the CDN refreshes within about a day"
             )
             return findings
         }
         switch snapshot(.aasa, response.body, url: served.url, host: scope.host) {
         case .failure(let failure):
-            add(ID.cdnInvalid, failure.message, "the CDN serves what it last fetched from the origin")
+            add(.cdnInvalid, failure.message, "the CDN serves what it last fetched from the origin")
         case .success(let actual):
             let differences = differences(actual: actual, expected: expected, file: .aasa, host: scope.host)
             guard !differences.isEmpty else { return findings }
@@ -145,7 +134,7 @@ public enum ServingCheck {
                 originAgrees
                 ? "still serves an older copy" : "serves a copy that differs from the build, as the origin does"
             add(
-                ID.cdnDiffers,
+                .cdnDiffers,
                 "\(why)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))") + ": "
                     + describe(differences),
                 "Apple's CDN cannot be invalidated (TN3155); it refreshes within about a day",
@@ -193,7 +182,7 @@ public enum ServingCheck {
 
     /// "ios: rule added for …; ios: now opens …", without the synthetic environment and host.
     static func describe(_ differences: [LinkChange]) -> String {
-        differences.map { "\($0.platform ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
+        differences.map { "\($0.platform?.rawValue ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
     }
 
     /// Structural and behaviour differences between a served file and the build, from the build's point of view.

@@ -21,7 +21,7 @@ public struct YAMLParser: Sendable {
     /// A file over `limit` bytes; trees that refuse such a file before reading it say the same.
     static func tooLarge(file: String, limit: Int) -> Diagnostic {
         Diagnostic(
-            "FILE_TOO_LARGE", .error, "file is over the limit of \(limit) bytes", at: .file(file),
+            .fileTooLarge, "file is over the limit of \(limit) bytes", at: .file(file),
             hint: "split the file, or remove generated content from it")
     }
 
@@ -35,7 +35,7 @@ public struct YAMLParser: Sendable {
                 nil,
                 [
                     Diagnostic(
-                        "INVALID_UTF8", .error, "file is not valid UTF-8", at: location,
+                        .invalidUTF8, "file is not valid UTF-8", at: location,
                         hint: "save the file as UTF-8")
                 ]
             )
@@ -83,14 +83,14 @@ public struct YAMLParser: Sendable {
     }
 
     struct ParseFailure: Error {
-        var id: String
+        var id: DiagnosticID
         var message: String
         var line: Int
         var column: Int
         var hint: String?
 
         func diagnostic(file: String) -> Diagnostic {
-            Diagnostic(id, .error, message, at: SourceLocation(file: file, line: line, column: column), hint: hint)
+            Diagnostic(id, message, at: SourceLocation(file: file, line: line, column: column), hint: hint)
         }
     }
 
@@ -99,7 +99,7 @@ public struct YAMLParser: Sendable {
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
         guard yaml_parser_initialize(parser) == 1 else {
-            throw ParseFailure(id: "YAML_SYNTAX", message: "libyaml could not start", line: 1, column: 1)
+            throw ParseFailure(id: .yamlSyntax, message: "libyaml could not start", line: 1, column: 1)
         }
         defer { yaml_parser_delete(parser) }
         try bytes.withUnsafeBufferPointer { buffer in
@@ -112,7 +112,7 @@ public struct YAMLParser: Sendable {
                     let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
                     let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
                     throw ParseFailure(
-                        id: "YAML_SYNTAX", message: problem + context,
+                        id: .yamlSyntax, message: problem + context,
                         line: Int(p.problem_mark.line) + 1, column: Int(p.problem_mark.column) + 1,
                         hint: "fix the YAML syntax; tabs cannot indent YAML")
                 }
@@ -193,14 +193,14 @@ private struct TreeBuilder {
             documents += 1
             if documents > 1 {
                 throw YAMLParser.ParseFailure(
-                    id: "MULTIPLE_DOCUMENTS", message: "a configuration file holds one YAML document",
+                    id: .multipleDocuments, message: "a configuration file holds one YAML document",
                     line: mark.0, column: mark.1, hint: "remove the `---` separator, or split the file")
             }
         case .mappingStart(let anchor), .sequenceStart(let anchor):
             if anchor != nil { try refuseAnchor(at: mark) }
             if stack.count >= maximumDepth {
                 throw YAMLParser.ParseFailure(
-                    id: "NESTING_TOO_DEEP", message: "nesting deeper than \(maximumDepth) levels",
+                    id: .nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels",
                     line: mark.0, column: mark.1, hint: "configuration files never need this depth; flatten the value")
             }
             let isMapping: Bool
@@ -216,7 +216,7 @@ private struct TreeBuilder {
                 if let first = stack[top].seen[scalar.text] {
                     diagnostics.append(
                         Diagnostic(
-                            "DUPLICATE_KEY", .error,
+                            .duplicateKey,
                             "duplicate key \(PrintableText.quoted(scalar.text)) (first written at line \(first.line), column \(first.column))",
                             at: location, hint: "keep one of the two entries"))
                 } else {
@@ -228,7 +228,7 @@ private struct TreeBuilder {
             }
         case .alias(let name):
             throw YAMLParser.ParseFailure(
-                id: "YAML_ALIAS",
+                id: .yamlAlias,
                 message: "YAML aliases (*\(PrintableText.excerpt(name))) are not allowed in configuration files",
                 line: mark.0, column: mark.1, hint: "write the value out where it is used")
         }
@@ -236,7 +236,7 @@ private struct TreeBuilder {
 
     private func refuseAnchor(at mark: (Int, Int)) throws {
         throw YAMLParser.ParseFailure(
-            id: "YAML_ALIAS", message: "YAML anchors (&name) are not allowed in configuration files",
+            id: .yamlAlias, message: "YAML anchors (&name) are not allowed in configuration files",
             line: mark.0, column: mark.1, hint: "remove the anchor and write values out where they are used")
     }
 
@@ -244,7 +244,7 @@ private struct TreeBuilder {
     private func requireValuePosition(at mark: (Int, Int), kind: String) throws {
         if stack.last?.expectsKey == true {
             throw YAMLParser.ParseFailure(
-                id: "COMPLEX_KEY", message: "\(kind) cannot be used as a key", line: mark.0, column: mark.1,
+                id: .complexKey, message: "\(kind) cannot be used as a key", line: mark.0, column: mark.1,
                 hint: "keys are plain strings")
         }
     }

@@ -63,7 +63,7 @@ import Testing
         #expect(blogAffected(try host("blog.example")))
         #expect(!blogAffected(try host("shop.example")))
         let changes = BehaviourDiff.changes(base: blogBase, head: blogHead).filter { $0.environment == "production" }
-        #expect(changes.contains { $0.platform == "android" && $0.host == "blog.example" })
+        #expect(changes.contains { $0.platform == .android && $0.host == "blog.example" })
     }
 
     @Test func changedClaimsMakeEveryHostCount() throws {

@@ -25,7 +25,7 @@ import Testing
 
                 """))
         #expect(diagnostics.count == 1)
-        #expect(diagnostics.first?.id == "UNREACHABLE_RULE")
+        #expect(diagnostics.first?.id == .unreachableRule)
         #expect(diagnostics.first?.location == SourceLocation(file: "domains/shop.yaml", line: 5, column: 9))
         #expect(
             diagnostics.first?.message
@@ -43,7 +43,7 @@ import Testing
         let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
         let analysis = ConfigurationRuleAnalysis(analysis: RuleAnalysis(fileWorkLimit: 20_000))
         let stopped = try #require(analysis.diagnostics(in: try compiled(domain)).last)
-        #expect(stopped.id == "ANALYSIS_INCOMPLETE" && stopped.severity == .note)
+        #expect(stopped.id == .analysisIncomplete && stopped.severity == .note)
         #expect(stopped.message.hasPrefix("rule \"*"))
         #expect(stopped.message.contains(": the rule analysis stopped at its work budget here:"))
         #expect(stopped.location?.file == "domains/shop.yaml")
@@ -59,7 +59,7 @@ import Testing
         }
         let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
         let analysis = ConfigurationRuleAnalysis(totalWorkLimit: 20_000)
-        let notes = analysis.findings(in: try compiled(domain)).filter { $0.finding.id == "ANALYSIS_INCOMPLETE" }
+        let notes = analysis.findings(in: try compiled(domain)).filter { $0.finding.id == .analysisIncomplete }
         #expect(notes.map(\.environment) == ["production", "staging"])
         #expect(notes.first.map { $0.finding.ruleIndex > 0 } == true)
         #expect(notes.last?.finding.ruleIndex == 0)
@@ -97,7 +97,7 @@ import Testing
                         query: {q: "?*", page: "*"}
 
                 """))
-        let unreachable = findings.filter { $0.finding.id == "UNREACHABLE_RULE" }
+        let unreachable = findings.filter { $0.finding.id == .unreachableRule }
         #expect(unreachable.count == 2, "one per environment")
         #expect(unreachable.allSatisfy { !$0.finding.isExact })
         #expect(
@@ -145,7 +145,7 @@ import Testing
                         exclude: true
 
                 """))
-        #expect(diagnostics.map(\.id) == ["CATCH_ALL"])
+        #expect(diagnostics.map(\.id) == [.catchAll])
         #expect(diagnostics.first?.severity == .warning)
         #expect(diagnostics.first?.message.contains("no link there opens the app") == true)
     }

@@ -123,7 +123,7 @@ struct AASAReaderTests {
         )
         #expect(
             result.diagnostics.map(\.id) == [
-                "INVALID_VARIABLE_NAME", "VARIABLE_SHADOWS_PREDEFINED", "VARIABLE_IN_VARIABLE",
+                .invalidVariableName, .variableShadowsPredefined, .variableInVariable,
             ])
     }
 
@@ -138,7 +138,7 @@ struct AASAReaderTests {
     @Test func oversizedFilesAreFlagged() {
         let padding = String(repeating: " ", count: AASAReader.appleSizeLimit)
         let result = read(##"{"applinks": {"details": []}}"## + padding)
-        #expect(result.diagnostics.map(\.id) == ["AASA_TOO_LARGE"])
+        #expect(result.diagnostics.map(\.id) == [.aasaTooLarge])
         #expect(result.document != nil)
     }
 }

@@ -40,7 +40,7 @@ struct AssetLinksReaderTests {
     ])
     func malformedFingerprints(fingerprint: String, source: String) {
         let result = read("[\(androidStatement(fingerprint: fingerprint))]")
-        #expect(result.diagnostics.map(\.id) == ["INVALID_FINGERPRINT"], "\(source)")
+        #expect(result.diagnostics.map(\.id) == [.invalidFingerprint], "\(source)")
         #expect(result.diagnostics.first?.severity == .error)
         #expect(result.diagnostics.first?.location?.column == 166)
     }
@@ -49,11 +49,11 @@ struct AssetLinksReaderTests {
         // Corpus: 0x01-a2a/pilot uses a segment starting with a digit.
         #expect(
             read("[\(androidStatement(package: "world.zerox1.01pilot"))]").diagnostics.map(\.id) == [
-                "INVALID_PACKAGE_NAME"
+                .invalidPackageName
             ])
         // Corpus: coopcycle and bluesky list the React Native template debug key.
         let debug = read("[\(androidStatement(fingerprint: Fingerprint.publicReactNativeDebugKey))]")
-        #expect(debug.diagnostics.map(\.id) == ["PUBLIC_DEBUG_KEY"])
+        #expect(debug.diagnostics.map(\.id) == [.publicDebugKey])
         #expect(debug.diagnostics.first?.severity == .warning)
     }
 
@@ -68,7 +68,7 @@ struct AssetLinksReaderTests {
             """##)
         #expect(
             result.diagnostics.map(\.id) == [
-                "UNKNOWN_RELATION", "UNKNOWN_RELATION", "INVALID_SITE", "UNKNOWN_NAMESPACE", "MISSING_KEY",
+                .unknownRelation, .unknownRelation, .invalidSite, .unknownNamespace, .missingKey,
             ])
         #expect(result.diagnostics[1].message.contains("not of the form"))
         #expect(result.document?.statements.count == 1)
@@ -101,17 +101,17 @@ struct AssetLinksReaderTests {
             ##"[{"/": ""}]"##, ##"[{"/": 5}]"##, ##"[{"?": {"a": 1}}]"##, ##"[{"exclude": "yes"}]"##, ##"{"/": "*"}"##,
         ] {
             let result = read(file(rules))
-            #expect(result.diagnostics.map(\.id) == ["DYNAMIC_RULES_DISCARDED"], "\(rules)")
+            #expect(result.diagnostics.map(\.id) == [.dynamicRulesDiscarded], "\(rules)")
             #expect(result.document?.statements.first?.dynamicComponents == nil)
         }
         let stringQuery = read(file(##"[{"/": "/a", "?": "x=1", "caseSensitive": false}]"##))
-        #expect(stringQuery.diagnostics.map(\.id) == ["UNKNOWN_KEY", "DYNAMIC_QUERY_STRING_IGNORED"])
+        #expect(stringQuery.diagnostics.map(\.id) == [.unknownKey, .dynamicQueryStringIgnored])
         #expect(stringQuery.document?.statements.first?.dynamicComponents?.first?.query == nil)
     }
 
     @Test func duplicateDynamicRulesAreFlagged() {
         let extended = androidStatement(rules: ##"[{"/": "*"}]"##)
-        #expect(read("[\(extended),\n\(extended)]").diagnostics.map(\.id) == ["DUPLICATE_DYNAMIC_RULES"])
+        #expect(read("[\(extended),\n\(extended)]").diagnostics.map(\.id) == [.duplicateDynamicRules])
     }
 
     @Test func roundTripsThroughJSON() throws {

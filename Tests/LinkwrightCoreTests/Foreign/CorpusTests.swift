@@ -76,7 +76,7 @@ struct CorpusTests {
             }
             read += 1
             if let error = diagnostics.first(where: { $0.severity == .error }) {
-                rejected[error.id, default: 0] += 1
+                rejected[error.id.rawValue, default: 0] += 1
                 #expect(error.location != nil, "\(file.lastPathComponent): \(error.message)")
             }
         }
@@ -103,7 +103,7 @@ struct CorpusTests {
         let diagnostics =
             isAssetLinks
             ? AssetLinksReader().read(bytes, file: path).diagnostics : AASAReader().read(bytes, file: path).diagnostics
-        #expect(diagnostics.map(\.id) == ["INVALID_JSON"])
+        #expect(diagnostics.map(\.id) == [.invalidJSON])
         #expect((diagnostics.first?.location?.line ?? 0) >= 1)
     }
 
@@ -112,7 +112,7 @@ struct CorpusTests {
         let result = AASAReader().read(
             try Corpus.bytes("aasa/artsy__artsy-eigen-web-association__apple-app-site-association"), file: "artsy")
         #expect(result.wasSigned)
-        #expect(result.diagnostics.map(\.id).contains("SIGNED_AASA"))
+        #expect(result.diagnostics.map(\.id).contains(.signedAASA))
         #expect(result.document?.activitycontinuation?.count == 3)
         #expect(result.document?.applinks?.details.isEmpty == false)
     }
@@ -124,7 +124,7 @@ struct CorpusTests {
         let buggy =
             "history/element-hq__element-call/element-hq__element-call__public_apple-app-site-association@399ec9fa"
         let result = AASAReader().read(try Corpus.bytes(buggy), file: buggy)
-        #expect(result.diagnostics.map(\.id).contains("QUERY_STAR_MATCHES_ABSENT"))
+        #expect(result.diagnostics.map(\.id).contains(.queryStarMatchesAbsent))
         let compiled = CompiledAASA(try #require(result.document))
         let app = try #require(compiled.appIDs.first)
         #expect(compiled.decision(for: LinkURL("https://call.element.io/room")!, appID: app).outcome == .exclude)
@@ -140,7 +140,7 @@ struct CorpusTests {
         if Corpus.skipUnlessPresent() { return }
         let path = "aasa/Provenance-Emu__provenance-emu.github.io__static_.well-known_apple-app-site-association"
         let document = try #require(AASAReader().read(try Corpus.bytes(path), file: path).document)
-        let dead = RuleAnalysis().findings(in: document).filter { $0.id == "UNREACHABLE_RULE" }
+        let dead = RuleAnalysis().findings(in: document).filter { $0.id == .unreachableRule }
         #expect(dead.map(\.ruleIndex) == [3])
         #expect(dead.first?.origin?.line == 24)
     }
@@ -162,6 +162,6 @@ struct CorpusTests {
         let diagnostics =
             isAssetLinks
             ? AssetLinksReader().read(bytes, file: path).diagnostics : AASAReader().read(bytes, file: path).diagnostics
-        #expect(diagnostics.contains { $0.id == id && $0.location != nil })
+        #expect(diagnostics.contains { $0.id.rawValue == id && $0.location != nil })
     }
 }

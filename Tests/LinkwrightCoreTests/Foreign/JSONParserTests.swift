@@ -12,7 +12,7 @@ private func failure(_ bytes: [UInt8], parser: JSONParser = JSONParser()) -> (St
     guard root == nil, let error = diagnostics.last, error.severity == .error, let location = error.location else {
         return nil
     }
-    return (error.id, location.line, location.column)
+    return (error.id.rawValue, location.line, location.column)
 }
 
 private func failure(_ text: String) -> (String, Int, Int)? { failure(Array(text.utf8)) }
@@ -81,7 +81,7 @@ struct JSONParserTests {
     @Test func byteOrderMarkIsSkippedWithAWarning() throws {
         let (root, diagnostics) = JSONParser().parse([0xEF, 0xBB, 0xBF] + Array("{\"a\": 1}".utf8), file: "f.json")
         #expect(try #require(root).location.column == 1)
-        #expect(diagnostics.map(\.id) == ["BOM"])
+        #expect(diagnostics.map(\.id) == [.byteOrderMark])
         #expect(diagnostics.first?.severity == .warning)
     }
 
@@ -93,7 +93,7 @@ struct JSONParserTests {
         }
         #expect(members.map(\.key) == ["b", "a"])
         #expect(members[1].value.value == .number("3"))
-        #expect(diagnostics.map(\.id) == ["DUPLICATE_JSON_KEY"])
+        #expect(diagnostics.map(\.id) == [.duplicateJSONKey])
         #expect(diagnostics.first?.location?.line == 2)
     }
 
@@ -133,7 +133,7 @@ struct SignedFileTests {
     @Test func definiteLengthEnvelope() throws {
         let result = AASAReader().read(Self.envelope(content: Self.tlv(0x04, Self.json)), file: "aasa")
         #expect(result.wasSigned)
-        #expect(result.diagnostics.map(\.id) == ["SIGNED_AASA"])
+        #expect(result.diagnostics.map(\.id) == [.signedAASA])
         #expect(try #require(result.document?.applinks?.details.first?.paths) == ["*"])
     }
 
@@ -142,7 +142,7 @@ struct SignedFileTests {
         let bytes = Self.indefinite(
             0x30, Self.signedDataOID + Self.indefinite(0xA0, Self.envelopeBody(Self.indefinite(0x24, chunks))))
         let result = AASAReader().read(bytes, file: "aasa")
-        #expect(result.diagnostics.map(\.id) == ["SIGNED_AASA"])
+        #expect(result.diagnostics.map(\.id) == [.signedAASA])
         #expect(try #require(result.document?.applinks?.details.first?.appID) == "ABCDE12345.com.example.app")
     }
 
@@ -157,7 +157,7 @@ struct SignedFileTests {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/matching/streamed-signed-aasa.der")
         let result = AASAReader().read(Array(try Data(contentsOf: fixture)), file: "streamed-signed-aasa.der")
-        #expect(result.diagnostics.map(\.id) == ["SIGNED_AASA"])
+        #expect(result.diagnostics.map(\.id) == [.signedAASA])
         let document = try #require(result.document)
         #expect(CompiledAASA(document).decision(for: LinkURL("/signed/1")!, appID: exampleApp).outcome == .match)
     }
@@ -167,7 +167,7 @@ struct SignedFileTests {
         for bytes in [Array(good.prefix(40)), [0x30, 0x80, 0x06], Self.tlv(0x30, Self.dataOID + Self.tlv(0xA0, []))] {
             let result = AASAReader().read(bytes, file: "aasa")
             #expect(result.document == nil)
-            #expect(result.diagnostics.map(\.id) == ["INVALID_SIGNED_FILE"])
+            #expect(result.diagnostics.map(\.id) == [.invalidSignedFile])
         }
     }
 }

@@ -262,7 +262,7 @@ struct AppleEvaluatorTests {
               {"/": "/$(nothing)/*"}, {"/": "/x/$(lang"}, {"/": "*", "exclude": true}]}]}}
             """##
         let compiled = CompiledAASA(readAASA(file))
-        #expect(compiled.diagnostics.map(\.id) == ["UNDEFINED_VARIABLE", "PATTERN_SYNTAX"])
+        #expect(compiled.diagnostics.map(\.id) == [.undefinedVariable, .patternSyntax])
         #expect(compiled.diagnostics.allSatisfy { $0.location?.line == 2 })
         #expect(compiled.decision(for: LinkURL("/anything/1")!, appID: exampleApp).outcome == .exclude)
     }

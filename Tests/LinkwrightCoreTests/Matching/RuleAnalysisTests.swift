@@ -27,10 +27,10 @@ struct RuleAnalysisTests {
             ##"{"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components.joined(separator: ","))]}]}}"##
         let stopped = RuleAnalysis(fileWorkLimit: 20_000).findings(in: readAASA(file))
         let note = try #require(stopped.last)
-        #expect(note.id == "ANALYSIS_INCOMPLETE" && note.diagnostic.severity == .note)
+        #expect(note.id == .analysisIncomplete && note.diagnostic.severity == .note)
         #expect(note.ruleIndex > 0 && note.ruleIndex < 40)
         #expect(note.message.contains("\(40 - note.ruleIndex) of 40 rules"))
-        #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == "ANALYSIS_INCOMPLETE" })
+        #expect(!RuleAnalysis().findings(in: readAASA(file)).contains { $0.id == .analysisIncomplete })
     }
 
     // The budget is the file's: a file of many costly entries stops once, not once per entry.
@@ -43,7 +43,7 @@ struct RuleAnalysisTests {
         let entry = ##"{"appIDs": ["\##(exampleApp)"], "components": [\##(components)]}"##
         let file = ##"{"applinks": {"details": [\##(Array(repeating: entry, count: 3).joined(separator: ","))]}}"##
         let notes = RuleAnalysis(fileWorkLimit: 20_000).findings(in: readAASA(file)).filter {
-            $0.id == "ANALYSIS_INCOMPLETE"
+            $0.id == .analysisIncomplete
         }
         #expect(notes.map(\.entryIndex) == [0, 1, 2])
         #expect(notes.map(\.ruleIndex).dropFirst() == [0, 0])
@@ -137,7 +137,7 @@ struct RuleAnalysisTests {
     // slash rules. The witness must really be decided differently by the two evaluators.
     @Test(arguments: ["/*/edit", "/buy/*", "/docs/*.pdf", "*/x"])
     func androidSemanticsDiffer(pattern: String) throws {
-        let result = findings(##"{"/": "\##(pattern)"}"##, android: true).filter { $0.id == "ANDROID_SEMANTICS_DIFFER" }
+        let result = findings(##"{"/": "\##(pattern)"}"##, android: true).filter { $0.id == .androidSemanticsDiffer }
         let witness = try #require(result.first?.witness)
         let url = try #require(LinkURL(witness))
         let apple = componentMatches(##"{"/": "\##(pattern)"}"##, witness)
@@ -149,7 +149,7 @@ struct RuleAnalysisTests {
         #expect(findings(##"{"/": "/buy/*"}"##, android: true).first?.witness == "/buy")
         #expect(findings(##"{"#": "*x"}"##, android: true).first?.witness == "/#xx")
         let differences = findings(##"{"/": "/a/*"}, {"/": "*"}"##, android: true).filter {
-            $0.id == "ANDROID_SEMANTICS_DIFFER"
+            $0.id == .androidSemanticsDiffer
         }
         #expect(differences.map(\.ruleIndex) == [0])
         #expect(findings(##"{"/": "/a/*"}"##).isEmpty)

@@ -10,7 +10,7 @@ import Testing
 // reports. `scripts/differential.sh` runs many more seeds in a release build.
 
 /// A platform links are decided on (Swift Testing has an `Expectation` of its own).
-typealias LinkPlatform = LinkwrightCore.Expectation.Platform
+typealias LinkPlatform = LinkwrightCore.Platform
 
 /// How one side decides a URL for one app: the claim, the outcome and the deciding rule.
 struct SideKey: Hashable, CustomStringConvertible {

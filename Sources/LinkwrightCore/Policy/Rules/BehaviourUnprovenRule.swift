@@ -52,12 +52,12 @@ struct BehaviourUnprovenRule: PolicyRule {
                     + "differently",
                 location: region.location, side: region.side,
                 hint: "raise proof_budget in policies/, write the patterns with fewer `*`, or approve the finding",
-                environment: region.environment, host: region.host, platform: region.platform.rawValue,
+                environment: region.environment, host: region.host, platform: region.platform,
                 app: region.identity,
                 identity: [region.location?.file ?? "", region.baseRule ?? "", region.headRule ?? ""])
             finding.scopes = [
                 FindingScope(
-                    environment: region.environment, host: region.host, platform: region.platform.rawValue,
+                    environment: region.environment, host: region.host, platform: region.platform,
                     app: region.identity)
             ]
             return finding

@@ -28,7 +28,7 @@ struct CatchAllAddedRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.newRuleFindings(AssociationDiagnosticID.catchAll).map {
+        context.newRuleFindings(.catchAll).map {
             $0.finding(of: info, hint: "narrow the rule, or approve the catch-all in policies/")
         }
     }

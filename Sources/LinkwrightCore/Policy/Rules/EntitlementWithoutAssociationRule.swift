@@ -67,7 +67,7 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
         Finding(
             rule: info.id, severity: info.defaultSeverity, message: message, location: location,
             hint: "serve the app on a concrete host of this domain, or remove it from the service",
-            environment: environment, host: host, platform: "ios", app: app, identity: [environment, message])
+            environment: environment, host: host, platform: .ios, app: app, identity: [environment, message])
     }
 
     /// `applinks:host?mode=developer` → ("applinks", "host").

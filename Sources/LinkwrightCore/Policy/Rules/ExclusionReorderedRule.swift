@@ -67,12 +67,12 @@ struct ExclusionReorderedRule: PolicyRule {
                     : "move the exclusion above the rules that now open these URLs (e.g. the one at "
                         + "\(opening.map(\.description) ?? "the head")), or approve the change",
                 witnesses: [observation.url], environment: observation.environment, host: observation.host,
-                platform: observation.platform.rawValue, app: observation.identity,
+                platform: observation.platform, app: observation.identity,
                 identity: [exclusion?.domain.file ?? excluded.file, pattern])
             finding.scopes = [
                 FindingScope(
                     environment: observation.environment, host: observation.host,
-                    platform: observation.platform.rawValue, app: observation.identity)
+                    platform: observation.platform, app: observation.identity)
             ]
             return finding
         }

@@ -33,7 +33,7 @@ struct ExpectationFailedRule: PolicyRule {
                     "\(result.url) on \(result.platform.rawValue): expected \(result.expected), got \(result.actual)\(decided)",
                 location: result.location, hint: "fix the rules, or the expectation if the new behaviour is intended",
                 witnesses: [result.url], environment: result.environment, host: result.host,
-                platform: result.platform.rawValue,
+                platform: result.platform,
                 identity: [result.environment, result.url, result.platform.rawValue])
         }
     }

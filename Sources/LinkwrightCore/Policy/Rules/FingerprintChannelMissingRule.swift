@@ -31,7 +31,7 @@ struct FingerprintChannelMissingRule: PolicyRule {
                                 "production app \(app.name.value) (\(android.package.value)) has no \(required) fingerprint",
                             location: android.location,
                             hint: "add fingerprints: {\(required): …} (Play Console › App integrity › App signing)",
-                            environment: environment.name, platform: "android", app: android.package.value,
+                            environment: environment.name, platform: .android, app: android.package.value,
                             identity: [environment.name, android.package.value, required]))
                 }
             }

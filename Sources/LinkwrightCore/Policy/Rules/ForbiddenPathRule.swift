@@ -35,9 +35,9 @@ struct ForbiddenPathRule: PolicyRule {
             guard let declared = context.head.configuration.environment(named: environment.name) else { continue }
             let evaluator = EnvironmentEvaluator(environment)
             for forbidden in context.settings.forbiddenPaths {
-                // (platform, app) -> the URLs that open it and the rule that decided first.
-                var opened: [String: (urls: [String], origin: SourceLocation?)] = [:]
-                var order: [String] = []
+                // The URLs that open each app and the rule that decided first.
+                var opened: [OpenedApp: (urls: [String], origin: SourceLocation?)] = [:]
+                var order: [OpenedApp] = []
                 for binding in declared.hosts {
                     guard let domain = context.head.configuration.domain(named: binding.domain.value) else { continue }
                     let host =
@@ -45,30 +45,39 @@ struct ForbiddenPathRule: PolicyRule {
                         ? "subdomain." + binding.host.value.fileHost.name : binding.host.value.name
                     for sample in URLSamples.around(path: forbidden.path.value, in: domain) {
                         guard let url = LinkURL(sample)?.on(host: host) else { continue }
-                        for platform in Expectation.Platform.allCases {
+                        for platform in Platform.allCases {
                             for verdict in evaluator.verdicts(for: url, platform: platform) where verdict.opens {
-                                let key = "\(platform.rawValue) \(verdict.identity)"
-                                if opened[key] == nil { order.append(key) }
-                                opened[key, default: ([], verdict.decision.origin)].urls.append(url.description)
+                                let app = OpenedApp(platform: platform, identity: verdict.identity)
+                                if opened[app] == nil { order.append(app) }
+                                opened[app, default: ([], verdict.decision.origin)].urls.append(url.description)
                             }
                         }
                     }
                 }
-                for key in order {
-                    let (urls, origin) = opened[key]!
-                    let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
+                for app in order {
+                    let (urls, origin) = opened[app]!
                     findings.append(
                         Finding(
                             rule: info.id, severity: info.defaultSeverity,
                             message:
-                                "forbidden path \(forbidden.path.value) opens \(parts[1]) on \(parts[0]) in \(environment.name) (\(forbidden.reason))",
+                                "forbidden path \(forbidden.path.value) opens \(app.identity) on \(app.platform.rawValue) in \(environment.name) (\(forbidden.reason))",
                             location: origin ?? forbidden.path.location,
                             hint: "add an exclude rule for \(forbidden.path.value) before the rule that matches it",
-                            witnesses: urls, environment: environment.name, platform: parts[0], app: parts[1],
-                            identity: [environment.name, forbidden.path.value, key]))
+                            witnesses: urls, environment: environment.name, platform: app.platform, app: app.identity,
+                            identity: [environment.name, forbidden.path.value, app.fingerprintFact]))
                 }
             }
         }
         return findings
     }
+}
+
+/// An app that a forbidden path opens, on one platform.
+private struct OpenedApp: Hashable {
+    var platform: Platform
+    /// The app ID or package.
+    var identity: String
+
+    /// How the finding's identity names the app: one string, as approved fingerprints have it.
+    var fingerprintFact: String { "\(platform.rawValue) \(identity)" }
 }

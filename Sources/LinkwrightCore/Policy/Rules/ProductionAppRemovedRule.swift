@@ -51,7 +51,7 @@ struct ProductionAppRemovedRule: PolicyRule {
                 let (location, side): (SourceLocation?, Finding.Side) =
                     headBinding.map { ($0.host.location, .head) } ?? (baseBinding?.host.location, .base)
                 let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
-                func report(_ what: String, _ identity: [String], app: String, platform: String) {
+                func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
                     findings.append(
                         Finding(
                             rule: info.id, severity: info.defaultSeverity,
@@ -64,17 +64,17 @@ struct ProductionAppRemovedRule: PolicyRule {
                 for removed in oldParties.iosServices.subtracting(newParties.iosServices).sorted() {
                     report(
                         "\(removed.appID) for \(removed.service)", [removed.service, removed.appID], app: removed.appID,
-                        platform: "ios")
+                        platform: .ios)
                 }
                 for (package, fingerprints) in oldParties.androidKeys.sorted(by: { $0.key < $1.key }) {
                     guard let kept = newParties.androidKeys[package] else {
-                        report("the Android package \(package)", [package], app: package, platform: "android")
+                        report("the Android package \(package)", [package], app: package, platform: .android)
                         continue
                     }
                     for fingerprint in fingerprints.subtracting(kept).sorted() {
                         report(
                             "signing key \(fingerprint) of \(package)", [package, fingerprint], app: package,
-                            platform: "android")
+                            platform: .android)
                     }
                 }
             }
@@ -99,14 +99,12 @@ struct SiteParties {
     init(_ site: CompiledSite) {
         if let aasa = site.aasa {
             for details in aasa.applinks?.details ?? [] {
-                for appID in details.effectiveAppIDs { iosServices.insert(Service(service: "applinks", appID: appID)) }
+                for appID in details.effectiveAppIDs {
+                    iosServices.insert(Service(service: AASAKey.applinks.rawValue, appID: appID))
+                }
             }
-            let services = [
-                ("webcredentials", aasa.webcredentials), ("appclips", aasa.appclips),
-                ("activitycontinuation", aasa.activitycontinuation),
-            ]
-            for (service, apps) in services {
-                for appID in apps ?? [] { iosServices.insert(Service(service: service, appID: appID)) }
+            for (service, apps) in aasa.appLists {
+                for appID in apps ?? [] { iosServices.insert(Service(service: service.rawValue, appID: appID)) }
             }
         }
         for statement in site.assetLinks?.statements ?? [] {

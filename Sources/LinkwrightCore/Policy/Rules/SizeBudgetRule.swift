@@ -16,6 +16,6 @@ struct SizeBudgetRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.head.diagnostics.lifted(into: info, id: "AASA_SIZE_BUDGET")
+        context.head.diagnostics.lifted(into: info, id: .aasaSizeBudget)
     }
 }

@@ -36,7 +36,7 @@ struct UnreachableRuleRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.newRuleFindings(AssociationDiagnosticID.unreachableRule).map {
+        context.newRuleFindings(.unreachableRule).map {
             $0.finding(of: info, hint: "move it above the rules that decide first, or remove it")
         }
     }

@@ -20,13 +20,13 @@ struct WildcardWithoutRootRule: PolicyRule {
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
-        context.head.diagnostics.lifted(into: info, id: "WILDCARD_WITHOUT_ROOT")
+        context.head.diagnostics.lifted(into: info, id: .wildcardWithoutRoot)
     }
 }
 
 extension Array where Element == Diagnostic {
     /// Compiler diagnostics of one ID as findings of a rule, identified by their message.
-    func lifted(into info: RuleInfo, id: String) -> [Finding] {
+    func lifted(into info: RuleInfo, id: DiagnosticID) -> [Finding] {
         filter { $0.id == id }.map { diagnostic in
             Finding(
                 rule: info.id, severity: info.defaultSeverity, message: diagnostic.message,

@@ -1,0 +1,76 @@
+/// The keys of an apple-app-site-association file above its rules, as Apple spells them
+/// (https://developer.apple.com/documentation/bundleresources/applinks). The readers and the
+/// writer name keys only through these, so the two cannot drift apart.
+enum AASAKey: String, Sendable {
+    case applinks
+    case webcredentials
+    case appclips
+    case activitycontinuation
+    /// The app list of a service other than `applinks`, and `applinks`' legacy empty list.
+    case apps
+    case details
+    case defaults
+    case substitutionVariables
+    case appID
+    case appIDs
+    case components
+    case paths
+
+    /// The services, at the top of the file.
+    static let services: [AASAKey] = [.applinks, .webcredentials, .appclips, .activitycontinuation]
+    /// The keys of `applinks`.
+    static let inAppLinks: [AASAKey] = [.apps, .details, .defaults, .substitutionVariables]
+    /// The keys of a `details` entry.
+    static let inDetails: [AASAKey] = [.appID, .appIDs, .components, .paths, .defaults]
+}
+
+/// The keys of a URL rule: Apple's components (and `defaults`) and Android's
+/// `dynamic_app_link_components`, which took Apple's spelling of `/`, `?`, `#` and `exclude`.
+enum ComponentKey: String, Sendable {
+    case path = "/"
+    case query = "?"
+    case fragment = "#"
+    case exclude
+    case caseSensitive
+    case percentEncoded
+    /// Apple's.
+    case comment
+    /// Android's (the plural AOSP's StatementParser reads).
+    case comments
+
+    /// The keys Apple reads in a component or `defaults`.
+    static let apple: [ComponentKey] = [
+        .path, .query, .fragment, .exclude, .caseSensitive, .percentEncoded, .comment,
+    ]
+    /// The keys Android reads in a dynamic rule.
+    static let android: [ComponentKey] = [.path, .query, .fragment, .exclude, .comments]
+}
+
+/// The keys of an assetlinks.json statement list above its dynamic rules, as Google spells them
+/// (https://developers.google.com/digital-asset-links/v1/statements).
+enum AssetLinksKey: String, Sendable {
+    case relation
+    case target
+    case relationExtensions = "relation_extensions"
+    /// An element that delegates to another statement list instead of being a statement.
+    case include
+    case namespace
+    case packageName = "package_name"
+    case sha256CertFingerprints = "sha256_cert_fingerprints"
+    case site
+    case dynamicAppLinkComponents = "dynamic_app_link_components"
+
+    /// The keys of a statement.
+    static let statement: [AssetLinksKey] = [.relation, .target, .relationExtensions]
+    /// The keys of an `android_app` target.
+    static let androidAppTarget: [AssetLinksKey] = [.namespace, .packageName, .sha256CertFingerprints]
+    /// The keys of a `web` target.
+    static let webTarget: [AssetLinksKey] = [.namespace, .site]
+}
+
+extension JSON {
+    /// An object written with declared keys, in the order given.
+    init<Key: RawRepresentable<String>>(_ members: [(Key, JSON)]) {
+        self = .object(members.map { ($0.0.rawValue, $0.1) })
+    }
+}
