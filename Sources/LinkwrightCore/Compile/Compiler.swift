@@ -34,8 +34,8 @@ private struct EnvironmentCompiler {
     /// Each domain's entries as they apply to this environment, resolved once: every host and
     /// app asks for them.
     private let entriesByDomain: [String: [AppLinksEntry]]
-    /// Lookups by name, made once: every app is looked up for every host and entry, and a
-    /// configuration may hold thousands of apps (3,000 took 22 s searched as arrays).
+    /// Lookups by name, made once: every app is looked up for every host and entry, so lists
+    /// searched as arrays made compiling quadratic in the number of apps.
     private let domainsByName: [String: Domain]
     private let appsByName: [String: AppDefinition]
     /// Per domain, the positions of the entries that list each app.
