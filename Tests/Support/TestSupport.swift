@@ -124,17 +124,23 @@ public func runLinkwright(
 }
 
 /// Golden files: compares `actual` with the file at `url`. With `LINKWRIGHT_RECORD=1` in the
-/// environment the file is (re)written instead and the comparison passes.
+/// environment the file is (re)written instead and the comparison fails, saying so: a run that
+/// records has compared nothing, so it must never pass as if it had.
 public enum Golden {
     public static var recording: Bool { ProcessInfo.processInfo.environment["LINKWRIGHT_RECORD"] == "1" }
 
-    /// `nil` when they match, else a message naming the first differing line.
+    /// `nil` when they match, else a message naming the first differing line, or saying that the
+    /// file was recorded.
     public static func mismatch(_ actual: String, golden url: URL) -> String? {
         if recording {
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(actual.utf8).write(to: url)
-            return nil
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(actual.utf8).write(to: url)
+            } catch {
+                return "could not record golden file \(url.path): \(error)"
+            }
+            return "recorded golden file \(url.path); review it and run the tests again without LINKWRIGHT_RECORD"
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return "golden file \(url.path) is missing; run the tests with LINKWRIGHT_RECORD=1 to create it"
