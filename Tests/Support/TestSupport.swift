@@ -6,12 +6,17 @@ public enum RepositoryPaths {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `../shared/corpus` next to the repository: real association files written by other people.
-    /// CI has it; a user's fresh clone may not, and tests that need it skip with a message.
+    /// Where `../shared/corpus` stands next to the repository: real association files written by
+    /// other people.
+    public static let sharedCorpusFolder = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// `sharedCorpusFolder` when it is there. CI has it; a user's fresh clone may not, and tests
+    /// that need it are skipped (`.enabled(if:)`) with `sharedCorpusMissing` as the reason.
     public static var sharedCorpus: URL? {
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        FileManager.default.fileExists(atPath: sharedCorpusFolder.path) ? sharedCorpusFolder : nil
     }
+
+    public static let sharedCorpusMissing = "../shared/corpus is not here (CI has it)"
 
     /// The folder of the built products (the test bundle sits next to the executable).
     public static var products: URL {
