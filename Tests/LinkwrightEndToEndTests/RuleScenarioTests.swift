@@ -5,20 +5,10 @@ import Testing
 
 /// Every rule's examples, replayed through the binary on a real repository: the base is
 /// committed, the head is the working tree, and `check --against HEAD` must report the rule
-/// exactly when the example says it triggers.
+/// exactly where, and as many times as, the example says.
 @Suite struct RuleScenarioTests {
-    struct Scenario: CustomTestStringConvertible, Sendable {
-        let rule: String
-        let example: RuleExample
-        var testDescription: String { "\(rule): \(example.name)" }
-    }
-
-    static var scenarios: [Scenario] {
-        PolicyRules.all.flatMap { rule in rule.info.examples.map { Scenario(rule: rule.info.id, example: $0) } }
-    }
-
-    @Test(arguments: scenarios)
-    func checkReportsTheRuleExactlyWhenItShould(_ scenario: Scenario) throws {
+    @Test(arguments: RuleExampleCase.all)
+    func checkReportsTheRuleExactlyWhereItShould(_ scenario: RuleExampleCase) throws {
         let fixture = try GitFixture()
         if let base = scenario.example.base {
             try fixture.commit("base", base)
@@ -34,7 +24,8 @@ import Testing
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == scenario.rule }
-        #expect(!findings.isEmpty == scenario.example.triggers, "\(findings.map { $0["message"] ?? "" })")
+        let places = findings.map { "\($0["file"] ?? "no file"):\($0["line"] ?? "-"):\($0["column"] ?? "-")" }
+        #expect(places == scenario.example.reportsAt, "\(findings.map { $0["message"] ?? "" })")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 
 /// Where things are, seen from the tests.
 public enum RepositoryPaths {
@@ -163,5 +164,18 @@ public enum Golden {
               expected: \(line(expectedLines))
               actual:   \(line(actualLines))
             """
+    }
+}
+
+/// One example of one policy rule, as a test argument: the core tests run it through the policy
+/// engine and the end-to-end tests through `linkwright check`.
+public struct RuleExampleCase: CustomStringConvertible, Sendable {
+    public let rule: String
+    public let example: RuleExample
+
+    public var description: String { "\(rule): \(example.name)" }
+
+    public static var all: [RuleExampleCase] {
+        PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }
     }
 }

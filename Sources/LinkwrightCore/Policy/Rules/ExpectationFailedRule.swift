@@ -9,12 +9,16 @@ struct ExpectationFailedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "an exclusion that swallows an expected link", triggers: true,
+                "an exclusion that swallows an expected link",
+                reportsAt: [
+                    "domains/shop.yaml:10:5", "domains/shop.yaml:10:5", "domains/shop.yaml:10:5",
+                    "domains/shop.yaml:10:5",
+                ],
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /admin/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"
                 ).appending("expectations:\n  - url: /products/42\n    opens_app: shop\n", to: "domains/shop.yaml")),
             RuleExample(
-                "a met expectation", triggers: false,
+                "a met expectation", reportsAt: [],
                 head: RuleExampleConfiguration.files.appending(
                     "expectations:\n  - url: /products/42\n    opens_app: shop\n  - url: /admin/users\n    opens_web: true\n",
                     to: "domains/shop.yaml")),

@@ -10,25 +10,30 @@ struct ProductionAppRemovedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "the domain keeps the app to staging", triggers: true, base: RuleExampleConfiguration.files,
+                "the domain keeps the app to staging",
+                reportsAt: ["environments/production.yaml:12:3", "environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  - apps: [shop]\n", with: "  - apps: [shop]\n    environments: [staging]\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "the production host disappears", triggers: true, base: RuleExampleConfiguration.files,
+                "the production host disappears",
+                reportsAt: ["environments/production.yaml:12:3", "environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  store.example: shop\n", in: "environments/production.yaml")),
             RuleExample(
-                "the Play signing key is replaced", triggers: true, base: RuleExampleConfiguration.files,
+                "the Play signing key is replaced", reportsAt: ["environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "play-signing: \"14:6D", with: "play-signing: \"15:6D", in: "environments/production.yaml")),
             RuleExample(
-                "a staging host disappears", triggers: false, base: RuleExampleConfiguration.files,
+                "a staging host disappears", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  staging.shop.example: shop\n", with: "  preview.shop.example: shop\n",
                     in: "environments/staging.yaml")),
             RuleExample(
-                "a rule is added", triggers: false, base: RuleExampleConfiguration.files,
+                "a rule is added", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /offers/*\n",
                     in: "domains/shop.yaml")),
