@@ -83,6 +83,10 @@ final class LazyDFA: Sendable {
         }
     }
 
+    /// How many states and cells the cache holds now: between two inputs, never more than
+    /// `limits` (tests check it; a step may build one state past them before starting over).
+    var cacheSize: (states: Int, cells: Int) { cache.withLock { ($0.stateCount, $0.cells) } }
+
     /// The trie's automaton with flat per-node facts.
     struct Program: Sendable {
         let nodes: Automaton
