@@ -50,11 +50,10 @@ public enum ExpectationRunner {
     /// A wildcard binding is checked on a representative subdomain.
     static func url(_ expectation: Expectation, on host: Host) -> LinkURL? {
         guard let parsed = LinkURL(expectation.url.value) else { return nil }
-        let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
         if let own = parsed.host {
             return HostPattern.appleEntitlement(host.name, matches: own) ? parsed : nil
         }
-        return parsed.on(host: concrete)
+        return parsed.on(host: URLSamples.host(for: host))
     }
 
     private static func check(

@@ -46,9 +46,7 @@ struct ForbiddenPathRule: PolicyRule {
                 var order: [String] = []
                 for binding in declared.hosts {
                     guard let domain = context.head.configuration.domain(named: binding.domain.value) else { continue }
-                    let host =
-                        binding.host.value.isWildcard
-                        ? "subdomain." + binding.host.value.fileHost.name : binding.host.value.name
+                    let host = URLSamples.host(for: binding.host.value)
                     for sample in URLSamples.around(path: forbidden.path.value, in: domain) {
                         guard let url = LinkURL(sample)?.on(host: host) else { continue }
                         for platform in Expectation.Platform.allCases {
