@@ -30,11 +30,10 @@ struct ExpectationFailedRule: PolicyRule {
             if !$0.passed { failures.append($0) }
         }
         return failures.map { result in
-            let decided = result.decidingRule.map { " (decided by \($0))" } ?? ""
-            return Finding(
+            Finding(
                 rule: info.id, severity: info.defaultSeverity,
-                message:
-                    "\(result.url) on \(result.platform.rawValue): expected \(result.expected), got \(result.actual)\(decided)",
+                message: result.failureMessage(
+                    namingEnvironment: false, decidingRule: result.decidingRule?.description),
                 location: result.location, hint: "fix the rules, or the expectation if the new behaviour is intended",
                 witnesses: [result.url], environment: result.environment, host: result.host,
                 platform: result.platform.rawValue,
