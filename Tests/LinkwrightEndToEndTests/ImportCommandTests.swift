@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -160,7 +161,14 @@ import Testing
     /// the built file for every app.
     private func expectSameDecisions(original: URL, folder: TemporaryFolder) throws {
         let built = "dist/corpus/example.com/.well-known/apple-app-site-association"
-        guard folder.exists(built) else { return }  // a file with services only builds no applinks
+        guard folder.exists(built) else {
+            // Only a file that opens no app may build none: one with services only.
+            let document = AASAReader().read(Array(try Data(contentsOf: original)), file: original.path).document
+            #expect(
+                document.map { CompiledAASA($0).appIDs.isEmpty } ?? true,
+                "\(original.lastPathComponent) opens apps, but its import built no apple-app-site-association")
+            return
+        }
         let text = String(decoding: try Data(contentsOf: original), as: UTF8.self)
         var urls: Set<String> = ["/", "/x", "/a/b/c"]
         for piece in text.split(separator: "\"") where piece.hasPrefix("/") || piece.hasPrefix("NOT /") {
