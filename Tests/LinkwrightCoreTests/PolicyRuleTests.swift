@@ -3,18 +3,6 @@ import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
-/// One example of one rule, as a test argument.
-struct RuleExampleCase: CustomTestStringConvertible, Sendable {
-    let rule: String
-    let example: RuleExample
-
-    var testDescription: String { "\(rule): \(example.name)" }
-
-    static var all: [RuleExampleCase] {
-        PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }
-    }
-}
-
 func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
     let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
     let (snapshot, diagnostics) = PolicySnapshot.make(sources)
@@ -23,17 +11,18 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
 
 @Suite struct PolicyRuleTests {
     @Test(arguments: RuleExampleCase.all)
-    func examplesTriggerExactlyWhenTheySaySo(_ testCase: RuleExampleCase) throws {
+    func examplesReportExactlyWhereTheySay(_ testCase: RuleExampleCase) throws {
         let rule = try #require(PolicyRules.rule(withID: testCase.rule))
         let head = try snapshot(testCase.example.head)
         let context = PolicyContext(
             head: head, base: try testCase.example.base.map(snapshot),
             settings: PolicySettings.merge(head.configuration.policies).settings)
         let findings = PolicyEngine(rules: [rule]).run(context).findings
-        #expect(!findings.isEmpty == testCase.example.triggers, "\(findings.map(\.message))")
+        #expect(findings.allSatisfy { $0.rule == testCase.rule }, "\(findings.map(\.rule))")
+        #expect(
+            findings.map { $0.location?.description ?? "no location" } == testCase.example.reportsAt,
+            "\(findings.map(\.message))")
         for finding in findings {
-            #expect(finding.rule == testCase.rule)
-            #expect(finding.location != nil, "\(finding.message) has no location")
             #expect(finding.hint?.isEmpty == false, "\(finding.message) has no hint")
         }
     }

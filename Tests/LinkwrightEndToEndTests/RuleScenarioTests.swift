@@ -5,20 +5,10 @@ import Testing
 
 /// Every rule's examples, replayed through the binary on a real repository: the base is
 /// committed, the head is the working tree, and `check --against HEAD` must report the rule
-/// exactly when the example says it triggers.
+/// exactly where, and as many times as, the example says.
 @Suite struct RuleScenarioTests {
-    struct Scenario: CustomTestStringConvertible, Sendable {
-        let rule: String
-        let example: RuleExample
-        var testDescription: String { "\(rule): \(example.name)" }
-    }
-
-    static var scenarios: [Scenario] {
-        PolicyRules.all.flatMap { rule in rule.info.examples.map { Scenario(rule: rule.info.id, example: $0) } }
-    }
-
-    @Test(arguments: scenarios)
-    func checkReportsTheRuleExactlyWhenItShould(_ scenario: Scenario) throws {
+    @Test(arguments: RuleExampleCase.all)
+    func checkReportsTheRuleExactlyWhereItShould(_ scenario: RuleExampleCase) throws {
         let fixture = try GitFixture()
         if let base = scenario.example.base {
             try fixture.commit("base", base)
@@ -34,21 +24,26 @@ import Testing
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
         let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == scenario.rule }
-        #expect(!findings.isEmpty == scenario.example.triggers, "\(findings.map { $0["message"] ?? "" })")
+        let places = findings.map { "\($0["file"] ?? "no file"):\($0["line"] ?? "-"):\($0["column"] ?? "-")" }
+        #expect(places == scenario.example.reportsAt, "\(findings.map { $0["message"] ?? "" })")
     }
 }
 
 /// The example configuration's own history passes `check`: every commit that touched it, against
 /// its parent.
 @Suite struct OwnHistoryTests {
-    @Test func everyCommitOfTheExamplePassesCheckAgainstItsParent() throws {
-        let git = URL(fileURLWithPath: "/usr/bin/env")
+    static let git = URL(fileURLWithPath: "/usr/bin/env")
+
+    /// Whether the checkout holds its whole history: a shallow clone has no parents to check against.
+    static var isFullClone: Bool {
+        let shallow = try? runProcess(git, ["git", "rev-parse", "--is-shallow-repository"], in: RepositoryPaths.root)
+        return shallow?.status == 0 && shallow?.stdout == "false\n"
+    }
+
+    @Test(.enabled(if: isFullClone, "this checkout is not a full git clone, so it has no history to check"))
+    func everyCommitOfTheExamplePassesCheckAgainstItsParent() throws {
+        let git = Self.git
         let root = RepositoryPaths.root
-        let shallow = try runProcess(git, ["git", "rev-parse", "--is-shallow-repository"], in: root)
-        guard shallow.status == 0, shallow.stdout == "false\n" else {
-            print("skipped: this checkout is not a full git clone (\(shallow.stdout)); its history was not checked")
-            return
-        }
         let log = try runProcess(
             git, ["git", "rev-list", "--reverse", "HEAD", "--", "environments", "domains", "policies"], in: root)
         let commits = log.stdout.split(separator: "\n").map(String.init)

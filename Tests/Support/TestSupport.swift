@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 
 /// Where things are, seen from the tests.
 public enum RepositoryPaths {
@@ -6,12 +7,17 @@ public enum RepositoryPaths {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// `../shared/corpus` next to the repository: real association files written by other people.
-    /// CI has it; a user's fresh clone may not, and tests that need it skip with a message.
+    /// Where `../shared/corpus` stands next to the repository: real association files written by
+    /// other people.
+    public static let sharedCorpusFolder = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// `sharedCorpusFolder` when it is there. CI has it; a user's fresh clone may not, and tests
+    /// that need it are skipped (`.enabled(if:)`) with `sharedCorpusMissing` as the reason.
     public static var sharedCorpus: URL? {
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        FileManager.default.fileExists(atPath: sharedCorpusFolder.path) ? sharedCorpusFolder : nil
     }
+
+    public static let sharedCorpusMissing = "../shared/corpus is not here (CI has it)"
 
     /// The folder of the built products (the test bundle sits next to the executable).
     public static var products: URL {
@@ -124,17 +130,23 @@ public func runLinkwright(
 }
 
 /// Golden files: compares `actual` with the file at `url`. With `LINKWRIGHT_RECORD=1` in the
-/// environment the file is (re)written instead and the comparison passes.
+/// environment the file is (re)written instead and the comparison fails, saying so: a run that
+/// records has compared nothing, so it must never pass as if it had.
 public enum Golden {
     public static var recording: Bool { ProcessInfo.processInfo.environment["LINKWRIGHT_RECORD"] == "1" }
 
-    /// `nil` when they match, else a message naming the first differing line.
+    /// `nil` when they match, else a message naming the first differing line, or saying that the
+    /// file was recorded.
     public static func mismatch(_ actual: String, golden url: URL) -> String? {
         if recording {
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(actual.utf8).write(to: url)
-            return nil
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(actual.utf8).write(to: url)
+            } catch {
+                return "could not record golden file \(url.path): \(error)"
+            }
+            return "recorded golden file \(url.path); review it and run the tests again without LINKWRIGHT_RECORD"
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return "golden file \(url.path) is missing; run the tests with LINKWRIGHT_RECORD=1 to create it"
@@ -152,5 +164,18 @@ public enum Golden {
               expected: \(line(expectedLines))
               actual:   \(line(actualLines))
             """
+    }
+}
+
+/// One example of one policy rule, as a test argument: the core tests run it through the policy
+/// engine and the end-to-end tests through `linkwright check`.
+public struct RuleExampleCase: CustomStringConvertible, Sendable {
+    public let rule: String
+    public let example: RuleExample
+
+    public var description: String { "\(rule): \(example.name)" }
+
+    public static var all: [RuleExampleCase] {
+        PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }
     }
 }

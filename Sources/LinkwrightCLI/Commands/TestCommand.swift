@@ -47,12 +47,11 @@ struct TestCommand: Command {
                 environments.insert(result.environment)
                 guard !result.passed else { return }
                 failures += 1
-                let decided = result.decidingRule.map { " (decided by \(workspace.printer.path($0)))" } ?? ""
                 terminal.out(
                     workspace.printer.text(
                         PolicyRules.expectationFailed,
-                        "\(result.url) on \(result.platform.rawValue) in \(result.environment): expected \(result.expected), "
-                            + "got \(result.actual)\(decided)",
+                        result.failureMessage(
+                            namingEnvironment: true, decidingRule: result.decidingRule.map(workspace.printer.path)),
                         at: result.location, hint: result.comment))
             }
             terminal.out(
@@ -93,7 +92,7 @@ struct TestCommand: Command {
                 if result.passed {
                     text += "/>\n"
                 } else {
-                    let message = XMLText.printable("expected \(result.expected), got \(result.actual)")
+                    let message = XMLText.printable(result.mismatch)
                     let place = XMLText.printable(printer.path(result.location))
                     text += ">\n      <failure message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
                 }

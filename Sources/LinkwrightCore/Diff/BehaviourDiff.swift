@@ -100,7 +100,7 @@ public enum BehaviourDiff {
             var oldLists: [String: DecisionList] = [:]
             var newLists: [String: DecisionList] = [:]
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
-                let concrete = concreteHost(host, avoiding: mentioned)
+                let concrete = URLSamples.host(for: host, avoiding: mentioned)
                 for platform in Platform.allCases {
                     let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform, made: &oldLists)
                     let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform, made: &newLists)
@@ -118,19 +118,6 @@ public enum BehaviourDiff {
             }
         }
         return comparison
-    }
-
-    /// A host name to try a wildcard binding on: a subdomain no binding names.
-    static func concreteHost(_ host: Host, avoiding mentioned: Set<String>) -> String {
-        guard host.isWildcard else { return host.name }
-        let root = host.fileHost.name
-        var label = "subdomain"
-        var counter = 1
-        while mentioned.contains(label + "." + root) {
-            counter += 1
-            label = "subdomain\(counter)"
-        }
-        return label + "." + root
     }
 
     /// One host and platform of one environment, where a proof's answer becomes observations.

@@ -15,6 +15,18 @@ public enum ExpectationRunner {
         /// The rule that decided for the app the expectation is about, when one did.
         public var decidingRule: SourceLocation?
         public var comment: String?
+
+        /// "expected shop, got web": what every report of a failed check says it found.
+        public var mismatch: String { "expected \(expected), got \(actual)" }
+
+        /// The one-line message of a failed check, the same in `check` and `test`.
+        /// `namingEnvironment`: for reports that do not show the environment apart;
+        /// `decidingRule`: where the deciding rule is, written as the caller prints paths.
+        public func failureMessage(namingEnvironment: Bool, decidingRule: String?) -> String {
+            let place = namingEnvironment ? " in \(environment)" : ""
+            let decided = decidingRule.map { " (decided by \($0))" } ?? ""
+            return "\(url) on \(platform.rawValue)\(place): \(mismatch)\(decided)"
+        }
     }
 
     public static func run(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [Result] {
@@ -50,11 +62,10 @@ public enum ExpectationRunner {
     /// A wildcard binding is checked on a representative subdomain.
     static func url(_ expectation: Expectation, on host: Host) -> LinkURL? {
         guard let parsed = LinkURL(expectation.url.value) else { return nil }
-        let concrete = host.isWildcard ? "subdomain." + host.fileHost.name : host.name
         if let own = parsed.host {
             return HostPattern.appleEntitlement(host.name, matches: own) ? parsed : nil
         }
-        return parsed.on(host: concrete)
+        return parsed.on(host: URLSamples.host(for: host))
     }
 
     private static func check(

@@ -17,6 +17,21 @@ public enum URLSamples {
         }.joined()
     }
 
+    /// A host a URL can stand on for a binding: the host itself, or for a wildcard a subdomain
+    /// that no binding in `mentioned` names (`subdomain.shop.example`, else `subdomain2.…`), so
+    /// the sample checks the wildcard and not some exact binding.
+    public static func host(for binding: Host, avoiding mentioned: Set<String> = []) -> String {
+        guard binding.isWildcard else { return binding.name }
+        let root = binding.fileHost.name
+        var label = "subdomain"
+        var counter = 1
+        while mentioned.contains(label + "." + root) {
+            counter += 1
+            label = "subdomain\(counter)"
+        }
+        return label + "." + root
+    }
+
     /// `path` bare, with every query item the domain's rules name (each alone and all together),
     /// with every whole-query pattern, and with a fragment.
     public static func around(path: String, in domain: Domain) -> [String] {

@@ -155,17 +155,22 @@ struct Automaton: Sendable {
         }
     }
 
-    /// Adds `state` and every state reachable from it without consuming. Iterative, so a long
-    /// chain of branches cannot exhaust the stack.
-    private func addClosure(
-        of state: Int, generation: UInt32, marks: inout [UInt32], to members: inout [Int], pending: inout [Int]
+    /// Adds `state` and every state reachable from it without consuming, each once per
+    /// `generation` of `marks`: the closure of every subset construction of the engine
+    /// (`matches`, `SubsetDFA` through `closure(of:)`, `LazyDFA`). A branching state for which
+    /// `stops` holds is added but not followed (`LazyDFA`'s ending `*` loops). Iterative, so a
+    /// long chain of branches cannot exhaust the stack.
+    @inline(__always)
+    func addClosure(
+        of state: Int, generation: UInt32, marks: inout [UInt32], to members: inout [Int], pending: inout [Int],
+        stoppingAt stops: (Int) -> Bool = { _ in false }
     ) {
         guard marks[state] != generation else { return }
         marks[state] = generation
         members.append(state)
         pending.append(state)
         while let node = pending.popLast() {
-            guard kinds[node] == .split else { continue }
+            guard kinds[node] == .split, !stops(node) else { continue }
             for target in branches[links[node]..<(links[node] + branchCounts[node])] where marks[target] != generation {
                 marks[target] = generation
                 members.append(target)
@@ -174,16 +179,8 @@ struct Automaton: Sendable {
         }
     }
 
-    /// Where consuming node `state` goes.
-    func successor(of state: Int) -> Int { links[state] }
-
     /// Whether node `state` branches without consuming.
     func branches(_ state: Int) -> Bool { kinds[state] == .split }
-
-    /// Where split node `state` branches to; nothing for other nodes.
-    func branchTargets(of state: Int) -> ArraySlice<Int> {
-        kinds[state] == .split ? branches[links[state]..<(links[state] + branchCounts[state])] : []
-    }
 
     /// Several automata side by side in one node array, node `n` of `automata[i]` at
     /// `offsets[i] + n`; its own start and accept are meaningless (see `AutomatonUnion`).
@@ -213,10 +210,16 @@ struct Automaton: Sendable {
         return members.sorted()
     }
 
-    /// The DFA step from a closed state set on `scalar`, closed again.
-    func step(_ states: [Int], on scalar: Unicode.Scalar) -> [Int] {
-        closure(of: states.filter { consumes($0, scalar) }.map { links[$0] })
+    /// Where the consuming states among `states` go on `scalar`: a subset construction's move,
+    /// before its closure.
+    func moved(_ states: some Sequence<Int>, on scalar: Unicode.Scalar) -> [Int] {
+        var moved: [Int] = []
+        for state in states where consumes(state, scalar) { moved.append(links[state]) }
+        return moved
     }
+
+    /// The DFA step from a closed state set on `scalar`, closed again.
+    func step(_ states: [Int], on scalar: Unicode.Scalar) -> [Int] { closure(of: moved(states, on: scalar)) }
 
     /// Every test the automaton performs, for splitting the alphabet into classes.
     var tests: [ScalarTest] {

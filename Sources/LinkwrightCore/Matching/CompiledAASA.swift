@@ -40,7 +40,7 @@ public struct CompiledAASA: Sendable {
 
     /// A component or legacy path with everything it inherits resolved. A class: matching
     /// walks thousands of rules per second, and sharing them costs no copies.
-    final class Rule: Sendable {
+    final class Rule: DecidingRule, Sendable {
         let kind: RuleTrace.Kind
         let index: Int
         let origin: SourceLocation?
@@ -112,44 +112,13 @@ public struct CompiledAASA: Sendable {
     /// the decision lists every rule tried and every comparison made.
     public func decision(for url: LinkURL, appID: String, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
-        guard tracing else { return fastDecision(&values, appID: appID) }
-        var trace: [RuleTrace] = []
+        var trace: [RuleTrace]? = tracing ? [] : nil
         for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
-            for rule in entry.rules {
-                var checks: [PartCheck]? = tracing ? [] : nil
-                let matched = rule.matches(&values, checks: &checks)
-                if let checks {
-                    trace.append(
-                        RuleTrace(
-                            kind: rule.kind, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                            caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded,
-                            exclude: rule.exclude,
-                            checks: checks, matched: matched))
-                }
-                if matched {
-                    return LinkDecision(
-                        outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-                        origin: rule.origin, trace: trace)
-                }
+            if let rule = entry.index.firstMatch(among: entry.rules, &values, entryIndex: entryIndex, trace: &trace) {
+                return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
             }
         }
-        return LinkDecision(outcome: .noMatch, trace: trace)
-    }
-}
-
-extension CompiledAASA {
-    /// The same decision as a traced one, each entry's first matching rule found by its
-    /// `RuleIndex`.
-    private func fastDecision(_ values: inout ComparedValues, appID: String) -> LinkDecision {
-        for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
-            if let position = entry.index.firstMatch(&values) {
-                let rule = entry.rules[Int(position)]
-                return LinkDecision(
-                    outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-                    origin: rule.origin)
-            }
-        }
-        return LinkDecision(outcome: .noMatch)
+        return LinkDecision(outcome: .noMatch, trace: trace ?? [])
     }
 }
 
@@ -178,8 +147,6 @@ extension CompiledAASA.Rule {
         return result.contains { $0 == nil } ? nil : result.compactMap { $0 }
     }
 
-    /// Whether every part matches. With `checks`, every part is compared and recorded even after
-    /// one fails, so a trace shows the whole picture; without, the first failure stops.
     func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
         let decoded = !percentEncoded
         var pathOptions = options

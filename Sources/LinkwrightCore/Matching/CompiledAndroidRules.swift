@@ -20,7 +20,7 @@ public struct CompiledDynamicRules: Sendable {
     private let index: RuleIndex
 
     /// One rule, compiled; a class so evaluations share it without copies.
-    final class Rule: Sendable {
+    final class Rule: DecidingRule, Sendable {
         let index: Int
         let origin: SourceLocation?
         let exclude: Bool
@@ -52,36 +52,11 @@ public struct CompiledDynamicRules: Sendable {
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
     public func decision(for url: LinkURL, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
-        guard tracing else { return fastDecision(&values) }
-        var trace: [RuleTrace] = []
-        for rule in rules {
-            var checks: [PartCheck]? = tracing ? [] : nil
-            let matched = rule.matches(&values, checks: &checks)
-            if let checks {
-                trace.append(
-                    RuleTrace(
-                        kind: .dynamicRule, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                        caseSensitive: true, percentEncoded: false, exclude: rule.exclude, checks: checks,
-                        matched: matched))
-            }
-            if matched {
-                return LinkDecision(
-                    outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-                    origin: rule.origin, trace: trace)
-            }
+        var trace: [RuleTrace]? = tracing ? [] : nil
+        guard let rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace) else {
+            return LinkDecision(outcome: .noMatch, trace: trace ?? [])
         }
-        return LinkDecision(outcome: .noMatch, trace: trace)
-    }
-}
-
-extension CompiledDynamicRules {
-    /// The traced decision's answer, the first matching rule found by the index.
-    private func fastDecision(_ values: inout ComparedValues) -> LinkDecision {
-        guard let position = index.firstMatch(&values) else { return LinkDecision(outcome: .noMatch) }
-        let rule = rules[Int(position)]
-        return LinkDecision(
-            outcome: rule.exclude ? .exclude : .match, entryIndex: entryIndex, ruleIndex: rule.index,
-            origin: rule.origin)
+        return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
     }
 }
 
@@ -97,7 +72,11 @@ extension CompiledDynamicRules.Rule {
             + (fragment.map { [constraint(.fragment, $0)] } ?? [])
     }
 
-    /// Whether every part matches.
+    var kind: RuleTrace.Kind { .dynamicRule }
+    /// Android compares every part case-sensitively, decoded (see `CompiledDynamicRules`).
+    var caseSensitive: Bool { true }
+    var percentEncoded: Bool { false }
+
     func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
         let options = CompiledDynamicRules.options
         var matched = true

@@ -83,6 +83,10 @@ final class LazyDFA: Sendable {
         }
     }
 
+    /// How many states and cells the cache holds now: between two inputs, never more than
+    /// `limits` (tests check it; a step may build one state past them before starting over).
+    var cacheSize: (states: Int, cells: Int) { cache.withLock { ($0.stateCount, $0.cells) } }
+
     /// The trie's automaton with flat per-node facts.
     struct Program: Sendable {
         let nodes: Automaton
@@ -167,7 +171,7 @@ final class LazyDFA: Sendable {
             classCount = program.classCount
             marks = Array(repeating: 0, count: program.count)
             _ = add([], program: program)
-            let (nodes, matches) = closure(of: [Int32(program.nodes.start)], program: program)
+            let (nodes, matches) = closure(of: [program.nodes.start], program: program)
             startMatches = matches
             start = add(nodes, program: program)
         }
@@ -190,18 +194,9 @@ final class LazyDFA: Sendable {
         }
 
         private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
-            let (nodes, matches) = closure(
-                of: moved(members[Int(state)], on: scalar, program: program), program: program)
+            let moved = program.nodes.moved(members[Int(state)].lazy.map(Int.init), on: scalar)
+            let (nodes, matches) = closure(of: moved, program: program)
             return (add(nodes, program: program), matchedID(matches.sorted()))
-        }
-
-        /// Where the stepping nodes among `nodes` go on `scalar`.
-        private func moved(_ nodes: [Int32], on scalar: Unicode.Scalar, program: Program) -> [Int32] {
-            var moved: [Int32] = []
-            for node in nodes where program.nodes.consumes(Int(node), scalar) {
-                moved.append(Int32(program.nodes.successor(of: Int(node))))
-            }
-            return moved
         }
 
         /// Decides `input` from `nodes` (from the start when `nil`) by stepping node sets,
@@ -213,13 +208,13 @@ final class LazyDFA: Sendable {
             if let nodes {
                 current = nodes
             } else {
-                let start = closure(of: [Int32(program.nodes.start)], program: program)
+                let start = closure(of: [program.nodes.start], program: program)
                 current = start.nodes
                 labels += start.matched
             }
             for scalar in input {
                 if current.isEmpty { return }
-                let next = closure(of: moved(current, on: scalar, program: program), program: program)
+                let next = closure(of: program.nodes.moved(current.lazy.map(Int.init), on: scalar), program: program)
                 current = next.nodes
                 labels += next.matched
                 if labels.count > 2 * program.count + 64 { AutomatonUnion.removeRepeats(&labels) }
@@ -262,30 +257,28 @@ final class LazyDFA: Sendable {
 
         /// `nodes` and every node reachable from them without consuming, and the members whose
         /// ending `*` loop was reached on the way (those loops left out), in no order.
-        private mutating func closure(of nodes: [Int32], program: Program) -> (nodes: [Int32], matched: [Int32]) {
+        private mutating func closure(of nodes: [Int], program: Program) -> (nodes: [Int32], matched: [Int32]) {
             generation &+= 1
             if generation == 0 {
                 marks = Array(repeating: 0, count: marks.count)
                 generation = 1
             }
+            var reached: [Int] = []
+            var pending: [Int] = []
+            for node in nodes {
+                program.nodes.addClosure(
+                    of: node, generation: generation, marks: &marks, to: &reached, pending: &pending,
+                    stoppingAt: { !program.matchesAnyRest[$0].isEmpty })
+            }
             var result: [Int32] = []
             var matched: [Int32] = []
-            var pending: [Int32] = []
-            for node in nodes where marks[Int(node)] != generation {
-                marks[Int(node)] = generation
-                pending.append(node)
-            }
-            while let node = pending.popLast() {
-                let ending = program.matchesAnyRest[Int(node)]
+            for node in reached {
+                let ending = program.matchesAnyRest[node]
                 if !ending.isEmpty {
                     matched += ending
-                    continue
-                }
-                // Branching nodes only lead on: a state is its stepping and accepting nodes.
-                if !program.nodes.branches(Int(node)) { result.append(node) }
-                for target in program.nodes.branchTargets(of: Int(node)) where marks[target] != generation {
-                    marks[target] = generation
-                    pending.append(Int32(target))
+                } else if !program.nodes.branches(node) {
+                    // Branching nodes only lead on: a state is its stepping and accepting nodes.
+                    result.append(Int32(node))
                 }
             }
             return (result, matched)

@@ -26,16 +26,21 @@ public struct RuleInfo: Sendable {
 }
 
 /// A configuration before (`base`, absent for rules about the head alone) and after a change,
-/// and whether the rule must report it.
+/// and exactly what the rule must report there.
 public struct RuleExample: Sendable {
     public var name: String
-    public var triggers: Bool
+    /// Where each finding of the rule points (`file:line:column`), in the order reported: one
+    /// entry per finding, none when the rule must stay silent. Stating places, not just "some
+    /// finding", keeps an example from passing when the rule reports the wrong thing.
+    public var reportsAt: [String]
     public var base: [String: String]?
     public var head: [String: String]
 
-    public init(_ name: String, triggers: Bool, base: [String: String]? = nil, head: [String: String]) {
+    public var triggers: Bool { !reportsAt.isEmpty }
+
+    public init(_ name: String, reportsAt: [String], base: [String: String]? = nil, head: [String: String]) {
         self.name = name
-        self.triggers = triggers
+        self.reportsAt = reportsAt
         self.base = base
         self.head = head
     }

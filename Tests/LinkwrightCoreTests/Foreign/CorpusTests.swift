@@ -1,15 +1,12 @@
 import Foundation
 import LinkwrightCore
+import LinkwrightTestSupport
 import Testing
 
 /// The real-world files of `../shared/corpus` (see SOURCES.md there), found next to the
-/// repository. A fresh clone without them skips these tests with a printed note.
+/// repository. A fresh clone without them shows these tests as skipped.
 enum Corpus {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: root.path) }
+    static let root = RepositoryPaths.sharedCorpusFolder
 
     /// Every regular file below `folder`, sorted by path.
     static func files(in folder: String) -> [URL] {
@@ -24,20 +21,15 @@ enum Corpus {
     static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
     static func bytes(_ relativePath: String) throws -> [UInt8] { try bytes(root.appendingPathComponent(relativePath)) }
-
-    static func skipUnlessPresent() -> Bool {
-        if isPresent { return false }
-        print("note: corpus not found at \(root.path); corpus tests skipped")
-        return true
-    }
 }
 
-@Suite("Real-world corpus")
+@Suite(
+    "Real-world corpus",
+    .enabled(if: RepositoryPaths.sharedCorpus != nil, Comment(rawValue: RepositoryPaths.sharedCorpusMissing)))
 struct CorpusTests {
     static let probePaths = ["/", "/buy/42", "/help/website/faq?articleNumber=4815", "/a/b?x=1#frag", "/caf%C3%A9"]
 
     @Test func everyFileReadsAndEvaluatesWithoutCrashing() throws {
-        if Corpus.skipUnlessPresent() { return }
         var read = 0
         var rejected: [String: Int] = [:]
         var evaluated = 0
@@ -98,7 +90,6 @@ struct CorpusTests {
         ),
     ])
     func invalidJSONIsLocated(path: String, isAssetLinks: Bool) throws {
-        if Corpus.skipUnlessPresent() { return }
         let bytes = try Corpus.bytes(path)
         let diagnostics =
             isAssetLinks
@@ -108,7 +99,6 @@ struct CorpusTests {
     }
 
     @Test func signedArtsyFileIsRead() throws {
-        if Corpus.skipUnlessPresent() { return }
         let result = AASAReader().read(
             try Corpus.bytes("aasa/artsy__artsy-eigen-web-association__apple-app-site-association"), file: "artsy")
         #expect(result.wasSigned)
@@ -120,7 +110,6 @@ struct CorpusTests {
     // SOURCES.md: element-call's first `?` rule used "*", which also matches URLs without the
     // item, so the exclude caught every URL; fixed to "?*" in ad462f3d.
     @Test func elementCallStarExcludedEverything() throws {
-        if Corpus.skipUnlessPresent() { return }
         let buggy =
             "history/element-hq__element-call/element-hq__element-call__public_apple-app-site-association@399ec9fa"
         let result = AASAReader().read(try Corpus.bytes(buggy), file: buggy)
@@ -137,7 +126,6 @@ struct CorpusTests {
 
     // SOURCES.md: "ORDER BUG: '/skins/install' + ?url='*' precedes the no-query exclude".
     @Test func provenanceDeadExcludeIsFound() throws {
-        if Corpus.skipUnlessPresent() { return }
         let path = "aasa/Provenance-Emu__provenance-emu.github.io__static_.well-known_apple-app-site-association"
         let document = try #require(AASAReader().read(try Corpus.bytes(path), file: path).document)
         let dead = RuleAnalysis().findings(in: document).filter { $0.id == .unreachableRule }
@@ -157,7 +145,6 @@ struct CorpusTests {
         ("assetlinks/0x01-a2a__pilot__.well-known_assetlinks.json", "INVALID_PACKAGE_NAME", true),
     ])
     func knownProblemsAreReported(path: String, id: String, isAssetLinks: Bool) throws {
-        if Corpus.skipUnlessPresent() { return }
         let bytes = try Corpus.bytes(path)
         let diagnostics =
             isAssetLinks

@@ -90,14 +90,14 @@ struct SharedEnvironment {
 
     /// Every environment of `head` that `base` has too.
     static func all(base: PolicySnapshot, head: PolicySnapshot) -> [SharedEnvironment] {
-        head.compiled.environments.compactMap { after in
+        head.compiled.environments.compactMap { after -> SharedEnvironment? in
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { return nil }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
             let servedBefore = Set(before.sites.flatMap(\.servedHosts))
             var hosts: [(String, String)] = []
             for host in after.sites.flatMap(\.servedHosts)
             where servedBefore.contains(host) && !hosts.contains(where: { $0.0 == host.name }) {
-                hosts.append((host.name, BehaviourDiff.concreteHost(host, avoiding: mentioned)))
+                hosts.append((host.name, URLSamples.host(for: host, avoiding: mentioned)))
             }
             return SharedEnvironment(
                 name: after.name, before: EnvironmentEvaluator(before), after: EnvironmentEvaluator(after),

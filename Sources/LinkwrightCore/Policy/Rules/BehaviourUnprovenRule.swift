@@ -14,7 +14,10 @@ struct BehaviourUnprovenRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "a rule with many wildcards inserted above an exclusion, with a tiny budget", triggers: true,
+                "a rule with many wildcards inserted above an exclusion, with a tiny budget",
+                reportsAt: Array(repeating: "domains/shop.yaml:4:9", count: 6)
+                    + Array(repeating: "domains/shop.yaml:7:9", count: 8)
+                    + Array(repeating: "domains/shop.yaml:6:9", count: 8),
                 base: budget(RuleExampleConfiguration.files),
                 head: budget(
                     RuleExampleConfiguration.replacing(
@@ -22,7 +25,7 @@ struct BehaviourUnprovenRule: PolicyRule {
                         with: "      - path: \"\(manyWildcards)\"\n      - path: /admin/*\n",
                         in: "domains/shop.yaml"))),
             RuleExample(
-                "the same change within the standard budget", triggers: false, base: RuleExampleConfiguration.files,
+                "the same change within the standard budget", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /admin/*\n", with: "      - path: \"\(manyWildcards)\"\n      - path: /admin/*\n",
                     in: "domains/shop.yaml")),

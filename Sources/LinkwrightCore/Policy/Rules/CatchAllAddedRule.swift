@@ -10,17 +10,17 @@ struct CatchAllAddedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "products widened to everything", triggers: true,
+                "products widened to everything", reportsAt: ["domains/shop.yaml:6:9", "domains/shop.yaml:6:9"],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: \"*\"\n", in: "domains/shop.yaml")),
             RuleExample(
-                "an exclusion of every URL", triggers: true,
+                "an exclusion of every URL", reportsAt: ["domains/shop.yaml:4:9", "domains/shop.yaml:4:9"],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /admin/*\n", with: "      - path: /*\n", in: "domains/shop.yaml")),
             RuleExample(
-                "a catch-all except for one query item is not one", triggers: false,
+                "a catch-all except for one query item is not one", reportsAt: [],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: \"*\"\n        query: {ref: \"?*\"}\n",

@@ -10,16 +10,16 @@ struct DeveloperModeInProductionRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "production in developer mode", triggers: true,
+                "production in developer mode", reportsAt: ["environments/production.yaml:2:20"],
                 head: RuleExampleConfiguration.replacing(
                     "tier: production\n", with: "tier: production\nentitlements_mode: developer\n",
                     in: "environments/production.yaml")),
             RuleExample(
-                "production in managed mode", triggers: false,
+                "production in managed mode", reportsAt: [],
                 head: RuleExampleConfiguration.replacing(
                     "tier: production\n", with: "tier: production\nentitlements_mode: managed\n",
                     in: "environments/production.yaml")),
-            RuleExample("staging in developer mode", triggers: false, head: RuleExampleConfiguration.files),
+            RuleExample("staging in developer mode", reportsAt: [], head: RuleExampleConfiguration.files),
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {

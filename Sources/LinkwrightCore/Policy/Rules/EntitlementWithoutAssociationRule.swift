@@ -11,13 +11,13 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "an App Clip served only through a wildcard host", triggers: true,
+                "an App Clip served only through a wildcard host", reportsAt: ["environments/production.yaml:14:3"],
                 head: RuleExampleConfiguration.files
                     .replacing("  shop.example: shop\n", with: "  \"*.shop.example\": shop\n", in: Self.production)
                     .replacing("apps:\n", with: "apps:\n" + Self.clip, in: Self.production)
                     .appending("appclips: [clip]\n", to: "domains/shop.yaml")),
             RuleExample(
-                "an App Clip on a concrete host", triggers: false,
+                "an App Clip on a concrete host", reportsAt: [],
                 head: RuleExampleConfiguration.files
                     .replacing("apps:\n", with: "apps:\n" + Self.clip, in: Self.production)
                     .appending("appclips: [clip]\n", to: "domains/shop.yaml")),

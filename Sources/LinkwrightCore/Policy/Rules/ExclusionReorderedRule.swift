@@ -12,14 +12,14 @@ struct ExclusionReorderedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "the exclusion moved below a catch-all", triggers: true,
+                "the exclusion moved below a catch-all", reportsAt: ["domains/shop.yaml:5:9"],
                 base: RuleExampleConfiguration.files.replacing(
                     "      - path: /products/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"),
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /admin/*\n        exclude: true\n      - path: /products/*\n",
                     with: "      - path: /*\n      - path: /admin/*\n        exclude: true\n", in: "domains/shop.yaml")),
             RuleExample(
-                "the exclusion was deleted while a catch-all follows", triggers: true,
+                "the exclusion was deleted while a catch-all follows", reportsAt: ["domains/shop.yaml:4:9"],
                 base: RuleExampleConfiguration.files.replacing(
                     "      - path: /products/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"),
                 head: RuleExampleConfiguration.files.replacing(
@@ -27,7 +27,7 @@ struct ExclusionReorderedRule: PolicyRule {
                     with: "      - path: /*\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "a suffix rule moved above the exclusion it overlaps", triggers: true,
+                "a suffix rule moved above the exclusion it overlaps", reportsAt: ["domains/shop.yaml:5:9"],
                 base: RuleExampleConfiguration.files.replacing(
                     "      - path: /products/*\n", with: "      - path: /products/*\n      - path: \"*/login\"\n",
                     in: "domains/shop.yaml"),
@@ -37,7 +37,7 @@ struct ExclusionReorderedRule: PolicyRule {
                         + "      - path: /products/*\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "reordering rules that do not overlap", triggers: false, base: RuleExampleConfiguration.files,
+                "reordering rules that do not overlap", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /admin/*\n        exclude: true\n      - path: /products/*\n",
                     with: "      - path: /products/*\n      - path: /admin/*\n        exclude: true\n",

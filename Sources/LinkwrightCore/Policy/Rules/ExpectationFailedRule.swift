@@ -9,12 +9,16 @@ struct ExpectationFailedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "an exclusion that swallows an expected link", triggers: true,
+                "an exclusion that swallows an expected link",
+                reportsAt: [
+                    "domains/shop.yaml:10:5", "domains/shop.yaml:10:5", "domains/shop.yaml:10:5",
+                    "domains/shop.yaml:10:5",
+                ],
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /admin/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"
                 ).appending("expectations:\n  - url: /products/42\n    opens_app: shop\n", to: "domains/shop.yaml")),
             RuleExample(
-                "a met expectation", triggers: false,
+                "a met expectation", reportsAt: [],
                 head: RuleExampleConfiguration.files.appending(
                     "expectations:\n  - url: /products/42\n    opens_app: shop\n  - url: /admin/users\n    opens_web: true\n",
                     to: "domains/shop.yaml")),
@@ -26,11 +30,10 @@ struct ExpectationFailedRule: PolicyRule {
             if !$0.passed { failures.append($0) }
         }
         return failures.map { result in
-            let decided = result.decidingRule.map { " (decided by \($0))" } ?? ""
-            return Finding(
+            Finding(
                 rule: info.id, severity: info.defaultSeverity,
-                message:
-                    "\(result.url) on \(result.platform.rawValue): expected \(result.expected), got \(result.actual)\(decided)",
+                message: result.failureMessage(
+                    namingEnvironment: false, decidingRule: result.decidingRule?.description),
                 location: result.location, hint: "fix the rules, or the expectation if the new behaviour is intended",
                 witnesses: [result.url], environment: result.environment, host: result.host,
                 platform: result.platform,

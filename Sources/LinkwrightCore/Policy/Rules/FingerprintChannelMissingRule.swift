@@ -9,12 +9,12 @@ struct FingerprintChannelMissingRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "only the upload key", triggers: true,
+                "only the upload key", reportsAt: ["environments/production.yaml:8:7"],
                 head: RuleExampleConfiguration.replacing(
                     "play-signing:", with: "upload:", in: "environments/production.yaml")),
-            RuleExample("the Play signing key is listed", triggers: false, head: RuleExampleConfiguration.files),
+            RuleExample("the Play signing key is listed", reportsAt: [], head: RuleExampleConfiguration.files),
             RuleExample(
-                "a staging app with the upload key only", triggers: false, head: RuleExampleConfiguration.files),
+                "a staging app with the upload key only", reportsAt: [], head: RuleExampleConfiguration.files),
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {

@@ -10,19 +10,25 @@ struct ForbiddenPathRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "a catch-all rule swallows the OAuth callback", triggers: true,
+                "a catch-all rule swallows the OAuth callback",
+                reportsAt: [
+                    "domains/shop.yaml:6:9", "domains/shop.yaml:6:9", "domains/shop.yaml:6:9", "domains/shop.yaml:6:9",
+                ],
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /products/*\n", with: "      - path: /*\n", in: "domains/shop.yaml"
                 ).appending(Self.policy, to: "policies/merge.yaml")),
             RuleExample(
-                "the callback needs a query item to open", triggers: true,
+                "the callback needs a query item to open",
+                reportsAt: [
+                    "domains/shop.yaml:7:9", "domains/shop.yaml:7:9", "domains/shop.yaml:7:9", "domains/shop.yaml:7:9",
+                ],
                 head: RuleExampleConfiguration.files.replacing(
                     "      - path: /products/*\n",
                     with: "      - path: /products/*\n      - path: /oauth/*\n        query: {code: \"?*\"}\n",
                     in: "domains/shop.yaml"
                 ).appending(Self.policy, to: "policies/merge.yaml")),
             RuleExample(
-                "rules that leave the callback alone", triggers: false,
+                "rules that leave the callback alone", reportsAt: [],
                 head: RuleExampleConfiguration.files.appending(Self.policy, to: "policies/merge.yaml")),
         ])
 
@@ -40,9 +46,7 @@ struct ForbiddenPathRule: PolicyRule {
                 var order: [OpenedApp] = []
                 for binding in declared.hosts {
                     guard let domain = context.head.configuration.domain(named: binding.domain.value) else { continue }
-                    let host =
-                        binding.host.value.isWildcard
-                        ? "subdomain." + binding.host.value.fileHost.name : binding.host.value.name
+                    let host = URLSamples.host(for: binding.host.value)
                     for sample in URLSamples.around(path: forbidden.path.value, in: domain) {
                         guard let url = LinkURL(sample)?.on(host: host) else { continue }
                         for platform in Platform.allCases {

@@ -10,18 +10,18 @@ struct NonProductionHostInProductionRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "the staging host is served by production", triggers: true,
+                "the staging host is served by production", reportsAt: ["environments/production.yaml:13:3"],
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  shop.example: shop\n  staging.shop.example: shop\n",
                     in: "environments/production.yaml")),
             RuleExample(
-                "the staging signing key is trusted in production", triggers: true,
+                "the staging signing key is trusted in production", reportsAt: ["environments/production.yaml:11:17"],
                 head: RuleExampleConfiguration.replacing(
                     "        play-signing: \"\(RuleExampleConfiguration.fingerprint)\"\n",
                     with: "        play-signing: \"\(RuleExampleConfiguration.fingerprint)\"\n"
                         + "        upload: \"\(RuleExampleConfiguration.stagingFingerprint)\"\n",
                     in: "environments/production.yaml")),
-            RuleExample("separate hosts, apps and keys", triggers: false, head: RuleExampleConfiguration.files),
+            RuleExample("separate hosts, apps and keys", reportsAt: [], head: RuleExampleConfiguration.files),
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {

@@ -10,25 +10,30 @@ struct ProductionAppRemovedRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "the domain keeps the app to staging", triggers: true, base: RuleExampleConfiguration.files,
+                "the domain keeps the app to staging",
+                reportsAt: ["environments/production.yaml:12:3", "environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  - apps: [shop]\n", with: "  - apps: [shop]\n    environments: [staging]\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "the production host disappears", triggers: true, base: RuleExampleConfiguration.files,
+                "the production host disappears",
+                reportsAt: ["environments/production.yaml:12:3", "environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  store.example: shop\n", in: "environments/production.yaml")),
             RuleExample(
-                "the Play signing key is replaced", triggers: true, base: RuleExampleConfiguration.files,
+                "the Play signing key is replaced", reportsAt: ["environments/production.yaml:12:3"],
+                base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "play-signing: \"14:6D", with: "play-signing: \"15:6D", in: "environments/production.yaml")),
             RuleExample(
-                "a staging host disappears", triggers: false, base: RuleExampleConfiguration.files,
+                "a staging host disappears", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "  staging.shop.example: shop\n", with: "  preview.shop.example: shop\n",
                     in: "environments/staging.yaml")),
             RuleExample(
-                "a rule is added", triggers: false, base: RuleExampleConfiguration.files,
+                "a rule is added", reportsAt: [], base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /offers/*\n",
                     in: "domains/shop.yaml")),
@@ -80,37 +85,5 @@ struct ProductionAppRemovedRule: PolicyRule {
             }
         }
         return findings
-    }
-}
-
-/// Who a compiled site lets in: iOS app IDs per service, Android packages with their keys.
-struct SiteParties {
-    struct Service: Hashable, Comparable {
-        var service: String
-        var appID: String
-        static func < (lhs: Service, rhs: Service) -> Bool { (lhs.service, lhs.appID) < (rhs.service, rhs.appID) }
-    }
-
-    var iosServices: Set<Service> = []
-    var androidKeys: [String: Set<String>] = [:]
-
-    init() {}
-
-    init(_ site: CompiledSite) {
-        if let aasa = site.aasa {
-            for details in aasa.applinks?.details ?? [] {
-                for appID in details.effectiveAppIDs {
-                    iosServices.insert(Service(service: AASAKey.applinks.rawValue, appID: appID))
-                }
-            }
-            for (service, apps) in aasa.appLists {
-                for appID in apps ?? [] { iosServices.insert(Service(service: service.rawValue, appID: appID)) }
-            }
-        }
-        for statement in site.assetLinks?.statements ?? [] {
-            if case .androidApp(let package, let fingerprints) = statement.target {
-                androidKeys[package, default: []].formUnion(fingerprints)
-            }
-        }
     }
 }

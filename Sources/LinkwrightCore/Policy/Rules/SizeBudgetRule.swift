@@ -9,10 +9,10 @@ struct SizeBudgetRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "a budget the file exceeds", triggers: true,
+                "a budget the file exceeds", reportsAt: ["domains/shop.yaml:8:16", "domains/shop.yaml:8:16"],
                 head: RuleExampleConfiguration.replacing(
                     "emit:\n", with: "emit:\n  size_budget: 64\n", in: "domains/shop.yaml")),
-            RuleExample("within the default budget", triggers: false, head: RuleExampleConfiguration.files),
+            RuleExample("within the default budget", reportsAt: [], head: RuleExampleConfiguration.files),
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {

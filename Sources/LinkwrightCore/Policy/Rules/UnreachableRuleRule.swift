@@ -11,21 +11,22 @@ struct UnreachableRuleRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "a sale exclusion added below the rule that already opens it", triggers: true,
+                "a sale exclusion added below the rule that already opens it",
+                reportsAt: ["domains/shop.yaml:7:9", "domains/shop.yaml:7:9"],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n",
                     with: "      - path: /products/*\n      - path: /products/sale/*\n        exclude: true\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "the same exclusion above it", triggers: false,
+                "the same exclusion above it", reportsAt: [],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n",
                     with: "      - path: /products/sale/*\n        exclude: true\n      - path: /products/*\n",
                     in: "domains/shop.yaml")),
             RuleExample(
-                "an unreachable rule the base already had, moved down a line", triggers: false,
+                "an unreachable rule the base already had, moved down a line", reportsAt: [],
                 base: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /products/new\n",
                     in: "domains/shop.yaml"),

@@ -9,11 +9,11 @@ struct WildcardWithoutRootRule: PolicyRule {
             """,
         examples: [
             RuleExample(
-                "wildcard only", triggers: true,
+                "wildcard only", reportsAt: ["environments/production.yaml:12:3"],
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  \"*.shop.example\": shop\n", in: "environments/production.yaml")),
             RuleExample(
-                "wildcard and root", triggers: false,
+                "wildcard and root", reportsAt: [],
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n",
                     in: "environments/production.yaml")),

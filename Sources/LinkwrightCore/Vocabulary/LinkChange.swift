@@ -1,0 +1,86 @@
+/// One change between two compiled configurations, for people (`diff`, `changelog`) and machines.
+public struct LinkChange: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case hostAdded = "host_added"
+        case hostRemoved = "host_removed"
+        case appAdded = "app_added"
+        case appRemoved = "app_removed"
+        case fingerprintAdded = "fingerprint_added"
+        case fingerprintRemoved = "fingerprint_removed"
+        case entitlementAdded = "entitlement_added"
+        case entitlementRemoved = "entitlement_removed"
+        case ruleAdded = "rule_added"
+        case ruleRemoved = "rule_removed"
+        case ruleChanged = "rule_changed"
+        case ruleMoved = "rule_moved"
+        /// URLs that stayed on the web now open the app.
+        case opensApp = "opens_app"
+        /// URLs that opened the app now stay on the web.
+        case opensWeb = "opens_web"
+        /// URLs that opened one app now open another.
+        case changesApp = "changes_app"
+
+        public var isBehaviour: Bool { self == .opensApp || self == .opensWeb || self == .changesApp }
+    }
+
+    public var kind: Kind
+    public var environment: String
+    public var host: String?
+    /// `ios` or `android`.
+    public var platform: Platform?
+    /// The app ID (iOS) or package (Android) concerned.
+    public var app: String?
+    /// For behaviour changes `app`, `web` or an app ID; for structural ones the old and new value.
+    public var before: String?
+    public var after: String?
+    public var witnesses: [String]
+    public var location: SourceLocation?
+    public var side: Finding.Side
+    /// Some rule pairs of this host and platform were left unproven (`BehaviourDiff.Unproven`):
+    /// the witnesses are real, but other URLs may change too.
+    public var approximate: Bool
+
+    public init(
+        kind: Kind, environment: String, host: String? = nil, platform: Platform? = nil, app: String? = nil,
+        before: String? = nil, after: String? = nil, witnesses: [String] = [], location: SourceLocation? = nil,
+        side: Finding.Side = .head, approximate: Bool = false
+    ) {
+        self.kind = kind
+        self.environment = environment
+        self.host = host
+        self.platform = platform
+        self.app = app
+        self.before = before
+        self.after = after
+        self.witnesses = witnesses
+        self.location = location
+        self.side = side
+        self.approximate = approximate
+    }
+
+    /// One line for people.
+    public var summary: String {
+        let scope = [host, platform?.rawValue].compactMap { $0 }.joined(separator: " ")
+        let subject = app.map { " \($0)" } ?? ""
+        let text: String
+        switch kind {
+        case .hostAdded: text = "host added"
+        case .hostRemoved: text = "host removed"
+        case .appAdded: text = "app added:\(subject)" + (after.map { " (\($0))" } ?? "")
+        case .appRemoved: text = "app removed:\(subject)" + (before.map { " (\($0))" } ?? "")
+        case .fingerprintAdded: text = "signing key added for\(subject): \(after ?? "")"
+        case .fingerprintRemoved: text = "signing key removed for\(subject): \(before ?? "")"
+        case .entitlementAdded: text = "entitlement added for\(subject): \(after ?? "")"
+        case .entitlementRemoved: text = "entitlement removed for\(subject): \(before ?? "")"
+        case .ruleAdded: text = "rule added for\(subject): \(after ?? "")"
+        case .ruleRemoved: text = "rule removed for\(subject): \(before ?? "")"
+        case .ruleChanged: text = "rule changed for\(subject): \(before ?? "") → \(after ?? "")"
+        case .ruleMoved: text = "rule moved for\(subject): \(after ?? "")"
+        case .opensApp: text = "now opens\(subject) (was \(before ?? "web"))"
+        case .opensWeb: text = "now stays on the web (opened\(subject))"
+        case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
+        }
+        return "\(environment) \(scope): \(text)"
+            + (approximate ? " (not fully proven: other URLs may change too)" : "")
+    }
+}
