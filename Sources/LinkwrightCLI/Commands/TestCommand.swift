@@ -74,31 +74,19 @@ struct TestCommand: Command {
     }
 
     private func junit(_ results: [ExpectationRunner.Result], _ printer: DiagnosticPrinter) -> String {
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text +=
-            "<testsuites name=\"linkwright test\" tests=\"\(results.count)\" failures=\"\(results.filter { !$0.passed }.count)\">\n"
-        var environments: [String] = []
-        for result in results where !environments.contains(result.environment) {
-            environments.append(result.environment)
+        let environments = results.map(\.environment).uniqued()
+        let suites = environments.map { environment in
+            JUnitDocument.Suite(
+                name: environment,
+                cases: results.filter { $0.environment == environment }.map { result in
+                    JUnitDocument.TestCase(
+                        className: "\(environment).\(result.host)",
+                        name: "\(result.platform.rawValue) \(result.url) → \(result.expected)",
+                        failure: result.passed
+                            ? nil
+                            : JUnitDocument.Failure(message: result.mismatch, lines: [printer.path(result.location)]))
+                })
         }
-        for environment in environments {
-            let cases = results.filter { $0.environment == environment }
-            text +=
-                "  <testsuite name=\"\(XMLText.printable(environment))\" tests=\"\(cases.count)\" failures=\"\(cases.filter { !$0.passed }.count)\">\n"
-            for result in cases {
-                let name = XMLText.printable("\(result.platform.rawValue) \(result.url) → \(result.expected)")
-                text +=
-                    "    <testcase classname=\"\(XMLText.printable("\(environment).\(result.host)"))\" name=\"\(name)\""
-                if result.passed {
-                    text += "/>\n"
-                } else {
-                    let message = XMLText.printable(result.mismatch)
-                    let place = XMLText.printable(printer.path(result.location))
-                    text += ">\n      <failure message=\"\(message)\">\(place)</failure>\n    </testcase>\n"
-                }
-            }
-            text += "  </testsuite>\n"
-        }
-        return text + "</testsuites>\n"
+        return JUnitDocument(name: "linkwright test", suites: suites).rendered()
     }
 }

@@ -317,53 +317,36 @@ public enum ReportRenderer {
     public static func junit(
         _ report: CheckReport, rules: [String] = PolicyRules.all.map(\.info.id), title: String = "linkwright check"
     ) -> String {
-        var suites: [String] = []
-        var totalTests = 0
-        var totalFailures = 0
-        for rule in rules {
-            let findings = report.findings.filter { $0.rule == rule }
+        let suites = rules.map { rule in
             var scopes: [String: [Finding]] = [:]
-            for finding in findings {
+            for finding in report.findings where finding.rule == rule {
                 let scope = [finding.environment, finding.host].compactMap { $0 }.joined(separator: " ")
                 scopes[scope.isEmpty ? "configuration" : scope, default: []].append(finding)
             }
             if scopes.isEmpty { scopes["all scopes"] = [] }
-            var cases: [String] = []
-            var failures = 0
-            for scope in scopes.keys.sorted() {
-                let items = scopes[scope]!
-                let blocking = items.filter(\.blocks)
-                var body = ""
-                if !blocking.isEmpty {
-                    failures += 1
-                    let text = blocking.map { finding in
-                        XMLText.printable(
-                            (finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? "")
-                                + finding.message + witnessSuffix(finding))
-                    }.joined(separator: "\n")
-                    body =
-                        "\n      <failure message=\"\(XMLText.printable(blocking[0].message))\" type=\"\(rule)\">"
-                        + text + "</failure>\n    "
-                } else if !items.isEmpty {
-                    let text = items.map {
-                        XMLText.printable(
-                            "\($0.message) (\($0.approval.map { "approved: \($0)" } ?? $0.ignoredBecause.map { "ignored: \($0)" } ?? $0.severity.rawValue))"
-                        )
+            return JUnitDocument.Suite(
+                name: rule,
+                cases: scopes.keys.sorted().map { scope in
+                    let items = scopes[scope]!
+                    let blocking = items.filter(\.blocks)
+                    let failure = blocking.first.map { first in
+                        JUnitDocument.Failure(
+                            message: first.message, type: rule,
+                            lines: blocking.map { finding in
+                                (finding.location.map { "\(report.path($0)):\($0.line):\($0.column): " } ?? "")
+                                    + finding.message + witnessSuffix(finding)
+                            })
                     }
-                    body = "\n      <system-out>" + text.joined(separator: "\n") + "</system-out>\n    "
-                }
-                cases.append(
-                    "    <testcase classname=\"\(rule)\" name=\"\(XMLText.printable(scope))\">\(body)</testcase>")
-            }
-            totalTests += cases.count
-            totalFailures += failures
-            suites.append(
-                "  <testsuite name=\"\(rule)\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
-                    + cases.joined(separator: "\n") + "\n  </testsuite>")
+                    let output =
+                        failure != nil
+                        ? []
+                        : items.map {
+                            "\($0.message) (\($0.approval.map { "approved: \($0)" } ?? $0.ignoredBecause.map { "ignored: \($0)" } ?? $0.severity.rawValue))"
+                        }
+                    return JUnitDocument.TestCase(className: rule, name: scope, failure: failure, output: output)
+                })
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"\(XMLText.printable(title))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\">\n"
-            + suites.joined(separator: "\n") + "\n</testsuites>\n"
+        return JUnitDocument(name: title, suites: suites).rendered()
     }
 
     // MARK: Markdown
