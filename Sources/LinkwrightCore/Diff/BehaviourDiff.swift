@@ -35,7 +35,7 @@ public enum BehaviourDiff {
         public var headRule: String?
         /// The head rule's location, else the base rule's.
         public var location: SourceLocation?
-        public var side: Finding.Side
+        public var side: RevisionSide
         /// Whether an exclusion decides on one side: such URLs are the ones policies protect.
         public var touchesExclusion: Bool
 

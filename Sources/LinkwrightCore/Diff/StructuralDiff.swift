@@ -27,7 +27,7 @@ public enum StructuralDiff {
         let baseConfiguration: Environment?
         let headConfiguration: Environment?
 
-        func hostLocation(_ host: Host) -> (SourceLocation?, Finding.Side) {
+        func hostLocation(_ host: Host) -> (SourceLocation?, RevisionSide) {
             if let binding = headConfiguration?.hosts.first(where: { $0.host.value == host }) {
                 return (binding.host.location, .head)
             }

@@ -1,17 +1,11 @@
 /// A result of a policy rule: a diagnostic that knows its scope, its witnesses and a fingerprint
 /// that stays the same across commits, so it can be approved in `policies/`.
 public struct Finding: Sendable, Equatable {
-    /// Which side of a comparison the location points into: deletions point into the base.
-    public enum Side: String, Sendable {
-        case head
-        case base
-    }
-
     public var rule: String
     public var severity: Severity
     public var message: String
     public var location: SourceLocation?
-    public var side: Side
+    public var side: RevisionSide
     public var hint: String?
     /// Concrete URLs that show the problem.
     public var witnesses: [String]
@@ -30,7 +24,7 @@ public struct Finding: Sendable, Equatable {
     public var ignoredBecause: String?
 
     public init(
-        rule: String, severity: Severity, message: String, location: SourceLocation?, side: Side = .head,
+        rule: String, severity: Severity, message: String, location: SourceLocation?, side: RevisionSide = .head,
         hint: String? = nil, witnesses: [String] = [], environment: String? = nil, host: String? = nil,
         platform: Platform? = nil, app: String? = nil, identity: [String]
     ) {

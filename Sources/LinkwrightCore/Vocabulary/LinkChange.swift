@@ -35,7 +35,7 @@ public struct LinkChange: Sendable, Equatable {
     public var after: String?
     public var witnesses: [String]
     public var location: SourceLocation?
-    public var side: Finding.Side
+    public var side: RevisionSide
     /// Some rule pairs of this host and platform were left unproven (`BehaviourDiff.Unproven`):
     /// the witnesses are real, but other URLs may change too.
     public var approximate: Bool
@@ -43,7 +43,7 @@ public struct LinkChange: Sendable, Equatable {
     public init(
         kind: Kind, environment: String, host: String? = nil, platform: Platform? = nil, app: String? = nil,
         before: String? = nil, after: String? = nil, witnesses: [String] = [], location: SourceLocation? = nil,
-        side: Finding.Side = .head, approximate: Bool = false
+        side: RevisionSide = .head, approximate: Bool = false
     ) {
         self.kind = kind
         self.environment = environment

@@ -53,7 +53,7 @@ struct ProductionAppRemovedRule: PolicyRule {
                 // Point at the head's host binding while the host exists, else at the base's.
                 let headBinding = headEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
                 let baseBinding = baseEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
-                let (location, side): (SourceLocation?, Finding.Side) =
+                let (location, side): (SourceLocation?, RevisionSide) =
                     headBinding.map { ($0.host.location, .head) } ?? (baseBinding?.host.location, .base)
                 let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
                 func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
