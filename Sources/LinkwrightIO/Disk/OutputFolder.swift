@@ -122,9 +122,9 @@ public final class OutputFolder {
         let produced = Set(artifacts.map(\.path))
         for entry in try manifest() where !produced.contains(entry.path) && environments.contains(entry.environment) {
             switch try removability(of: entry) {
-            case nil: break
-            case .some(nil): plan.stale.append(entry.path)
-            case .some(let reason?): plan.kept.append(KeptFile(path: entry.path, reason: reason))
+            case .gone: break
+            case .removable: plan.stale.append(entry.path)
+            case .kept(let reason): plan.kept.append(KeptFile(path: entry.path, reason: reason))
             }
         }
         plan.leftovers = try leftovers(in: folders)
@@ -151,19 +151,22 @@ public final class OutputFolder {
                 try staging.createFile(String(index), bytes: bytes, flush: false)
                 journal.moves.append(.init(staged: String(index), path: path, hash: SHA256.hex(bytes)))
             }
-            let recorded = Dictionary(try manifest().map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            journal.removals = plan.stale.compactMap { path in recorded[path]?.hash.map { .init(path: path, hash: $0) }
+            let recorded = try manifest()
+            let hashes = Dictionary(recorded.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
+            journal.removals = plan.stale.compactMap { path in
+                hashes[path].flatMap { $0 }.map { BuildJournal.Removal(path: path, hash: $0) }
             }
-            var entries = try manifest().filter { !environments.contains($0.environment) }
-            entries += artifacts.map { ManifestEntry(path: $0.path, hash: SHA256.hex($0.bytes)) }
-            let manifest = Self.manifestText(entries)
-            let current = try handle.read(Self.manifestName, limit: manifest.count)
-            if journal.moves.isEmpty && journal.removals.isEmpty && current == manifest {
+            let entries =
+                recorded.filter { !environments.contains($0.environment) }
+                + artifacts.map { ManifestEntry(path: $0.path, hash: SHA256.hex($0.bytes)) }
+            let manifestBytes = Self.manifestText(entries)
+            let current = try handle.read(Self.manifestName, limit: manifestBytes.count)
+            if journal.moves.isEmpty && journal.removals.isEmpty && current == manifestBytes {
                 try handle.removeTree(stagingName)
                 return
             }
-            try staging.createFile("manifest", bytes: manifest, flush: false)
-            journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifest)))
+            try staging.createFile("manifest", bytes: manifestBytes, flush: false)
+            journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifestBytes)))
             // One flush for every staged file (an fsync each costs seconds for thousands of
             // hosts): the journal must never name a file whose bytes are not yet on disk.
             Glibc.sync()
@@ -174,9 +177,6 @@ public final class OutputFolder {
         }
         try complete(journal)
     }
-
-    /// Paths the last build wrote.
-    public func manifestPaths() throws -> [String] { try manifest().map(\.path) }
 
     // MARK: - The journal
 
@@ -278,21 +278,27 @@ public final class OutputFolder {
                 + lines.joined()).utf8)
     }
 
-    /// Nil when the file is gone; `.some(nil)` when it can be removed; otherwise why it stays.
-    private func removability(of entry: ManifestEntry) throws -> String?? {
-        guard let handle else { return nil }
-        guard let (folder, name) = try? Self.split(entry.path) else { return .some("is not a path linkwright writes") }
+    /// What may happen to a file the manifest lists and the build no longer produces.
+    private enum Removability {
+        case gone, removable
+        /// Left in place; the reason completes "it …".
+        case kept(String)
+    }
+
+    private func removability(of entry: ManifestEntry) throws -> Removability {
+        guard let handle else { return .gone }
+        guard let (folder, name) = try? Self.split(entry.path) else { return .kept("is not a path linkwright writes") }
         let parent: FolderHandle?
         do {
             parent = try handle.folder(at: folder)
         } catch {
-            return .some("is reached through a symbolic link or a file")
+            return .kept("is reached through a symbolic link or a file")
         }
-        guard let parent, let kind = try Self.attempt({ try parent.kind(of: name) }) else { return nil }
-        guard kind == .file else { return .some("is \(kind.description)") }
-        guard let hash = entry.hash else { return .some("was recorded without a content hash by an older linkwright") }
+        guard let parent, let kind = try Self.attempt({ try parent.kind(of: name) }) else { return .gone }
+        guard kind == .file else { return .kept("is \(kind.description)") }
+        guard let hash = entry.hash else { return .kept("was recorded without a content hash by an older linkwright") }
         let bytes = try Self.attempt { try parent.read(name, limit: Self.readLimit) } ?? []
-        return SHA256.hex(bytes) == hash ? .some(nil) : .some("was edited since linkwright wrote it")
+        return SHA256.hex(bytes) == hash ? .removable : .kept("was edited since linkwright wrote it")
     }
 
     /// A journal, staging folders, and temporary files (`*.linkwright-tmp`, which earlier
