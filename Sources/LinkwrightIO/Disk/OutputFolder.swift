@@ -104,19 +104,35 @@ public final class OutputFolder {
             plan.created = artifacts.map(\.path)
             return plan
         }
-        var folders: Set<String> = []
+        // Each folder is opened once, for its artifacts and for the temporary files a killed
+        // earlier version left beside them, then released (thousands of hosts are thousands of
+        // folders, more than a process may hold open).
+        var byFolder: [String: [(name: String, artifact: Artifact)]] = [:]
         for artifact in artifacts {
             let (folder, name) = try Self.split(artifact.path)
-            folders.insert(folder)
-            let existing = try Self.attempt {
-                try handle.folder(at: folder)?.read(name, limit: artifact.bytes.count)
+            byFolder[folder, default: []].append((name, artifact))
+        }
+        var existing: [String: [UInt8]] = [:]
+        plan.leftovers = try Self.attempt { try handle.entries() }.map(\.name).filter {
+            $0 == Self.journalName || $0.hasPrefix(Self.stagingPrefix)
+        }
+        for (folder, files) in byFolder.sorted(by: { $0.key < $1.key }) {
+            guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
+            for (name, artifact) in files {
+                existing[artifact.path] = try Self.attempt { try opened.read(name, limit: artifact.bytes.count) }
             }
-            if existing == nil {
-                plan.created.append(artifact.path)
-            } else if existing == artifact.bytes {
-                plan.unchanged.append(artifact.path)
-            } else {
-                plan.changed.append(artifact.path)
+            for entry in try Self.attempt({ try opened.entries() })
+            where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
+                && (entry.kind == .file || entry.kind == .symbolicLink)
+            {
+                plan.leftovers.append(folder.isEmpty ? entry.name : folder + "/" + entry.name)
+            }
+        }
+        for artifact in artifacts {
+            switch existing[artifact.path] {
+            case nil: plan.created.append(artifact.path)
+            case artifact.bytes?: plan.unchanged.append(artifact.path)
+            default: plan.changed.append(artifact.path)
             }
         }
         let produced = Set(artifacts.map(\.path))
@@ -127,7 +143,6 @@ public final class OutputFolder {
             case .kept(let reason): plan.kept.append(KeptFile(path: entry.path, reason: reason))
             }
         }
-        plan.leftovers = try leftovers(in: folders)
         return plan
     }
 
@@ -299,27 +314,6 @@ public final class OutputFolder {
         guard let hash = entry.hash else { return .kept("was recorded without a content hash by an older linkwright") }
         let bytes = try Self.attempt { try parent.read(name, limit: Self.readLimit) } ?? []
         return SHA256.hex(bytes) == hash ? .removable : .kept("was edited since linkwright wrote it")
-    }
-
-    /// A journal, staging folders, and temporary files (`*.linkwright-tmp`, which earlier
-    /// versions left next to artifacts when killed) in the folders artifacts live in.
-    private func leftovers(in folders: Set<String>) throws -> [String] {
-        guard let handle else { return [] }
-        var found: [String] = []
-        for entry in try Self.attempt({ try handle.entries() })
-        where entry.name == Self.journalName || entry.name.hasPrefix(Self.stagingPrefix) {
-            found.append(entry.name)
-        }
-        for folder in folders.sorted() {
-            guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
-            for entry in try Self.attempt({ try opened.entries() })
-            where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
-                && (entry.kind == .file || entry.kind == .symbolicLink)
-            {
-                found.append(folder.isEmpty ? entry.name : folder + "/" + entry.name)
-            }
-        }
-        return found
     }
 
     // MARK: - Paths
