@@ -112,14 +112,16 @@ public final class OutputFolder {
             let (folder, name) = try Self.split(artifact.path)
             byFolder[folder, default: []].append((name, artifact))
         }
-        var existing: [String: [UInt8]] = [:]
+        // Compared as each is read, so only one file's bytes are held at a time.
+        var unchanged: [String: Bool] = [:]
         plan.leftovers = try Self.attempt { try handle.entries() }.map(\.name).filter {
             $0 == Self.journalName || $0.hasPrefix(Self.stagingPrefix)
         }
         for (folder, files) in byFolder.sorted(by: { $0.key < $1.key }) {
             guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
             for (name, artifact) in files {
-                existing[artifact.path] = try Self.attempt { try opened.read(name, limit: artifact.bytes.count) }
+                let bytes = try Self.attempt { try opened.read(name, limit: artifact.bytes.count) }
+                unchanged[artifact.path] = bytes.map { $0 == artifact.bytes }
             }
             for entry in try Self.attempt({ try opened.entries() })
             where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
@@ -129,10 +131,10 @@ public final class OutputFolder {
             }
         }
         for artifact in artifacts {
-            switch existing[artifact.path] {
+            switch unchanged[artifact.path] {
             case nil: plan.created.append(artifact.path)
-            case artifact.bytes?: plan.unchanged.append(artifact.path)
-            default: plan.changed.append(artifact.path)
+            case true?: plan.unchanged.append(artifact.path)
+            case false?: plan.changed.append(artifact.path)
             }
         }
         let produced = Set(artifacts.map(\.path))
