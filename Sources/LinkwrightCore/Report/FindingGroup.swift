@@ -1,7 +1,8 @@
-/// Findings with one cause: one rule at one place in one revision, treated alike (blocking,
-/// approved with one reason, ignored with one reason, or reported at one severity). A changed
-/// line that breaks a URL on 34 hosts and two platforms is one cause, so it is one annotation,
-/// one SARIF result, one JUnit case and one table row, listing where it applies.
+/// Findings with one cause: one rule at one place (or with one `Finding.cause`) in one
+/// revision, treated alike (blocking, approved with one reason, ignored with one reason, or
+/// reported at one severity). A changed line that breaks a URL on 34 hosts and two platforms is
+/// one cause, so it is one annotation, one SARIF result, one JUnit case and one table row,
+/// listing where it applies; the first finding's place stands for the cause.
 public struct FindingGroup: Sendable {
     /// In report order; never empty.
     public var findings: [Finding]
@@ -34,6 +35,9 @@ public struct FindingGroup: Sendable {
     /// the input cannot.
     public var isApprovable: Bool { PolicyRules.rule(withID: rule) != nil }
 
+    /// Hosts `places` names in each environment before it counts the rest.
+    static let hostsNamed = 10
+
     /// "production: museo.example (ios, android), *.museo.example (ios); staging: …", from the
     /// findings' own scope; `nil` when none names one.
     public var places: String? {
@@ -58,10 +62,12 @@ public struct FindingGroup: Sendable {
         }
         guard !environments.isEmpty else { return nil }
         return environments.map { environment in
-            let named = hosts[environment, default: []].map { host in
+            let all = hosts[environment, default: []]
+            var named = all.prefix(Self.hostsNamed).map { host in
                 let shown = platforms[EnvironmentHost(environment: environment, host: host), default: []]
                 return shown.isEmpty ? host : host + " (" + shown.joined(separator: ", ") + ")"
             }
+            if all.count > Self.hostsNamed { named.append("and \(all.count - Self.hostsNamed) more hosts") }
             return named.isEmpty ? environment : environment + ": " + named.joined(separator: ", ")
         }.joined(separator: "; ")
     }
@@ -74,8 +80,9 @@ public struct FindingGroup: Sendable {
         var index: [Cause: Int] = [:]
         for finding in findings {
             let cause = Cause(
-                rule: finding.rule, location: finding.location, side: finding.side, severity: finding.severity,
-                approval: finding.approval, ignoredBecause: finding.ignoredBecause)
+                rule: finding.rule, cause: finding.cause, location: finding.cause == nil ? finding.location : nil,
+                side: finding.side, severity: finding.severity, approval: finding.approval,
+                ignoredBecause: finding.ignoredBecause)
             if let existing = index[cause] {
                 groups[existing].findings.append(finding)
             } else {
@@ -98,6 +105,7 @@ public struct FindingGroup: Sendable {
     /// What findings of one cause share.
     private struct Cause: Hashable {
         var rule: String
+        var cause: [String]?
         var location: SourceLocation?
         var side: RevisionSide
         var severity: Severity
