@@ -145,11 +145,6 @@ struct MatchCommand: Command {
     }
 }
 
-extension LinkOutcome {
-    /// `match`, `exclude` or `no_match`, the spelling of the JSON output.
-    var jsonName: String { self == .noMatch ? "no_match" : rawValue }
-}
-
 extension String {
     var trimmingWhitespace: String {
         var scalars = Substring(self)
