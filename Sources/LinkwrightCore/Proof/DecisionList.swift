@@ -203,15 +203,20 @@ struct DecisionList {
         let dynamic = rules.rules.map { rule in
             ProofRule(
                 opens: !rule.exclude, isExclusion: rule.exclude,
-                path: PathTest(scopes: scopes, pattern: rule.path.map { PatternTest($0, preparation: decoded) }),
+                path: PathTest(
+                    scopes: scopes, pattern: rule.path.map { PatternTest($0.matcher, preparation: decoded) }),
+                // Searched as items named by the entry with the value's pattern: what `name=value`
+                // matches when the name is plain text (see semantics.md, "Behaviour diffs").
                 query: rule.query.isEmpty
                     ? nil
                     : .items(
                         names: rule.query.map(\.name),
-                        values: rule.query.map { PatternTest($0.matcher, preparation: decoded) },
+                        values: rule.query.map {
+                            PatternTest(PatternMatcher(androidDynamic: $0.value), preparation: decoded)
+                        },
                         decode: true, quantifier: .some),
                 fragment: rule.fragment.map {
-                    FragmentTest(pattern: PatternTest($0, preparation: decoded), absentReadsAsEmpty: false)
+                    FragmentTest(pattern: PatternTest($0.matcher, preparation: decoded), absentReadsAsEmpty: false)
                 }, origin: rule.origin, label: androidLabel(rule)
             ) { values in
                 var checks: [PartCheck]? = nil
@@ -222,14 +227,12 @@ struct DecisionList {
     }
 
     static func androidLabel(_ rule: CompiledDynamicRules.Rule) -> String {
-        var parts = [rule.path?.pattern ?? "*"]
+        var parts = [rule.path?.matcher.pattern ?? "*"]
         if !rule.query.isEmpty {
             parts.append(
-                "?"
-                    + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.matcher.pattern)" }.joined(
-                        separator: "&"))
+                "?" + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         }
-        if let fragment = rule.fragment { parts.append("#" + fragment.pattern) }
+        if let fragment = rule.fragment { parts.append("#" + fragment.matcher.pattern) }
         if rule.exclude { parts.append("(exclude)") }
         return parts.joined(separator: " ")
     }
