@@ -276,7 +276,8 @@ struct PatternCompiler {
                 switch tokens[tokens.index(after: index)...].first {
                 case nil: next = loop(.any, then: next)
                 case .literal(let stop)?: next = loop(.anyExcept(stop), then: next)
-                // `*?` and `**`: the star is satisfied at once (or by the star after it).
+                // Not written by `AndroidFilter`, whose `*` is last or before a literal; a star
+                // before another wildcard would be satisfied at once.
                 case .one?, .any?, .variable?: break
                 }
             case .variable(let name): next = try variable(name, then: next)
