@@ -185,24 +185,12 @@ public struct AndroidFilter: Hashable, Sendable {
             // Tokens without variables compile without error.
             if let automaton = try? compiler.automaton(for: tokens) { return automaton }
         }
-        let alphabet = Set(filter)
-        switch kind {
-        case .advancedGlob:
-            // A pattern `PatternMatcher` refuses matches nothing: a start that leads nowhere.
-            guard let glob = AdvancedGlob(filter) else {
-                return Automaton(nodes: [.accept, .split([])], start: 1, accept: 0)
-            }
-            return Automaton(
-                deterministic: glob.start, alphabet: alphabet, step: glob.step, accepts: glob.accepts)
-        default:
-            let glob = SimpleGlob(filter)
-            return Automaton(
-                deterministic: glob.start, alphabet: alphabet,
-                step: { state, scalar in
-                    let next = glob.step(state, scalar)
-                    return next == .failed ? nil : next
-                }, accepts: glob.accepts)
+        guard kind == .advancedGlob else { return SimpleGlob(filter).automaton }
+        // A pattern `PatternMatcher` refuses matches nothing: a start that leads nowhere.
+        guard let glob = AdvancedGlob(filter) else {
+            return Automaton(nodes: [.accept, .split([])], start: 1, accept: 0)
         }
+        return Automaton(deterministic: glob.start, alphabet: Set(filter), step: glob.step, accepts: glob.accepts)
     }
 }
 
@@ -319,15 +307,8 @@ extension Automaton {
     ) {
         let letters = alphabet.sorted { $0.value < $1.value }
         // The first scalar outside the alphabet stands for all of them.
-        let outsider = (1...0x10FFFF).lazy.compactMap(Unicode.Scalar.init).first { !alphabet.contains($0) }!
-        var others: [ClosedRange<UInt32>] = []
-        var low: UInt32 = 0
-        for letter in letters {
-            if letter.value > low { others.append(low...(letter.value - 1)) }
-            low = letter.value + 1
-        }
-        if low <= 0x10FFFF { others.append(low...0x10FFFF) }
-        let otherTest = ScalarTest.set(ScalarSet(others))
+        let outsider = (UInt32(0x41)...).lazy.compactMap(Unicode.Scalar.init).first { !alphabet.contains($0) }!
+        let otherTest = ScalarTest.set(ScalarSet(letters).complement)
         var nodes: [Node] = [.accept]
         var numbers: [State: Int] = [:]
         var pending: [State] = []
