@@ -187,7 +187,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 else { continue }
                 // A rule with a custom variable emits one pattern per value: one finding per
                 // part, with the first pattern that differs and how many more do.
-                for kind in ["path", "query item", "fragment"] {
+                for kind in parts.map(\.name).uniqued() {
                     let differing = parts.filter { $0.name == kind }.lazy.compactMap { part in
                         let witnesses = analysis.releaseDifferences(part.expression, paths: part.isPath)
                         return witnesses.isEmpty ? nil : (part, witnesses)
@@ -195,7 +195,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     guard let (part, witnesses) = differing.first else { continue }
                     let others = differing.count - 1
                     let sides = witnesses.map { witness in
-                        let rejecting = AndroidRelease.applyingDynamicRules.filter { $0 != witness.accepting }
+                        let rejecting = AndroidRelease.allCases.filter { $0 != witness.accepting }
                         return "on \(witness.accepting.rawValue) it matches \(part.url(witness.value)) and on "
                             + "\(rejecting.map(\.rawValue).joined(separator: ", ")) it does not"
                     }

@@ -367,7 +367,7 @@ public struct RuleAnalysis: Sendable {
     /// witness reads as a URL someone would write. With `paths`, only canonical paths
     /// (`canonicalPaths`).
     public func releaseDifferences(_ expression: String, paths: Bool) -> [(value: String, accepting: AndroidRelease)] {
-        let releases = AndroidRelease.applyingDynamicRules
+        let releases = AndroidRelease.allCases
         let readable = ScalarSet(
             Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
                 + expression.unicodeScalars.filter { $0 != "*" && $0 != "?" })

@@ -96,7 +96,7 @@ public enum BehaviourDiff {
             // sides as each decides, where its decision lists differ from the newest's.
             let olderReleases =
                 before.androidApps.isEmpty && after.androidApps.isEmpty
-                ? [] : AndroidRelease.applyingDynamicRules.filter { $0 != .latest }
+                ? [] : AndroidRelease.allCases.filter { $0 != .latest }
             var releaseSides = olderReleases.map { release in
                 ReleaseSides(
                     release: release, old: EnvironmentEvaluator(before, androidRelease: release),

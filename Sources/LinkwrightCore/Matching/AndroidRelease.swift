@@ -4,7 +4,7 @@
 /// AOSP packages/StatementService/src/com/android/statementservice/parser/DalComponentParser.kt)
 /// and `UriRelativeFilter.matchData` runs it on the decoded part (core/java/android/content/
 /// UriRelativeFilter.java). That parser changed after it first shipped; each case is one
-/// version of it, named for the releases that carry it.
+/// version of it, named for the releases that carry it, oldest first (`allCases`).
 public enum AndroidRelease: String, CaseIterable, Hashable, Sendable {
     /// The parser Android 15 first shipped. Its own test (`DalComponentParserTest.parseExpressions`
     /// of that version) asserts what differs from the newest:
@@ -21,10 +21,6 @@ public enum AndroidRelease: String, CaseIterable, Hashable, Sendable {
     /// type, the pattern and which values match): wildcard-free text is a literal, one trailing
     /// `*` a prefix, anything else a `PATTERN_SIMPLE_GLOB` with `.` and `\` escaped.
     case latest
-
-    /// Every release that applies dynamic rules, oldest first.
-    public static let applyingDynamicRules: [AndroidRelease] = [.android15Initial, .latest]
-
 }
 
 /// A dynamic-rule pattern as one Android release hands it to `android.os.PatternMatcher`: the
