@@ -19,6 +19,14 @@ public enum BehaviourDiff {
         /// Whether every rule pair on this host and platform was settled, so no URL there changes
         /// in a way the observations do not show.
         public var exhaustive: Bool = false
+        /// Set for a change only an older Android release makes; `identity` then names it
+        /// (`BehaviourDiff.labelled`).
+        public var androidRelease: AndroidRelease?
+
+        /// The app's identity without the release's name.
+        public var appIdentity: String {
+            androidRelease.map { String(identity.dropLast(BehaviourDiff.label($0).count)) } ?? identity
+        }
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
@@ -38,6 +46,8 @@ public enum BehaviourDiff {
         public var side: RevisionSide
         /// Whether an exclusion decides on one side: such URLs are the ones policies protect.
         public var touchesExclusion: Bool
+        /// Set for rules as an older Android release reads them; `identity` then names it.
+        public var androidRelease: AndroidRelease? = nil
 
         /// One line for people.
         public var summary: String {
@@ -178,16 +188,21 @@ public enum BehaviourDiff {
         /// The observation of an app on this release, named so: `com.example.app (Android 15-initial)`.
         func labelled(_ observation: Observation) -> Observation {
             var observation = observation
-            observation.identity += " (Android \(release.rawValue))"
+            observation.identity += BehaviourDiff.label(release)
+            observation.androidRelease = release
             return observation
         }
 
         func labelled(_ unproven: Unproven) -> Unproven {
             var unproven = unproven
-            unproven.identity += " (Android \(release.rawValue))"
+            unproven.identity += BehaviourDiff.label(release)
+            unproven.androidRelease = release
             return unproven
         }
     }
+
+    /// What an app's identity gets for a change only `release` makes.
+    static func label(_ release: AndroidRelease) -> String { " (Android \(release.rawValue))" }
 
     /// One host and platform of one environment, where a proof's answer becomes observations.
     private struct HostContext {
