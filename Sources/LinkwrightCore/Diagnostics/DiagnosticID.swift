@@ -103,6 +103,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case catchAll = "CATCH_ALL"
     case neverMatches = "NEVER_MATCHES"
     case androidSemanticsDiffer = "ANDROID_SEMANTICS_DIFFER"
+    case androidReleasesDiffer = "ANDROID_RELEASES_DIFFER"
     case analysisIncomplete = "ANALYSIS_INCOMPLETE"
 
     // MARK: Promotion (`promote`)
@@ -422,6 +423,12 @@ extension DiagnosticID {
         case .neverMatches: (.warning, .ruleAnalysis, "A rule no URL can match.")
         case .androidSemanticsDiffer:
             (.warning, .ruleAnalysis, "A pattern that Apple and Android read differently, with a witness.")
+        case .androidReleasesDiffer:
+            (
+                .warning, .ruleAnalysis,
+                "An emitted dynamic-rule pattern that Android releases read differently (their dynamic-rule "
+                    + "parser changed), with a URL for each release that opens where another does not."
+            )
         case .analysisIncomplete:
             (
                 .note, .ruleAnalysis,
