@@ -177,7 +177,7 @@ struct VerifyCommand: Command {
         let report = CheckReport(
             base: nil, head: CheckReport.Revision(name: "served files", commit: nil),
             findings: results.flatMap(\.findings),
-            pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+            pathPrefix: Workspace(arguments, terminal: terminal).pathPrefix(for: arguments[Self.format]))
         let format = arguments[Self.format]
         if format == .text {
             for host in results {

@@ -5,7 +5,8 @@ import LinkwrightIO
 /// `linkwright build`: compile every environment and write its files, or check that the files on
 /// disk are what the configuration compiles to.
 struct BuildCommand: Command {
-    static let out = Option<String>(name: "out", valueName: "DIR", default: "dist", help: "Output folder")
+    static let out = Option<String?>(
+        name: "out", valueName: "DIR", help: "Output folder (default: dist in the configuration folder)")
     static let check = Option<Bool>(name: "check", help: "Compare with the output folder instead of writing")
     static let format = Option.format([OutputFormat.text, .json])
 
@@ -38,16 +39,34 @@ struct BuildCommand: Command {
         let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         if !json { workspace.printer.printText(diagnostics) }
         guard let compiled else {
-            if json { terminal.out(report(diagnostics: diagnostics, printer: workspace.printer).rendered()) }
+            if json {
+                terminal.out(report(diagnostics: diagnostics, printer: workspace.printer(for: .json)).rendered())
+            }
             return .unusable
         }
-        let outPath = arguments[Self.out]
-        guard !outPath.isEmpty else {
-            throw UsageError(message: "--out needs a folder; the default is \(Self.out.spec.defaultValue!)")
+        let outPath = try workspace.outputPath(arguments[Self.out])
+        let check = arguments[Self.check]
+        let plan = try Self.output(compiled, to: outPath, check: check, terminal: terminal)
+        if json {
+            terminal.out(
+                report(
+                    plan: plan, compiled: compiled, check: check, diagnostics: diagnostics,
+                    printer: workspace.printer(for: .json)
+                ).rendered())
+        } else {
+            printSummary(plan: plan, compiled: compiled, outPath: outPath, check: check, terminal: terminal)
         }
+        return check && !plan.isUpToDate ? .blocked : .success
+    }
+
+    /// Plans the files `compiled` renders into the output folder at `outPath` and, unless
+    /// `check`, applies the plan as one transaction (`OutputFolder`): what `build` does, and
+    /// what `promote --write` does to keep the committed output in step with its edits.
+    static func output(_ compiled: CompiledConfiguration, to outPath: String, check: Bool, terminal: Terminal) throws
+        -> OutputFolder.Plan
+    {
         let artifacts = ArtifactRenderer.render(compiled)
         let environments = Set(compiled.environments.map(\.name))
-        let check = arguments[Self.check]
         let plan: OutputFolder.Plan
         do {
             let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {
@@ -72,15 +91,7 @@ struct BuildCommand: Command {
                 "\(prefix)\(PrintableText.escaped(kept.path)): left in place although no longer produced: it \(kept.reason)"
             )
         }
-        if json {
-            terminal.out(
-                report(
-                    plan: plan, compiled: compiled, check: check, diagnostics: diagnostics, printer: workspace.printer
-                ).rendered())
-        } else {
-            printSummary(plan: plan, compiled: compiled, outPath: outPath, check: check, terminal: terminal)
-        }
-        return check && !plan.isUpToDate ? .blocked : .success
+        return plan
     }
 
     private func printSummary(

@@ -35,14 +35,15 @@ struct DiffCommand: Command {
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
-            base: base, head: head,
+            base: base, head: head.map(Comparison.Head.revision) ?? .workingTree,
             mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase], printer: workspace.printer)
         let behaviour = comparison.base.map { BehaviourDiff.compare(base: $0, head: comparison.head) }
         let report = CheckReport(
             base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
                 + BehaviourDiff.changes(from: behaviour?.observations ?? []),
-            unproven: behaviour?.unproven ?? [], notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix)
+            unproven: behaviour?.unproven ?? [], notes: comparison.notes,
+            pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
         terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
         return .success
     }

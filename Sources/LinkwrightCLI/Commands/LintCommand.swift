@@ -24,7 +24,7 @@ struct LintCommand: Command {
         let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
         let diagnostics = (loadDiagnostics + analysis).sorted()
         if arguments[Self.format] == .json {
-            terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
+            terminal.out(JSON.array(diagnostics.map(workspace.printer(for: .json).json)).rendered())
         } else {
             workspace.printer.printText(diagnostics)
             let verdict = compiled == nil ? "invalid" : "valid"

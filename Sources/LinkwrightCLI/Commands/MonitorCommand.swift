@@ -88,7 +88,8 @@ struct MonitorCommand: Command {
         let report = CheckReport(
             base: nil,
             head: CheckReport.Revision(name: "monitor round at \(Timestamp.format(next.lastRound!))", commit: nil),
-            findings: findings, pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+            findings: findings,
+            pathPrefix: Workspace(arguments, terminal: terminal).pathPrefix(for: arguments[Self.format]))
         if arguments[Self.format] == .json {
             guard case .object(var members) = ReportRenderer.json(report) else { return .unusable }
             members.append(("state", next.json))

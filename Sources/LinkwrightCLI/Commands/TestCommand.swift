@@ -31,10 +31,10 @@ struct TestCommand: Command {
         switch arguments[Self.format] {
         case .json, .junit:
             let results = ExpectationRunner.run(configuration, compiled)
+            let printer = workspace.printer(for: arguments[Self.format])
             terminal.out(
                 arguments[Self.format] == .json
-                    ? JSON.array(results.map { json($0, workspace.printer) }).rendered()
-                    : junit(results, workspace.printer))
+                    ? JSON.array(results.map { json($0, printer) }).rendered() : junit(results, printer))
             return results.allSatisfy(\.passed) ? .success : .blocked
         default:
             // Text reports failures as they are found and keeps only counts: a large

@@ -1,0 +1,123 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+/// A configuration in a monorepo's subfolder (`mobile/links/`), checked from that folder and from
+/// below it, as a workflow with `working-directory: mobile/links` or a developer inside
+/// `domains/` runs it.
+@Suite struct SubfolderTests {
+    let fixture: GitFixture
+    let configuration: String
+
+    init() throws {
+        fixture = try GitFixture()
+        configuration = fixture.repository + "/mobile/links"
+        var files: [String: String?] = ["README.md": "monorepo\n"]
+        for folder in ["environments", "domains", "policies"] {
+            let url = RepositoryPaths.root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+                files["mobile/links/\(folder)/\(name)"] = try String(
+                    contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        try fixture.commit("The link contract", files)
+        try fixture.git("checkout", "-q", "-b", "widen")
+        let domain = try String(contentsOfFile: configuration + "/domains/museo.yaml", encoding: .utf8)
+        try fixture.commit(
+            "Open everything in the app",
+            [
+                "mobile/links/domains/museo.yaml": domain.replacingOccurrences(
+                    of: "      - path: /exhibitions/*\n", with: "      - path: \"*\"\n")
+            ])
+    }
+
+    private func linkwright(_ arguments: [String], in folder: String) throws -> ProcessResult {
+        try runLinkwright(
+            arguments, in: URL(fileURLWithPath: folder),
+            environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"])
+    }
+
+    @Test(arguments: ["", "/domains"])
+    func machineFormatsNameFilesFromTheRepositoryTop(_ below: String) throws {
+        let folder = configuration + below
+        let github = try linkwright(["check", "--against", "main", "--format", "github"], in: folder)
+        #expect(github.status == 1, "\(github)")
+        let annotations = github.stdout.split(separator: "\n").filter { $0.hasPrefix("::error ") }
+        #expect(!annotations.isEmpty)
+        #expect(
+            annotations.allSatisfy { $0.contains("file=mobile/links/domains/museo.yaml,") || !$0.contains("file=") },
+            "\(github)")
+        #expect(annotations.contains { $0.contains("file=mobile/links/domains/museo.yaml,line=16,") })
+
+        let sarif = try linkwright(["check", "--against", "main", "--format", "sarif"], in: folder)
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])[
+            "runs"]
+        let results = try #require((runs as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let uris = results.flatMap { result in
+            (result["locations"] as? [[String: Any]] ?? []).compactMap {
+                (($0["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            }
+        }
+        #expect(!uris.isEmpty)
+        #expect(uris.allSatisfy { $0 == "mobile/links/domains/museo.yaml" }, "\(uris)")
+
+        let json = try linkwright(["check", "--against", "main", "--format", "json"], in: folder)
+        #expect(json.stdout.contains("\"mobile/links/domains/museo.yaml\""), "\(json)")
+        #expect(!json.stdout.contains("\"domains/museo.yaml\""))
+        #expect(!json.stdout.contains("\"../domains/museo.yaml\""))
+
+        let lint = try linkwright(["lint", "--format", "json"], in: folder)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.stdout.contains("\"file\": \"mobile/links/domains/museo.yaml\""), "\(lint)")
+    }
+
+    @Test func textNamesFilesFromTheCurrentFolder() throws {
+        let fromDomains = try linkwright(["check", "--against", "main"], in: configuration + "/domains")
+        #expect(fromDomains.status == 1, "\(fromDomains)")
+        #expect(fromDomains.stdout.contains("../domains/museo.yaml:16:9: error: "), "\(fromDomains)")
+        let fromTop = try linkwright(
+            ["check", "--against", "main", "--config", "mobile/links"], in: fixture.repository)
+        #expect(fromTop.stdout.contains("mobile/links/domains/museo.yaml:16:9: error: "), "\(fromTop)")
+        // --config as given, from elsewhere: machine formats still name files from the top.
+        let github = try linkwright(
+            ["check", "--against", "main", "--config", "..", "--format", "github"],
+            in: fixture.repository + "/mobile/links/domains")
+        #expect(github.stdout.contains("file=mobile/links/domains/museo.yaml,line=16,"), "\(github)")
+    }
+
+    @Test func everyCommandFindsTheConfigurationFromBelowIt() throws {
+        let domains = configuration + "/domains"
+        let lint = try linkwright(["lint"], in: domains)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.stdout.hasPrefix("..: configuration is valid (0 errors, "), "\(lint)")
+        // The output goes next to the configuration, not into the folder the command ran in.
+        let build = try linkwright(["build"], in: domains)
+        #expect(build.status == 0, "\(build)")
+        #expect(FileManager.default.fileExists(atPath: configuration + "/dist/.linkwright-manifest"))
+        #expect(!FileManager.default.fileExists(atPath: domains + "/dist"))
+        #expect(try linkwright(["build", "--check"], in: configuration + "/environments").status == 0)
+        // The catch-all of the branch sends /tickets/annual to the app: the expectations were found.
+        let test = try linkwright(["test"], in: domains)
+        #expect(test.status == 1, "\(test)")
+        #expect(test.stdout.contains("checks failed"), "\(test)")
+    }
+
+    @Test func discoveryStopsAtTheRepositoryTop() throws {
+        // A folder of the repository outside the configuration: nothing is found above it up to
+        // the top, and the usual error names the current folder.
+        let elsewhere = fixture.repository + "/mobile/other"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: fixture.folder + "/environments", withIntermediateDirectories: true)
+        let lint = try linkwright(["lint"], in: elsewhere)
+        #expect(lint.status == 2, "\(lint)")
+        #expect(!(lint.stdout + lint.stderr).contains(".."), "\(lint)")
+    }
+
+    @Test func theHelpOfConfigSaysWhatTheDefaultIs() throws {
+        let help = try linkwright(["check", "--help"], in: fixture.folder)
+        #expect(
+            help.stdout.contains(
+                "default: the nearest folder holding environments/ from the current one up to the repository's top"))
+    }
+}
