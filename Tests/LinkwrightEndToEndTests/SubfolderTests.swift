@@ -120,4 +120,61 @@ import Testing
             help.stdout.contains(
                 "default: the nearest folder holding environments/ from the current one up to the repository's top"))
     }
+
+    /// The steps of action.yml that run linkwright, run as a runner runs them
+    /// (Fixtures/action/run-steps.py), from a subfolder of the repository.
+    private func runActionSteps(_ inputs: [String: String]) throws -> [String: Any] {
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3",
+                RepositoryPaths.root.appendingPathComponent(
+                    "Tests/LinkwrightEndToEndTests/Fixtures/action/run-steps.py"
+                )
+                .path,
+                RepositoryPaths.root.appendingPathComponent("action.yml").path, fixture.repository,
+                RepositoryPaths.products.appendingPathComponent("linkwright").path,
+                String(decoding: try JSONSerialization.data(withJSONObject: inputs), as: UTF8.self),
+            ],
+            environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"])
+        #expect(result.status == 0, "\(result)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    private func step(_ name: String, of run: [String: Any]) throws -> [String: Any] {
+        try #require((run["steps"] as? [[String: Any]])?.first { $0["name"] as? String == name })
+    }
+
+    @Test func theActionAnnotatesSummarisesAndWritesSARIFFromASubfolder() throws {
+        let run = try runActionSteps([
+            "against": "main", "working-directory": "mobile/links/domains", "sarif-file": "links.sarif",
+        ])
+        let check = try step("Check", of: run)
+        #expect(check["status"] as? Int == 0, "\(check)")
+        let annotations = try #require(check["stdout"] as? String)
+        #expect(annotations.contains("::error file=mobile/links/domains/museo.yaml,line=16,"), "\(check)")
+        let summary = try #require(run["summary"] as? String)
+        #expect(summary.contains("mobile/links/domains/museo.yaml"), "\(summary)")
+        #expect(summary.contains("merge-base"), "\(summary)")
+        let sarif = try Data(contentsOf: URL(fileURLWithPath: fixture.repository + "/links.sarif"))
+        let document = try #require(try JSONSerialization.jsonObject(with: sarif) as? [String: Any])
+        #expect(document["version"] as? String == "2.1.0")
+        #expect(String(decoding: sarif, as: UTF8.self).contains("\"mobile/links/domains/museo.yaml\""))
+        // The verdict fails the step: a finding blocks.
+        #expect(try step("Verdict", of: run)["status"] as? Int == 1)
+    }
+
+    @Test func theActionTakesTheConfigurationFolderAndSkipsSARIFUnlessAsked() throws {
+        let run = try runActionSteps(["against": "main", "config": "mobile/links", "format": "json"])
+        let check = try step("Check", of: run)
+        #expect((check["stdout"] as? String)?.contains("\"mobile/links/domains/museo.yaml\"") == true, "\(check)")
+        #expect(try step("SARIF report", of: run)["ran"] as? Bool == false)
+        #expect(try step("Verdict", of: run)["status"] as? Int == 1)
+        // Off a pull request and without `against`, only the rules about the head run: the
+        // branch's catch-all still blocks, and nothing is compared with main.
+        let headOnly = try runActionSteps(["config": "mobile/links"])
+        #expect(try step("Verdict", of: headOnly)["status"] as? Int == 1, "\(headOnly)")
+        #expect(!(headOnly["summary"] as? String ?? "merge-base").contains("merge-base"), "\(headOnly)")
+        #expect(!(headOnly["summary"] as? String ?? "").isEmpty)
+    }
 }
