@@ -22,7 +22,8 @@ struct Comparison {
     /// forked from `base`, as a pull request's diff shows it. A base that is a branch without
     /// commits (HEAD before the first commit) is an adoption: everything is new.
     static func load(
-        reader: RevisionReader, base: String?, head: Head, mergeBase: Bool, printer: DiagnosticPrinter
+        reader: RevisionReader, base: String?, head: Head, mergeBase: Bool, printer: DiagnosticPrinter,
+        format: OutputFormat, title: String
     ) throws -> Comparison {
         var headCommit: GitCommit?
         let headContent: RevisionContent
@@ -50,7 +51,7 @@ struct Comparison {
             throw UnusableInput(
                 message: "\(what) in \(headRevision.name)", hint: "check --config or --artifact, and the revision")
         case .unusable(let why, let diagnostics):
-            printer.printText(diagnostics)
+            try printer.printUnusable(diagnostics, as: format, title: title, subject: headRevision.name)
             throw UnusableInput(message: "\(why) in \(headRevision.name)", hint: nil)
         }
         var comparison = Comparison(

@@ -33,10 +33,6 @@ struct Workspace {
     /// directory; the machine formats (read by GitHub, code scanning, CI dashboards, scripts)
     /// name files from the top of the git repository, whatever the working directory and
     /// `--config`, so that annotations attach to the pull request's files.
-    func pathPrefix(for format: ReportFormat) -> String {
-        format == .text ? printer.pathPrefix : repositoryPathPrefix
-    }
-
     func pathPrefix(for format: OutputFormat) -> String {
         format == .text ? printer.pathPrefix : repositoryPathPrefix
     }
@@ -80,6 +76,12 @@ struct Workspace {
         } catch {
             throw UnusableInput(message: "cannot read the configuration in \(configPath): \(error)", hint: nil)
         }
+    }
+
+    /// The diagnostics that make the configuration unusable, in the format the command was
+    /// asked for: text on standard error, every other format as a report on standard output.
+    func printUnusable(_ diagnostics: [Diagnostic], as format: OutputFormat, title: String) throws {
+        try printer(for: format).printUnusable(diagnostics, as: format, title: title, subject: configPath)
     }
 
     /// Loads and validates the configuration in the working tree.

@@ -11,7 +11,10 @@ struct CheckCommand: Command {
         name: "head", valueName: "REV", help: "Check this revision instead of the working tree")
     static let staged = Option<Bool>(
         name: "staged", help: "Check what is staged instead of the working tree, against HEAD unless --against")
-    static let format = Option.format(ReportFormat.allCases)
+    static let format = Option.format(OutputFormat.findings + [.approvals])
+    static let failOn = Option<FailThreshold>(
+        name: "fail-on", valueName: "SEVERITY", choices: FailThreshold.allCases, default: .error,
+        help: "Least severity that blocks (exit 1): error, warning, note, or never")
 
     static let spec = CommandSpec(
         name: "check",
@@ -29,7 +32,7 @@ struct CheckCommand: Command {
             Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
             To approve a deliberate change, add its fingerprint to policies/ under approvals:.
             """,
-        options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [format])
+        options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [format, failOn])
 
     let arguments: ParsedArguments
 
@@ -45,6 +48,7 @@ struct CheckCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
+        let format = arguments[Self.format]
         let head: Comparison.Head =
             arguments[Self.head].map(Comparison.Head.revision) ?? (arguments[Self.staged] ? .index : .workingTree)
         // What is staged is compared with HEAD itself unless a base is named.
@@ -54,10 +58,11 @@ struct CheckCommand: Command {
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
-            base: base, head: head, mergeBase: mergeBase, printer: workspace.printer)
+            base: base, head: head, mergeBase: mergeBase, printer: workspace.printer(for: format), format: format,
+            title: "linkwright check")
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
-            workspace.printer.printText(settingDiagnostics)
+            try workspace.printUnusable(settingDiagnostics, as: format, title: "linkwright check")
             return .unusable
         }
         let context = PolicyContext(head: comparison.head, base: comparison.base, settings: settings)
@@ -68,9 +73,8 @@ struct CheckCommand: Command {
                 ? []
                 : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
             unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
-            notes: comparison.notes,
-            pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
-        terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
-        return report.blocks ? .blocked : .success
+            notes: comparison.notes, pathPrefix: workspace.pathPrefix(for: format), failOn: arguments[Self.failOn])
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
     }
 }

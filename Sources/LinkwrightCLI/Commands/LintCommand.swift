@@ -2,7 +2,7 @@ import LinkwrightCore
 
 /// `linkwright lint`: load, validate and compile every environment in memory; write nothing.
 struct LintCommand: Command {
-    static let format = Option.format([OutputFormat.text, .json])
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "lint",
@@ -22,16 +22,11 @@ struct LintCommand: Command {
         let workspace = Workspace(arguments, terminal: terminal)
         let (_, compiled, loadDiagnostics) = try workspace.loadAndCompile([])
         let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
-        let diagnostics = (loadDiagnostics + analysis).sorted()
-        if arguments[Self.format] == .json {
-            terminal.out(JSON.array(diagnostics.map(workspace.printer(for: .json).json)).rendered())
-        } else {
-            workspace.printer.printText(diagnostics)
-            let verdict = compiled == nil ? "invalid" : "valid"
-            terminal.out(
-                PrintableText.escaped(
-                    "\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))"))
-        }
-        return compiled == nil ? .unusable : .success
+        let report = DiagnosticReport(
+            title: "linkwright lint", diagnostics: loadDiagnostics + analysis, subject: workspace.configPath,
+            isUnusable: compiled == nil, pathPrefix: workspace.pathPrefix(for: arguments[Self.format]),
+            jsonIsList: true)
+        try terminal.print(report, as: arguments[Self.format])
+        return ExitStatus(report)
     }
 }

@@ -75,6 +75,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case androidCaseSensitive = "ANDROID_CASE_SENSITIVE"
     case androidPatternWidened = "ANDROID_PATTERN_WIDENED"
     case androidExclusionIgnored = "ANDROID_EXCLUSION_IGNORED"
+    case outputOutOfDate = "OUTPUT_OUT_OF_DATE"
 
     // MARK: Reading association files (`match`, `explain`, `import`)
 
@@ -339,6 +340,11 @@ extension DiagnosticID {
             (
                 .warning, .compiling,
                 "Without dynamic rules an exclusion has no effect on Android inside the intent-filter scope."
+            )
+        case .outputOutOfDate:
+            (
+                .error, .compiling,
+                "`build --check`: a file in the output folder is not what the configuration compiles to."
             )
 
         case .invalidJSON:
