@@ -177,4 +177,15 @@ import Testing
         #expect(!(headOnly["summary"] as? String ?? "merge-base").contains("merge-base"), "\(headOnly)")
         #expect(!(headOnly["summary"] as? String ?? "").isEmpty)
     }
+
+    /// `fail-on` is passed to check: nothing blocks, the annotations become warnings, and the
+    /// summary still reports every finding.
+    @Test func theActionPassesFailOnToCheck() throws {
+        let run = try runActionSteps(["against": "main", "config": "mobile/links", "fail-on": "never"])
+        #expect(try step("Verdict", of: run)["status"] as? Int == 0, "\(run)")
+        let annotations = try #require(try step("Check", of: run)["stdout"] as? String)
+        #expect(annotations.contains("::warning file=mobile/links/domains/museo.yaml,"), "\(annotations)")
+        #expect(!annotations.contains("::error "))
+        #expect((run["summary"] as? String)?.contains("CATCH_ALL_ADDED") == true)
+    }
 }
