@@ -2,7 +2,7 @@
 # configuration into dist/; `make test` runs the whole test suite.
 LINKWRIGHT := .build/debug/linkwright
 
-.PHONY: demo test deps format fuzz
+.PHONY: demo test deps format fuzz release
 
 demo: deps
 	swift build --product linkwright
@@ -20,3 +20,7 @@ format:
 
 fuzz: deps
 	scripts/fuzz.sh
+
+# A relocatable release build and its tarball (scripts/release.sh).
+release: deps
+	scripts/release.sh

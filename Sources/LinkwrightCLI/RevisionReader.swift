@@ -71,6 +71,12 @@ final class RevisionReader {
         return try Self.gitAction { try repository.resolve(revision) }
     }
 
+    /// The commit `revision` names, or nil when it is a branch without commits (HEAD before a
+    /// repository's first commit): there is nothing to compare with yet, everything is new.
+    func resolveUnlessUnborn(_ revision: String) throws -> GitCommit? {
+        try repository.isUnbornBranch(revision) ? nil : resolve(revision)
+    }
+
     func mergeBase(_ a: GitCommit, _ b: GitCommit) throws -> GitCommit {
         let repository = try repository
         return try Self.gitAction { try repository.mergeBase(a, b) }
@@ -106,6 +112,30 @@ final class RevisionReader {
             let content = Self.artifactContent(files, host: host)
             cache[key] = content
             return content
+        }
+    }
+
+    /// The contract as staged in the index: what the next commit records.
+    func index() throws -> RevisionContent {
+        let repository = try repository
+        switch source {
+        case .configuration:
+            let staged = try Self.gitAction { try GitIndexSource(repository: repository) }
+            guard staged.exists else { return .absent("no configuration is staged") }
+            return compile(try read(staged, at: "the index"))
+        case .artifacts(let paths, let host):
+            var files: [(path: String, bytes: [UInt8])] = []
+            for (_, group) in Self.byKind(paths) {
+                for path in group {
+                    let relative = relativeToWorkTree(path, repository)
+                    let limit = InputFileKind.associationFile.maximumBytes
+                    if let file = try Self.gitAction({ try repository.stagedFile(at: relative, limit: limit) }) {
+                        files.append((path, file))
+                        break
+                    }
+                }
+            }
+            return Self.artifactContent(files, host: host)
         }
     }
 

@@ -178,7 +178,7 @@ struct VerifyCommand: Command {
         let report = ServingReport(
             title: "linkwright verify", round: "served files", hosts: results.map(\.line),
             findings: results.flatMap(\.findings),
-            pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+            pathPrefix: Workspace(arguments, terminal: terminal).pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

@@ -2,22 +2,67 @@ import Foundation
 import LinkwrightCore
 import LinkwrightIO
 
-/// The configuration a command works on (`--config DIR`, default the current directory), with
-/// the printer that makes its diagnostics point at files the user can open.
+/// The configuration a command works on (`--config DIR`, by default found from the current
+/// directory), with the printer that makes its diagnostics point at files the user can open.
 struct Workspace {
     let configPath: String
     let root: URL
     let printer: DiagnosticPrinter
 
-    static let config = Option<String>(
-        name: "config", valueName: "DIR", default: ".", help: "Folder holding environments/, domains/ and policies/")
+    static let config = Option<String?>(
+        name: "config", valueName: "DIR",
+        help: "Folder holding environments/, domains/ and policies/ (default: the nearest folder holding "
+            + "environments/ from the current one up to the repository's top, else the current one)")
     /// The environments to work on; every one when none is given.
     static let environments = Option<[String]>(name: "env", valueName: "NAME", help: "Only this environment")
 
     init(_ arguments: ParsedArguments, terminal: Terminal) {
-        configPath = arguments[Self.config]
+        configPath = arguments[Self.config] ?? Self.discovered(from: terminal.currentDirectory)
         root = terminal.url(configPath)
         printer = DiagnosticPrinter(terminal: terminal, configPath: configPath)
+    }
+
+    /// The configuration found from `directory` (`ConfigurationDiscovery`), as a path from it:
+    /// `.`, `..`, `../..`; `.` when none is found, so the usual "no configuration" errors name it.
+    private static func discovered(from directory: URL) -> String {
+        guard let levels = ConfigurationDiscovery.levelsUp(from: directory.path), levels > 0 else { return "." }
+        return Array(repeating: "..", count: levels).joined(separator: "/")
+    }
+
+    /// What file names in `format` start with. Text keeps paths that open from the current
+    /// directory; the machine formats (read by GitHub, code scanning, CI dashboards, scripts)
+    /// name files from the top of the git repository, whatever the working directory and
+    /// `--config`, so that annotations attach to the pull request's files.
+    func pathPrefix(for format: OutputFormat) -> String {
+        format == .text ? printer.pathPrefix : repositoryPathPrefix
+    }
+
+    /// The printer whose paths suit `format`.
+    func printer(for format: OutputFormat) -> DiagnosticPrinter {
+        DiagnosticPrinter(terminal: printer.terminal, pathPrefix: pathPrefix(for: format))
+    }
+
+    /// The configuration folder relative to the top of the git working tree that holds it
+    /// (libgit2's discovery), with a trailing slash: `mobile/links/`, or "" at the top. Outside a
+    /// repository, the text prefix: the `--config` path as given.
+    var repositoryPathPrefix: String {
+        guard let top = GitRepository.workTreeRoot(containing: root.path),
+            let folder = realpath(root.path, nil)
+        else { return printer.pathPrefix }
+        defer { free(folder) }
+        let path = String(cString: folder)
+        if path == top { return "" }
+        guard path.hasPrefix(top + "/") else { return printer.pathPrefix }
+        return String(path.dropFirst(top.count + 1)) + "/"
+    }
+
+    /// The output folder `build` writes, from the current directory: `given` (`--out`), else
+    /// `dist` in the configuration folder, so the output stays next to its configuration
+    /// wherever the command runs.
+    func outputPath(_ given: String?) throws -> String {
+        guard let given else { return printer.pathPrefix + "dist" }
+        guard !given.isEmpty else { throw UsageError(message: "--out needs a folder; the default is dist") }
+        return given
     }
 
     /// The configuration files in the working tree.
@@ -36,7 +81,7 @@ struct Workspace {
     /// The diagnostics that make the configuration unusable, in the format the command was
     /// asked for: text on standard error, every other format as a report on standard output.
     func printUnusable(_ diagnostics: [Diagnostic], as format: OutputFormat, title: String) throws {
-        try printer.printUnusable(diagnostics, as: format, title: title, subject: configPath)
+        try printer(for: format).printUnusable(diagnostics, as: format, title: title, subject: configPath)
     }
 
     /// Loads and validates the configuration in the working tree.

@@ -119,4 +119,39 @@ import Testing
                 "is on app.staging.emergencias.example, a host of staging only; it cannot apply to production [PROMOTION_REFUSED]"
             ))
     }
+
+    @Test func theCommitOfAPromotionCarriesTheRebuiltOutputSoBuildCheckPasses() throws {
+        #expect(try linkwright(["build"]).status == 0)
+        try fixture.commit("The generated files")
+        let entitlementsBefore = try read("dist/production/ios/museo.entitlements")
+
+        let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(applied.stdout.contains("wrote domains/museo.yaml\nrebuilt dist: 0 created, "), "\(applied)")
+        // The promotion's own commit: nothing left over, and the committed output is the build's.
+        #expect(try fixture.git("status", "--porcelain").isEmpty)
+        let changed = try fixture.git("show", "--name-only", "--format=", "HEAD").split(separator: "\n")
+        #expect(changed.contains("domains/museo.yaml"))
+        #expect(changed.contains("dist/.linkwright-manifest"))
+        #expect(changed.contains { $0.hasPrefix("dist/production/") }, "\(changed)")
+        let check = try linkwright(["build", "--check"])
+        #expect(check.status == 0, "\(check)")
+        // A fresh clone of the commit checks clean too: the files are in the commit, not only on disk.
+        let clone = fixture.folder + "/clone"
+        try fixture.git("clone", "-q", fixture.repository, clone, in: fixture.folder)
+        let cloneCheck = try runLinkwright(["build", "--check"], in: URL(fileURLWithPath: clone))
+        #expect(cloneCheck.status == 0, "\(cloneCheck)")
+        #expect(try read("dist/production/ios/museo.entitlements") == entitlementsBefore)
+    }
+
+    @Test func anOutputFolderGitDoesNotTrackIsLeftAlone() throws {
+        try fixture.commit("Generated files are deployed, not committed", [".gitignore": "dist/\n"])
+        #expect(try linkwright(["build"]).status == 0)
+        let manifest = try read("dist/.linkwright-manifest")
+        let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(!applied.stdout.contains("rebuilt"))
+        #expect(try read("dist/.linkwright-manifest") == manifest)
+        #expect(try fixture.git("show", "--name-only", "--format=", "HEAD") == "domains/museo.yaml")
+    }
 }

@@ -5,7 +5,8 @@ import LinkwrightIO
 /// `linkwright build`: compile every environment and write its files, or check that the files on
 /// disk are what the configuration compiles to.
 struct BuildCommand: Command {
-    static let out = Option<String>(name: "out", valueName: "DIR", default: "dist", help: "Output folder")
+    static let out = Option<String?>(
+        name: "out", valueName: "DIR", help: "Output folder (default: dist in the configuration folder)")
     static let check = Option<Bool>(name: "check", help: "Compare with the output folder instead of writing")
     static let format = Option.format(OutputFormat.findings)
 
@@ -35,24 +36,32 @@ struct BuildCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let format = arguments[Self.format]
-        let outPath = arguments[Self.out]
+        let outPath = try workspace.outputPath(arguments[Self.out])
         let check = arguments[Self.check]
         let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         func report(_ plan: OutputPlan?) -> BuildReport {
             BuildReport(
                 plan: plan, check: check, outPath: outPath, environments: compiled?.environments ?? [],
-                diagnostics: diagnostics, pathPrefix: workspace.printer.pathPrefix)
+                diagnostics: diagnostics, pathPrefix: workspace.pathPrefix(for: format))
         }
         guard let compiled else {
             try terminal.print(report(nil), as: format)
             return .unusable
         }
-        guard !outPath.isEmpty else {
-            throw UsageError(message: "--out needs a folder; the default is \(Self.out.spec.defaultValue!)")
-        }
+        let plan = try Self.output(compiled, to: outPath, check: check, terminal: terminal)
+        let built = report(plan)
+        try terminal.print(built, as: format)
+        return ExitStatus(built)
+    }
+
+    /// Plans the files `compiled` renders into the output folder at `outPath` and, unless
+    /// `check`, applies the plan as one transaction (`OutputFolder`): what `build` does, and
+    /// what `promote --write` does to keep the committed output in step with its edits.
+    static func output(_ compiled: CompiledConfiguration, to outPath: String, check: Bool, terminal: Terminal) throws
+        -> OutputPlan
+    {
         let artifacts = ArtifactRenderer.render(compiled)
         let environments = Set(compiled.environments.map(\.name))
-        let plan: OutputPlan
         do {
             let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {
                 terminal.err("waiting for another linkwright build of \(PrintableText.escaped(outPath)) to finish")
@@ -60,8 +69,9 @@ struct BuildCommand: Command {
             if output.completedInterruptedBuild {
                 terminal.err("\(PrintableText.escaped(outPath)): completed a build that had been interrupted")
             }
-            plan = try output.plan(artifacts, environments: environments)
+            let plan = try output.plan(artifacts, environments: environments)
             if !check { try output.apply(plan, artifacts: artifacts, environments: environments) }
+            return plan
         } catch let error as OutputFolder.WriteError {
             let absolute = terminal.url(outPath).path
             let path = error.path.hasPrefix(absolute) ? outPath + error.path.dropFirst(absolute.count) : error.path
@@ -70,8 +80,5 @@ struct BuildCommand: Command {
                 hint: error.changedNothing
                     ? "nothing was changed in \(outPath)" : "run `linkwright build` again to complete the switch")
         }
-        let built = report(plan)
-        try terminal.print(built, as: format)
-        return ExitStatus(built)
     }
 }

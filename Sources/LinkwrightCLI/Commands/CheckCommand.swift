@@ -9,6 +9,8 @@ struct CheckCommand: Command {
         name: "no-merge-base", help: "Compare with REF itself, not its merge-base with HEAD")
     static let head = Option<String?>(
         name: "head", valueName: "REV", help: "Check this revision instead of the working tree")
+    static let staged = Option<Bool>(
+        name: "staged", help: "Check what is staged instead of the working tree, against HEAD unless --against")
     static let format = Option.format(OutputFormat.findings + [.approvals])
     static let failOn = Option<FailThreshold>(
         name: "fail-on", valueName: "SEVERITY", choices: FailThreshold.allCases, default: .error,
@@ -23,11 +25,14 @@ struct CheckCommand: Command {
             `linkwright rules`). By default REF is replaced by the merge-base of HEAD and REF, what a
             pull request's diff shows; --no-merge-base compares with REF itself (it also works in a
             shallow clone that has REF). Without --against only the rules about the head run.
-            --head REV checks a committed revision instead of the working tree.
+            --head REV checks a committed revision instead of the working tree. --staged checks the
+            index, what the next commit records (unstaged edits are not seen), against HEAD or
+            --against REF: the pre-commit hook. Before a repository's first commit there is no
+            base and everything is new.
             Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
             To approve a deliberate change, add its fingerprint to policies/ under approvals:.
             """,
-        options: [against, noMergeBase, head, Workspace.config] + RevisionReader.options + [format, failOn])
+        options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [format, failOn])
 
     let arguments: ParsedArguments
 
@@ -36,16 +41,24 @@ struct CheckCommand: Command {
         if arguments[Self.noMergeBase] && arguments[Self.against] == nil {
             throw UsageError(message: "--no-merge-base needs --against REF")
         }
+        if arguments[Self.staged] && arguments[Self.head] != nil {
+            throw UsageError(message: "--staged and --head REV each choose the head; give one")
+        }
     }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let format = arguments[Self.format]
+        let head: Comparison.Head =
+            arguments[Self.head].map(Comparison.Head.revision) ?? (arguments[Self.staged] ? .index : .workingTree)
+        // What is staged is compared with HEAD itself unless a base is named.
+        let defaultsToHEAD = arguments[Self.staged] && arguments[Self.against] == nil
+        let base = defaultsToHEAD ? "HEAD" : arguments[Self.against]
+        let mergeBase = !defaultsToHEAD && !arguments[Self.noMergeBase]
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
-            base: arguments[Self.against], head: arguments[Self.head],
-            mergeBase: !arguments[Self.noMergeBase], printer: workspace.printer, format: format,
+            base: base, head: head, mergeBase: mergeBase, printer: workspace.printer(for: format), format: format,
             title: "linkwright check")
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
@@ -60,7 +73,7 @@ struct CheckCommand: Command {
                 ? []
                 : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
             unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
-            notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix, failOn: arguments[Self.failOn])
+            notes: comparison.notes, pathPrefix: workspace.pathPrefix(for: format), failOn: arguments[Self.failOn])
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

@@ -35,15 +35,17 @@ struct DiffCommand: Command {
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
-            base: base, head: head,
-            mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase], printer: workspace.printer,
-            format: arguments[Self.format], title: "linkwright diff")
+            base: base, head: head.map(Comparison.Head.revision) ?? .workingTree,
+            mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase],
+            printer: workspace.printer(for: arguments[Self.format]), format: arguments[Self.format],
+            title: "linkwright diff")
         let behaviour = comparison.base.map { BehaviourDiff.compare(base: $0, head: comparison.head) }
         let report = CheckReport(
             title: "linkwright diff", base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
                 + BehaviourDiff.changes(from: behaviour?.observations ?? []),
-            unproven: behaviour?.unproven ?? [], notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix)
+            unproven: behaviour?.unproven ?? [], notes: comparison.notes,
+            pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
         try terminal.print(report, as: arguments[Self.format])
         return .success
     }

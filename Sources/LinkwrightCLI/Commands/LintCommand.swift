@@ -24,7 +24,8 @@ struct LintCommand: Command {
         let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
         let report = DiagnosticReport(
             title: "linkwright lint", diagnostics: loadDiagnostics + analysis, subject: workspace.configPath,
-            isUnusable: compiled == nil, pathPrefix: workspace.printer.pathPrefix, jsonIsList: true)
+            isUnusable: compiled == nil, pathPrefix: workspace.pathPrefix(for: arguments[Self.format]),
+            jsonIsList: true)
         try terminal.print(report, as: arguments[Self.format])
         return ExitStatus(report)
     }

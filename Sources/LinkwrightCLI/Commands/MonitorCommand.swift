@@ -90,7 +90,7 @@ struct MonitorCommand: Command {
         let report = ServingReport(
             title: "linkwright monitor", round: "monitor round at \(Timestamp.format(next.lastRound!))",
             hosts: results.map(\.line), findings: findings, monitorState: next.json,
-            pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+            pathPrefix: Workspace(arguments, terminal: terminal).pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

@@ -22,9 +22,12 @@ struct PromoteCommand: Command {
             stops it (exit 1).
             --write applies the edits to the YAML files, keeping comments and formatting, all files
             or none, and proves that the files on disk compile to exactly the plan. It refuses files
-            with uncommitted changes. --commit then records them in a git commit that summarises the plan.
+            with uncommitted changes. When git tracks the output folder's manifest (the output is
+            committed), --write also rebuilds the output folder as `build` does, and --commit then
+            records the edited files and the rebuilt output in a git commit that summarises the
+            plan, so the promotion's own commit passes `build --check`.
             """,
-        options: [write, commit, Workspace.config, format],
+        options: [write, commit, Workspace.config, BuildCommand.out, format],
         arguments: [
             ArgumentSpec(name: "SOURCE", help: "Environment to promote from"),
             ArgumentSpec(name: "TARGET", help: "Environment to promote to"),
@@ -106,7 +109,7 @@ struct PromoteCommand: Command {
             base: CheckReport.Revision(name: "\(target) as it is", commit: nil),
             head: CheckReport.Revision(name: "\(target) with \(source)'s rules", commit: nil),
             findings: after.findings.filter { !before.contains($0.fingerprint + $0.message) }, changes: changes,
-            unusedApprovals: [], pathPrefix: workspace.printer.pathPrefix)
+            unusedApprovals: [], pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
     }
 
     /// Writes the edited files all or none, proves they compile to the plan, and commits them.
@@ -148,13 +151,41 @@ struct PromoteCommand: Command {
                 message: "the written files do not compile to the plan; they were restored", hint: "please report this")
         }
         terminal.out("wrote \(plan.editedPaths.map { workspace.printer.pathPrefix + $0 }.joined(separator: ", "))")
-        guard arguments[Self.commit], let repository else { return }
+        guard let repository, let written else { return }
+        let output = try rebuildTrackedOutput(
+            written.compiled, repository: repository, workspace: workspace, terminal: terminal)
+        guard arguments[Self.commit] else { return }
         let message = commitMessage(plan, report)
         let commit = try RevisionReader.gitAction {
             try repository.commit(
-                paths: plan.editedPaths.map(repository.workTreePath(forConfigurationPath:)), message: message)
+                paths: plan.editedPaths.map(repository.workTreePath(forConfigurationPath:)) + output, message: message)
         }
         terminal.out("committed \(commit.shortID): \(commit.summary)")
+    }
+
+    /// Rebuilds the output folder (`--out`, default `dist` in the configuration folder) when git
+    /// tracks its manifest, through the same transactional writer as `build`, and returns the
+    /// paths (relative to the work tree) it created, updated or removed: the commit must carry
+    /// them, or the promotion's own commit fails `build --check`. An output folder git does not
+    /// track is left alone: it is deployed from elsewhere, not committed.
+    private func rebuildTrackedOutput(
+        _ compiled: CompiledConfiguration, repository: GitRepository, workspace: Workspace, terminal: Terminal
+    ) throws -> [String] {
+        let outPath = try workspace.outputPath(arguments[BuildCommand.out])
+        guard let folder = realpath(terminal.url(outPath).path, nil) else { return [] }
+        let absolute = String(cString: folder)
+        free(folder)
+        guard absolute.hasPrefix(repository.workTreeRoot + "/") else { return [] }
+        let relative = String(absolute.dropFirst(repository.workTreeRoot.count + 1))
+        guard try RevisionReader.gitAction({ try repository.isTracked(relative + "/" + OutputFolder.manifestName) })
+        else { return [] }
+        let built = try BuildCommand.output(compiled, to: outPath, check: false, terminal: terminal)
+        let touched = built.created + built.changed + built.stale + built.leftovers
+        terminal.out(
+            "rebuilt \(PrintableText.escaped(outPath)): \(built.created.count) created, \(built.changed.count) updated, "
+                + "\(built.stale.count) removed")
+        guard !touched.isEmpty else { return [] }
+        return (touched + [OutputFolder.manifestName]).map { relative + "/" + $0 }
     }
 
     private func commitMessage(_ plan: PromotionPlan, _ report: CheckReport) -> String {

@@ -31,7 +31,7 @@ struct TestCommand: Command {
         }
         let report = ExpectationReport(
             configuration, compiled, keepingPassed: format == .json || format == .junit,
-            pathPrefix: workspace.printer.pathPrefix)
+            pathPrefix: workspace.pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Exploration of pattern languages for static analysis: deterministic views of the matching
 /// automata, run side by side over a finite alphabet of representative scalars, breadth-first,
 /// so the first string found that shows a property is a shortest one.
@@ -287,11 +285,11 @@ struct LanguageSearch {
 /// stays bounded as a whole, not only search by search. A meter within another (a file's within
 /// the command's) spends from both and runs out when either does.
 final class WorkMeter: Sendable {
-    private let left: Mutex<Int>
+    private let left: LockedValue<Int>
     private let parent: WorkMeter?
 
     init(_ budget: Int, within parent: WorkMeter? = nil) {
-        left = Mutex(budget)
+        left = LockedValue(budget)
         self.parent = parent
     }
 

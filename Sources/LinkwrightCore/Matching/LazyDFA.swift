@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A DFA over a `PatternTrie.Program`, built one transition at a time as inputs need it, whose
 /// states know which members accept. Once a transition is known, a scalar costs one table
 /// lookup, whatever the number of patterns.
@@ -36,13 +34,13 @@ final class LazyDFA: Sendable {
     }
 
     private let program: Program
-    private let cache: Mutex<Cache>
+    private let cache: LockedValue<Cache>
     private let limits: Limits
 
     init(_ trie: PatternTrie.Program, limits: Limits = .standard) {
         program = Program(trie)
         self.limits = limits
-        cache = Mutex(Cache(program: program))
+        cache = LockedValue(Cache(program: program))
     }
 
     /// Appends the labels of the members accepting all of `input` to `labels`, possibly more

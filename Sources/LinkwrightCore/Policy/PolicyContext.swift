@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a rule sees: the head (the change), the base it is compared with (`nil` when there is
 /// none: a first introduction, or a check of the head alone), and the policy settings.
 public struct PolicyContext: Sendable {
@@ -17,8 +15,8 @@ public struct PolicyContext: Sendable {
 
     /// A reference, so copies of the context share what was computed.
     final class SharedWork: Sendable {
-        let newRuleFindings = Mutex<[ScopedRuleFinding]?>(nil)
-        let comparison = Mutex<BehaviourDiff.Comparison?>(nil)
+        let newRuleFindings = LockedValue<[ScopedRuleFinding]?>(nil)
+        let comparison = LockedValue<BehaviourDiff.Comparison?>(nil)
     }
 
     /// How base and head decide URLs differently (nothing without a base), computed once for

@@ -163,7 +163,7 @@ public final class FolderHandle {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= limit {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, wanted) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, wanted) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }
             if count == 0 { break }
@@ -181,7 +181,9 @@ public final class FolderHandle {
         defer { close(file) }
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress! + written, bytes.count - written) }
+            let count = bytes.withUnsafeBytes {
+                systemWrite(file, $0.baseAddress! + written, bytes.count - written)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 let code = errno

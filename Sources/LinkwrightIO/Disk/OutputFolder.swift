@@ -165,7 +165,7 @@ public final class OutputFolder {
             journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifestBytes)))
             // One flush for every staged file (an fsync each costs seconds for thousands of
             // hosts): the journal must never name a file whose bytes are not yet on disk.
-            Glibc.sync()
+            systemSync()
             try handle.writeAtomically(Self.journalName, bytes: journal.encoded())
         } catch let failure as FolderHandle.Failure {
             try? handle.removeTree(stagingName)

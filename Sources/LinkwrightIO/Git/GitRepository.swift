@@ -75,6 +75,17 @@ public final class GitRepository {
 
     deinit { git_repository_free(handle) }
 
+    /// The top folder of the working tree that holds `folder`, found as git finds it (searching
+    /// parent folders), without a trailing slash; nil outside a repository, in a bare one, or
+    /// where libgit2 refuses to open it (another user's repository). Reads no object.
+    public static func workTreeRoot(containing folder: String) -> String? {
+        guard (try? LibGit2.initialize()) != nil, let folder = canonicalPath(folder) else { return nil }
+        var opened: OpaquePointer?
+        guard git_repository_open_ext(&opened, folder, 0, nil) >= 0, let repository = opened else { return nil }
+        defer { git_repository_free(repository) }
+        return git_repository_workdir(repository).map { withoutTrailingSlash(String(cString: $0)) }
+    }
+
     /// Whether this is a shallow clone, whose history stops at the depth it was fetched with.
     public var isShallow: Bool { git_repository_is_shallow(handle) == 1 }
 
@@ -311,7 +322,7 @@ public final class GitRepository {
         path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
-    private static func canonicalPath(_ path: String) -> String? {
+    static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -43,7 +43,7 @@ public struct GitTreeSource: SourceTree {
                     guard let entry = git_tree_entry_byindex(tree, index) else { return nil }
                     return SourceEntry(
                         name: String(cString: git_tree_entry_name(entry)),
-                        kind: Self.kind(git_tree_entry_filemode(entry)))
+                        kind: git_tree_entry_filemode(entry).sourceEntryKind)
                 }.sorted { $0.name < $1.name }
             }
         }
@@ -52,38 +52,21 @@ public struct GitTreeSource: SourceTree {
     public func contents(of path: String) throws -> [UInt8] {
         guard let treeID else { throw SourceTreeError.missing(path) }
         return try repository.withTree(try git_oid(hex: treeID)) { configurationTree in
-            guard var entry = try repository.entry(at: path, in: configurationTree), Self.isRegularFile(entry.mode)
-            else {
+            guard let entry = try repository.entry(at: path, in: configurationTree), entry.mode.isRegularFile else {
                 throw SourceTreeError.missing(path)
             }
-            // The object header gives the size without inflating: a huge blob in a hostile
-            // commit is refused before it is held in memory.
-            var odb: OpaquePointer?
-            try LibGit2.check(git_repository_odb(&odb, repository.handle), "opening the object database")
-            defer { git_odb_free(odb) }
-            var storedSize = 0
-            var type = GIT_OBJECT_ANY
-            try repository.check(
-                git_odb_read_header(&storedSize, &type, odb, &entry.id), "reading \(path) at \(commit.shortID)")
-            guard storedSize <= readLimit else { throw SourceTreeError.tooLarge(path, limit: readLimit) }
-            var blob: OpaquePointer?
-            try repository.check(
-                git_blob_lookup(&blob, repository.handle, &entry.id), "reading \(path) at \(commit.shortID)")
-            defer { git_blob_free(blob) }
-            let size = Int(git_blob_rawsize(blob))
-            guard size > 0, let bytes = git_blob_rawcontent(blob) else { return [] }
-            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+            return try repository.blobBytes(entry.id, path: path, at: commit.shortID, limit: readLimit)
         }
     }
+}
 
-    private static func isRegularFile(_ mode: git_filemode_t) -> Bool {
-        mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE
-    }
+extension git_filemode_t {
+    var isRegularFile: Bool { self == GIT_FILEMODE_BLOB || self == GIT_FILEMODE_BLOB_EXECUTABLE }
 
     /// Symbolic links and submodules are refused, as the working tree refuses them.
-    private static func kind(_ mode: git_filemode_t) -> SourceEntry.Kind {
-        if isRegularFile(mode) { return .file }
-        if mode == GIT_FILEMODE_TREE { return .folder }
-        return .refused(mode == GIT_FILEMODE_LINK ? "a symbolic link" : "a submodule")
+    var sourceEntryKind: SourceEntry.Kind {
+        if isRegularFile { return .file }
+        if self == GIT_FILEMODE_TREE { return .folder }
+        return .refused(self == GIT_FILEMODE_LINK ? "a symbolic link" : "a submodule")
     }
 }

