@@ -3,7 +3,7 @@ import LinkwrightCore
 
 /// Standard output and error for commands. Each call writes whole lines straight to the file
 /// descriptor (line-buffered), so output reaches a pipe in order even if the process is killed;
-/// colour is used only on a terminal and never with NO_COLOR. Streaming commands switch to
+/// colour is used only on a terminal and never with a non-empty NO_COLOR. Streaming commands switch to
 /// `beginBuffering()` and `flush()` at the points where a reader may be waiting.
 final class Terminal {
     /// Standard output not yet written, while buffering.
@@ -17,7 +17,9 @@ final class Terminal {
 
     init() {
         environment = ProcessInfo.processInfo.environment
-        useColor = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        // NO_COLOR counts only when set to something (https://no-color.org): `NO_COLOR=` keeps colour.
+        useColor =
+            isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 

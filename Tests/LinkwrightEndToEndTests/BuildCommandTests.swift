@@ -255,5 +255,10 @@ import Testing
             environment: ["NO_COLOR": "1"])
         #expect(!noColor.stdout.contains("\u{1B}["), "\(noColor)")
         #expect(noColor.stdout.contains("error: \"stagign\" is not a valid tier"))
+        // An empty NO_COLOR does not count (no-color.org).
+        let empty = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "\(binary) lint", "/dev/null"], in: folder.url,
+            environment: ["NO_COLOR": ""])
+        #expect(empty.stdout.contains("\u{1B}[1;31merror:"), "\(empty)")
     }
 }

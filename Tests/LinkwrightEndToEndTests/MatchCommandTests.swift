@@ -279,6 +279,19 @@ import Testing
         #expect(result.stdout.hasSuffix("checks passed in 3 environments\n"))
     }
 
+    /// No expectation is not "everything passed": `test` says there was nothing to check.
+    @Test func noExpectationsIsSaid() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("environments/production.yaml", ShopConfiguration.production)
+        let domain = ShopConfiguration.domain
+        let expectations = try #require(domain.range(of: "expectations:"))
+        try folder.write("domains/shop.yaml", String(domain[..<expectations.lowerBound]))
+        let result = try runLinkwright(["test"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("no expectations to check: add `expectations:`"), "\(result)")
+    }
+
     @Test func aFailingExpectationPointsAtItsRuleAndExits1() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

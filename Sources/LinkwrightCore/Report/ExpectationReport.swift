@@ -42,6 +42,11 @@ public struct ExpectationReport: Report {
     public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id } }
 
     public var summary: String {
+        // Nothing checked is not "all passed": say so, and how to start.
+        guard checks > 0 else {
+            return "no expectations to check: add `expectations:` (URLs with opens_app or opens_web) to a file of "
+                + "domains/ (docs/configuration.md)"
+        }
         let failed = failures.count
         return failed == 0
             ? "\(checks) checks passed in \(environments) environments" : "\(failed) of \(checks) checks failed"
