@@ -32,7 +32,20 @@ struct ConfigValidator {
                     hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
             }
         }
+        for policy in configuration.policies { checkIgnores(of: policy, known: environmentNames) }
         return diagnostics.items
+    }
+
+    /// An ignore scoped to an environment that does not exist would silently ignore nothing.
+    private mutating func checkIgnores(of policy: PolicyFile, known: [String]) {
+        for name in policy.ignores.compactMap(\.environment)
+        where !known.contains(name.value) && !unloadable.contains("environments/" + name.value) {
+            diagnostics.report(
+                .undefinedEnvironment,
+                "ignore names environment \(PrintableText.quoted(name.value)), which is not defined", at: name.location,
+                hint: Spelling.closest(to: name.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
+                    ?? "name one of \(known.joined(separator: ", ")), or leave environment out to ignore everywhere")
+        }
     }
 
     // MARK: Environments
