@@ -20,6 +20,23 @@ import Testing
         #expect(ios[0].value.location == SourceLocation(file: "f.yaml", line: 3, column: 22))
     }
 
+    /// Each syntax error's hint names its usual cause, not always tabs.
+    @Test(arguments: [
+        ("apps:\n\tmuseo: x\n", "indent with spaces"),
+        ("apps:\n  museo:\n    ios: x\n  museo-clip\n    ios:\n      bundle_id: y\n", "write a key as `key: value`"),
+        ("apps:\n  museo-clip\n  museo: x\n", "quote a value that holds `: `"),
+        ("comment: Note: text\n", "quote a value that holds `: `"),
+        ("path: `/x`\n", "quote the value: YAML reserves \"`\""),
+        ("apps:\n    a: 1\n  b: 2\n", "line the keys of one mapping"),
+        ("path: \"/x\n", "close the quote"),
+    ])
+    func syntaxErrorsSayTheirUsualCause(_ yaml: String, _ hint: String) throws {
+        let (_, diagnostics) = parser.parse(Array(yaml.utf8), file: "f.yaml")
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.id == .yamlSyntax)
+        #expect(diagnostic.hint?.hasPrefix(hint) == true, "\(diagnostic)")
+    }
+
     @Test func columnsCountCharactersNotBytes() {
         let (root, _) = parser.parse(Array("ñandú: [a, b]\n".utf8), file: "f.yaml")
         guard case .mapping(let pairs) = root?.content, case .sequence(let items) = pairs[0].value.content else {

@@ -94,6 +94,46 @@ public struct YAMLParser: Sendable {
         }
     }
 
+    /// The `number`th line of `bytes` (1-based), without its line break.
+    static func line(_ number: Int, of bytes: [UInt8]) -> ArraySlice<UInt8> {
+        var start = 0
+        var line = 1
+        while line < number, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            start = newline + 1
+            line += 1
+        }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+        return bytes[start..<end]
+    }
+
+    /// How to fix what libyaml found, from its words and the line it stopped on: the usual
+    /// causes are a tab in the indentation, a missing `: `, a value holding `: ` or starting
+    /// with a character YAML reserves, and keys or items out of line.
+    static func syntaxHint(_ problem: String, line: ArraySlice<UInt8>, column: Int) -> String {
+        let indentation = line.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        if problem.contains("tab") || indentation.contains(UInt8(ascii: "\t")) {
+            return "indent with spaces: YAML does not allow tabs in indentation"
+        }
+        if problem.contains("could not find expected ':'") {
+            return "write a key as `key: value`, with a space after the colon; quote a value that holds `: ` or ` #`"
+        }
+        if problem.contains("mapping values are not allowed") {
+            return "quote a value that holds `: `, e.g. \"Note: text\", or end the key on the line above with `:`"
+        }
+        if problem.contains("cannot start any token") {
+            let offset = line.startIndex + column - 1
+            let character = offset < line.endIndex ? String(UnicodeScalar(line[offset])) : "this character"
+            return "quote the value: YAML reserves \(PrintableText.quoted(character)) at the start of a plain value"
+        }
+        if problem.contains("did not find expected key") || problem.contains("did not find expected '-'") {
+            return "line the keys of one mapping, and the items of one list, up in the same column"
+        }
+        if problem.contains("quoted scalar") {
+            return "close the quote: a quoted value ends with the same quote it starts with"
+        }
+        return "fix the YAML syntax on this line"
+    }
+
     /// Pulls events from libyaml and hands each to `handle` with its 1-based start mark.
     private static func events(_ bytes: [UInt8], _ handle: (Event, (Int, Int)) throws -> Void) throws {
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
@@ -111,10 +151,10 @@ public struct YAMLParser: Sendable {
                     let p = parser.pointee
                     let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
                     let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
+                    let (line, column) = (Int(p.problem_mark.line) + 1, Int(p.problem_mark.column) + 1)
                     throw ParseFailure(
-                        id: .yamlSyntax, message: problem + context,
-                        line: Int(p.problem_mark.line) + 1, column: Int(p.problem_mark.column) + 1,
-                        hint: "fix the YAML syntax; tabs cannot indent YAML")
+                        id: .yamlSyntax, message: problem + context, line: line, column: column,
+                        hint: syntaxHint(problem + context, line: Self.line(line, of: bytes), column: column))
                 }
                 defer { yaml_event_delete(&event) }
                 let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
