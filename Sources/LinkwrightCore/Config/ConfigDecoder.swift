@@ -280,6 +280,8 @@ struct ConfigDecoder {
             policy.forbiddenPaths.append(ForbiddenPath(path: path, reason: reason.value))
         }
         policy.requiredChannels = map["required_fingerprint_channels"].flatMap { reader.strings($0, "channel") } ?? []
+        // A channel no environment could declare (`Play-Signing`) would block every production app.
+        policy.requiredChannels = policy.requiredChannels.filter { checkName($0, what: "fingerprint channel") }
         if let node = map["proof_budget"], let budget = reader.mapping(node, ConfigSchema.proofBudget) {
             policy.proofRegionSteps = budget["region_steps"].flatMap {
                 reader.integer($0, "region_steps", minimum: ProofLimits.minimumSteps)
