@@ -49,12 +49,7 @@ struct ChangelogCommand: Command {
             }
             releases.append(try release(from: from, to: to, lastUsable: lastUsable, reader))
         }
-        let changelog = Changelog(releases: releases)
-        switch arguments[Self.format] {
-        case .json: terminal.out(changelog.json.rendered())
-        case .html: terminal.out(changelog.html)
-        default: terminal.out(changelog.markdown)
-        }
+        try terminal.print(Changelog(releases: releases), as: arguments[Self.format])
         return .success
     }
 
@@ -83,21 +78,22 @@ struct ChangelogCommand: Command {
     }
 
     private func release(
-        from: (name: String, commit: GitCommit), to: (name: String, commit: GitCommit),
+        from fromRevision: (name: String, commit: GitCommit), to toRevision: (name: String, commit: GitCommit),
         lastUsable: (name: String, snapshot: PolicySnapshot)?, _ reader: RevisionReader
     ) throws -> Changelog.Release {
-        let before = try reader.content(at: from.commit)
-        let after = try reader.content(at: to.commit)
-        if let key = reader.keys[from.commit.id], key == reader.keys[to.commit.id] {
-            return Changelog.Release(from: from.name, to: to.name, changes: [])
+        let (from, to) = (Self.point(fromRevision), Self.point(toRevision))
+        let before = try reader.content(at: fromRevision.commit)
+        let after = try reader.content(at: toRevision.commit)
+        if let key = reader.keys[fromRevision.commit.id], key == reader.keys[toRevision.commit.id] {
+            return Changelog.Release(from: from, to: to, changes: [])
         }
         switch after {
         case .absent(let what):
             return Changelog.Release(
-                from: from.name, to: to.name, changes: [], notes: ["\(what) in \(to.name)"], compared: false)
+                from: from, to: to, changes: [], notes: ["\(what) in \(to.name)"], compared: false)
         case .unusable(let why, _):
             return Changelog.Release(
-                from: from.name, to: to.name, changes: [], notes: ["\(to.name): \(why)"], compared: false)
+                from: from, to: to, changes: [], notes: ["\(to.name): \(why)"], compared: false)
         case .snapshot(let head, let headNotes):
             var notes = headNotes
             let base: PolicySnapshot?
@@ -118,7 +114,17 @@ struct ChangelogCommand: Command {
             let changes = StructuralDiff.changes(base: base, head: head) + BehaviourDiff.changes(base: base, head: head)
             var seen: Set<String> = []
             return Changelog.Release(
-                from: from.name, to: to.name, changes: changes, notes: notes.filter { seen.insert($0).inserted })
+                from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted })
         }
+    }
+
+    /// A revision as the changelog names it, with its author date in UTC as `git log --date=short`.
+    static func point(_ revision: (name: String, commit: GitCommit)) -> Changelog.Point {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = calendar.dateComponents([.year, .month, .day], from: revision.commit.authorTime)
+        return Changelog.Point(
+            name: revision.name, commit: revision.commit.shortID,
+            date: String(format: "%04d-%02d-%02d", day.year!, day.month!, day.day!))
     }
 }

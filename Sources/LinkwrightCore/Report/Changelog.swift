@@ -1,15 +1,35 @@
 /// Link behaviour and declarations, release by release.
-public struct Changelog: Sendable {
+public struct Changelog: CommandOutput {
+    /// A revision a release starts or ends at: as the user or the tag names it, the commit and
+    /// when it was committed.
+    public struct Point: Sendable {
+        public var name: String
+        /// Abbreviated commit ID.
+        public var commit: String
+        /// `YYYY-MM-DD`, UTC.
+        public var date: String
+
+        public init(name: String, commit: String, date: String) {
+            self.name = name
+            self.commit = commit
+            self.date = date
+        }
+
+        var json: JSON {
+            .object([("name", .string(name)), ("commit", .string(commit)), ("date", .string(date))])
+        }
+    }
+
     public struct Release: Sendable {
-        public var from: String
-        public var to: String
+        public var from: Point
+        public var to: Point
         public var changes: [LinkChange]
         /// Why a release could not be compared, or what to know about it.
         public var notes: [String]
         /// Whether `to` could be read and compared with something.
         public var compared: Bool
 
-        public init(from: String, to: String, changes: [LinkChange], notes: [String] = [], compared: Bool = true) {
+        public init(from: Point, to: Point, changes: [LinkChange], notes: [String] = [], compared: Bool = true) {
             self.from = from
             self.to = to
             self.changes = changes
@@ -23,23 +43,44 @@ public struct Changelog: Sendable {
 
     public init(releases: [Release]) { self.releases = releases }
 
-    /// The documented JSON shape: `[{"from", "to", "changes": [...], "notes": [...]}]`, oldest first.
-    public var json: JSON {
-        .array(
-            releases.map { release in
-                .object([
-                    ("from", .string(release.from)), ("to", .string(release.to)),
-                    ("changes", .array(release.changes.map(\.json))),
-                    ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
-                ])
-            })
+    public func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport? {
+        switch format {
+        case .markdown: PrintedReport(out: markdown)
+        case .json: PrintedReport(out: json.rendered())
+        case .html: PrintedReport(out: html)
+        default: nil
+        }
     }
+
+    /// `{"version": 2, "releases": [{"from", "to", "changes", "notes", "compared"}]}`, newest
+    /// release first as in the markdown; `from` and `to` are `{"name", "commit", "date"}`.
+    public var json: JSON {
+        .object([
+            ("version", .int(2)),
+            (
+                "releases",
+                .array(
+                    releases.reversed().map { release in
+                        .object([
+                            ("from", release.from.json), ("to", release.to.json),
+                            ("changes", .array(release.changes.map(\.json))),
+                            ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// "v1.5 · 2026-11-20 · abc1234".
+    static func heading(_ point: Point) -> String { "\(point.name) · \(point.date) · \(point.commit)" }
 
     /// Release notes, newest release first.
     public var markdown: String {
         var text = "# Link changes\n"
         for release in releases.reversed() {
-            text += "\n## \(MarkdownText.cell(release.to))\n\nSince \(MarkdownText.cell(release.from)).\n"
+            text +=
+                "\n## \(MarkdownText.cell(Self.heading(release.to)))\n\n"
+                + "Since \(MarkdownText.cell(release.from.name)) (\(release.from.date), `\(release.from.commit)`).\n"
             for note in release.notes { text += "\n> \(MarkdownText.cell(note))\n" }
             if release.changes.isEmpty {
                 if release.compared { text += "\nNo change in which URLs open which app.\n" }
@@ -57,7 +98,9 @@ public struct Changelog: Sendable {
         var body = ""
         for release in releases.reversed() {
             body +=
-                "<section>\n<h2>\(XMLText.printable(release.to))</h2>\n<p class=\"since\">since \(XMLText.printable(release.from))</p>\n"
+                "<section>\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
+                + "<p class=\"since\">since \(XMLText.printable(release.from.name)) (\(release.from.date), "
+                + "<code>\(release.from.commit)</code>)</p>\n"
             for note in release.notes { body += "<p class=\"note\">\(XMLText.printable(note))</p>\n" }
             if release.changes.isEmpty {
                 if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
