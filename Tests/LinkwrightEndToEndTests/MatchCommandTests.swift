@@ -228,7 +228,7 @@ import Testing
 
     @Test func explainsLayerByLayer() throws {
         let result = try linkwright([
-            "explain", "https://museo.example/admin/login", "--env", "production", "--platform", "ios",
+            "explain", "https://museo.example/admin/login", "--env", "production", "--platform", "ios", "--trace",
         ])
         #expect(result.status == 0, "\(result)")
         #expect(
@@ -248,7 +248,9 @@ import Testing
     }
 
     @Test func explainsAWildcardSubdomainThroughTheRootsFile() throws {
-        let result = try linkwright(["explain", "https://tienda.museo.example/exhibitions/x", "--env", "production"])
+        let result = try linkwright([
+            "explain", "https://tienda.museo.example/exhibitions/x", "--env", "production", "--trace",
+        ])
         #expect(result.stdout.contains("*.museo.example serves domain museo"))
         #expect(
             result.stdout.contains(
@@ -260,11 +262,35 @@ import Testing
     @Test func explainsAForeignFile() throws {
         let result = try linkwright([
             "explain", "--aasa", "dist/production/museo.example/.well-known/apple-app-site-association",
-            "--app", "A1B2C3D4E5.com.example.museo", "/tickets/annual",
+            "--app", "A1B2C3D4E5.com.example.museo", "/tickets/annual", "--trace",
         ])
         #expect(result.status == 0)
         #expect(result.stdout.contains("no_match: stays on the web: no rule matched\n"))
         #expect(result.stdout.contains("failed ?source  \"?*\" vs \"\""), "\(result.stdout)")
+    }
+
+    /// Without --trace: the verdict, the deciding rule, the rule that nearly matched, and the
+    /// trailing slash iOS adds where it decides.
+    @Test func explainsForPeopleByDefault() throws {
+        let missing = try linkwright([
+            "explain", "https://museo.example/tickets/annual", "--env", "production", "--platform", "ios",
+        ])
+        #expect(missing.status == 0, "\(missing)")
+        #expect(
+            missing.stdout.contains(
+                "  ios museo (A1B2C3D4E5.com.example.museo): stays on the web: no rule matched\n"
+                    + "    nearly: domains/museo.yaml:17:9 \"/tickets/*\" ?source \"?*\", but ?source \"?*\" does not match \"\"\n"
+            ), "\(missing.stdout)")
+        #expect(!missing.stdout.contains("✗"))
+        let parent = try linkwright([
+            "explain", "https://museo.example/exhibitions", "--env", "production", "--platform", "ios",
+        ])
+        #expect(
+            parent.stdout.contains(
+                "  ios museo (A1B2C3D4E5.com.example.museo): opens the app\n"
+                    + "    decided by domains/museo.yaml:16:9 \"/exhibitions/*\"\n"
+                    + "    path compared as \"/exhibitions/\": iOS compares paths with a trailing slash"),
+            "\(parent.stdout)")
     }
 
     @Test func explainNeedsAFullURLAgainstTheConfiguration() throws {

@@ -96,7 +96,7 @@ import Testing
         try folder.write(
             "domains/shop.yaml",
             ShopConfiguration.domain.replacingOccurrences(of: "- path: /products/*", with: "- path: \"/p\(osc)*\""))
-        let explained = try runLinkwright(["explain", "https://shop.example/products/1"], in: folder.url)
+        let explained = try runLinkwright(["explain", "https://shop.example/products/1", "--trace"], in: folder.url)
         #expect(explained.status == 0, "\(explained)")
         #expect(explained.stdout.contains(#""/p\u{1B}]8;;http://evil\u{7}*" vs "/products/1/""#), "\(explained)")
         #expect(Self.rawControls(explained.stdout + explained.stderr).isEmpty)
@@ -124,7 +124,7 @@ import Testing
         #expect((matched.stdout + matched.stderr).contains(#"/x\u{1B}[2J"#), "\(matched)")
         #expect(Self.rawControls(matched.stdout.replacingOccurrences(of: "\t", with: " ") + matched.stderr).isEmpty)
         let explainedFile = try runLinkwright(
-            ["explain", "--aasa", "aasa.json", "https://shop.example/products/1"], in: folder.url)
+            ["explain", "--aasa", "aasa.json", "https://shop.example/products/1", "--trace"], in: folder.url)
         #expect(explainedFile.stdout.contains(#"  ios ABCDE12345.com.example.shop\u{1B}]8;;http://evil\u{7}"#))
         #expect(explainedFile.stdout.contains(#""/p\u{1B}[2J*" vs "/products/1/""#), "\(explainedFile)")
         #expect(Self.rawControls(explainedFile.stdout + explainedFile.stderr).isEmpty)

@@ -5,18 +5,22 @@ struct ExplainCommand: Command {
     static let platform = Option<Platform?>(
         name: "platform", valueName: "PLATFORM", choices: Platform.allCases, help: "Only this platform")
     static let format = Option.format([OutputFormat.text, .json])
+    static let trace = Option<Bool>(
+        name: "trace", help: "List every rule tried with every comparison, not just the deciding one")
 
     static let spec = CommandSpec(
         name: "explain",
         abstract: "Explain, layer by layer, why a URL opens an app or stays on the web",
         discussion: """
-            Against the configuration: which environment and host serve the URL, which association
-            file each platform fetches for it, whether each app claims the host (entitlement or intent
-            filter; *.x does not cover x), and each app's decision with every rule tried (pattern,
-            value compared, ok or failed, effective caseSensitive and percentEncoded) and the YAML
-            location of the deciding rule. With --aasa or --assetlinks, the same for any file.
+            Against the configuration: which environment and host serve the URL and, for each app, the
+            verdict and the deciding rule with its YAML location, why the path was compared in
+            another form than typed (iOS adds a trailing slash) when that decided, and when no rule
+            decided the rules that failed on one part only. --trace adds how each app claims the host
+            (entitlement or intent filter; *.x does not cover x), the file each platform fetches, and
+            every rule tried (pattern, value compared, ok or failed, effective caseSensitive and
+            percentEncoded). With --aasa or --assetlinks, the same for any file.
             """,
-        options: AssociationFileInput.options + [Workspace.environments, platform, Workspace.config, format],
+        options: AssociationFileInput.options + [Workspace.environments, platform, Workspace.config, trace, format],
         arguments: [ArgumentSpec(name: "URL", help: "The link, e.g. https://museo.example/tickets/annual")],
         groups: [.optional(AssociationFileInput.choice)])
 
@@ -43,7 +47,8 @@ struct ExplainCommand: Command {
                     platform: input.platform, app: app, identity: app, claim: nil, fileHost: nil, decision: decision,
                     decidedBy: input.place(of: decision))
             }
-            try terminal.print(ExplainReport(.file(explanations)), as: format)
+            try terminal.print(
+                ExplainReport(.file(explanations), typedPath: url.path, trace: arguments[Self.trace]), as: format)
             return .success
         }
         let workspace = Workspace(arguments, terminal: terminal)
@@ -74,7 +79,11 @@ struct ExplainCommand: Command {
                     }
                 })
         }
-        try terminal.print(ExplainReport(.configuration(url: url.description, sections: sections)), as: format)
+        try terminal.print(
+            ExplainReport(
+                .configuration(url: url.description, sections: sections), typedPath: url.path,
+                trace: arguments[Self.trace]),
+            as: format)
         return .success
     }
 }

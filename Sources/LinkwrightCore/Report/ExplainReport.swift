@@ -23,17 +23,30 @@ public struct ExplainReport: CommandOutput {
     }
 
     public var subject: Subject
+    /// The URL's path as given, to say where a platform compares another.
+    public var typedPath: String
+    /// Every rule tried with every comparison (`--trace`), rather than the verdict, the deciding
+    /// rule and the rules that nearly matched.
+    public var trace: Bool
 
-    public init(_ subject: Subject) { self.subject = subject }
+    public init(_ subject: Subject, typedPath: String, trace: Bool) {
+        self.subject = subject
+        self.typedPath = typedPath
+        self.trace = trace
+    }
+
+    func text(_ explanation: Explanation) -> String {
+        trace ? explanation.text : explanation.summary(typedPath: typedPath)
+    }
 
     public func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport? {
         switch (format, subject) {
-        case (.text, .file(let explanations)): PrintedReport(out: explanations.map(\.text).joined())
+        case (.text, .file(let explanations)): PrintedReport(out: explanations.map(text).joined())
         case (.json, .file(let explanations)): PrintedReport(out: JSON.array(explanations.map(\.json)).rendered())
         case (.text, .configuration(let url, let sections)):
             PrintedReport(
                 out: PrintableText.escaped(url) + "\n"
-                    + sections.map { "\n\(PrintableText.escaped($0.hosting))\n" + $0.explanations.map(\.text).joined() }
+                    + sections.map { "\n\(PrintableText.escaped($0.hosting))\n" + $0.explanations.map(text).joined() }
                     .joined())
         case (.json, .configuration(let url, let sections)):
             PrintedReport(
@@ -131,6 +144,61 @@ public struct Explanation: Sendable {
     }
 
     func origin(_ location: SourceLocation) -> String { (pathPrefix ?? "") + location.description }
+
+    /// Rules that nearly matched, listed when none decided: at most this many.
+    static let nearest = 3
+
+    /// For a person: the verdict, the deciding rule and its place, why the path was compared in
+    /// another form than typed where that decided, and otherwise the rules that failed on one
+    /// part only. Each line escaped.
+    public func summary(typedPath: String) -> String {
+        let name = "\(platform.rawValue) \(app)" + (identity == app ? "" : " (\(identity))")
+        guard claim?.holds != false else {
+            return PrintableText.escaped("  \(name): \(verdictText) (\(claim!.text))") + "\n"
+        }
+        var lines = ["  \(name): \(verdictText)"]
+        let path = decision.trace.lazy.flatMap(\.checks).first { $0.part == .path && $0.comparedValue != nil }
+        // Whether the path as compared is shown, or decided: then how it differs from the typed one is said.
+        var pathMatters = false
+        if let deciding = decision.trace.first(where: \.matched) {
+            lines.append("    decided by \(describe(deciding))")
+            let pattern = deciding.checks.first { $0.part == .path }?.pattern
+            pathMatters = pattern.map { $0.hasSuffix("/*") && String($0.dropLast(2)) == typedPath } ?? false
+        } else {
+            // Rules whose path matched but another part did not: the ones a reader meant.
+            let near = decision.trace.filter { rule in
+                rule.checks.contains { $0.part == .path && $0.matched } && rule.checks.contains { !$0.matched }
+            }
+            for rule in near.prefix(Self.nearest) {
+                let failed = rule.checks.first { !$0.matched }!
+                let value = failed.comparedValue.map { "\"\($0)\"" } ?? "(pattern does not compile)"
+                lines.append(
+                    "    nearly: \(describe(rule)), but \(failed.part) \"\(failed.pattern)\" does not match \(value)")
+            }
+            if near.isEmpty, !decision.trace.isEmpty, let compared = path?.comparedValue {
+                lines.append("    no rule's path pattern matches \"\(compared)\"")
+                pathMatters = true
+            }
+        }
+        if pathMatters, let compared = path?.comparedValue, compared != typedPath {
+            let why =
+                compared == typedPath + "/"
+                ? "iOS compares paths with a trailing slash, so /x/* also matches /x (docs/semantics.md)"
+                : "the path is compared as the platform normalises it (decoded, or case-folded; docs/semantics.md)"
+            lines.append("    path compared as \"\(compared)\": \(why)")
+        }
+        return lines.map { PrintableText.escaped($0) + "\n" }.joined()
+    }
+
+    /// `domains/museo.yaml:17:9 "/tickets/*" ?source "?*"`, or the rule's place in its file.
+    func describe(_ rule: RuleTrace) -> String {
+        let patterns = rule.checks.filter {
+            !($0.part == .fragment && $0.pattern == "*") && !($0.part == .query && $0.pattern == "*")
+        }
+        .map { $0.part == .path ? "\"\($0.pattern)\"" : "\($0.part) \"\($0.pattern)\"" }
+        let place = rule.origin.map(origin) ?? rule.label
+        return ([place] + patterns).joined(separator: " ") + (rule.exclude ? " (exclude)" : "")
+    }
 
     /// One line per fact, each escaped: app IDs, patterns and compared values come from files
     /// and URLs anyone may write.
