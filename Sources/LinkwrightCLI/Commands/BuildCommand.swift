@@ -111,11 +111,13 @@ struct BuildCommand: Command {
         for environment in compiled.environments {
             let hosts = environment.sites.flatMap(\.servedHosts).map(\.name)
             let entitlements = environment.iosApps.filter { !$0.associatedDomains.isEmpty }.count
-            let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty }.count
+            let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty || !$0.schemes.isEmpty }.count
+            let urlTypes = environment.iosApps.filter { !$0.urlSchemes.isEmpty }.count
             terminal.out(
                 "\(terminal.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
                     + "\(Self.count(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
-                    + "\(Self.count(entitlements, "entitlements file")), \(Self.count(filters, "intent-filter file"))")
+                    + "\(Self.count(entitlements, "entitlements file")), \(Self.count(filters, "intent-filter file")), "
+                    + Self.count(urlTypes, "URL-types file"))
         }
         terminal.out(
             "\(outPath): \(plan.created.count) created, \(plan.changed.count) updated, \(plan.unchanged.count) unchanged, \(plan.stale.count) removed"

@@ -38,7 +38,37 @@ struct ConfigDecoder {
                 at: pair.key.location,
                 hint: "add an ios: or android: block, or remove the app")
         }
-        return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android) : nil
+        var schemes: [CustomScheme] = []
+        if let node = map["schemes"], let entries = reader.entries(node, of: "schemes") {
+            schemes = entries.compactMap { customScheme($0) }
+        }
+        return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android, schemes: schemes) : nil
+    }
+
+    private mutating func customScheme(_ pair: YAMLPair) -> CustomScheme? {
+        report(Identifiers.schemeProblem(pair.key.value), at: pair.key.location)
+        guard let map = reader.mapping(pair.value, ConfigSchema.customScheme),
+            let purpose = map["purpose"].flatMap({ reader.choice($0, "scheme purpose", SchemePurpose.self) })
+        else { return nil }
+        let callback = map["callback"].flatMap { reader.string($0, "callback path") }
+        if let callback, !callback.value.hasPrefix("/") || LinkURL(callback.value) == nil {
+            diagnostics.report(
+                .invalidValue, "callback \(PrintableText.quoted(callback.value)) is not a path such as /oauth/callback",
+                at: callback.location, hint: "write the redirect URI's path alone, starting with /")
+        }
+        switch (purpose.value, callback) {
+        case (.oauthCallback, nil):
+            diagnostics.report(
+                .missingKey, "an oauth-callback scheme needs the key \"callback\"", at: pair.value.location,
+                hint: "add callback: with the redirect URI's path, e.g. /oauth/callback")
+        case (.deepLinks, let callback?), (.appCallback, let callback?):
+            diagnostics.report(
+                .conflictingKeys, "callback is only for oauth-callback schemes, not \(purpose.value.rawValue)",
+                at: callback.location, hint: "remove callback:, or set purpose: oauth-callback")
+        default:
+            break
+        }
+        return CustomScheme(name: pair.key, purpose: purpose, callbackPath: callback)
     }
 
     private mutating func iosApp(_ node: YAMLNode) -> IOSApp? {

@@ -42,6 +42,25 @@ public enum ConfigSchema {
         [
             SchemaField(Platform.ios.rawValue, .object(iosApp), "The iOS (or App Clip) build of this app."),
             SchemaField(Platform.android.rawValue, .object(androidApp), "The Android build of this app."),
+            SchemaField(
+                "schemes", .map(keyPattern: schemePattern, value: .object(customScheme)),
+                "Custom URL schemes the app owns, e.g. `es.emergencias.app: {purpose: oauth-callback, callback: /oauth/callback}`."
+            ),
+        ])
+
+    /// RFC 3986 section 3.1, lowercase only: Android compares schemes case-sensitively.
+    static let schemePattern = "^[a-z][a-z0-9+.-]*$"
+
+    public static let customScheme = SchemaObject(
+        "a custom scheme", "A custom URL scheme: emitted as Info.plist CFBundleURLTypes and an Android intent filter.",
+        [
+            SchemaField(
+                "purpose", .enumeration(SchemePurpose.allCases.map(\.rawValue)), required: true,
+                "What the scheme is for; policies treat an oauth-callback scheme strictly."),
+            SchemaField(
+                "callback", .text,
+                "For purpose oauth-callback (required there): the redirect URI's path, e.g. /oauth/callback. No verified HTTPS link may open it."
+            ),
         ])
 
     public static let iosApp = SchemaObject(

@@ -47,6 +47,31 @@ public struct AppDefinition: Sendable {
     public var name: Located<String>
     public var ios: IOSApp?
     public var android: AndroidApp?
+    /// Custom URL schemes the app owns, in file order.
+    public var schemes: [CustomScheme] = []
+}
+
+/// What a custom URL scheme is for. Policies read it: an OAuth callback must come back on the
+/// scheme, never on a verified HTTPS link.
+public enum SchemePurpose: String, Sendable, CaseIterable {
+    /// The redirect URI of an OAuth or OpenID Connect sign-in (RFC 8252, section 7.1).
+    case oauthCallback = "oauth-callback"
+    /// Links from other apps, notifications or QR codes that open a screen of the app.
+    case deepLinks = "deep-links"
+    /// Replies from another app the app called (payments, sharing, x-callback-url).
+    case appCallback = "app-callback"
+}
+
+/// A custom URL scheme (`es.emergencias.app:`) an app declares in Info.plist `CFBundleURLTypes`
+/// and in an Android `<intent-filter>` without `autoVerify`. Unlike a universal link, any app
+/// can declare the same scheme: nothing verifies who owns it.
+public struct CustomScheme: Sendable {
+    /// Lowercase, as RFC 3986 section 3.1 spells a scheme.
+    public var name: Located<String>
+    public var purpose: Located<SchemePurpose>
+    /// For an OAuth callback, the redirect URI's path (`/oauth/callback` in
+    /// `es.emergencias.app:/oauth/callback`): the path no verified HTTPS link may open.
+    public var callbackPath: Located<String>?
 }
 
 public struct IOSApp: Sendable {

@@ -38,6 +38,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case invalidTeamID = "INVALID_TEAM_ID"
     case invalidBundleID = "INVALID_BUNDLE_ID"
     case invalidPackageName = "INVALID_PACKAGE_NAME"
+    case invalidScheme = "INVALID_SCHEME"
     case invalidFingerprint = "INVALID_FINGERPRINT"
     case fingerprintNormalised = "FINGERPRINT_NORMALISED"
     case invalidHost = "INVALID_HOST"
@@ -226,6 +227,11 @@ extension DiagnosticID {
             )
         case .invalidPackageName:
             (.error, .shapeAndValues, "Not a Java-style package: two or more segments, each starting with a letter.")
+        case .invalidScheme:
+            (
+                .error, .shapeAndValues,
+                "A custom URL scheme that is not a lowercase RFC 3986 scheme (a letter, then letters, digits, `+`, `-`, `.`)."
+            )
         case .invalidFingerprint:
             (.error, .shapeAndValues, "Not 32 bytes of hex (a SHA-1 fingerprint gets its own hint).")
         case .fingerprintNormalised:

@@ -63,6 +63,10 @@ public enum PolicyRules {
         SizeBudgetRule(),
         ExpectationFailedRule(),
         ForbiddenPathRule(),
+        SchemeClaimedTwiceRule(),
+        UnownedSchemeRule(),
+        CallbackOnVerifiedLinkRule(),
+        NonProductionSchemeInProductionRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }
