@@ -39,7 +39,7 @@ import Testing
         #expect(result.stdout.hasSuffix("dist: 29 created, 0 updated, 0 unchanged, 0 removed\n"))
         #expect(
             result.stderr.hasPrefix(
-                "domains/museo.yaml:21:9: warning: Android dynamic rules have no substitution variables"))
+                "domains/museo.yaml:31:9: warning: Android dynamic rules have no substitution variables"))
         #expect(files(under: "dist").contains("production/museo.example/.well-known/apple-app-site-association"))
         #expect(files(under: "dist").contains("staging/ios/museo-clip.entitlements"))
         #expect(files(under: "dist").contains("production/ios/emergencias.url-types.plist"))
@@ -162,8 +162,8 @@ import Testing
         let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("  hint:") }
         #expect(
             lines == [
-                "\(name)/domains/museo.yaml:16:15: error: pattern \"/exhibitions/$(year)/*\" uses $(year), which is not defined [UNDEFINED_VARIABLE]",
-                "\(name)/domains/museo.yaml:17:18: error: \"yes\" is not a boolean in YAML 1.2 (exclude needs true or false) [YAML11_BOOLEAN]",
+                "\(name)/domains/museo.yaml:19:15: error: pattern \"/exhibitions/$(year)/*\" uses $(year), which is not defined [UNDEFINED_VARIABLE]",
+                "\(name)/domains/museo.yaml:20:18: error: \"yes\" is not a boolean in YAML 1.2 (exclude needs true or false) [YAML11_BOOLEAN]",
                 "\(name)/environments/production.yaml:4:10: error: \"a1b2c3d4e5\" is not an Apple team ID [INVALID_TEAM_ID]",
             ])
         #expect(result.stderr.contains("  hint: team IDs are uppercase: \"A1B2C3D4E5\"\n"))
@@ -202,7 +202,7 @@ import Testing
             assert len(build["files"]) == 29 and all(f["status"] == "created" for f in build["files"])
             assert build["environments"] == ["development", "production", "staging"]
             assert [d["id"] for d in lint] == ["ANDROID_PATTERN_WIDENED"], lint
-            assert lint[0]["file"] == "domains/museo.yaml" and lint[0]["line"] == 21
+            assert lint[0]["file"] == "domains/museo.yaml" and lint[0]["line"] == 31
             print("ok")
             """
         let checked = try python(script, [build.stdout, lint.stdout])

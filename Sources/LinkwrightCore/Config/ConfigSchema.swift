@@ -136,7 +136,19 @@ public enum ConfigSchema {
             SchemaField("fragment", .text, "Pattern for the fragment (after #)."),
             SchemaField("exclude", .boolean, "Whether a match keeps the URL on the web and stops evaluation."),
             SchemaField("comment", .text, "Why this rule exists; emitted as the component's comment."),
+            SchemaField(
+                "route", .string(pattern: routePattern),
+                "The router destination the rule's URLs lead to (a lowerCamel name), or none with a reason."),
+            SchemaField(
+                "params", .map(keyPattern: parameterNamePattern, value: .string(pattern: parameterSourcePattern)),
+                "The route's parameters: `slug: segment 2`, `source?: query source` (optional), `id: segment 2 as int`."
+            ),
+            SchemaField("reason", .text, "With route: none, why the rule opens the app without a destination."),
         ] + flagFields + [environmentsField])
+
+    static let routePattern = "^(none|[a-z][A-Za-z0-9]*)$"
+    static let parameterNamePattern = "^[a-z][A-Za-z0-9]*\\??$"
+    static let parameterSourcePattern = "^(segment [1-9][0-9]*|query [^ ]+)( as (string|int))?$"
 
     public static let emit = SchemaObject(
         "emit options", "Opt-in outputs and limits.",

@@ -156,6 +156,59 @@ public struct Rule: Sendable {
     /// Environments this rule is limited to; `nil` means every environment.
     public var environments: [Located<String>]?
     public var location: SourceLocation
+    /// Where the app's router takes the URLs this rule opens.
+    public var route: Route? = nil
+}
+
+/// The destination of the app's router that a rule's URLs lead to, and how its parameters are
+/// read from the URL.
+public struct Route: Sendable {
+    public enum Target: Sendable, Equatable {
+        /// A destination of the router, by its name (`exhibition`).
+        case destination(String)
+        /// `route: none`: the app opens without a destination, for the written reason.
+        case none(reason: String)
+    }
+
+    public var target: Located<Target>
+    public var parameters: [RouteParameter]
+
+    public var destination: String? {
+        if case .destination(let name) = target.value { return name }
+        return nil
+    }
+}
+
+/// One typed parameter of a route: `slug: segment 2`, `source?: query source`, `id: segment 2 as int`.
+public struct RouteParameter: Sendable {
+    /// Where in the URL the value is read.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// The n-th segment of the path, from 1 (`/exhibitions/monet`: 2 is `monet`).
+        case pathSegment(Int)
+        /// The first query item with this name.
+        case queryItem(String)
+
+        public var description: String {
+            switch self {
+            case .pathSegment(let position): "segment \(position)"
+            case .queryItem(let name): "query \(name)"
+            }
+        }
+    }
+
+    public enum ValueType: String, Sendable, CaseIterable {
+        case string
+        case int
+    }
+
+    public var name: Located<String>
+    /// Written with a trailing `?`: the router passes `nil` when the value is absent.
+    public var isOptional: Bool
+    public var source: Source
+    public var type: ValueType
+
+    /// `slug: String`, `source: String?`: how reports show the parameter.
+    public var signature: String { "\(name.value)\(isOptional ? "?" : ""): \(type.rawValue)" }
 }
 
 public enum QueryPattern: Sendable, Equatable {

@@ -66,6 +66,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case wildcardWithoutRoot = "WILDCARD_WITHOUT_ROOT"
     case androidSemanticsOnIOS = "ANDROID_SEMANTICS_ON_IOS"
     case publicDebugKey = "PUBLIC_DEBUG_KEY"
+    case routeMissing = "ROUTE_MISSING"
+    case routeParametersDiffer = "ROUTE_PARAMETERS_DIFFER"
+    case routeParameterMayBeAbsent = "ROUTE_PARAMETER_MAY_BE_ABSENT"
 
     // MARK: Compiling
 
@@ -317,6 +320,21 @@ extension DiagnosticID {
                 .warning, .referencesAndMeaning,
                 "An `android_semantics` entry lists an app with an iOS build, which reads the rules with Apple's"
                     + " semantics."
+            )
+        case .routeMissing:
+            (
+                .error, .referencesAndMeaning,
+                "A domain names routes, but a rule that opens an app has none: write `route:` or `route: none` with a `reason:`."
+            )
+        case .routeParametersDiffer:
+            (
+                .error, .referencesAndMeaning,
+                "Two rules lead to one route with different parameters (names, types or which are optional)."
+            )
+        case .routeParameterMayBeAbsent:
+            (
+                .error, .referencesAndMeaning,
+                "A required route parameter reads a path segment or query item that some URL the rule opens does not have."
             )
         case .publicDebugKey:
             (
