@@ -103,6 +103,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     // MARK: Rule analysis
 
     case unreachableRule = "UNREACHABLE_RULE"
+    case routeOverlap = "ROUTE_OVERLAP"
     case catchAll = "CATCH_ALL"
     case neverMatches = "NEVER_MATCHES"
     case androidSemanticsDiffer = "ANDROID_SEMANTICS_DIFFER"
@@ -436,6 +437,11 @@ extension DiagnosticID {
 
         case .unreachableRule:
             (.warning, .ruleAnalysis, "A rule that earlier rules of the same entry always decide first.")
+        case .routeOverlap:
+            (
+                .warning, .ruleAnalysis,
+                "A URL (the witness) matches a rule and an earlier one of the same entry that leads to another route, so it never reaches this rule's route."
+            )
         case .catchAll: (.note, .ruleAnalysis, "A rule that matches every URL.")
         case .neverMatches: (.warning, .ruleAnalysis, "A rule no URL can match.")
         case .androidSemanticsDiffer:
