@@ -271,7 +271,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stdout.hasPrefix(
-                "domains/emergencias.yaml:36:5: error: https://app.emergencias.example/reset-password on ios in production: "
+                "domains/emergencias.yaml:37:5: error: https://app.emergencias.example/reset-password on ios in production: "
                     + "expected web, got emergencias (decided by domains/emergencias.yaml:9:9) [EXPECTATION_FAILED]\n"),
             "\(result)")
         #expect(result.stdout.hasSuffix("2 of 71 checks failed\n"))

@@ -362,10 +362,26 @@ struct ConfigDecoder {
         }
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
+        var route: Located<RouteValue>?
+        if let text = map["route"].flatMap({ reader.string($0, "route") }) {
+            if case .opensWeb = outcome {
+                diagnostics.report(
+                    .conflictingKeys, "a URL that stays on the web reaches no route", at: text.location,
+                    hint: "remove route:, or expect opens_app:")
+            } else if let value = RouteValue.parse(text.value) {
+                route = Located(value, at: text.location)
+            } else {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(text.value)) is not a route", at: text.location,
+                    hint:
+                        "write the destination and its arguments, e.g. exhibition(slug: monet), ticket(id: nil), or none"
+                )
+            }
+        }
         guard let url, let outcome else { return nil }
         return Expectation(
             url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
-            location: node.location)
+            location: node.location, route: route)
     }
 
     // MARK: Policies

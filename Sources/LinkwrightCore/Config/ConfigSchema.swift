@@ -179,6 +179,10 @@ public enum ConfigSchema {
                 "Platforms to check; default: every platform the app ships on."),
             environmentsField,
             SchemaField("comment", .text, "Why this expectation exists."),
+            SchemaField(
+                "route", .text,
+                "With opens_app: the router destination the URL reaches, e.g. exhibition(slug: monet), ticket(id: nil, source: mail) or none."
+            ),
         ])
 
     static let rulePattern = "^[A-Z][A-Z0-9_]*$"

@@ -335,7 +335,16 @@ struct ConfigValidator {
 
     private mutating func checkExpectations(of domain: Domain) {
         let linked = Set(domain.applinks.flatMap { $0.apps.map(\.value) })
+        let destinations = domain.applinks.flatMap(\.rules).compactMap { $0.route?.destination }.uniqued()
         for expectation in domain.expectations {
+            if let route = expectation.route, let name = route.value.destination, !destinations.contains(name) {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(name)) is not a route of \(domain.file)", at: route.location,
+                    hint: Spelling.closest(to: name, among: destinations).map {
+                        "did you mean \(PrintableText.quoted($0))?"
+                    }
+                        ?? "name a route: that a rule of \(domain.file) declares")
+            }
             let url = expectation.url
             if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
                 diagnostics.report(

@@ -259,6 +259,8 @@ public struct Expectation: Sendable {
     public var environments: [Located<String>]?
     public var comment: String?
     public var location: SourceLocation
+    /// With `opens_app`: the destination and arguments the app's router must reach.
+    public var route: Located<RouteValue>? = nil
 }
 
 /// `policies/*.yaml`: which merge-blocking rules run and how, and what they check against.
