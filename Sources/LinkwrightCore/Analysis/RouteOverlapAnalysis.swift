@@ -18,9 +18,7 @@ public struct RouteOverlapAnalysis: Sendable {
                 guard let document = site.aasa, let domain = configuration.domain(named: site.domain),
                     let host = site.servedHosts.first
                 else { continue }
-                let routes = Dictionary(
-                    domain.applinks.flatMap(\.rules).compactMap { rule in rule.route.map { (rule.location, $0) } },
-                    uniquingKeysWith: { first, _ in first })
+                let routes = domain.routesByRule
                 guard !routes.isEmpty else { continue }
                 for entry in CompiledAASA(document).entries {
                     let routed = entry.rules.compactMap { rule -> (CompiledAASA.Rule, String)? in

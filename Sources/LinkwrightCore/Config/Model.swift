@@ -224,6 +224,15 @@ public struct QueryItemPattern: Sendable, Equatable {
     public var location: SourceLocation
 }
 
+extension Domain {
+    /// The routes of the domain's rules, by the rule's location: what decisions name.
+    public var routesByRule: [SourceLocation: Route] {
+        Dictionary(
+            applinks.flatMap(\.rules).compactMap { rule in rule.route.map { (rule.location, $0) } },
+            uniquingKeysWith: { first, _ in first })
+    }
+}
+
 /// Opt-in outputs and limits for a domain's files.
 public struct EmitOptions: Sendable {
     /// Also emit a legacy `paths` entry for iOS 12 and older.

@@ -45,7 +45,7 @@ public enum ExpectationRunner {
             let evaluator = EnvironmentEvaluator(environment)
             for binding in declared.hosts {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
-                let routes = routesByRule(domain)
+                let routes = domain.routesByRule
                 for expectation in domain.expectations
                 where Resolution.applies(expectation.environments, to: environment.name) {
                     guard let url = url(expectation, on: binding.host.value) else { continue }
@@ -60,13 +60,6 @@ public enum ExpectationRunner {
                 }
             }
         }
-    }
-
-    /// The routes of a domain's rules, by the rule's location (what decisions name).
-    private static func routesByRule(_ domain: Domain) -> [SourceLocation: Route] {
-        Dictionary(
-            domain.applinks.flatMap(\.rules).compactMap { rule in rule.route.map { (rule.location, $0) } },
-            uniquingKeysWith: { first, _ in first })
     }
 
     /// With the app right, the route the deciding rule leads to must be the expected one.

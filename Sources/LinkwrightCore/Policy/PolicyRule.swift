@@ -67,6 +67,7 @@ public enum PolicyRules {
         UnownedSchemeRule(),
         CallbackOnVerifiedLinkRule(),
         NonProductionSchemeInProductionRule(),
+        RouteRemovedRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }
