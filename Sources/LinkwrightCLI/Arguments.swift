@@ -169,12 +169,6 @@ extension Option {
     }
 }
 
-/// The output formats of the commands that do not print a `CheckReport`; each command accepts
-/// those its `--format` lists.
-enum OutputFormat: String, Sendable {
-    case text, json, junit, markdown, html
-}
-
 /// A positional argument. The command checks its value.
 struct ArgumentSpec: Sendable {
     enum Occurrence: Sendable { case required, optional, repeated }

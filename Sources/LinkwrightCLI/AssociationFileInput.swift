@@ -16,6 +16,9 @@ enum AssociationFileInput {
         name: "package", valueName: "NAME", help: "The Android package to evaluate in --assetlinks")
     static let apps = Option<[String]>(
         name: "app", valueName: "APPID", help: "With --aasa: only this app ID (default: every app in the file)")
+    static let androidRelease = Option<AndroidRelease>(
+        name: "android-release", valueName: "RELEASE", choices: AndroidRelease.allCases, default: .latest,
+        help: "With --assetlinks: decide dynamic rules as this Android release's parser reads them")
     static let options: [any CommandOption] = [aasa, assetLinks, package, apps]
     /// `--aasa FILE [--app APPID]... | --assetlinks FILE --package NAME`
     static let choice = Syntax.oneOf([
@@ -50,7 +53,8 @@ enum AssociationFileInput {
         let result = AssetLinksReader().read(try terminal.readInput(path, .associationFile), file: path)
         printer.printText(result.diagnostics.sorted())
         guard let document = result.document else { throw Halt(status: .unusable) }
-        return .android(CompiledAssetLinks(document), package: arguments[Self.package]!)
+        return .android(
+            CompiledAssetLinks(document, release: arguments[Self.androidRelease]), package: arguments[Self.package]!)
     }
 
     /// The apps to evaluate: `--app` (iOS) or the package (Android); every app of an AASA file otherwise.

@@ -7,6 +7,11 @@ enum ExitStatus: Int32 {
     case success = 0
     case blocked = 1
     case unusable = 2
+
+    /// What a report means for the exit code.
+    init(_ report: some Report) {
+        self = report.isUnusable ? .unusable : report.blocks ? .blocked : .success
+    }
 }
 
 /// One subcommand: its spec, a parse step that rejects bad command lines, and a short `run()`

@@ -14,7 +14,8 @@ struct Comparison {
     /// With `mergeBase` the base is where the head (HEAD for the working tree) forked from
     /// `base`, as a pull request's diff shows it.
     static func load(
-        reader: RevisionReader, base: String?, head: String?, mergeBase: Bool, printer: DiagnosticPrinter
+        reader: RevisionReader, base: String?, head: String?, mergeBase: Bool, printer: DiagnosticPrinter,
+        format: OutputFormat, title: String
     ) throws -> Comparison {
         var headCommit: GitCommit?
         let headContent: RevisionContent
@@ -38,7 +39,7 @@ struct Comparison {
             throw UnusableInput(
                 message: "\(what) in \(headRevision.name)", hint: "check --config or --artifact, and the revision")
         case .unusable(let why, let diagnostics):
-            printer.printText(diagnostics)
+            try printer.printUnusable(diagnostics, as: format, title: title, subject: headRevision.name)
             throw UnusableInput(message: "\(why) in \(headRevision.name)", hint: nil)
         }
         var comparison = Comparison(

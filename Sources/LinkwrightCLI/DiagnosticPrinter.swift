@@ -1,6 +1,7 @@
 import LinkwrightCore
 
-/// Prints diagnostics in the formats the commands offer.
+/// Prints diagnostics where a command stops before it has a report, and names files the way
+/// the user can open them.
 struct DiagnosticPrinter {
     let terminal: Terminal
     /// Prepended to configuration-relative paths so they resolve from the current directory.
@@ -16,62 +17,21 @@ struct DiagnosticPrinter {
         "\(pathPrefix)\(location.file):\(location.line):\(location.column)"
     }
 
-    /// `file:line:col: error: message [ID]`, then the hint, on standard error. File names,
-    /// messages and hints can hold text from the files, so each is escaped (`PrintableText`).
+    /// `file:line:col: error: message [ID]`, then the hint, on standard error.
     func printText(_ diagnostics: [Diagnostic]) {
-        for diagnostic in diagnostics { terminal.err(text(diagnostic)) }
-    }
-
-    func text(_ diagnostic: Diagnostic) -> String {
-        text(
-            diagnostic.id.rawValue, diagnostic.severity, diagnostic.message, at: diagnostic.location,
-            hint: diagnostic.hint)
-    }
-
-    /// A finding of `rule` in the same form: `linkwright test` reports a failed expectation as the
-    /// policy rule that `check` reports it under.
-    func text(_ rule: RuleInfo, _ message: String, at location: SourceLocation?, hint: String?) -> String {
-        text(rule.id, rule.defaultSeverity, message, at: location, hint: hint)
-    }
-
-    private func text(
-        _ id: String, _ severity: Severity, _ message: String, at location: SourceLocation?, hint: String?
-    ) -> String {
-        let style: Terminal.Style =
-            switch severity {
-            case .error: .red
-            case .warning: .yellow
-            case .note: .bold
-            }
-        var line = location.map { terminal.styled(PrintableText.escaped(path($0)) + ":", .bold) + " " } ?? ""
-        line += terminal.styled(severity.rawValue + ":", style)
-        line += " \(PrintableText.escaped(message)) [\(id)]"
-        if let hint {
-            line += "\n  " + terminal.styled("hint:", .dim) + " \(PrintableText.escaped(hint))"
+        for diagnostic in diagnostics {
+            terminal.err(DiagnosticText.line(diagnostic, pathPrefix: pathPrefix, style: terminal.style))
         }
-        return line
     }
 
-    func json(_ diagnostic: Diagnostic) -> JSON {
-        var members: [(String, JSON)] = [
-            ("id", .string(diagnostic.id.rawValue)),
-            ("severity", .string(diagnostic.severity.rawValue)),
-            ("message", .string(diagnostic.message)),
-        ]
-        if let location = diagnostic.location {
-            members += [
-                ("file", .string(pathPrefix + location.file)), ("line", .int(location.line)),
-                ("column", .int(location.column)),
-            ]
-        }
-        if let hint = diagnostic.hint { members.append(("hint", .string(hint))) }
-        return .object(members)
-    }
-
-    /// "2 errors, 1 warning".
-    static func tally(_ diagnostics: [Diagnostic]) -> String {
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.filter { $0.severity == .warning }.count
-        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    /// The diagnostics that make `subject` unusable, in the format the command was asked for:
+    /// text on standard error, any other format as a report on standard output, so a CI step that
+    /// asked for SARIF or annotations gets them rather than an empty file.
+    func printUnusable(_ diagnostics: [Diagnostic], as format: OutputFormat, title: String, subject: String) throws {
+        guard format != .text else { return printText(diagnostics) }
+        try terminal.print(
+            DiagnosticReport(
+                title: title, diagnostics: diagnostics, subject: subject, isUnusable: true, pathPrefix: pathPrefix),
+            as: format)
     }
 }

@@ -21,20 +21,18 @@ struct ServingRound {
 
     /// Per host, what was fetched and found, in a stable order.
     struct HostResult {
-        var environment: String
-        var host: String
-        var files: [(name: String, outcome: String)]
+        var line: ServingReport.HostLine
         var findings: [Finding]
     }
 
     let arguments: ParsedArguments
     let cdn: Bool
 
-    func run(_ terminal: Terminal) throws -> [HostResult] {
+    func run(_ terminal: Terminal, format: OutputFormat, title: String) throws -> [HostResult] {
         let workspace = Workspace(arguments, terminal: terminal)
         let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         guard let configuration, let compiled else {
-            workspace.printer.printText(diagnostics)
+            try workspace.printUnusable(diagnostics, as: format, title: title)
             throw Halt(status: .unusable)
         }
         let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
@@ -96,7 +94,8 @@ struct ServingRound {
                     ))
             }
             return HostResult(
-                environment: plan.scope.environment, host: plan.scope.host, files: files, findings: findings)
+                line: ServingReport.HostLine(environment: plan.scope.environment, host: plan.scope.host, files: files),
+                findings: findings)
         }
     }
 
@@ -151,7 +150,7 @@ struct ServingRound {
 /// `linkwright verify`: what the origin (and Apple's CDN) serve, against the build.
 struct VerifyCommand: Command {
     static let cdn = Option<Bool>(name: "cdn", help: "Also check Apple's CDN copy")
-    static let format = Option.format([ReportFormat.text, .json, .github, .junit])
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "verify",
@@ -173,24 +172,14 @@ struct VerifyCommand: Command {
     init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
-        let results = try ServingRound(arguments: arguments, cdn: arguments[Self.cdn]).run(terminal)
-        let report = CheckReport(
-            base: nil, head: CheckReport.Revision(name: "served files", commit: nil),
+        let format = arguments[Self.format]
+        let results = try ServingRound(arguments: arguments, cdn: arguments[Self.cdn])
+            .run(terminal, format: format, title: "linkwright verify")
+        let report = ServingReport(
+            title: "linkwright verify", round: "served files", hosts: results.map(\.line),
             findings: results.flatMap(\.findings),
             pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
-        let format = arguments[Self.format]
-        if format == .text {
-            for host in results {
-                terminal.out(
-                    PrintableText.escaped(
-                        "\(host.environment) \(host.host): "
-                            + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", ")))
-            }
-        }
-        terminal.out(
-            ReportRenderer.render(
-                report, as: format, version: LinkwrightCLI.version, rules: ServingCheck.findingIDs.map(\.rawValue),
-                title: "linkwright verify"))
-        return report.blocks ? .blocked : .success
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
     }
 }

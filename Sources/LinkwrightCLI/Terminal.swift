@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 
 /// Standard output and error for commands. Each call writes whole lines straight to the file
 /// descriptor (line-buffered), so output reaches a pipe in order even if the process is killed;
@@ -73,17 +74,39 @@ final class Terminal {
         }
     }
 
+    /// Colour when standard output is a terminal that wants it.
+    var style: TextStyle { TextStyle(colour: useColor) }
+
     /// `text` in an ANSI style when colour is on.
-    func styled(_ text: String, _ style: Style) -> String {
-        useColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    func styled(_ text: String, _ emphasis: TextStyle.Emphasis) -> String { style.styled(text, emphasis) }
+
+    /// What a command prints, in `format`: standard error, then standard output, and for the
+    /// GitHub format the job summary, appended to the file GitHub names in
+    /// `$GITHUB_STEP_SUMMARY` when it is set.
+    func print(_ output: some CommandOutput, as format: OutputFormat) throws {
+        guard let printed = output.printed(as: format, style: style, version: LinkwrightCLI.version) else {
+            throw UsageError(message: "--format \(format.rawValue) is not offered here")
+        }
+        if !printed.err.isEmpty { err(printed.err) }
+        if !printed.out.isEmpty { out(printed.out) }
+        if let summary = printed.stepSummary, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            appendStepSummary(summary, to: path)
+        }
     }
 
-    enum Style: String {
-        case red = "1;31"
-        case yellow = "1;33"
-        case green = "32"
-        case bold = "1"
-        case dim = "2"
+    /// GitHub caps a step's summary at 1 MiB; the comment stays far below it. A summary that
+    /// cannot be written is said, not fatal: the annotations are out already.
+    private func appendStepSummary(_ summary: String, to path: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            return err("warning: cannot append the report to GITHUB_STEP_SUMMARY (\(PrintableText.escaped(path)))")
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Array(summary.utf8))
+        } catch {
+            err("warning: cannot append the report to GITHUB_STEP_SUMMARY: \(error)")
+        }
     }
 
     /// A path given on the command line, resolved against the current directory.

@@ -33,6 +33,12 @@ struct Workspace {
         }
     }
 
+    /// The diagnostics that make the configuration unusable, in the format the command was
+    /// asked for: text on standard error, every other format as a report on standard output.
+    func printUnusable(_ diagnostics: [Diagnostic], as format: OutputFormat, title: String) throws {
+        try printer.printUnusable(diagnostics, as: format, title: title, subject: configPath)
+    }
+
     /// Loads and validates the configuration in the working tree.
     func load() throws -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
         ConfigLoader().load(try files())

@@ -28,13 +28,13 @@ import Testing
     }
 
     @Test func githubAnnotationsCannotBeForged() {
-        let lines = ReportRenderer.github(Self.report).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = GitHubAnnotations.render(Self.report).out.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5, "\(lines)")
         #expect(
             lines[0].hasPrefix("::error file=domains/a\\n%3A%3Aerror%3A%3Ab.yaml,line=3,col=5,title=UNREACHABLE_RULE::")
         )
         #expect(lines[1].hasPrefix("::notice file="))
-        #expect(lines[2].hasPrefix("::notice title=opens_app::"))
+        #expect(lines[2].hasPrefix("::notice title=behaviour changes::"))
         #expect(lines[3] == "working tree: 1 blocking finding, 1 approved, 0 other findings, 1 behaviour change")
         #expect(lines[4].isEmpty)
         #expect(
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func textReportLinesStayLines() {
-        let text = ReportRenderer.text(Self.report)
+        let text = Self.report.text(.plain).out
         #expect(!Self.hasRawControl(text, allowingNewlines: true))
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("::") })
         #expect(text.contains("domains/a\\n::error::b.yaml:3:5: error: rule x\\n::add-mask::secret"))
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func markdownRowsHoldTheirValues() {
-        let markdown = ReportRenderer.markdown(Self.report)
+        let markdown = MarkdownComment.render(Self.report)
         #expect(!Self.hasRawControl(markdown, allowingNewlines: true))
         let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
         // Two findings and one change, each with its header and rule line.
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func junitHoldsNoCharacterXMLForbids() {
-        let junit = ReportRenderer.junit(Self.report, rules: ["UNREACHABLE_RULE"])
+        let junit = JUnitReport.render(Self.report).rendered()
         #expect(!Self.hasRawControl(junit, allowingNewlines: true))
         #expect(junit.contains("message=\"rule x\\n::add-mask::secret\\n::error file=x::forged\\u{1B}"))
     }

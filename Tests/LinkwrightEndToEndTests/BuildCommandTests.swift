@@ -186,7 +186,8 @@ import Testing
         defer { folder.remove() }
         let result = try linkwright(["lint"])
         #expect(result.status == 0)
-        #expect(result.stdout == ".: configuration is valid (0 errors, 1 warning)\n")
+        // The widened `$(lang)` (`?*` before more text), which Android 15's first parser never matches.
+        #expect(result.stdout == ".: configuration is valid (0 errors, 2 warnings)\n")
         #expect(!folder.exists("dist"))
     }
 
@@ -201,8 +202,8 @@ import Testing
             build = json.loads(sys.argv[1]); lint = json.loads(sys.argv[2])
             assert len(build["files"]) == 29 and all(f["status"] == "created" for f in build["files"])
             assert build["environments"] == ["development", "production", "staging"]
-            assert [d["id"] for d in lint] == ["ANDROID_PATTERN_WIDENED"], lint
-            assert lint[0]["file"] == "domains/museo.yaml" and lint[0]["line"] == 31
+            assert [d["id"] for d in lint] == ["ANDROID_PATTERN_WIDENED", "ANDROID_RELEASES_DIFFER"], lint
+            assert all(d["file"] == "domains/museo.yaml" and d["line"] == 31 for d in lint)
             print("ok")
             """
         let checked = try python(script, [build.stdout, lint.stdout])

@@ -46,7 +46,9 @@ import Testing
     @Test func aBadChoiceIsAUsageError() throws {
         let result = try runLinkwright(["lint", "--format", "yaml"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("error: --format must be one of text, json, not \"yaml\""))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --format must be one of text, json, github, sarif, junit, markdown, not \"yaml\""))
     }
 }
 

@@ -111,6 +111,28 @@ import Testing
                 """)
     }
 
+    /// The example's `/$(lang)/$(collection)/*` is emitted as `/?*/coleccion/*`: Android 15's
+    /// first dynamic-rule parser reads `?*` before more text greedily and never matches it.
+    @Test func decidesAsTheNamedAndroidRelease() throws {
+        let arguments = ["match", "--assetlinks", assetLinks, "--package", "com.example.museo"]
+        let urls = ["/es/coleccion/goya", "/exhibitions"]
+        let latest = try linkwright(arguments + urls)
+        #expect(latest.status == 0, "\(latest)")
+        #expect(try linkwright(arguments + ["--android-release", "latest"] + urls).stdout == latest.stdout)
+        #expect(latest.stdout.hasPrefix("match\tcom.example.museo\t/es/coleccion/goya\tstatements[0] rule "))
+        let initial = try linkwright(arguments + ["--android-release", "15-initial"] + urls)
+        #expect(initial.status == 0, "\(initial)")
+        #expect(
+            initial.stdout == """
+                no_match\tcom.example.museo\t/es/coleccion/goya
+                match\tcom.example.museo\t/exhibitions\tstatements[0] rule 2
+
+                """)
+        let unknown = try linkwright(arguments + ["--android-release", "14", "/x"])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty)
+        #expect(unknown.stderr.hasPrefix("error: --android-release must be one of 15-initial, latest, not \"14\"\n"))
+    }
+
     /// Lines are read as bytes: whitespace around a URL (CRLF files, tabs, a no-break space) is
     /// trimmed as before, and ill-formed UTF-8 still gives valid JSON with the bytes repaired.
     @Test func standardInputLinesAreTrimmedAndRepaired() throws {

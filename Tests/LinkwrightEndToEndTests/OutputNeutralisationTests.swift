@@ -13,7 +13,8 @@ import Testing
 
     /// Lines that start a workflow command linkwright did not write. Ours always carry a title.
     static func forgedCommands(_ output: String) -> [Substring] {
-        let ours = /::(error|warning|notice) (file=[^,:]*,line=\d+,col=\d+,)?title=[A-Za-z_]+::.*/
+        let ours =
+            /::(error|warning|notice) (file=[^,:]*,line=\d+,col=\d+,)?title=([A-Z_]+( \(\d+ findings\))?|behaviour changes|more findings)::.*/
         return output.split(separator: "\n").filter { $0.hasPrefix("::") && $0.wholeMatch(of: ours) == nil }
     }
 
@@ -73,7 +74,7 @@ import Testing
         #expect(annotated.stdout.contains("rule \"/admin/*\(Self.forgedEscaped)\\u{1B}]…\""), "\(annotated.stdout)")
         #expect(Self.forgedCommands(annotated.stdout + annotated.stderr).isEmpty, "\(annotated)")
         #expect(Self.rawControls(annotated.stdout + annotated.stderr).isEmpty)
-        // A host key makes the configuration unusable: the diagnostics go to standard error as text.
+        // A host key makes the configuration unusable: the diagnostics are annotations too.
         try fixture.write([
             "environments/production.yaml": Self.production(
                 hosts: "  shop.example: shop\n  \"evil.example\(Self.forgedYAML)\": shop\n")
@@ -81,7 +82,8 @@ import Testing
         let unusable = try runLinkwright(
             ["check", "--against", "main", "--format", "github"], in: repository, environment: environment)
         #expect(unusable.status == 2, "\(unusable)")
-        #expect(unusable.stderr.contains("\"evil.example\(Self.forgedEscaped)"), "\(unusable.stderr)")
+        #expect(unusable.stdout.hasPrefix("::error file=environments/production.yaml,line="), "\(unusable.stdout)")
+        #expect(unusable.stdout.contains("\"evil.example\(Self.forgedEscaped)"), "\(unusable.stdout)")
         #expect(Self.forgedCommands(unusable.stdout + unusable.stderr).isEmpty, "\(unusable)")
         #expect(Self.rawControls(unusable.stdout + unusable.stderr).isEmpty)
     }

@@ -9,7 +9,10 @@ struct CheckCommand: Command {
         name: "no-merge-base", help: "Compare with REF itself, not its merge-base with HEAD")
     static let head = Option<String?>(
         name: "head", valueName: "REV", help: "Check this revision instead of the working tree")
-    static let format = Option.format(ReportFormat.allCases)
+    static let format = Option.format(OutputFormat.findings + [.approvals])
+    static let failOn = Option<FailThreshold>(
+        name: "fail-on", valueName: "SEVERITY", choices: FailThreshold.allCases, default: .error,
+        help: "Least severity that blocks (exit 1): error, warning, note, or never")
 
     static let spec = CommandSpec(
         name: "check",
@@ -24,7 +27,7 @@ struct CheckCommand: Command {
             Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
             To approve a deliberate change, add its fingerprint to policies/ under approvals:.
             """,
-        options: [against, noMergeBase, head, Workspace.config] + RevisionReader.options + [format])
+        options: [against, noMergeBase, head, Workspace.config] + RevisionReader.options + [format, failOn])
 
     let arguments: ParsedArguments
 
@@ -37,14 +40,16 @@ struct CheckCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
+        let format = arguments[Self.format]
         let comparison = try Comparison.load(
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
             base: arguments[Self.against], head: arguments[Self.head],
-            mergeBase: !arguments[Self.noMergeBase], printer: workspace.printer)
+            mergeBase: !arguments[Self.noMergeBase], printer: workspace.printer, format: format,
+            title: "linkwright check")
         let (settings, settingDiagnostics) = PolicySettings.merge(comparison.head.configuration.policies)
         if !settingDiagnostics.isEmpty {
-            workspace.printer.printText(settingDiagnostics)
+            try workspace.printUnusable(settingDiagnostics, as: format, title: "linkwright check")
             return .unusable
         }
         let context = PolicyContext(head: comparison.head, base: comparison.base, settings: settings)
@@ -55,9 +60,8 @@ struct CheckCommand: Command {
                 ? []
                 : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
             unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
-            notes: comparison.notes,
-            pathPrefix: workspace.printer.pathPrefix)
-        terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
-        return report.blocks ? .blocked : .success
+            notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix, failOn: arguments[Self.failOn])
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
     }
 }

@@ -5,7 +5,7 @@ import LinkwrightCore
 struct DiffCommand: Command {
     static let noMergeBase = Option<Bool>(
         name: "no-merge-base", help: "Compare with BASE itself, not its merge-base with HEAD")
-    static let format = Option.format(ReportFormat.allCases)
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "diff",
@@ -36,14 +36,15 @@ struct DiffCommand: Command {
             reader: RevisionReader(
                 source: try RevisionReader.source(arguments, workspace: workspace), terminal: terminal),
             base: base, head: head,
-            mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase], printer: workspace.printer)
+            mergeBase: positionals.count == 1 && !arguments[Self.noMergeBase], printer: workspace.printer,
+            format: arguments[Self.format], title: "linkwright diff")
         let behaviour = comparison.base.map { BehaviourDiff.compare(base: $0, head: comparison.head) }
         let report = CheckReport(
-            base: comparison.baseRevision, head: comparison.headRevision, findings: [],
+            title: "linkwright diff", base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
                 + BehaviourDiff.changes(from: behaviour?.observations ?? []),
             unproven: behaviour?.unproven ?? [], notes: comparison.notes, pathPrefix: workspace.printer.pathPrefix)
-        terminal.out(ReportRenderer.render(report, as: arguments[Self.format], version: LinkwrightCLI.version))
+        try terminal.print(report, as: arguments[Self.format])
         return .success
     }
 }

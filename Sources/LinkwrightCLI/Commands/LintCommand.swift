@@ -2,7 +2,7 @@ import LinkwrightCore
 
 /// `linkwright lint`: load, validate and compile every environment in memory; write nothing.
 struct LintCommand: Command {
-    static let format = Option.format([OutputFormat.text, .json])
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "lint",
@@ -25,16 +25,10 @@ struct LintCommand: Command {
         if let configuration, let compiled {
             analysis += RouteOverlapAnalysis().diagnostics(configuration, compiled)
         }
-        let diagnostics = (loadDiagnostics + analysis).sorted()
-        if arguments[Self.format] == .json {
-            terminal.out(JSON.array(diagnostics.map(workspace.printer.json)).rendered())
-        } else {
-            workspace.printer.printText(diagnostics)
-            let verdict = compiled == nil ? "invalid" : "valid"
-            terminal.out(
-                PrintableText.escaped(
-                    "\(workspace.configPath): configuration is \(verdict) (\(DiagnosticPrinter.tally(diagnostics)))"))
-        }
-        return compiled == nil ? .unusable : .success
+        let report = DiagnosticReport(
+            title: "linkwright lint", diagnostics: loadDiagnostics + analysis, subject: workspace.configPath,
+            isUnusable: compiled == nil, pathPrefix: workspace.printer.pathPrefix, jsonIsList: true)
+        try terminal.print(report, as: arguments[Self.format])
+        return ExitStatus(report)
     }
 }

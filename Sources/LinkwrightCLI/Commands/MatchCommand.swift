@@ -20,8 +20,11 @@ struct MatchCommand: Command {
             details entry or statement and rule, null for no_match). A URL that cannot be parsed gets
             an error line and the rest continue; the exit code is then 2. So does a line of standard
             input over 1 MiB, which is skipped unread ({"line", "error"} in JSON).
+            --android-release decides an assetlinks.json file's dynamic rules as that release's
+            parser reads them: latest (default), or 15-initial, the parser Android 15 first
+            shipped (docs/semantics.md, "Android releases").
             """,
-        options: AssociationFileInput.options + [host, format],
+        options: AssociationFileInput.options + [AssociationFileInput.androidRelease, host, format],
         arguments: [urls], groups: [AssociationFileInput.choice, .usual(urls)])
 
     let arguments: ParsedArguments
@@ -143,11 +146,6 @@ struct MatchCommand: Command {
             terminal.err(PrintableText.escaped("error: \(url): \(problem)"))
         }
     }
-}
-
-extension LinkOutcome {
-    /// `match`, `exclude` or `no_match`, the spelling of the JSON output.
-    var jsonName: String { self == .noMatch ? "no_match" : rawValue }
 }
 
 extension String {

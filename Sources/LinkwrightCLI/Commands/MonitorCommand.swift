@@ -12,7 +12,7 @@ struct MonitorCommand: Command {
     static let every = Option<String?>(
         name: "every", valueName: "DURATION", help: "Run a round at this interval until stopped")
     static let now = Option<String?>(name: "now", valueName: "TIMESTAMP", help: "Evaluate as if at this time")
-    static let format = Option.format([OutputFormat.text, .json])
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "monitor",
@@ -77,7 +77,9 @@ struct MonitorCommand: Command {
                 throw Halt(status: .unusable)
             }
         }
-        let results = try ServingRound(arguments: arguments, cdn: true).run(terminal)
+        let format = arguments[Self.format]
+        let results = try ServingRound(arguments: arguments, cdn: true)
+            .run(terminal, format: format, title: "linkwright monitor")
         let (findings, next) = Monitor.apply(
             results.flatMap(\.findings), state: state, now: now ?? Date(), grace: grace)
         do {
@@ -85,23 +87,11 @@ struct MonitorCommand: Command {
         } catch {
             throw UnusableInput(message: "\(error)", hint: "the state file was left as it was")
         }
-        let report = CheckReport(
-            base: nil,
-            head: CheckReport.Revision(name: "monitor round at \(Timestamp.format(next.lastRound!))", commit: nil),
-            findings: findings, pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
-        if arguments[Self.format] == .json {
-            guard case .object(var members) = ReportRenderer.json(report) else { return .unusable }
-            members.append(("state", next.json))
-            terminal.out(JSON.object(members).renderedCompact())
-        } else {
-            for host in results {
-                terminal.out(
-                    PrintableText.escaped(
-                        "\(host.environment) \(host.host): "
-                            + host.files.map { "\($0.name) \($0.outcome)" }.joined(separator: ", ")))
-            }
-            terminal.out(ReportRenderer.text(report))
-        }
-        return report.blocks ? .blocked : .success
+        let report = ServingReport(
+            title: "linkwright monitor", round: "monitor round at \(Timestamp.format(next.lastRound!))",
+            hosts: results.map(\.line), findings: findings, monitorState: next.json,
+            pathPrefix: Workspace(arguments, terminal: terminal).printer.pathPrefix)
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
     }
 }

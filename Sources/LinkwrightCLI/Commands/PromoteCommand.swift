@@ -66,10 +66,11 @@ struct PromoteCommand: Command {
             throw UnusableInput(
                 message: "the configuration after promoting \(source) to \(target) does not compile", hint: nil)
         }
-        let report = try report(plan: plan, current: current, promoted: promoted, workspace: workspace)
-        terminal.out(render(plan, report, workspace.printer))
-        let refused = !plan.refusals.isEmpty
-        if refused { workspace.printer.printText(plan.refusals) }
+        let report = PromotionReport(
+            source: source, target: target, plan: plan,
+            checked: try report(plan: plan, current: current, promoted: promoted, workspace: workspace))
+        try terminal.print(report, as: arguments[Self.format])
+        let refused = report.isRefused
         guard arguments[Self.write] else { return refused || report.blocks ? .blocked : .success }
         guard !refused && !report.blocks else {
             terminal.err("error: not written: the promotion is refused or has blocking findings")
@@ -79,7 +80,7 @@ struct PromoteCommand: Command {
             terminal.out("nothing to write: \(target) already has everything \(source) has")
             return .success
         }
-        try write(plan, expected: promoted, workspace: workspace, terminal: terminal, report: report)
+        try write(plan, expected: promoted, workspace: workspace, terminal: terminal, report: report.checked)
         return .success
     }
 
@@ -106,47 +107,6 @@ struct PromoteCommand: Command {
             head: CheckReport.Revision(name: "\(target) with \(source)'s rules", commit: nil),
             findings: after.findings.filter { !before.contains($0.fingerprint + $0.message) }, changes: changes,
             unusedApprovals: [], pathPrefix: workspace.printer.pathPrefix)
-    }
-
-    private func render(_ plan: PromotionPlan, _ report: CheckReport, _ printer: DiagnosticPrinter) -> String {
-        switch arguments[Self.format] {
-        case .json:
-            guard case .object(var members) = ReportRenderer.json(report) else { return "" }
-            members.insert(("source", .string(source)), at: 0)
-            members.insert(("target", .string(target)), at: 1)
-            members.insert(
-                (
-                    "edits",
-                    .array(
-                        plan.edits.map {
-                            .object([
-                                ("file", .string(printer.pathPrefix + $0.location.file)),
-                                ("line", .int($0.location.line)),
-                                ("description", .string($0.description)),
-                            ])
-                        })
-                ), at: 2)
-            members.append(("refused", .array(plan.refusals.map { .string($0.message) })))
-            members.append(("kept_back", .array(plan.keptBack.map(JSON.string))))
-            return JSON.object(members).rendered()
-        case .markdown:
-            let edits = plan.edits.map {
-                "- `\(printer.pathPrefix)\($0.location.file):\($0.location.line)` \(MarkdownText.cell($0.description))"
-            }
-            let kept = plan.keptBack.map { "- not promoted: \(MarkdownText.cell($0))" }
-            return "## Promote \(source) to \(target)\n\n"
-                + (edits.isEmpty ? "No edit.\n" : edits.joined(separator: "\n") + "\n")
-                + (kept.isEmpty ? "" : "\n" + kept.joined(separator: "\n") + "\n") + "\n"
-                + ReportRenderer.markdown(report)
-        default:
-            var text = "promote \(source) → \(target)\n"
-            text += plan.edits.isEmpty ? "  no edit: \(target) already has everything \(source) has\n" : ""
-            for edit in plan.edits {
-                text += PrintableText.escaped("  \(printer.path(edit.location)): \(edit.description)") + "\n"
-            }
-            for kept in plan.keptBack { text += PrintableText.escaped("  not promoted: \(kept)") + "\n" }
-            return text + ReportRenderer.text(report)
-        }
     }
 
     /// Writes the edited files all or none, proves they compile to the plan, and commits them.

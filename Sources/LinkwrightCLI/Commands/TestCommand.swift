@@ -3,7 +3,7 @@ import LinkwrightCore
 /// `linkwright test`: every `opens_app` / `opens_web` expectation, on every host of every
 /// environment that serves its domain, on iOS and Android.
 struct TestCommand: Command {
-    static let format = Option.format([OutputFormat.text, .json, .junit])
+    static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
         name: "test",
@@ -23,70 +23,16 @@ struct TestCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
+        let format = arguments[Self.format]
         let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         guard let configuration, let compiled else {
-            workspace.printer.printText(diagnostics)
+            try workspace.printUnusable(diagnostics, as: format, title: "linkwright test")
             return .unusable
         }
-        switch arguments[Self.format] {
-        case .json, .junit:
-            let results = ExpectationRunner.run(configuration, compiled)
-            terminal.out(
-                arguments[Self.format] == .json
-                    ? JSON.array(results.map { json($0, workspace.printer) }).rendered()
-                    : junit(results, workspace.printer))
-            return results.allSatisfy(\.passed) ? .success : .blocked
-        default:
-            // Text reports failures as they are found and keeps only counts: a large
-            // configuration makes millions of checks.
-            var checks = 0
-            var failures = 0
-            var environments: Set<String> = []
-            ExpectationRunner.forEach(configuration, compiled) { result in
-                checks += 1
-                environments.insert(result.environment)
-                guard !result.passed else { return }
-                failures += 1
-                terminal.out(
-                    workspace.printer.text(
-                        PolicyRules.expectationFailed,
-                        result.failureMessage(
-                            namingEnvironment: true, decidingRule: result.decidingRule.map(workspace.printer.path)),
-                        at: result.location, hint: result.comment))
-            }
-            terminal.out(
-                failures == 0
-                    ? "\(checks) checks passed in \(environments.count) environments"
-                    : "\(failures) of \(checks) checks failed")
-            return failures == 0 ? .success : .blocked
-        }
-    }
-
-    private func json(_ result: ExpectationRunner.Result, _ printer: DiagnosticPrinter) -> JSON {
-        .object([
-            ("environment", .string(result.environment)), ("host", .string(result.host)),
-            ("platform", .string(result.platform.rawValue)), ("url", .string(result.url)),
-            ("expected", .string(result.expected)), ("actual", .string(result.actual)),
-            ("passed", .bool(result.passed)),
-            ("expectation", .string(printer.path(result.location))),
-            ("decided_by", result.decidingRule.map { .string(printer.path($0)) } ?? .null),
-        ])
-    }
-
-    private func junit(_ results: [ExpectationRunner.Result], _ printer: DiagnosticPrinter) -> String {
-        let environments = results.map(\.environment).uniqued()
-        let suites = environments.map { environment in
-            JUnitDocument.Suite(
-                name: environment,
-                cases: results.filter { $0.environment == environment }.map { result in
-                    JUnitDocument.TestCase(
-                        className: "\(environment).\(result.host)",
-                        name: "\(result.platform.rawValue) \(result.url) → \(result.expected)",
-                        failure: result.passed
-                            ? nil
-                            : JUnitDocument.Failure(message: result.mismatch, lines: [printer.path(result.location)]))
-                })
-        }
-        return JUnitDocument(name: "linkwright test", suites: suites).rendered()
+        let report = ExpectationReport(
+            configuration, compiled, keepingPassed: format == .json || format == .junit,
+            pathPrefix: workspace.printer.pathPrefix)
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
     }
 }

@@ -60,7 +60,9 @@ public struct ConfigurationRuleAnalysis: Sendable {
                     domain: site.domain, aasa: document.json.rendered(), assetLinks: site.assetLinks?.json.rendered())
                 let findings =
                     cache[key] ?? analysis.findings(in: document)
-                    + (translations ? translationFindings(document, site.assetLinks, analysis) : [])
+                    + (translations
+                        ? translationFindings(document, site.assetLinks, analysis)
+                            + releaseFindings(document, site.assetLinks, analysis) : [])
                 cache[key] = findings
                 for finding in findings {
                     guard let components = details[finding.entryIndex].components else { continue }
@@ -156,6 +158,63 @@ public struct ConfigurationRuleAnalysis: Sendable {
         return findings
     }
 
+    /// `ANDROID_RELEASES_DIFFER`: each pattern of the dynamic rules a YAML rule emits that the
+    /// Android releases in use read differently (`AndroidRelease`), with a URL for each release
+    /// that opens where another does not. Reported at the rule, once per pattern.
+    func releaseFindings(_ aasa: AASADocument, _ assetLinks: AssetLinksDocument?, _ analysis: RuleAnalysis)
+        -> [RuleFinding]
+    {
+        var patternsByOrigin: [SourceLocation: [AndroidPatternPart]] = [:]
+        for statement in assetLinks?.statements ?? [] {
+            for component in statement.dynamicComponents ?? [] {
+                guard let origin = component.origin else { continue }
+                let parts =
+                    (component.path.map { [AndroidPatternPart.path($0)] } ?? [])
+                    + (component.query ?? []).map { AndroidPatternPart.queryItem("\($0.name)=\($0.pattern)") }
+                    + (component.fragment.map { [AndroidPatternPart.fragment($0)] } ?? [])
+                for part in parts where !(patternsByOrigin[origin]?.contains(part) ?? false) {
+                    patternsByOrigin[origin, default: []].append(part)
+                }
+            }
+        }
+        guard !patternsByOrigin.isEmpty, let applinks = aasa.applinks else { return [] }
+        var findings: [RuleFinding] = []
+        var reported: Set<SourceLocation> = []
+        for (entryIndex, details) in applinks.details.enumerated() {
+            for (ruleIndex, component) in (details.components ?? []).enumerated() {
+                guard let origin = component.origin, let parts = patternsByOrigin[origin],
+                    reported.insert(origin).inserted
+                else { continue }
+                // A rule with a custom variable emits one pattern per value: one finding per
+                // part, with the first pattern that differs and how many more do.
+                for kind in parts.map(\.name).uniqued() {
+                    let differing = parts.filter { $0.name == kind }.lazy.compactMap { part in
+                        let witnesses = analysis.releaseDifferences(part.expression, paths: part.isPath)
+                        return witnesses.isEmpty ? nil : (part, witnesses)
+                    }
+                    guard let (part, witnesses) = differing.first else { continue }
+                    let others = differing.count - 1
+                    let sides = witnesses.map { witness in
+                        let rejecting = AndroidRelease.allCases.filter { $0 != witness.accepting }
+                        return "on \(witness.accepting.rawValue) it matches \(part.url(witness.value)) and on "
+                            + "\(rejecting.map(\.rawValue).joined(separator: ", ")) it does not"
+                    }
+                    findings.append(
+                        RuleFinding(
+                            id: .androidReleasesDiffer, severity: .warning, entryIndex: entryIndex,
+                            ruleIndex: ruleIndex, origin: origin,
+                            message: "Android releases read its dynamic-rule \(kind) pattern "
+                                + "\(PrintableText.quoted(part.expression))"
+                                + (others > 0 ? " (and \(others) more of its patterns)" : "")
+                                + " differently: \(Self.list(sides)) (the dynamic-rule parser of StatementService "
+                                + "changed; docs/semantics.md, \"Android releases\")",
+                            decidedBy: [], isExact: true, witness: part.url(witnesses[0].value)))
+                }
+            }
+        }
+        return findings
+    }
+
     private static func scope(
         _ finding: RuleFinding, components: [AASAComponent], appIDs: [String], environment: String, host: String
     ) -> ScopedRuleFinding {
@@ -198,7 +257,8 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 ? "\(name) excludes every URL of the site: no link there opens the app, and later rules never apply"
                 : "\(name) matches every URL of the site, so later rules never apply"
         default:
-            // ANDROID_SEMANTICS_DIFFER, ANALYSIS_INCOMPLETE: the engine's sentence, at the rule.
+            // ANDROID_SEMANTICS_DIFFER, ANDROID_RELEASES_DIFFER, ANALYSIS_INCOMPLETE: the engine's
+            // sentence, at the rule.
             return "\(name): \(finding.message)"
         }
     }
@@ -218,5 +278,60 @@ public struct ConfigurationRuleAnalysis: Sendable {
     private static func list(_ items: [String]) -> String {
         items.count <= 2
             ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
+
+/// One pattern of an emitted dynamic rule, as `ConfigurationRuleAnalysis.releaseFindings`
+/// compares it across Android releases.
+enum AndroidPatternPart: Hashable {
+    case path(String)
+    /// A `?` entry as Android matches it: one pattern over a whole `name=value` item.
+    case queryItem(String)
+    case fragment(String)
+
+    var expression: String {
+        switch self {
+        case .path(let text), .queryItem(let text), .fragment(let text): text
+        }
+    }
+
+    var isPath: Bool {
+        if case .path = self { return true }
+        return false
+    }
+
+    var name: String {
+        switch self {
+        case .path: "path"
+        case .queryItem: "query item"
+        case .fragment: "fragment"
+        }
+    }
+
+    /// A path-only URL carrying the decoded `value` in this part, escaped so that it decodes
+    /// back to `value` and holds no separator of its own.
+    func url(_ value: String) -> String {
+        func escaped(keeping kept: Set<Unicode.Scalar>) -> String {
+            var text = ""
+            for scalar in value.unicodeScalars {
+                if scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || kept.contains(scalar))
+                {
+                    text.unicodeScalars.append(scalar)
+                } else {
+                    for byte in String(scalar).utf8 {
+                        let hex = String(byte, radix: 16, uppercase: true)
+                        text += (hex.count == 1 ? "%0" : "%") + hex
+                    }
+                }
+            }
+            return text
+        }
+        let unreserved: Set<Unicode.Scalar> = ["-", ".", "_", "~", "!", "$", "'", "(", ")", "*", ",", ":", "@", "+"]
+        switch self {
+        case .path: return escaped(keeping: unreserved.union(["/", "=", ";", "&"]))
+        case .queryItem: return "/?" + escaped(keeping: unreserved.union(["/", "=", "?"]))
+        case .fragment: return "/#" + escaped(keeping: unreserved.union(["/", "=", ";", "&", "?"]))
+        }
     }
 }

@@ -2,7 +2,7 @@
 /// matching automata.
 public struct RuleFinding: Hashable, Sendable {
     /// One of `unreachableRule`, `catchAll`, `neverMatches`, `androidSemanticsDiffer`,
-    /// `analysisIncomplete`.
+    /// `androidReleasesDiffer`, `analysisIncomplete`.
     public var id: DiagnosticID
     /// `note` for a catch-all, `warning` otherwise (also for a catch-all `exclude`).
     public var severity: Severity
@@ -20,7 +20,8 @@ public struct RuleFinding: Hashable, Sendable {
     /// other `caseSensitive`/`percentEncoded` values, a search cut short): the finding still
     /// holds, but similar ones may have been missed.
     public var isExact: Bool
-    /// A path-only URL showing the finding, for `ANDROID_SEMANTICS_DIFFER`.
+    /// A path-only URL showing the finding, for `ANDROID_SEMANTICS_DIFFER` and
+    /// `ANDROID_RELEASES_DIFFER`.
     public var witness: String?
 
     /// The finding as a diagnostic, located at the component.
@@ -33,6 +34,10 @@ public struct RuleFinding: Hashable, Sendable {
         case .neverMatches: hint = "fix the pattern, or remove the component"
         case .analysisIncomplete:
             hint = "fewer rules with several `*` between literals keep the analysis within its budget"
+        case .androidReleasesDiffer:
+            hint =
+                "decide whether devices on each release should open it; `linkwright match --assetlinks FILE "
+                + "--package NAME --android-release RELEASE` decides URLs as that release does"
         default: hint = "write the pattern so both readings agree, e.g. without a `*` before more text"
         }
         return Diagnostic(id, severity, message, at: origin, hint: hint)
@@ -353,6 +358,38 @@ public struct RuleAnalysis: Sendable {
         }
         guard case .found(let path, let accepted) = probe else { return nil }
         return (path, accepted[1])
+    }
+
+    /// For each Android release that applies dynamic rules, a shortest decoded value its reading
+    /// of `expression` accepts and some other release's rejects (`AndroidFilter`, the parser
+    /// each release carries); empty when all read it alike or the search stopped at its budget.
+    /// Values are spelled with lowercase letters and the expression's own literal characters, so a
+    /// witness reads as a URL someone would write. With `paths`, only canonical paths
+    /// (`canonicalPaths`).
+    public func releaseDifferences(_ expression: String, paths: Bool) -> [(value: String, accepting: AndroidRelease)] {
+        let releases = AndroidRelease.allCases
+        let readable = ScalarSet(
+            Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
+                + expression.unicodeScalars.filter { $0 != "*" && $0 != "?" })
+        let readableTexts = Automaton(
+            nodes: [.accept, .split([2, 0]), .consume(.set(readable), next: 1)], start: 1, accept: 0)
+        let views =
+            releases.map {
+                LanguageView(
+                    dfa: SubsetDFA(AndroidFilter(expression: expression, release: $0).automaton),
+                    readsAppleRawPaths: false)
+            } + [LanguageView(dfa: SubsetDFA(readableTexts), readsAppleRawPaths: false)]
+            // Paths as links are written: one leading slash, no empty segment.
+            + (paths ? [LanguageView(dfa: SubsetDFA(Self.canonicalPaths), readsAppleRawPaths: false)] : [])
+        let search = search(views, paths: false, guide: releases.count)
+        return releases.indices.compactMap { position in
+            let probe = search.first { accepted in
+                accepted[position] && !accepted[releases.count...].contains(false)
+                    && accepted.prefix(releases.count).contains(false)
+            }
+            guard case .found(let value, _) = probe else { return nil }
+            return (value, releases[position])
+        }
     }
 
     /// `/`, or `/` and non-empty segments separated by single slashes.

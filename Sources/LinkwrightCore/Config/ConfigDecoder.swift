@@ -448,6 +448,11 @@ struct ConfigDecoder {
                     hint: "copy the fingerprint `linkwright check` prints, e.g. PRODUCTION_APP_REMOVED/5e1c9a0b7d3f2a41"
                 )
             }
+            if reason.value.allSatisfy(\.isWhitespace) {
+                diagnostics.report(
+                    .missingValue, "approval of \(PrintableText.quoted(fingerprint.value)) has an empty reason",
+                    at: reason.location, hint: "write why the change is deliberate and who approved it")
+            }
             policy.approvals.append(PolicyApproval(fingerprint: fingerprint, reason: reason.value))
         }
         return policy

@@ -79,6 +79,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case androidCaseSensitive = "ANDROID_CASE_SENSITIVE"
     case androidPatternWidened = "ANDROID_PATTERN_WIDENED"
     case androidExclusionIgnored = "ANDROID_EXCLUSION_IGNORED"
+    case outputOutOfDate = "OUTPUT_OUT_OF_DATE"
 
     // MARK: Reading association files (`match`, `explain`, `import`)
 
@@ -107,6 +108,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case catchAll = "CATCH_ALL"
     case neverMatches = "NEVER_MATCHES"
     case androidSemanticsDiffer = "ANDROID_SEMANTICS_DIFFER"
+    case androidReleasesDiffer = "ANDROID_RELEASES_DIFFER"
     case analysisIncomplete = "ANALYSIS_INCOMPLETE"
 
     // MARK: Promotion (`promote`)
@@ -365,6 +367,11 @@ extension DiagnosticID {
                 .warning, .compiling,
                 "Without dynamic rules an exclusion has no effect on Android inside the intent-filter scope."
             )
+        case .outputOutOfDate:
+            (
+                .error, .compiling,
+                "`build --check`: a file in the output folder is not what the configuration compiles to."
+            )
 
         case .invalidJSON:
             (.error, .readingAssociationFiles, "Not one RFC 8259 JSON value; line and column of the first problem.")
@@ -446,6 +453,12 @@ extension DiagnosticID {
         case .neverMatches: (.warning, .ruleAnalysis, "A rule no URL can match.")
         case .androidSemanticsDiffer:
             (.warning, .ruleAnalysis, "A pattern that Apple and Android read differently, with a witness.")
+        case .androidReleasesDiffer:
+            (
+                .warning, .ruleAnalysis,
+                "An emitted dynamic-rule pattern that Android releases read differently (their dynamic-rule "
+                    + "parser changed), with a URL for each release that opens where another does not."
+            )
         case .analysisIncomplete:
             (
                 .note, .ruleAnalysis,

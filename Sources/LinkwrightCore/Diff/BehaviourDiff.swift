@@ -19,6 +19,14 @@ public enum BehaviourDiff {
         /// Whether every rule pair on this host and platform was settled, so no URL there changes
         /// in a way the observations do not show.
         public var exhaustive: Bool = false
+        /// Set for a change only an older Android release makes; `identity` then names it
+        /// (`BehaviourDiff.labelled`).
+        public var androidRelease: AndroidRelease?
+
+        /// The app's identity without the release's name.
+        public var appIdentity: String {
+            androidRelease.map { String(identity.dropLast(BehaviourDiff.label($0).count)) } ?? identity
+        }
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
@@ -38,6 +46,8 @@ public enum BehaviourDiff {
         public var side: RevisionSide
         /// Whether an exclusion decides on one side: such URLs are the ones policies protect.
         public var touchesExclusion: Bool
+        /// Set for rules as an older Android release reads them; `identity` then names it.
+        public var androidRelease: AndroidRelease? = nil
 
         /// One line for people.
         public var summary: String {
@@ -92,6 +102,16 @@ public enum BehaviourDiff {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
             let oldEvaluator = EnvironmentEvaluator(before)
             let newEvaluator = EnvironmentEvaluator(after)
+            // Older Android releases read some dynamic rules otherwise (`AndroidRelease`): both
+            // sides as each decides, where its decision lists differ from the newest's.
+            let olderReleases =
+                before.androidApps.isEmpty && after.androidApps.isEmpty
+                ? [] : AndroidRelease.allCases.filter { $0 != .latest }
+            var releaseSides = olderReleases.map { release in
+                ReleaseSides(
+                    release: release, old: EnvironmentEvaluator(before, androidRelease: release),
+                    new: EnvironmentEvaluator(after, androidRelease: release))
+            }
             let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let affected = affectedHosts(before, after)
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
@@ -114,11 +134,75 @@ public enum BehaviourDiff {
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
                         old: oldEvaluator, new: newEvaluator)
                     context.report(result, into: &comparison)
+                    guard platform == .android else { continue }
+                    for index in releaseSides.indices {
+                        let sides = releaseSides[index]
+                        let oldLists = DecisionList.lists(
+                            sides.old, host: concrete, platform: platform, made: &releaseSides[index].oldLists)
+                        let newLists = DecisionList.lists(
+                            sides.new, host: concrete, platform: platform, made: &releaseSides[index].newLists)
+                        let releaseKey = ProofKey(
+                            platform: platform, old: oldLists.map(\.signature), new: newLists.map(\.signature))
+                        guard releaseKey != key else { continue }
+                        let releaseResult =
+                            results[releaseKey]
+                            ?? BehaviourProof(limits: limits, includesEmptyPath: true).compare(
+                                old: oldLists, new: newLists, budget: &budget)
+                        results[releaseKey] = releaseResult
+                        let releaseContext = HostContext(
+                            environment: after.name, host: host.name, concrete: concrete, platform: platform,
+                            old: sides.old, new: sides.new)
+                        var found = Comparison()
+                        releaseContext.report(releaseResult, into: &found)
+                        // A change only this release makes can share its region with one both
+                        // make, whose witness is then the newest's: the URLs where the releases
+                        // read either side's rules differently are tried too.
+                        for (latestLists, ownLists) in [(old, oldLists), (new, newLists)] {
+                            let readings = BehaviourProof(limits: limits, includesEmptyPath: true).compare(
+                                old: latestLists, new: ownLists, budget: &budget)
+                            found.observations += readings.differences.compactMap {
+                                releaseContext.observation(at: $0.witness.url(host: concrete), identity: $0.identity)
+                            }
+                        }
+                        var shown: Set<[String]> = []
+                        comparison.observations += found.observations.filter {
+                            !context.changesAlike($0) && shown.insert([$0.url, $0.identity]).inserted
+                        }.map { sides.labelled($0) }
+                        comparison.unproven += found.unproven.map { sides.labelled($0) }
+                    }
                 }
             }
         }
         return comparison
     }
+
+    /// Both sides of one environment as an older Android release decides them, and the decision
+    /// lists made for them so far.
+    private struct ReleaseSides {
+        let release: AndroidRelease
+        let old: EnvironmentEvaluator
+        let new: EnvironmentEvaluator
+        var oldLists: [String: DecisionList] = [:]
+        var newLists: [String: DecisionList] = [:]
+
+        /// The observation of an app on this release, named so: `com.example.app (Android 15-initial)`.
+        func labelled(_ observation: Observation) -> Observation {
+            var observation = observation
+            observation.identity += BehaviourDiff.label(release)
+            observation.androidRelease = release
+            return observation
+        }
+
+        func labelled(_ unproven: Unproven) -> Unproven {
+            var unproven = unproven
+            unproven.identity += BehaviourDiff.label(release)
+            unproven.androidRelease = release
+            return unproven
+        }
+    }
+
+    /// What an app's identity gets for a change only `release` makes.
+    static func label(_ release: AndroidRelease) -> String { " (Android \(release.rawValue))" }
 
     /// One host and platform of one environment, where a proof's answer becomes observations.
     private struct HostContext {
@@ -179,6 +263,27 @@ public enum BehaviourDiff {
                 return observation
             }
             comparison.unproven += unproven
+        }
+
+        /// `url` for `identity` when this context's sides decide it differently, else `nil`.
+        func observation(at url: String, identity: String) -> Observation? {
+            guard let parsed = LinkURL(url) else { return nil }
+            let before = old.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
+            let after = new.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
+            guard (before?.opens ?? false) != (after?.opens ?? false) else { return nil }
+            return Observation(
+                environment: environment, host: host, platform: platform, identity: identity, url: url, before: before,
+                after: after)
+        }
+
+        /// Whether this context's sides change `observation`'s URL for its app the same way:
+        /// an older release's change the newest shares is reported once, as the newest's.
+        func changesAlike(_ observation: Observation) -> Bool {
+            guard let url = LinkURL(observation.url) else { return false }
+            let opened = old.verdicts(for: url, platform: platform).first { $0.identity == observation.identity }
+            let opens = new.verdicts(for: url, platform: platform).first { $0.identity == observation.identity }
+            return (opened?.opens ?? false) == observation.openedBefore
+                && (opens?.opens ?? false) == observation.opensAfter
         }
 
         private func unprovenRegion(_ identity: String, base: ProofRule?, head: ProofRule?) -> Unproven {

@@ -13,7 +13,8 @@ public struct EnvironmentEvaluator: Sendable {
     /// Per Android app, the intent filters with a wildcard host.
     private let wildcardFilters: [[Int]]
 
-    public init(_ environment: CompiledEnvironment) {
+    /// Evaluates `environment`; Android's dynamic rules are read as `androidRelease` reads them.
+    public init(_ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest) {
         self.environment = environment
         var aasa: [String: CompiledAASA] = [:]
         var assetLinks: [String: CompiledAssetLinks] = [:]
@@ -27,7 +28,7 @@ public struct EnvironmentEvaluator: Sendable {
                 aasa[site.fileHost.name] = compiled
             }
             if let document = site.assetLinks {
-                let compiled = assetLinksByDomain[site.domain] ?? CompiledAssetLinks(document)
+                let compiled = assetLinksByDomain[site.domain] ?? CompiledAssetLinks(document, release: androidRelease)
                 assetLinksByDomain[site.domain] = compiled
                 assetLinks[site.fileHost.name] = compiled
             }

@@ -62,6 +62,8 @@ struct ComparedValues {
     let url: LinkURL
     /// The query's items, split on first use: most URLs meet no query dictionary.
     private var splitItems: [QueryItem]?
+    /// Android's query items (`androidQueryItems`), split on first use.
+    private var androidItems: [[Unicode.Scalar]]?
     /// Prepared values by part and option set (see `slot`), filled on first use. A URL meets few
     /// option sets, so a short list searched in order beats a table allocated per URL; the first
     /// value, often the only one (the path), is kept apart so most URLs allocate no list.
@@ -111,6 +113,30 @@ struct ComparedValues {
     /// The fragment; `nil` when the URL has none.
     mutating func fragment(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar]? {
         url.fragment.map { prepared(2, $0, options: options, decoded: decoded) }
+    }
+
+    /// The query's items as Android's `UriRelativeFilter.matchQuery` compares them: the query
+    /// decoded first (`Uri.getQuery()`), then split at `&`, or at `;` when that leaves one piece,
+    /// each piece whole (`name=value`, or a bare name). Split as Java's `String.split` does: a
+    /// text without the separator is one piece, and trailing empty pieces are dropped. No query:
+    /// no items (`matchQuery` of `null` is false).
+    mutating func androidQueryItems() -> [[Unicode.Scalar]] {
+        if let androidItems { return androidItems }
+        guard let query = url.query else {
+            androidItems = []
+            return []
+        }
+        let decoded = Array(PercentDecoding.decode(query).unicodeScalars)
+        func javaSplit(_ separator: Unicode.Scalar) -> [ArraySlice<Unicode.Scalar>] {
+            guard decoded.contains(separator) else { return [decoded[...]] }
+            var pieces = decoded.split(separator: separator, omittingEmptySubsequences: false)
+            while pieces.last?.isEmpty == true { pieces.removeLast() }
+            return pieces
+        }
+        var pieces = javaSplit("&")
+        if pieces.count == 1 { pieces = javaSplit(";") }
+        androidItems = pieces.map(Array.init)
+        return androidItems!
     }
 
     /// The values of every item named `name`, in URL order. Names compare exactly, after

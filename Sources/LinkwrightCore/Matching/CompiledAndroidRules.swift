@@ -1,61 +1,99 @@
 /// Android 15 `dynamic_app_link_components` compiled once for matching any number of URLs
-/// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic).
+/// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic),
+/// as a device of one `AndroidRelease` decides them.
 ///
 /// - Rules are tried in order; the first match decides, and an `exclude` match keeps the link
 ///   in the browser. "If no matches are found in the list of declared components, the URL
 ///   won't open the app."
-/// - Patterns use `PatternSemantics.androidDynamic` (lazy `*`), case-sensitively.
-/// - Values are compared decoded: Android 15's `UriRelativeFilter` matches `Uri.getPath()`,
-///   `getFragment()` and query pairs (AOSP core/java/android/content/UriRelativeFilter.java),
-///   and "raw, non-encoded values match encoded input" (uri-relative-filter-group element page).
-///   How Play services turns these rules into filters is not published.
-/// - `?` items: each must match some item of that name, in any order, extra items allowed
-///   ("a match must be found for every dictionary entry"); an absent item fails.
-/// - A `#` pattern fails on a URL without fragment: `PatternMatcher.match(null)` is false in AOSP.
+/// - Each pattern is what the release's `DalComponentParser` makes of it (`AndroidFilter`),
+///   compared case-sensitively with the decoded part: `UriRelativeFilter.matchData` (AOSP
+///   core/java/android/content/UriRelativeFilter.java) gives `PatternMatcher` `Uri.getPath()`,
+///   `getQuery()` and `getFragment()`, the decoded accessors of `android.net.Uri`.
+/// - A `#` pattern fails on a URL without fragment: `PatternMatcher.match(null)` is false.
+/// - `?` items: a `{"name": "value"}` entry is one pattern over a whole `name=value` item
+///   (StatementService builds the filter from the pair, and CTS `DomainVerificationFilterGroupTests`
+///   and `UriRelativeFilterGroupTest` give QUERY filters whole `query=str` / `query=test` items).
+///   `matchQuery` decodes the query first, splits it at `&`, or at `;` when `&` leaves one
+///   piece, and needs one piece to match the whole pattern: so `?q=a%26b` holds the items `q=a`
+///   and `b`, `?q=1;r=2` holds two items, and a bare `?dl` has no `dl=` item for `{"dl": "*"}`.
+///   Every entry must find its item; order and extra items do not matter.
 public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
     let entryIndex: Int
-    /// Every pattern of every rule, indexed: an untraced decision finds the first matching rule
-    /// in one pass per part.
-    private let index: RuleIndex
+    public let release: AndroidRelease
+    /// Every pattern of every rule, indexed, for the newest release: an untraced decision finds
+    /// the first matching rule in one pass per part. Other releases try the rules in turn.
+    private let index: RuleIndex?
+
+    /// One part's pattern: the newest reading compiled for the index and the proof, and the
+    /// filter the rule's release matches with.
+    struct Pattern: Sendable {
+        let matcher: PatternMatcher
+        let filter: AndroidFilter
+
+        init(_ text: String, release: AndroidRelease) {
+            matcher = PatternMatcher(androidDynamic: text)
+            filter = AndroidFilter(expression: text, release: release)
+        }
+
+        func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
+    }
+
+    /// One `?` entry: the pattern over whole `name=value` items, and the value alone.
+    struct QueryEntry: Sendable {
+        let name: String
+        let value: String
+        let item: Pattern
+    }
 
     /// One rule, compiled; a class so evaluations share it without copies.
     final class Rule: DecidingRule, Sendable {
         let index: Int
         let origin: SourceLocation?
         let exclude: Bool
-        let path: PatternMatcher?
-        let query: [(name: String, matcher: PatternMatcher)]
-        let fragment: PatternMatcher?
+        let path: Pattern?
+        let query: [QueryEntry]
+        let fragment: Pattern?
 
-        init(_ component: DynamicComponent, index: Int) {
-            let compile = PatternMatcher.init(androidDynamic:)
+        init(_ component: DynamicComponent, index: Int, release: AndroidRelease) {
             self.index = index
             origin = component.origin
             exclude = component.exclude
-            path = component.path.map(compile)
-            query = (component.query ?? []).map { ($0.name, compile($0.pattern)) }
-            fragment = component.fragment.map(compile)
+            path = component.path.map { Pattern($0, release: release) }
+            query = (component.query ?? []).map {
+                QueryEntry(
+                    name: $0.name, value: $0.pattern, item: Pattern("\($0.name)=\($0.pattern)", release: release))
+            }
+            fragment = component.fragment.map { Pattern($0, release: release) }
         }
     }
 
     static let options = PatternOptions(semantics: .androidDynamic, caseSensitive: true)
 
-    /// Compiles `components`; `entryIndex` is the statement they belong to, reported in decisions.
-    public init(_ components: [DynamicComponent], entryIndex: Int = 0) {
+    /// Compiles `components` as `release` reads them; `entryIndex` is the statement they belong
+    /// to, reported in decisions.
+    public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
         self.entryIndex = entryIndex
-        let rules = components.enumerated().map { Rule($1, index: $0) }
+        self.release = release
+        let rules = components.enumerated().map { Rule($1, index: $0, release: release) }
         self.rules = rules
-        index = RuleIndex(rules.map(\.constraints))
+        index = release == .latest ? RuleIndex(rules.map(\.constraints)) : nil
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
     public func decision(for url: LinkURL, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
         var trace: [RuleTrace]? = tracing ? [] : nil
-        guard let rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace) else {
-            return LinkDecision(outcome: .noMatch, trace: trace ?? [])
+        let rule: Rule?
+        if let index {
+            rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
+        } else if trace != nil {
+            rule = RuleIndex.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
+        } else {
+            var checks: [PartCheck]? = nil
+            rule = rules.first { $0.matches(&values, checks: &checks) }
         }
+        guard let rule else { return LinkDecision(outcome: .noMatch, trace: trace ?? []) }
         return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
     }
 }
@@ -63,12 +101,12 @@ public struct CompiledDynamicRules: Sendable {
 extension CompiledDynamicRules.Rule {
     /// What the rule compares, for `RuleIndex`: every part read decoded, as `matches` reads it.
     var constraints: [RuleIndex.Constraint]? {
-        func constraint(_ kind: RuleIndex.Part.Kind, _ matcher: PatternMatcher) -> RuleIndex.Constraint {
+        func constraint(_ kind: RuleIndex.Part.Kind, _ pattern: CompiledDynamicRules.Pattern) -> RuleIndex.Constraint {
             RuleIndex.Constraint(
-                part: RuleIndex.Part(kind: kind, options: CompiledDynamicRules.options, decoded: true), matcher: matcher
-            )
+                part: RuleIndex.Part(kind: kind, options: CompiledDynamicRules.options, decoded: true),
+                matcher: pattern.matcher)
         }
-        return (path.map { [constraint(.path, $0)] } ?? []) + query.map { constraint(.item($0.name), $0.matcher) }
+        return (path.map { [constraint(.path, $0)] } ?? []) + query.map { constraint(.queryPieces, $0.item) }
             + (fragment.map { [constraint(.fragment, $0)] } ?? [])
     }
 
@@ -84,15 +122,20 @@ extension CompiledDynamicRules.Rule {
             let value = values.path(options: options, decoded: true)
             matched = record(path, .path, value, note: nil, &checks)
         }
-        for (name, matcher) in query where matched || checks != nil {
-            let occurrences = values.itemValues(named: name, options: options, decoded: true)
-            let hit = occurrences.first { matcher.matches($0) }
+        for entry in query where matched || checks != nil {
+            let items = values.androidQueryItems()
+            let hit = items.first { entry.item.matches($0) }
+            let prefix = Array("\(entry.name)=".unicodeScalars)
             checks?.append(
                 PartCheck(
-                    part: .queryItem(name), pattern: matcher.pattern,
-                    comparedValue: (hit ?? occurrences.first).map { String(String.UnicodeScalarView($0)) },
+                    part: .queryItem(entry.name), pattern: entry.value,
+                    comparedValue: (hit ?? items.first { $0.starts(with: prefix) }).map {
+                        String(String.UnicodeScalarView($0.dropFirst(prefix.count)))
+                    },
                     matched: hit != nil,
-                    note: occurrences.isEmpty ? "no item named \(PrintableText.quoted(name)): Android requires it" : nil
+                    note: hit != nil || items.contains { $0.starts(with: prefix) }
+                        ? nil
+                        : "no item \(PrintableText.quoted(entry.name + "=…")): Android compares whole name=value items"
                 ))
             matched = matched && hit != nil
         }
@@ -102,7 +145,7 @@ extension CompiledDynamicRules.Rule {
             } else {
                 checks?.append(
                     PartCheck(
-                        part: .fragment, pattern: fragment.pattern, comparedValue: nil, matched: false,
+                        part: .fragment, pattern: fragment.matcher.pattern, comparedValue: nil, matched: false,
                         note: "no fragment: Android's PatternMatcher does not match a missing part"))
                 matched = false
             }
@@ -111,13 +154,13 @@ extension CompiledDynamicRules.Rule {
     }
 
     private func record(
-        _ matcher: PatternMatcher, _ part: URLPart, _ value: [Unicode.Scalar], note: String?,
+        _ pattern: CompiledDynamicRules.Pattern, _ part: URLPart, _ value: [Unicode.Scalar], note: String?,
         _ checks: inout [PartCheck]?
     ) -> Bool {
-        let matched = matcher.matches(value)
+        let matched = pattern.matches(value)
         checks?.append(
             PartCheck(
-                part: part, pattern: matcher.pattern, comparedValue: String(String.UnicodeScalarView(value)),
+                part: part, pattern: pattern.matcher.pattern, comparedValue: String(String.UnicodeScalarView(value)),
                 matched: matched,
                 note: note))
         return matched
@@ -131,14 +174,18 @@ public struct CompiledAssetLinks: Sendable {
     public let packages: [String]
     let statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]
 
-    /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app.
-    public init(_ document: AssetLinksDocument) {
+    /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app, as
+    /// `release` reads them.
+    public init(_ document: AssetLinksDocument, release: AndroidRelease = .latest) {
         var statements: [(Int, String, CompiledDynamicRules?)] = []
         for (index, statement) in document.statements.enumerated()
         where statement.relations.contains(AssetStatement.handleAllURLs) {
             guard case .androidApp(let package, _) = statement.target else { continue }
             statements.append(
-                (index, package, statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index) }))
+                (
+                    index, package,
+                    statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index, release: release) }
+                ))
         }
         packages = statements.map(\.1).uniqued()
         self.statements = statements

@@ -22,6 +22,14 @@ extension RuleIndex {
         among rules: [Rule], _ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?
     ) -> Rule? {
         guard trace != nil else { return firstMatch(&values).map { rules[Int($0)] } }
+        return Self.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
+    }
+
+    /// The first of `rules` that matches, each rule up to it tried in turn and recorded in
+    /// `trace` with every comparison it made.
+    static func tracedFirstMatch<Rule: DecidingRule>(
+        among rules: [Rule], _ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?
+    ) -> Rule? {
         for rule in rules {
             var checks: [PartCheck]? = []
             let matched = rule.matches(&values, checks: &checks)

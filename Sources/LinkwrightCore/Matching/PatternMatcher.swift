@@ -4,14 +4,14 @@ public enum PatternSemantics: String, Hashable, Sendable {
     /// character, `$(name)` is one value of a substitution variable (Apple's
     /// applinks.Details.Components page, cited in `PatternSyntax`).
     case apple
-    /// Android dynamic rules: `*` "matches zero or more characters up until the character after
-    /// the wildcard in the pattern is found", `?` is one character, and nothing else is special
-    /// (https://developer.android.com/training/app-links/configure-assetlinks#configure-dynamic).
-    ///
-    /// Read here as a lazy, non-backtracking `*`: followed by a literal `c` it is `[^c]*` and the
-    /// `c` then matches; followed by `?` it matches nothing (any character is "found" at once);
-    /// at the end it takes the rest. Google publishes no implementation, so this follows the
-    /// documented sentence and AOSP's `PatternMatcher` `.*`, which behaves the same way.
+    /// Android dynamic rules as devices read them: the newest AOSP `DalComponentParser` turns
+    /// the pattern into an `android.os.PatternMatcher` type and pattern (`AndroidFilter`), and
+    /// the tokens here say what that matches. `*` "matches zero or more characters up until the
+    /// character after the wildcard in the pattern is found" (configure-assetlinks#configure-dynamic):
+    /// followed by a literal `c` it is `[^c]*` and then `c`; at the end it takes the rest. A `*`
+    /// followed by `?` stops at a literal `.` (the glob `.*.` reads its stop character as
+    /// written; `DalComponentParserTest.parseExpressions`, "foo*?bar"), and `**` is `*`, a `.`,
+    /// then a literal `*`. `?` is one character and nothing else is special.
     case androidDynamic
 }
 
@@ -203,7 +203,12 @@ struct PatternCompiler {
     static func tokens(of pattern: String, semantics: PatternSemantics) throws(PatternError) -> [PatternToken] {
         switch semantics {
         case .androidDynamic:
-            return simpleTokens(pattern)
+            // As the newest AOSP parser hands it to `PatternMatcher` (`AndroidFilter`), which
+            // always has the token form.
+            guard let tokens = AndroidFilter(expression: pattern, release: .latest).tokens else {
+                preconditionFailure("the newest dynamic-rule parser writes no greedy run: \(pattern)")
+            }
+            return tokens
         case .apple:
             switch PatternSyntax.tokens(pattern) {
             case .success(let tokens): return tokens
@@ -271,7 +276,8 @@ struct PatternCompiler {
                 switch tokens[tokens.index(after: index)...].first {
                 case nil: next = loop(.any, then: next)
                 case .literal(let stop)?: next = loop(.anyExcept(stop), then: next)
-                // `*?` and `**`: the star is satisfied at once (or by the star after it).
+                // Not written by `AndroidFilter`, whose `*` is last or before a literal; a star
+                // before another wildcard would be satisfied at once.
                 case .one?, .any?, .variable?: break
                 }
             case .variable(let name): next = try variable(name, then: next)

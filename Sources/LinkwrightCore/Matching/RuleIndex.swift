@@ -16,6 +16,9 @@ struct RuleIndex: Sendable {
         enum Kind: Hashable, Sendable {
             case path, query, fragment
             case item(String)
+            /// Android's whole `name=value` query items (`ComparedValues.androidQueryItems`), one
+            /// of which must match.
+            case queryPieces
         }
 
         let kind: Kind
@@ -158,6 +161,8 @@ struct RuleIndex: Sendable {
                 return group.union.accepting(fragment)
             }
             return apple ? group.acceptsEmpty : []
+        case .queryPieces:
+            return Array(Set(values.androidQueryItems().flatMap { group.union.accepting($0) }))
         case .item(let name):
             let occurrences = values.itemValues(named: name, options: part.options, decoded: part.decoded)
             guard let first = occurrences.first else { return apple ? group.acceptsEmpty : [] }

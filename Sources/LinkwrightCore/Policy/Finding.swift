@@ -18,6 +18,10 @@ public struct Finding: Sendable, Equatable {
     public var scopes: [FindingScope] = []
     /// Facts that identify the finding across commits (never line numbers).
     public var identity: [String]
+    /// What findings reported at several places share when they are one problem (an app no
+    /// longer served by any host of an environment): reports show them as one cause. `nil`: the
+    /// finding's place is its cause.
+    public var cause: [String]?
     /// Set when `policies/` approves the finding: the written reason.
     public var approval: String?
     /// Set when `policies/` ignores the finding in its scope: the written reason.

@@ -49,20 +49,22 @@ public struct RuleExample: Sendable {
 /// Every rule, in the order `linkwright rules` lists them. Linux has no runtime type discovery, so
 /// this list is the registry; a test checks it against the files in `Policy/Rules/`.
 public enum PolicyRules {
+    /// In order of importance: reports list the causes of one severity in this order, so a
+    /// dropped production app comes before a catch-all, and a catch-all before an expectation.
     public static let all: [any PolicyRule] = [
         ProductionAppRemovedRule(),
         ExclusionReorderedRule(),
-        BehaviourUnprovenRule(),
-        UnreachableRuleRule(),
+        ForbiddenPathRule(),
         CatchAllAddedRule(),
         DeveloperModeInProductionRule(),
         NonProductionHostInProductionRule(),
         FingerprintChannelMissingRule(),
+        BehaviourUnprovenRule(),
+        UnreachableRuleRule(),
         EntitlementWithoutAssociationRule(),
         WildcardWithoutRootRule(),
         SizeBudgetRule(),
         ExpectationFailedRule(),
-        ForbiddenPathRule(),
         SchemeClaimedTwiceRule(),
         UnownedSchemeRule(),
         CallbackOnVerifiedLinkRule(),

@@ -44,32 +44,12 @@ extension SimpleGlob {
     /// The pass as an automaton: one branching node per state the pass can reach, stepping on
     /// each pattern scalar and on every other scalar (which the pass never tells apart).
     var automaton: Automaton {
-        let told = Array(Set(pattern))
-        let others = ScalarSet(told).complement
-        let other = (UInt32(0x41)...).lazy.compactMap(Unicode.Scalar.init).first { !told.contains($0) }!
-        var nodes: [Automaton.Node] = [.accept]
-        var ids: [State: Int] = [:]
-        var pending: [State] = []
-        func node(_ state: State) -> Int {
-            if let id = ids[state] { return id }
-            nodes.append(.split([]))
-            ids[state] = nodes.count - 1
-            pending.append(state)
-            return nodes.count - 1
-        }
-        let start = node(self.start)
-        while let state = pending.popLast() {
-            let id = ids[state]!
-            var branches = accepts(state) ? [0] : []
-            for (test, scalar) in told.map({ (ScalarTest.scalar($0), $0) }) + [(.set(others), other)] {
+        Automaton(
+            deterministic: start, alphabet: Set(pattern),
+            step: { state, scalar in
                 let next = step(state, scalar)
-                guard next != .failed else { continue }
-                nodes.append(.consume(test, next: node(next)))
-                branches.append(nodes.count - 1)
-            }
-            nodes[id] = .split(branches)
-        }
-        return Automaton(nodes: nodes, start: start, accept: 0)
+                return next == .failed ? nil : next
+            }, accepts: accepts)
     }
 }
 

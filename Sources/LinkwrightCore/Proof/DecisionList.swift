@@ -203,15 +203,20 @@ struct DecisionList {
         let dynamic = rules.rules.map { rule in
             ProofRule(
                 opens: !rule.exclude, isExclusion: rule.exclude,
-                path: PathTest(scopes: scopes, pattern: rule.path.map { PatternTest($0, preparation: decoded) }),
+                path: PathTest(scopes: scopes, pattern: rule.path.map { $0.proofTest(preparation: decoded) }),
+                // Searched as items named by the entry with the value's pattern: what `name=value`
+                // matches when the name is plain text (see semantics.md, "Behaviour diffs").
                 query: rule.query.isEmpty
                     ? nil
                     : .items(
                         names: rule.query.map(\.name),
-                        values: rule.query.map { PatternTest($0.matcher, preparation: decoded) },
+                        values: rule.query.map {
+                            CompiledDynamicRules.Pattern($0.value, release: rules.release).proofTest(
+                                preparation: decoded)
+                        },
                         decode: true, quantifier: .some),
                 fragment: rule.fragment.map {
-                    FragmentTest(pattern: PatternTest($0, preparation: decoded), absentReadsAsEmpty: false)
+                    FragmentTest(pattern: $0.proofTest(preparation: decoded), absentReadsAsEmpty: false)
                 }, origin: rule.origin, label: androidLabel(rule)
             ) { values in
                 var checks: [PartCheck]? = nil
@@ -222,15 +227,26 @@ struct DecisionList {
     }
 
     static func androidLabel(_ rule: CompiledDynamicRules.Rule) -> String {
-        var parts = [rule.path?.pattern ?? "*"]
+        var parts = [rule.path?.matcher.pattern ?? "*"]
         if !rule.query.isEmpty {
             parts.append(
-                "?"
-                    + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.matcher.pattern)" }.joined(
-                        separator: "&"))
+                "?" + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
         }
-        if let fragment = rule.fragment { parts.append("#" + fragment.pattern) }
+        if let fragment = rule.fragment { parts.append("#" + fragment.matcher.pattern) }
         if rule.exclude { parts.append("(exclude)") }
         return parts.joined(separator: " ")
+    }
+}
+
+extension CompiledDynamicRules.Pattern {
+    /// The pattern as the proof searches it: the newest reading's automaton, or the filter's own
+    /// where the rules' release reads the pattern otherwise (`AndroidFilter`), keyed apart.
+    func proofTest(preparation: Preparation) -> PatternTest {
+        guard filter != AndroidFilter(expression: matcher.pattern, release: .latest) else {
+            return PatternTest(matcher, preparation: preparation)
+        }
+        return PatternTest(
+            key: "\(filter.kind.rawValue)\u{1}\(filter.filterText)\u{2}\(preparation.key)", automaton: filter.automaton,
+            preparation: preparation)
     }
 }

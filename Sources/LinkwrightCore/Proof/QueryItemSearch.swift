@@ -57,13 +57,15 @@ struct QueryItemSearch {
             present: Array(repeating: false, count: slots.count), all: Array(repeating: true, count: slots.count),
             any: Array(repeating: false, count: slots.count))
         var reached: [Effect: (cost: Int, items: [String])] = [nothing: (0, [])]
+        // Android compares whole `name=value` items, so its empty values keep their `=`.
+        let keepsEquals = lanes.contains { $0.quantifier == .some }
         for itemClass in itemClasses {
             // The choices for this name: none, or a set of its value classes (what matters of a
             // set is which slots all of them, and one of them, satisfy).
             var choices: [[Bool]: (all: [Bool], any: [Bool], cost: Int, items: [String])] = [:]
             var pending: [(all: [Bool], any: [Bool], cost: Int, items: [String])] = []
             for value in itemClass.values {
-                let item = Self.item(name: itemClass.name, value: value.text)
+                let item = Self.item(name: itemClass.name, value: value.text, keepsEquals: keepsEquals)
                 pending.append((value.accepted, value.accepted, item.unicodeScalars.count + 1, [item]))
             }
             while let choice = pending.popLast() {
@@ -73,7 +75,7 @@ struct QueryItemSearch {
                 budget.remaining -= itemClass.values.count
                 if budget.isExhausted { return nil }
                 for value in itemClass.values {
-                    let item = Self.item(name: itemClass.name, value: value.text)
+                    let item = Self.item(name: itemClass.name, value: value.text, keepsEquals: keepsEquals)
                     pending.append(
                         (
                             zip(choice.all, value.accepted).map { $0 && $1 },
@@ -129,10 +131,10 @@ struct QueryItemSearch {
         return results
     }
 
-    /// One item as written: `name=value`, or the name alone for an empty value (a valueless
-    /// item reads as empty), or `=` for an empty name and value.
-    static func item(name: String, value: String) -> String {
-        value.isEmpty ? (name.isEmpty ? "=" : name) : name + "=" + value
+    /// One item as written: `name=value`, or, unless `keepsEquals`, the name alone for an empty
+    /// value (Apple reads a valueless item as empty), or `=` for an empty name and value.
+    static func item(name: String, value: String, keepsEquals: Bool) -> String {
+        value.isEmpty && !keepsEquals ? (name.isEmpty ? "=" : name) : name + "=" + value
     }
 
     /// Every acceptance vector of `views` some text reaches, with its shortest text, written as

@@ -5,7 +5,11 @@
 ///
 /// - Apple (`.everyOccurrence`): every item with a dictionary name must match that name's
 ///   pattern, and a name no item has reads as the empty value (WWDC19 session 717).
-/// - Android (`.someOccurrence`): each dictionary name needs some item matching its pattern.
+/// - Android (`.someOccurrence`): each dictionary name needs some item matching its pattern,
+///   and an item without `=` matches none (`UriRelativeFilter.matchQuery` compares whole
+///   `name=value` items). Android also decodes before splitting and splits at `;` when there is
+///   no `&` (`ComparedValues.androidQueryItems`); this machine does not, so a witness that
+///   depends on `%26`, `%3D` or `;` is caught when the evaluator decides it again.
 struct QueryItemsMachine<Name: PartMachine, Value: PartMachine>: PartMachine {
     enum Quantifier {
         case everyOccurrence
@@ -98,7 +102,8 @@ struct QueryItemsMachine<Name: PartMachine, Value: PartMachine>: PartMachine {
             state.nameStates = names.map(\.start)
         }
         guard state.started else { return }
-        let item = state.inValue ? state.item : matchedName(state)
+        // Android compares whole `name=value` items: one without `=` is no dictionary entry's.
+        let item = state.inValue ? state.item : quantifier == .someOccurrence ? -1 : matchedName(state)
         guard item >= 0 else { return }
         let index = Int(item)
         let value = values[index]

@@ -29,7 +29,7 @@ public struct Changelog: Sendable {
             releases.map { release in
                 .object([
                     ("from", .string(release.from)), ("to", .string(release.to)),
-                    ("changes", .array(release.changes.map(ReportRenderer.changeJSON))),
+                    ("changes", .array(release.changes.map(\.json))),
                     ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
                 ])
             })

@@ -1,5 +1,6 @@
-/// Everything `check` (and `diff`) prints, independent of the format.
-public struct CheckReport: Sendable {
+/// What `check` (and `diff`, `verify`, `monitor`, `promote`) found: policy findings, the changes
+/// between the revisions, what the behaviour proof left unsettled, and notes.
+public struct CheckReport: Report {
     /// A side of the comparison, as the user named it and as git resolved it.
     public struct Revision: Sendable {
         public var name: String
@@ -22,6 +23,7 @@ public struct CheckReport: Sendable {
         }
     }
 
+    public var title: String
     public var base: Revision?
     public var head: Revision
     public var findings: [Finding]
@@ -31,14 +33,16 @@ public struct CheckReport: Sendable {
     public var unusedApprovals: [PolicyApproval]
     /// Things the reader should know: the configuration was absent at the base, and the like.
     public var notes: [String]
-    /// Prepended to configuration-relative paths so they resolve from where the tool runs.
-    public var pathPrefix: String
+    public var rules: [ReportRule]
+    public var context: ReportContext
 
     public init(
-        base: Revision?, head: Revision, findings: [Finding], changes: [LinkChange] = [],
-        unproven: [BehaviourDiff.Unproven] = [], unusedApprovals: [PolicyApproval] = [], notes: [String] = [],
-        pathPrefix: String = ""
+        title: String = "linkwright check", base: Revision?, head: Revision, findings: [Finding],
+        changes: [LinkChange] = [], unproven: [BehaviourDiff.Unproven] = [], unusedApprovals: [PolicyApproval] = [],
+        notes: [String] = [], rules: [ReportRule] = ReportRule.policies, pathPrefix: String = "",
+        failOn: FailThreshold = .error
     ) {
+        self.title = title
         self.base = base
         self.head = head
         self.findings = findings
@@ -46,10 +50,144 @@ public struct CheckReport: Sendable {
         self.unproven = unproven
         self.unusedApprovals = unusedApprovals
         self.notes = notes
-        self.pathPrefix = pathPrefix
+        self.rules = rules
+        context = ReportContext(pathPrefix: pathPrefix, baseName: base?.name, failOn: failOn)
     }
 
-    public var blocks: Bool { findings.contains(where: \.blocks) }
+    public var summary: String {
+        let blocking = findings.filter(blocks).count
+        let approved = findings.filter { $0.approval != nil }.count
+        let others = findings.filter { !blocks($0) && $0.approval == nil && $0.ignoredBecause == nil }.count
+        let behaviour = changes.filter(\.kind.isBehaviour).count
+        let against = base.map { " against \($0.label)" } ?? ""
+        return "\(head.name)\(against): \(Self.count(blocking, "blocking finding")), \(approved) approved, "
+            + "\(Self.count(others, "other finding")), \(Self.count(behaviour, "behaviour change"))"
+    }
 
-    func path(_ location: SourceLocation) -> String { pathPrefix + location.file }
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    // MARK: Text
+
+    /// Findings one cause at a time, then changes, what was not proven, notes and the summary.
+    public func text(_ style: TextStyle) -> PrintedReport {
+        var lines = FindingsText.lines(self)
+        for approval in unusedApprovals {
+            lines.append(
+                "\(place(approval.fingerprint.location)): note: approval \(approval.fingerprint.value) matches no finding"
+            )
+        }
+        if !changes.isEmpty {
+            lines.append("changes:")
+            for change in changes {
+                lines.append("  \(change.summary)")
+                for witness in change.witnesses.prefix(3) { lines.append("    e.g. \(witness)") }
+            }
+        }
+        if !unproven.isEmpty {
+            lines.append("not proven within the work budget (these URLs may change too):")
+            for region in unproven.prefix(20) { lines.append("  \(region.summary)") }
+            if unproven.count > 20 { lines.append("  … and \(unproven.count - 20) more") }
+        }
+        lines += notes.map { "note: \($0)" }
+        lines.append(summary)
+        return PrintedReport(out: lines.map(PrintableText.escaped).joined(separator: "\n") + "\n")
+    }
+
+    // MARK: JSON
+
+    /// The documented shape (docs/schema/check-report.schema.json).
+    public var json: JSON {
+        func revision(_ revision: Revision?) -> JSON {
+            guard let revision else { return .null }
+            return .object([
+                ("name", .string(revision.name)), ("commit", revision.commit.map(JSON.string) ?? .null),
+                ("merge_base", .bool(revision.isMergeBase)),
+            ])
+        }
+        return .object([
+            ("version", .int(1)),
+            ("base", revision(base)),
+            ("head", revision(head)),
+            ("blocking", .bool(blocks)),
+            ("findings", .array(findings.map(findingJSON))),
+            ("changes", .array(changes.map(\.json))),
+            ("unproven", .array(unproven.map(unprovenJSON))),
+            ("unused_approvals", .array(unusedApprovals.map { .string($0.fingerprint.value) })),
+            ("notes", .array(notes.map(JSON.string))),
+        ])
+    }
+
+    func findingJSON(_ finding: Finding) -> JSON {
+        var members: [(String, JSON)] = [
+            ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
+            ("message", .string(finding.message)),
+        ]
+        if let location = finding.location {
+            members += [
+                ("file", .string(path(location))), ("line", .int(location.line)), ("column", .int(location.column)),
+            ]
+        }
+        members += [
+            ("side", .string(finding.side.rawValue)),
+            ("hint", finding.hint.map(JSON.string) ?? .null),
+            ("witnesses", .array(finding.witnesses.map(JSON.string))),
+            ("environment", finding.environment.map(JSON.string) ?? .null),
+            ("host", finding.host.map(JSON.string) ?? .null),
+            ("platform", finding.platform.map { .string($0.rawValue) } ?? .null),
+            ("app", finding.app.map(JSON.string) ?? .null),
+            (
+                "scopes",
+                .array(
+                    finding.scopes.map { scope in
+                        .object([
+                            ("environment", .string(scope.environment)), ("host", .string(scope.host)),
+                            ("platform", .string(scope.platform.rawValue)), ("app", .string(scope.app)),
+                        ])
+                    })
+            ),
+            ("fingerprint", .string(finding.fingerprint)),
+            ("approved", finding.approval.map(JSON.string) ?? .null),
+            ("ignored", finding.ignoredBecause.map(JSON.string) ?? .null),
+            ("blocking", .bool(blocks(finding))),
+        ]
+        return .object(members)
+    }
+
+    /// A rule pair the behaviour diff left unsettled.
+    func unprovenJSON(_ region: BehaviourDiff.Unproven) -> JSON {
+        var members: [(String, JSON)] = [
+            ("environment", .string(region.environment)), ("host", .string(region.host)),
+            ("platform", .string(region.platform.rawValue)), ("app", .string(region.identity)),
+            ("base_rule", region.baseRule.map(JSON.string) ?? .null),
+            ("head_rule", region.headRule.map(JSON.string) ?? .null),
+        ]
+        if let location = region.location {
+            members += [
+                ("file", .string(path(location))), ("line", .int(location.line)), ("column", .int(location.column)),
+                ("side", .string(region.side.rawValue)),
+            ]
+        }
+        return .object(members)
+    }
+
+    // MARK: Markdown and notices
+
+    /// Behaviour changes per environment, and what the proof left unsettled.
+    public func markdownSections(budget: Int) -> [String] {
+        var sections = Changelog.byEnvironment(changes).map { environment, changes in
+            "<details><summary>\(MarkdownText.cell(environment)): \(Self.count(changes.count, "change"))</summary>\n\n"
+                + Changelog.table(environment, changes, heading: "####") + "\n</details>\n"
+        }
+        if changes.isEmpty && base != nil && unproven.isEmpty {
+            sections.append("No change in which URLs open which app.\n")
+        }
+        if !unproven.isEmpty {
+            sections.append(
+                "⚠️ \(Self.count(unproven.count, "rule pair")) could not be proven within the work budget; "
+                    + "the URLs they decide may change too.\n")
+        }
+        return sections
+    }
+
+    public var notices: [String] { changes.filter(\.kind.isBehaviour).map(\.summary) }
 }

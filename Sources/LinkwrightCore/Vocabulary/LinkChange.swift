@@ -84,3 +84,21 @@ public struct LinkChange: Sendable, Equatable {
             + (approximate ? " (not fully proven: other URLs may change too)" : "")
     }
 }
+
+extension LinkChange {
+    /// The change's JSON shape, shared by `check`, `diff` and `changelog`
+    /// (docs/schema/check-report.schema.json).
+    public var json: JSON {
+        .object([
+            ("environment", .string(environment)),
+            ("host", host.map(JSON.string) ?? .null),
+            ("platform", platform.map { .string($0.rawValue) } ?? .null),
+            ("app", app.map(JSON.string) ?? .null),
+            ("kind", .string(kind.rawValue)),
+            ("before", before.map(JSON.string) ?? .null),
+            ("after", after.map(JSON.string) ?? .null),
+            ("witnesses", .array(witnesses.map(JSON.string))),
+            ("exact", .bool(!approximate)),
+        ])
+    }
+}

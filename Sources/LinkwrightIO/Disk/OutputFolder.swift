@@ -26,27 +26,6 @@ public final class OutputFolder {
     static let readLimit = 16 << 20
 
     /// How the folder differs from a set of artifacts.
-    public struct Plan: Equatable, Sendable {
-        public var created: [String] = []
-        public var changed: [String] = []
-        public var unchanged: [String] = []
-        /// Files an earlier build wrote for environments in scope that this build no longer
-        /// produces, unchanged since: `apply` removes them.
-        public var stale: [String] = []
-        /// Files an earlier build wrote that are no longer produced but are not removed: edited
-        /// since, recorded without a hash, or no longer a plain file.
-        public var kept: [KeptFile] = []
-        /// What an interrupted build left behind: a journal, staging folders, temporary files.
-        public var leftovers: [String] = []
-
-        public var isUpToDate: Bool { created.isEmpty && changed.isEmpty && stale.isEmpty && leftovers.isEmpty }
-    }
-
-    public struct KeptFile: Equatable, Sendable {
-        public var path: String
-        public var reason: String
-    }
-
     public struct WriteError: Error, CustomStringConvertible {
         public var path: String
         public var reason: String
@@ -98,8 +77,8 @@ public final class OutputFolder {
 
     /// Compares `artifacts` with the folder. `environments` limits which earlier files count as
     /// stale (a build of `--env staging` leaves production's files alone).
-    public func plan(_ artifacts: [Artifact], environments: Set<String>) throws -> Plan {
-        var plan = Plan()
+    public func plan(_ artifacts: [Artifact], environments: Set<String>) throws -> OutputPlan {
+        var plan = OutputPlan()
         guard let handle else {
             plan.created = artifacts.map(\.path)
             return plan
@@ -142,7 +121,7 @@ public final class OutputFolder {
             switch try removability(of: entry) {
             case .gone: break
             case .removable: plan.stale.append(entry.path)
-            case .kept(let reason): plan.kept.append(KeptFile(path: entry.path, reason: reason))
+            case .kept(let reason): plan.kept.append(OutputPlan.KeptFile(path: entry.path, reason: reason))
             }
         }
         return plan
@@ -150,7 +129,7 @@ public final class OutputFolder {
 
     /// Writes the plan as one transaction (see the type's documentation) and records the
     /// manifest.
-    public func apply(_ plan: Plan, artifacts: [Artifact], environments: Set<String>) throws {
+    public func apply(_ plan: OutputPlan, artifacts: [Artifact], environments: Set<String>) throws {
         guard let handle else { return }
         let byPath = Dictionary(artifacts.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         for leftover in plan.leftovers {

@@ -88,8 +88,10 @@ struct SharedEnvironment {
     /// Hosts served on both sides: as configured, and the name URLs are tried on.
     let hosts: [(configured: String, concrete: String)]
 
-    /// Every environment of `head` that `base` has too.
-    static func all(base: PolicySnapshot, head: PolicySnapshot) -> [SharedEnvironment] {
+    /// Every environment of `head` that `base` has too, Android decided as `androidRelease` does.
+    static func all(base: PolicySnapshot, head: PolicySnapshot, androidRelease: AndroidRelease = .latest)
+        -> [SharedEnvironment]
+    {
         head.compiled.environments.compactMap { after -> SharedEnvironment? in
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { return nil }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
@@ -100,8 +102,8 @@ struct SharedEnvironment {
                 hosts.append((host.name, URLSamples.host(for: host, avoiding: mentioned)))
             }
             return SharedEnvironment(
-                name: after.name, before: EnvironmentEvaluator(before), after: EnvironmentEvaluator(after),
-                hosts: hosts)
+                name: after.name, before: EnvironmentEvaluator(before, androidRelease: androidRelease),
+                after: EnvironmentEvaluator(after, androidRelease: androidRelease), hosts: hosts)
         }
     }
 
@@ -266,8 +268,19 @@ struct DifferentialCase {
     /// Where `comparison` (the engine's answer for this pair) and `truth` disagree.
     func check(_ comparison: BehaviourDiff.Comparison, against truth: GroundTruth) -> DifferentialFailures {
         var failures = DifferentialFailures()
-        failures.unproven = comparison.unproven.map(\.summary)
-        let reported = Set(comparison.observations.map(DifferenceKey.init))
+        // Brute force decides as the newest Android; the changes only an older release makes
+        // are checked for soundness, decided again as that release decides.
+        let observations = comparison.observations.filter { $0.androidRelease == nil }
+        for release in AndroidRelease.allCases {
+            let own = comparison.observations.filter { $0.androidRelease == release }
+            guard !own.isEmpty else { continue }
+            let environments = SharedEnvironment.all(base: base, head: head, androidRelease: release)
+            for group in Dictionary(grouping: own, by: { "\($0.environment) \($0.host) \($0.url)" }).values {
+                failures.unsound += unsoundness(of: group, in: environments)
+            }
+        }
+        failures.unproven = comparison.unproven.filter { $0.androidRelease == nil }.map(\.summary)
+        let reported = Set(observations.map(DifferenceKey.init))
         // A miss where the diff admits an unsettled region for the same app is told apart: it
         // is the same fault as the unproven region, not a silent one.
         let unsettled = Set(comparison.unproven.map { "\($0.environment) \($0.host) \($0.platform) \($0.identity)" })
@@ -280,7 +293,7 @@ struct DifferentialCase {
         }
         // Per URL, the apps losing it and the apps gaining it.
         var byURL: [String: [BehaviourDiff.Observation]] = [:]
-        for observation in comparison.observations {
+        for observation in observations {
             let place = "\(observation.environment) \(observation.host) \(observation.platform) \(observation.url)"
             byURL[place, default: []].append(observation)
         }
@@ -305,14 +318,16 @@ struct DifferentialCase {
             }
         }
         for group in byURL.values.sorted(by: { $0[0].url < $1[0].url }) {
-            failures.unsound += unsoundness(of: group)
+            failures.unsound += unsoundness(of: group, in: environments)
         }
         return failures
     }
 
     /// What is wrong with the observations of one URL: each must re-decide exactly as recorded,
     /// with opposite outcomes, and together they must name every app whose outcome differs there.
-    private func unsoundness(of group: [BehaviourDiff.Observation]) -> [String] {
+    /// An older release's observations (`androidRelease`) leave out what the newest changes
+    /// alike, so only their verdicts are checked there.
+    private func unsoundness(of group: [BehaviourDiff.Observation], in environments: [SharedEnvironment]) -> [String] {
         let first = group[0]
         let place = "\(first.environment) \(first.host) \(first.platform.rawValue) \(first.url)"
         guard let environment = environments.first(where: { $0.name == first.environment }) else {
@@ -327,7 +342,7 @@ struct DifferentialCase {
         var problems: [String] = []
         let verdicts = environment.verdicts(url, first.platform)
         for observation in group {
-            let decided = verdicts.first { $0.identity == observation.identity }
+            let decided = verdicts.first { $0.identity == observation.appIdentity }
             let recorded = DifferenceKey(observation)
             let actual = DifferenceKey(
                 environment: first.environment, host: first.host, platform: first.platform,
@@ -343,8 +358,8 @@ struct DifferentialCase {
         }
         let differing = Set(
             verdicts.filter { ($0.before?.opens ?? false) != ($0.after?.opens ?? false) }.map(\.identity))
-        let observed = Set(group.map(\.identity))
-        if differing != observed {
+        let observed = Set(group.map(\.appIdentity))
+        if first.androidRelease == nil && differing != observed {
             problems.append(
                 "\(place): the apps whose outcome differs are \(differing.sorted()), the observations name "
                     + "\(observed.sorted())")

@@ -98,6 +98,23 @@ import Testing
         #expect(android.allSatisfy { $0.openedBefore && !$0.opensAfter })
     }
 
+    /// `/docs/?*/edit` never matches on Android 15 as first released (`?*` before more text is
+    /// a greedy advanced glob there): replacing `/docs/*` with it closes `/docs/a/edit` on that
+    /// release only, reported under the release's name; what both releases close is reported once.
+    @Test func olderAndroidReleasesAreDecidedAsTheyReadTheRules() throws {
+        let base = Self.domain("      - path: /docs/*\n", android: true)
+        let head = Self.domain("      - path: /docs/?*/edit\n", android: true)
+        let comparison = try Self.compare(base, head, android: true)
+        #expect(comparison.unproven.isEmpty)
+        let android = comparison.observations.filter { $0.platform == .android }
+        let initial = android.filter { $0.identity == "com.example.app (Android 15-initial)" }
+        #expect(initial.map(\.url) == ["https://example.com/docs/a/edit"])
+        #expect(initial.allSatisfy { $0.openedBefore && !$0.opensAfter })
+        let latest = android.filter { $0.identity == "com.example.app" }
+        #expect(!latest.isEmpty && !latest.map(\.url).contains("https://example.com/docs/a/edit"))
+        #expect(Set(latest.map(\.url)).isDisjoint(with: initial.map(\.url)))
+    }
+
     @Test func caseInsensitiveRulesNeedTheirOwnWitnesses() throws {
         let base = Self.domain("      - path: /Café/*\n")
         let head = Self.domain("      - path: /Café/*\n        case_sensitive: false\n")

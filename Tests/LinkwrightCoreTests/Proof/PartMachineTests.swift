@@ -87,7 +87,16 @@ import Testing
                     case .every:
                         return occurrences.isEmpty ? pattern.matches([]) : occurrences.allSatisfy(pattern.matches)
                     case .some:
-                        return occurrences.contains(where: pattern.matches)
+                        // Android: only items with `=` are compared (whole `name=value` items).
+                        let written = (url.query ?? "").split(separator: "&").filter { $0.contains("=") }
+                        let prepare = { (text: Substring) in
+                            decode ? PercentDecoding.decode(String(text)) : String(text)
+                        }
+                        return written.contains { item in
+                            let equals = item.firstIndex(of: "=")!
+                            return prepare(item[..<equals]) == name
+                                && pattern.matches(prepare(item[item.index(after: equals)...]))
+                        }
                     }
                 }
                 let actual = decode ? Self.accepts(machine, query) : Self.accepts(plain, query)

@@ -57,14 +57,16 @@ struct ProductionAppRemovedRule: PolicyRule {
                     headBinding.map { ($0.host.location, .head) } ?? (baseBinding?.host.location, .base)
                 let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
                 func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
-                    findings.append(
-                        Finding(
-                            rule: info.id, severity: info.defaultSeverity,
-                            message: "\(site.fileHost) in \(before.name) no longer serves \(what)\(hostGone)",
-                            location: location, side: side,
-                            hint: "restore it, or approve the removal in policies/ with this finding's fingerprint",
-                            environment: before.name, host: site.fileHost.name, platform: platform, app: app,
-                            identity: [before.name, site.fileHost.name] + identity))
+                    var finding = Finding(
+                        rule: info.id, severity: info.defaultSeverity,
+                        message: "\(site.fileHost) in \(before.name) no longer serves \(what)\(hostGone)",
+                        location: location, side: side,
+                        hint: "restore it, or approve the removal in policies/ with this finding's fingerprint",
+                        environment: before.name, host: site.fileHost.name, platform: platform, app: app,
+                        identity: [before.name, site.fileHost.name] + identity)
+                    // One app gone from an environment is one problem, however many hosts served it.
+                    finding.cause = [before.name, app]
+                    findings.append(finding)
                 }
                 for removed in oldParties.iosServices.subtracting(newParties.iosServices).sorted() {
                     report(

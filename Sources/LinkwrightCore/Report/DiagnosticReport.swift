@@ -1,0 +1,111 @@
+/// Problems in the input: what `lint` reports, and what every command reports when its input
+/// cannot be used (exit 2), in whichever format the user chose, so a CI step that asked for
+/// SARIF or annotations still gets them, located, rather than an empty file.
+public struct DiagnosticReport: Report {
+    public var title: String
+    public var diagnostics: [Diagnostic]
+    /// What was read, for the summary: "." or "mobile/links".
+    public var subject: String
+    public var isUnusable: Bool
+    public var context: ReportContext
+    /// `lint`'s JSON is the list of diagnostics; other commands print an object saying the input
+    /// was unusable.
+    public var jsonIsList: Bool
+
+    public init(
+        title: String, diagnostics: [Diagnostic], subject: String, isUnusable: Bool, pathPrefix: String,
+        jsonIsList: Bool = false
+    ) {
+        self.title = title
+        self.diagnostics = diagnostics.sorted()
+        self.subject = subject
+        self.isUnusable = isUnusable
+        self.jsonIsList = jsonIsList
+        context = ReportContext(pathPrefix: pathPrefix)
+    }
+
+    public var findings: [Finding] { diagnostics.map(Finding.init) }
+
+    /// The IDs reported, in catalog order.
+    public var rules: [ReportRule] {
+        let reported = Set(diagnostics.map(\.id))
+        return DiagnosticID.allCases.filter(reported.contains).map(ReportRule.init)
+    }
+
+    public var summary: String {
+        "\(subject): configuration is \(isUnusable ? "invalid" : "valid") (\(DiagnosticText.tally(diagnostics)))"
+    }
+
+    /// Diagnostics on standard error, the verdict on standard output.
+    public func text(_ style: TextStyle) -> PrintedReport {
+        let err = diagnostics.map { DiagnosticText.line($0, pathPrefix: context.pathPrefix, style: style) + "\n" }
+        return PrintedReport(out: PrintableText.escaped(summary) + "\n", err: err.joined())
+    }
+
+    public var json: JSON {
+        let list = JSON.array(diagnostics.map { DiagnosticText.json($0, pathPrefix: context.pathPrefix) })
+        guard !jsonIsList else { return list }
+        return .object([("usable", .bool(!isUnusable)), ("summary", .string(summary)), ("diagnostics", list)])
+    }
+}
+
+extension Finding {
+    /// A diagnostic as a result of a report: not approvable, identified by its place and message.
+    public init(_ diagnostic: Diagnostic) {
+        self.init(
+            rule: diagnostic.id.rawValue, severity: diagnostic.severity, message: diagnostic.message,
+            location: diagnostic.location, hint: diagnostic.hint,
+            identity: [diagnostic.location?.description ?? "", diagnostic.message])
+    }
+}
+
+/// A diagnostic as a person reads it, and as JSON.
+public enum DiagnosticText {
+    /// `file:line:col: error: message [ID]`, then the hint. File names, messages and hints can
+    /// hold text from the files, so each is escaped (`PrintableText`).
+    public static func line(_ diagnostic: Diagnostic, pathPrefix: String, style: TextStyle) -> String {
+        line(
+            id: diagnostic.id.rawValue, severity: diagnostic.severity, message: diagnostic.message,
+            at: diagnostic.location, hint: diagnostic.hint, pathPrefix: pathPrefix, style: style)
+    }
+
+    /// A finding of any rule in the same form: `linkwright test` reports a failed expectation as
+    /// the policy rule that `check` reports it under.
+    public static func line(
+        id: String, severity: Severity, message: String, at location: SourceLocation?, hint: String?,
+        pathPrefix: String, style: TextStyle
+    ) -> String {
+        var line =
+            location.map {
+                style.styled(PrintableText.escaped("\(pathPrefix)\($0.file):\($0.line):\($0.column)") + ":", .bold)
+                    + " "
+            } ?? ""
+        line += style.styled(severity)
+        line += " \(PrintableText.escaped(message)) [\(id)]"
+        if let hint { line += "\n  " + style.styled("hint:", .dim) + " \(PrintableText.escaped(hint))" }
+        return line
+    }
+
+    public static func json(_ diagnostic: Diagnostic, pathPrefix: String) -> JSON {
+        var members: [(String, JSON)] = [
+            ("id", .string(diagnostic.id.rawValue)),
+            ("severity", .string(diagnostic.severity.rawValue)),
+            ("message", .string(diagnostic.message)),
+        ]
+        if let location = diagnostic.location {
+            members += [
+                ("file", .string(pathPrefix + location.file)), ("line", .int(location.line)),
+                ("column", .int(location.column)),
+            ]
+        }
+        if let hint = diagnostic.hint { members.append(("hint", .string(hint))) }
+        return .object(members)
+    }
+
+    /// "2 errors, 1 warning".
+    public static func tally(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,90 @@
+/// What `test` found: every expectation on every host and platform it applies to.
+public struct ExpectationReport: Report {
+    public var title = "linkwright test"
+    /// Every check when `keepingPassed`, otherwise the failed ones only: a large configuration
+    /// makes millions of checks, and only JSON and JUnit list the passing ones.
+    public var results: [ExpectationRunner.Result]
+    public var checks: Int
+    public var environments: Int
+    public var context: ReportContext
+
+    public init(
+        _ configuration: Configuration, _ compiled: CompiledConfiguration, keepingPassed: Bool, pathPrefix: String
+    ) {
+        var results: [ExpectationRunner.Result] = []
+        var checks = 0
+        var environments: Set<String> = []
+        ExpectationRunner.forEach(configuration, compiled) { result in
+            checks += 1
+            environments.insert(result.environment)
+            if keepingPassed || !result.passed { results.append(result) }
+        }
+        self.results = results
+        self.checks = checks
+        self.environments = environments.count
+        context = ReportContext(pathPrefix: pathPrefix)
+    }
+
+    public var failures: [ExpectationRunner.Result] { results.filter { !$0.passed } }
+
+    /// Each failed check, reported as the rule `check` reports it under.
+    public var findings: [Finding] {
+        failures.map { result in
+            Finding(
+                rule: PolicyRules.expectationFailed.id, severity: .error,
+                message: result.failureMessage(namingEnvironment: true, decidingRule: result.decidingRule.map(place)),
+                location: result.location, hint: result.comment, witnesses: [result.url],
+                environment: result.environment, host: result.host, platform: result.platform,
+                identity: [result.environment, result.url, result.platform.rawValue])
+        }
+    }
+
+    public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id } }
+
+    public var summary: String {
+        let failed = failures.count
+        return failed == 0
+            ? "\(checks) checks passed in \(environments) environments" : "\(failed) of \(checks) checks failed"
+    }
+
+    /// Each failed check, then the counts.
+    public func text(_ style: TextStyle) -> PrintedReport {
+        let lines = findings.map { finding in
+            DiagnosticText.line(
+                id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
+                hint: finding.hint, pathPrefix: context.pathPrefix, style: style)
+        }
+        return PrintedReport(out: (lines + [summary]).joined(separator: "\n") + "\n")
+    }
+
+    /// Every check with its verdict.
+    public var json: JSON {
+        .array(
+            results.map { result in
+                .object([
+                    ("environment", .string(result.environment)), ("host", .string(result.host)),
+                    ("platform", .string(result.platform.rawValue)), ("url", .string(result.url)),
+                    ("expected", .string(result.expected)), ("actual", .string(result.actual)),
+                    ("passed", .bool(result.passed)),
+                    ("expectation", .string(place(result.location))),
+                    ("decided_by", result.decidingRule.map { .string(place($0)) } ?? .null),
+                ])
+            })
+    }
+
+    /// One suite per environment, one case per check, passing ones included.
+    public var junit: JUnitDocument {
+        let suites = results.map(\.environment).uniqued().map { environment in
+            JUnitDocument.Suite(
+                name: environment,
+                cases: results.filter { $0.environment == environment }.map { result in
+                    JUnitDocument.TestCase(
+                        className: "\(environment).\(result.host)",
+                        name: "\(result.platform.rawValue) \(result.url) → \(result.expected)",
+                        failure: result.passed
+                            ? nil : JUnitDocument.Failure(message: result.mismatch, lines: [place(result.location)]))
+                })
+        }
+        return JUnitDocument(name: title, suites: suites)
+    }
+}

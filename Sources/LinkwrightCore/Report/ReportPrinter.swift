@@ -1,0 +1,34 @@
+/// Anything a command prints: one value from the core, rendered in the format the user chose;
+/// `nil` for a format it does not have (commands offer only the formats their output has).
+public protocol CommandOutput: Sendable {
+    func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport?
+}
+
+/// The one place a report becomes output. Each format is a printer of its own in `Printers/`;
+/// text and JSON are the report's own, since each command documents their shape.
+public enum ReportPrinter {
+    public static let toolName = "linkwright"
+    public static let informationURI = "https://github.com/linkwright/linkwright"
+
+    public static func render(
+        _ report: some Report, as format: OutputFormat, style: TextStyle = .plain, version: String
+    ) -> PrintedReport? {
+        switch format {
+        case .text: report.text(style)
+        case .json: PrintedReport(out: report.jsonText)
+        case .github: GitHubAnnotations.render(report)
+        case .sarif: PrintedReport(out: SARIFLog.render(report, version: version).rendered())
+        case .junit: PrintedReport(out: report.junit.rendered())
+        case .markdown: PrintedReport(out: report.markdown)
+        case .approvals: PrintedReport(out: ApprovalsYAML.render(report))
+        // A page is a document's format (`changelog`), not a report's.
+        case .html: nil
+        }
+    }
+}
+
+extension Report {
+    public func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport? {
+        ReportPrinter.render(self, as: format, style: style, version: version)
+    }
+}
