@@ -17,6 +17,18 @@ struct PathOpenings {
         var urls: [String]
         /// The rule that decided the first URL.
         var origin: SourceLocation?
+
+        /// A finding of `rule` about this opening in `environment`, at the deciding rule (else at
+        /// `fallback`), with the URLs as witnesses, identified by `facts` and the app.
+        func finding(
+            _ rule: RuleInfo, message: String, hint: String, fallback: SourceLocation, environment: String,
+            facts: [String]
+        ) -> Finding {
+            Finding(
+                rule: rule.id, severity: rule.defaultSeverity, message: message, location: origin ?? fallback,
+                hint: hint, witnesses: urls, environment: environment, platform: app.platform, app: app.identity,
+                identity: [environment] + facts + [app.fingerprintFact])
+        }
     }
 
     /// Every app that `path`, or a URL around it (`URLSamples.around`), opens in `environment`,

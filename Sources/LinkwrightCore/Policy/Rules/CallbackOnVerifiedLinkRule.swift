@@ -47,16 +47,14 @@ struct CallbackOnVerifiedLinkRule: PolicyRule {
                 for opening in openings {
                     let opened = opening.app
                     findings.append(
-                        Finding(
-                            rule: info.id, severity: info.defaultSeverity,
+                        opening.finding(
+                            info,
                             message:
                                 "the OAuth callback \(scheme.name.value):\(callback.value) of \(PrintableText.quoted(app.name.value)) also opens \(opened.identity) on \(opened.platform.rawValue) over HTTPS in \(environment.name)",
-                            location: opening.origin ?? callback.location,
                             hint:
                                 "add an exclude rule for \(callback.value) before the rule that matches it, so the callback returns only through the scheme",
-                            witnesses: opening.urls, environment: environment.name, platform: opened.platform,
-                            app: opened.identity,
-                            identity: [environment.name, scheme.name.value, callback.value, opened.fingerprintFact]))
+                            fallback: callback.location, environment: environment.name,
+                            facts: [scheme.name.value, callback.value]))
                 }
             }
         }

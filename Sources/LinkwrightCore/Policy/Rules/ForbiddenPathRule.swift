@@ -46,14 +46,13 @@ struct ForbiddenPathRule: PolicyRule {
                 for opening in openings {
                     let app = opening.app
                     findings.append(
-                        Finding(
-                            rule: info.id, severity: info.defaultSeverity,
+                        opening.finding(
+                            info,
                             message:
                                 "forbidden path \(forbidden.path.value) opens \(app.identity) on \(app.platform.rawValue) in \(environment.name) (\(forbidden.reason))",
-                            location: opening.origin ?? forbidden.path.location,
                             hint: "add an exclude rule for \(forbidden.path.value) before the rule that matches it",
-                            witnesses: opening.urls, environment: environment.name, platform: app.platform,
-                            app: app.identity, identity: [environment.name, forbidden.path.value, app.fingerprintFact]))
+                            fallback: forbidden.path.location, environment: environment.name,
+                            facts: [forbidden.path.value]))
                 }
             }
         }
