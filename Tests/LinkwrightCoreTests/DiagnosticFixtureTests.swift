@@ -50,7 +50,9 @@ struct DiagnosticFixture: CustomTestStringConvertible {
         let (configuration, loadDiagnostics) = ConfigLoader().load(sources)
         guard let configuration else { return loadDiagnostics }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration)
-        let analysis = ConfigurationRuleAnalysis().diagnostics(in: compiled)
+        let analysis =
+            ConfigurationRuleAnalysis().diagnostics(in: compiled)
+            + RouteOverlapAnalysis().diagnostics(configuration, compiled)
         return (loadDiagnostics + compileDiagnostics + analysis).sorted()
     }
 

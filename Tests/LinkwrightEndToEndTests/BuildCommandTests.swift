@@ -34,14 +34,15 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.contains(
-                "production (production): 4 hosts (museo.example, *.museo.example, entradas.museo.example, app.emergencias.example), 3 entitlements files, 2 intent-filter files\n"
+                "production (production): 4 hosts (museo.example, *.museo.example, entradas.museo.example, app.emergencias.example), 3 entitlements files, 2 intent-filter files, 2 URL-types files\n"
             ))
-        #expect(result.stdout.hasSuffix("dist: 24 created, 0 updated, 0 unchanged, 0 removed\n"))
+        #expect(result.stdout.hasSuffix("dist: 29 created, 0 updated, 0 unchanged, 0 removed\n"))
         #expect(
             result.stderr.hasPrefix(
-                "domains/museo.yaml:21:9: warning: Android dynamic rules have no substitution variables"))
+                "domains/museo.yaml:31:9: warning: Android dynamic rules have no substitution variables"))
         #expect(files(under: "dist").contains("production/museo.example/.well-known/apple-app-site-association"))
         #expect(files(under: "dist").contains("staging/ios/museo-clip.entitlements"))
+        #expect(files(under: "dist").contains("production/ios/emergencias.url-types.plist"))
         #expect(files(under: "dist").contains(".linkwright-manifest"))
     }
 
@@ -58,7 +59,7 @@ import Testing
                 one == (try Data(contentsOf: RepositoryPaths.root.appendingPathComponent("dist/" + path))), "\(path)")
         }
         let second = try linkwright(["build", "--out", "one"])
-        #expect(second.stdout.hasSuffix("one: 0 created, 0 updated, 24 unchanged, 0 removed\n"))
+        #expect(second.stdout.hasSuffix("one: 0 created, 0 updated, 29 unchanged, 0 removed\n"))
     }
 
     @Test func checkFindsEveryKindOfDrift() throws {
@@ -66,7 +67,7 @@ import Testing
         #expect(try linkwright(["build"]).status == 0)
         let clean = try linkwright(["build", "--check"])
         #expect(clean.status == 0)
-        #expect(clean.stdout == "dist: 24 files up to date\n")
+        #expect(clean.stdout == "dist: 29 files up to date\n")
 
         try folder.write("dist/production/museo.example/.well-known/assetlinks.json", "[]\n")
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("dist/staging/ios/museo.entitlements"))
@@ -98,9 +99,11 @@ import Testing
         try folder.write("environments/staging.yaml", environment)
         let result = try linkwright(["build"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.hasSuffix("dist: 0 created, 0 updated, 20 unchanged, 4 removed\n"))
+        #expect(result.stdout.hasSuffix("dist: 0 created, 1 updated, 25 unchanged, 3 removed\n"))
         #expect(!folder.exists("dist/staging/app.staging.emergencias.example/.well-known/apple-app-site-association"))
-        #expect(!folder.exists("dist/staging/android/emergencias.intent-filters.xml"))
+        // The app still declares its custom scheme: only the verified filter goes.
+        let filters = try folder.read("dist/staging/android/emergencias.intent-filters.xml")
+        #expect(!filters.contains("autoVerify") && filters.contains("es.emergencias.app.staging"))
         #expect(!folder.exists("dist/staging/ios/emergencias.entitlements"))
         #expect(folder.exists("dist/README.md"))
         #expect(folder.exists("dist/staging/app.staging.emergencias.example/.well-known/security.txt"))
@@ -159,8 +162,8 @@ import Testing
         let lines = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("  hint:") }
         #expect(
             lines == [
-                "\(name)/domains/museo.yaml:16:15: error: pattern \"/exhibitions/$(year)/*\" uses $(year), which is not defined [UNDEFINED_VARIABLE]",
-                "\(name)/domains/museo.yaml:17:18: error: \"yes\" is not a boolean in YAML 1.2 (exclude needs true or false) [YAML11_BOOLEAN]",
+                "\(name)/domains/museo.yaml:19:15: error: pattern \"/exhibitions/$(year)/*\" uses $(year), which is not defined [UNDEFINED_VARIABLE]",
+                "\(name)/domains/museo.yaml:20:18: error: \"yes\" is not a boolean in YAML 1.2 (exclude needs true or false) [YAML11_BOOLEAN]",
                 "\(name)/environments/production.yaml:4:10: error: \"a1b2c3d4e5\" is not an Apple team ID [INVALID_TEAM_ID]",
             ])
         #expect(result.stderr.contains("  hint: team IDs are uppercase: \"A1B2C3D4E5\"\n"))
@@ -197,10 +200,10 @@ import Testing
         let script = """
             import json, sys
             build = json.loads(sys.argv[1]); lint = json.loads(sys.argv[2])
-            assert len(build["files"]) == 24 and all(f["status"] == "created" for f in build["files"])
+            assert len(build["files"]) == 29 and all(f["status"] == "created" for f in build["files"])
             assert build["environments"] == ["development", "production", "staging"]
             assert [d["id"] for d in lint] == ["ANDROID_PATTERN_WIDENED", "ANDROID_RELEASES_DIFFER"], lint
-            assert all(d["file"] == "domains/museo.yaml" and d["line"] == 21 for d in lint)
+            assert all(d["file"] == "domains/museo.yaml" and d["line"] == 31 for d in lint)
             print("ok")
             """
         let checked = try python(script, [build.stdout, lint.stdout])
@@ -211,7 +214,7 @@ import Testing
         defer { folder.remove() }
         #expect(try linkwright(["build"]).status == 0)
         let written = files(under: "dist")
-        for path in written where path.hasSuffix(".entitlements") {
+        for path in written where path.hasSuffix(".entitlements") || path.hasSuffix(".plist") {
             let lint = try runProcess(
                 URL(fileURLWithPath: "/opt/swift/usr/bin/plutil"),
                 ["-lint", folder.url.appendingPathComponent("dist/" + path).path])
@@ -227,6 +230,9 @@ import Testing
                     doc = json.loads(path.read_text()); assert all("target" in s for s in doc), path
                 elif path.suffix == ".entitlements":
                     doc = plistlib.loads(path.read_bytes()); assert doc["com.apple.developer.associated-domains"], path
+                elif path.name.endswith(".url-types.plist"):
+                    doc = plistlib.loads(path.read_bytes())
+                    assert all(t["CFBundleURLSchemes"] for t in doc["CFBundleURLTypes"]), path
                 elif path.suffix == ".xml":
                     tree = ET.parse(path); assert tree.getroot().findall("intent-filter"), path
                 else:

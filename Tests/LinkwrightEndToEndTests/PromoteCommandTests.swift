@@ -35,7 +35,7 @@ import Testing
         #expect(plan.status == 0, "\(plan)")
         #expect(
             plan.stdout.hasPrefix(
-                "promote staging → production\n  domains/museo.yaml:24:9: rule /preview/* now also in production\n"))
+                "promote staging → production\n  domains/museo.yaml:39:9: rule /preview/* now also in production\n"))
         #expect(plan.stdout.contains("not promoted: entitlements_mode developer (?mode=developer) stays in staging"))
         #expect(plan.stdout.contains("production museo.example ios: now opens A1B2C3D4E5.com.example.museo (was web)"))
         // The plan alone writes nothing.
@@ -97,7 +97,8 @@ import Testing
         // A staging-only catch-all above the exclusion: promoting it opens /admin in production.
         let domain = try read("domains/museo.yaml").replacingOccurrences(
             of: "  - apps: [museo]\n    rules:\n",
-            with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n")
+            with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n"
+                + "        route: none\n        reason: the home screen\n")
         try fixture.commit("Everything opens on staging", ["domains/museo.yaml": domain])
         let result = try linkwright(["promote", "staging", "production", "--write"])
         #expect(result.status == 1, "\(result)")

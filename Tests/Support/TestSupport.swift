@@ -179,3 +179,13 @@ public struct RuleExampleCase: CustomStringConvertible, Sendable {
         PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }
     }
 }
+
+/// Programs tests run when they are installed (`plutil` from the Swift toolchain, `swiftc`,
+/// `kotlinc`), found on `PATH` as a shell would.
+public enum InstalledTool {
+    public static func path(_ name: String) -> URL? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        return folders.lazy.map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}

@@ -20,8 +20,11 @@ struct LintCommand: Command {
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
-        let (_, compiled, loadDiagnostics) = try workspace.loadAndCompile([])
-        let analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
+        let (configuration, compiled, loadDiagnostics) = try workspace.loadAndCompile([])
+        var analysis = compiled.map { ConfigurationRuleAnalysis().diagnostics(in: $0) } ?? []
+        if let configuration, let compiled {
+            analysis += RouteOverlapAnalysis().diagnostics(configuration, compiled)
+        }
         let report = DiagnosticReport(
             title: "linkwright lint", diagnostics: loadDiagnostics + analysis, subject: workspace.configPath,
             isUnusable: compiled == nil, pathPrefix: workspace.pathPrefix(for: arguments[Self.format]),

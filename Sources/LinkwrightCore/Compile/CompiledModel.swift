@@ -46,12 +46,22 @@ public struct CompiledIOSApp: Sendable, Equatable {
     public var isAppClip: Bool
     /// `com.apple.developer.associated-domains` entries, in emission order.
     public var associatedDomains: [String]
+    /// The custom schemes the app declares in Info.plist `CFBundleURLTypes`, in file order.
+    public var urlSchemes: [CompiledScheme] = []
+}
+
+/// A custom URL scheme as both platforms declare it.
+public struct CompiledScheme: Sendable, Equatable {
+    public var name: String
+    public var purpose: SchemePurpose
 }
 
 public struct CompiledAndroidApp: Sendable, Equatable {
     public var name: String
     public var package: String
     public var intentFilters: [IntentFilter]
+    /// The custom schemes the app declares, one unverified `<intent-filter>` each.
+    public var schemes: [CompiledScheme] = []
 }
 
 /// One `<intent-filter android:autoVerify="true">`: the hosts of one domain contract and the

@@ -281,7 +281,9 @@ private struct EnvironmentCompiler {
                 }
             }
             let entries = AASAKey.services.flatMap { byService[$0] ?? [] }
-            return CompiledIOSApp(name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries)
+            return CompiledIOSApp(
+                name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries,
+                urlSchemes: app.compiledSchemes)
         }
     }
 
@@ -324,7 +326,15 @@ private struct EnvironmentCompiler {
                 scopesByEntries[key] = scopes
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }
-            return CompiledAndroidApp(name: app.name.value, package: android.package.value, intentFilters: filters)
+            return CompiledAndroidApp(
+                name: app.name.value, package: android.package.value, intentFilters: filters,
+                schemes: app.compiledSchemes)
         }
+    }
+}
+
+extension AppDefinition {
+    fileprivate var compiledSchemes: [CompiledScheme] {
+        schemes.map { CompiledScheme(name: $0.name.value, purpose: $0.purpose.value) }
     }
 }

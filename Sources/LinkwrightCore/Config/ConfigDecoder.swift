@@ -38,7 +38,37 @@ struct ConfigDecoder {
                 at: pair.key.location,
                 hint: "add an ios: or android: block, or remove the app")
         }
-        return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android) : nil
+        var schemes: [CustomScheme] = []
+        if let node = map["schemes"], let entries = reader.entries(node, of: "schemes") {
+            schemes = entries.compactMap { customScheme($0) }
+        }
+        return nameOK ? AppDefinition(name: pair.key, ios: ios, android: android, schemes: schemes) : nil
+    }
+
+    private mutating func customScheme(_ pair: YAMLPair) -> CustomScheme? {
+        report(Identifiers.schemeProblem(pair.key.value), at: pair.key.location)
+        guard let map = reader.mapping(pair.value, ConfigSchema.customScheme),
+            let purpose = map["purpose"].flatMap({ reader.choice($0, "scheme purpose", SchemePurpose.self) })
+        else { return nil }
+        let callback = map["callback"].flatMap { reader.string($0, "callback path") }
+        if let callback, !callback.value.hasPrefix("/") || LinkURL(callback.value) == nil {
+            diagnostics.report(
+                .invalidValue, "callback \(PrintableText.quoted(callback.value)) is not a path such as /oauth/callback",
+                at: callback.location, hint: "write the redirect URI's path alone, starting with /")
+        }
+        switch (purpose.value, callback) {
+        case (.oauthCallback, nil):
+            diagnostics.report(
+                .missingKey, "an oauth-callback scheme needs the key \"callback\"", at: pair.value.location,
+                hint: "add callback: with the redirect URI's path, e.g. /oauth/callback")
+        case (.deepLinks, let callback?), (.appCallback, let callback?):
+            diagnostics.report(
+                .conflictingKeys, "callback is only for oauth-callback schemes, not \(purpose.value.rawValue)",
+                at: callback.location, hint: "remove callback:, or set purpose: oauth-callback")
+        default:
+            break
+        }
+        return CustomScheme(name: pair.key, purpose: purpose, callbackPath: callback)
     }
 
     private mutating func iosApp(_ node: YAMLNode) -> IOSApp? {
@@ -185,7 +215,97 @@ struct ConfigDecoder {
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         return Rule(
             path: path, query: query, fragment: fragment, exclude: exclude, comment: comment, flags: flags(in: map),
-            environments: environments, location: node.location)
+            environments: environments, location: node.location, route: route(in: map))
+    }
+
+    private mutating func route(in map: NodeReader.Mapping) -> Route? {
+        guard let node = map["route"] else {
+            for key in ["params", "reason"] where map[key] != nil {
+                diagnostics.report(
+                    .conflictingKeys, "\(key) without route", at: map.keyLocation(key),
+                    hint: "add route: with the destination, or remove \(key):")
+            }
+            return nil
+        }
+        guard let name = reader.string(node, "route") else { return nil }
+        let reason = map["reason"].flatMap { reader.string($0, "reason") }
+        var parameters: [RouteParameter] = []
+        if let params = map["params"], let entries = reader.entries(params, of: "route parameters") {
+            parameters = entries.compactMap { routeParameter($0) }
+        }
+        if name.value == "none" {
+            if map["params"] != nil {
+                diagnostics.report(
+                    .conflictingKeys, "route: none has no parameters", at: map.keyLocation("params"),
+                    hint: "remove params:, or name the destination")
+            }
+            if reason == nil {
+                diagnostics.report(
+                    .missingKey, "route: none needs a reason", at: name.location,
+                    hint: "add reason: saying why these URLs open the app without a destination")
+            }
+            // Kept after an error, so the rule is not also reported as having no route.
+            return Route(target: Located(.none(reason: reason?.value ?? ""), at: name.location), parameters: [])
+        }
+        if !Self.isIdentifier(name.value) {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(name.value)) is not a route name", at: name.location,
+                hint: "name the destination in lowerCamelCase (exhibition, resetPassword), or write none")
+        }
+        if let reason {
+            diagnostics.report(
+                .conflictingKeys, "reason is only for route: none", at: reason.location,
+                hint: "remove reason:, or write it as the rule's comment:")
+        }
+        var seen: Set<String> = []
+        for parameter in parameters where !seen.insert(parameter.name.value).inserted {
+            diagnostics.report(
+                .conflictingKeys, "route parameter \(parameter.name.value) is written twice",
+                at: parameter.name.location,
+                hint: "keep one of \(parameter.name.value) and \(parameter.name.value)?")
+        }
+        return Route(target: Located(.destination(name.value), at: name.location), parameters: parameters)
+    }
+
+    /// `slug: segment 2`, `source?: query source`, `id: segment 2 as int`.
+    private mutating func routeParameter(_ pair: YAMLPair) -> RouteParameter? {
+        let optional = pair.key.value.hasSuffix("?")
+        let name = optional ? String(pair.key.value.dropLast()) : pair.key.value
+        guard Self.isIdentifier(name) else {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(pair.key.value)) is not a parameter name", at: pair.key.location,
+                hint: "write a lowerCamelCase name, with ? at the end when the value may be absent (source?)")
+            return nil
+        }
+        guard let text = reader.string(pair.value, "parameter source") else { return nil }
+        var words = text.value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var type = RouteParameter.ValueType.string
+        if words.count == 4, words[2] == "as", let written = RouteParameter.ValueType(rawValue: words[3]) {
+            type = written
+            words.removeLast(2)
+        }
+        var source: RouteParameter.Source?
+        if words.count == 2, words[0] == "segment", let position = Int(words[1]), position >= 1 {
+            source = .pathSegment(position)
+        } else if words.count == 2, words[0] == "query", !words[1].isEmpty {
+            source = .queryItem(words[1])
+        }
+        guard let source else {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(text.value)) is not a parameter source", at: text.location,
+                hint: "write segment N (counting from 1) or query NAME, optionally followed by as int")
+            return nil
+        }
+        return RouteParameter(
+            name: Located(name, at: pair.key.location), isOptional: optional, source: source, type: type)
+    }
+
+    /// A name the generated Swift and Kotlin can use as it is: ASCII, lowerCamelCase.
+    static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        }
     }
 
     private mutating func queryPattern(_ node: YAMLNode) -> Located<QueryPattern>? {
@@ -242,10 +362,26 @@ struct ConfigDecoder {
         }
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
+        var route: Located<RouteValue>?
+        if let text = map["route"].flatMap({ reader.string($0, "route") }) {
+            if case .opensWeb = outcome {
+                diagnostics.report(
+                    .conflictingKeys, "a URL that stays on the web reaches no route", at: text.location,
+                    hint: "remove route:, or expect opens_app:")
+            } else if let value = RouteValue.parse(text.value) {
+                route = Located(value, at: text.location)
+            } else {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(text.value)) is not a route", at: text.location,
+                    hint:
+                        "write the destination and its arguments, e.g. exhibition(slug: monet), ticket(id: nil), or none"
+                )
+            }
+        }
         guard let url, let outcome else { return nil }
         return Expectation(
             url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
-            location: node.location)
+            location: node.location, route: route)
     }
 
     // MARK: Policies

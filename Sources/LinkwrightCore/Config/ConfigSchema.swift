@@ -42,6 +42,25 @@ public enum ConfigSchema {
         [
             SchemaField(Platform.ios.rawValue, .object(iosApp), "The iOS (or App Clip) build of this app."),
             SchemaField(Platform.android.rawValue, .object(androidApp), "The Android build of this app."),
+            SchemaField(
+                "schemes", .map(keyPattern: schemePattern, value: .object(customScheme)),
+                "Custom URL schemes the app owns, e.g. `es.emergencias.app: {purpose: oauth-callback, callback: /oauth/callback}`."
+            ),
+        ])
+
+    /// RFC 3986 section 3.1, lowercase only: Android compares schemes case-sensitively.
+    static let schemePattern = "^[a-z][a-z0-9+.-]*$"
+
+    public static let customScheme = SchemaObject(
+        "a custom scheme", "A custom URL scheme: emitted as Info.plist CFBundleURLTypes and an Android intent filter.",
+        [
+            SchemaField(
+                "purpose", .enumeration(SchemePurpose.allCases.map(\.rawValue)), required: true,
+                "What the scheme is for; policies treat an oauth-callback scheme strictly."),
+            SchemaField(
+                "callback", .text,
+                "For purpose oauth-callback (required there): the redirect URI's path, e.g. /oauth/callback. No verified HTTPS link may open it."
+            ),
         ])
 
     public static let iosApp = SchemaObject(
@@ -117,7 +136,19 @@ public enum ConfigSchema {
             SchemaField("fragment", .text, "Pattern for the fragment (after #)."),
             SchemaField("exclude", .boolean, "Whether a match keeps the URL on the web and stops evaluation."),
             SchemaField("comment", .text, "Why this rule exists; emitted as the component's comment."),
+            SchemaField(
+                "route", .string(pattern: routePattern),
+                "The router destination the rule's URLs lead to (a lowerCamel name), or none with a reason."),
+            SchemaField(
+                "params", .map(keyPattern: parameterNamePattern, value: .string(pattern: parameterSourcePattern)),
+                "The route's parameters: `slug: segment 2`, `source?: query source` (optional), `id: segment 2 as int`."
+            ),
+            SchemaField("reason", .text, "With route: none, why the rule opens the app without a destination."),
         ] + flagFields + [environmentsField])
+
+    static let routePattern = "^(none|[a-z][A-Za-z0-9]*)$"
+    static let parameterNamePattern = "^[a-z][A-Za-z0-9]*\\??$"
+    static let parameterSourcePattern = "^(segment [1-9][0-9]*|query [^ ]+)( as (string|int))?$"
 
     public static let emit = SchemaObject(
         "emit options", "Opt-in outputs and limits.",
@@ -148,6 +179,10 @@ public enum ConfigSchema {
                 "Platforms to check; default: every platform the app ships on."),
             environmentsField,
             SchemaField("comment", .text, "Why this expectation exists."),
+            SchemaField(
+                "route", .text,
+                "With opens_app: the router destination the URL reaches, e.g. exhibition(slug: monet), ticket(id: nil, source: mail) or none."
+            ),
         ])
 
     static let rulePattern = "^[A-Z][A-Z0-9_]*$"

@@ -14,6 +14,7 @@ struct ConfigValidator {
 
     mutating func validate() -> [Diagnostic] {
         let environmentNames = configuration.environments.map(\.name)
+        var routeSignatures: [String: (signature: [String], location: SourceLocation)] = [:]
         for environment in configuration.environments {
             checkApps(of: environment)
             checkHosts(of: environment)
@@ -24,6 +25,7 @@ struct ConfigValidator {
             checkPatterns(of: domain)
             checkEnvironmentReferences(in: domain, known: environmentNames)
             checkExpectations(of: domain)
+            checkRoutes(of: domain, signatures: &routeSignatures)
             let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
             if !bound && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
                 diagnostics.report(
@@ -272,9 +274,90 @@ struct ConfigValidator {
         }
     }
 
+    // MARK: Routes
+
+    /// Routes are opt-in per domain: once one rule names a route, every rule that opens an app
+    /// must, so the router cannot silently miss a path the association files open.
+    private mutating func checkRoutes(
+        of domain: Domain, signatures: inout [String: (signature: [String], location: SourceLocation)]
+    ) {
+        let routed = domain.applinks.contains { $0.rules.contains { $0.route != nil } }
+        for rule in domain.applinks.flatMap(\.rules) {
+            guard let route = rule.route else {
+                if routed && !rule.exclude {
+                    diagnostics.report(
+                        .routeMissing,
+                        "this rule opens an app but names no route, while other rules of \(domain.file) do",
+                        at: rule.location,
+                        hint: "add route: <destination> (with params:), or route: none with a reason:")
+                }
+                continue
+            }
+            if rule.exclude {
+                diagnostics.report(
+                    .conflictingKeys, "an exclude rule keeps its URLs on the web, so it has no route",
+                    at: route.target.location, hint: "remove route: from the exclude rule")
+                continue
+            }
+            guard let destination = route.destination else { continue }
+            // Which rule sets a route's parameters does not matter; that all agree does.
+            let signature = route.parameters.map(\.signature).sorted()
+            if let first = signatures[destination] {
+                if first.signature != signature {
+                    diagnostics.report(
+                        .routeParametersDiffer,
+                        "route \(destination) takes (\(signature.joined(separator: ", "))) here but (\(first.signature.joined(separator: ", "))) at \(first.location)",
+                        at: route.target.location,
+                        hint: "give every rule of \(destination) the same parameters, or name the destinations apart")
+                }
+            } else {
+                signatures[destination] = (signature, route.target.location)
+            }
+            for parameter in route.parameters where !parameter.isOptional {
+                guard let missing = Self.absence(of: parameter.source, in: rule) else { continue }
+                diagnostics.report(
+                    .routeParameterMayBeAbsent,
+                    "route parameter \(parameter.name.value) reads \(parameter.source), but \(missing)",
+                    at: parameter.name.location,
+                    hint: "mark it optional (\(parameter.name.value)?:), or make the rule require it")
+            }
+        }
+    }
+
+    /// Why some URL the rule opens may lack `source`, or `nil` when every one has it. Sound, not
+    /// complete: a segment counts as present only when the pattern spells every segment before
+    /// it without `*` (which may cross a `/`) and the segment itself needs a character; Apple's
+    /// `/exhibitions/*` also opens `/exhibitions`, so its segment 2 may be absent.
+    static func absence(of source: RouteParameter.Source, in rule: Rule) -> String? {
+        switch source {
+        case .pathSegment(let position):
+            guard let path = rule.path?.value else { return "the rule matches any path" }
+            let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard pieces.first == "", pieces.count > position,
+                pieces[1..<position].allSatisfy({ !$0.contains("*") }),
+                pieces[position].contains(where: { $0 != "*" })
+            else { return "the path pattern \(PrintableText.quoted(path)) does not require that segment" }
+            return nil
+        case .queryItem(let name):
+            guard case .items(let items)? = rule.query?.value,
+                let item = items.first(where: { $0.name == name }), item.pattern.contains(where: { $0 != "*" })
+            else { return "the rule does not require the query item \(PrintableText.quoted(name))" }
+            return nil
+        }
+    }
+
     private mutating func checkExpectations(of domain: Domain) {
         let linked = Set(domain.applinks.flatMap { $0.apps.map(\.value) })
+        let destinations = domain.applinks.flatMap(\.rules).compactMap { $0.route?.destination }.uniqued()
         for expectation in domain.expectations {
+            if let route = expectation.route, let name = route.value.destination, !destinations.contains(name) {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(name)) is not a route of \(domain.file)", at: route.location,
+                    hint: Spelling.closest(to: name, among: destinations).map {
+                        "did you mean \(PrintableText.quoted($0))?"
+                    }
+                        ?? "name a route: that a rule of \(domain.file) declares")
+            }
             let url = expectation.url
             if !url.value.hasPrefix("/") && !url.value.hasPrefix("https://") {
                 diagnostics.report(

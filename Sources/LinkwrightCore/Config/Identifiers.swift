@@ -195,6 +195,26 @@ public enum Identifiers {
             hint: "use reverse-DNS form with letters, digits and hyphens, e.g. com.example.museo")
     }
 
+    /// A custom URL scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986, section
+    /// 3.1), in lowercase. Schemes are case-insensitive in URLs, but Android's intent filters
+    /// compare them case-sensitively and its data-element documentation says to write them in
+    /// lowercase, so an uppercase one would not match the links other apps send.
+    public static func schemeProblem(_ scheme: String) -> IdentifierProblem? {
+        let scalars = Array(scheme.unicodeScalars)
+        let valid =
+            scalars.first.map { ("a"..."z").contains($0) } == true
+            && scalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
+            }
+        if valid { return nil }
+        let lowered = scheme.lowercased()
+        return IdentifierProblem(
+            .invalidScheme, "\(PrintableText.quoted(scheme)) is not a URL scheme",
+            hint: lowered != scheme && schemeProblem(lowered) == nil
+                ? "write it in lowercase: \(PrintableText.quoted(lowered))"
+                : "start with a letter and use lowercase letters, digits, +, - and . only, e.g. es.emergencias.app")
+    }
+
     /// Android application IDs follow Java package rules: two or more segments, each starting
     /// with a letter, letters, digits and underscores only
     /// (https://developer.android.com/build/configure-app-module#set-application-id).

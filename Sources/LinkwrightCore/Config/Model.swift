@@ -47,6 +47,31 @@ public struct AppDefinition: Sendable {
     public var name: Located<String>
     public var ios: IOSApp?
     public var android: AndroidApp?
+    /// Custom URL schemes the app owns, in file order.
+    public var schemes: [CustomScheme] = []
+}
+
+/// What a custom URL scheme is for. Policies read it: an OAuth callback must come back on the
+/// scheme, never on a verified HTTPS link.
+public enum SchemePurpose: String, Sendable, CaseIterable {
+    /// The redirect URI of an OAuth or OpenID Connect sign-in (RFC 8252, section 7.1).
+    case oauthCallback = "oauth-callback"
+    /// Links from other apps, notifications or QR codes that open a screen of the app.
+    case deepLinks = "deep-links"
+    /// Replies from another app the app called (payments, sharing, x-callback-url).
+    case appCallback = "app-callback"
+}
+
+/// A custom URL scheme (`es.emergencias.app:`) an app declares in Info.plist `CFBundleURLTypes`
+/// and in an Android `<intent-filter>` without `autoVerify`. Unlike a universal link, any app
+/// can declare the same scheme: nothing verifies who owns it.
+public struct CustomScheme: Sendable {
+    /// Lowercase, as RFC 3986 section 3.1 spells a scheme.
+    public var name: Located<String>
+    public var purpose: Located<SchemePurpose>
+    /// For an OAuth callback, the redirect URI's path (`/oauth/callback` in
+    /// `es.emergencias.app:/oauth/callback`): the path no verified HTTPS link may open.
+    public var callbackPath: Located<String>?
 }
 
 public struct IOSApp: Sendable {
@@ -131,6 +156,59 @@ public struct Rule: Sendable {
     /// Environments this rule is limited to; `nil` means every environment.
     public var environments: [Located<String>]?
     public var location: SourceLocation
+    /// Where the app's router takes the URLs this rule opens.
+    public var route: Route? = nil
+}
+
+/// The destination of the app's router that a rule's URLs lead to, and how its parameters are
+/// read from the URL.
+public struct Route: Sendable {
+    public enum Target: Sendable, Equatable {
+        /// A destination of the router, by its name (`exhibition`).
+        case destination(String)
+        /// `route: none`: the app opens without a destination, for the written reason.
+        case none(reason: String)
+    }
+
+    public var target: Located<Target>
+    public var parameters: [RouteParameter]
+
+    public var destination: String? {
+        if case .destination(let name) = target.value { return name }
+        return nil
+    }
+}
+
+/// One typed parameter of a route: `slug: segment 2`, `source?: query source`, `id: segment 2 as int`.
+public struct RouteParameter: Sendable {
+    /// Where in the URL the value is read.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// The n-th segment of the path, from 1 (`/exhibitions/monet`: 2 is `monet`).
+        case pathSegment(Int)
+        /// The first query item with this name.
+        case queryItem(String)
+
+        public var description: String {
+            switch self {
+            case .pathSegment(let position): "segment \(position)"
+            case .queryItem(let name): "query \(name)"
+            }
+        }
+    }
+
+    public enum ValueType: String, Sendable, CaseIterable {
+        case string
+        case int
+    }
+
+    public var name: Located<String>
+    /// Written with a trailing `?`: the router passes `nil` when the value is absent.
+    public var isOptional: Bool
+    public var source: Source
+    public var type: ValueType
+
+    /// `slug: String`, `source: String?`: how reports show the parameter.
+    public var signature: String { "\(name.value)\(isOptional ? "?" : ""): \(type.rawValue)" }
 }
 
 public enum QueryPattern: Sendable, Equatable {
@@ -144,6 +222,15 @@ public struct QueryItemPattern: Sendable, Equatable {
     public var name: String
     public var pattern: String
     public var location: SourceLocation
+}
+
+extension Domain {
+    /// The routes of the domain's rules, by the rule's location: what decisions name.
+    public var routesByRule: [SourceLocation: Route] {
+        Dictionary(
+            applinks.flatMap(\.rules).compactMap { rule in rule.route.map { (rule.location, $0) } },
+            uniquingKeysWith: { first, _ in first })
+    }
 }
 
 /// Opt-in outputs and limits for a domain's files.
@@ -181,6 +268,8 @@ public struct Expectation: Sendable {
     public var environments: [Located<String>]?
     public var comment: String?
     public var location: SourceLocation
+    /// With `opens_app`: the destination and arguments the app's router must reach.
+    public var route: Located<RouteValue>? = nil
 }
 
 /// `policies/*.yaml`: which merge-blocking rules run and how, and what they check against.

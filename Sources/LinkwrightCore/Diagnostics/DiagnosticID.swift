@@ -38,6 +38,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case invalidTeamID = "INVALID_TEAM_ID"
     case invalidBundleID = "INVALID_BUNDLE_ID"
     case invalidPackageName = "INVALID_PACKAGE_NAME"
+    case invalidScheme = "INVALID_SCHEME"
     case invalidFingerprint = "INVALID_FINGERPRINT"
     case fingerprintNormalised = "FINGERPRINT_NORMALISED"
     case invalidHost = "INVALID_HOST"
@@ -65,6 +66,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case wildcardWithoutRoot = "WILDCARD_WITHOUT_ROOT"
     case androidSemanticsOnIOS = "ANDROID_SEMANTICS_ON_IOS"
     case publicDebugKey = "PUBLIC_DEBUG_KEY"
+    case routeMissing = "ROUTE_MISSING"
+    case routeParametersDiffer = "ROUTE_PARAMETERS_DIFFER"
+    case routeParameterMayBeAbsent = "ROUTE_PARAMETER_MAY_BE_ABSENT"
 
     // MARK: Compiling
 
@@ -100,6 +104,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     // MARK: Rule analysis
 
     case unreachableRule = "UNREACHABLE_RULE"
+    case routeOverlap = "ROUTE_OVERLAP"
     case catchAll = "CATCH_ALL"
     case neverMatches = "NEVER_MATCHES"
     case androidSemanticsDiffer = "ANDROID_SEMANTICS_DIFFER"
@@ -228,6 +233,11 @@ extension DiagnosticID {
             )
         case .invalidPackageName:
             (.error, .shapeAndValues, "Not a Java-style package: two or more segments, each starting with a letter.")
+        case .invalidScheme:
+            (
+                .error, .shapeAndValues,
+                "A custom URL scheme that is not a lowercase RFC 3986 scheme (a letter, then letters, digits, `+`, `-`, `.`)."
+            )
         case .invalidFingerprint:
             (.error, .shapeAndValues, "Not 32 bytes of hex (a SHA-1 fingerprint gets its own hint).")
         case .fingerprintNormalised:
@@ -313,6 +323,21 @@ extension DiagnosticID {
                 .warning, .referencesAndMeaning,
                 "An `android_semantics` entry lists an app with an iOS build, which reads the rules with Apple's"
                     + " semantics."
+            )
+        case .routeMissing:
+            (
+                .error, .referencesAndMeaning,
+                "A domain names routes, but a rule that opens an app has none: write `route:` or `route: none` with a `reason:`."
+            )
+        case .routeParametersDiffer:
+            (
+                .error, .referencesAndMeaning,
+                "Two rules lead to one route with different parameters (names, types or which are optional)."
+            )
+        case .routeParameterMayBeAbsent:
+            (
+                .error, .referencesAndMeaning,
+                "A required route parameter reads a path segment or query item that some URL the rule opens does not have."
             )
         case .publicDebugKey:
             (
@@ -419,6 +444,11 @@ extension DiagnosticID {
 
         case .unreachableRule:
             (.warning, .ruleAnalysis, "A rule that earlier rules of the same entry always decide first.")
+        case .routeOverlap:
+            (
+                .warning, .ruleAnalysis,
+                "A URL (the witness) matches a rule and an earlier one of the same entry that leads to another route, so it never reaches this rule's route."
+            )
         case .catchAll: (.note, .ruleAnalysis, "A rule that matches every URL.")
         case .neverMatches: (.warning, .ruleAnalysis, "A rule no URL can match.")
         case .androidSemanticsDiffer:

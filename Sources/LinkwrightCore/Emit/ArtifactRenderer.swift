@@ -6,6 +6,7 @@ public struct Artifact: Sendable, Equatable {
         case assetLinks = "assetlinks.json"
         case entitlements
         case intentFilters = "intent-filters"
+        case urlTypes = "url-types"
     }
 
     public var path: String
@@ -51,7 +52,13 @@ public enum ArtifactRenderer {
                     path: "\(env)/ios/\(app.name).entitlements", kind: .entitlements, environment: env,
                     bytes: Array(entitlements(app).utf8)))
         }
-        for app in environment.androidApps where !app.intentFilters.isEmpty {
+        for app in environment.iosApps where !app.urlSchemes.isEmpty {
+            artifacts.append(
+                Artifact(
+                    path: "\(env)/ios/\(app.name).url-types.plist", kind: .urlTypes, environment: env,
+                    bytes: Array(urlTypes(app).utf8)))
+        }
+        for app in environment.androidApps where !app.intentFilters.isEmpty || !app.schemes.isEmpty {
             artifacts.append(
                 Artifact(
                     path: "\(env)/android/\(app.name).intent-filters.xml", kind: .intentFilters, environment: env,
@@ -60,18 +67,40 @@ public enum ArtifactRenderer {
         return artifacts.sorted { $0.path < $1.path }
     }
 
+    /// The first lines of every property list, as Xcode writes them: XML plist 1.0.
+    private static let plistHeader = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """
+
     /// An entitlements property list in the format Xcode writes: XML plist 1.0, tab indentation.
     static func entitlements(_ app: CompiledIOSApp) -> String {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            \t<key>com.apple.developer.associated-domains</key>
-            \t<array>
-
-            """
+        var text = plistHeader + "<dict>\n\t<key>com.apple.developer.associated-domains</key>\n\t<array>\n"
         for entry in app.associatedDomains { text += "\t\t<string>\(XMLText.escaped(entry))</string>\n" }
+        text += "\t</array>\n</dict>\n</plist>\n"
+        return text
+    }
+
+    /// An Info.plist fragment holding only `CFBundleURLTypes`, one URL type per scheme, to merge
+    /// into the app's Info.plist (README, "Custom schemes"). Apple's Information Property List
+    /// reference: each type names its schemes (`CFBundleURLSchemes`), an abstract name that should
+    /// be unique, in reverse-DNS style (`CFBundleURLName`; the scheme itself, so renaming a
+    /// purpose changes nothing), and the app's role (`CFBundleTypeRole`; `Viewer`: it opens the
+    /// URLs, it does not edit them). A plist has no comments that survive a merge, so the
+    /// provenance is in the URL name and the file name.
+    static func urlTypes(_ app: CompiledIOSApp) -> String {
+        var text = plistHeader + "<dict>\n\t<key>CFBundleURLTypes</key>\n\t<array>\n"
+        for scheme in app.urlSchemes {
+            let name = XMLText.escaped(scheme.name)
+            text += "\t\t<dict>\n"
+            text += "\t\t\t<key>CFBundleTypeRole</key>\n\t\t\t<string>Viewer</string>\n"
+            text += "\t\t\t<key>CFBundleURLName</key>\n\t\t\t<string>\(name)</string>\n"
+            text +=
+                "\t\t\t<key>CFBundleURLSchemes</key>\n\t\t\t<array>\n\t\t\t\t<string>\(name)</string>\n\t\t\t</array>\n"
+            text += "\t\t</dict>\n"
+        }
         text += "\t</array>\n</dict>\n</plist>\n"
         return text
     }
@@ -88,16 +117,32 @@ public enum ArtifactRenderer {
             """
         for filter in app.intentFilters {
             text += "    <!-- domain: \(XMLText.comment(filter.domain)) -->\n"
-            text += "    <intent-filter android:autoVerify=\"true\">\n"
-            text += "        <action android:name=\"android.intent.action.VIEW\" />\n"
-            text += "        <category android:name=\"android.intent.category.DEFAULT\" />\n"
-            text += "        <category android:name=\"android.intent.category.BROWSABLE\" />\n"
-            text += "        <data android:scheme=\"https\" />\n"
+            text += filterStart(autoVerify: true, scheme: "https")
             for host in filter.hosts { text += "        <data android:host=\"\(host.name)\" />\n" }
             for scope in filter.scopes { text += "        <data \(scope.attribute) />\n" }
             text += "    </intent-filter>\n"
         }
+        // A custom scheme's filter has no host, so it takes every URL of the scheme (Android's
+        // <data> element: without a host, path attributes are ignored), and no autoVerify:
+        // nothing verifies a custom scheme, which is why policies check who declares it.
+        for scheme in app.schemes {
+            text += "    <!-- custom scheme: \(XMLText.comment(scheme.name)) (\(scheme.purpose.rawValue)) -->\n"
+            text += filterStart(autoVerify: false, scheme: scheme.name)
+            text += "    </intent-filter>\n"
+        }
         text += "</intent-filters>\n"
         return text
+    }
+
+    /// An `<intent-filter>` for links opened with VIEW from a browser, up to its scheme.
+    private static func filterStart(autoVerify: Bool, scheme: String) -> String {
+        """
+            <intent-filter\(autoVerify ? " android:autoVerify=\"true\"" : "")>
+                <action android:name="android.intent.action.VIEW" />
+                <category android:name="android.intent.category.DEFAULT" />
+                <category android:name="android.intent.category.BROWSABLE" />
+                <data android:scheme="\(XMLText.escaped(scheme))" />
+
+        """
     }
 }

@@ -45,16 +45,40 @@ public enum ExpectationRunner {
             let evaluator = EnvironmentEvaluator(environment)
             for binding in declared.hosts {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
+                let routes = domain.routesByRule
                 for expectation in domain.expectations
                 where Resolution.applies(expectation.environments, to: environment.name) {
                     guard let url = url(expectation, on: binding.host.value) else { continue }
                     for platform in expectation.platforms {
-                        if let result = check(expectation, url: url, platform: platform, evaluator, declared, binding) {
+                        if var result = check(expectation, url: url, platform: platform, evaluator, declared, binding) {
+                            if result.passed, let route = expectation.route {
+                                checkRoute(route.value, of: &result, url: url, routes: routes)
+                            }
                             body(result)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// With the app right, the route the deciding rule leads to must be the expected one.
+    private static func checkRoute(
+        _ expected: RouteValue, of result: inout Result, url: LinkURL, routes: [SourceLocation: Route]
+    ) {
+        result.expected += " at \(expected)"
+        guard let origin = result.decidingRule, let route = routes[origin] else {
+            result.actual += " with no route (the deciding rule names none)"
+            result.passed = false
+            return
+        }
+        switch RouteResolver.resolve(route, url: url) {
+        case .success(let value):
+            result.actual += " at \(value)"
+            result.passed = value.satisfies(expected)
+        case .failure(let problem):
+            result.actual += " with no destination: \(problem.message)"
+            result.passed = false
         }
     }
 

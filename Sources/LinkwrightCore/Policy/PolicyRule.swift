@@ -65,6 +65,11 @@ public enum PolicyRules {
         WildcardWithoutRootRule(),
         SizeBudgetRule(),
         ExpectationFailedRule(),
+        SchemeClaimedTwiceRule(),
+        UnownedSchemeRule(),
+        CallbackOnVerifiedLinkRule(),
+        NonProductionSchemeInProductionRule(),
+        RouteRemovedRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }

@@ -57,6 +57,13 @@ enum RuleExampleConfiguration {
         "domains/shop.yaml": domain,
     ]
 
+    /// The configuration with the shop app of `environment` declaring `schemes` (YAML lines, each
+    /// scheme indented by six spaces). In production the first scheme's name is at line 12,
+    /// column 7.
+    static func declaringSchemes(_ schemes: String, in environment: String = "production") -> [String: String] {
+        files.declaringSchemes(schemes, in: environment)
+    }
+
     /// The configuration with `old` replaced by `new` in the file at `path`.
     static func replacing(_ old: String, with new: String, in path: String) -> [String: String] {
         files.replacing(old, with: new, in: path)
@@ -71,6 +78,12 @@ extension Dictionary where Key == String, Value == String {
         precondition(text.contains(old), "example text not found in \(path): \(old)")
         copy[path] = text.split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
         return copy
+    }
+
+    /// These example files with the shop app of `environment` (the last app there) declaring
+    /// `schemes`.
+    func declaringSchemes(_ schemes: String, in environment: String) -> [String: String] {
+        replacing("hosts:\n", with: "    schemes:\n" + schemes + "hosts:\n", in: "environments/\(environment).yaml")
     }
 
     /// These example files with `text` added at the end of the file at `path`.

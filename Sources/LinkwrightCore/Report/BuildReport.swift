@@ -88,11 +88,13 @@ public struct BuildReport: Report {
             for environment in environments {
                 let hosts = environment.sites.flatMap(\.servedHosts).map(\.name)
                 let entitlements = environment.iosApps.filter { !$0.associatedDomains.isEmpty }.count
-                let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty }.count
+                let filters = environment.androidApps.filter { !$0.intentFilters.isEmpty || !$0.schemes.isEmpty }.count
+                let urlTypes = environment.iosApps.filter { !$0.urlSchemes.isEmpty }.count
                 out.append(
                     "\(style.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
                         + "\(CheckReport.count(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
-                        + "\(CheckReport.count(entitlements, "entitlements file")), \(CheckReport.count(filters, "intent-filter file"))"
+                        + "\(CheckReport.count(entitlements, "entitlements file")), \(CheckReport.count(filters, "intent-filter file")), "
+                        + CheckReport.count(urlTypes, "URL-types file")
                 )
             }
         }

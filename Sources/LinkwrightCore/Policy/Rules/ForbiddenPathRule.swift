@@ -38,50 +38,24 @@ struct ForbiddenPathRule: PolicyRule {
         guard !context.settings.forbiddenPaths.isEmpty else { return [] }
         var findings: [Finding] = []
         for environment in context.head.compiled.environments {
-            guard let declared = context.head.configuration.environment(named: environment.name) else { continue }
             let evaluator = EnvironmentEvaluator(environment)
             for forbidden in context.settings.forbiddenPaths {
-                // The URLs that open each app and the rule that decided first.
-                var opened: [OpenedApp: (urls: [String], origin: SourceLocation?)] = [:]
-                var order: [OpenedApp] = []
-                for binding in declared.hosts {
-                    guard let domain = context.head.configuration.domain(named: binding.domain.value) else { continue }
-                    let host = URLSamples.host(for: binding.host.value)
-                    for sample in URLSamples.around(path: forbidden.path.value, in: domain) {
-                        guard let url = LinkURL(sample)?.on(host: host) else { continue }
-                        for platform in Platform.allCases {
-                            for verdict in evaluator.verdicts(for: url, platform: platform) where verdict.opens {
-                                let app = OpenedApp(platform: platform, identity: verdict.identity)
-                                if opened[app] == nil { order.append(app) }
-                                opened[app, default: ([], verdict.decision.origin)].urls.append(url.description)
-                            }
-                        }
-                    }
-                }
-                for app in order {
-                    let (urls, origin) = opened[app]!
+                let openings = PathOpenings.openings(
+                    of: forbidden.path.value, in: environment, evaluator: evaluator,
+                    configuration: context.head.configuration)
+                for opening in openings {
+                    let app = opening.app
                     findings.append(
-                        Finding(
-                            rule: info.id, severity: info.defaultSeverity,
+                        opening.finding(
+                            info,
                             message:
                                 "forbidden path \(forbidden.path.value) opens \(app.identity) on \(app.platform.rawValue) in \(environment.name) (\(forbidden.reason))",
-                            location: origin ?? forbidden.path.location,
                             hint: "add an exclude rule for \(forbidden.path.value) before the rule that matches it",
-                            witnesses: urls, environment: environment.name, platform: app.platform, app: app.identity,
-                            identity: [environment.name, forbidden.path.value, app.fingerprintFact]))
+                            fallback: forbidden.path.location, environment: environment.name,
+                            facts: [forbidden.path.value]))
                 }
             }
         }
         return findings
     }
-}
-
-/// An app that a forbidden path opens, on one platform.
-private struct OpenedApp: Hashable {
-    var platform: Platform
-    /// The app ID or package.
-    var identity: String
-
-    /// How the finding's identity names the app: one string, as approved fingerprints have it.
-    var fingerprintFact: String { "\(platform.rawValue) \(identity)" }
 }

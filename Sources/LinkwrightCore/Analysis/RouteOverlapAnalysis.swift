@@ -1,0 +1,92 @@
+/// Rules of one `details` entry that lead to different router destinations and can match one URL
+/// (`ROUTE_OVERLAP`). The earlier rule decides such a URL, so the later rule's destination never
+/// sees it: usually a pattern written wider than meant. Found like the rule analyses: a shortest
+/// common value per part, searched on the matching automata, then the whole URL decided again
+/// as the device decides it, so every reported witness really goes to the earlier rule's route.
+public struct RouteOverlapAnalysis: Sendable {
+    public var analysis: RuleAnalysis
+
+    public init(analysis: RuleAnalysis = RuleAnalysis()) { self.analysis = analysis }
+
+    public func diagnostics(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [Diagnostic] {
+        var diagnostics = DiagnosticBag()
+        // One report per pair of rules, whatever the environments and hosts that share them.
+        var reported: Set<[SourceLocation]> = []
+        for environment in compiled.environments {
+            let evaluator = EnvironmentEvaluator(environment)
+            for site in environment.sites {
+                guard let document = site.aasa, let domain = configuration.domain(named: site.domain),
+                    let host = site.servedHosts.first
+                else { continue }
+                let routes = domain.routesByRule
+                guard !routes.isEmpty else { continue }
+                for entry in CompiledAASA(document).entries {
+                    let routed = entry.rules.compactMap { rule -> (CompiledAASA.Rule, String)? in
+                        guard !rule.exclude, let origin = rule.origin, let name = routes[origin]?.destination else {
+                            return nil
+                        }
+                        return (rule, name)
+                    }
+                    for (laterIndex, (later, laterRoute)) in routed.enumerated() {
+                        for (earlier, earlierRoute) in routed[..<laterIndex] where earlierRoute != laterRoute {
+                            let pair = [earlier.origin!, later.origin!]
+                            guard !reported.contains(pair),
+                                let witness = commonURL(earlier, later),
+                                let url = LinkURL(witness)?.on(host: URLSamples.host(for: host)),
+                                evaluator.verdicts(for: url, platform: .ios).contains(where: {
+                                    $0.opens && $0.decision.origin == earlier.origin
+                                })
+                            else { continue }
+                            reported.insert(pair)
+                            diagnostics.report(
+                                .routeOverlap,
+                                "\(url) matches this rule (route \(laterRoute)) but goes to route \(earlierRoute): the rule at \(earlier.origin!) decides it first",
+                                at: later.origin!,
+                                hint:
+                                    "make the patterns disjoint (a narrower pattern, or an exclude first), or lead both rules to one route"
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        return diagnostics.sorted
+    }
+
+    /// A shortest URL, part by part, that both rules match, or `nil` when there is none, the
+    /// search stopped at its budget, or the rules read the URL differently (case or
+    /// percent-encoding), where their automata cannot be run side by side.
+    func commonURL(_ first: CompiledAASA.Rule, _ second: CompiledAASA.Rule) -> String? {
+        guard first.caseSensitive == second.caseSensitive, first.percentEncoded == second.percentEncoded else {
+            return nil
+        }
+        let a = RuleLanguages(first)
+        let b = RuleLanguages(second)
+        func common(_ x: LanguageView, _ y: LanguageView, paths: Bool) -> String? {
+            let search = LanguageSearch([x, y], pathsOnly: paths, workLimit: analysis.workLimit, guide: 0)
+            guard case .found(let value, _) = search.first(where: { $0[0] && $0[1] }) else { return nil }
+            return value
+        }
+        guard let path = common(a.path, b.path, paths: true),
+            let fragment = common(a.fragment, b.fragment, paths: false)
+        else { return nil }
+        var query: String
+        if a.queryItems.isEmpty && b.queryItems.isEmpty {
+            guard let whole = common(a.query, b.query, paths: false) else { return nil }
+            query = whole
+        } else {
+            // An item one rule does not name may hold anything for it: the other's pattern decides.
+            var items: [String] = []
+            let names = (a.queryItems.map(\.name) + b.queryItems.map(\.name)).uniqued()
+            for name in names {
+                let x = a.queryItems.first { $0.name == name }?.pattern ?? RuleLanguages.everything
+                let y = b.queryItems.first { $0.name == name }?.pattern ?? RuleLanguages.everything
+                guard let value = common(x, y, paths: false) else { return nil }
+                items.append("\(name)=\(value)")
+            }
+            query = items.joined(separator: "&")
+            guard a.query.accepts(query), b.query.accepts(query) else { return nil }
+        }
+        return path + (query.isEmpty ? "" : "?" + query) + (fragment.isEmpty ? "" : "#" + fragment)
+    }
+}
