@@ -279,7 +279,7 @@ import Testing
         #expect(
             missing.stdout.contains(
                 "  ios museo (A1B2C3D4E5.com.example.museo): stays on the web: no rule matched\n"
-                    + "    nearly: domains/museo.yaml:17:9 \"/tickets/*\" ?source \"?*\", but ?source \"?*\" does not match \"\"\n"
+                    + "    nearly: domains/museo.yaml:23:9 \"/tickets/*\" ?source \"?*\", but ?source \"?*\" does not match \"\"\n"
             ), "\(missing.stdout)")
         #expect(!missing.stdout.contains("✗"))
         let parent = try linkwright([
@@ -288,7 +288,7 @@ import Testing
         #expect(
             parent.stdout.contains(
                 "  ios museo (A1B2C3D4E5.com.example.museo): opens the app\n"
-                    + "    decided by domains/museo.yaml:16:9 \"/exhibitions/*\"\n"
+                    + "    decided by domains/museo.yaml:19:9 \"/exhibitions/*\"\n"
                     + "    path compared as \"/exhibitions/\": iOS compares paths with a trailing slash"),
             "\(parent.stdout)")
     }

@@ -47,7 +47,7 @@ import Testing
         #expect(
             annotations.allSatisfy { $0.contains("file=mobile/links/domains/museo.yaml,") || !$0.contains("file=") },
             "\(github)")
-        #expect(annotations.contains { $0.contains("file=mobile/links/domains/museo.yaml,line=16,") })
+        #expect(annotations.contains { $0.contains("file=mobile/links/domains/museo.yaml,line=19,") })
 
         let sarif = try linkwright(["check", "--against", "main", "--format", "sarif"], in: folder)
         let runs = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])[
@@ -74,15 +74,15 @@ import Testing
     @Test func textNamesFilesFromTheCurrentFolder() throws {
         let fromDomains = try linkwright(["check", "--against", "main"], in: configuration + "/domains")
         #expect(fromDomains.status == 1, "\(fromDomains)")
-        #expect(fromDomains.stdout.contains("../domains/museo.yaml:16:9: error: "), "\(fromDomains)")
+        #expect(fromDomains.stdout.contains("../domains/museo.yaml:19:9: error: "), "\(fromDomains)")
         let fromTop = try linkwright(
             ["check", "--against", "main", "--config", "mobile/links"], in: fixture.repository)
-        #expect(fromTop.stdout.contains("mobile/links/domains/museo.yaml:16:9: error: "), "\(fromTop)")
+        #expect(fromTop.stdout.contains("mobile/links/domains/museo.yaml:19:9: error: "), "\(fromTop)")
         // --config as given, from elsewhere: machine formats still name files from the top.
         let github = try linkwright(
             ["check", "--against", "main", "--config", "..", "--format", "github"],
             in: fixture.repository + "/mobile/links/domains")
-        #expect(github.stdout.contains("file=mobile/links/domains/museo.yaml,line=16,"), "\(github)")
+        #expect(github.stdout.contains("file=mobile/links/domains/museo.yaml,line=19,"), "\(github)")
     }
 
     @Test func everyCommandFindsTheConfigurationFromBelowIt() throws {
@@ -152,7 +152,7 @@ import Testing
         let check = try step("Check", of: run)
         #expect(check["status"] as? Int == 0, "\(check)")
         let annotations = try #require(check["stdout"] as? String)
-        #expect(annotations.contains("::error file=mobile/links/domains/museo.yaml,line=16,"), "\(check)")
+        #expect(annotations.contains("::error file=mobile/links/domains/museo.yaml,line=19,"), "\(check)")
         let summary = try #require(run["summary"] as? String)
         #expect(summary.contains("mobile/links/domains/museo.yaml"), "\(summary)")
         #expect(summary.contains("merge-base"), "\(summary)")
