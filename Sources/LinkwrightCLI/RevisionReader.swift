@@ -38,8 +38,8 @@ final class RevisionReader {
 
     static let artifacts = Option<[String]>(
         name: "artifact", valueName: "PATH", help: "Compare a committed association file instead of the configuration")
-    static let host = Option<String>(
-        name: "host", valueName: "HOST", default: "example.com", help: "With --artifact: the host serving it")
+    static let host = Option<String?>(
+        name: "host", valueName: "HOST", help: "With --artifact (required): the host serving it")
     /// The options that choose artifacts over the configuration.
     static let options: [any CommandOption] = [artifacts, host]
 
@@ -49,7 +49,11 @@ final class RevisionReader {
             if arguments.contains(Self.host) { throw UsageError(message: "--host goes with --artifact PATH") }
             return .configuration(workspace)
         }
-        return .artifacts(paths: artifacts, host: try LinkwrightCore.Host.argument(arguments[Self.host]))
+        // Without the real host every URL shown would be on a made-up one.
+        guard let host = arguments[Self.host] else {
+            throw UsageError(message: "--artifact needs --host HOST: the host serving the file, whose URLs are shown")
+        }
+        return .artifacts(paths: artifacts, host: try LinkwrightCore.Host.argument(host))
     }
 
     var repository: GitRepository {

@@ -99,6 +99,10 @@ import Testing
         ]
         let result = try linkwright(arguments, fixture)
         #expect(result.status == 0, "\(result)")
+        // Without the host, every URL would be shown on a made-up one.
+        let hostless = try linkwright(Array(arguments.dropLast(2)), fixture)
+        #expect(hostless.status == 2, "\(hostless)")
+        #expect(hostless.stderr.hasPrefix("error: --artifact needs --host HOST"), "\(hostless)")
         if let mismatch = Golden.mismatch(result.stdout, golden: Self.golden.appendingPathComponent("artifact.md")) {
             Issue.record(Comment(rawValue: mismatch))
         }
