@@ -11,11 +11,8 @@ struct NodeReader {
             return nil
         }
         var known: [String: YAMLPair] = [:]
-        for pair in pairs {
-            if object.field(pair.key.value) != nil {
-                known[pair.key.value] = pair
-                continue
-            }
+        for pair in pairs where object.field(pair.key.value) != nil { known[pair.key.value] = pair }
+        for pair in pairs where object.field(pair.key.value) == nil {
             let names = object.fields.map(\.name)
             let suggestion = Spelling.closest(to: pair.key.value, among: names)
             let hint =
@@ -24,6 +21,9 @@ struct NodeReader {
             diagnostics.report(
                 .unknownKey, "unknown key \(PrintableText.quoted(pair.key.value)) in \(object.noun)",
                 at: pair.key.location, hint: hint)
+            // A misspelt key that is otherwise absent is read as the key meant: the typo is the one
+            // error, not a missing key and every reference that then fails.
+            if let suggestion, known[suggestion] == nil { known[suggestion] = pair }
         }
         for field in object.fields where field.required && known[field.name] == nil {
             diagnostics.report(
