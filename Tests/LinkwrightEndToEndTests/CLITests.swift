@@ -86,6 +86,52 @@ import Testing
         #expect(result.stdout.hasSuffix("rejected unknown key\n"))
     }
 
+    /// Values the tool refuses, the published schema refuses too, so an editor flags them
+    /// before `lint` does: each probe breaks one value of the example, and both must say no.
+    @Test(arguments: [
+        ("environments/production.yaml", "package: com.example.museo\n", "package: museo\n", "environment"),
+        (
+            "domains/museo.yaml", "- url: /exhibitions/monet\n", "- url: http://museo.example/exhibitions/monet\n",
+            "domain"
+        ),
+        ("domains/museo.yaml", "- url: /exhibitions/monet\n", "- url: exhibitions/monet\n", "domain"),
+        ("policies/merge.yaml", "- path: /oauth/callback\n", "- path: oauth/callback\n", "policy"),
+        (
+            "policies/merge.yaml", "forbidden_paths:\n",
+            "approvals:\n  - finding: nonsense\n    reason: r\nforbidden_paths:\n", "policy"
+        ),
+        (
+            "policies/merge.yaml", "forbidden_paths:\n",
+            "approvals:\n  - finding: NO_SUCH_RULE/0123456789abcdef\n    reason: r\nforbidden_paths:\n", "policy"
+        ),
+    ])
+    func theSchemaRefusesWhatTheToolRefuses(_ file: String, _ value: String, _ broken: String, _ kind: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        let text = try folder.read(file)
+        #expect(text.contains(value))
+        try folder.write(file, text.replacingOccurrences(of: value, with: broken))
+        let lint = try runLinkwright(["lint"], in: folder.url)
+        #expect(lint.status == 2, "\(lint)")
+        let script = """
+            import json, sys, yaml, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            try:
+                jsonschema.validate(yaml.safe_load(open(sys.argv[2])), schema)
+                print("accepted")
+            except jsonschema.ValidationError as error:
+                print("refused:", error.message)
+            """
+        let checked = try python(
+            script,
+            [
+                RepositoryPaths.root.appendingPathComponent("docs/schema/\(kind).schema.json").path,
+                folder.url.appendingPathComponent(file).path,
+            ])
+        #expect(checked.stdout.hasPrefix("refused:"), "\(checked)")
+    }
+
     @Test func needsAKindOrAFolder() throws {
         #expect(try runLinkwright(["schema"]).status == 2)
         #expect(try runLinkwright(["schema", "domian"]).stderr.hasPrefix("error: unknown schema \"domian\""))

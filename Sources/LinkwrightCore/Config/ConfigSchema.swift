@@ -4,6 +4,12 @@ public enum ConfigSchema {
     static let namePattern = "^[a-z0-9][a-z0-9_-]{0,63}$"
     static let hostPattern = "^(\\*\\.)?[^*/:\\s]+\\.[^*/:\\s]+$"
     static let teamIDPattern = "^[A-Z0-9]{10}$"
+    /// Two or more segments, each a letter then letters, digits or `_` (`Identifiers.packageNameProblem`).
+    static let packagePattern = "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
+    /// A rule ID the tool knows, a slash, and the hash (`ConfigDecoder`'s approvals).
+    static var fingerprintPattern: String {
+        "^(" + PolicyRules.all.map(\.info.id).joined(separator: "|") + ")/"
+    }
     static let flagFields = [
         SchemaField(
             "case_sensitive", .boolean,
@@ -76,7 +82,9 @@ public enum ConfigSchema {
     public static let androidApp = SchemaObject(
         "an Android app", "An Android app and the certificates it is signed with.",
         [
-            SchemaField("package", .text, required: true, "Application ID (package name), e.g. com.example.museo."),
+            SchemaField(
+                "package", .string(pattern: packagePattern), required: true,
+                "Application ID (package name), e.g. com.example.museo."),
             SchemaField(
                 "fingerprints", .map(keyPattern: namePattern, value: .text), required: true,
                 "SHA-256 signing-certificate fingerprints by channel: play-signing, upload, debug…"),
@@ -168,7 +176,7 @@ public enum ConfigSchema {
         "an expectation", "A URL and what it must do.",
         [
             SchemaField(
-                "url", .text, required: true,
+                "url", .string(pattern: "^(/|https://)"), required: true,
                 "A path such as /tickets/annual?source=mail (checked on every host of the domain) or an https:// URL."),
             SchemaField(
                 "opens_app", .oneOf([.string(pattern: namePattern), .boolean]),
@@ -230,7 +238,8 @@ public enum ConfigSchema {
     public static let forbiddenPath = SchemaObject(
         "a forbidden path", "A path that policy keeps out of association files.",
         [
-            SchemaField("path", .text, required: true, "A concrete path; no rule may open an app for it."),
+            SchemaField(
+                "path", .string(pattern: "^/"), required: true, "A concrete path; no rule may open an app for it."),
             SchemaField("reason", .text, required: true, "Why, e.g. the architecture decision that requires it."),
         ])
 
@@ -246,7 +255,9 @@ public enum ConfigSchema {
     public static let approval = SchemaObject(
         "an approval", "A deliberate breaking change.",
         [
-            SchemaField("finding", .text, required: true, "The finding's fingerprint, as `check` prints it."),
+            SchemaField(
+                "finding", .string(pattern: fingerprintPattern), required: true,
+                "The finding's fingerprint, as `check` prints it."),
             SchemaField("reason", .text, required: true, "Why the change is intended, and who approved it."),
         ])
 
