@@ -169,7 +169,7 @@ final class RevisionReader {
         guard let snapshot else {
             let errors = diagnostics.filter { $0.severity == .error }
             return .unusable(
-                "the configuration does not compile (\(errors.count) error\(errors.count == 1 ? "" : "s"))", errors)
+                "the configuration does not compile (\(counted(errors.count, "error")))", errors)
         }
         return .snapshot(snapshot, notes: [])
     }

@@ -29,8 +29,9 @@ struct CheckCommand: Command {
             index, what the next commit records (unstaged edits are not seen), against HEAD or
             --against REF: the pre-commit hook. Before a repository's first commit there is no
             base and everything is new.
-            Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves.
-            To approve a deliberate change, add its fingerprint to policies/ under approvals:.
+            Exit 1 when a finding blocks: an error that policies/ neither ignores nor approves
+            (--fail-on warning, note or never moves the threshold). To approve a deliberate change,
+            add its fingerprint to policies/ under approvals: (--format approvals prints them).
             """,
         options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [format, failOn])
 

@@ -119,7 +119,7 @@ struct ImportCommand: Command {
             throw UnusableInput(message: "\(error)", hint: "nothing was written")
         }
         terminal.out(
-            "imported \(sites.count) host\(sites.count == 1 ? "" : "s") into "
+            "imported \(counted(sites.count, "host")) into "
                 + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", "))
         return .success
     }

@@ -45,8 +45,7 @@ public struct BuildReport: Report {
     }
 
     public var rules: [ReportRule] {
-        let reported = Set(findings.map(\.rule))
-        return DiagnosticID.allCases.filter { reported.contains($0.rawValue) }.map(ReportRule.init)
+        ReportRule.diagnostics(reported: Set(findings.map(\.rule)))
     }
 
     public var summary: String {
@@ -92,9 +91,9 @@ public struct BuildReport: Report {
                 let urlTypes = environment.iosApps.filter { !$0.urlSchemes.isEmpty }.count
                 out.append(
                     "\(style.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
-                        + "\(CheckReport.count(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
-                        + "\(CheckReport.count(entitlements, "entitlements file")), \(CheckReport.count(filters, "intent-filter file")), "
-                        + CheckReport.count(urlTypes, "URL-types file")
+                        + "\(counted(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
+                        + "\(counted(entitlements, "entitlements file")), \(counted(filters, "intent-filter file")), "
+                        + counted(urlTypes, "URL-types file")
                 )
             }
         }

@@ -60,11 +60,9 @@ public struct CheckReport: Report {
         let others = findings.filter { !blocks($0) && $0.approval == nil && $0.ignoredBecause == nil }.count
         let behaviour = changes.filter(\.kind.isBehaviour).count
         let against = base.map { " against \($0.label)" } ?? ""
-        return "\(head.name)\(against): \(Self.count(blocking, "blocking finding")), \(approved) approved, "
-            + "\(Self.count(others, "other finding")), \(Self.count(behaviour, "behaviour change"))"
+        return "\(head.name)\(against): \(counted(blocking, "blocking finding")), \(approved) approved, "
+            + "\(counted(others, "other finding")), \(counted(behaviour, "behaviour change"))"
     }
-
-    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     // MARK: Text
 
@@ -175,7 +173,7 @@ public struct CheckReport: Report {
     /// Behaviour changes per environment, and what the proof left unsettled.
     public func markdownSections(budget: Int) -> [String] {
         var sections = Changelog.byEnvironment(changes).map { environment, changes in
-            "<details><summary>\(MarkdownText.cell(environment)): \(Self.count(changes.count, "change"))</summary>\n\n"
+            "<details><summary>\(MarkdownText.cell(environment)): \(counted(changes.count, "change"))</summary>\n\n"
                 + Changelog.table(environment, changes, heading: "####") + "\n</details>\n"
         }
         if changes.isEmpty && base != nil && unproven.isEmpty {
@@ -183,7 +181,7 @@ public struct CheckReport: Report {
         }
         if !unproven.isEmpty {
             sections.append(
-                "⚠️ \(Self.count(unproven.count, "rule pair")) could not be proven within the work budget; "
+                "⚠️ \(counted(unproven.count, "rule pair")) could not be proven within the work budget; "
                     + "the URLs they decide may change too.\n")
         }
         return sections

@@ -28,8 +28,7 @@ public struct DiagnosticReport: Report {
 
     /// The IDs reported, in catalog order.
     public var rules: [ReportRule] {
-        let reported = Set(diagnostics.map(\.id))
-        return DiagnosticID.allCases.filter(reported.contains).map(ReportRule.init)
+        ReportRule.diagnostics(reported: Set(diagnostics.map(\.id.rawValue)))
     }
 
     public var summary: String {
@@ -106,6 +105,6 @@ public enum DiagnosticText {
     public static func tally(_ diagnostics: [Diagnostic]) -> String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.filter { $0.severity == .warning }.count
-        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        return "\(counted(errors, "error")), \(counted(warnings, "warning"))"
     }
 }

@@ -127,9 +127,7 @@ public struct Explanation: Sendable {
         self.init(
             platform: verdict.platform, app: verdict.app, identity: verdict.identity,
             claim: HostClaim(holds: verdict.claim != .none, text: claim + scope), fileHost: verdict.fileHost,
-            decision: decision, decidedBy: verdict.decision.origin.map { pathPrefix + $0.description },
-            pathPrefix: pathPrefix)
-        if verdict.claim == .none { decidedBy = nil }
+            decision: decision, decidedBy: decision.origin.map { pathPrefix + $0.description }, pathPrefix: pathPrefix)
     }
 
     public var opens: Bool { decision.outcome == .match && claim?.holds != false }

@@ -121,6 +121,11 @@ public struct ReportRule: Sendable {
         }
     }
 
+    /// The diagnostics among `ids`, in catalog order: the rules of a report of diagnostics.
+    public static func diagnostics(reported ids: Set<String>) -> [ReportRule] {
+        DiagnosticID.allCases.filter { ids.contains($0.rawValue) }.map(ReportRule.init)
+    }
+
     public init(_ id: DiagnosticID) {
         self.init(
             id: id.rawValue, severity: id.severity, summary: id.summary,
@@ -212,3 +217,6 @@ public enum FindingsText {
         return lines
     }
 }
+
+/// "1 host", "3 hosts": a count with its noun, for every report's wording.
+public func counted(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -38,7 +38,7 @@ public enum GitHubAnnotations {
             }
         }
         if !notices.isEmpty {
-            var message = "\(count(notices.count, "behaviour change")):"
+            var message = "\(counted(notices.count, "behaviour change")):"
             for notice in notices.prefix(detailLines) { message += "\n" + PrintableText.escaped(notice) }
             if notices.count > detailLines {
                 message += "\n… and \(notices.count - detailLines) more in the job summary"
@@ -46,7 +46,7 @@ public enum GitHubAnnotations {
             lines.append("::notice title=behaviour changes::" + escapeData(message))
         }
         let missing = Level.allCases.compactMap { level in
-            unannotated[level].map { count($0, level.rawValue) }
+            unannotated[level].map { counted($0, level.rawValue) }
         }
         if !missing.isEmpty {
             lines.append(
@@ -96,8 +96,6 @@ public enum GitHubAnnotations {
                 ? " and \(fingerprints.count - detailLines) more (--format approvals lists them all)" : "")
         return ("::\(level.rawValue) " + properties.map(escapeProperty).joined(separator: ","), message)
     }
-
-    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
     static func escapeData(_ text: String) -> String {
         text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
