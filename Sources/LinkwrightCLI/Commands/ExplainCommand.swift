@@ -17,8 +17,8 @@ struct ExplainCommand: Command {
             another form than typed (iOS adds a trailing slash) when that decided, and when no rule
             decided the rules that failed on one part only. --trace adds how each app claims the host
             (entitlement or intent filter; *.x does not cover x), the file each platform fetches, and
-            every rule tried (pattern, value compared, ok or failed, effective caseSensitive and
-            percentEncoded). With --aasa or --assetlinks, the same for any file.
+            every rule tried (pattern, value compared, ok or failed, the flags that depart
+            from Apple's defaults). With --aasa or --assetlinks, the same for any file.
             """,
         options: AssociationFileInput.options + [Workspace.environments, platform, Workspace.config, trace, format],
         arguments: [ArgumentSpec(name: "URL", help: "The link, e.g. https://museo.example/tickets/annual")],

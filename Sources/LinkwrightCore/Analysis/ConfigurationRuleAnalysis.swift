@@ -134,8 +134,8 @@ public struct ConfigurationRuleAnalysis: Sendable {
                 }
                 guard let origin = component.origin, let android = androidByOrigin[origin],
                     let path = component.path, !path.contains("$("), !path.contains("%"),
-                    component.caseSensitive ?? details.defaults?.caseSensitive ?? applinks.defaults?.caseSensitive
-                        ?? true,
+                    component.flags.effective(inheriting: [details.defaults?.flags, applinks.defaults?.flags])
+                        .androidFollows,
                     let apple = try? PatternMatcher(path, options: PatternOptions(appleSlashRules: true))
                 else { continue }
                 guard

@@ -57,9 +57,7 @@ public struct RouteOverlapAnalysis: Sendable {
     /// search stopped at its budget, or the rules read the URL differently (case or
     /// percent-encoding), where their automata cannot be run side by side.
     func commonURL(_ first: CompiledAASA.Rule, _ second: CompiledAASA.Rule) -> String? {
-        guard first.caseSensitive == second.caseSensitive, first.percentEncoded == second.percentEncoded else {
-            return nil
-        }
+        guard first.flags == second.flags else { return nil }
         let a = RuleLanguages(first)
         let b = RuleLanguages(second)
         func common(_ x: LanguageView, _ y: LanguageView, paths: Bool) -> String? {

@@ -241,13 +241,14 @@ public struct RuleAnalysis: Sendable {
             if case .found(let value, _) = probe.first(where: { $0[0] }) { return value }
             return ""
         }
-        // The sample path is raw: prepared as the evaluator prepares it, it reads the same in the
-        // automata (every comparable rule shares this rule's case sensitivity).
-        let pathOptions = PatternOptions(caseSensitive: rule.caseSensitive, appleSlashRules: true)
+        // The sample path is text the automata read, already decoded where the rule decodes:
+        // prepared as the evaluator prepares it but not decoded again, it reads the same in the
+        // automata (every comparable rule shares this rule's flags).
+        var pathOptions = rule.pathOptions
+        pathOptions.decoded = false
         let acceptingPath = Set(paths.accepting(pathOptions.prepare(sample[0])).map(Int.init))
         func comparable(_ earlier: Int) -> Bool {
-            rules[earlier].caseSensitive == rule.caseSensitive && rules[earlier].percentEncoded == rule.percentEncoded
-                && covers(query: languages[earlier], query: language)
+            rules[earlier].flags == rule.flags && covers(query: languages[earlier], query: language)
         }
         // Cheapest test first: most earlier rules do not even accept the sample path.
         let acceptingSample = candidates.filter { earlier in

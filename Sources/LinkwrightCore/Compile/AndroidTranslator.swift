@@ -20,11 +20,11 @@ struct AndroidTranslator {
     // MARK: Dynamic rules
 
     mutating func dynamicComponents(for rule: Rule, in entry: AppLinksEntry) -> [DynamicComponent] {
-        if Self.effective(\.caseSensitive, rule, entry, domain) == false && entry.androidSemantics?.value != true {
-            diagnostics.report(
-                .androidCaseSensitive,
-                "Android dynamic rules have no caseSensitive; on Android this rule matches only the case written",
-                at: rule.location, hint: "write the pattern in the case URLs use, or accept the difference")
+        if entry.androidSemantics?.value != true {
+            for flag in rule.effectiveFlags(in: entry, of: domain).departures {
+                guard let loss = flag.androidLoss else { continue }
+                diagnostics.report(loss.id, loss.message, at: rule.location, hint: loss.hint)
+            }
         }
         var query: [AASAQueryItem]?
         switch rule.query?.value {
@@ -117,14 +117,6 @@ struct AndroidTranslator {
         pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
     }
 
-    static func effective(
-        _ flag: KeyPath<MatchFlags, Located<Bool>?>, _ rule: Rule, _ entry: AppLinksEntry, _ domain: Domain
-    )
-        -> Bool
-    {
-        (rule.flags[keyPath: flag] ?? entry.flags[keyPath: flag] ?? domain.flags[keyPath: flag])?.value ?? true
-    }
-
     // MARK: Static scope
 
     /// The intent-filter path attributes that cover every positive rule: exact where the rule
@@ -148,14 +140,16 @@ struct AndroidTranslator {
     private static func ruleScopes(_ rule: Rule, entry: AppLinksEntry, domain: Domain) -> [PathScope] {
         let pattern = withLeadingSlash(rule.path?.value ?? "*")
         guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [.prefix("/")] }
-        let caseSensitive = effective(\.caseSensitive, rule, entry, domain)
-        let percentEncoded = effective(\.percentEncoded, rule, entry, domain)
-        // Android matches the decoded path as written; stop where the pattern could mean another spelling.
+        let flags = rule.effectiveFlags(in: entry, of: domain)
+        /// Whether Android, reading the decoded path as written, reads `scalar` as Apple does.
+        func readsAlike(_ scalar: Unicode.Scalar) -> Bool {
+            ComponentFlag.allCases.allSatisfy { $0.androidReadsAlike(scalar, at: flags[$0]) }
+        }
+        // Stop where the pattern could mean another spelling on Android.
         let literalEnd =
             tokens.firstIndex { token in
                 guard case .literal(let scalar) = token else { return true }
-                if !caseSensitive && scalar.properties.changesWhenCaseMapped { return true }
-                return percentEncoded && scalar == "%"
+                return !readsAlike(scalar)
             } ?? tokens.endIndex
         let literal = String(
             String.UnicodeScalarView(
@@ -173,9 +167,7 @@ struct AndroidTranslator {
             return [.path(String(literal.dropLast())), .prefix(literal)]
         }
         let onlyOneWildcards = tokens[literalEnd...].allSatisfy { token in
-            if case .literal(let scalar) = token {
-                return (caseSensitive || !scalar.properties.changesWhenCaseMapped) && !(percentEncoded && scalar == "%")
-            }
+            if case .literal(let scalar) = token { return readsAlike(scalar) }
             return token == .one
         }
         if onlyOneWildcards {

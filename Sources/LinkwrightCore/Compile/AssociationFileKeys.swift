@@ -26,22 +26,22 @@ enum AASAKey: String, Sendable {
 
 /// The keys of a URL rule: Apple's components (and `defaults`) and Android's
 /// `dynamic_app_link_components`, which took Apple's spelling of `/`, `?`, `#` and `exclude`.
-enum ComponentKey: String, Sendable {
-    case path = "/"
-    case query = "?"
-    case fragment = "#"
-    case exclude
-    case caseSensitive
-    case percentEncoded
+/// The flags' keys come from `ComponentFlag`, where each flag is declared.
+struct ComponentKey: RawRepresentable, Hashable, Sendable {
+    let rawValue: String
+
+    static let path = ComponentKey(rawValue: "/")
+    static let query = ComponentKey(rawValue: "?")
+    static let fragment = ComponentKey(rawValue: "#")
+    static let exclude = ComponentKey(rawValue: "exclude")
     /// Apple's.
-    case comment
+    static let comment = ComponentKey(rawValue: "comment")
     /// Android's (the plural AOSP's StatementParser reads).
-    case comments
+    static let comments = ComponentKey(rawValue: "comments")
 
     /// The keys Apple reads in a component or `defaults`.
-    static let apple: [ComponentKey] = [
-        .path, .query, .fragment, .exclude, .caseSensitive, .percentEncoded, .comment,
-    ]
+    static let apple: [ComponentKey] =
+        [.path, .query, .fragment, .exclude] + ComponentFlag.allCases.map(\.key) + [.comment]
     /// The keys Android reads in a dynamic rule.
     static let android: [ComponentKey] = [.path, .query, .fragment, .exclude, .comments]
 }

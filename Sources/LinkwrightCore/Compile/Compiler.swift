@@ -148,9 +148,7 @@ private struct EnvironmentCompiler {
     }
 
     private func component(flags: MatchFlags) -> AASAComponent? {
-        flags.isEmpty
-            ? nil
-            : AASAComponent(caseSensitive: flags.caseSensitive?.value, percentEncoded: flags.percentEncoded?.value)
+        flags.isEmpty ? nil : AASAComponent(flags: flags.values)
     }
 
     private func component(_ rule: Rule) -> AASAComponent {
@@ -162,8 +160,7 @@ private struct EnvironmentCompiler {
             }
         return AASAComponent(
             path: rule.path?.value, query: query, fragment: rule.fragment?.value, exclude: rule.exclude ? true : nil,
-            caseSensitive: rule.flags.caseSensitive?.value, percentEncoded: rule.flags.percentEncoded?.value,
-            comment: rule.comment, origin: rule.location)
+            flags: rule.flags.values, comment: rule.comment, origin: rule.location)
     }
 
     /// Legacy `paths` match the path only, with no variables or flags (App Search Programming
@@ -173,16 +170,14 @@ private struct EnvironmentCompiler {
         var paths: [String] = []
         var exact = true
         for rule in entry.rules {
-            let caseSensitive = rule.flags.caseSensitive ?? entry.flags.caseSensitive ?? domain.flags.caseSensitive
-            let percentEncoded = rule.flags.percentEncoded ?? entry.flags.percentEncoded ?? domain.flags.percentEncoded
+            let flags = rule.effectiveFlags(in: entry, of: domain)
             var reasons: [String] = []
             if case .whole(let pattern)? = rule.query?.value, pattern == "*" {
             } else if rule.query != nil {
                 reasons.append("it constrains the query")
             }
             if let fragment = rule.fragment, fragment.value != "*" { reasons.append("it constrains the fragment") }
-            if caseSensitive?.value == false { reasons.append("it is case-insensitive") }
-            if percentEncoded?.value == false { reasons.append("it matches decoded URLs") }
+            reasons += flags.departures.map(\.legacyPathLoss)
             if let path = rule.path, !PatternSyntax.variableNames(path.value).isEmpty {
                 reasons.append("it uses substitution variables")
             }

@@ -178,9 +178,11 @@ struct ConfigDecoder {
     }
 
     private mutating func flags(in map: NodeReader.Mapping) -> MatchFlags {
-        MatchFlags(
-            caseSensitive: map["case_sensitive"].flatMap { reader.bool($0, "case_sensitive") },
-            percentEncoded: map["percent_encoded"].flatMap { reader.bool($0, "percent_encoded") })
+        var flags = MatchFlags()
+        for flag in ComponentFlag.allCases {
+            flags[flag] = map[flag.configurationKey].flatMap { reader.bool($0, flag.configurationKey) }
+        }
+        return flags
     }
 
     private mutating func applinksEntry(_ node: YAMLNode) -> AppLinksEntry? {

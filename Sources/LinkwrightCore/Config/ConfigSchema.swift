@@ -10,15 +10,7 @@ public enum ConfigSchema {
     static var fingerprintPattern: String {
         "^(" + PolicyRules.all.map(\.info.id).joined(separator: "|") + ")/"
     }
-    static let flagFields = [
-        SchemaField(
-            "case_sensitive", .boolean,
-            "Whether patterns match case-sensitively (Apple's caseSensitive, default true)."),
-        SchemaField(
-            "percent_encoded", .boolean,
-            "Whether patterns are compared with the URL as written, escapes included (Apple's percentEncoded, default true). With false the URL is decoded first."
-        ),
-    ]
+    static let flagFields = ComponentFlag.allCases.map { SchemaField($0.configurationKey, .boolean, $0.summary) }
     static let environmentsField = SchemaField(
         "environments", .list(.string(pattern: namePattern)),
         "Limits this item to these environments, e.g. [staging] until it is promoted.")

@@ -114,18 +114,15 @@ public struct Domain: Sendable {
     public var expectations: [Expectation]
 }
 
-/// `caseSensitive` and `percentEncoded`, when written. Unwritten flags inherit from the level
-/// above; Apple's default for both is `true` (applinks.Details.Components documentation).
-public struct MatchFlags: Sendable, Equatable {
-    public var caseSensitive: Located<Bool>?
-    public var percentEncoded: Located<Bool>?
+/// The component flags a rule or `defaults` block writes, where written. Unwritten flags
+/// inherit from the level above, then Apple's default (`ComponentFlag.appleDefault`).
+public typealias MatchFlags = ComponentFlags<Located<Bool>>
 
-    public init(caseSensitive: Located<Bool>? = nil, percentEncoded: Located<Bool>? = nil) {
-        self.caseSensitive = caseSensitive
-        self.percentEncoded = percentEncoded
+extension Rule {
+    /// The rule's flags after its entry's and then its domain's `defaults`.
+    public func effectiveFlags(in entry: AppLinksEntry, of domain: Domain) -> EffectiveFlags {
+        flags.values.effective(inheriting: [entry.flags.values, domain.flags.values])
     }
-
-    public var isEmpty: Bool { caseSensitive == nil && percentEncoded == nil }
 }
 
 public struct SubstitutionVariable: Sendable {

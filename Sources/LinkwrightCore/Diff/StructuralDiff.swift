@@ -234,10 +234,6 @@ struct RuleSignature: Hashable, CustomStringConvertible {
     var description: String { text }
 
     init(component: AASAComponent, details: AASADetails, defaults: AASAComponent?) {
-        let caseSensitive =
-            component.caseSensitive ?? details.defaults?.caseSensitive ?? defaults?.caseSensitive ?? true
-        let percentEncoded =
-            component.percentEncoded ?? details.defaults?.percentEncoded ?? defaults?.percentEncoded ?? true
         path = component.path ?? "*"
         var parts = [path]
         switch component.query {
@@ -249,8 +245,9 @@ struct RuleSignature: Hashable, CustomStringConvertible {
         }
         if let fragment = component.fragment { parts.append("#" + fragment) }
         if component.exclude == true { parts.append("(exclude)") }
-        if !caseSensitive { parts.append("(case-insensitive)") }
-        if !percentEncoded { parts.append("(decoded)") }
+        parts += component.flags.effective(inheriting: [details.defaults?.flags, defaults?.flags]).departures.map {
+            "(\($0.departure))"
+        }
         text = parts.joined(separator: " ")
         origin = component.origin
     }

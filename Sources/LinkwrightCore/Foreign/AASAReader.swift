@@ -188,8 +188,9 @@ private struct AASAWalker {
         component.path = members[ComponentKey.path].flatMap { fields.string($0.value, "\"\($0.key)\"") }
         component.fragment = members[ComponentKey.fragment].flatMap { fields.string($0.value, "\"\($0.key)\"") }
         component.exclude = members[ComponentKey.exclude].flatMap { fields.bool($0.value, $0.key) }
-        component.caseSensitive = members[ComponentKey.caseSensitive].flatMap { fields.bool($0.value, $0.key) }
-        component.percentEncoded = members[ComponentKey.percentEncoded].flatMap { fields.bool($0.value, $0.key) }
+        for flag in ComponentFlag.allCases {
+            component.flags[flag] = members[flag.key].flatMap { fields.bool($0.value, $0.key) }
+        }
         // "Text that the system ignores": a wrong type there changes nothing.
         component.comment = members[ComponentKey.comment].flatMap {
             fields.string($0.value, $0.key, severity: .warning)

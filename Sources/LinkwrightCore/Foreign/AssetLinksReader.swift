@@ -254,11 +254,12 @@ private struct AssetLinksWalker {
             }
             fields.unknownKeys(
                 members, known: ComponentKey.android, in: "a dynamic rule",
-                note: "Android reads only /, ?, #, exclude and comments (no caseSensitive or percentEncoded)")
+                note: "Android reads only /, ?, #, exclude and comments (no "
+                    + ComponentFlag.allCases.map(\.rawValue).joined(separator: " or ") + ")")
             var component = DynamicComponent(origin: item.location)
             for member in members {
-                // Apple's other keys (caseSensitive, …) mean nothing here: reported as unknown above.
-                let key = ComponentKey(rawValue: member.key).flatMap { ComponentKey.android.contains($0) ? $0 : nil }
+                // Apple's other keys (its flags, …) mean nothing here: reported as unknown above.
+                let key = ComponentKey.android.first { $0.rawValue == member.key }
                 switch (key, member.value.value) {
                 case (.path?, .string(let pattern)) where !pattern.isEmpty: component.path = pattern
                 case (.fragment?, .string(let pattern)) where !pattern.isEmpty: component.fragment = pattern

@@ -400,8 +400,7 @@ private struct Translation {
         }
         if let fragment { lines.append("fragment: \(YAMLWriter.scalar(fragment))") }
         if exclude { lines.append("exclude: true") }
-        if let caseSensitive = component.caseSensitive { lines.append("case_sensitive: \(caseSensitive)") }
-        if let percentEncoded = component.percentEncoded { lines.append("percent_encoded: \(percentEncoded)") }
+        lines += component.flags.written.map { "\($0.flag.configurationKey): \($0.value)" }
         if let comment = component.comment { lines.append("comment: \(YAMLWriter.scalar(comment))") }
         return "      - " + lines.joined(separator: "\n        ") + "\n"
     }
@@ -425,10 +424,7 @@ private struct Translation {
     }
 
     private func flags(_ component: AASAComponent) -> String? {
-        let parts = [
-            component.caseSensitive.map { "case_sensitive: \($0)" },
-            component.percentEncoded.map { "percent_encoded: \($0)" },
-        ].compactMap { $0 }
+        let parts = component.flags.written.map { "\($0.flag.configurationKey): \($0.value)" }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 

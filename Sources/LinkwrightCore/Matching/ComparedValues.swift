@@ -80,39 +80,34 @@ struct ComparedValues {
         }
     }
 
-    /// One slot per part and per combination of the four settings that change a prepared value.
-    private static func slot(_ part: Int, _ options: PatternOptions, decoded: Bool) -> Int {
-        let flags =
-            (options.caseSensitive ? 1 : 0) | (options.appleSlashRules ? 2 : 0) | (decoded ? 4 : 0)
-            | (options.semantics == .apple ? 8 : 0)
-        return part * 16 + flags
+    /// One slot per part and per way of preparing a value (`PatternOptions.preparationBits`).
+    private static func slot(_ part: Int, _ options: PatternOptions) -> Int {
+        part << PatternOptions.preparationBitCount | options.preparationBits
     }
 
-    /// `text` decoded when asked, then prepared with `options`.
-    private mutating func prepared(_ part: Int, _ text: String, options: PatternOptions, decoded: Bool)
-        -> [Unicode.Scalar]
-    {
-        let slot = Self.slot(part, options, decoded: decoded)
+    /// `text` prepared with `options`.
+    private mutating func prepared(_ part: Int, _ text: String, options: PatternOptions) -> [Unicode.Scalar] {
+        let slot = Self.slot(part, options)
         if let first, first.slot == slot { return first.value }
         if let cached = others.first(where: { $0.slot == slot }) { return cached.value }
-        let value = options.prepare(decoded ? PercentDecoding.decode(text) : text)
+        let value = options.prepare(text)
         if first == nil { first = (slot, value) } else { others.append((slot, value)) }
         return value
     }
 
     /// The path (empty when absent).
-    mutating func path(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
-        prepared(0, url.path, options: options, decoded: decoded)
+    mutating func path(options: PatternOptions) -> [Unicode.Scalar] {
+        prepared(0, url.path, options: options)
     }
 
     /// The whole query; an absent query reads as empty (swcutil, query-whole/whole-star-on-empty).
-    mutating func query(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar] {
-        prepared(1, url.query ?? "", options: options, decoded: decoded)
+    mutating func query(options: PatternOptions) -> [Unicode.Scalar] {
+        prepared(1, url.query ?? "", options: options)
     }
 
     /// The fragment; `nil` when the URL has none.
-    mutating func fragment(options: PatternOptions, decoded: Bool) -> [Unicode.Scalar]? {
-        url.fragment.map { prepared(2, $0, options: options, decoded: decoded) }
+    mutating func fragment(options: PatternOptions) -> [Unicode.Scalar]? {
+        url.fragment.map { prepared(2, $0, options: options) }
     }
 
     /// The query's items as Android's `UriRelativeFilter.matchQuery` compares them: the query
@@ -142,11 +137,11 @@ struct ComparedValues {
     /// The values of every item named `name`, in URL order. Names compare exactly, after
     /// decoding when values are decoded: Apple documents dictionary keys as NSURLQueryItem names
     /// and says nothing about folding them, so they are not folded.
-    mutating func itemValues(named name: String, options: PatternOptions, decoded: Bool) -> [[Unicode.Scalar]] {
+    mutating func itemValues(named name: String, options: PatternOptions) -> [[Unicode.Scalar]] {
         items.compactMap { item in
-            let itemName = decoded ? PercentDecoding.decode(item.name) : item.name
+            let itemName = options.decoded ? PercentDecoding.decode(item.name) : item.name
             guard itemName == name else { return nil }
-            return options.prepare(decoded ? PercentDecoding.decode(item.value) : item.value)
+            return options.prepare(item.value)
         }
     }
 }

@@ -45,23 +45,24 @@ public struct CompiledAASA: Sendable {
         let index: Int
         let origin: SourceLocation?
         let exclude: Bool
-        let caseSensitive: Bool
-        let percentEncoded: Bool
+        let flags: EffectiveFlags
+        /// How the query and fragment are read (`flags` applied).
+        let options: PatternOptions
         let path: CompiledPattern
         let query: Query
         /// `nil` for legacy paths, which ignore the fragment.
         let fragment: CompiledPattern?
 
         init(
-            kind: RuleTrace.Kind, index: Int, origin: SourceLocation?, exclude: Bool, caseSensitive: Bool,
-            percentEncoded: Bool, path: CompiledPattern, query: Query, fragment: CompiledPattern?
+            kind: RuleTrace.Kind, index: Int, origin: SourceLocation?, exclude: Bool, flags: EffectiveFlags,
+            path: CompiledPattern, query: Query, fragment: CompiledPattern?
         ) {
             self.kind = kind
             self.index = index
             self.origin = origin
             self.exclude = exclude
-            self.caseSensitive = caseSensitive
-            self.percentEncoded = percentEncoded
+            self.flags = flags
+            options = flags.applied(to: PatternOptions(semantics: .apple))
             self.path = path
             self.query = query
             self.fragment = fragment
@@ -123,19 +124,19 @@ public struct CompiledAASA: Sendable {
 }
 
 extension CompiledAASA.Rule {
-    var options: PatternOptions { PatternOptions(semantics: .apple, caseSensitive: caseSensitive) }
+    /// How the path is read: the rule's options with Apple's slash rules.
+    var pathOptions: PatternOptions {
+        var pathOptions = options
+        pathOptions.appleSlashRules = true
+        return pathOptions
+    }
 
     /// What the rule compares, for `RuleIndex`; `nil` when a pattern of it does not compile.
     var constraints: [RuleIndex.Constraint]? {
-        let decoded = !percentEncoded
-        var pathOptions = options
-        pathOptions.appleSlashRules = true
         func constraint(_ kind: RuleIndex.Part.Kind, _ pattern: CompiledAASA.CompiledPattern, _ options: PatternOptions)
             -> RuleIndex.Constraint?
         {
-            pattern.matcher.map {
-                RuleIndex.Constraint(part: .init(kind: kind, options: options, decoded: decoded), matcher: $0)
-            }
+            pattern.matcher.map { RuleIndex.Constraint(part: .init(kind: kind, options: options), matcher: $0) }
         }
         var result: [RuleIndex.Constraint?] = [constraint(.path, path, pathOptions)]
         switch query {
@@ -148,21 +149,18 @@ extension CompiledAASA.Rule {
     }
 
     func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
-        let decoded = !percentEncoded
-        var pathOptions = options
-        pathOptions.appleSlashRules = true
-        var matched = compare(path, .path, values.path(options: pathOptions, decoded: decoded), note: nil, &checks)
+        var matched = compare(path, .path, values.path(options: pathOptions), note: nil, &checks)
         if !matched && checks == nil { return false }
         switch query {
         case .whole(let pattern):
             let note = values.url.query == nil ? "no query: read as empty" : nil
             matched =
-                compare(pattern, .query, values.query(options: options, decoded: decoded), note: note, &checks)
+                compare(pattern, .query, values.query(options: options), note: note, &checks)
                 && matched
         case .items(let items):
             for (name, pattern) in items {
                 if !matched && checks == nil { return false }
-                let occurrences = values.itemValues(named: name, options: options, decoded: decoded)
+                let occurrences = values.itemValues(named: name, options: options)
                 if occurrences.isEmpty {
                     // WWDC19 session 717: absent items read as the empty string; swcutil agrees.
                     let note = "no item named \(PrintableText.quoted(name)): read as empty"
@@ -182,7 +180,7 @@ extension CompiledAASA.Rule {
             break
         }
         if let fragment, matched || checks != nil {
-            let value = values.fragment(options: options, decoded: decoded)
+            let value = values.fragment(options: options)
             let note = value == nil ? "no fragment: read as empty" : nil
             matched = compare(fragment, .fragment, value ?? [], note: note, &checks) && matched
         }
@@ -234,8 +232,8 @@ struct AppleRuleCompiler {
             levels.lazy.compactMap { $0[keyPath: key] }.first
         }
         let origin = component.origin ?? entry.origin
-        let caseSensitive = effective(\.caseSensitive) ?? true
-        let options = PatternOptions(semantics: .apple, caseSensitive: caseSensitive)
+        let flags = component.flags.effective(inheriting: defaults.map { $0?.flags })
+        let options = flags.applied(to: PatternOptions(semantics: .apple))
         var pathOptions = options
         pathOptions.appleSlashRules = true
         let query: CompiledAASA.Query
@@ -245,21 +243,21 @@ struct AppleRuleCompiler {
         case .ignoredDictionary: query = .ignoredDictionary
         }
         return CompiledAASA.Rule(
-            kind: .component, index: index, origin: origin, exclude: effective(\.exclude) ?? false,
-            caseSensitive: caseSensitive, percentEncoded: effective(\.percentEncoded) ?? true,
+            kind: .component, index: index, origin: origin, exclude: effective(\.exclude) ?? false, flags: flags,
             path: compile(effective(\.path) ?? "*", pathOptions, at: origin), query: query,
             fragment: compile(effective(\.fragment) ?? "*", options, at: origin))
     }
 
-    /// A legacy path: `NOT ` (with its space) marks an exclusion; case-sensitive and compared
-    /// as written, since `caseSensitive` and `percentEncoded` arrived with components.
+    /// A legacy path: `NOT ` (with its space) marks an exclusion; every flag at Apple's default,
+    /// since flags arrived with components.
     mutating func legacyRule(_ path: String, index: Int, entry: AASADetails) -> CompiledAASA.Rule {
         let exclude = path.hasPrefix("NOT ")
         let pattern = exclude ? String(path.dropFirst(4)) : path
-        let options = PatternOptions(semantics: .apple, caseSensitive: true, appleSlashRules: true)
+        var options = EffectiveFlags.appleDefaults.applied(to: PatternOptions(semantics: .apple))
+        options.appleSlashRules = true
         return CompiledAASA.Rule(
-            kind: .legacyPath, index: index, origin: entry.origin, exclude: exclude, caseSensitive: true,
-            percentEncoded: true, path: compile(pattern, options, at: entry.origin), query: .notCompared, fragment: nil)
+            kind: .legacyPath, index: index, origin: entry.origin, exclude: exclude, flags: .appleDefaults,
+            path: compile(pattern, options, at: entry.origin), query: .notCompared, fragment: nil)
     }
 
     private mutating func compile(_ pattern: String, _ options: PatternOptions, at origin: SourceLocation?)

@@ -68,7 +68,7 @@ public struct CompiledDynamicRules: Sendable {
         }
     }
 
-    static let options = PatternOptions(semantics: .androidDynamic, caseSensitive: true)
+    static let options = EffectiveFlags.android.applied(to: PatternOptions(semantics: .androidDynamic))
 
     /// Compiles `components` as `release` reads them; `entryIndex` is the statement they belong
     /// to, reported in decisions.
@@ -103,7 +103,7 @@ extension CompiledDynamicRules.Rule {
     var constraints: [RuleIndex.Constraint]? {
         func constraint(_ kind: RuleIndex.Part.Kind, _ pattern: CompiledDynamicRules.Pattern) -> RuleIndex.Constraint {
             RuleIndex.Constraint(
-                part: RuleIndex.Part(kind: kind, options: CompiledDynamicRules.options, decoded: true),
+                part: RuleIndex.Part(kind: kind, options: CompiledDynamicRules.options),
                 matcher: pattern.matcher)
         }
         return (path.map { [constraint(.path, $0)] } ?? []) + query.map { constraint(.queryPieces, $0.item) }
@@ -112,14 +112,13 @@ extension CompiledDynamicRules.Rule {
 
     var kind: RuleTrace.Kind { .dynamicRule }
     /// Android compares every part case-sensitively, decoded (see `CompiledDynamicRules`).
-    var caseSensitive: Bool { true }
-    var percentEncoded: Bool { false }
+    var flags: EffectiveFlags { .android }
 
     func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool {
         let options = CompiledDynamicRules.options
         var matched = true
         if let path {
-            let value = values.path(options: options, decoded: true)
+            let value = values.path(options: options)
             matched = record(path, .path, value, note: nil, &checks)
         }
         for entry in query where matched || checks != nil {
@@ -140,7 +139,7 @@ extension CompiledDynamicRules.Rule {
             matched = matched && hit != nil
         }
         if let fragment, matched || checks != nil {
-            if let value = values.fragment(options: options, decoded: true) {
+            if let value = values.fragment(options: options) {
                 matched = record(fragment, .fragment, value, note: nil, &checks) && matched
             } else {
                 checks?.append(

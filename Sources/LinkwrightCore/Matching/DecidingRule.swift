@@ -7,8 +7,7 @@ protocol DecidingRule: AnyObject {
     var index: Int { get }
     var origin: SourceLocation? { get }
     var exclude: Bool { get }
-    var caseSensitive: Bool { get }
-    var percentEncoded: Bool { get }
+    var flags: EffectiveFlags { get }
     /// Whether every part matches. With `checks`, every part is compared and recorded even
     /// after one fails, so a trace shows the whole picture; without, the first failure stops.
     func matches(_ values: inout ComparedValues, checks: inout [PartCheck]?) -> Bool
@@ -36,7 +35,7 @@ extension RuleIndex {
             trace?.append(
                 RuleTrace(
                     kind: rule.kind, entryIndex: entryIndex, ruleIndex: rule.index, origin: rule.origin,
-                    caseSensitive: rule.caseSensitive, percentEncoded: rule.percentEncoded, exclude: rule.exclude,
+                    flags: rule.flags, exclude: rule.exclude,
                     checks: checks ?? [], matched: matched))
             if matched { return rule }
         }

@@ -56,10 +56,8 @@ public struct RuleTrace: Hashable, Sendable {
     public var ruleIndex: Int
     /// Where the rule was written, when known.
     public var origin: SourceLocation?
-    /// Effective after the defaults hierarchy. Android rules are always case-sensitive.
-    public var caseSensitive: Bool
-    /// Effective after the defaults hierarchy. Android rules always compare decoded values.
-    public var percentEncoded: Bool
+    /// Effective after the defaults hierarchy; Android rules always have `EffectiveFlags.android`.
+    public var flags: EffectiveFlags
     /// Whether a match keeps the link in the browser.
     public var exclude: Bool
     /// Each part compared, in the order path, query, fragment.
@@ -74,9 +72,9 @@ public struct PartCheck: Hashable, Sendable {
     public var part: URLPart
     /// The pattern as written.
     public var pattern: String
-    /// The URL's value exactly as compared: decoded when `percentEncoded` is false, folded when
-    /// case-insensitive, and for Apple paths with the leading and trailing slashes normalised.
-    /// An absent part reads as empty; `nil` when the pattern could not be compiled.
+    /// The URL's value exactly as compared: read as the rule's flags ask (`ComponentFlag`), and
+    /// for Apple paths with the leading and trailing slashes normalised. An absent part reads as
+    /// empty; `nil` when the pattern could not be compiled.
     public var comparedValue: String?
     /// Whether the pattern accepted the value.
     public var matched: Bool

@@ -32,19 +32,44 @@ public struct PatternOptions: Hashable, Sendable {
     /// when it ends with `*`. Every capture above holds under this model, and `{"/":"/"}` matches
     /// an empty path.
     public var appleSlashRules: Bool
+    /// `true` percent-decodes the compared value first (Apple's `percentEncoded: false`; always
+    /// on Android). Patterns are never decoded.
+    public var decoded: Bool
 
-    /// Options for one component; Apple's defaults are case-sensitive with no path rules.
-    public init(semantics: PatternSemantics = .apple, caseSensitive: Bool = true, appleSlashRules: Bool = false) {
+    /// Options for one component; Apple's defaults are case-sensitive, as written, with no path
+    /// rules.
+    public init(
+        semantics: PatternSemantics = .apple, caseSensitive: Bool = true, appleSlashRules: Bool = false,
+        decoded: Bool = false
+    ) {
         self.semantics = semantics
         self.caseSensitive = caseSensitive
         self.appleSlashRules = appleSlashRules
+        self.decoded = decoded
     }
 
-    /// `text` as a pattern with these options compares it: folded when case-insensitive, with
-    /// Apple's path slashes normalised when `appleSlashRules` is set. A "character" is a Unicode
-    /// scalar: `?` matches one scalar, so `é` written precomposed is one character and written
-    /// as `e` plus a combining accent is two (Apple documents nothing finer).
+    /// Every setting that changes a prepared value, one bit each: equal bits prepare a text alike
+    /// (`ComparedValues` keeps one prepared value per part and per these bits).
+    var preparationBits: Int {
+        (caseSensitive ? 1 : 0) | (appleSlashRules ? 2 : 0) | (decoded ? 4 : 0) | (semantics == .apple ? 8 : 0)
+    }
+    static let preparationBitCount = 4
+
+    /// The settings `prepare` reads, as text: equal keys prepare a text alike. One character per
+    /// setting, `0` or `1`, in a fixed order, so keys sort the same way whatever is added.
+    var preparationKey: String {
+        [decoded, !caseSensitive, appleSlashRules].map { $0 ? "1" : "0" }.joined()
+    }
+
+    /// `text` as a pattern with these options compares it: decoded when asked, folded when
+    /// case-insensitive, with Apple's path slashes normalised when `appleSlashRules` is set. A
+    /// "character" is a Unicode scalar: `?` matches one scalar, so `é` written precomposed is one
+    /// character and written as `e` plus a combining accent is two (Apple documents nothing finer).
     public func prepare(_ text: String) -> [Unicode.Scalar] {
+        decoded ? prepareAsWritten(PercentDecoding.decode(text)) : prepareAsWritten(text)
+    }
+
+    private func prepareAsWritten(_ text: String) -> [Unicode.Scalar] {
         if let ascii = text.utf8.withContiguousStorageIfAvailable(prepareASCII), let ascii { return ascii }
         let scalars = caseSensitive ? Array(text.unicodeScalars) : text.unicodeScalars.map(CaseFolding.fold)
         guard appleSlashRules else { return scalars }

@@ -27,7 +27,6 @@ struct RuleIndex: Sendable {
         /// fails an absent fragment or item and needs one occurrence to match (see
         /// `CompiledAASA` and `CompiledDynamicRules` for the sources).
         let options: PatternOptions
-        let decoded: Bool
     }
 
     /// One pattern one rule compares.
@@ -151,20 +150,20 @@ struct RuleIndex: Sendable {
         let part = group.part
         let apple = part.options.semantics == .apple
         switch part.kind {
-        case .path: return group.union.accepting(values.path(options: part.options, decoded: part.decoded))
+        case .path: return group.union.accepting(values.path(options: part.options))
         case .query:
             // An absent query reads as empty (see `ComparedValues.query`).
             if values.url.query == nil { return group.acceptsEmpty }
-            return group.union.accepting(values.query(options: part.options, decoded: part.decoded))
+            return group.union.accepting(values.query(options: part.options))
         case .fragment:
-            if let fragment = values.fragment(options: part.options, decoded: part.decoded) {
+            if let fragment = values.fragment(options: part.options) {
                 return group.union.accepting(fragment)
             }
             return apple ? group.acceptsEmpty : []
         case .queryPieces:
             return Array(Set(values.androidQueryItems().flatMap { group.union.accepting($0) }))
         case .item(let name):
-            let occurrences = values.itemValues(named: name, options: part.options, decoded: part.decoded)
+            let occurrences = values.itemValues(named: name, options: part.options)
             guard let first = occurrences.first else { return apple ? group.acceptsEmpty : [] }
             var result = Set(group.union.accepting(first))
             for occurrence in occurrences.dropFirst() {

@@ -113,9 +113,8 @@ struct DecisionList {
 
     /// A component or legacy path; `nil` when a pattern does not compile (it never matches).
     static func appleRule(_ rule: CompiledAASA.Rule, variables: [String: [String]]) -> ProofRule? {
-        let preparation = Preparation(decode: !rule.percentEncoded, fold: !rule.caseSensitive, appleSlash: false)
-        var slashed = preparation
-        slashed.appleSlash = true
+        let preparation = Preparation(rule.options)
+        let slashed = Preparation(rule.pathOptions)
         guard let path = rule.path.matcher else { return nil }
         let query: QueryTest?
         // `*` matches every value, also absent ones: such a part is not compared, as in a legacy path.
@@ -169,8 +168,7 @@ struct DecisionList {
         }
         if let fragment = rule.fragment, fragment.text != "*" { parts.append("#" + fragment.text) }
         if rule.exclude { parts.append("(exclude)") }
-        if !rule.caseSensitive { parts.append("(case-insensitive)") }
-        if !rule.percentEncoded { parts.append("(decoded)") }
+        parts += rule.flags.departures.map { "(\($0.departure))" }
         return parts.joined(separator: " ")
     }
 
@@ -181,7 +179,7 @@ struct DecisionList {
     static func androidBlock(_ filter: IntentFilter, file: CompiledAssetLinks?, package: String)
         -> (scopes: PatternTest?, rules: [ProofRule])
     {
-        let decoded = Preparation(decode: true, fold: false, appleSlash: false)
+        let decoded = Preparation(CompiledDynamicRules.options)
         let attributes = filter.scopes.map(\.attribute)
         let scopes = PatternTest(
             key: "scopes\u{1}" + attributes.sorted().joined(separator: "\u{1}"),

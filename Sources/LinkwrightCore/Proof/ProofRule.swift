@@ -1,13 +1,18 @@
-/// How a part's raw text is prepared before a pattern reads it (`ComparedValues`).
+/// How a part's raw text is prepared before a pattern reads it (`ComparedValues`): the
+/// settings of `PatternOptions.prepare`, which the proof's machines model (`ProofViews`).
 struct Preparation: Hashable {
-    /// `percentEncoded: false` on iOS; always on Android, which reads decoded values.
-    var decode: Bool
-    /// `caseSensitive: false`.
-    var fold: Bool
-    /// Apple's path slash rules (`PatternOptions.appleSlashRules`).
-    var appleSlash: Bool
+    let options: PatternOptions
 
-    var key: String { "\(decode ? "d" : "-")\(fold ? "f" : "-")\(appleSlash ? "s" : "-")" }
+    init(_ options: PatternOptions) { self.options = options }
+
+    /// `PatternOptions.decoded`: from a rule's flags on iOS; always on Android.
+    var decode: Bool { options.decoded }
+    /// Not `PatternOptions.caseSensitive`.
+    var fold: Bool { !options.caseSensitive }
+    /// Apple's path slash rules (`PatternOptions.appleSlashRules`).
+    var appleSlash: Bool { options.appleSlashRules }
+
+    var key: String { options.preparationKey }
 }
 
 /// A compiled pattern and how its part is prepared for it.

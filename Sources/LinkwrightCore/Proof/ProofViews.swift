@@ -337,11 +337,7 @@ final class ListPlan {
     func matching(_ values: inout ComparedValues, in prefix: ListPrefix) -> [Int] {
         var found: [Int] = []
         for (preparation, trie) in prefixIndex {
-            let options = PatternOptions(
-                semantics: preparation.appleSlash ? .apple : .androidDynamic, caseSensitive: !preparation.fold,
-                appleSlashRules: preparation.appleSlash)
-            found += trie.rules(along: values.path(options: options, decoded: preparation.decode)).filter(
-                prefix.contains)
+            found += trie.rules(along: values.path(options: preparation.options)).filter(prefix.contains)
         }
         return found.sorted().filter { list.rules[$0].matches(&values) }
     }
@@ -351,7 +347,7 @@ final class ListPlan {
     private var prefixIndex: [(preparation: Preparation, trie: PrefixTrie)] {
         if let known = prefixIndexCache { return known }
         var tries: [Preparation: PrefixTrie] = [:]
-        let anything = Preparation(decode: false, fold: false, appleSlash: false)
+        let anything = Preparation(PatternOptions())
         for (index, rule) in list.rules.enumerated() {
             // A rule testing its query or fragment may match whatever the path; one testing its
             // path only, within its block's scopes, by its pattern or else by its scopes.

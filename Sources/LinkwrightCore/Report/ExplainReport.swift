@@ -207,10 +207,7 @@ public struct Explanation: Sendable {
         lines.append(
             "    \(decision.outcome.jsonName): \(verdictText)" + (decidedBy.map { ", decided by \($0)" } ?? ""))
         for rule in decision.trace {
-            let flags = [
-                rule.exclude ? "exclude" : nil, rule.caseSensitive ? nil : "case-insensitive",
-                rule.percentEncoded ? nil : "decoded",
-            ].compactMap { $0 }
+            let flags = (rule.exclude ? ["exclude"] : []) + rule.flags.departures.map(\.departure)
             lines.append(
                 "    \(rule.matched ? "✓" : "✗") \(rule.label)"
                     + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))")
@@ -235,26 +232,31 @@ public struct Explanation: Sendable {
                 "trace",
                 .array(
                     decision.trace.map { rule in
-                        .object([
+                        let flags: [(String, JSON)] = ComponentFlag.allCases.map {
+                            ($0.configurationKey, .bool(rule.flags[$0]))
+                        }
+                        let placed: [(String, JSON)] = [
                             ("kind", .string(rule.kind.rawValue)), ("entry", .int(rule.entryIndex)),
                             ("rule", .int(rule.ruleIndex)), ("matched", .bool(rule.matched)),
-                            ("exclude", .bool(rule.exclude)), ("case_sensitive", .bool(rule.caseSensitive)),
-                            ("percent_encoded", .bool(rule.percentEncoded)),
-                            ("origin", rule.origin.map { .string(origin($0)) } ?? .null),
-                            (
-                                "checks",
-                                .array(
-                                    rule.checks.map { check in
-                                        .object([
-                                            ("part", .string(check.part.description)),
-                                            ("pattern", .string(check.pattern)),
-                                            ("value", check.comparedValue.map(JSON.string) ?? .null),
-                                            ("matched", .bool(check.matched)),
-                                            ("note", check.note.map(JSON.string) ?? .null),
-                                        ])
-                                    })
-                            ),
-                        ])
+                            ("exclude", .bool(rule.exclude)),
+                        ]
+                        return .object(
+                            placed + flags + [
+                                ("origin", rule.origin.map { .string(origin($0)) } ?? .null),
+                                (
+                                    "checks",
+                                    .array(
+                                        rule.checks.map { check in
+                                            .object([
+                                                ("part", .string(check.part.description)),
+                                                ("pattern", .string(check.pattern)),
+                                                ("value", check.comparedValue.map(JSON.string) ?? .null),
+                                                ("matched", .bool(check.matched)),
+                                                ("note", check.note.map(JSON.string) ?? .null),
+                                            ])
+                                        })
+                                ),
+                            ])
                     })
             ),
         ])

@@ -80,21 +80,19 @@ public struct AASAComponent: Sendable, Equatable {
     public var query: AASAQuery?
     public var fragment: String?
     public var exclude: Bool?
-    public var caseSensitive: Bool?
-    public var percentEncoded: Bool?
+    public var flags: ComponentFlags<Bool>
     public var comment: String?
     public var origin: SourceLocation?
 
     public init(
         path: String? = nil, query: AASAQuery? = nil, fragment: String? = nil, exclude: Bool? = nil,
-        caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, comment: String? = nil, origin: SourceLocation? = nil
+        flags: ComponentFlags<Bool> = ComponentFlags(), comment: String? = nil, origin: SourceLocation? = nil
     ) {
         self.path = path
         self.query = query
         self.fragment = fragment
         self.exclude = exclude
-        self.caseSensitive = caseSensitive
-        self.percentEncoded = percentEncoded
+        self.flags = flags
         self.comment = comment
         self.origin = origin
     }
@@ -181,8 +179,7 @@ extension AASAComponent {
         }
         if let fragment { members.append((.fragment, .string(fragment))) }
         if let exclude { members.append((.exclude, .bool(exclude))) }
-        if let caseSensitive { members.append((.caseSensitive, .bool(caseSensitive))) }
-        if let percentEncoded { members.append((.percentEncoded, .bool(percentEncoded))) }
+        members += flags.written.map { ($0.flag.key, .bool($0.value)) }
         if let comment { members.append((.comment, .string(comment))) }
         return JSON(members)
     }

@@ -76,7 +76,7 @@ struct AndroidMatchingTests {
         #expect(checks.map(\.part) == [.path, .queryItem("x"), .fragment])
         #expect(checks.map(\.matched) == [true, true, false])
         #expect(checks[1].comparedValue == "1")
-        #expect(decision.trace.first?.kind == .dynamicRule && decision.trace.first?.percentEncoded == false)
+        #expect(decision.trace.first?.kind == .dynamicRule && decision.trace.first?.flags[.percentEncoded] == false)
     }
 
     @Test func assetLinksDecisionPerPackage() throws {

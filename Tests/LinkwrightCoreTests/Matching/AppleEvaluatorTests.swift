@@ -275,7 +275,7 @@ struct AppleEvaluatorTests {
         #expect(decision.trace.count == 4)
         let last = decision.trace[3]
         #expect(last.kind == .component)
-        #expect(last.caseSensitive && last.percentEncoded && !last.exclude && !last.matched)
+        #expect(last.flags == .appleDefaults && !last.exclude && !last.matched)
         #expect(last.origin?.line == 7)
         #expect(last.checks.map(\.part) == [.path, .queryItem("articleNumber"), .fragment])
         #expect(last.checks.map(\.matched) == [false, false, true])

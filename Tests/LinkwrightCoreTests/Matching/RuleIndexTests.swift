@@ -40,8 +40,8 @@ import Testing
             default: break
             }
             if Bool.random(using: &generator) { component.exclude = true }
-            if Int.random(in: 0..<4, using: &generator) == 0 { component.caseSensitive = false }
-            if Int.random(in: 0..<4, using: &generator) == 0 { component.percentEncoded = false }
+            if Int.random(in: 0..<4, using: &generator) == 0 { component.flags[.caseSensitive] = false }
+            if Int.random(in: 0..<4, using: &generator) == 0 { component.flags[.percentEncoded] = false }
             components.append(component)
         }
         let split = Int.random(in: 0...components.count, using: &generator)

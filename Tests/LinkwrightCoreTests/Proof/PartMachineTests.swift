@@ -80,9 +80,9 @@ import Testing
                 let query = Self.text(["a", "b", "é", "%C3%A9", "%61", "=", "&", "x", "%26"], maxLength: 8, &generator)
                 guard let url = LinkURL("/?" + query) else { continue }
                 var values = ComparedValues(url)
-                let options = PatternOptions()
+                let options = PatternOptions(decoded: decode)
                 let expected = zip(names, patterns).allSatisfy { name, pattern in
-                    let occurrences = values.itemValues(named: name, options: options, decoded: decode)
+                    let occurrences = values.itemValues(named: name, options: options)
                     switch quantifier {
                     case .every:
                         return occurrences.isEmpty ? pattern.matches([]) : occurrences.allSatisfy(pattern.matches)

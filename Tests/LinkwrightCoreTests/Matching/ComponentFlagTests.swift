@@ -1,0 +1,79 @@
+import LinkwrightCore
+import Testing
+
+/// Every component flag is declared once (`ComponentFlag`) and everything else follows from the
+/// declaration: these tests run each stage for every case, so a flag added to the declaration
+/// is checked end to end without a test naming it, except for the example of its effect.
+@Suite struct ComponentFlagTests {
+    /// Per flag, a pattern and a URL that the flag's departing value matches and Apple's default
+    /// does not. A new flag fails `everyFlagHasAnExample` until it gets one.
+    static let effects: [ComponentFlag: (pattern: String, url: String)] = [
+        .caseSensitive: ("/help/*", "https://shop.example/HELP/faq"),
+        .percentEncoded: ("/café", "https://shop.example/caf%C3%A9"),
+    ]
+
+    @Test func everyFlagHasAnExample() {
+        #expect(Set(Self.effects.keys) == Set(ComponentFlag.allCases))
+    }
+
+    private func configuration(rule: String) throws -> Configuration {
+        let files = [
+            "environments/production.yaml":
+                "tier: production\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop}\n"
+                + "hosts:\n  shop.example: shop\n",
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n" + rule,
+        ]
+        let (configuration, diagnostics) = ConfigLoader().load(
+            files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
+        return try #require(configuration, "\(diagnostics)")
+    }
+
+    private func aasa(_ configuration: Configuration) throws -> AASADocument {
+        try #require(Compiler().compile(configuration).compiled.environments.first?.sites.first?.aasa)
+    }
+
+    @Test(arguments: ComponentFlag.allCases)
+    func aFlagTravelsFromTheConfigurationToTheDecision(_ flag: ComponentFlag) throws {
+        let (pattern, url) = try #require(Self.effects[flag])
+        let departing = !flag.appleDefault
+        let written = try configuration(
+            rule: "      - path: \"\(pattern)\"\n        \(flag.configurationKey): \(departing)\n")
+        #expect(written.domains.first?.applinks.first?.rules.first?.flags[flag]?.value == departing)
+
+        // Written into the AASA under Apple's key, and read back from it.
+        let document = try aasa(written)
+        let text = document.json.rendered()
+        #expect(text.contains("\"\(flag.rawValue)\": \(departing)"), "\(text)")
+        let reread = try #require(AASAReader().read(Array(text.utf8), file: "aasa").document)
+        #expect(reread.applinks?.details.first?.components?.first?.flags[flag] == departing)
+
+        // Its effect decides: the departing value opens the URL, Apple's default does not.
+        let link = try #require(LinkURL(url))
+        let decision = CompiledAASA(document).decision(for: link, appID: "ABCDE12345.com.example.shop", tracing: true)
+        #expect(decision.outcome == .match)
+        #expect(decision.trace.last?.flags[flag] == departing)
+        #expect(decision.trace.last?.flags.departures == [flag])
+        let plain = try aasa(try configuration(rule: "      - path: \"\(pattern)\"\n"))
+        #expect(CompiledAASA(plain).decision(for: link, appID: "ABCDE12345.com.example.shop").outcome == .noMatch)
+    }
+
+    @Test(arguments: ComponentFlag.allCases)
+    func theSchemaOffersEveryFlagWhereRulesAndDefaultsAreWritten(_ flag: ComponentFlag) throws {
+        let schema = try #require(JSONSchemaGenerator.document(for: "domain"))
+        let text = schema.rendered()
+        let occurrences = text.components(separatedBy: "\"\(flag.configurationKey)\"").count - 1
+        // A rule, an entry's defaults and the domain's defaults.
+        #expect(occurrences >= 2, "\(flag.configurationKey) appears \(occurrences) times")
+    }
+
+    @Test func flagsResolveFromTheNearestLevelThenAppleDefaults() {
+        let rule = ComponentFlags<Bool>([.caseSensitive: false])
+        let entry = ComponentFlags<Bool>([.caseSensitive: true, .percentEncoded: false])
+        let effective = rule.effective(inheriting: [entry, nil])
+        #expect(effective[.caseSensitive] == false)
+        #expect(effective[.percentEncoded] == false)
+        #expect(ComponentFlags<Bool>().effective() == .appleDefaults)
+        #expect(EffectiveFlags.appleDefaults.departures.isEmpty)
+        #expect(EffectiveFlags.android.departures == [.percentEncoded])
+    }
+}
