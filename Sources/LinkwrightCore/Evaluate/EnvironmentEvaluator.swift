@@ -13,9 +13,14 @@ public struct EnvironmentEvaluator: Sendable {
     /// Per Android app, the intent filters with a wildcard host.
     private let wildcardFilters: [[Int]]
 
+    /// The domain whose files each host serves: hosts of one domain share their compiled files.
+    private let domainByFileHost: [String: String]
+
     /// Evaluates `environment`; Android's dynamic rules are read as `androidRelease` reads them.
     public init(_ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest) {
         self.environment = environment
+        domainByFileHost = Dictionary(
+            environment.sites.map { ($0.fileHost.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
         var aasa: [String: CompiledAASA] = [:]
         var assetLinks: [String: CompiledAssetLinks] = [:]
         // Every host of a domain serves the same files in one environment: compile them once.
@@ -172,6 +177,8 @@ public struct EnvironmentEvaluator: Sendable {
 
     /// One intent filter that may claim a host, with the host it names and whose file it reads.
     struct AndroidClaimLink {
+        /// The filter's position in the app's list.
+        let index: Int
         let filter: IntentFilter
         let declared: Host
         let fileHost: String
@@ -191,8 +198,32 @@ public struct EnvironmentEvaluator: Sendable {
                 filter.hosts.first { $0.name == host }
                 ?? filter.hosts.first { HostPattern.androidFilter($0.name, matches: host) }
             guard let declared else { return nil }
-            return AndroidClaimLink(filter: filter, declared: declared, fileHost: declared.fileHost.name)
+            return AndroidClaimLink(index: index, filter: filter, declared: declared, fileHost: declared.fileHost.name)
         }
+    }
+
+    /// What decides a URL on a host apart from its path, query and fragment: per app, whether and
+    /// how it claims the host (through which intent filters on Android) and which domain's files
+    /// then decide. Two hosts in the same situation decide every path alike, so `test` decides
+    /// each expectation once per situation rather than once per host.
+    struct Situation: Hashable {
+        /// Per iOS app: `nil` when it does not claim the host, else the domain of the file that
+        /// decides (`""` when no file is served there).
+        var ios: [String?]
+        /// Per Android app: the claiming filters in order, each with its file's domain.
+        var android: [[Int: String]]
+    }
+
+    func situation(of host: String) -> Situation {
+        func domain(_ fileHost: String) -> String { domainByFileHost[fileHost] ?? "" }
+        let ios = environment.iosApps.indices.map { position in iosClaim(app: position, host: host).fileHost.map(domain)
+        }
+        let android = environment.androidApps.indices.map { position in
+            var links: [Int: String] = [:]
+            for link in androidClaimChain(app: position, host: host) { links[link.index] = domain(link.fileHost) }
+            return links
+        }
+        return Situation(ios: ios, android: android)
     }
 
     /// The compiled association files a host serves.

@@ -35,31 +35,104 @@ public enum ExpectationRunner {
         return results
     }
 
+    /// How many checks were made, and in which environments.
+    public struct Tally: Sendable {
+        public var checks = 0
+        public var environments: Set<String> = []
+    }
+
     /// Hands each result to `body` as it is found, for callers that need not keep them all: a
-    /// large configuration makes millions (every path expectation on every host).
+    /// large configuration makes millions (every path expectation on every host). Without
+    /// `includingPassed` only failed checks are made into results; the rest are counted.
+    ///
+    /// Every host of a domain in one situation (`EnvironmentEvaluator.Situation`: the same
+    /// claims, through the same files) decides a path alike, so a path expectation is decided
+    /// once per situation and its outcome holds for each such host.
+    @discardableResult
     public static func forEach(
-        _ configuration: Configuration, _ compiled: CompiledConfiguration, _ body: (Result) -> Void
-    ) {
+        _ configuration: Configuration, _ compiled: CompiledConfiguration, includingPassed: Bool = true,
+        _ body: (Result) -> Void
+    ) -> Tally {
+        var tally = Tally()
+        var domains: [String: DomainExpectations] = [:]
         for environment in compiled.environments {
             guard let declared = configuration.environment(named: environment.name) else { continue }
             let evaluator = EnvironmentEvaluator(environment)
+            var outcomes: [SituationKey: [Outcome?]] = [:]
             for binding in declared.hosts {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
-                let routes = domain.routesByRule
-                for expectation in domain.expectations
+                let expectations =
+                    domains[domain.name]
+                    ?? DomainExpectations(domain, platforms: Platform.allCases.count)
+                domains[domain.name] = expectations
+                let sampleHost = URLSamples.host(for: binding.host.value)
+                let key = SituationKey(domain: domain.name, situation: evaluator.situation(of: sampleHost))
+                var known = outcomes[key] ?? Array(repeating: nil, count: expectations.slots)
+                defer { outcomes[key] = known }
+                for (index, expectation) in domain.expectations.enumerated()
                 where Resolution.applies(expectation.environments, to: environment.name) {
-                    guard let url = url(expectation, on: binding.host.value) else { continue }
+                    guard let written = expectations.urls[index] else { continue }
+                    let url: LinkURL
+                    if let own = written.host {
+                        guard HostPattern.appleEntitlement(binding.host.value.name, matches: own) else { continue }
+                        url = written
+                    } else {
+                        url = written.on(host: sampleHost)
+                    }
                     for platform in expectation.platforms {
-                        if var result = check(expectation, url: url, platform: platform, evaluator, declared, binding) {
-                            if result.passed, let route = expectation.route {
-                                checkRoute(route.value, of: &result, url: url, routes: routes)
+                        let slot = index * Platform.allCases.count + Platform.allCases.firstIndex(of: platform)!
+                        let outcome: Outcome
+                        if written.host == nil, let cached = known[slot] {
+                            outcome = cached
+                        } else {
+                            var result = check(expectation, url: url, platform: platform, evaluator, declared, binding)
+                            if var decided = result, decided.passed, let route = expectation.route {
+                                checkRoute(route.value, of: &decided, url: url, routes: expectations.routes)
+                                result = decided
                             }
-                            body(result)
+                            outcome = result.map(Outcome.checked) ?? .notApplicable
+                            if written.host == nil { known[slot] = outcome }
                         }
+                        guard case .checked(var result) = outcome else { continue }
+                        tally.checks += 1
+                        tally.environments.insert(environment.name)
+                        guard includingPassed || !result.passed else { continue }
+                        result.host = binding.host.value.name
+                        result.url = url.description
+                        body(result)
                     }
                 }
             }
         }
+        return tally
+    }
+
+    /// A domain's expectations as every host reads them: URLs parsed once, routes by rule.
+    private struct DomainExpectations {
+        /// Per expectation, its URL; `nil` when it does not parse (lint reports it).
+        let urls: [LinkURL?]
+        let routes: [SourceLocation: Route]
+        /// One slot per expectation and platform.
+        let slots: Int
+
+        init(_ domain: Domain, platforms: Int) {
+            urls = domain.expectations.map { LinkURL($0.url.value) }
+            routes = domain.routesByRule
+            slots = domain.expectations.count * platforms
+        }
+    }
+
+    private struct SituationKey: Hashable {
+        var domain: String
+        var situation: EnvironmentEvaluator.Situation
+    }
+
+    /// What one expectation decided in one situation.
+    private enum Outcome {
+        /// The result, its host and URL those of the first host decided.
+        case checked(Result)
+        /// Nothing to check (an app without a build on the platform).
+        case notApplicable
     }
 
     /// With the app right, the route the deciding rule leads to must be the expected one.
@@ -80,16 +153,6 @@ public enum ExpectationRunner {
             result.actual += " with no destination: \(problem.message)"
             result.passed = false
         }
-    }
-
-    /// The expectation's URL on `host`: a path goes on every host; an absolute URL only on its own.
-    /// A wildcard binding is checked on a representative subdomain.
-    static func url(_ expectation: Expectation, on host: Host) -> LinkURL? {
-        guard let parsed = LinkURL(expectation.url.value) else { return nil }
-        if let own = parsed.host {
-            return HostPattern.appleEntitlement(host.name, matches: own) ? parsed : nil
-        }
-        return parsed.on(host: URLSamples.host(for: host))
     }
 
     private static func check(

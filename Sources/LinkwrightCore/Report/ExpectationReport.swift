@@ -12,16 +12,12 @@ public struct ExpectationReport: Report {
         _ configuration: Configuration, _ compiled: CompiledConfiguration, keepingPassed: Bool, pathPrefix: String
     ) {
         var results: [ExpectationRunner.Result] = []
-        var checks = 0
-        var environments: Set<String> = []
-        ExpectationRunner.forEach(configuration, compiled) { result in
-            checks += 1
-            environments.insert(result.environment)
-            if keepingPassed || !result.passed { results.append(result) }
+        let tally = ExpectationRunner.forEach(configuration, compiled, includingPassed: keepingPassed) {
+            results.append($0)
         }
         self.results = results
-        self.checks = checks
-        self.environments = environments.count
+        checks = tally.checks
+        environments = tally.environments.count
         context = ReportContext(pathPrefix: pathPrefix)
     }
 

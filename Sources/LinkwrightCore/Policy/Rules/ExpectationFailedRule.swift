@@ -26,8 +26,8 @@ struct ExpectationFailedRule: PolicyRule {
 
     func check(_ context: PolicyContext) -> [Finding] {
         var failures: [ExpectationRunner.Result] = []
-        ExpectationRunner.forEach(context.head.configuration, context.head.compiled) {
-            if !$0.passed { failures.append($0) }
+        ExpectationRunner.forEach(context.head.configuration, context.head.compiled, includingPassed: false) {
+            failures.append($0)
         }
         return failures.map { result in
             Finding(
