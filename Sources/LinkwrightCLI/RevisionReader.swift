@@ -3,7 +3,7 @@ import LinkwrightCore
 import LinkwrightIO
 
 /// What a revision (or the working tree) holds of the link contract.
-enum RevisionContent {
+enum RevisionContent: Sendable {
     case snapshot(PolicySnapshot, notes: [String])
     /// Nothing to compare at this revision: the configuration or file does not exist there.
     case absent(String)

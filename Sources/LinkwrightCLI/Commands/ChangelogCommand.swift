@@ -39,16 +39,29 @@ struct ChangelogCommand: Command {
                     "the changelog needs at least two revisions; found \(points.map(\.name).joined(separator: ", "))",
                 hint: "tag releases, or give a range such as v1.4..HEAD")
         }
-        var releases: [Changelog.Release] = []
+        // Read in order (libgit2 and the reader's cache are not shared between threads), then
+        // compared on every core: the comparisons are pure and independent.
+        var pairs: [ReleasePair] = []
         // The last revision whose contract could be read: a broken one in between is reported and
         // the next usable revision is compared with this one, so the walk goes on.
         var lastUsable: (name: String, snapshot: PolicySnapshot)?
         for (from, to) in zip(points, points.dropFirst()) {
-            if case .snapshot(let snapshot, _) = try reader.content(at: from.commit) {
-                lastUsable = (from.name, snapshot)
-            }
-            releases.append(try release(from: from, to: to, lastUsable: lastUsable, reader))
+            let before = try reader.content(at: from.commit)
+            if case .snapshot(let snapshot, _) = before { lastUsable = (from.name, snapshot) }
+            let after = try reader.content(at: to.commit)
+            let unchanged = reader.keys[from.commit.id].map { $0 == reader.keys[to.commit.id] } ?? false
+            pairs.append(
+                ReleasePair(
+                    from: Self.point(from), to: Self.point(to), before: before, after: after, unchanged: unchanged,
+                    lastUsable: lastUsable))
         }
+        let toCompare = pairs
+        let compared = LockedValue([Changelog.Release?](repeating: nil, count: toCompare.count))
+        DispatchQueue.concurrentPerform(iterations: toCompare.count) { index in
+            let release = toCompare[index].release()
+            compared.withLock { $0[index] = release }
+        }
+        let releases = compared.withLock { $0 }.map { $0! }
         try terminal.print(Changelog(releases: releases), as: arguments[Self.format])
         return .success
     }
@@ -77,44 +90,48 @@ struct ChangelogCommand: Command {
         return points
     }
 
-    private func release(
-        from fromRevision: (name: String, commit: GitCommit), to toRevision: (name: String, commit: GitCommit),
-        lastUsable: (name: String, snapshot: PolicySnapshot)?, _ reader: RevisionReader
-    ) throws -> Changelog.Release {
-        let (from, to) = (Self.point(fromRevision), Self.point(toRevision))
-        let before = try reader.content(at: fromRevision.commit)
-        let after = try reader.content(at: toRevision.commit)
-        if let key = reader.keys[fromRevision.commit.id], key == reader.keys[toRevision.commit.id] {
-            return Changelog.Release(from: from, to: to, changes: [])
-        }
-        switch after {
-        case .absent(let what):
-            return Changelog.Release(
-                from: from, to: to, changes: [], notes: ["\(what) in \(to.name)"], compared: false)
-        case .unusable(let why, _):
-            return Changelog.Release(
-                from: from, to: to, changes: [], notes: ["\(to.name): \(why)"], compared: false)
-        case .snapshot(let head, let headNotes):
-            var notes = headNotes
-            let base: PolicySnapshot?
-            switch before {
-            case .snapshot(let snapshot, let baseNotes):
-                base = snapshot
-                notes += baseNotes
-            case .absent:
-                base = nil
-                notes.append("the link contract first appears in \(to.name)")
+    /// Two consecutive points and what the reader found at each.
+    private struct ReleasePair: Sendable {
+        let from: Changelog.Point
+        let to: Changelog.Point
+        let before: RevisionContent
+        let after: RevisionContent
+        /// Both points read the same contract (equal cache keys).
+        let unchanged: Bool
+        let lastUsable: (name: String, snapshot: PolicySnapshot)?
+
+        func release() -> Changelog.Release {
+            if unchanged { return Changelog.Release(from: from, to: to, changes: []) }
+            switch after {
+            case .absent(let what):
+                return Changelog.Release(
+                    from: from, to: to, changes: [], notes: ["\(what) in \(to.name)"], compared: false)
             case .unusable(let why, _):
-                base = lastUsable?.snapshot
-                notes.append(
-                    "\(from.name): \(why); "
-                        + (lastUsable.map { "compared with \($0.name), the last revision that could be read" }
-                            ?? "no earlier revision to compare with"))
+                return Changelog.Release(
+                    from: from, to: to, changes: [], notes: ["\(to.name): \(why)"], compared: false)
+            case .snapshot(let head, let headNotes):
+                var notes = headNotes
+                let base: PolicySnapshot?
+                switch before {
+                case .snapshot(let snapshot, let baseNotes):
+                    base = snapshot
+                    notes += baseNotes
+                case .absent:
+                    base = nil
+                    notes.append("the link contract first appears in \(to.name)")
+                case .unusable(let why, _):
+                    base = lastUsable?.snapshot
+                    notes.append(
+                        "\(from.name): \(why); "
+                            + (lastUsable.map { "compared with \($0.name), the last revision that could be read" }
+                                ?? "no earlier revision to compare with"))
+                }
+                let changes =
+                    StructuralDiff.changes(base: base, head: head) + BehaviourDiff.changes(base: base, head: head)
+                var seen: Set<String> = []
+                return Changelog.Release(
+                    from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted })
             }
-            let changes = StructuralDiff.changes(base: base, head: head) + BehaviourDiff.changes(base: base, head: head)
-            var seen: Set<String> = []
-            return Changelog.Release(
-                from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted })
         }
     }
 

@@ -75,5 +75,5 @@ public enum PolicyRules {
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }
 
     /// The rule `linkwright test` reports a failed expectation under, as `check` does.
-    public static var expectationFailed: RuleInfo { ExpectationFailedRule().info }
+    public static let expectationFailed = ExpectationFailedRule().info
 }

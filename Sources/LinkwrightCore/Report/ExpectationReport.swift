@@ -3,10 +3,14 @@ public struct ExpectationReport: Report {
     public var title = "linkwright test"
     /// Every check when `keepingPassed`, otherwise the failed ones only: a large configuration
     /// makes millions of checks, and only JSON and JUnit list the passing ones.
-    public var results: [ExpectationRunner.Result]
-    public var checks: Int
-    public var environments: Int
-    public var context: ReportContext
+    public let results: [ExpectationRunner.Result]
+    public let checks: Int
+    public let environments: Int
+    public let context: ReportContext
+    /// The failed checks, and each as the finding `check` reports it as: made once, since a
+    /// large configuration fails hundreds of thousands and every printer reads them.
+    public let failures: [ExpectationRunner.Result]
+    public let findings: [Finding]
 
     public init(
         _ configuration: Configuration, _ compiled: CompiledConfiguration, keepingPassed: Bool, pathPrefix: String
@@ -18,17 +22,14 @@ public struct ExpectationReport: Report {
         self.results = results
         checks = tally.checks
         environments = tally.environments.count
-        context = ReportContext(pathPrefix: pathPrefix)
-    }
-
-    public var failures: [ExpectationRunner.Result] { results.filter { !$0.passed } }
-
-    /// Each failed check, reported as the rule `check` reports it under.
-    public var findings: [Finding] {
-        failures.map { result in
+        let context = ReportContext(pathPrefix: pathPrefix)
+        self.context = context
+        failures = results.filter { !$0.passed }
+        findings = failures.map { result in
             Finding(
                 rule: PolicyRules.expectationFailed.id, severity: .error,
-                message: result.failureMessage(namingEnvironment: true, decidingRule: result.decidingRule.map(place)),
+                message: result.failureMessage(
+                    namingEnvironment: true, decidingRule: result.decidingRule.map(context.place)),
                 location: result.location, hint: result.comment, witnesses: [result.url],
                 environment: result.environment, host: result.host, platform: result.platform,
                 identity: [result.environment, result.url, result.platform.rawValue])

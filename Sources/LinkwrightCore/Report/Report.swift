@@ -54,12 +54,10 @@ extension Report {
     public var groups: [FindingGroup] { FindingGroup.groups(findings, in: self) }
 
     /// `path` as the report names files: repository- or working-directory-relative.
-    public func path(_ location: SourceLocation) -> String { context.pathPrefix + location.file }
+    public func path(_ location: SourceLocation) -> String { context.path(location) }
 
     /// `path:line:column`.
-    public func place(_ location: SourceLocation) -> String {
-        "\(path(location)):\(location.line):\(location.column)"
-    }
+    public func place(_ location: SourceLocation) -> String { context.place(location) }
 }
 
 /// How a report names files and what makes a finding block.
@@ -69,6 +67,14 @@ public struct ReportContext: Sendable {
     /// What the comparison's base is called, for findings at the base.
     public var baseName: String?
     public var failOn: FailThreshold
+
+    /// `path` as reports name files: repository- or working-directory-relative.
+    public func path(_ location: SourceLocation) -> String { pathPrefix + location.file }
+
+    /// `path:line:column`.
+    public func place(_ location: SourceLocation) -> String {
+        "\(path(location)):\(location.line):\(location.column)"
+    }
 
     public init(pathPrefix: String = "", baseName: String? = nil, failOn: FailThreshold = .error) {
         self.pathPrefix = pathPrefix

@@ -138,6 +138,7 @@ public final class OutputFolder {
         }
         let stagingName = Self.stagingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         var journal = BuildJournal(staging: stagingName)
+        var digests = ArtifactHashes()
         do {
             guard let staging = try handle.folder(stagingName, create: true) else {
                 throw FolderHandle.Failure(path: path, reason: "cannot create the staging folder")
@@ -145,7 +146,7 @@ public final class OutputFolder {
             for (index, path) in (plan.created + plan.changed).enumerated() {
                 let bytes = byPath[path]!.bytes
                 try staging.createFile(String(index), bytes: bytes, flush: false)
-                journal.moves.append(.init(staged: String(index), path: path, hash: SHA256.hex(bytes)))
+                journal.moves.append(.init(staged: String(index), path: path, hash: digests.hex(bytes)))
             }
             let recorded = try manifest()
             let hashes = Dictionary(recorded.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
@@ -154,7 +155,7 @@ public final class OutputFolder {
             }
             let entries =
                 recorded.filter { !environments.contains($0.environment) }
-                + artifacts.map { ManifestEntry(path: $0.path, hash: SHA256.hex($0.bytes)) }
+                + artifacts.map { ManifestEntry(path: $0.path, hash: digests.hex($0.bytes)) }
             let manifestBytes = Self.manifestText(entries)
             let current = try handle.read(Self.manifestName, limit: manifestBytes.count)
             if journal.moves.isEmpty && journal.removals.isEmpty && current == manifestBytes {
@@ -370,5 +371,26 @@ struct BuildJournal: Equatable {
                 return nil
             }
         }
+    }
+}
+
+/// SHA-256 of artifacts' bytes, computed once per buffer: every host of a domain shares one
+/// rendered buffer (`ArtifactRenderer`), so thousands of files cost a few hundred digests. The
+/// artifacts outlive this value, so a buffer's address cannot be reused for other bytes.
+private struct ArtifactHashes {
+    private struct Buffer: Hashable {
+        let address: UInt
+        let count: Int
+    }
+    private var known: [Buffer: String] = [:]
+
+    mutating func hex(_ bytes: [UInt8]) -> String {
+        let buffer = bytes.withUnsafeBufferPointer {
+            Buffer(address: UInt(bitPattern: $0.baseAddress), count: $0.count)
+        }
+        if let hash = known[buffer] { return hash }
+        let hash = SHA256.hex(bytes)
+        known[buffer] = hash
+        return hash
     }
 }
