@@ -3,6 +3,12 @@
 public enum JSONSchemaGenerator {
     public static let baseURL = "https://linkwright.dev/schema/"
 
+    /// The first line of a configuration file of `kind` that points yaml-language-server at its
+    /// schema, relative to the file as the example configuration and `import` write it.
+    public static func editorComment(for kind: String) -> String {
+        "# yaml-language-server: $schema=../docs/schema/\(kind).schema.json"
+    }
+
     /// The schema document for one file kind (`environment`, `domain`, `policy`).
     public static func document(for kind: String) -> JSON? {
         guard let file = ConfigSchema.files.first(where: { $0.kind == kind }) else { return nil }
