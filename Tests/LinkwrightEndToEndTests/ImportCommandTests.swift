@@ -157,7 +157,7 @@ import Testing
         #expect(domain.contains("  - url: \"/example#no_universal_links\"\n    opens_web: true\n"))
         #expect(
             domain.contains(
-                "  - url: /login/desktop/example\n    opens_app: mask\n    comment: \"imported: the rule /login/desktop/*\"\n"
+                "  - url: /login/desktop/example\n    opens_app: mask\n    comment: pins the rule /login/desktop/*\n"
             ))
         let passing = try runLinkwright(["test"], in: folder.url)
         #expect(passing.status == 0, "\(passing)")

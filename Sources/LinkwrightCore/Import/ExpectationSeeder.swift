@@ -79,7 +79,7 @@ public enum ExpectationSeeder {
                             evaluator: evaluator)
                     else { continue }
                     urls.insert(candidate)
-                    let comment = "imported: " + (rule.exclude ? "the exclusion " : "the rule ") + describe(rule)
+                    let comment = (rule.exclude ? "pins the exclusion " : "pins the rule ") + describe(rule)
                     if Set(outcomes.map(\.outcome)).count == 1 {
                         seeds.append(
                             Seed(url: candidate, outcome: outcomes[0].outcome, platforms: nil, comment: comment))
@@ -136,8 +136,8 @@ public enum ExpectationSeeder {
     /// The `expectations:` block, or nothing when there is nothing to pin.
     static func block(_ seeds: [Seed]) -> String {
         guard !seeds.isEmpty else { return "" }
-        var text = "# Pinned by import: each rule's URL decides as the imported files did. Keep them, and\n"
-        text += "# add your own: linkwright test checks them on every host of the domain.\nexpectations:\n"
+        var text = "# Each rule's URL, pinned to what it decides today: linkwright test checks them on every\n"
+        text += "# host of the domain. Keep them, and add your own.\nexpectations:\n"
         for seed in seeds {
             text += "  - url: \(YAMLWriter.scalar(seed.url))\n"
             switch seed.outcome {

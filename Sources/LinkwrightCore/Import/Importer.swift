@@ -53,6 +53,14 @@ public struct Importer: Sendable {
         self.existing = existing
     }
 
+    /// A domain's name from the host serving it, without its last label, dots as dashes:
+    /// `museo.example` → `museo`, `entradas.museo.example` → `entradas-museo`.
+    public static func domainName(for host: Host) -> String {
+        let labels = host.fileHost.name.split(separator: ".").map(String.init)
+        let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
+        return base.isEmpty ? "site" : base
+    }
+
     public func run(_ sites: [Site]) -> Result {
         var translation = Translation(environment: environment, tier: tier, existing: existing?.environment)
         translation.collectApps(sites)
@@ -320,9 +328,8 @@ private struct Translation {
     // MARK: Domains
 
     mutating func domainName(for host: Host, taken: Set<String>) -> String {
-        let labels = host.fileHost.name.split(separator: ".").map(String.init)
-        let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
-        var name = base.isEmpty ? "site" : base
+        let base = Importer.domainName(for: host)
+        var name = base
         var index = 2
         while taken.contains(name) {
             name = "\(base)-\(index)"
