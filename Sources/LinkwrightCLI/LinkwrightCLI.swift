@@ -10,7 +10,8 @@ public enum LinkwrightCLI {
     static var commands: [any Command.Type] {
         [
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
-            CheckCommand.self, DiffCommand.self, ImportCommand.self, PromoteCommand.self, ChangelogCommand.self,
+            CheckCommand.self, DiffCommand.self, InitCommand.self, ImportCommand.self, PromoteCommand.self,
+            ChangelogCommand.self,
             VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
             CompletionsCommand.self,
         ]

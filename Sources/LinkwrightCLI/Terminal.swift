@@ -48,6 +48,12 @@ final class Terminal {
         Self.write(Self.line(text), to: STDERR_FILENO)
     }
 
+    /// A question on standard error, the answer typed after it on the same line.
+    func prompt(_ text: String) {
+        flush()
+        Self.write(Array(text.utf8), to: STDERR_FILENO)
+    }
+
     /// Collects standard output until `flush()`, instead of a system call per line.
     func beginBuffering() { pending = pending ?? [] }
 

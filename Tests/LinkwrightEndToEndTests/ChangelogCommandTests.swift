@@ -65,6 +65,95 @@ import Testing
         #expect(try ranges(glob.stdout) == ["v1.1..v1.10"])
     }
 
+    /// With a GitHub origin each release links to its comparison; --only-changed leaves out the
+    /// releases that change nothing (v1.2 touched only the README, v1.3 did not compile).
+    @Test func releasesLinkToTheForgeAndCanBeOnlyTheChangedOnes() throws {
+        let fixture = try configurationHistory()
+        try fixture.git("remote", "add", "origin", "git@github.com:acme/shop.git")
+        let result = try linkwright(["changelog", "--only-changed"], fixture)
+        #expect(result.status == 0, "\(result)")
+        let headings = result.stdout.split(separator: "\n").filter { $0.hasPrefix("## ") }.map {
+            $0.split(separator: " ")[1]
+        }
+        #expect(headings == ["v1.10", "v1.1"], "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "Since v1.0 (2023-11-14, `a3e3fff`) · [Compare v1.0...v1.1](https://github.com/acme/shop/compare/v1.0...v1.1).\n"
+            ), "\(result.stdout)")
+        #expect(result.stdout.contains("### production · shop.example — iOS\n\n- Links to `/offers/example` now open"))
+        let json = try linkwright(["changelog", "--format", "json"], fixture)
+        #expect(json.stdout.contains(#""compare": "https://github.com/acme/shop/compare/v1.3...v1.10""#), "\(json)")
+    }
+
+    /// The page's structure, read by Python's html.parser: a heading per release, a section
+    /// heading per host and platform, one list item per change with its URL as code, the
+    /// forge's link, and every element closed.
+    @Test func theHTMLPageHasTheStructureOfReleaseNotes() throws {
+        let fixture = try configurationHistory()
+        try fixture.git("remote", "add", "origin", "https://gitlab.com/acme/shop.git")
+        let page = try linkwright(["changelog", "--format", "html"], fixture)
+        #expect(page.status == 0, "\(page)")
+        let script = """
+            import json, sys
+            from html.parser import HTMLParser
+            class Page(HTMLParser):
+                def __init__(self):
+                    super().__init__()
+                    self.open, self.text, self.tags, self.items, self.links, self.unclosed = [], {}, [], [], [], []
+                def handle_starttag(self, tag, attrs):
+                    if tag not in ("meta", "br"):
+                        self.open.append(tag)
+                    self.tags.append(tag)
+                    attrs = dict(attrs)
+                    if tag == "li":
+                        self.items.append([attrs.get("class"), "", 0])
+                    if tag == "code" and "li" in self.open:
+                        self.items[-1][2] += 1
+                    if tag == "a":
+                        self.links.append(attrs.get("href"))
+                def handle_endtag(self, tag):
+                    if not self.open or self.open[-1] != tag:
+                        self.unclosed.append(tag)
+                    else:
+                        self.open.pop()
+                def handle_data(self, data):
+                    for tag in ("h1", "h2", "h3", "title"):
+                        if self.open and self.open[-1] == tag:
+                            self.text.setdefault(tag, []).append(data)
+                    if "li" in self.open:
+                        self.items[-1][1] += data
+            page = Page()
+            page.feed(sys.stdin.read())
+            print(json.dumps({"h1": page.text.get("h1"), "h2": len(page.text.get("h2", [])),
+                              "h3": page.text.get("h3"), "items": page.items, "links": page.links,
+                              "tables": page.tags.count("table"), "balanced": not page.unclosed and not page.open}))
+            """
+        let parsed = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], input: Data(page.stdout.utf8))
+        let dom = try #require(
+            try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any], "\(parsed)")
+        #expect(dom["balanced"] as? Bool == true, "\(dom)")
+        #expect(dom["h1"] as? [String] == ["Link changes"])
+        #expect(dom["h2"] as? Int == 4)
+        #expect(
+            dom["h3"] as? [String] == [
+                "production · shop.example — Android", "production · shop.example — iOS",
+                "production · shop.example — Android",
+            ], "\(dom)")
+        let items = try #require(dom["items"] as? [[Any]])
+        #expect(items.count == 9, "\(items)")
+        #expect(
+            items.contains {
+                $0[0] as? String == "behaviour"
+                    && $0[1] as? String
+                        == "Links to /offers/example now open ABCDE12345.com.example.shop (they stayed on the web)."
+                    && $0[2] as? Int == 1
+            }, "\(items)")
+        #expect(items.filter { $0[0] as? String == "structure" }.count == 6)
+        #expect((dom["links"] as? [String])?.first == "https://gitlab.com/acme/shop/-/compare/v1.3...v1.10")
+        #expect(dom["tables"] as? Int == 0)
+    }
+
     @Test func needsTwoRevisions() throws {
         let fixture = try GitFixture()
         try fixture.commit("Shop", ShopConfiguration.files())
@@ -106,7 +195,12 @@ import Testing
         if let mismatch = Golden.mismatch(result.stdout, golden: Self.golden.appendingPathComponent("artifact.md")) {
             Issue.record(Comment(rawValue: mismatch))
         }
-        #expect(result.stdout.contains("now opens ABCDE12345.com.example.shop (was web)"))
+        // The section names the host and platform; the example is one of the rule's own URLs.
+        #expect(
+            result.stdout.contains(
+                "### shop.example — iOS\n\n- Links to `/offers/example` now open ABCDE12345.com.example.shop (they stayed on the web).\n"
+            ), "\(result.stdout)")
+        #expect(!result.stdout.contains("### artifact"))
         #expect(result.stdout.contains("is not valid JSON"))
     }
 }

@@ -92,6 +92,67 @@ import Testing
         #expect(try Self.complete([name, ""], with: script) == choices)
     }
 
+    /// Whether `shell` can be run here: zsh and fish are optional (scripts/install-deps.sh leaves
+    /// them out), and their tests say so when they are skipped.
+    static func installed(_ shell: String) -> Bool {
+        (try? runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "command -v \(shell)"]))?.status == 0
+    }
+
+    @Test func theBashScriptParses() throws {
+        let script = try runLinkwright(["completions", "bash"]).stdout
+        let parsed = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["bash", "-n"], input: Data(script.utf8))
+        #expect(parsed.status == 0 && parsed.stderr.isEmpty, "\(parsed)")
+    }
+
+    /// zsh parses the script, and loading it under compinit defines the completion function.
+    @Test(.enabled(if: installed("zsh"), "zsh is not installed: its completion script is not checked"))
+    func theZshScriptParsesAndLoads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let script = try runLinkwright(["completions", "zsh"]).stdout
+        let path = try folder.write("_linkwright", script).path
+        let parsed = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["zsh", "-n", path])
+        #expect(parsed.status == 0 && parsed.stderr.isEmpty, "\(parsed)")
+        let loaded = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "zsh", "-f", "-c",
+                "autoload -U compinit && compinit -u -D && source \(path) && print -r -- ${_comps[linkwright]}",
+            ], environment: ["HOME": folder.url.path])
+        #expect(loaded.status == 0 && loaded.stdout == "_linkwright\n", "\(loaded)")
+        for spec in CommandDeclarationTests.specs {
+            #expect(script.contains("        \(spec.name))\n"), "\(spec.name) has no case")
+        }
+    }
+
+    /// fish parses the script and, asked what follows, offers each command's options and the
+    /// choices of its arguments, as declared.
+    @Test(.enabled(if: installed("fish"), "fish is not installed: its completion script is not checked"))
+    func theFishScriptOffersWhatIsDeclared() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("linkwright.fish", try runLinkwright(["completions", "fish"]).stdout).path
+        let parsed = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["fish", "--no-execute", path])
+        #expect(parsed.status == 0 && parsed.stderr.isEmpty, "\(parsed)")
+        func complete(_ line: String) throws -> [String] {
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", path, line],
+                environment: ["HOME": folder.url.path, "XDG_CONFIG_HOME": folder.url.path])
+            #expect(result.status == 0, "\(result)")
+            return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        }
+        #expect(try complete("linkwright ").sorted() == (Self.names + ["help"]).sorted())
+        for name in Self.names {
+            let spec = Self.spec(name)
+            let options = (spec.options + [OptionSpec.help]).map { "--\($0.name)" }
+            #expect(try complete("linkwright \(name) --").sorted() == options.sorted(), "\(name)")
+            for option in spec.options where option.choices != nil {
+                #expect(try complete("linkwright \(name) --\(option.name) ").sorted() == option.choices!.sorted())
+            }
+        }
+    }
+
     /// What the bash completion `script` offers for the last of `words`, typed after `linkwright`.
     static func complete(_ words: [String], with script: String) throws -> [String] {
         let run = """

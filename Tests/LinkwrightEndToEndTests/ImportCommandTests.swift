@@ -25,7 +25,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.hasSuffix(
-                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml\n"
+                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml with 23 expectations that pin what they decide today (linkwright test)\n"
             ))
         #expect(result.stderr.contains("modern.json:17:52: warning: query item \"flag\" is the boolean true"))
         #expect(
@@ -48,9 +48,11 @@ import Testing
         #expect(lint.stdout == ".: configuration is valid (0 errors, 1 warning)\n")
         #expect(
             lint.stderr.contains(
-                "domains/old.yaml:6:9: warning: rule \"/old/private\" is never reached: the rule at line 5 decides every URL it matches first [UNREACHABLE_RULE]"
+                "domains/old.yaml:7:9: warning: rule \"/old/private\" is never reached: the rule at line 6 decides every URL it matches first [UNREACHABLE_RULE]"
             ), "\(lint)")
         #expect(try runLinkwright(["build"], in: folder.url).status == 0)
+        let test = try runLinkwright(["test"], in: folder.url)
+        #expect(test.status == 0 && test.stdout.hasPrefix("25 checks passed in 1 environment"), "\(test)")
     }
 
     @Test func aFolderInBuildLayoutImportsAndSharesIdenticalContracts() throws {
@@ -94,18 +96,82 @@ import Testing
         #expect(!folder.exists("environments") && !folder.exists("domains"))
     }
 
-    @Test func anExistingEnvironmentIsNotOverwritten() throws {
+    /// An existing environment keeps its text: the new app and host are added at the end of its
+    /// `apps:` and `hosts:`; a host it serves already is refused and nothing is written.
+    @Test func hostsAreAddedToAnExistingEnvironment() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.copyExampleConfiguration()
+        let before = try folder.read("environments/production.yaml")
         let result = try runLinkwright(
             [
                 "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
                 "--env", "production",
             ],
             in: folder.url)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("error: environments/production.yaml already exists"))
+        #expect(result.status == 0, "\(result)")
+        let after = try folder.read("environments/production.yaml")
+        let app = "\n  news:\n    ios:\n      bundle_id: com.example.news\n      team_id: ABCDE12345"
+        let host = "\n  news.example: news"
+        #expect(after.contains(app + "\nhosts:") && after.hasSuffix(host + "\n"), "\(after)")
+        #expect(
+            after.replacingOccurrences(of: app, with: "").replacingOccurrences(of: host, with: "") == before,
+            "everything else is as it was")
+        #expect(try runLinkwright(["lint"], in: folder.url).status == 0)
+        #expect(try runLinkwright(["test"], in: folder.url).status == 0)
+
+        let served = try runLinkwright(
+            [
+                "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "museo.example",
+                "--env", "production",
+            ],
+            in: folder.url)
+        #expect(served.status == 2)
+        #expect(
+            served.stderr.contains(
+                "environments/production.yaml:39:3: error: museo.example is already served by domain museo in environment production [IMPORT_CONFLICT]"
+            ), "\(served)")
+        #expect(try folder.read("environments/production.yaml") == after, "a refused import writes nothing")
+    }
+
+    /// A real site's file (firefly.social's, 11 rules and an exclusion on a fragment): the import
+    /// pins each rule with a URL written from its own text, `test` passes on the result, and fails
+    /// once a rule no longer decides what it did.
+    @Test(
+        .enabled(if: RepositoryPaths.sharedCorpus != nil, Comment(rawValue: RepositoryPaths.sharedCorpusMissing)))
+    func anImportedSitePassesTestUntilARuleChanges() throws {
+        let corpus = try #require(RepositoryPaths.sharedCorpus)
+        let original = corpus.appendingPathComponent(
+            "aasa/Adophlidu__firefly.social__public_.well-known_apple-app-site-association")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let imported = try runLinkwright(
+            ["import", "--aasa", original.path, "--host", "firefly.social", "--env", "production"], in: folder.url)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout.contains("with 12 expectations that pin what they decide today"), "\(imported)")
+        let domain = try folder.read("domains/firefly.yaml")
+        #expect(domain.hasPrefix("# yaml-language-server: $schema=../docs/schema/domain.schema.json\n"))
+        #expect(
+            try folder.read("environments/production.yaml").hasPrefix(
+                "# yaml-language-server: $schema=../docs/schema/environment.schema.json\n"))
+        #expect(domain.contains("  - url: \"/example#no_universal_links\"\n    opens_web: true\n"))
+        #expect(
+            domain.contains(
+                "  - url: /login/desktop/example\n    opens_app: mask\n    comment: pins the rule /login/desktop/*\n"
+            ))
+        let passing = try runLinkwright(["test"], in: folder.url)
+        #expect(passing.status == 0, "\(passing)")
+        #expect(passing.stdout.hasPrefix("13 checks passed"), "\(passing)")
+
+        try folder.write(
+            "domains/firefly.yaml",
+            domain.replacingOccurrences(
+                of: "      - path: /nft/*\n", with: "      - path: /nft/*\n        exclude: true\n"))
+        let failing = try runLinkwright(["test"], in: folder.url)
+        #expect(failing.status == 1, "\(failing)")
+        #expect(
+            failing.stdout.contains("https://firefly.social/nft/example on ios in production: expected mask, got web"),
+            "\(failing)")
     }
 
     /// Every real-world file of the shared corpus: valid ones import, build, and decide sample
@@ -149,6 +215,9 @@ import Testing
             }
             imported += 1
             #expect(try runLinkwright(["build"], in: folder.url).status == 0, "\(file.lastPathComponent)")
+            // The expectations the import seeded hold on what it wrote.
+            let test = try runLinkwright(["test"], in: folder.url)
+            #expect(test.status == 0, "\(file.lastPathComponent): \(test)")
             if option == "--aasa" { try expectSameDecisions(original: file, folder: folder) }
         }
         print(

@@ -7,6 +7,8 @@ import LinkwrightIO
 struct ChangelogCommand: Command {
     static let tags = Option<String?>(name: "tags", valueName: "GLOB", help: "Only tags matching this glob, e.g. 'v*'")
     static let format = Option.format([OutputFormat.markdown, .json, .html])
+    static let onlyChanged = Option<Bool>(
+        name: "only-changed", help: "Leave out the releases that change no link and no declaration")
 
     static let spec = CommandSpec(
         name: "changelog",
@@ -19,9 +21,13 @@ struct ChangelogCommand: Command {
             example URLs. FROM..TO takes any revisions (TO defaults to HEAD); FROM and TO are the
             first and last points. Tags that did not touch the contract cost nothing: compiled
             results are cached by git tree ID. A revision where the contract is absent or does not
-            compile is reported as such and the walk continues.
+            compile is reported as such and the walk continues. Each release is headed with its tag,
+            date and commit, and links to the forge's comparison page when the remote origin is on
+            GitHub, GitLab or Bitbucket; its changes are sentences under a heading per host and
+            platform, each shown on a URL written from the rules' own text. With --artifact, --host
+            names the host that serves the file, and the URLs shown are on it.
             """,
-        options: [tags, Workspace.config] + RevisionReader.options + [format],
+        options: [tags, Workspace.config] + RevisionReader.options + [onlyChanged, format],
         arguments: [ArgumentSpec(name: "FROM..TO", help: "Revision range (default: every tag)", occurrence: .optional)])
 
     let arguments: ParsedArguments
@@ -61,8 +67,12 @@ struct ChangelogCommand: Command {
             let release = toCompare[index].release()
             compared.withLock { $0[index] = release }
         }
-        let releases = compared.withLock { $0 }.map { $0! }
-        try terminal.print(Changelog(releases: releases), as: arguments[Self.format])
+        var releases = compared.withLock { $0 }.map { $0! }
+        if arguments[Self.onlyChanged] { releases = releases.filter { !$0.changes.isEmpty } }
+        let remote = (try? reader.repository)?.originURL()
+        try terminal.print(
+            Changelog(releases: releases, compareLinks: remote.flatMap(CompareLinks.init(remote:))),
+            as: arguments[Self.format])
         return .success
     }
 
@@ -126,8 +136,9 @@ struct ChangelogCommand: Command {
                             + (lastUsable.map { "compared with \($0.name), the last revision that could be read" }
                                 ?? "no earlier revision to compare with"))
                 }
-                let changes =
-                    StructuralDiff.changes(base: base, head: head) + BehaviourDiff.changes(base: base, head: head)
+                let behaviour = ReleaseNoteWitnesses.readable(
+                    BehaviourDiff.changes(base: base, head: head), base: base, head: head)
+                let changes = StructuralDiff.changes(base: base, head: head) + behaviour
                 var seen: Set<String> = []
                 return Changelog.Release(
                     from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted })

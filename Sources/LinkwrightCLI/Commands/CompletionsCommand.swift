@@ -1,7 +1,7 @@
-/// `linkwright completions bash`: a completion script made from what the commands declare, so it
-/// knows every command, option and choice the parser does.
+/// `linkwright completions bash|zsh|fish`: a completion script made from what the commands
+/// declare, so it knows every command, option and choice the parser does.
 struct CompletionsCommand: Command {
-    static let shells = ["bash"]
+    static let shells = ["bash", "zsh", "fish"]
     static let shell = ArgumentSpec(name: "SHELL", help: "The shell to complete in", choices: shells)
 
     static let spec = CommandSpec(
@@ -9,20 +9,28 @@ struct CompletionsCommand: Command {
         abstract: "Print a shell script that completes linkwright's commands, options and choices",
         discussion: """
             Completes command names, the options of each command, and the values of options and
-            arguments that have a fixed set of them; anything else completes as a path. In bash:
-              source <(linkwright completions bash)
+            arguments that have a fixed set of them; anything else completes as a path.
+              bash:  source <(linkwright completions bash)
+              zsh:   linkwright completions zsh > "${fpath[1]}/_linkwright"  (then compinit)
+              fish:  linkwright completions fish > ~/.config/fish/completions/linkwright.fish
             """,
         arguments: [shell])
 
+    let shell: String
+
     init(_ arguments: ParsedArguments) throws {
-        guard let shell = arguments.positionals.first else { throw UsageError(message: "name the shell: bash") }
+        guard let shell = arguments.positionals.first else {
+            throw UsageError(message: "name the shell: \(Self.shells.joined(separator: ", "))")
+        }
         guard Self.shells.contains(shell) else {
             throw UsageError(message: "unknown shell \"\(shell)\"; choose \(Self.shells.joined(separator: ", "))")
         }
+        self.shell = shell
     }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
-        terminal.out(Self.bash(LinkwrightCLI.commands.map { $0.spec }))
+        let specs = LinkwrightCLI.commands.map { $0.spec }
+        terminal.out(shell == "zsh" ? Self.zsh(specs) : shell == "fish" ? Self.fish(specs) : Self.bash(specs))
         return .success
     }
 

@@ -9,9 +9,11 @@ struct ImportCommand: Command {
     static let hosts = Option<[String]>(
         name: "host", valueName: "HOST", help: "The host serving the files given before it")
     static let from = Option<String?>(name: "from", valueName: "DIR", help: "A folder of HOST/.well-known/ files")
-    static let environment = Option<String>.required(name: "env", valueName: "NAME", help: "The environment to create")
+    static let environment = Option<String>.required(
+        name: "env", valueName: "NAME", help: "The environment to create, or to add the hosts to")
     static let tier = Option<Tier>(
-        name: "tier", valueName: "TIER", choices: Tier.allCases, default: .production, help: "Its tier")
+        name: "tier", valueName: "TIER", choices: Tier.allCases, default: .production,
+        help: "Its tier, when it is created")
     static let dryRun = Option<Bool>(name: "dry-run", help: "Print the files instead of writing them")
 
     static let spec = CommandSpec(
@@ -21,7 +23,12 @@ struct ImportCommand: Command {
             Each --host takes the --aasa and --assetlinks given before it (repeat the group for more
             hosts); --from DIR reads DIR/HOST/.well-known/{apple-app-site-association,assetlinks.json},
             the layout build writes. The files become environments/NAME.yaml and one domain file per
-            distinct contract (hosts with identical files share one). Every form iOS and Android read
+            distinct contract (hosts with identical files share one); when environments/NAME.yaml
+            exists, the hosts and any new apps are added to it (an app it declares keeps its name,
+            a host it serves already is an error). Each domain file ends with expectations that pin
+            what the files decide today, one readable URL per rule (an exclusion's URL stays on the
+            web), each checked before it is written: linkwright test passes at once and fails when
+            a rule changes what it decides. Every form iOS and Android read
             is accepted: components, legacy paths with NOT, the details dictionary, defaults at every
             level, variables, signed files, dynamic rules. The result is compiled and each host's files
             are compared with the originals by what they decide; anything that would change behaviour
@@ -93,18 +100,26 @@ struct ImportCommand: Command {
         }
         let tier = arguments[Self.tier]
         let printer = DiagnosticPrinter(terminal: terminal, configPath: ".")
+        let existing = (try? workspace.files()) ?? []
+        let existingEnvironment = try self.existingEnvironment(environment, among: existing, workspace: workspace)
         // Files that cannot be read are reported alone: translating the rest would only add noise.
         let unreadable = diagnostics.contains { $0.severity == .error }
-        let result = unreadable ? nil : Importer(environment: environment, tier: tier).run(sites)
+        let importer = Importer(environment: environment, tier: tier, existing: existingEnvironment)
+        let result = unreadable ? nil : importer.run(sites)
         diagnostics += result?.diagnostics ?? []
         printer.printText(diagnostics.sorted())
         guard let result, !diagnostics.contains(where: { $0.severity == .error }) else {
             terminal.err("error: nothing was imported: the files above have errors")
             return .unusable
         }
-        let existing = (try? workspace.files()) ?? []
-        let files = try place(result.files, among: existing, workspace: workspace)
-        try proveEquivalent(sites: sites, environment: environment, files: existing + files, printer: workspace.printer)
+        let placed = place(result.files, among: existing)
+        let untouched = existing.filter { file in !placed.contains { $0.path == file.path } }
+        let seeded = ExpectationSeeder.seed(
+            untouched + placed, domainFiles: placed.map(\.path).filter { $0.hasPrefix("domains/") },
+            environment: environment)
+        let files = seeded.files.filter { file in placed.contains { $0.path == file.path } }
+        try proveEquivalent(
+            sites: sites, environment: environment, files: untouched + files, printer: workspace.printer)
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
         if arguments[Self.dryRun] {
             for file in files {
@@ -120,8 +135,27 @@ struct ImportCommand: Command {
         }
         terminal.out(
             "imported \(counted(sites.count, "host")) into "
-                + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", "))
+                + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", ")
+                + " with \(counted(seeded.expectations, "expectation")) that pin what they decide today (linkwright test)"
+        )
         return .success
+    }
+
+    /// The environment the hosts are added to, when its file exists: read from a configuration
+    /// that must load, since the import edits it.
+    private func existingEnvironment(_ name: String, among files: [SourceFile], workspace: Workspace) throws
+        -> Importer.ExistingEnvironment?
+    {
+        guard let file = files.first(where: { $0.path == "environments/\(name).yaml" }) else { return nil }
+        let (configuration, diagnostics) = ConfigLoader().load(files)
+        guard let declared = configuration?.environment(named: name) else {
+            workspace.printer.printText(diagnostics.filter { $0.severity == .error })
+            throw UnusableInput(
+                message:
+                    "\(workspace.printer.pathPrefix)\(file.path) cannot be added to: the configuration does not load",
+                hint: "fix the errors above (linkwright lint), then import again")
+        }
+        return Importer.ExistingEnvironment(environment: declared, text: String(decoding: file.bytes, as: UTF8.self))
     }
 
     /// The hosts and files named on the command line, or found in `--from DIR`.
@@ -172,16 +206,16 @@ struct ImportCommand: Command {
         return inputs
     }
 
-    /// The new files, named so they do not overwrite anything: an existing environment is an
-    /// error; a domain file that exists with other contents gets another name.
-    private func place(_ generated: [(path: String, text: String)], among existing: [SourceFile], workspace: Workspace)
-        throws
-        -> [SourceFile]
-    {
+    /// The new files, named so they do not overwrite anything: a domain file that exists with
+    /// other contents gets another name; an existing environment's file is the edited one.
+    private func place(_ generated: [(path: String, text: String)], among existing: [SourceFile]) -> [SourceFile] {
         var files: [SourceFile] = []
         var renames: [String: String] = [:]
         for (path, text) in generated where path.hasPrefix("domains/") {
-            if let same = existing.first(where: { $0.path == path }), same.bytes == Array(text.utf8) { continue }
+            // The same contract imported before (with the expectations seeded then) is shared.
+            if let same = existing.first(where: { $0.path == path }), same.bytes.starts(with: Array(text.utf8)) {
+                continue
+            }
             var name = String(path.dropFirst("domains/".count).dropLast(".yaml".count))
             let original = name
             var index = 2
@@ -193,16 +227,19 @@ struct ImportCommand: Command {
             files.append(SourceFile(path: "domains/\(name).yaml", bytes: Array(text.utf8)))
         }
         guard let environment = generated.first(where: { $0.path.hasPrefix("environments/") }) else { return files }
-        if existing.contains(where: { $0.path == environment.path }) {
-            throw UnusableInput(
-                message: "\(workspace.printer.pathPrefix)\(environment.path) already exists",
-                hint: "import into a new environment (--env), or remove the file first")
+        // Only the lines the import wrote name the renamed domains: a host the environment served
+        // already keeps its domain even when it has the same name.
+        let before = Set(
+            existing.first { $0.path == environment.path }.map {
+                String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            } ?? [])
+        let lines = environment.text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard !before.contains(line),
+                let rename = renames.first(where: { $0.key != $0.value && line.hasSuffix(": \($0.key)") })
+            else { return String(line) }
+            return line.dropLast(rename.key.count) + rename.value
         }
-        var text = environment.text
-        for (old, new) in renames where old != new {
-            text = text.replacingOccurrences(of: ": \(old)\n", with: ": \(new)\n")
-        }
-        files.insert(SourceFile(path: environment.path, bytes: Array(text.utf8)), at: 0)
+        files.insert(SourceFile(path: environment.path, bytes: Array(lines.joined(separator: "\n").utf8)), at: 0)
         return files
     }
 

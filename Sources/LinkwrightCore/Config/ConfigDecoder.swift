@@ -287,7 +287,10 @@ struct ConfigDecoder {
             words.removeLast(2)
         }
         var source: RouteParameter.Source?
-        if words.count == 2, words[0] == "segment", let position = Int(words[1]), position >= 1 {
+        // Digits only, no leading zero, as the schema's pattern says: `Int` alone takes `+2` and `02`.
+        if words.count == 2, words[0] == "segment", words[1].first != "0",
+            words[1].allSatisfy({ ("0"..."9").contains($0) }), let position = Int(words[1])
+        {
             source = .pathSegment(position)
         } else if words.count == 2, words[0] == "query", !words[1].isEmpty {
             source = .queryItem(words[1])

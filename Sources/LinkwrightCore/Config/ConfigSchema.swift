@@ -2,7 +2,19 @@
 /// on hover, so they say what a value means, not just its type.
 public enum ConfigSchema {
     static let namePattern = "^[a-z0-9][a-z0-9_-]{0,63}$"
-    static let hostPattern = "^(\\*\\.)?[^*/:\\s]+\\.[^*/:\\s]+$"
+    /// Lowercase labels of letters, digits and `-` (not first or last; non-ASCII letters as
+    /// written, `Host.parse` encodes them), at least two, the last not all digits (an IP address),
+    /// no trailing dot; `*.` only in front.
+    static let hostPattern: String = {
+        let label = "(?!-)[a-z0-9\u{A1}-\u{FFFF}-]+(?<!-)"
+        return "^(\\*\\.)?(\(label)\\.)+(?![0-9]+$)\(label)$"
+    }()
+    /// A pattern whose every `$(` is closed (`PatternSyntax`).
+    static let patternText = SchemaType.string(pattern: "^([^$]|\\$(?!\\()|\\$\\([^)]*\\))*$")
+    /// A reason that says something: not empty, not only spaces.
+    static let reasonText = SchemaType.string(pattern: "\\S")
+    /// Rule IDs the tool knows, for the lists and keys of `rules:` and `ignore:`.
+    static var ruleIDs: [String] { PolicyRules.all.map(\.info.id) }
     static let teamIDPattern = "^[A-Z0-9]{10}$"
     /// Two or more segments, each a letter then letters, digits or `_` (`Identifiers.packageNameProblem`).
     static let packagePattern = "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
@@ -78,7 +90,7 @@ public enum ConfigSchema {
                 "package", .string(pattern: packagePattern), required: true,
                 "Application ID (package name), e.g. com.example.museo."),
             SchemaField(
-                "fingerprints", .map(keyPattern: namePattern, value: .text), required: true,
+                "fingerprints", .nonEmpty(.map(keyPattern: namePattern, value: .text)), required: true,
                 "SHA-256 signing-certificate fingerprints by channel: play-signing, upload, debug…"),
         ])
 
@@ -87,7 +99,7 @@ public enum ConfigSchema {
         [
             SchemaField("defaults", .object(flags), "Matching defaults for every rule (Apple's applinks.defaults)."),
             SchemaField(
-                "variables", .map(keyPattern: "^[^$()]+$", value: .list(.text)),
+                "variables", .map(keyPattern: variableNamePattern, value: .nonEmpty(.list(.text))),
                 "Custom substitution variables: `$(name)` in a pattern matches any one of the values."),
             SchemaField(
                 "applinks", .list(.object(applinksEntry)),
@@ -104,17 +116,22 @@ public enum ConfigSchema {
                 "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
         ])
 
+    /// No `$`, `(` or `)`, and not one of Apple's predefined names (`$(lang)`…).
+    static var variableNamePattern: String {
+        "^(?!(" + PatternSyntax.predefinedVariables.sorted().joined(separator: "|") + ")$)[^$()]+$"
+    }
+
     public static let flags = SchemaObject("defaults", "Matching flags.", flagFields)
 
     public static let applinksEntry = SchemaObject(
         "an applinks entry", "Apps that share an ordered list of rules (one details entry of the AASA).",
         [
             SchemaField(
-                "apps", .list(.string(pattern: namePattern)), required: true,
+                "apps", .nonEmpty(.list(.string(pattern: namePattern))), required: true,
                 "Logical names of the apps these rules open, in order."),
             SchemaField("defaults", .object(flags), "Matching defaults for the rules of this entry."),
             SchemaField(
-                "rules", .list(.object(rule)), required: true,
+                "rules", .nonEmpty(.list(.object(rule))), required: true,
                 "Ordered rules: the first that matches decides; an exclude rule keeps the URL on the web."),
             SchemaField(
                 "android_semantics", .boolean,
@@ -127,13 +144,13 @@ public enum ConfigSchema {
         "a rule", "One URL pattern (an AASA component).",
         [
             SchemaField(
-                "path", .text,
+                "path", patternText,
                 "Pattern for the path: `*` any characters (also /), `?` one character, `?*` at least one, `$(var)` one value of a variable."
             ),
             SchemaField(
-                "query", .oneOf([.text, .map(keyPattern: nil, value: .text)]),
+                "query", .oneOf([patternText, .nonEmpty(.map(keyPattern: nil, value: patternText))]),
                 "Pattern for the whole query string, or patterns for named query items (other items may be present)."),
-            SchemaField("fragment", .text, "Pattern for the fragment (after #)."),
+            SchemaField("fragment", patternText, "Pattern for the fragment (after #)."),
             SchemaField("exclude", .boolean, "Whether a match keeps the URL on the web and stops evaluation."),
             SchemaField("comment", .text, "Why this rule exists; emitted as the component's comment."),
             SchemaField(
@@ -144,7 +161,7 @@ public enum ConfigSchema {
                 "The route's parameters: `slug: segment 2`, `source?: query source` (optional), `id: segment 2 as int`."
             ),
             SchemaField("reason", .text, "With route: none, why the rule opens the app without a destination."),
-        ] + flagFields + [environmentsField])
+        ] + flagFields + [environmentsField], requiredWhen: ("route", "none", "reason"))
 
     static let routePattern = "^(none|[a-z][A-Za-z0-9]*)$"
     static let parameterNamePattern = "^[a-z][A-Za-z0-9]*\\??$"
@@ -168,12 +185,12 @@ public enum ConfigSchema {
         "an expectation", "A URL and what it must do.",
         [
             SchemaField(
-                "url", .string(pattern: "^(/|https://)"), required: true,
+                "url", .string(pattern: "^(/|https://[^\u{0}-\u{20}\u{7F}/?#])[^\u{0}-\u{20}\u{7F}]*$"), required: true,
                 "A path such as /tickets/annual?source=mail (checked on every host of the domain) or an https:// URL."),
             SchemaField(
-                "opens_app", .oneOf([.string(pattern: namePattern), .boolean]),
+                "opens_app", .oneOf([.string(pattern: namePattern), .onlyTrue]),
                 "The URL opens this app (a logical name), or any app with `true`."),
-            SchemaField("opens_web", .boolean, "The URL stays in the browser (write `true`)."),
+            SchemaField("opens_web", .onlyTrue, "The URL stays in the browser (write `true`)."),
             SchemaField(
                 "platforms", .list(.enumeration(Platform.allCases.map(\.rawValue))),
                 "Platforms to check; default: every platform the app ships on."),
@@ -183,9 +200,7 @@ public enum ConfigSchema {
                 "route", .text,
                 "With opens_app: the router destination the URL reaches, e.g. exhibition(slug: monet), ticket(id: nil, source: mail) or none."
             ),
-        ])
-
-    static let rulePattern = "^[A-Z][A-Z0-9_]*$"
+        ], exactlyOneOf: ["opens_app", "opens_web"], onlyWith: [("route", "opens_app")])
 
     public static let policy = SchemaObject(
         "a policy file", "Merge-blocking rules and their settings (see `linkwright rules`).",
@@ -220,10 +235,13 @@ public enum ConfigSchema {
     public static let ruleSelection = SchemaObject(
         "a rule selection", "Which rules run, and at what severity.",
         [
-            SchemaField("use", .list(.string(pattern: rulePattern)), "Rule IDs to run, or [ALL] (the default)."),
-            SchemaField("except", .list(.string(pattern: rulePattern)), "Rule IDs not to run."),
+            SchemaField("use", .list(.enumeration(["ALL"] + ruleIDs)), "Rule IDs to run, or [ALL] (the default)."),
+            SchemaField("except", .list(.enumeration(ruleIDs)), "Rule IDs not to run."),
             SchemaField(
-                "severity", .map(keyPattern: rulePattern, value: .enumeration(["error", "warning", "note"])),
+                "severity",
+                .map(
+                    keyPattern: "^(" + ruleIDs.joined(separator: "|") + ")$",
+                    value: .enumeration(["error", "warning", "note"])),
                 "Severity per rule ID: error blocks a merge, warning and note do not."),
         ])
 
@@ -238,10 +256,10 @@ public enum ConfigSchema {
     public static let ignore = SchemaObject(
         "an ignore", "Findings of one rule that do not count in a scope.",
         [
-            SchemaField("rule", .string(pattern: rulePattern), required: true, "The rule ID."),
+            SchemaField("rule", .enumeration(ruleIDs), required: true, "The rule ID."),
             SchemaField("environment", .string(pattern: namePattern), "Only in this environment."),
             SchemaField("host", .text, "Only on this host."),
-            SchemaField("reason", .text, required: true, "Why these findings do not count."),
+            SchemaField("reason", reasonText, required: true, "Why these findings do not count."),
         ])
 
     public static let approval = SchemaObject(
@@ -250,7 +268,7 @@ public enum ConfigSchema {
             SchemaField(
                 "finding", .string(pattern: fingerprintPattern), required: true,
                 "The finding's fingerprint, as `check` prints it."),
-            SchemaField("reason", .text, required: true, "Why the change is intended, and who approved it."),
+            SchemaField("reason", reasonText, required: true, "Why the change is intended, and who approved it."),
         ])
 
     /// The three file kinds, by the name `linkwright schema` takes.

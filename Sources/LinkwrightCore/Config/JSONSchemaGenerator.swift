@@ -3,6 +3,12 @@
 public enum JSONSchemaGenerator {
     public static let baseURL = "https://linkwright.dev/schema/"
 
+    /// The first line of a configuration file of `kind` that points yaml-language-server at its
+    /// schema, relative to the file as the example configuration and `import` write it.
+    public static func editorComment(for kind: String) -> String {
+        "# yaml-language-server: $schema=../docs/schema/\(kind).schema.json"
+    }
+
     /// The schema document for one file kind (`environment`, `domain`, `policy`).
     public static func document(for kind: String) -> JSON? {
         guard let file = ConfigSchema.files.first(where: { $0.kind == kind }) else { return nil }
@@ -21,6 +27,26 @@ public enum JSONSchemaGenerator {
         ]
         let required = object.fields.filter(\.required).map { JSON.string($0.name) }
         if !required.isEmpty { members.append(("required", .array(required))) }
+        if !object.exactlyOneOf.isEmpty {
+            let choices = object.exactlyOneOf.map { JSON.object([("required", .array([.string($0)]))]) }
+            members.append(("oneOf", .array(choices)))
+        }
+        if !object.onlyWith.isEmpty {
+            let pairs = object.onlyWith.map { ($0.key, JSON.array([.string($0.requires)])) }
+            members.append(("dependencies", .object(pairs)))
+        }
+        if let condition = object.requiredWhen {
+            let value = JSON.object([("const", .string(condition.value))])
+            members.append(
+                (
+                    "if",
+                    .object([
+                        ("properties", .object([(condition.key, value)])),
+                        ("required", .array([.string(condition.key)])),
+                    ])
+                ))
+            members.append(("then", .object([("required", .array([.string(condition.requires)]))])))
+        }
         members.append(("additionalProperties", .bool(false)))
         return .object(members)
     }
@@ -48,6 +74,16 @@ public enum JSONSchemaGenerator {
             members.append(("oneOf", .array(choices.map { schema($0) })))
         case .enumeration(let values):
             members.append(("enum", .array(values.map(JSON.string))))
+        case .nonEmpty(let collection):
+            guard case .object(let fields) = schema(collection) else { break }
+            members += fields
+            if case .list = collection {
+                members.append(("minItems", .int(1)))
+            } else {
+                members.append(("minProperties", .int(1)))
+            }
+        case .onlyTrue:
+            members.append(("enum", .array([.bool(true)])))
         }
         return .object(members)
     }

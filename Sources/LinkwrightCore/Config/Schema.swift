@@ -12,6 +12,10 @@ public indirect enum SchemaType: Sendable {
     case object(SchemaObject)
     case oneOf([SchemaType])
     case enumeration([String])
+    /// A list with at least one item, or a mapping with at least one key.
+    case nonEmpty(SchemaType)
+    /// Only `true`: a flag whose `false` would say nothing (`opens_web`).
+    case onlyTrue
 
     public static let text = SchemaType.string(pattern: nil)
 }
@@ -35,11 +39,24 @@ public struct SchemaObject: Sendable {
     public var noun: String
     public var description: String
     public var fields: [SchemaField]
+    /// Keys of which exactly one must be written (an expectation's verdict).
+    public var exactlyOneOf: [String]
+    /// Keys that may be written only with another one (`route` with `opens_app`).
+    public var onlyWith: [(key: String, requires: String)]
+    /// A key that a value of another key requires (`route: none` needs a `reason`).
+    public var requiredWhen: (key: String, value: String, requires: String)?
 
-    public init(_ noun: String, _ description: String, _ fields: [SchemaField]) {
+    public init(
+        _ noun: String, _ description: String, _ fields: [SchemaField], exactlyOneOf: [String] = [],
+        onlyWith: [(key: String, requires: String)] = [],
+        requiredWhen: (key: String, value: String, requires: String)? = nil
+    ) {
         self.noun = noun
         self.description = description
         self.fields = fields
+        self.exactlyOneOf = exactlyOneOf
+        self.onlyWith = onlyWith
+        self.requiredWhen = requiredWhen
     }
 
     public func field(_ name: String) -> SchemaField? { fields.first { $0.name == name } }

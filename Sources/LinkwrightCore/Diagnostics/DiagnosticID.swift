@@ -137,6 +137,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case importVariable = "IMPORT_VARIABLE"
     case importFileName = "IMPORT_FILE_NAME"
     case importNothing = "IMPORT_NOTHING"
+    case importConflict = "IMPORT_CONFLICT"
 }
 
 /// A section of docs/diagnostics.md, by its anchor.
@@ -539,6 +540,12 @@ extension DiagnosticID {
                     + "without one."
             )
         case .importNothing: (.error, .importing, "The files name no app at all.")
+        case .importConflict:
+            (
+                .error, .importing,
+                "Importing into an existing environment would change what it declares: a host it serves already,"
+                    + " an app it lists with other signing keys, or a file that cannot be edited in place."
+            )
         }
     }
 }

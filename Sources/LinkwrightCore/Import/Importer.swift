@@ -31,17 +31,40 @@ public struct Importer: Sendable {
         public var notes: [String]
     }
 
+    /// An environment the import adds hosts to: its model and its file's text, which is edited
+    /// in place so its comments and order stay.
+    public struct ExistingEnvironment: Sendable {
+        public var environment: Environment
+        public var text: String
+
+        public init(environment: Environment, text: String) {
+            self.environment = environment
+            self.text = text
+        }
+    }
+
     public let environment: String
     public let tier: Tier
+    public let existing: ExistingEnvironment?
 
-    public init(environment: String, tier: Tier) {
+    public init(environment: String, tier: Tier, existing: ExistingEnvironment? = nil) {
         self.environment = environment
         self.tier = tier
+        self.existing = existing
+    }
+
+    /// A domain's name from the host serving it, without its last label, dots as dashes:
+    /// `museo.example` → `museo`, `entradas.museo.example` → `entradas-museo`.
+    public static func domainName(for host: Host) -> String {
+        let labels = host.fileHost.name.split(separator: ".").map(String.init)
+        let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
+        return base.isEmpty ? "site" : base
     }
 
     public func run(_ sites: [Site]) -> Result {
-        var translation = Translation(environment: environment, tier: tier)
+        var translation = Translation(environment: environment, tier: tier, existing: existing?.environment)
         translation.collectApps(sites)
+        translation.refuseServedHosts(sites)
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
         var domainWithText: [String: Int] = [:]
         var notes: [String] = []
@@ -77,13 +100,14 @@ public struct Importer: Sendable {
         var files = domains.map { domain in
             // A file name may hold a newline, which would end the comment and add YAML.
             let header =
-                "# Imported by linkwright import from "
+                JSONSchemaGenerator.editorComment(for: "domain") + "\n# Imported by linkwright import from "
                 + domain.sources.map(PrintableText.escaped).joined(separator: ", ") + ".\n"
             return ("domains/\(domain.name).yaml", header + domain.text)
         }
-        files.insert(
-            ("environments/\(environment).yaml", translation.environmentYAML(domains.map { ($0.name, $0.hosts) })),
-            at: 0)
+        let bindings = domains.map { ($0.name, $0.hosts) }
+        let environmentText =
+            existing.map { translation.addedTo($0.text, bindings) } ?? translation.environmentYAML(bindings)
+        files.insert(("environments/\(environment).yaml", environmentText), at: 0)
         if domains.isEmpty && !translation.diagnostics.hasErrors {
             translation.diagnostics.report(
                 .importNothing, "the files name no app: there is nothing to import", at: nil,
@@ -99,6 +123,10 @@ public struct Importer: Sendable {
 private struct Translation {
     let environment: String
     let tier: Tier
+    /// The environment the hosts are added to, if it exists: its apps keep their names.
+    let existing: Environment?
+    /// The apps found that `existing` declares already, by logical name: not written again.
+    var existingNames: Set<String> = []
     var diagnostics = DiagnosticBag()
     var notes: [String] = []
     /// `TEAM.bundle` → logical name.
@@ -119,9 +147,10 @@ private struct Translation {
     /// Where to point a problem found in a list that keeps no position (a service's `apps`).
     var fallbackFile = ""
 
-    init(environment: String, tier: Tier) {
+    init(environment: String, tier: Tier, existing: Environment?) {
         self.environment = environment
         self.tier = tier
+        self.existing = existing
     }
 
     // MARK: Apps
@@ -156,7 +185,11 @@ private struct Translation {
                     hint: "fix the app ID in the original file: a 10-character team ID, a dot, the bundle ID")
                 continue
             }
-            let name = uniqueName(for: bundle)
+            let declared = existing?.apps.first {
+                $0.ios?.bundleID.value == bundle && ($0.ios?.teamID ?? existing?.teamID)?.value == team
+            }
+            if let declared { existingNames.insert(declared.name.value) }
+            let name = declared?.name.value ?? uniqueName(for: bundle)
             iosNames[appID] = name
             iosApps[name] = (bundle, team, clips.contains(appID))
             iosNamesByBundle[bundle, default: []].append(name)
@@ -179,12 +212,23 @@ private struct Translation {
                     androidApps[name]!.fingerprints += fingerprints
                     continue
                 }
+                if let declared = existing?.apps.first(where: { $0.android?.package.value == package }) {
+                    let name = declared.name.value
+                    refuseOtherKeys(fingerprints, of: declared, site: site)
+                    existingNames.insert(name)
+                    androidNames[package] = name
+                    androidApps[name] = (package, fingerprints)
+                    if iosApps[name] == nil { order.append(name) }
+                    continue
+                }
                 // The same identifier on both platforms is one logical app: the first iOS app
                 // found with it that is not a clip and has no Android side yet.
                 let shared =
                     apart.contains(package)
                     ? nil
-                    : iosNamesByBundle[package]?.first { !iosApps[$0]!.clip && androidApps[$0] == nil }
+                    : iosNamesByBundle[package]?.first {
+                        !iosApps[$0]!.clip && androidApps[$0] == nil && !existingNames.contains($0)
+                    }
                 let name = shared ?? uniqueName(for: package)
                 androidNames[package] = name
                 androidApps[name] = (package, fingerprints)
@@ -245,17 +289,47 @@ private struct Translation {
         return "app-\(nextNumberedName)"
     }
 
-    /// Every name in `order` is one of these apps' keys.
+    /// Every name in `order` is one of these apps' keys; the existing environment's names are taken too.
     private func isTaken(_ name: String) -> Bool {
-        iosApps[name] != nil || androidApps[name] != nil
+        iosApps[name] != nil || androidApps[name] != nil || existing?.apps.contains { $0.name.value == name } == true
+    }
+
+    /// An app the environment declares signs with the keys it lists there: a file listing other
+    /// keys would change who may open links, so the import stops.
+    mutating func refuseOtherKeys(_ fingerprints: [String], of app: AppDefinition, site: Importer.Site) {
+        let declared = Set(app.android?.fingerprints.map(\.fingerprint.value) ?? [])
+        let others = fingerprints.filter { text in
+            guard case .success(let parsed) = Fingerprint.parse(text) else { return true }
+            return !declared.contains(parsed)
+        }
+        guard !others.isEmpty else { return }
+        diagnostics.report(
+            .importConflict,
+            "\(site.host)'s assetlinks.json lists \(others.joined(separator: ", ")) for \(app.name.value), which \(app.name.location.file) does not",
+            at: .file(site.assetLinksFile ?? site.host.name),
+            hint:
+                "add the key under \(app.name.value)'s fingerprints in \(app.name.location.file) first, or import into a new environment"
+        )
+    }
+
+    /// A host the environment serves already keeps its domain: importing it again would make
+    /// two contracts for one host.
+    mutating func refuseServedHosts(_ sites: [Importer.Site]) {
+        for site in sites {
+            guard let binding = existing?.hosts.first(where: { $0.host.value.name == site.host.name }) else { continue }
+            diagnostics.report(
+                .importConflict,
+                "\(site.host) is already served by domain \(binding.domain.value) in environment \(environment)",
+                at: binding.host.location,
+                hint: "edit domains/\(binding.domain.value).yaml instead, or import into a new environment")
+        }
     }
 
     // MARK: Domains
 
     mutating func domainName(for host: Host, taken: Set<String>) -> String {
-        let labels = host.fileHost.name.split(separator: ".").map(String.init)
-        let base = labels.count > 1 ? labels.dropLast().joined(separator: "-") : labels[0]
-        var name = base.isEmpty ? "site" : base
+        let base = Importer.domainName(for: host)
+        var name = base
         var index = 2
         while taken.contains(name) {
             name = "\(base)-\(index)"
@@ -431,23 +505,13 @@ private struct Translation {
     // MARK: Environment
 
     mutating func environmentYAML(_ domains: [(String, [Host])]) -> String {
-        var text = "# Imported by linkwright import.\ntier: \(tier.rawValue)\n"
+        var text =
+            JSONSchemaGenerator.editorComment(for: "environment")
+            + "\n# Imported by linkwright import.\ntier: \(tier.rawValue)\n"
         if let team { text += "team_id: \(team)\n" }
         text += "apps:\n"
         for name in order {
-            text += "  \(name):\n"
-            if let ios = iosApps[name] {
-                text += "    ios:\n      bundle_id: \(YAMLWriter.scalar(ios.bundle))\n"
-                if ios.team != team { text += "      team_id: \(ios.team)\n" }
-                if ios.clip { text += "      app_clip: true\n" }
-            }
-            if let android = androidApps[name] {
-                text += "    android:\n      package: \(YAMLWriter.scalar(android.package))\n      fingerprints:\n"
-                for (index, fingerprint) in android.fingerprints.enumerated() {
-                    // The files do not say which key is which: channels are numbered.
-                    text += "        key-\(index + 1): \(YAMLWriter.quoted(fingerprint))\n"
-                }
-            }
+            text += "  \(name):\n" + appYAML(name, team: team).map { "    " + $0 + "\n" }.joined()
         }
         if order.isEmpty { text += "  {}\n" }
         text += "hosts:\n"
@@ -455,6 +519,63 @@ private struct Translation {
             for host in hosts { text += "  \(YAMLWriter.scalar(host.name)): \(domain)\n" }
         }
         return text
+    }
+
+    /// An app's block, one line each, indented from the app's key.
+    func appYAML(_ name: String, team: String?) -> [String] {
+        var lines: [String] = []
+        if let ios = iosApps[name] {
+            lines += ["ios:", "  bundle_id: \(YAMLWriter.scalar(ios.bundle))"]
+            if ios.team != team { lines.append("  team_id: \(ios.team)") }
+            if ios.clip { lines.append("  app_clip: true") }
+        }
+        if let android = androidApps[name] {
+            lines += ["android:", "  package: \(YAMLWriter.scalar(android.package))", "  fingerprints:"]
+            for (index, fingerprint) in android.fingerprints.enumerated() {
+                // The files do not say which key is which: channels are numbered.
+                lines.append("    key-\(index + 1): \(YAMLWriter.quoted(fingerprint))")
+            }
+        }
+        return lines
+    }
+
+    /// The existing environment's text with the new apps and hosts added at the end of its
+    /// `apps:` and `hosts:`, everything else as it was.
+    mutating func addedTo(_ text: String, _ domains: [(String, [Host])]) -> String {
+        let file = existing?.file ?? "environments/\(environment).yaml"
+        var editor = YAMLTextEditor(text)
+        do {
+            let root = YAMLParser().parse(Array(text.utf8), file: file).root
+            guard case .mapping(let pairs) = root?.content,
+                let apps = pairs.first(where: { $0.key.value == "apps" })?.value,
+                let hosts = pairs.first(where: { $0.key.value == "hosts" })?.value
+            else { throw YAMLTextEditor.EditError(message: "it has no apps: or hosts: mapping") }
+            for name in order where !existingNames.contains(name) {
+                let lines = appYAML(name, team: existing?.teamID?.value)
+                try editor.append(key: name, value: try Self.nested(lines, in: apps, editor: editor), to: apps)
+            }
+            for (domain, served) in domains {
+                for host in served { try editor.append(key: YAMLWriter.scalar(host.name), value: domain, to: hosts) }
+            }
+        } catch {
+            let message = (error as? YAMLTextEditor.EditError)?.message ?? "\(error)"
+            diagnostics.report(
+                .importConflict, "cannot add the imported apps and hosts to \(file): \(message)", at: .file(file),
+                hint:
+                    "write its apps: and hosts: as block mappings with at least one entry, or import into a new environment"
+            )
+            return text
+        }
+        return editor.applied()
+    }
+
+    /// An app's lines as the value of a key in a block `mapping`, indented under the key.
+    static func nested(_ lines: [String], in mapping: YAMLNode, editor: YAMLTextEditor) throws -> String {
+        guard editor.character(at: mapping.location) != "{", case .mapping(let pairs) = mapping.content,
+            let last = pairs.last
+        else { throw YAMLTextEditor.EditError(message: "its apps: is not a block mapping with an entry") }
+        let indentation = String(repeating: " ", count: last.key.location.column + 1)
+        return lines.map { "\n" + indentation + $0 }.joined()
     }
 }
 

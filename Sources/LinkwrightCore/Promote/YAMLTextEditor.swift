@@ -98,8 +98,12 @@ struct YAMLTextEditor {
         }
         let indentation = String(repeating: " ", count: last.key.location.column - 1)
         let lastLine = max(last.key.location.line, Self.lastLine(of: last.value))
+        // A value that starts on its own line (a nested block) leaves no space after the colon.
+        let separator = value.hasPrefix("\n") ? ":" : ": "
         edits.append(
-            .insert(line: lastLine, column: lines[lastLine - 1].count + 1, text: "\n\(indentation)\(key): \(value)"))
+            .insert(
+                line: lastLine, column: lines[lastLine - 1].count + 1,
+                text: "\n\(indentation)\(key)\(separator)\(value)"))
     }
 
     /// The text with every edit applied.

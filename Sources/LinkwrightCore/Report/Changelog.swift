@@ -40,8 +40,18 @@ public struct Changelog: CommandOutput {
 
     /// In chronological order.
     public var releases: [Release]
+    /// Where each release links to the forge's comparison of its two revisions, if anywhere.
+    public var compareLinks: CompareLinks?
 
-    public init(releases: [Release]) { self.releases = releases }
+    public init(releases: [Release], compareLinks: CompareLinks? = nil) {
+        self.releases = releases
+        self.compareLinks = compareLinks
+    }
+
+    /// The forge's page comparing the release with the one before it.
+    func compareURL(_ release: Release) -> String? {
+        compareLinks?.url(from: release.from.name, to: release.to.name)
+    }
 
     public func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport? {
         switch format {
@@ -52,8 +62,9 @@ public struct Changelog: CommandOutput {
         }
     }
 
-    /// `{"version": 2, "releases": [{"from", "to", "changes", "notes", "compared"}]}`, newest
-    /// release first as in the markdown; `from` and `to` are `{"name", "commit", "date"}`.
+    /// `{"version": 2, "releases": [{"from", "to", "compare", "changes", "notes", "compared"}]}`,
+    /// newest release first as in the markdown; `from` and `to` are `{"name", "commit", "date"}`,
+    /// `compare` the forge's comparison page or null.
     public var json: JSON {
         .object([
             ("version", .int(2)),
@@ -63,6 +74,7 @@ public struct Changelog: CommandOutput {
                     releases.reversed().map { release in
                         .object([
                             ("from", release.from.json), ("to", release.to.json),
+                            ("compare", compareURL(release).map(JSON.string) ?? .null),
                             ("changes", .array(release.changes.map(\.json))),
                             ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
                         ])
@@ -74,23 +86,73 @@ public struct Changelog: CommandOutput {
     /// "v1.5 · 2026-11-20 · abc1234".
     static func heading(_ point: Point) -> String { "\(point.name) · \(point.date) · \(point.commit)" }
 
-    /// Release notes, newest release first.
+    /// Release notes, newest release first: per host and platform, one sentence per change.
     public var markdown: String {
         var text = "# Link changes\n"
         for release in releases.reversed() {
+            let compare =
+                compareURL(release).map { " · [Compare \(release.from.name)...\(release.to.name)](\($0))" } ?? ""
             text +=
                 "\n## \(MarkdownText.cell(Self.heading(release.to)))\n\n"
-                + "Since \(MarkdownText.cell(release.from.name)) (\(release.from.date), `\(release.from.commit)`).\n"
+                + "Since \(MarkdownText.cell(release.from.name)) (\(release.from.date), `\(release.from.commit)`)"
+                + "\(MarkdownText.cell(compare)).\n"
             for note in release.notes { text += "\n> \(MarkdownText.cell(note))\n" }
             if release.changes.isEmpty {
                 if release.compared { text += "\nNo change in which URLs open which app.\n" }
                 continue
             }
-            for (environment, changes) in Self.byEnvironment(release.changes) {
-                text += "\n" + Self.table(environment, changes, heading: "###")
+            for (section, changes) in Self.sections(release.changes) {
+                text += "\n### \(MarkdownText.cell(section))\n\n"
+                for change in changes {
+                    text += "- \(Self.sentence(change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
+                }
             }
         }
         return text
+    }
+
+    /// The changes under one heading each: `museo.example — iOS`, and the environment in front
+    /// when the changes come from a configuration (`production · museo.example — iOS`).
+    static func sections(_ changes: [LinkChange]) -> [(String, [LinkChange])] {
+        var order: [String] = []
+        var groups: [String: [LinkChange]] = [:]
+        for change in changes {
+            let place = [change.host, change.platform.map(\.displayName)].compactMap { $0 }.joined(separator: " — ")
+            let section =
+                change.environment == PolicySnapshot.artifactEnvironment
+                ? place : [change.environment, place].filter { !$0.isEmpty }.joined(separator: " · ")
+            if groups[section] == nil { order.append(section) }
+            groups[section, default: []].append(change)
+        }
+        // What links do comes first; the declarations behind it follow.
+        return order.map { section in
+            let changes = groups[section]!
+            return (section, changes.filter(\.kind.isBehaviour) + changes.filter { !$0.kind.isBehaviour })
+        }
+    }
+
+    /// A change as a release engineer would write it: "Links to `/offers/example` now open
+    /// com.example.shop (they stayed on the web)." `code` sets a URL apart; `prose` escapes the
+    /// rest for the format.
+    static func sentence(_ change: LinkChange, code: (String) -> String, prose: (String) -> String) -> String {
+        let links =
+            change.witnesses.first.flatMap(LinkURL.init).map { url in
+                "Links to "
+                    + code(url.path + (url.query.map { "?" + $0 } ?? "") + (url.fragment.map { "#" + $0 } ?? ""))
+            } ?? "Some links"
+        let app = prose(change.app ?? "the app")
+        let text: String
+        switch change.kind {
+        case .opensApp: text = "\(links) now open \(app) (they stayed on the web)."
+        case .opensWeb: text = "\(links) now stay on the web (they opened \(app))."
+        case .changesApp:
+            text =
+                "\(links) now open \(prose(change.after ?? "an app")) instead of \(prose(change.before ?? "another app"))."
+        default:
+            let description = description(change)
+            return prose(description.prefix(1).uppercased() + description.dropFirst())
+        }
+        return change.approximate ? text + " Other links may change too: not every rule pair was proven." : text
     }
 
     /// A single self-contained page: one table per release, newest first.
@@ -100,25 +162,28 @@ public struct Changelog: CommandOutput {
             body +=
                 "<section>\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
                 + "<p class=\"since\">since \(XMLText.printable(release.from.name)) (\(release.from.date), "
-                + "<code>\(release.from.commit)</code>)</p>\n"
+                + "<code>\(release.from.commit)</code>)"
+                + (compareURL(release).map {
+                    " · <a href=\"\(XMLText.printable($0))\">compare \(XMLText.printable(release.from.name))..."
+                        + "\(XMLText.printable(release.to.name))</a>"
+                } ?? "") + "</p>\n"
             for note in release.notes { body += "<p class=\"note\">\(XMLText.printable(note))</p>\n" }
             if release.changes.isEmpty {
                 if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
                 body += "</section>\n"
                 continue
             }
-            body +=
-                "<table>\n<thead><tr><th>Environment</th><th>Host</th><th>Platform</th><th>Change</th><th>Examples</th></tr></thead>\n<tbody>\n"
-            for change in release.changes {
-                let kind = change.kind.isBehaviour ? "behaviour" : "structure"
-                let examples = change.witnesses.prefix(3).map { "<code>\(XMLText.printable($0))</code>" }.joined(
-                    separator: "<br>")
-                body +=
-                    "<tr class=\"\(kind)\"><td>\(XMLText.printable(change.environment))</td>"
-                    + "<td>\(XMLText.printable(change.host ?? ""))</td><td>\(XMLText.printable(change.platform?.rawValue ?? ""))</td>"
-                    + "<td>\(XMLText.printable(Self.description(change)))</td><td>\(examples)</td></tr>\n"
+            for (section, changes) in Self.sections(release.changes) {
+                body += "<h3>\(XMLText.printable(section))</h3>\n<ul>\n"
+                for change in changes {
+                    let kind = change.kind.isBehaviour ? "behaviour" : "structure"
+                    let sentence = Self.sentence(
+                        change, code: { "<code>\(XMLText.printable($0))</code>" }, prose: XMLText.printable)
+                    body += "<li class=\"\(kind)\">\(sentence)</li>\n"
+                }
+                body += "</ul>\n"
             }
-            body += "</tbody>\n</table>\n</section>\n"
+            body += "</section>\n"
         }
         return """
             <!DOCTYPE html>
@@ -131,9 +196,10 @@ public struct Changelog: CommandOutput {
             h2 { margin-top: 2.5rem; border-bottom: 1px solid #d2d2d7; }
             .since, .none { color: #6e6e73; }
             .note { background: #fff4e5; padding: .5rem; }
-            table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-            th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e5e5ea; vertical-align: top; }
-            tr.behaviour td:nth-child(4) { font-weight: 600; }
+            h3 { font-size: 1rem; margin-bottom: .25rem; }
+            ul { margin-top: .25rem; padding-left: 1.25rem; }
+            li { margin: .2rem 0; }
+            li.structure { color: #6e6e73; }
             code { font-size: .85rem; }
             </style>
             </head>
@@ -173,5 +239,15 @@ public struct Changelog: CommandOutput {
                 + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
         }
         return text
+    }
+}
+
+extension Platform {
+    /// How release notes name the platform: iOS, Android.
+    var displayName: String {
+        switch self {
+        case .ios: "iOS"
+        case .android: "Android"
+        }
     }
 }

@@ -3,8 +3,11 @@ extension PolicySnapshot {
     /// environment whose apps claim the host for every service the files list them under, and
     /// whose Android apps accept every path (the files alone say nothing of intent filters). The
     /// same diffs, rules and outputs then apply to repositories that keep hand-written files.
+    /// The environment of a snapshot made from raw files: release notes name their host instead.
+    public static let artifactEnvironment = "artifact"
+
     public static func artifacts(
-        aasa: AASADocument?, assetLinks: AssetLinksDocument?, host: Host, environment name: String = "artifact"
+        aasa: AASADocument?, assetLinks: AssetLinksDocument?, host: Host, environment name: String = artifactEnvironment
     ) -> PolicySnapshot {
         let location = SourceLocation.file(name)
         var iosApps: [CompiledIOSApp] = []

@@ -1,0 +1,85 @@
+/// Examples in release notes that read like the rules' own URLs: the proof's shortest witness
+/// (`/callbackx/y`) is exact but made up, so each behaviour change is shown first with a URL
+/// written from a rule of the host ([ReadableURLs]), the rule the change points at tried first,
+/// when one shows the same change on both sides as devices decide it.
+public enum ReleaseNoteWitnesses {
+    public static func readable(_ changes: [LinkChange], base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+        guard let base else { return changes }
+        var sides: [String: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)] = [:]
+        return changes.map { change in
+            guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
+                case .success(let host) = Host.parse(configured),
+                let after = head.compiled.environments.first(where: { $0.name == change.environment }),
+                let before = base.compiled.environments.first(where: { $0.name == change.environment })
+            else { return change }
+            let evaluators = sides[change.environment] ?? (EnvironmentEvaluator(before), EnvironmentEvaluator(after))
+            sides[change.environment] = evaluators
+            let concrete = URLSamples.host(for: host)
+            let sites = [after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 }
+            let readable = candidates(sites, first: change.location).lazy.compactMap { LinkURL($0)?.on(host: concrete) }
+                .first { shows(change, at: $0, platform: platform, evaluators) }
+            guard let readable else { return change }
+            var improved = change
+            improved.witnesses = Array(([readable.description] + change.witnesses).uniqued().prefix(5))
+            return improved
+        }
+    }
+
+    /// URLs written from every rule of the sites' files, the rule at `location` first.
+    static func candidates(_ sites: [CompiledSite], first location: SourceLocation?) -> [String] {
+        var rules: [(origin: SourceLocation?, urls: [String])] = []
+        for site in sites {
+            let variables = site.aasa?.applinks?.substitutionVariables ?? []
+            for details in site.aasa?.applinks?.details ?? [] {
+                for component in details.components ?? [] {
+                    let query: QueryPattern? =
+                        switch component.query {
+                        case .whole(let pattern): .whole(pattern)
+                        case .items(let items): .items(items.map(queryItem))
+                        case .ignoredDictionary, nil: nil
+                        }
+                    let urls = ReadableURLs.candidates(
+                        path: component.path, query: query, fragment: component.fragment, variables: variables)
+                    rules.append((component.origin, urls))
+                }
+                for path in details.paths ?? [] {
+                    let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
+                    rules.append(
+                        (nil, ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: [])))
+                }
+            }
+            for statement in site.assetLinks?.statements ?? [] {
+                for component in statement.dynamicComponents ?? [] {
+                    let urls = ReadableURLs.candidates(
+                        path: component.path, query: component.query.map { .items($0.map(queryItem)) },
+                        fragment: component.fragment, variables: [])
+                    rules.append((component.origin, urls))
+                }
+            }
+        }
+        let ordered = rules.filter { location != nil && $0.origin == location } + rules
+        return ordered.flatMap(\.urls).uniqued()
+    }
+
+    static func queryItem(_ item: AASAQueryItem) -> QueryItemPattern {
+        QueryItemPattern(name: item.name, pattern: item.pattern, location: .file(""))
+    }
+
+    /// Whether the two sides decide `url` for the change's apps as the change says.
+    static func shows(
+        _ change: LinkChange, at url: LinkURL, platform: Platform,
+        _ evaluators: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)
+    ) -> Bool {
+        let before = evaluators.old.verdicts(for: url, platform: platform).filter(\.opens).map(\.identity)
+        let after = evaluators.new.verdicts(for: url, platform: platform).filter(\.opens).map(\.identity)
+        let gained = after.filter { !before.contains($0) }
+        let lost = before.filter { !after.contains($0) }
+        switch change.kind {
+        case .opensApp: return lost.isEmpty && change.app.map(gained.contains) == true
+        case .opensWeb: return gained.isEmpty && change.app.map(lost.contains) == true
+        case .changesApp:
+            return change.after.map(gained.contains) == true && change.before.map(lost.contains) == true
+        default: return false
+        }
+    }
+}
