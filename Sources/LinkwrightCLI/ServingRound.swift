@@ -11,12 +11,21 @@ struct ServingRound {
         name: "cdn-base", valueName: "URL", default: AssociationFile.defaultCDNBase, help: "Base of Apple's CDN")
     static let resolve = Option<[String]>(
         name: "resolve", valueName: "HOST:PORT:ADDRESS", help: "Connect to ADDRESS for HOST:PORT, like curl")
+    static let connectTo = Option<[String]>(
+        name: "connect-to", valueName: "HOST:PORT:ADDR:PORT",
+        help: "Connect to ADDR:PORT instead of HOST:PORT, like curl (empty HOST or PORT: any)")
     static let caCertificates = Option<String?>(
         name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl")
     static let timeout = Option<String>(
         name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
+    static let maximumConnections = Option<String>(
+        name: "max-connections", valueName: "N", default: String(HTTPFetchOptions.defaultMaximumConnections),
+        help: "Open at most N connections at once, one per host")
+    static let shard = Option<String?>(
+        name: "shard", valueName: "K/N", help: "Only part K of N of the hosts, split by host name (for CI matrices)")
     static let options: [any CommandOption] = [
-        Workspace.environments, hosts, cdnBase, resolve, caCertificates, timeout, Workspace.config,
+        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout,
+        maximumConnections, Workspace.config,
     ]
 
     /// Per host, what was fetched and found, in a stable order.
@@ -38,12 +47,22 @@ struct ServingRound {
         let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
         let cdnBase = arguments[Self.cdnBase]
         let wanted = try arguments[Self.hosts].map { try Host.argument($0).name }
+        let shard = try arguments[Self.shard].map { text in
+            do throws(Shard.ParseError) {
+                return try Shard(text)
+            } catch {
+                throw UsageError(message: "--shard \(text) \(error)")
+            }
+        }
+        var selected = 0
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
             let declared = configuration.environment(named: environment.name)
             for site in environment.sites {
                 let names = [site.fileHost.name] + site.servedHosts.map(\.name)
                 guard wanted.isEmpty || wanted.contains(where: names.contains) else { continue }
+                selected += 1
+                guard shard?.contains(host: site.fileHost.name) ?? true else { continue }
                 let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
                 var urls: [(String, String)] = []
                 if site.aasa != nil { urls.append(("aasa", AssociationFile.aasa.originURL(host: site.fileHost.name))) }
@@ -61,7 +80,14 @@ struct ServingRound {
                     ))
             }
         }
-        if !wanted.isEmpty && plans.isEmpty {
+        // By environment, then host, comparing UTF-8 bytes as jq does: the JSON of shards merged
+        // with `jq -s` and `sort_by(.environment, .host)` then reads as one run's (docs/serving.md).
+        plans.sort { left, right in
+            left.scope.environment == right.scope.environment
+                ? left.scope.host.utf8.lexicographicallyPrecedes(right.scope.host.utf8)
+                : left.scope.environment.utf8.lexicographicallyPrecedes(right.scope.environment.utf8)
+        }
+        if !wanted.isEmpty && selected == 0 {
             throw UsageError(message: "no selected environment serves \(wanted.joined(separator: ", "))")
         }
         let results = fetcher.fetchAll(plans.flatMap { $0.urls.map(\.1) })
@@ -108,6 +134,18 @@ struct ServingRound {
             }
             return entry
         }
+        options.connectTo = try arguments[Self.connectTo].map { text in
+            do throws(HTTPConnectTo.ParseError) {
+                return try HTTPConnectTo(text)
+            } catch {
+                throw UsageError(message: "--connect-to \(text) \(error)")
+            }
+        }
+        let connections = arguments[Self.maximumConnections]
+        guard let count = Int(connections), count > 0 else {
+            throw UsageError(message: "--max-connections takes a whole number of at least 1, not \(connections)")
+        }
+        options.maximumConnections = count
         let text = arguments[Self.timeout]
         guard let seconds = Int(text), seconds > 0 else {
             throw UsageError(message: "--timeout takes whole seconds, not \(text)")
@@ -164,6 +202,13 @@ struct VerifyCommand: Command {
             differences are shown as behaviour). --cdn also fetches Apple's CDN copy and shows its
             Apple-Failure-Reason, Apple-Failure-Details, Age and Cache-Control headers. Every network
             failure is a finding for its host. Exit 1 when any finding blocks.
+
+            Hosts are fetched many at once over at most --max-connections connections, one per host
+            (HTTP/2 where offered); a 429 or 503 is asked again after its Retry-After (up to 3 times,
+            waits up to 30 s). --shard K/N checks only the hosts whose name falls in part K of N, so
+            the jobs of a CI matrix split a fleet; docs/serving.md shows how their --format json
+            reports merge. --connect-to sends requests to another address (a test server) while TLS
+            and Host keep each host's name; ::127.0.0.1:8443 sends every host there.
             """,
         options: ServingRound.options + [cdn, format])
 
