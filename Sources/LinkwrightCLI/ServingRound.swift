@@ -90,38 +90,77 @@ struct ServingRound {
         if !wanted.isEmpty && selected == 0 {
             throw UsageError(message: "no selected environment serves \(wanted.joined(separator: ", "))")
         }
-        let results = fetcher.fetchAll(plans.flatMap { $0.urls.map(\.1) })
-        var offset = 0
-        return plans.map { plan in
-            let fetched = Array(results[offset..<(offset + plan.urls.count)])
-            offset += plan.urls.count
-            var findings: [Finding] = []
-            var files: [(String, String)] = []
-            var originAgrees = true
-            for ((kind, url), result) in zip(plan.urls, fetched) {
-                let served = Self.served(url, result)
-                let found: [Finding]
-                switch kind {
-                case "aasa":
-                    found = ServingCheck.origin(.aasa, served, expected: plan.site, scope: plan.scope)
-                    originAgrees = !found.contains { $0.severity == .error }
-                case "assetlinks":
-                    found = ServingCheck.origin(.assetLinks, served, expected: plan.site, scope: plan.scope)
-                default:
-                    found = ServingCheck.cdn(served, expected: plan.site, originAgrees: originAgrees, scope: plan.scope)
+        // Each file is checked as it arrives and its body dropped: what a round holds grows with
+        // its findings, not with what the fleet serves.
+        var checks = plans.map { HostCheck(scope: $0.scope, site: $0.site, kinds: $0.urls.map(\.0)) }
+        var slots: [(plan: Int, slot: Int)] = []
+        for (plan, entry) in plans.enumerated() { slots += entry.urls.indices.map { (plan, $0) } }
+        let urls = plans.flatMap { $0.urls.map(\.1) }
+        fetcher.fetchEach(urls) { index, result in
+            let (plan, slot) = slots[index]
+            checks[plan].receive(Self.served(urls[index], result), at: slot)
+        }
+        return checks.map(\.result)
+    }
+
+    /// One host's files, checked one by one as their fetches end, in whatever order.
+    private struct HostCheck {
+        let scope: ServingCheck.Scope
+        let site: CompiledSite
+        /// `aasa`, `assetlinks` or `cdn`, per file.
+        let kinds: [String]
+        private var outcomes: [String?]
+        private var found: [[Finding]]
+        /// Whether the origin's AASA matches the build, once it is known: the CDN's copy is judged by it.
+        private var originAgrees: Bool?
+        private var waitingCDN: (served: ServedFile, slot: Int)?
+
+        init(scope: ServingCheck.Scope, site: CompiledSite, kinds: [String]) {
+            self.scope = scope
+            self.site = site
+            self.kinds = kinds
+            outcomes = Array(repeating: nil, count: kinds.count)
+            found = Array(repeating: [], count: kinds.count)
+            originAgrees = kinds.contains("aasa") ? nil : true
+        }
+
+        mutating func receive(_ served: ServedFile, at slot: Int) {
+            switch kinds[slot] {
+            case "aasa":
+                record(ServingCheck.origin(.aasa, served, expected: site, scope: scope), served, at: slot)
+                originAgrees = !found[slot].contains { $0.severity == .error }
+                if let waiting = waitingCDN {
+                    waitingCDN = nil
+                    receive(waiting.served, at: waiting.slot)
                 }
-                findings += found
-                files.append(
-                    (
-                        kind == "cdn"
-                            ? "CDN"
-                            : kind == "aasa" ? AssociationFile.aasa.rawValue : AssociationFile.assetLinks.rawValue,
-                        Self.outcome(served, found)
-                    ))
+            case "assetlinks":
+                record(ServingCheck.origin(.assetLinks, served, expected: site, scope: scope), served, at: slot)
+            default:
+                guard let originAgrees else {
+                    waitingCDN = (served, slot)
+                    return
+                }
+                record(
+                    ServingCheck.cdn(served, expected: site, originAgrees: originAgrees, scope: scope), served, at: slot
+                )
+            }
+        }
+
+        private mutating func record(_ findings: [Finding], _ served: ServedFile, at slot: Int) {
+            found[slot] = findings
+            outcomes[slot] = ServingRound.outcome(served, findings)
+        }
+
+        /// The host's line and findings, in the order of its files; every file has been received.
+        var result: HostResult {
+            let names = kinds.map { kind in
+                kind == "cdn"
+                    ? "CDN" : kind == "aasa" ? AssociationFile.aasa.rawValue : AssociationFile.assetLinks.rawValue
             }
             return HostResult(
-                line: ServingReport.HostLine(environment: plan.scope.environment, host: plan.scope.host, files: files),
-                findings: findings)
+                line: ServingReport.HostLine(
+                    environment: scope.environment, host: scope.host, files: Array(zip(names, outcomes.map { $0! }))),
+                findings: found.flatMap { $0 })
         }
     }
 

@@ -94,9 +94,13 @@ final class CurlTransfer {
         }
         // HTTP/2 where the server offers it (ALPN), and a new transfer to a host whose connection
         // is still being set up waits to share it rather than opening a second one
-        // (CURLOPT_PIPEWAIT): one connection per host.
+        // (CURLOPT_PIPEWAIT): one connection per host. libcurl groups connections by where they
+        // go, so with `connectTo` every host would wait for every other host's handshake; the
+        // scheduler then keeps to one connection per host alone.
         try check(ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, ccurl_http_version_2tls()), "HTTP/2 over TLS")
-        try check(ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "waiting for multiplexing")
+        if lists.connectTo == nil {
+            try check(ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "waiting for multiplexing")
+        }
         // An empty proxy disables the proxy variables of the environment.
         try check(ccurl_setopt_string(handle, CURLOPT_PROXY, ""), "no proxy")
         try check(

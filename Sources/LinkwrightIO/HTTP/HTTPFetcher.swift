@@ -17,10 +17,19 @@ public struct HTTPFetcher: Sendable {
     }
 
     /// Fetches every URL and returns the results in the order of `urls`, whatever order the fetches
-    /// finish in: many at once, over at most `options.maximumConnections` connections and one per
-    /// host, a host's URLs one after another on its connection (several at once once it speaks
-    /// HTTP/2), and 429 or 503 answers asked again as `options.retryPolicy` says.
+    /// finish in. How they are fetched: `fetchEach(_:_:)`.
     public func fetchAll(_ urls: [String]) -> [HTTPFetchResult] {
-        MultiTransfer(urls: urls, options: options).run()
+        var results = [HTTPFetchResult?](repeating: nil, count: urls.count)
+        fetchEach(urls) { index, result in results[index] = result }
+        return results.map { $0! }
+    }
+
+    /// Fetches every URL and hands each result to `receive` with the URL's index as soon as it is
+    /// final, on the calling thread, returning once every URL has had its result: many at once,
+    /// over at most `options.maximumConnections` connections and one per host, a host's URLs one
+    /// after another on its connection (several at once once it speaks HTTP/2), and 429 or 503
+    /// answers asked again as `options.retryPolicy` says. Nothing is kept once handed over.
+    public func fetchEach(_ urls: [String], _ receive: (Int, HTTPFetchResult) -> Void) {
+        MultiTransfer(urls: urls, options: options).run(receive)
     }
 }

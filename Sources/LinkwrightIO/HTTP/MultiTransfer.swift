@@ -39,13 +39,14 @@ struct MultiTransfer {
     let urls: [String]
     let options: HTTPFetchOptions
 
-    func run() -> [HTTPFetchResult] {
-        guard !urls.isEmpty else { return [] }
+    /// Hands each URL's result to `receive` as soon as it is final.
+    func run(_ receive: (Int, HTTPFetchResult) -> Void) {
+        guard !urls.isEmpty else { return }
         guard LibCurl.initialization == CURLE_OK else {
-            return everyURL(.other, LibCurl.initialization, detail: "libcurl cannot be initialised")
+            return everyURL(.other, LibCurl.initialization, detail: "libcurl cannot be initialised", receive)
         }
         guard let multi = curl_multi_init() else {
-            return everyURL(.other, CURLE_FAILED_INIT, detail: "libcurl cannot create a multi handle")
+            return everyURL(.other, CURLE_FAILED_INIT, detail: "libcurl cannot create a multi handle", receive)
         }
         defer { curl_multi_cleanup(multi) }
         let connections = max(1, options.maximumConnections)
@@ -61,15 +62,15 @@ struct MultiTransfer {
             settings.append((CURLMOPT_MAX_HOST_CONNECTIONS, 1, "one connection per host"))
         }
         for (option, value, name) in settings where ccurl_multi_setopt_long(multi, option, value) != CURLM_OK {
-            return everyURL(.other, CURLE_FAILED_INIT, detail: "cannot set \(name)")
+            return everyURL(.other, CURLE_FAILED_INIT, detail: "cannot set \(name)", receive)
         }
         guard let lists = CurlLists(options) else {
-            return everyURL(.other, CURLE_OUT_OF_MEMORY, detail: "out of memory")
+            return everyURL(.other, CURLE_OUT_OF_MEMORY, detail: "out of memory", receive)
         }
         var batch = Batch(
             multi: multi, urls: urls, options: options, lists: lists,
             scheduler: TransferScheduler(hostKeys: urls.map(Self.connectionKey), maximumTransfers: connections))
-        return withExtendedLifetime(lists) { batch.run() }
+        withExtendedLifetime(lists) { batch.run(receive) }
     }
 
     /// What a URL needs a connection to: its host and port, as libcurl matches connections.
@@ -78,8 +79,12 @@ struct MultiTransfer {
         return "\(host.lowercased()):\(components.port ?? 443)"
     }
 
-    private func everyURL(_ kind: HTTPFetchFailure.Kind, _ code: CURLcode, detail: String) -> [HTTPFetchResult] {
-        urls.map { .failure(CurlTransfer.failure($0, kind, code, detail: detail)) }
+    private func everyURL(
+        _ kind: HTTPFetchFailure.Kind, _ code: CURLcode, detail: String, _ receive: (Int, HTTPFetchResult) -> Void
+    ) {
+        for (index, url) in urls.enumerated() {
+            receive(index, .failure(CurlTransfer.failure(url, kind, code, detail: detail)))
+        }
     }
 
     /// The state of one run of the loop.
@@ -89,7 +94,8 @@ struct MultiTransfer {
         let options: HTTPFetchOptions
         let lists: CurlLists
         var scheduler: TransferScheduler
-        var results: [HTTPFetchResult?]
+        /// Which URLs have had their result handed over.
+        var isEnded: [Bool]
         var active: [UnsafeMutableRawPointer: (index: Int, transfer: CurlTransfer)] = [:]
         var retriesSoFar: [Int]
         /// URLs waiting to be asked again, and when.
@@ -104,21 +110,21 @@ struct MultiTransfer {
             self.options = options
             self.lists = lists
             self.scheduler = scheduler
-            results = Array(repeating: nil, count: urls.count)
+            isEnded = Array(repeating: false, count: urls.count)
             retriesSoFar = Array(repeating: 0, count: urls.count)
         }
 
-        mutating func run() -> [HTTPFetchResult] {
+        mutating func run(_ receive: (Int, HTTPFetchResult) -> Void) {
             var failure: CURLMcode = CURLM_OK
             while failure == CURLM_OK {
                 requeueDueRetries()
-                startWhatCan()
+                startWhatCan(receive)
                 if scheduler.isDone { break }
                 var running: Int32 = 0
                 failure = curl_multi_perform(multi, &running)
                 guard failure == CURLM_OK else { break }
-                collectFinished()
-                startWhatCan()
+                collectFinished(receive)
+                startWhatCan(receive)
                 if scheduler.isDone { break }
                 failure = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
             }
@@ -126,32 +132,31 @@ struct MultiTransfer {
             for (handle, _) in active { curl_multi_remove_handle(multi, handle) }
             active.removeAll()
             let detail = String(cString: curl_multi_strerror(failure))
-            return zip(urls, results).map { url, result in
-                result ?? .failure(CurlTransfer.failure(url, .other, CURLE_FAILED_INIT, detail: detail))
+            for (index, url) in urls.enumerated() where !isEnded[index] {
+                receive(index, .failure(CurlTransfer.failure(url, .other, CURLE_FAILED_INIT, detail: detail)))
             }
         }
 
-        private mutating func startWhatCan() {
+        private mutating func startWhatCan(_ receive: (Int, HTTPFetchResult) -> Void) {
             while let index = scheduler.next() {
                 switch CurlTransfer.make(url: urls[index], options: options, lists: lists) {
                 case .success(let transfer):
                     guard curl_multi_add_handle(multi, transfer.handle) == CURLM_OK else {
+                        let detail = "libcurl cannot start the transfer"
                         end(
                             index,
-                            .failure(
-                                CurlTransfer.failure(
-                                    urls[index], .other, CURLE_FAILED_INIT, detail: "libcurl cannot start the transfer")
-                            ))
+                            .failure(CurlTransfer.failure(urls[index], .other, CURLE_FAILED_INIT, detail: detail)),
+                            receive)
                         continue
                     }
                     active[transfer.handle] = (index, transfer)
                 case .failure(let failure):
-                    end(index, .failure(failure))
+                    end(index, .failure(failure), receive)
                 }
             }
         }
 
-        private mutating func collectFinished() {
+        private mutating func collectFinished(_ receive: (Int, HTTPFetchResult) -> Void) {
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
@@ -169,14 +174,18 @@ struct MultiTransfer {
                     due.append((ContinuousClock.now + wait, index))
                     scheduler.finished(index, multiplexed: multiplexed, retrying: true)
                 } else {
-                    end(index, result, multiplexed: multiplexed)
+                    end(index, result, receive, multiplexed: multiplexed)
                 }
             }
         }
 
-        private mutating func end(_ index: Int, _ result: HTTPFetchResult, multiplexed: Bool = false) {
-            results[index] = result
+        private mutating func end(
+            _ index: Int, _ result: HTTPFetchResult, _ receive: (Int, HTTPFetchResult) -> Void,
+            multiplexed: Bool = false
+        ) {
+            isEnded[index] = true
             scheduler.finished(index, multiplexed: multiplexed, retrying: false)
+            receive(index, result)
         }
 
         private mutating func requeueDueRetries() {
