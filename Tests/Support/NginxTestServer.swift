@@ -307,7 +307,7 @@ public final class NginxTestServer {
             master_process off;
             pid \(path("nginx.pid"));
             error_log \(path("error.log")) warn;
-            events { worker_connections 64; }
+            events { worker_connections 512; }
             http {
                 log_format requests '$request_method $request_uri $http_user_agent';
                 access_log \(path("access.log")) requests;

@@ -375,6 +375,25 @@ import Testing
         }
     }
 
+    /// Results are handed over as they end, each once: a slow host holds back no other.
+    @Test func fetchEachHandsOverEachResultAsItEnds() throws {
+        try withNginx(serving: Scenario.sites) { server in
+            let urls = [
+                server.url(Scenario.origin, "/paced/apple-app-site-association"),
+                server.url(Scenario.cdn, "/a/v1/museo.example"),
+                server.url(Scenario.untrusted, "/.well-known/apple-app-site-association"),
+            ]
+            var received: [Int] = []
+            HTTPFetcher(options: server.fetchOptions()).fetchEach(urls) { index, result in
+                #expect((result.value?.url ?? result.error?.url) == urls[index])
+                received.append(index)
+            }
+            #expect(received.count == 3)
+            #expect(Set(received) == [0, 1, 2])
+            #expect(received.last == 0)
+        }
+    }
+
     @Test func fetchAllOfNothingIsNothing() {
         #expect(HTTPFetcher().fetchAll([]).isEmpty)
     }
