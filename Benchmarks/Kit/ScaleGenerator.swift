@@ -11,6 +11,8 @@ public struct ScaleGenerator {
         public var environments: Int
         public var rulesPerDomain: Int
         public var expectationURLs: Int
+        /// How many domains share the hosts; nil for about ten hosts per environment each.
+        public var domainCount: Int? = nil
 
         public static let smoke = Size(name: "smoke", hosts: 3, environments: 2, rulesPerDomain: 8, expectationURLs: 20)
         public static let s = Size(name: "S", hosts: 5, environments: 2, rulesPerDomain: 20, expectationURLs: 100)
@@ -21,8 +23,8 @@ public struct ScaleGenerator {
 
         public static func named(_ name: String) -> Size? { all.first { $0.name.lowercased() == name.lowercased() } }
 
-        /// Domains of about ten hosts per environment each.
-        public var domains: Int { max(1, hosts / (environments * 10)) }
+        /// `domainCount`, or domains of about ten hosts per environment each.
+        public var domains: Int { domainCount ?? max(1, hosts / (environments * 10)) }
         public var hostsPerDomainPerEnvironment: Int { max(1, hosts / (environments * domains)) }
     }
 

@@ -14,4 +14,13 @@ static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return
 static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO i, const char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+/* curl_multi_setopt is variadic too. */
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+/* CURLPIPE_MULTIPLEX and CURL_HTTP_VERSION_* are macros or enum members Swift may not see as longs. */
+static inline long ccurl_pipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
+static inline long ccurl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
+static inline long ccurl_http_version_2(void) { return CURL_HTTP_VERSION_2_0; }
+static inline long ccurl_http_version_3(void) { return CURL_HTTP_VERSION_3; }
+/* CURLMsg's data is a union: the result of a finished transfer, read in C. */
+static inline CURLcode ccurl_message_result(const CURLMsg *m) { return m->data.result; }
 #endif

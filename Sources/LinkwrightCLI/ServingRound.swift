@@ -11,12 +11,21 @@ struct ServingRound {
         name: "cdn-base", valueName: "URL", default: AssociationFile.defaultCDNBase, help: "Base of Apple's CDN")
     static let resolve = Option<[String]>(
         name: "resolve", valueName: "HOST:PORT:ADDRESS", help: "Connect to ADDRESS for HOST:PORT, like curl")
+    static let connectTo = Option<[String]>(
+        name: "connect-to", valueName: "HOST:PORT:ADDR:PORT",
+        help: "Connect to ADDR:PORT instead of HOST:PORT, like curl (empty HOST or PORT: any)")
     static let caCertificates = Option<String?>(
         name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl")
     static let timeout = Option<String>(
         name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
+    static let maximumConnections = Option<String>(
+        name: "max-connections", valueName: "N", default: String(HTTPFetchOptions.defaultMaximumConnections),
+        help: "Open at most N connections at once, one per host")
+    static let shard = Option<String?>(
+        name: "shard", valueName: "K/N", help: "Only part K of N of the hosts, split by host name (for CI matrices)")
     static let options: [any CommandOption] = [
-        Workspace.environments, hosts, cdnBase, resolve, caCertificates, timeout, Workspace.config,
+        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout,
+        maximumConnections, Workspace.config,
     ]
 
     /// Per host, what was fetched and found, in a stable order.
@@ -38,12 +47,22 @@ struct ServingRound {
         let fetcher = HTTPFetcher(options: try fetchOptions(terminal))
         let cdnBase = arguments[Self.cdnBase]
         let wanted = try arguments[Self.hosts].map { try Host.argument($0).name }
+        let shard = try arguments[Self.shard].map { text in
+            do throws(Shard.ParseError) {
+                return try Shard(text)
+            } catch {
+                throw UsageError(message: "--shard \(text) \(error)")
+            }
+        }
+        var selected = 0
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
             let declared = configuration.environment(named: environment.name)
             for site in environment.sites {
                 let names = [site.fileHost.name] + site.servedHosts.map(\.name)
                 guard wanted.isEmpty || wanted.contains(where: names.contains) else { continue }
+                selected += 1
+                guard shard?.contains(host: site.fileHost.name) ?? true else { continue }
                 let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
                 var urls: [(String, String)] = []
                 if site.aasa != nil { urls.append(("aasa", AssociationFile.aasa.originURL(host: site.fileHost.name))) }
@@ -61,41 +80,87 @@ struct ServingRound {
                     ))
             }
         }
-        if !wanted.isEmpty && plans.isEmpty {
+        // By environment, then host, comparing UTF-8 bytes as jq does: the JSON of shards merged
+        // with `jq -s` and `sort_by(.environment, .host)` then reads as one run's (docs/serving.md).
+        plans.sort { left, right in
+            left.scope.environment == right.scope.environment
+                ? left.scope.host.utf8.lexicographicallyPrecedes(right.scope.host.utf8)
+                : left.scope.environment.utf8.lexicographicallyPrecedes(right.scope.environment.utf8)
+        }
+        if !wanted.isEmpty && selected == 0 {
             throw UsageError(message: "no selected environment serves \(wanted.joined(separator: ", "))")
         }
-        let results = fetcher.fetchAll(plans.flatMap { $0.urls.map(\.1) })
-        var offset = 0
-        return plans.map { plan in
-            let fetched = Array(results[offset..<(offset + plan.urls.count)])
-            offset += plan.urls.count
-            var findings: [Finding] = []
-            var files: [(String, String)] = []
-            var originAgrees = true
-            for ((kind, url), result) in zip(plan.urls, fetched) {
-                let served = Self.served(url, result)
-                let found: [Finding]
-                switch kind {
-                case "aasa":
-                    found = ServingCheck.origin(.aasa, served, expected: plan.site, scope: plan.scope)
-                    originAgrees = !found.contains { $0.severity == .error }
-                case "assetlinks":
-                    found = ServingCheck.origin(.assetLinks, served, expected: plan.site, scope: plan.scope)
-                default:
-                    found = ServingCheck.cdn(served, expected: plan.site, originAgrees: originAgrees, scope: plan.scope)
+        // Each file is checked as it arrives and its body dropped: what a round holds grows with
+        // its findings, not with what the fleet serves.
+        var checks = plans.map { HostCheck(scope: $0.scope, site: $0.site, kinds: $0.urls.map(\.0)) }
+        var slots: [(plan: Int, slot: Int)] = []
+        for (plan, entry) in plans.enumerated() { slots += entry.urls.indices.map { (plan, $0) } }
+        let urls = plans.flatMap { $0.urls.map(\.1) }
+        fetcher.fetchEach(urls) { index, result in
+            let (plan, slot) = slots[index]
+            checks[plan].receive(Self.served(urls[index], result), at: slot)
+        }
+        return checks.map(\.result)
+    }
+
+    /// One host's files, checked one by one as their fetches end, in whatever order.
+    private struct HostCheck {
+        let scope: ServingCheck.Scope
+        let site: CompiledSite
+        /// `aasa`, `assetlinks` or `cdn`, per file.
+        let kinds: [String]
+        private var outcomes: [String?]
+        private var found: [[Finding]]
+        /// Whether the origin's AASA matches the build, once it is known: the CDN's copy is judged by it.
+        private var originAgrees: Bool?
+        private var waitingCDN: (served: ServedFile, slot: Int)?
+
+        init(scope: ServingCheck.Scope, site: CompiledSite, kinds: [String]) {
+            self.scope = scope
+            self.site = site
+            self.kinds = kinds
+            outcomes = Array(repeating: nil, count: kinds.count)
+            found = Array(repeating: [], count: kinds.count)
+            originAgrees = kinds.contains("aasa") ? nil : true
+        }
+
+        mutating func receive(_ served: ServedFile, at slot: Int) {
+            switch kinds[slot] {
+            case "aasa":
+                record(ServingCheck.origin(.aasa, served, expected: site, scope: scope), served, at: slot)
+                originAgrees = !found[slot].contains { $0.severity == .error }
+                if let waiting = waitingCDN {
+                    waitingCDN = nil
+                    receive(waiting.served, at: waiting.slot)
                 }
-                findings += found
-                files.append(
-                    (
-                        kind == "cdn"
-                            ? "CDN"
-                            : kind == "aasa" ? AssociationFile.aasa.rawValue : AssociationFile.assetLinks.rawValue,
-                        Self.outcome(served, found)
-                    ))
+            case "assetlinks":
+                record(ServingCheck.origin(.assetLinks, served, expected: site, scope: scope), served, at: slot)
+            default:
+                guard let originAgrees else {
+                    waitingCDN = (served, slot)
+                    return
+                }
+                record(
+                    ServingCheck.cdn(served, expected: site, originAgrees: originAgrees, scope: scope), served, at: slot
+                )
+            }
+        }
+
+        private mutating func record(_ findings: [Finding], _ served: ServedFile, at slot: Int) {
+            found[slot] = findings
+            outcomes[slot] = ServingRound.outcome(served, findings)
+        }
+
+        /// The host's line and findings, in the order of its files; every file has been received.
+        var result: HostResult {
+            let names = kinds.map { kind in
+                kind == "cdn"
+                    ? "CDN" : kind == "aasa" ? AssociationFile.aasa.rawValue : AssociationFile.assetLinks.rawValue
             }
             return HostResult(
-                line: ServingReport.HostLine(environment: plan.scope.environment, host: plan.scope.host, files: files),
-                findings: findings)
+                line: ServingReport.HostLine(
+                    environment: scope.environment, host: scope.host, files: Array(zip(names, outcomes.map { $0! }))),
+                findings: found.flatMap { $0 })
         }
     }
 
@@ -108,6 +173,18 @@ struct ServingRound {
             }
             return entry
         }
+        options.connectTo = try arguments[Self.connectTo].map { text in
+            do throws(HTTPConnectTo.ParseError) {
+                return try HTTPConnectTo(text)
+            } catch {
+                throw UsageError(message: "--connect-to \(text) \(error)")
+            }
+        }
+        let connections = arguments[Self.maximumConnections]
+        guard let count = Int(connections), count > 0 else {
+            throw UsageError(message: "--max-connections takes a whole number of at least 1, not \(connections)")
+        }
+        options.maximumConnections = count
         let text = arguments[Self.timeout]
         guard let seconds = Int(text), seconds > 0 else {
             throw UsageError(message: "--timeout takes whole seconds, not \(text)")
@@ -164,6 +241,13 @@ struct VerifyCommand: Command {
             differences are shown as behaviour). --cdn also fetches Apple's CDN copy and shows its
             Apple-Failure-Reason, Apple-Failure-Details, Age and Cache-Control headers. Every network
             failure is a finding for its host. Exit 1 when any finding blocks.
+
+            Hosts are fetched many at once over at most --max-connections connections, one per host
+            (HTTP/2 where offered); a 429 or 503 is asked again after its Retry-After (up to 3 times,
+            waits up to 30 s). --shard K/N checks only the hosts whose name falls in part K of N, so
+            the jobs of a CI matrix split a fleet; docs/serving.md shows how their --format json
+            reports merge. --connect-to sends requests to another address (a test server) while TLS
+            and Host keep each host's name; ::127.0.0.1:8443 sends every host there.
             """,
         options: ServingRound.options + [cdn, format])
 

@@ -38,6 +38,7 @@ import Testing
             "linkwright --version", "build, size smoke", "match prefix-heavy, 100 rules, per URL",
             "check --against HEAD~1",
             "changelog, 5 tags", "check on the example",
+            "verify, 20 hosts × 2 files over TLS", "curl --parallel --parallel-max 50, 20 hosts",
         ] {
             #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")
         }

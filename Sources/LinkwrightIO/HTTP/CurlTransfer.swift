@@ -4,53 +4,66 @@ import Foundation
 /// Process-wide libcurl state.
 enum LibCurl {
     /// `curl_global_init` must run once, before any other libcurl call, and is not thread-safe. A
-    /// `static let` initialiser runs exactly once, thread-safely, and `HTTPFetcher` reads it on
-    /// the caller's thread before it starts fetch threads. libcurl is never cleaned up: the
-    /// process owns it until exit.
+    /// `static let` initialiser runs exactly once, thread-safely, and `MultiTransfer` reads it
+    /// before it creates any handle. libcurl is never cleaned up: the process owns it until exit.
     static let initialization: CURLcode = curl_global_init(ccurl_global_default())
 }
 
-/// One GET on its own easy handle, from creation to cleanup on the calling thread.
-struct CurlTransfer {
+/// One GET on an easy handle of its own, configured for `MultiTransfer` to run: created with
+/// every option set, read once libcurl says it ended, cleaned up when released.
+final class CurlTransfer {
     let url: String
-    let options: HTTPFetchOptions
+    let handle: UnsafeMutableRawPointer
+    private let sink: TransferSink
+    private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    func run() -> HTTPFetchResult {
+    /// A configured transfer, or why none can be made. `lists` must outlive it.
+    static func make(url: String, options: HTTPFetchOptions, lists: CurlLists) -> Result<CurlTransfer, HTTPFetchFailure>
+    {
         guard LibCurl.initialization == CURLE_OK else {
-            return .failure(failure(.other, LibCurl.initialization, detail: "libcurl cannot be initialised"))
+            return .failure(failure(url, .other, LibCurl.initialization, detail: "libcurl cannot be initialised"))
         }
         guard let handle = curl_easy_init() else {
-            return .failure(failure(.other, CURLE_FAILED_INIT, detail: "libcurl cannot create a transfer"))
+            return .failure(failure(url, .other, CURLE_FAILED_INIT, detail: "libcurl cannot create a transfer"))
         }
-        defer { curl_easy_cleanup(handle) }
-        var resolveList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(resolveList) }
-        for override in options.resolveOverrides {
-            // On failure curl_slist_append returns NULL and leaves the list as it was.
-            guard let appended = curl_slist_append(resolveList, override.description) else {
-                return .failure(failure(.other, CURLE_OUT_OF_MEMORY, detail: "out of memory"))
-            }
-            resolveList = appended
+        let transfer = CurlTransfer(url: url, handle: handle, maximumBodySize: options.maximumBodySize)
+        do throws(OptionFailure) {
+            try transfer.configure(options, lists)
+        } catch {
+            return .failure(failure(url, .other, error.code, detail: "cannot set \(error.option)"))
         }
-        let sink = TransferSink(maximumBodySize: max(0, options.maximumBodySize))
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
-        return withExtendedLifetime(sink) {
-            errorBuffer.withUnsafeMutableBufferPointer { errorBuffer in
-                do throws(OptionFailure) {
-                    try configure(handle, sink: sink, resolveList: resolveList, errorBuffer: errorBuffer.baseAddress!)
-                } catch {
-                    return .failure(failure(.other, error.code, detail: "cannot set \(error.option)"))
-                }
-                let code = curl_easy_perform(handle)
-                // Cutting the body at the cap makes the write callback refuse bytes, which libcurl
-                // reports as a write error: the response itself is complete up to the cap.
-                guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && sink.isBodyTruncated) else {
-                    let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer.baseAddress!) : curlMessage(code)
-                    return .failure(failure(kind(of: code, detail: detail, handle), code, detail: detail))
-                }
-                return .success(response(handle, sink))
-            }
+        return .success(transfer)
+    }
+
+    private init(url: String, handle: UnsafeMutableRawPointer, maximumBodySize: Int) {
+        self.url = url
+        self.handle = handle
+        sink = TransferSink(maximumBodySize: max(0, maximumBodySize))
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    /// The caller has removed the handle from its multi handle first.
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// The outcome, once libcurl has ended the transfer with `code`.
+    func result(_ code: CURLcode) -> HTTPFetchResult {
+        // Cutting the body at the cap makes the write callback refuse bytes, which libcurl
+        // reports as a write error: the response itself is complete up to the cap.
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && sink.isBodyTruncated) else {
+            let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : Self.curlMessage(code)
+            return .failure(Self.failure(url, kind(of: code, detail: detail), code, detail: detail))
         }
+        return .success(response())
+    }
+
+    /// The connection carries several requests at once (HTTP/2 or HTTP/3).
+    var isMultiplexed: Bool {
+        let version = long(CURLINFO_HTTP_VERSION)
+        return version == ccurl_http_version_2() || version == ccurl_http_version_3()
     }
 
     private struct OptionFailure: Error {
@@ -58,10 +71,7 @@ struct CurlTransfer {
         let option: String
     }
 
-    private func configure(
-        _ handle: UnsafeMutableRawPointer, sink: TransferSink, resolveList: UnsafeMutablePointer<curl_slist>?,
-        errorBuffer: UnsafeMutablePointer<CChar>
-    ) throws(OptionFailure) {
+    private func configure(_ options: HTTPFetchOptions, _ lists: CurlLists) throws(OptionFailure) {
         func check(_ code: CURLcode, _ option: String) throws(OptionFailure) {
             guard code == CURLE_OK else { throw OptionFailure(code: code, option: option) }
         }
@@ -76,8 +86,20 @@ struct CurlTransfer {
             // Without this the system's CA folder would still be trusted alongside the bundle.
             try check(ccurl_setopt_string(handle, CURLOPT_CAPATH, nil), "no CA folder")
         }
-        if let resolveList {
-            try check(ccurl_setopt_slist(handle, CURLOPT_RESOLVE, resolveList), "the resolve overrides")
+        if let resolve = lists.resolve {
+            try check(ccurl_setopt_slist(handle, CURLOPT_RESOLVE, resolve), "the resolve overrides")
+        }
+        if let connectTo = lists.connectTo {
+            try check(ccurl_setopt_slist(handle, CURLOPT_CONNECT_TO, connectTo), "the connect-to entries")
+        }
+        // HTTP/2 where the server offers it (ALPN), and a new transfer to a host whose connection
+        // is still being set up waits to share it rather than opening a second one
+        // (CURLOPT_PIPEWAIT): one connection per host. libcurl groups connections by where they
+        // go, so with `connectTo` every host would wait for every other host's handshake; the
+        // scheduler then keeps to one connection per host alone.
+        try check(ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, ccurl_http_version_2tls()), "HTTP/2 over TLS")
+        if lists.connectTo == nil {
+            try check(ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "waiting for multiplexing")
         }
         // An empty proxy disables the proxy variables of the environment.
         try check(ccurl_setopt_string(handle, CURLOPT_PROXY, ""), "no proxy")
@@ -85,9 +107,10 @@ struct CurlTransfer {
             ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(options.connectTimeout)),
             "the connect timeout")
         try check(ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(options.totalTimeout)), "the timeout")
-        // Timeouts must not use signals: fetches run on several threads.
+        // Timeouts must not use signals: callers may fetch on several threads.
         try check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "no signals")
         try check(ccurl_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent), "the User-Agent")
+        // The transfer owns the sink and outlives the handle's use, so an unretained pointer is safe.
         let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         try check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkPointer), "the body sink")
         try check(
@@ -107,25 +130,25 @@ struct CurlTransfer {
             }, "the header callback")
     }
 
-    private func response(_ handle: UnsafeMutableRawPointer, _ sink: TransferSink) -> HTTPResponse {
-        let status = long(handle, CURLINFO_RESPONSE_CODE)
+    private func response() -> HTTPResponse {
+        let status = long(CURLINFO_RESPONSE_CODE)
         return HTTPResponse(
             url: url,
-            effectiveURL: string(handle, CURLINFO_EFFECTIVE_URL) ?? url,
+            effectiveURL: string(CURLINFO_EFFECTIVE_URL) ?? url,
             status: status,
             headers: HTTPHeaders(sink.headerFields),
             body: sink.body,
             isBodyTruncated: sink.isBodyTruncated,
-            redirectLocation: (300..<400).contains(status) ? string(handle, CURLINFO_REDIRECT_URL) : nil,
+            redirectLocation: (300..<400).contains(status) ? string(CURLINFO_REDIRECT_URL) : nil,
             timings: HTTPTimings(
-                nameLookup: duration(handle, CURLINFO_NAMELOOKUP_TIME_T),
-                connect: duration(handle, CURLINFO_CONNECT_TIME_T),
-                tlsHandshake: duration(handle, CURLINFO_APPCONNECT_TIME_T),
-                firstByte: duration(handle, CURLINFO_STARTTRANSFER_TIME_T),
-                total: duration(handle, CURLINFO_TOTAL_TIME_T)))
+                nameLookup: duration(CURLINFO_NAMELOOKUP_TIME_T),
+                connect: duration(CURLINFO_CONNECT_TIME_T),
+                tlsHandshake: duration(CURLINFO_APPCONNECT_TIME_T),
+                firstByte: duration(CURLINFO_STARTTRANSFER_TIME_T),
+                total: duration(CURLINFO_TOTAL_TIME_T)))
     }
 
-    private func kind(of code: CURLcode, detail: String, _ handle: UnsafeMutableRawPointer) -> HTTPFetchFailure.Kind {
+    private func kind(of code: CURLcode, detail: String) -> HTTPFetchFailure.Kind {
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return .invalidURL
@@ -134,7 +157,7 @@ struct CurlTransfer {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .dnsFailure
         case CURLE_COULDNT_CONNECT:
-            return long(handle, CURLINFO_OS_ERRNO) == Int(ECONNREFUSED) ? .connectionRefused : .connectionFailed
+            return long(CURLINFO_OS_ERRNO) == Int(ECONNREFUSED) ? .connectionRefused : .connectionFailed
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             return .connectionFailed
         case CURLE_PEER_FAILED_VERIFICATION:
@@ -154,24 +177,26 @@ struct CurlTransfer {
         }
     }
 
-    private func failure(_ kind: HTTPFetchFailure.Kind, _ code: CURLcode, detail: String) -> HTTPFetchFailure {
+    static func failure(_ url: String, _ kind: HTTPFetchFailure.Kind, _ code: CURLcode, detail: String)
+        -> HTTPFetchFailure
+    {
         HTTPFetchFailure(kind: kind, url: url, curlCode: Int(code.rawValue), detail: detail)
     }
 
-    private func curlMessage(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
+    static func curlMessage(_ code: CURLcode) -> String { String(cString: curl_easy_strerror(code)) }
 
-    private func long(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO) -> Int {
+    private func long(_ info: CURLINFO) -> Int {
         var value = 0
         return ccurl_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
     }
 
-    private func string(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO) -> String? {
+    private func string(_ info: CURLINFO) -> String? {
         var value: UnsafePointer<CChar>?
         guard ccurl_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
     }
 
-    private func duration(_ handle: UnsafeMutableRawPointer, _ info: CURLINFO) -> Duration {
+    private func duration(_ info: CURLINFO) -> Duration {
         var microseconds: curl_off_t = 0
         return ccurl_getinfo_off_t(handle, info, &microseconds) == CURLE_OK ? .microseconds(microseconds) : .zero
     }
@@ -185,7 +210,7 @@ struct CurlTransfer {
 }
 
 /// What the callbacks collect during one transfer. One thread uses it; the C callbacks reach it
-/// through an unretained pointer, so the transfer keeps it alive around `curl_easy_perform`.
+/// through an unretained pointer, so its `CurlTransfer` keeps it alive as long as the handle.
 private final class TransferSink {
     let maximumBodySize: Int
     private(set) var body: [UInt8] = []

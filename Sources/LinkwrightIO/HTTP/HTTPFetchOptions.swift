@@ -14,6 +14,9 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     public var caBundlePath: String?
     /// Addresses to connect to for given hosts and ports instead of asking DNS (curl's `--resolve`).
     public var resolveOverrides: [HTTPResolveOverride]
+    /// Where to connect instead of the URL's host and port, keeping the URL's host for TLS and
+    /// `Host` (curl's `--connect-to`). The first entry that matches a request is used.
+    public var connectTo: [HTTPConnectTo]
     /// The longest wait for the TCP connection and the TLS handshake. Values under 1 ms count as 1 ms.
     public var connectTimeout: Duration
     /// The longest wait for the whole fetch, connection included. Values under 1 ms count as 1 ms.
@@ -23,15 +26,28 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     public var maximumBodySize: Int
     /// The User-Agent header, such as `linkwright/1.0`.
     public var userAgent: String
+    /// The most connections `fetchAll` keeps open at once, over every host (at least one). Each
+    /// host gets at most one, whatever this is.
+    public var maximumConnections: Int
+    /// When an answer of 429 or 503 is asked again, and after how long.
+    public var retryPolicy: HTTPRetryPolicy
 
-    /// Options with bounded defaults: 5 s to connect, 10 s in all, bodies up to 128 KiB.
+    /// How many connections `fetchAll` opens at most unless told otherwise.
+    public static let defaultMaximumConnections = 50
+
+    /// Options with bounded defaults: 5 s to connect, 10 s in all, bodies up to 128 KiB, at most
+    /// 50 connections, 429 and 503 asked again up to 3 times.
     public init(
-        caBundlePath: String? = nil, resolveOverrides: [HTTPResolveOverride] = [],
+        caBundlePath: String? = nil, resolveOverrides: [HTTPResolveOverride] = [], connectTo: [HTTPConnectTo] = [],
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(10),
-        maximumBodySize: Int = defaultMaximumBodySize, userAgent: String = "linkwright"
+        maximumBodySize: Int = defaultMaximumBodySize, userAgent: String = "linkwright",
+        maximumConnections: Int = defaultMaximumConnections, retryPolicy: HTTPRetryPolicy = HTTPRetryPolicy()
     ) {
         self.caBundlePath = caBundlePath
         self.resolveOverrides = resolveOverrides
+        self.connectTo = connectTo
+        self.maximumConnections = maximumConnections
+        self.retryPolicy = retryPolicy
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.maximumBodySize = maximumBodySize
@@ -73,7 +89,7 @@ public struct HTTPResolveOverride: Sendable, Hashable, CustomStringConvertible {
     /// The curl syntax, `HOST:PORT:ADDRESS`.
     public var description: String { "\(host):\(port):\(address)" }
 
-    private static func isIPAddress(_ text: Substring) -> Bool {
+    static func isIPAddress(_ text: Substring) -> Bool {
         var literal = String(text)
         if literal.hasPrefix("[") && literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
         var storage = in6_addr()
