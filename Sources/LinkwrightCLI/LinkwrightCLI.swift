@@ -12,7 +12,7 @@ public enum LinkwrightCLI {
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
             CheckCommand.self, DiffCommand.self, ImportCommand.self, PromoteCommand.self, ChangelogCommand.self,
             VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
-            CompletionsCommand.self,
+            GenerateCommand.self, CompletionsCommand.self,
         ]
     }
 

@@ -98,7 +98,10 @@ public enum RouteResolver {
         return .success(RouteValue(destination: destination, arguments: arguments))
     }
 
-    private static func decoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+    /// As matching decodes for `percentEncoded: false` (`PercentDecoding`): a malformed escape
+    /// stays as written and bytes that are not UTF-8 read as U+FFFD, so one bad escape does not
+    /// leave the rest of the value encoded. The generated routers decode the same way.
+    private static func decoded(_ text: String) -> String { PercentDecoding.decode(text) }
 }
 
 /// Why a router has no destination for a URL.
