@@ -89,7 +89,7 @@ struct RouterComparison {
             throw RouterTestFailure("the configuration at \(root.path) does not load")
         }
         self.configuration = configuration
-        routes = configuration.domains.reduce(into: [:]) { $0.merge($1.routesByRule) { first, _ in first } }
+        routes = configuration.routesByRule
         var scopes: [Scope] = []
         for environments in [[]] + configuration.environments.map({ [$0.name] }) {
             let compiled = Compiler().compile(configuration, environments: environments).compiled

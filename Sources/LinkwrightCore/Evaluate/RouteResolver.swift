@@ -110,3 +110,10 @@ public struct RouteProblem: Error, Sendable, Equatable {
 
     public init(message: String) { self.message = message }
 }
+
+extension Configuration {
+    /// Every rule's route, by the rule's location: what decisions name.
+    public var routesByRule: [SourceLocation: Route] {
+        domains.reduce(into: [:]) { routes, domain in routes.merge(domain.routesByRule) { first, _ in first } }
+    }
+}
