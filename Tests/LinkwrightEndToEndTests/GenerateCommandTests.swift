@@ -93,6 +93,16 @@ import Testing
         #expect(!folder.exists("generated"))
     }
 
+    @Test func anAppWhoseRulesNameNoRouteHasNoRouter() throws {
+        defer { folder.remove() }
+        try folder.write(
+            "domains/emergencias.yaml", "applinks:\n  - apps: [emergencias]\n    rules:\n      - path: /servicio/*\n")
+        #expect(try linkwright(["lint"]).status == 0)
+        let result = try linkwright(["generate", "swift", "--app", "emergencias"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("no rule opening emergencias names a route"), "\(result)")
+    }
+
     @Test func neverWritesThroughALinkInTheConfigurationFolder() throws {
         defer { folder.remove() }
         let outside = try TemporaryFolder()

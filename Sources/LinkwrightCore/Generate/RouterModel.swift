@@ -122,6 +122,11 @@ extension RouterModel {
                 message: "no environment builds an iOS app named \"\(app)\"",
                 hint: known.isEmpty ? "declare an app with ios:" : "choose one of: \(known.joined(separator: ", "))")
         }
+        guard !builder.destinations.isEmpty else {
+            throw RouterModelError(
+                message: "no rule opening \(app) names a route, so its router would have no destination",
+                hint: "name where each rule's URLs lead with route: and params: (docs/configuration.md, Routes)")
+        }
         return builder.model()
     }
 
