@@ -13,7 +13,7 @@ public enum LinkwrightCLI {
             CheckCommand.self, DiffCommand.self, InitCommand.self, ImportCommand.self, PromoteCommand.self,
             ChangelogCommand.self,
             VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
-            CompletionsCommand.self,
+            GenerateCommand.self, CompletionsCommand.self,
         ]
     }
 

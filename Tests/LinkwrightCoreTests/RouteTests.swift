@@ -59,6 +59,19 @@ import Testing
                         arguments: [.init(name: "id", value: nil), .init(name: "source", value: nil)])))
     }
 
+    /// As matching decodes (`PercentDecoding`), so the generated routers need one decoder: a
+    /// malformed escape stays, the others are still decoded, and bytes that are not UTF-8 read
+    /// as U+FFFD.
+    @Test func aMalformedEscapeLeavesTheRestDecoded() throws {
+        let ticket = try route("        route: ticket\n        params:\n          id?: segment 2\n")
+        #expect(
+            try resolve(ticket, "https://shop.example/t/a%zz%41")
+                == .success(.init(destination: "ticket", arguments: [.init(name: "id", value: "a%zzA")])))
+        #expect(
+            try resolve(ticket, "https://shop.example/t/%FFx")
+                == .success(.init(destination: "ticket", arguments: [.init(name: "id", value: "\u{FFFD}x")])))
+    }
+
     @Test func aRequiredOrTypedValueThatIsNotThereGivesNoDestination() throws {
         let ticket = try route("        route: ticket\n        params:\n          id?: segment 2 as int\n")
         #expect(

@@ -30,6 +30,14 @@ public enum BehaviourDiff {
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
+        /// Where the app's router takes the URL on each side (`RouteValue`, `none`, or why it has
+        /// no destination), when the deciding rule names a route: set when both sides open the
+        /// same app but its router takes the URL elsewhere.
+        public var routeBefore: String? = nil
+        public var routeAfter: String? = nil
+
+        /// Both sides open the app, and its router takes the URL to another destination.
+        public var changesRoute: Bool { openedBefore && opensAfter && routeBefore != routeAfter }
     }
 
     /// Rules on a host that may decide some URLs differently, left unsettled by the budget.
@@ -79,6 +87,8 @@ public enum BehaviourDiff {
         var kind: LinkChange.Kind
         var before: String?
         var after: String?
+        /// The app a route change concerns (other kinds name apps in `before` and `after`).
+        var app: String?
     }
 
     /// Everything the diff found: the observations and what it could not settle.
@@ -102,6 +112,7 @@ public enum BehaviourDiff {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
             let oldEvaluator = EnvironmentEvaluator(before)
             let newEvaluator = EnvironmentEvaluator(after)
+            let routes = (old: RouteLabels(base.configuration), new: RouteLabels(head.configuration))
             // Older Android releases read some dynamic rules otherwise (`AndroidRelease`): both
             // sides as each decides, where its decision lists differ from the newest's.
             let olderReleases =
@@ -113,7 +124,14 @@ public enum BehaviourDiff {
                     new: EnvironmentEvaluator(after, androidRelease: release))
             }
             let oldHosts = Set(before.sites.flatMap(\.servedHosts))
-            let affected = affectedHosts(before, after)
+            let filesOrClaimsChanged = affectedHosts(before, after)
+            // Routes change what the router does with URLs whose files stayed the same.
+            let routesChanged = Set(
+                after.sites.filter {
+                    RouteLabels.sequence(of: $0.domain, in: base.configuration)
+                        != RouteLabels.sequence(of: $0.domain, in: head.configuration)
+                }.flatMap(\.servedHosts))
+            let affected = { (host: Host) in filesOrClaimsChanged(host) || routesChanged.contains(host) }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
             // Hosts with the same rules on both sides get the same answer: prove it once.
             var results: [ProofKey: BehaviourProof.Result] = [:]
@@ -122,8 +140,10 @@ public enum BehaviourDiff {
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
                 let concrete = URLSamples.host(for: host, avoiding: mentioned)
                 for platform in Platform.allCases {
-                    let old = DecisionList.lists(oldEvaluator, host: concrete, platform: platform, made: &oldLists)
-                    let new = DecisionList.lists(newEvaluator, host: concrete, platform: platform, made: &newLists)
+                    let old = DecisionList.lists(
+                        oldEvaluator, host: concrete, platform: platform, routes: routes.old, made: &oldLists)
+                    let new = DecisionList.lists(
+                        newEvaluator, host: concrete, platform: platform, routes: routes.new, made: &newLists)
                     let key = ProofKey(platform: platform, old: old.map(\.signature), new: new.map(\.signature))
                     let result =
                         results[key]
@@ -132,7 +152,8 @@ public enum BehaviourDiff {
                     results[key] = result
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
-                        old: oldEvaluator, new: newEvaluator)
+                        old: oldEvaluator, new: newEvaluator,
+                        routes: (base.configuration.routesByRule, head.configuration.routesByRule))
                     context.report(result, into: &comparison)
                     guard platform == .android else { continue }
                     for index in releaseSides.indices {
@@ -212,6 +233,8 @@ public enum BehaviourDiff {
         let platform: Platform
         let old: EnvironmentEvaluator
         let new: EnvironmentEvaluator
+        /// Each side's routes by rule, to tell where the app's router takes a witness.
+        var routes: (old: [SourceLocation: Route], new: [SourceLocation: Route]) = ([:], [:])
 
         func report(_ result: BehaviourProof.Result, into comparison: inout Comparison) {
             var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
@@ -247,13 +270,24 @@ public enum BehaviourDiff {
                 }
                 guard seen.insert(url).inserted else { continue }
                 for identity in verdicts.identities {
-                    let beforeVerdict = verdicts.before(identity)
-                    let afterVerdict = verdicts.after(identity)
-                    guard (beforeVerdict?.opens ?? false) != (afterVerdict?.opens ?? false) else { continue }
-                    observations.append(
-                        Observation(
-                            environment: environment, host: host, platform: platform, identity: identity, url: url,
-                            before: beforeVerdict, after: afterVerdict))
+                    var observation = Observation(
+                        environment: environment, host: host, platform: platform, identity: identity, url: url,
+                        before: verdicts.before(identity), after: verdicts.after(identity))
+                    if observation.openedBefore && observation.opensAfter {
+                        observation.routeBefore = Self.route(of: observation.before, routes.old, parsed)
+                        observation.routeAfter = Self.route(of: observation.after, routes.new, parsed)
+                        // Rules reading a parameter from elsewhere agree on the shortest URL when
+                        // neither finds the value there: a URL holding the values shows it.
+                        if !observation.changesRoute, identity == difference.identity,
+                            let holding = routeWitness(around: parsed, identity: identity)
+                        {
+                            observation = holding
+                        }
+                    }
+                    guard observation.openedBefore != observation.opensAfter || observation.changesRoute else {
+                        continue
+                    }
+                    observations.append(observation)
                 }
             }
             let exhaustive = unproven.isEmpty
@@ -263,6 +297,57 @@ public enum BehaviourDiff {
                 return observation
             }
             comparison.unproven += unproven
+        }
+
+        /// `url` with the path segments and query items the routes deciding it on either side
+        /// read, when the app's router takes that URL to different places on the two sides: the
+        /// route change a shortest witness cannot show. Sampled, not proven; checked like any
+        /// witness.
+        func routeWitness(around url: LinkURL, identity: String) -> Observation? {
+            let verdicts = (
+                old.verdicts(for: url, platform: platform).first { $0.identity == identity },
+                new.verdicts(for: url, platform: platform).first { $0.identity == identity }
+            )
+            let parameters = [(verdicts.0, routes.old), (verdicts.1, routes.new)].flatMap { verdict, routes in
+                verdict?.decision.origin.flatMap { routes[$0] }?.parameters ?? []
+            }
+            let segments = parameters.compactMap { parameter -> Int? in
+                if case .pathSegment(let position) = parameter.source { return position }
+                return nil
+            }
+            let items = parameters.compactMap { parameter -> String? in
+                if case .queryItem(let name) = parameter.source { return name + "=q" }
+                return nil
+            }
+            let present = url.path.split(separator: "/").count
+            var candidate = url
+            // Values that tell the sources apart: `s3` for the third segment, `q` for an item.
+            if let needed = segments.max(), needed > present {
+                candidate.path += (present + 1...needed).map { "/s\($0)" }.joined()
+            }
+            if !items.isEmpty { candidate.query = ((url.query.map { [$0] } ?? []) + items).joined(separator: "&") }
+            guard candidate != url else { return nil }
+            var observation = Observation(
+                environment: environment, host: host, platform: platform, identity: identity,
+                url: candidate.description,
+                before: old.verdicts(for: candidate, platform: platform).first { $0.identity == identity },
+                after: new.verdicts(for: candidate, platform: platform).first { $0.identity == identity })
+            guard observation.openedBefore && observation.opensAfter else { return nil }
+            observation.routeBefore = Self.route(of: observation.before, routes.old, candidate)
+            observation.routeAfter = Self.route(of: observation.after, routes.new, candidate)
+            return observation.changesRoute ? observation : nil
+        }
+
+        /// Where the router takes `url` when `verdict`'s deciding rule names a route: the
+        /// destination with its arguments, `none`, or why there is none.
+        static func route(
+            of verdict: EnvironmentEvaluator.Verdict?, _ routes: [SourceLocation: Route], _ url: LinkURL
+        ) -> String? {
+            guard let origin = verdict?.decision.origin, let route = routes[origin] else { return nil }
+            switch RouteResolver.resolve(route, url: url) {
+            case .success(let value): return value.description
+            case .failure(let problem): return "no destination (\(problem.message))"
+            }
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
@@ -366,6 +451,7 @@ public enum BehaviourDiff {
     public static func changes(from observations: [Observation]) -> [LinkChange] {
         var changes: [LinkChange] = []
         var index: [ChangeGroup: Int] = [:]
+        let routeChanges = observations.filter(\.changesRoute)
         let observations = observations.filter { $0.openedBefore != $0.opensAfter }
         // Per URL and platform: who opened it before and who opens it now.
         var byURL: [ObservedURL: [Observation]] = [:]
@@ -398,10 +484,36 @@ public enum BehaviourDiff {
                     entries.append((.opensWeb, observation.identity, observation.identity, "web", observation))
                 }
             }
+            record(entries, first: first)
+        }
+        // The app still opens the URL, but its router takes it elsewhere: grouped by the
+        // destinations, not their arguments, so `/tickets/1` and `/tickets/2` are one change.
+        for observation in routeChanges {
+            let destination = { (route: String?) in route.map { String($0.prefix { $0 != "(" }) } ?? "no route" }
+            record(
+                [
+                    (
+                        .changesRoute, observation.identity, observation.routeBefore ?? "no route",
+                        observation.routeAfter ?? "no route", observation
+                    )
+                ],
+                first: observation,
+                grouping: { group in
+                    group.before = destination(observation.routeBefore)
+                    group.after = destination(observation.routeAfter)
+                })
+        }
+        return changes
+
+        func record(
+            _ entries: [(LinkChange.Kind, String, String?, String?, Observation)], first: Observation,
+            grouping adjust: (inout ChangeGroup) -> Void = { _ in }
+        ) {
             for (kind, app, before, after, observation) in entries {
-                let grouping = ChangeGroup(
+                var grouping = ChangeGroup(
                     environment: first.environment, host: first.host, platform: first.platform, kind: kind,
-                    before: before, after: after)
+                    before: before, after: after, app: app)
+                adjust(&grouping)
                 if let existing = index[grouping] {
                     if !observation.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
@@ -426,7 +538,6 @@ public enum BehaviourDiff {
                         approximate: !observation.exhaustive))
             }
         }
-        return changes
     }
 }
 

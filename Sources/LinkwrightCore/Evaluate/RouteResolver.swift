@@ -98,7 +98,10 @@ public enum RouteResolver {
         return .success(RouteValue(destination: destination, arguments: arguments))
     }
 
-    private static func decoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+    /// As matching decodes for `percentEncoded: false` (`PercentDecoding`): a malformed escape
+    /// stays as written and bytes that are not UTF-8 read as U+FFFD, so one bad escape does not
+    /// leave the rest of the value encoded. The generated routers decode the same way.
+    private static func decoded(_ text: String) -> String { PercentDecoding.decode(text) }
 }
 
 /// Why a router has no destination for a URL.
@@ -106,4 +109,11 @@ public struct RouteProblem: Error, Sendable, Equatable {
     public var message: String
 
     public init(message: String) { self.message = message }
+}
+
+extension Configuration {
+    /// Every rule's route, by the rule's location: what decisions name.
+    public var routesByRule: [SourceLocation: Route] {
+        domains.reduce(into: [:]) { routes, domain in routes.merge(domain.routesByRule) { first, _ in first } }
+    }
 }

@@ -182,13 +182,13 @@ struct BehaviourProof {
         // Each rule's position on the other side (-1: not there), and "no rule" past the end.
         let oldPosition = Dictionary(olds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let newPosition = Dictionary(news.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldOpens = olds.map(\.opens) + [false]
-        let newOpens = news.map(\.opens) + [false]
+        let oldOutcomes = olds.map(\.outcome) + [nil]
+        let newOutcomes = news.map(\.outcome) + [nil]
         let inNew = olds.map { newPosition[$0.key] ?? -1 } + [-1]
         let inOld = news.map { oldPosition[$0.key] ?? -1 } + [-1]
         var candidates: [Candidate] = []
         for oldIndex in 0...olds.count {
-            for newIndex in 0...news.count where oldOpens[oldIndex] != newOpens[newIndex] {
+            for newIndex in 0...news.count where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
                 let aStays = inNew[oldIndex] >= 0
                 let bWasThere = inOld[newIndex] >= 0
                 if oldIndex == olds.count && bWasThere { continue }

@@ -66,7 +66,7 @@ struct DecisionList {
     /// depend on the files the claims read, not on the host: `made` keeps those made already,
     /// so the hosts of one domain share them.
     static func lists(
-        _ evaluator: EnvironmentEvaluator, host: String, platform: Platform,
+        _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
         made: inout [String: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment
@@ -79,7 +79,8 @@ struct DecisionList {
                 if let known = made[key] { return known }
                 let file = fileHost.flatMap(evaluator.compiledAASA)
                 let list = DecisionList(
-                    identity: app.appID, blocks: file.map { [(nil, appleRules($0, appID: app.appID))] } ?? [])
+                    identity: app.appID,
+                    blocks: file.map { [(nil, appleRules($0, appID: app.appID, routes: routes))] } ?? [])
                 made[key] = list
                 return list
             }
@@ -94,7 +95,8 @@ struct DecisionList {
                 if let known = made[key] { return known }
                 let blocks = chain.map { link in
                     androidBlock(
-                        link.filter, file: evaluator.compiledAssetLinks(fileHost: link.fileHost), package: app.package)
+                        link.filter, file: evaluator.compiledAssetLinks(fileHost: link.fileHost), package: app.package,
+                        routes: routes)
                 }
                 let list = DecisionList(identity: app.package, blocks: blocks)
                 made[key] = list
@@ -105,14 +107,16 @@ struct DecisionList {
 
     // MARK: iOS
 
-    static func appleRules(_ file: CompiledAASA, appID: String) -> [ProofRule] {
+    static func appleRules(_ file: CompiledAASA, appID: String, routes: RouteLabels = RouteLabels()) -> [ProofRule] {
         file.entries.filter { $0.appIDs.contains(appID) }.flatMap { entry in
-            entry.rules.compactMap { appleRule($0, variables: file.variables) }
+            entry.rules.compactMap { appleRule($0, variables: file.variables, route: routes.label(at: $0.origin)) }
         }
     }
 
     /// A component or legacy path; `nil` when a pattern does not compile (it never matches).
-    static func appleRule(_ rule: CompiledAASA.Rule, variables: [String: [String]]) -> ProofRule? {
+    static func appleRule(_ rule: CompiledAASA.Rule, variables: [String: [String]], route: String? = nil)
+        -> ProofRule?
+    {
         let preparation = Preparation(rule.options)
         let slashed = Preparation(rule.pathOptions)
         guard let path = rule.path.matcher else { return nil }
@@ -146,7 +150,7 @@ struct DecisionList {
                 pattern: PatternTest(matcher, preparation: preparation, variables: variables), absentReadsAsEmpty: true)
         }
         return ProofRule(
-            opens: !rule.exclude, isExclusion: rule.exclude,
+            opens: !rule.exclude, route: route, isExclusion: rule.exclude,
             path: PathTest(scopes: nil, pattern: PatternTest(path, preparation: slashed, variables: variables)),
             query: query,
             fragment: fragment, origin: rule.origin, label: label(rule)
@@ -176,9 +180,9 @@ struct DecisionList {
 
     /// The block of one intent filter: the dynamic rules of the file its host reads, narrowed
     /// to its scopes, and the scope rule deciding the rest of its scopes.
-    static func androidBlock(_ filter: IntentFilter, file: CompiledAssetLinks?, package: String)
-        -> (scopes: PatternTest?, rules: [ProofRule])
-    {
+    static func androidBlock(
+        _ filter: IntentFilter, file: CompiledAssetLinks?, package: String, routes: RouteLabels = RouteLabels()
+    ) -> (scopes: PatternTest?, rules: [ProofRule]) {
         let decoded = Preparation(CompiledDynamicRules.options)
         let attributes = filter.scopes.map(\.attribute)
         let scopes = PatternTest(
@@ -200,7 +204,7 @@ struct DecisionList {
         }
         let dynamic = rules.rules.map { rule in
             ProofRule(
-                opens: !rule.exclude, isExclusion: rule.exclude,
+                opens: !rule.exclude, route: routes.label(at: rule.origin), isExclusion: rule.exclude,
                 path: PathTest(scopes: scopes, pattern: rule.path.map { $0.proofTest(preparation: decoded) }),
                 // Searched as items named by the entry with the value's pattern: what `name=value`
                 // matches when the name is plain text (see semantics.md, "Behaviour diffs").

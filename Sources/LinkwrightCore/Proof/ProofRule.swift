@@ -92,6 +92,11 @@ final class ProofRule {
     /// Equal keys accept the same URLs and decide alike.
     let key: String
     let opens: Bool
+    /// The router destination the rule's URLs lead to (`RouteLabels`), when routes are written.
+    let route: String?
+    /// What a URL the rule decides does: `nil` on the web, else the app with the route. Two
+    /// rules with different outcomes decide their common URLs differently.
+    var outcome: String? { opens ? "open\u{4}" + (route ?? "") : nil }
     let isExclusion: Bool
     let path: PathTest?
     let query: QueryTest?
@@ -108,11 +113,13 @@ final class ProofRule {
     let matches: (inout ComparedValues) -> Bool
 
     init(
-        opens: Bool, isExclusion: Bool, path: PathTest?, query: QueryTest?, fragment: FragmentTest?,
-        origin: SourceLocation?, label: String, matches: @escaping (inout ComparedValues) -> Bool
+        opens: Bool, route: String? = nil, isExclusion: Bool, path: PathTest?, query: QueryTest?,
+        fragment: FragmentTest?, origin: SourceLocation?, label: String,
+        matches: @escaping (inout ComparedValues) -> Bool
     ) {
         self.matches = matches
         self.opens = opens
+        self.route = opens ? route : nil
         self.isExclusion = isExclusion
         self.path = path
         self.query = query
@@ -120,7 +127,8 @@ final class ProofRule {
         self.origin = origin
         self.label = label
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
-        key = (opens ? "open\u{4}" : isExclusion ? "exclude\u{4}" : "web\u{4}") + testKey
+        let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
+        key = decides + "\u{4}" + testKey
     }
 }
 

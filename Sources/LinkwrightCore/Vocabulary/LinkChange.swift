@@ -19,8 +19,12 @@ public struct LinkChange: Sendable, Equatable {
         case opensWeb = "opens_web"
         /// URLs that opened one app now open another.
         case changesApp = "changes_app"
+        /// URLs that still open the app, whose router now takes them to another destination.
+        case changesRoute = "changes_route"
 
-        public var isBehaviour: Bool { self == .opensApp || self == .opensWeb || self == .changesApp }
+        public var isBehaviour: Bool {
+            self == .opensApp || self == .opensWeb || self == .changesApp || self == .changesRoute
+        }
     }
 
     public var kind: Kind
@@ -30,7 +34,8 @@ public struct LinkChange: Sendable, Equatable {
     public var platform: Platform?
     /// The app ID (iOS) or package (Android) concerned.
     public var app: String?
-    /// For behaviour changes `app`, `web` or an app ID; for structural ones the old and new value.
+    /// For behaviour changes `app`, `web` or an app ID (for a route change the destination with its
+    /// arguments, as `RouteValue` writes it); for structural ones the old and new value.
     public var before: String?
     public var after: String?
     public var witnesses: [String]
@@ -79,6 +84,7 @@ public struct LinkChange: Sendable, Equatable {
         case .opensApp: text = "now opens\(subject) (was \(before ?? "web"))"
         case .opensWeb: text = "now stays on the web (opened\(subject))"
         case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
+        case .changesRoute: text = "\(app ?? "the app") now routes to \(after ?? "?") instead of \(before ?? "?")"
         }
         return "\(environment) \(scope): \(text)"
             + (approximate ? " (not fully proven: other URLs may change too)" : "")

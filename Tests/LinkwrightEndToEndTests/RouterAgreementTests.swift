@@ -1,0 +1,353 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightIO
+import LinkwrightTestSupport
+import Testing
+
+/// The generated Swift routers, compiled with swiftc and run on URLs, decide every URL as the
+/// compiled association files do: a destination exactly when the device opens the app (nil for
+/// `route: none`), and the destination and arguments the deciding rule's route gives
+/// (`RouteResolver`, what `linkwright test` checks expectations with).
+@Suite(.serialized) struct RouterAgreementTests {
+    /// The example configuration; `RouterFixture` holds rule shapes the example does not use.
+    @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
+    func theExampleRoutersAgreeWithTheAssociationFiles() throws {
+        let comparison = try RouterComparison(configuration: RepositoryPaths.root)
+        let report = try comparison.run(urls: comparison.expectationURLs() + comparison.ruleSamples())
+        #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
+        // The sample reaches every destination and every way of not opening the app.
+        #expect(report.destinationsSeen.isSuperset(of: ["exhibition", "ticket", "collection", "exhibitionPreview"]))
+        #expect(report.destinationsSeen.isSuperset(of: ["clipExperience", "resetPassword", "incident"]))
+        #expect(report.opened > 50 && report.notOpened > 50, "\(report.opened) opened, \(report.notOpened) not")
+    }
+
+    /// Random URLs from a seeded generator built from the rules' own words, compared with the
+    /// core matcher.
+    @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
+    func randomURLsAgreeWithTheCoreMatcher() throws {
+        let comparison = try RouterComparison(configuration: RepositoryPaths.root)
+        var generator = SplitMix64(seed: 17)
+        let report = try comparison.run(urls: comparison.randomURLs(count: 1500, using: &generator))
+        #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
+        #expect(report.opened > 100, "\(report.opened) of 1500 random URLs open an app")
+    }
+
+    /// Case-insensitive and decoded rules, whole-query and fragment patterns, entry defaults,
+    /// custom variables holding wildcards, predefined variables, int parameters, `route: none`,
+    /// several entries for one app and nested wildcard claims.
+    @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
+    func everyRuleShapeAgreesWithTheAssociationFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for (path, text) in RouterFixture.files { try folder.write(path, text) }
+        let comparison = try RouterComparison(configuration: folder.url)
+        var generator = SplitMix64(seed: 1517)
+        let urls =
+            comparison.expectationURLs() + comparison.ruleSamples()
+            + comparison.randomURLs(count: 1500, using: &generator)
+        let report = try comparison.run(urls: urls)
+        #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
+        #expect(
+            report.destinationsSeen.isSuperset(of: ["order", "search", "item", "section", "tour", "stop", "guide"]))
+        #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
+    }
+}
+
+/// swiftc, found on PATH.
+enum SwiftCompiler {
+    static let path: String? = {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(folder)/swiftc"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+    static var available: Bool { path != nil }
+    static let missing: Comment = "swiftc is not on PATH, so the generated routers cannot be compiled"
+}
+
+/// One configuration's routers, for every app and for every environment alone and all together,
+/// compiled into one program, and what the compiled model decides for the same URLs.
+struct RouterComparison {
+    let configuration: Configuration
+    let scopes: [Scope]
+    /// Every rule's route, by the rule's location: what decisions name.
+    let routes: [LinkwrightCore.SourceLocation: Route]
+
+    /// One generated router: an app over some environments.
+    struct Scope {
+        var app: String
+        var environments: [String]
+        var model: RouterModel
+        var evaluators: [EnvironmentEvaluator]
+        /// The router's type names in the test program, made unique per scope.
+        var tag: String { RouterModel.typeName(of: app) + "_" + (environments.first ?? "all") }
+    }
+
+    init(configuration root: URL) throws {
+        guard let configuration = try ConfigLoader().load(from: DiskSourceTree(root: root)).configuration else {
+            throw RouterTestFailure("the configuration at \(root.path) does not load")
+        }
+        self.configuration = configuration
+        routes = configuration.routesByRule
+        var scopes: [Scope] = []
+        for environments in [[]] + configuration.environments.map({ [$0.name] }) {
+            let compiled = Compiler().compile(configuration, environments: environments).compiled
+            for app in compiled.environments.flatMap({ $0.iosApps.map(\.name) }).uniqued() {
+                let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
+                scopes.append(
+                    Scope(
+                        app: app, environments: environments, model: model,
+                        evaluators: compiled.environments.map { EnvironmentEvaluator($0) }))
+            }
+        }
+        self.scopes = scopes
+    }
+
+    // MARK: URLs
+
+    /// The hosts URLs are tried on: every host bound, a subdomain under each wildcard, a nested
+    /// one, an upper-case spelling, and a host nobody claims.
+    var hosts: [String] {
+        let bound = configuration.environments.flatMap(\.hosts).map(\.host.value)
+        var hosts = bound.map { URLSamples.host(for: $0) }
+        hosts += bound.filter(\.isWildcard).map { "a.b." + $0.fileHost.name }
+        hosts += bound.prefix(1).map { $0.fileHost.name.uppercased() }
+        return (hosts + ["unclaimed.example"]).uniqued()
+    }
+
+    /// Every expectation's URL, on every host (a path) or as written (an absolute URL).
+    func expectationURLs() -> [String] {
+        configuration.domains.flatMap(\.expectations).flatMap { expectation -> [String] in
+            let url = expectation.url.value
+            return url.hasPrefix("/") ? hosts.map { "https://\($0)\(url)" } : [url]
+        }
+    }
+
+    /// For every rule, a URL its patterns match (with the query items and fragments the domain's
+    /// rules name, `URLSamples`) and near misses of it: a letter changed, upper case, percent-
+    /// encoded, a trailing slash, a segment more or less, on every host and over plain HTTP.
+    func ruleSamples() -> [String] {
+        var paths: [String] = []
+        for domain in configuration.domains {
+            let variables = domain.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) }
+            for rule in domain.applinks.flatMap(\.rules) {
+                let path = URLSamples.instance(of: rule.path?.value ?? "/", variables: variables)
+                var variants = [path, path + "/", path + "/x", path + "x", String(path.dropLast()), path.uppercased()]
+                variants += [path.replacingOccurrences(of: "/", with: "//"), encodingFirstLetter(path)]
+                if let cut = path.dropLast().lastIndex(of: "/") { variants.append(String(path[..<cut])) }
+                paths += variants.flatMap { URLSamples.around(path: $0.isEmpty ? "/" : $0, in: domain) }
+            }
+        }
+        let urls = paths.uniqued().flatMap { path in hosts.map { "https://\($0)\(path)" } }
+        return urls + urls.prefix(40).map { "http" + $0.dropFirst("https".count) }
+    }
+
+    private func encodingFirstLetter(_ path: String) -> String {
+        guard let letter = path.firstIndex(where: \.isLetter), let ascii = path[letter].asciiValue else { return path }
+        return path[..<letter] + "%" + String(ascii, radix: 16, uppercase: true) + path[path.index(after: letter)...]
+    }
+
+    /// URLs made of the words the rules use, random segments, escapes, case changes, query items
+    /// the rules name and fragments.
+    func randomURLs(count: Int, using generator: inout SplitMix64) -> [String] {
+        // Escapes as a browser writes them: Foundation rewrites a raw `é` or a malformed escape.
+        var words: Set<String> = ["x", "42", "-7", "+3", "007", "%C3%A9", "%c3%a9", "%FF", "%2F", "a%20b", ""]
+        var itemNames: Set<String> = ["x"]
+        for domain in configuration.domains {
+            words.formUnion(domain.variables.flatMap(\.values).map(\.value))
+            for rule in domain.applinks.flatMap(\.rules) {
+                let patterns = [rule.path?.value, rule.fragment?.value].compactMap { $0 }
+                for pattern in patterns {
+                    words.formUnion(pattern.split(whereSeparator: { "/*?$()".contains($0) }).map(String.init))
+                }
+                if case .items(let items) = rule.query?.value {
+                    itemNames.formUnion(items.map(\.name))
+                    words.formUnion(items.map(\.pattern).filter { !$0.contains("*") && !$0.contains("?") })
+                }
+            }
+        }
+        let vocabulary = words.sorted()
+        let names = itemNames.sorted()
+        let hosts = self.hosts
+        func pick<T>(_ list: [T]) -> T { list[Int(generator.next() % UInt64(list.count))] }
+        func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
+        func word() -> String {
+            var word = pick(vocabulary)
+            if chance(15) { word = word.uppercased() }
+            if chance(10) { word += pick(vocabulary) }
+            return word
+        }
+        return (0..<count).map { _ in
+            var url = "https://" + pick(hosts)
+            for _ in 0..<Int(generator.next() % 4) { url += "/" + word() }
+            if chance(20) { url += "/" }
+            if chance(50) {
+                let items = (0..<Int(1 + generator.next() % 3)).map { _ in
+                    chance(15) ? pick(names) : pick(names) + "=" + (chance(20) ? "" : word())
+                }
+                url += "?" + items.joined(separator: "&")
+            }
+            if chance(25) { url += "#" + word() }
+            return url
+        }
+    }
+
+    // MARK: Running
+
+    struct Report: CustomStringConvertible {
+        var mismatches: [String] = []
+        var opened = 0
+        var notOpened = 0
+        var noneRoutesSeen = 0
+        /// Texts Foundation's `URL(string:)` refuses or rewrites, which no app receives as written.
+        var invalid = 0
+        var destinationsSeen: Set<String> = []
+
+        var description: String {
+            "\(mismatches.count) mismatches (\(opened) opened, \(notOpened) not, \(invalid) not URLs):\n"
+                + mismatches.prefix(25).joined(separator: "\n")
+        }
+    }
+
+    /// Compiles every router with a harness reading `TAG URL` lines, runs it on every URL for
+    /// every scope, and compares each answer with the compiled model's.
+    func run(urls: [String]) throws -> Report {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var sources: [URL] = []
+        for scope in scopes {
+            sources.append(try folder.write("\(scope.tag).swift", renamed(scope)))
+        }
+        sources.append(try folder.write("main.swift", harness()))
+        let binary = folder.url.appendingPathComponent("routers")
+        let compile = try runProcess(
+            URL(fileURLWithPath: SwiftCompiler.path!), ["-Onone", "-o", binary.path] + sources.map(\.path),
+            timeout: 600)
+        guard compile.status == 0 else { throw RouterTestFailure("swiftc failed:\n\(compile)") }
+        let lines = scopes.flatMap { scope in urls.map { "\(scope.tag) \($0)" } }
+        let result = try runProcess(binary, [], input: Data(lines.joined(separator: "\n").utf8 + [10]), timeout: 600)
+        guard result.status == 0 else { throw RouterTestFailure("the router program failed:\n\(result)") }
+        let answers = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard answers.count == lines.count else {
+            throw RouterTestFailure("\(answers.count) answers for \(lines.count) URLs")
+        }
+        var report = Report()
+        var index = 0
+        for scope in scopes {
+            for url in urls {
+                defer { index += 1 }
+                let answer = String(answers[index])
+                guard answer != "invalid" else {
+                    report.invalid += 1
+                    continue
+                }
+                let expected = expectation(url, scope: scope)
+                if expected.opens { report.opened += 1 } else { report.notOpened += 1 }
+                if expected.opens && expected.route == "none" { report.noneRoutesSeen += 1 }
+                if let name = answer.split(separator: "(").first, answer != "none" {
+                    report.destinationsSeen.insert(String(name))
+                }
+                if answer != expected.route {
+                    report.mismatches.append(
+                        "\(scope.tag) \(url): router \(answer), association files \(expected.route)")
+                }
+            }
+        }
+        return report
+    }
+
+    /// What the compiled model decides for `url` in `scope`: whether the app opens, and the
+    /// route (`none` when it does not, or opens without a destination). Over several
+    /// environments, the environment claiming the host most specifically decides, as the
+    /// router's host lookup does.
+    func expectation(_ text: String, scope: Scope) -> (opens: Bool, route: String) {
+        guard let url = LinkURL(text), url.scheme == "https" else { return (false, "none") }
+        var best: (verdict: EnvironmentEvaluator.Verdict, rank: Int)?
+        for evaluator in scope.evaluators {
+            guard let verdict = evaluator.verdicts(for: url, platform: .ios).first(where: { $0.app == scope.app })
+            else { continue }
+            let rank: Int
+            switch verdict.claim {
+            case .exact: rank = Int.max
+            case .wildcard(let entry): rank = entry.count
+            case .none: continue
+            }
+            if rank > best?.rank ?? -1 { best = (verdict, rank) }
+        }
+        guard let verdict = best?.verdict, verdict.opens else { return (false, "none") }
+        guard let origin = verdict.decision.origin, let route = routes[origin],
+            case .success(var value) = RouteResolver.resolve(route, url: url), value.destination != nil
+        else { return (true, "none") }
+        // The router holds numbers, which print without the text's sign or leading zeros.
+        for (position, parameter) in route.parameters.enumerated() where parameter.type == .int {
+            value.arguments[position].value = value.arguments[position].value.flatMap { Int($0) }.map(String.init)
+        }
+        return (true, value.description)
+    }
+
+    // MARK: The program
+
+    /// The generated source with its two type names made unique to the scope.
+    private func renamed(_ scope: Scope) -> String {
+        let type = RouterModel.typeName(of: scope.app)
+        let source = SwiftRouterWriter.source(scope.model, command: "linkwright generate swift")
+        return source.replacingOccurrences(of: "\(type)Router", with: "\(scope.tag)Router")
+            .replacingOccurrences(of: "\(type)Destination", with: "\(scope.tag)Destination")
+    }
+
+    /// A `main.swift` answering `TAG URL` lines with the router's destination, written as
+    /// `RouteValue` writes one (`ticket(id: annual, source: nil)`), `none`, or `invalid` when
+    /// Foundation does not take the text as a URL or rewrites it (a raw `é`, a malformed escape
+    /// such as `%zz`, whose every `%` it encodes again): the app never receives that text, so
+    /// there is nothing to compare.
+    private func harness() -> String {
+        var text = """
+            import Foundation
+
+            func show(_ value: String?) -> String { value ?? "nil" }
+            func show(_ value: Int?) -> String { value.map(String.init) ?? "nil" }
+
+            func answer(_ tag: String, _ url: URL) -> String {
+                switch tag {
+
+            """
+        for scope in scopes {
+            text += "    case \"\(scope.tag)\": return describe(\(scope.tag)Router.destination(for: url))\n"
+        }
+        text += "    default: fatalError(\"unknown router \\(tag)\")\n    }\n}\n"
+        for scope in scopes {
+            text += "\nfunc describe(_ destination: \(scope.tag)Destination?) -> String {\n"
+            text += "    guard let destination else { return \"none\" }\n    switch destination {\n"
+            for destination in scope.model.destinations {
+                let names = destination.parameters.map(\.name)
+                if names.isEmpty {
+                    text += "    case .\(destination.name): return \"\(destination.name)\"\n"
+                    continue
+                }
+                let bindings = names.map { "let \($0)" }.joined(separator: ", ")
+                let shown = names.map { "\($0): \\(show(\($0)))" }.joined(separator: ", ")
+                text += "    case .\(destination.name)(\(bindings)): return \"\(destination.name)(\(shown))\"\n"
+            }
+            text += "    }\n}\n"
+        }
+        text += """
+
+            while let line = readLine() {
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let url = URL(string: parts[1]), url.absoluteString == parts[1] else {
+                    print("invalid")
+                    continue
+                }
+                print(answer(parts[0], url))
+            }
+
+            """
+        return text
+    }
+}
+
+struct RouterTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
