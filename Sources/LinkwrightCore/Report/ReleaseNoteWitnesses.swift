@@ -6,6 +6,8 @@ public enum ReleaseNoteWitnesses {
     public static func readable(_ changes: [LinkChange], base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return changes }
         var sides: [String: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)] = [:]
+        // Every rule's URLs, once per environment and host: a release changes many URLs of one host.
+        var written: [String: [RuleURLs]] = [:]
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
                 case .success(let host) = Host.parse(configured),
@@ -16,7 +18,10 @@ public enum ReleaseNoteWitnesses {
             sides[change.environment] = evaluators
             let concrete = URLSamples.host(for: host)
             let sites = [after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 }
-            let readable = candidates(sites, first: change.location).lazy.compactMap { LinkURL($0)?.on(host: concrete) }
+            let key = change.environment + "\u{1}" + concrete
+            let rules = written[key] ?? ruleURLs(sites)
+            written[key] = rules
+            let readable = ordered(rules, first: change.location).lazy.compactMap { LinkURL($0)?.on(host: concrete) }
                 .first { shows(change, at: $0, platform: platform, evaluators) }
             guard let readable else { return change }
             var improved = change
@@ -25,9 +30,17 @@ public enum ReleaseNoteWitnesses {
         }
     }
 
-    /// URLs written from every rule of the sites' files, the rule at `location` first.
-    static func candidates(_ sites: [CompiledSite], first location: SourceLocation?) -> [String] {
-        var rules: [(origin: SourceLocation?, urls: [String])] = []
+    typealias RuleURLs = (origin: SourceLocation?, urls: [String])
+
+    /// The URLs of `rules`, the rule at `location` first.
+    static func ordered(_ rules: [RuleURLs], first location: SourceLocation?) -> [String] {
+        let ordered = rules.filter { location != nil && $0.origin == location } + rules
+        return ordered.flatMap(\.urls).uniqued()
+    }
+
+    /// The URLs written from each rule of the sites' files, in file order.
+    static func ruleURLs(_ sites: [CompiledSite]) -> [RuleURLs] {
+        var rules: [RuleURLs] = []
         for site in sites {
             let variables = site.aasa?.applinks?.substitutionVariables ?? []
             for details in site.aasa?.applinks?.details ?? [] {
@@ -57,8 +70,7 @@ public enum ReleaseNoteWitnesses {
                 }
             }
         }
-        let ordered = rules.filter { location != nil && $0.origin == location } + rules
-        return ordered.flatMap(\.urls).uniqued()
+        return rules
     }
 
     static func queryItem(_ item: AASAQueryItem) -> QueryItemPattern {
