@@ -173,4 +173,28 @@ import Testing
                 == "Links to `/tickets/42` no longer open museo with no destination (id is not a whole number: x); they stay on the web."
         )
     }
+
+    /// Release notes replace the proof's witness with a URL written from the deciding rule only
+    /// when it reaches the change's destination: `/tickets/example`, written from `/tickets/*`,
+    /// is taken by the rule in front to another screen.
+    @Test func aReadableExampleReachingAnotherDestinationIsNotUsed() throws {
+        let special = "      - path: /tickets/example\n        route: special\n"
+        let base = try snapshot(Self.products)
+        let head = try snapshot(Self.products + special + Self.tickets)
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        let ticket = try #require(changes.first { $0.routeAfter?.hasPrefix("ticket(") == true }, "\(changes)")
+        let readable = ReleaseNoteWitnesses.readable([ticket], base: base, head: head)
+        let shown = try #require(readable.first)
+        #expect(!shown.witnesses.contains("https://shop.example/tickets/example"), "\(shown)")
+        #expect(shown.routeAfter.map { $0.hasPrefix("ticket(") } == true, "\(shown)")
+        let witness = try #require(shown.witnesses.first.flatMap(LinkURL.init))
+        #expect(
+            shown.routeAfter
+                == "ticket(id: \(witness.path.split(separator: "/").dropFirst().first ?? "nil"), source: nil)")
+        // The special screen's own change keeps its readable example.
+        let own = try #require(changes.first { $0.routeAfter == "special" }, "\(changes)")
+        #expect(
+            ReleaseNoteWitnesses.readable([own], base: base, head: head).first?.witnesses.first
+                == "https://shop.example/tickets/example")
+    }
 }
