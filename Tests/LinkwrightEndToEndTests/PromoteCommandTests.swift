@@ -37,7 +37,15 @@ import Testing
             plan.stdout.hasPrefix(
                 "promote staging → production\n  domains/museo.yaml:39:9: rule /preview/* now also in production\n"))
         #expect(plan.stdout.contains("not promoted: entitlements_mode developer (?mode=developer) stays in staging"))
-        #expect(plan.stdout.contains("production museo.example ios: now opens A1B2C3D4E5.com.example.museo (was web)"))
+        #expect(
+            plan.stdout.contains(
+                "production museo.example ios: now opens A1B2C3D4E5.com.example.museo at exhibitionPreview(slug: nil) instead of the web\n"
+                    + "    e.g. https://museo.example/preview\n"))
+        // A link only an older Android release gains names its destination too.
+        #expect(
+            plan.stdout.contains(
+                "production museo.example android: now opens com.example.museo (Android 15-initial) at exhibitionPreview(slug: coleccion) instead of the web"
+            ))
         // The plan alone writes nothing.
         #expect(try fixture.git("status", "--porcelain").isEmpty)
 
@@ -54,7 +62,10 @@ import Testing
             message.hasPrefix(
                 "Promote staging link rules to production\n\n- domains/museo.yaml: rule /preview/* now also in production\n"
             ))
-        #expect(message.contains("Behaviour in production:\n- now opens A1B2C3D4E5.com.example.museo (was web)"))
+        #expect(
+            message.contains(
+                "Behaviour in production:\n- now opens A1B2C3D4E5.com.example.museo at exhibitionPreview(slug: nil) instead of the web"
+            ))
         #expect(try fixture.git("status", "--porcelain").isEmpty)
         // Production keeps its own mode: nothing of staging's ?mode=developer arrives.
         #expect(try linkwright(["build", "--env", "production"]).status == 0)

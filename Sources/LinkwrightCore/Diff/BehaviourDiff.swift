@@ -30,9 +30,8 @@ public enum BehaviourDiff {
 
         public var openedBefore: Bool { before?.opens ?? false }
         public var opensAfter: Bool { after?.opens ?? false }
-        /// Where the app's router takes the URL on each side (`RouteValue`, `none`, or why it has
-        /// no destination), when the deciding rule names a route: set when both sides open the
-        /// same app but its router takes the URL elsewhere.
+        /// Where the app's router takes the URL on each side that opens it (`RouteValue`, `none`,
+        /// or why it has no destination), when the deciding rule names a route.
         public var routeBefore: String? = nil
         public var routeAfter: String? = nil
 
@@ -89,6 +88,10 @@ public enum BehaviourDiff {
         var after: String?
         /// The app a route change concerns (other kinds name apps in `before` and `after`).
         var app: String?
+        /// For a URL that starts or stops opening the app, the destination (without arguments)
+        /// its router takes it to on the side that opens it: URLs reaching different screens
+        /// are different changes, each worded with its own destination.
+        var route: String? = nil
     }
 
     /// Everything the diff found: the observations and what it could not settle.
@@ -150,10 +153,10 @@ public enum BehaviourDiff {
                         ?? BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
                             old: old, new: new, budget: &budget)
                     results[key] = result
+                    let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
-                        old: oldEvaluator, new: newEvaluator,
-                        routes: (base.configuration.routesByRule, head.configuration.routesByRule))
+                        old: oldEvaluator, new: newEvaluator, routes: routesByRule)
                     context.report(result, into: &comparison)
                     guard platform == .android else { continue }
                     for index in releaseSides.indices {
@@ -170,9 +173,11 @@ public enum BehaviourDiff {
                             ?? BehaviourProof(limits: limits, includesEmptyPath: true).compare(
                                 old: oldLists, new: newLists, budget: &budget)
                         results[releaseKey] = releaseResult
+                        // The router reads a URL alike on every release: a link only this release
+                        // gains or loses names its destination as the newest's do.
                         let releaseContext = HostContext(
                             environment: after.name, host: host.name, concrete: concrete, platform: platform,
-                            old: sides.old, new: sides.new)
+                            old: sides.old, new: sides.new, routes: routesByRule)
                         var found = Comparison()
                         releaseContext.report(releaseResult, into: &found)
                         // A change only this release makes can share its region with one both
@@ -186,8 +191,10 @@ public enum BehaviourDiff {
                             }
                         }
                         var shown: Set<[String]> = []
+                        // Route changes are proven on the newest release's lists only.
                         comparison.observations += found.observations.filter {
-                            !context.changesAlike($0) && shown.insert([$0.url, $0.identity]).inserted
+                            !$0.changesRoute && !context.changesAlike($0)
+                                && shown.insert([$0.url, $0.identity]).inserted
                         }.map { sides.labelled($0) }
                         comparison.unproven += found.unproven.map { sides.labelled($0) }
                     }
@@ -221,6 +228,21 @@ public enum BehaviourDiff {
             return unproven
         }
     }
+
+    /// Where the router takes `url` when `verdict`'s deciding rule names a route: the
+    /// destination with its arguments, `none`, or why there is none.
+    static func route(of verdict: EnvironmentEvaluator.Verdict?, _ routes: [SourceLocation: Route], _ url: LinkURL)
+        -> String?
+    {
+        guard let origin = verdict?.decision.origin, let route = routes[origin] else { return nil }
+        switch RouteResolver.resolve(route, url: url) {
+        case .success(let value): return value.description
+        case .failure(let problem): return LinkChange.unresolvedPrefix + problem.message + ")"
+        }
+    }
+
+    /// A route's destination without its arguments: `ticket` for `ticket(id: 42)`.
+    static func destination(_ route: String?) -> String? { route.map { String($0.prefix { $0 != "(" }) } }
 
     /// What an app's identity gets for a change only `release` makes.
     static func label(_ release: AndroidRelease) -> String { " (Android \(release.rawValue))" }
@@ -270,12 +292,11 @@ public enum BehaviourDiff {
                 }
                 guard seen.insert(url).inserted else { continue }
                 for identity in verdicts.identities {
-                    var observation = Observation(
-                        environment: environment, host: host, platform: platform, identity: identity, url: url,
-                        before: verdicts.before(identity), after: verdicts.after(identity))
+                    var observation = routed(
+                        Observation(
+                            environment: environment, host: host, platform: platform, identity: identity, url: url,
+                            before: verdicts.before(identity), after: verdicts.after(identity)), at: parsed)
                     if observation.openedBefore && observation.opensAfter {
-                        observation.routeBefore = Self.route(of: observation.before, routes.old, parsed)
-                        observation.routeAfter = Self.route(of: observation.after, routes.new, parsed)
                         // Rules reading a parameter from elsewhere agree on the shortest URL when
                         // neither finds the value there: a URL holding the values shows it.
                         if !observation.changesRoute, identity == difference.identity,
@@ -327,27 +348,26 @@ public enum BehaviourDiff {
             }
             if !items.isEmpty { candidate.query = ((url.query.map { [$0] } ?? []) + items).joined(separator: "&") }
             guard candidate != url else { return nil }
-            var observation = Observation(
+            let observation = Observation(
                 environment: environment, host: host, platform: platform, identity: identity,
                 url: candidate.description,
                 before: old.verdicts(for: candidate, platform: platform).first { $0.identity == identity },
                 after: new.verdicts(for: candidate, platform: platform).first { $0.identity == identity })
             guard observation.openedBefore && observation.opensAfter else { return nil }
-            observation.routeBefore = Self.route(of: observation.before, routes.old, candidate)
-            observation.routeAfter = Self.route(of: observation.after, routes.new, candidate)
-            return observation.changesRoute ? observation : nil
+            let routedObservation = routed(observation, at: candidate)
+            return routedObservation.changesRoute ? routedObservation : nil
         }
 
-        /// Where the router takes `url` when `verdict`'s deciding rule names a route: the
-        /// destination with its arguments, `none`, or why there is none.
-        static func route(
-            of verdict: EnvironmentEvaluator.Verdict?, _ routes: [SourceLocation: Route], _ url: LinkURL
-        ) -> String? {
-            guard let origin = verdict?.decision.origin, let route = routes[origin] else { return nil }
-            switch RouteResolver.resolve(route, url: url) {
-            case .success(let value): return value.description
-            case .failure(let problem): return "no destination (\(problem.message))"
+        /// `observation` with where the app's router takes `url` on each side that opens it.
+        func routed(_ observation: Observation, at url: LinkURL) -> Observation {
+            var observation = observation
+            if observation.openedBefore {
+                observation.routeBefore = BehaviourDiff.route(of: observation.before, routes.old, url)
             }
+            if observation.opensAfter {
+                observation.routeAfter = BehaviourDiff.route(of: observation.after, routes.new, url)
+            }
+            return observation
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
@@ -356,9 +376,10 @@ public enum BehaviourDiff {
             let before = old.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
             let after = new.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
             guard (before?.opens ?? false) != (after?.opens ?? false) else { return nil }
-            return Observation(
-                environment: environment, host: host, platform: platform, identity: identity, url: url, before: before,
-                after: after)
+            return routed(
+                Observation(
+                    environment: environment, host: host, platform: platform, identity: identity, url: url,
+                    before: before, after: after), at: parsed)
         }
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
@@ -489,7 +510,6 @@ public enum BehaviourDiff {
         // The app still opens the URL, but its router takes it elsewhere: grouped by the
         // destinations, not their arguments, so `/tickets/1` and `/tickets/2` are one change.
         for observation in routeChanges {
-            let destination = { (route: String?) in route.map { String($0.prefix { $0 != "(" }) } ?? "no route" }
             record(
                 [
                     (
@@ -499,8 +519,8 @@ public enum BehaviourDiff {
                 ],
                 first: observation,
                 grouping: { group in
-                    group.before = destination(observation.routeBefore)
-                    group.after = destination(observation.routeAfter)
+                    group.before = destination(observation.routeBefore) ?? "no route"
+                    group.after = destination(observation.routeAfter) ?? "no route"
                 })
         }
         return changes
@@ -510,9 +530,14 @@ public enum BehaviourDiff {
             grouping adjust: (inout ChangeGroup) -> Void = { _ in }
         ) {
             for (kind, app, before, after, observation) in entries {
+                // The route on the side that opens the URL, for a link gained or lost.
+                let route = (
+                    before: kind == .opensWeb ? observation.routeBefore : nil,
+                    after: kind == .opensApp ? observation.routeAfter : nil
+                )
                 var grouping = ChangeGroup(
                     environment: first.environment, host: first.host, platform: first.platform, kind: kind,
-                    before: before, after: after, app: app)
+                    before: before, after: after, app: app, route: destination(route.before ?? route.after))
                 adjust(&grouping)
                 if let existing = index[grouping] {
                     if !observation.exhaustive { changes[existing].approximate = true }
@@ -532,7 +557,8 @@ public enum BehaviourDiff {
                 changes.append(
                     LinkChange(
                         kind: kind, environment: first.environment, host: first.host, platform: first.platform,
-                        app: app, before: before, after: after, witnesses: [observation.url],
+                        app: app, before: before, after: after, routeBefore: route.before, routeAfter: route.after,
+                        witnesses: [observation.url],
                         location: headRule ?? baseRule,
                         side: headRule == nil && baseRule != nil ? .base : .head,
                         approximate: !observation.exhaustive))

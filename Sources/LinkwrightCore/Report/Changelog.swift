@@ -132,8 +132,10 @@ public struct Changelog: CommandOutput {
     }
 
     /// A change as a release engineer would write it: "Links to `/offers/example` now open
-    /// com.example.shop (they stayed on the web)." `code` sets a URL apart; `prose` escapes the
-    /// rest for the format.
+    /// com.example.shop (they stayed on the web).", or with the destination the app's router
+    /// takes the first one to: "Links to `/tickets/42` now open com.example.museo at
+    /// `ticket(id: 42)` instead of the web." `code` sets a URL or a route apart; `prose` escapes
+    /// the rest for the format.
     static func sentence(_ change: LinkChange, code: (String) -> String, prose: (String) -> String) -> String {
         let links =
             change.witnesses.first.flatMap(LinkURL.init).map { url in
@@ -143,8 +145,16 @@ public struct Changelog: CommandOutput {
         let app = prose(change.app ?? "the app")
         let text: String
         switch change.kind {
-        case .opensApp: text = "\(links) now open \(app) (they stayed on the web)."
-        case .opensWeb: text = "\(links) now stay on the web (they opened \(app))."
+        case .opensApp:
+            text =
+                change.routeAfter.map {
+                    "\(links) now open \(app) \(LinkChange.destination($0, code: code, prose: prose)) instead of the web."
+                } ?? "\(links) now open \(app) (they stayed on the web)."
+        case .opensWeb:
+            text =
+                change.routeBefore.map {
+                    "\(links) no longer open \(app) \(LinkChange.destination($0, code: code, prose: prose)); they stay on the web."
+                } ?? "\(links) now stay on the web (they opened \(app))."
         case .changesApp:
             text =
                 "\(links) now open \(prose(change.after ?? "an app")) instead of \(prose(change.before ?? "another app"))."

@@ -1,10 +1,12 @@
 /// Examples in release notes that read like the rules' own URLs: the proof's shortest witness
 /// (`/callbackx/y`) is exact but made up, so each behaviour change is shown first with a URL
 /// written from a rule of the host ([ReadableURLs]), the rule the change points at tried first,
-/// when one shows the same change on both sides as devices decide it.
+/// when one shows the same change on both sides as devices decide it, and reaches the same
+/// destination of the app's router; the change's route is then the readable URL's.
 public enum ReleaseNoteWitnesses {
     public static func readable(_ changes: [LinkChange], base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return changes }
+        let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         var sides: [String: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)] = [:]
         // Every rule's URLs, once per environment and host: a release changes many URLs of one host.
         var written: [String: [RuleURLs]] = [:]
@@ -22,10 +24,16 @@ public enum ReleaseNoteWitnesses {
             let rules = written[key] ?? ruleURLs(sites)
             written[key] = rules
             let readable = ordered(rules, first: change.location).lazy.compactMap { LinkURL($0)?.on(host: concrete) }
-                .first { shows(change, at: $0, platform: platform, evaluators) }
+                .first { url in
+                    shows(change, at: url, platform: platform, evaluators)
+                        && reachesTheSameDestination(
+                            change, route(change, at: url, platform: platform, evaluators, routes))
+                }
             guard let readable else { return change }
             var improved = change
             improved.witnesses = Array(([readable.description] + change.witnesses).uniqued().prefix(5))
+            (improved.routeBefore, improved.routeAfter) = route(
+                change, at: readable, platform: platform, evaluators, routes)
             return improved
         }
     }
@@ -75,6 +83,31 @@ public enum ReleaseNoteWitnesses {
 
     static func queryItem(_ item: AASAQueryItem) -> QueryItemPattern {
         QueryItemPattern(name: item.name, pattern: item.pattern, location: .file(""))
+    }
+
+    /// Where the app's router takes `url` on the side of a gained or lost link that opens it,
+    /// as the behaviour diff words it (`BehaviourDiff.route`); other changes keep theirs.
+    static func route(
+        _ change: LinkChange, at url: LinkURL, platform: Platform,
+        _ evaluators: (old: EnvironmentEvaluator, new: EnvironmentEvaluator),
+        _ routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
+    ) -> (before: String?, after: String?) {
+        func decided(_ evaluator: EnvironmentEvaluator, _ routes: [SourceLocation: Route]) -> String? {
+            let verdict = evaluator.verdicts(for: url, platform: platform).first { $0.identity == change.app }
+            return BehaviourDiff.route(of: verdict, routes, url)
+        }
+        switch change.kind {
+        case .opensApp: return (nil, decided(evaluators.new, routes.new))
+        case .opensWeb: return (decided(evaluators.old, routes.old), nil)
+        default: return (change.routeBefore, change.routeAfter)
+        }
+    }
+
+    /// Whether `route` names the change's destinations (arguments aside): a readable URL that
+    /// reaches another screen would not illustrate the sentence.
+    static func reachesTheSameDestination(_ change: LinkChange, _ route: (before: String?, after: String?)) -> Bool {
+        BehaviourDiff.destination(route.before) == BehaviourDiff.destination(change.routeBefore)
+            && BehaviourDiff.destination(route.after) == BehaviourDiff.destination(change.routeAfter)
     }
 
     /// Whether the two sides decide `url` for the change's apps as the change says.

@@ -38,6 +38,12 @@ public struct LinkChange: Sendable, Equatable {
     /// arguments, as `RouteValue` writes it); for structural ones the old and new value.
     public var before: String?
     public var after: String?
+    /// For `opens_web`, where the app's router took the first witness before; for `opens_app`,
+    /// where it takes it now: the destination with its arguments (`RouteValue`), `none`, or
+    /// `no destination (why)`. `nil` when the rule deciding the witness on that side names no
+    /// route (a route change keeps its destinations in `before` and `after`).
+    public var routeBefore: String?
+    public var routeAfter: String?
     public var witnesses: [String]
     public var location: SourceLocation?
     public var side: RevisionSide
@@ -47,8 +53,9 @@ public struct LinkChange: Sendable, Equatable {
 
     public init(
         kind: Kind, environment: String, host: String? = nil, platform: Platform? = nil, app: String? = nil,
-        before: String? = nil, after: String? = nil, witnesses: [String] = [], location: SourceLocation? = nil,
-        side: RevisionSide = .head, approximate: Bool = false
+        before: String? = nil, after: String? = nil, routeBefore: String? = nil, routeAfter: String? = nil,
+        witnesses: [String] = [], location: SourceLocation? = nil, side: RevisionSide = .head,
+        approximate: Bool = false
     ) {
         self.kind = kind
         self.environment = environment
@@ -57,6 +64,8 @@ public struct LinkChange: Sendable, Equatable {
         self.app = app
         self.before = before
         self.after = after
+        self.routeBefore = routeBefore
+        self.routeAfter = routeAfter
         self.witnesses = witnesses
         self.location = location
         self.side = side
@@ -81,21 +90,44 @@ public struct LinkChange: Sendable, Equatable {
         case .ruleRemoved: text = "rule removed for\(subject): \(before ?? "")"
         case .ruleChanged: text = "rule changed for\(subject): \(before ?? "") → \(after ?? "")"
         case .ruleMoved: text = "rule moved for\(subject): \(after ?? "")"
-        case .opensApp: text = "now opens\(subject) (was \(before ?? "web"))"
-        case .opensWeb: text = "now stays on the web (opened\(subject))"
+        case .opensApp:
+            text =
+                routeAfter.map { "now opens\(subject) \(Self.destination($0)) instead of the web" }
+                ?? "now opens\(subject) (was \(before ?? "web"))"
+        case .opensWeb:
+            text =
+                routeBefore.map { "no longer opens\(subject) \(Self.destination($0)); it stays on the web" }
+                ?? "now stays on the web (opened\(subject))"
         case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
         case .changesRoute: text = "\(app ?? "the app") now routes to \(after ?? "?") instead of \(before ?? "?")"
         }
         return "\(environment) \(scope): \(text)"
             + (approximate ? " (not fully proven: other URLs may change too)" : "")
     }
+
+    /// Where a route takes a URL, as a sentence says it: `at ticket(id: 42)`; for a rule whose
+    /// route deliberately has no screen, `with no destination (route: none)`; for one whose
+    /// parameters cannot be read from the URL, `with no destination (why)`. `code` sets the
+    /// route value apart for the format; `prose` escapes the reason.
+    public static func destination(
+        _ route: String, code: (String) -> String = { $0 }, prose: (String) -> String = { $0 }
+    ) -> String {
+        if route == RouteValue(destination: nil, arguments: []).description {
+            return "with no destination (route: \(code(route)))"
+        }
+        if route.hasPrefix(unresolvedPrefix) { return "with " + prose(route) }
+        return "at " + code(route)
+    }
+
+    /// How a route that cannot take a URL anywhere is written (`BehaviourDiff.route`).
+    static let unresolvedPrefix = "no destination ("
 }
 
 extension LinkChange {
     /// The change's JSON shape, shared by `check`, `diff` and `changelog`
     /// (docs/schema/check-report.schema.json).
     public var json: JSON {
-        .object([
+        var fields: [(String, JSON)] = [
             ("environment", .string(environment)),
             ("host", host.map(JSON.string) ?? .null),
             ("platform", platform.map { .string($0.rawValue) } ?? .null),
@@ -105,6 +137,10 @@ extension LinkChange {
             ("after", after.map(JSON.string) ?? .null),
             ("witnesses", .array(witnesses.map(JSON.string))),
             ("exact", .bool(!approximate)),
-        ])
+        ]
+        // Present only when a route decides the witness, so changes without routes read as before.
+        if let routeBefore { fields.append(("route_before", .string(routeBefore))) }
+        if let routeAfter { fields.append(("route_after", .string(routeAfter))) }
+        return .object(fields)
     }
 }

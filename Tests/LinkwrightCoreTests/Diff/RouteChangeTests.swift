@@ -76,11 +76,125 @@ import Testing
 
     /// Opening the app where it did not is still `opens_app`, not a route change as well.
     @Test func aURLThatNowOpensTheAppIsNotARouteChange() throws {
-        let ticket = "      - path: /tickets/*\n        route: ticket\n"
-        let changes = BehaviourDiff.changes(
-            base: try snapshot(Self.products), head: try snapshot(Self.products + ticket)
-        )
-        .filter { $0.environment == "production" }
+        let changes = try production(Self.products, Self.products + Self.tickets)
         #expect(Set(changes.map(\.kind)) == [.opensApp], "\(changes)")
+    }
+
+    static let tickets =
+        "      - path: /tickets/*\n        route: ticket\n        params:\n          id?: segment 2\n"
+        + "          source?: query source\n"
+
+    func production(_ base: String, _ head: String) throws -> [LinkChange] {
+        BehaviourDiff.changes(base: try snapshot(base), head: try snapshot(head)).filter {
+            $0.environment == "production"
+        }
+    }
+
+    /// A URL that starts opening the app says where the router takes it, resolved on the
+    /// witness shown: its arguments are the witness's own.
+    @Test func aGainedLinkNamesTheDestinationOfItsWitness() throws {
+        let change = try #require(try production(Self.products, Self.products + Self.tickets).first)
+        #expect(change.kind == .opensApp && change.routeBefore == nil, "\(change)")
+        #expect(change.witnesses.first == "https://shop.example/tickets", "\(change)")
+        #expect(change.routeAfter == "ticket(id: nil, source: nil)")
+        #expect(
+            change.summary
+                == "production shop.example ios: now opens ABCDE12345.com.example.shop at ticket(id: nil, source: nil) instead of the web"
+        )
+        #expect(change.json.rendered().contains("\"route_after\": \"ticket(id: nil, source: nil)\""))
+        #expect(!change.json.rendered().contains("route_before"))
+    }
+
+    /// The reverse: a URL that stops opening the app says which destination it reached.
+    @Test func aLostLinkNamesTheDestinationItHad() throws {
+        let change = try #require(try production(Self.products + Self.tickets, Self.products).first)
+        #expect(change.kind == .opensWeb && change.routeAfter == nil, "\(change)")
+        #expect(change.routeBefore == "ticket(id: nil, source: nil)")
+        #expect(change.location?.line == 8 && change.side == .base, "\(change)")
+        #expect(
+            change.summary
+                == "production shop.example ios: no longer opens ABCDE12345.com.example.shop at ticket(id: nil, source: nil); it stays on the web"
+        )
+        #expect(change.json.rendered().contains("\"route_before\": \"ticket(id: nil, source: nil)\""))
+    }
+
+    /// Without routes the wording and the JSON stay as they were.
+    @Test func linksWithoutRoutesReadAsBefore() throws {
+        // A domain names routes on every rule or on none (ROUTE_MISSING).
+        let products = "      - path: /products/*\n"
+        let tickets = "      - path: /tickets/*\n"
+        let gained = try #require(try production(products, products + tickets).first)
+        #expect(gained.routeAfter == nil && gained.routeBefore == nil)
+        #expect(gained.summary == "production shop.example ios: now opens ABCDE12345.com.example.shop (was web)")
+        let lost = try #require(try production(products + tickets, products).first)
+        #expect(
+            lost.summary == "production shop.example ios: now stays on the web (opened ABCDE12345.com.example.shop)")
+        #expect(!lost.json.rendered().contains("route_"))
+    }
+
+    /// URLs gained for two destinations are two changes, each worded with its own.
+    @Test func linksReachingDifferentDestinationsAreDifferentChanges() throws {
+        let gifts = "      - path: /gifts/*\n        route: gift\n"
+        let changes = try production(Self.products, Self.products + Self.tickets + gifts)
+        #expect(changes.map(\.kind) == [.opensApp, .opensApp], "\(changes)")
+        #expect(Set(changes.compactMap(\.routeAfter)) == ["gift", "ticket(id: nil, source: nil)"], "\(changes)")
+        let gift = try #require(changes.first { $0.routeAfter == "gift" })
+        #expect(gift.witnesses.allSatisfy { $0.hasPrefix("https://shop.example/gifts") }, "\(gift)")
+    }
+
+    /// `route: none` opens the app on purpose without a screen: said so, not "at none".
+    @Test func aGainedLinkWithRouteNoneSaysItHasNoDestination() throws {
+        let none = "      - path: /tickets/*\n        route: none\n        reason: tickets are sold on the web\n"
+        let change = try #require(try production(Self.products, Self.products + none).first)
+        #expect(change.routeAfter == "none")
+        #expect(
+            change.summary.hasSuffix(
+                "now opens ABCDE12345.com.example.shop with no destination (route: none) instead of the web"))
+    }
+
+    /// Release notes set the route apart like a URL and escape everything else for the format.
+    @Test func releaseNoteSentencesNameTheDestination() {
+        let gained = LinkChange(
+            kind: .opensApp, environment: "production", host: "museo.example", platform: .ios, app: "museo",
+            before: "web", after: "museo", routeAfter: "ticket(id: 42, source: <b>)",
+            witnesses: ["https://museo.example/tickets/42"])
+        #expect(
+            Changelog.sentence(gained, code: MarkdownText.code, prose: MarkdownText.cell)
+                == "Links to `/tickets/42` now open museo at `ticket(id: 42, source: <b>)` instead of the web.")
+        #expect(
+            Changelog.sentence(gained, code: { "<code>\(XMLText.printable($0))</code>" }, prose: XMLText.printable)
+                == "Links to <code>/tickets/42</code> now open museo at <code>ticket(id: 42, source: &lt;b&gt;)</code> instead of the web."
+        )
+        var lost = gained
+        lost.kind = .opensWeb
+        (lost.routeBefore, lost.routeAfter) = ("no destination (id is not a whole number: x)", nil)
+        #expect(
+            Changelog.sentence(lost, code: MarkdownText.code, prose: MarkdownText.cell)
+                == "Links to `/tickets/42` no longer open museo with no destination (id is not a whole number: x); they stay on the web."
+        )
+    }
+
+    /// Release notes replace the proof's witness with a URL written from the deciding rule only
+    /// when it reaches the change's destination: `/tickets/example`, written from `/tickets/*`,
+    /// is taken by the rule in front to another screen.
+    @Test func aReadableExampleReachingAnotherDestinationIsNotUsed() throws {
+        let special = "      - path: /tickets/example\n        route: special\n"
+        let base = try snapshot(Self.products)
+        let head = try snapshot(Self.products + special + Self.tickets)
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        let ticket = try #require(changes.first { $0.routeAfter?.hasPrefix("ticket(") == true }, "\(changes)")
+        let readable = ReleaseNoteWitnesses.readable([ticket], base: base, head: head)
+        let shown = try #require(readable.first)
+        #expect(!shown.witnesses.contains("https://shop.example/tickets/example"), "\(shown)")
+        #expect(shown.routeAfter.map { $0.hasPrefix("ticket(") } == true, "\(shown)")
+        let witness = try #require(shown.witnesses.first.flatMap(LinkURL.init))
+        #expect(
+            shown.routeAfter
+                == "ticket(id: \(witness.path.split(separator: "/").dropFirst().first ?? "nil"), source: nil)")
+        // The special screen's own change keeps its readable example.
+        let own = try #require(changes.first { $0.routeAfter == "special" }, "\(changes)")
+        #expect(
+            ReleaseNoteWitnesses.readable([own], base: base, head: head).first?.witnesses.first
+                == "https://shop.example/tickets/example")
     }
 }
