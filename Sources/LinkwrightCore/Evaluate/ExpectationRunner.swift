@@ -54,6 +54,7 @@ public enum ExpectationRunner {
         _ body: (Result) -> Void
     ) -> Tally {
         var tally = Tally()
+        let platforms = Platform.allCases
         var domains: [String: DomainExpectations] = [:]
         for environment in compiled.environments {
             guard let declared = configuration.environment(named: environment.name) else { continue }
@@ -63,7 +64,7 @@ public enum ExpectationRunner {
                 guard let domain = configuration.domain(named: binding.domain.value) else { continue }
                 let expectations =
                     domains[domain.name]
-                    ?? DomainExpectations(domain, platforms: Platform.allCases.count)
+                    ?? DomainExpectations(domain, platforms: platforms.count)
                 domains[domain.name] = expectations
                 let sampleHost = URLSamples.host(for: binding.host.value)
                 let key = SituationKey(domain: domain.name, situation: evaluator.situation(of: sampleHost))
@@ -80,7 +81,7 @@ public enum ExpectationRunner {
                         url = written.on(host: sampleHost)
                     }
                     for platform in expectation.platforms {
-                        let slot = index * Platform.allCases.count + Platform.allCases.firstIndex(of: platform)!
+                        let slot = index * platforms.count + platforms.firstIndex(of: platform)!
                         let outcome: Outcome
                         if written.host == nil, let cached = known[slot] {
                             outcome = cached

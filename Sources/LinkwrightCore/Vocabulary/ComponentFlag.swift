@@ -129,8 +129,9 @@ extension ComponentFlags where Value == Bool {
     /// (this one, then the `defaults` above it), else Apple's default.
     public func effective(inheriting levels: [ComponentFlags<Bool>?] = []) -> EffectiveFlags {
         var result = EffectiveFlags.appleDefaults
+        let nearestFirst = [self] + levels.compactMap { $0 }
         for flag in ComponentFlag.allCases {
-            if let value = ([self] + levels.compactMap { $0 }).lazy.compactMap({ $0[flag] }).first {
+            if let value = nearestFirst.lazy.compactMap({ $0[flag] }).first {
                 result[flag] = value
             }
         }
@@ -174,6 +175,8 @@ public struct EffectiveFlags: Hashable, Sendable {
 }
 
 extension ComponentFlag {
-    fileprivate var position: Int { Self.allCases.firstIndex(of: self)! }
+    /// The cases in declaration order, made once: `allCases` builds a new array on each use.
+    private static let declared = allCases
+    fileprivate var position: Int { Self.declared.firstIndex(of: self)! }
     fileprivate var bit: UInt8 { 1 << UInt8(position) }
 }
