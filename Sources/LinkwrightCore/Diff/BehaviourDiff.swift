@@ -88,10 +88,11 @@ public enum BehaviourDiff {
         var after: String?
         /// The app a route change concerns (other kinds name apps in `before` and `after`).
         var app: String?
-        /// For a URL that starts or stops opening the app, the destination (without arguments)
-        /// its router takes it to on the side that opens it: URLs reaching different screens
-        /// are different changes, each worded with its own destination.
-        var route: String? = nil
+        /// For a URL that starts or stops opening an app, or moves from one app to another, the
+        /// destinations (without arguments) the routers take it to on each side that opens it:
+        /// URLs reaching different screens are different changes, each worded with its own.
+        var routeBefore: String? = nil
+        var routeAfter: String? = nil
     }
 
     /// Everything the diff found: the observations and what it could not settle.
@@ -497,6 +498,8 @@ public enum BehaviourDiff {
                 for replaced in lost {
                     var both = observation
                     both.exhaustive = observation.exhaustive && replaced.exhaustive
+                    // Where the app that lost the URL used to take it.
+                    both.routeBefore = replaced.routeBefore
                     entries.append((.changesApp, observation.identity, replaced.identity, observation.identity, both))
                 }
             }
@@ -521,6 +524,7 @@ public enum BehaviourDiff {
                 grouping: { group in
                     group.before = destination(observation.routeBefore) ?? "no route"
                     group.after = destination(observation.routeAfter) ?? "no route"
+                    (group.routeBefore, group.routeAfter) = (nil, nil)
                 })
         }
         return changes
@@ -530,14 +534,16 @@ public enum BehaviourDiff {
             grouping adjust: (inout ChangeGroup) -> Void = { _ in }
         ) {
             for (kind, app, before, after, observation) in entries {
-                // The route on the side that opens the URL, for a link gained or lost.
+                // The route on each side that opens the URL, for a link gained, lost or moved
+                // to another app (a route change keeps its destinations in `before`/`after`).
                 let route = (
-                    before: kind == .opensWeb ? observation.routeBefore : nil,
-                    after: kind == .opensApp ? observation.routeAfter : nil
+                    before: kind == .opensWeb || kind == .changesApp ? observation.routeBefore : nil,
+                    after: kind == .opensApp || kind == .changesApp ? observation.routeAfter : nil
                 )
                 var grouping = ChangeGroup(
                     environment: first.environment, host: first.host, platform: first.platform, kind: kind,
-                    before: before, after: after, app: app, route: destination(route.before ?? route.after))
+                    before: before, after: after, app: app, routeBefore: destination(route.before),
+                    routeAfter: destination(route.after))
                 adjust(&grouping)
                 if let existing = index[grouping] {
                     if !observation.exhaustive { changes[existing].approximate = true }

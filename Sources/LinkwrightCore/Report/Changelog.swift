@@ -156,8 +156,12 @@ public struct Changelog: CommandOutput {
                     "\(links) no longer open \(app) \(LinkChange.destination($0, code: code, prose: prose)); they stay on the web."
                 } ?? "\(links) now stay on the web (they opened \(app))."
         case .changesApp:
+            func at(_ route: String?) -> String {
+                route.map { " " + LinkChange.destination($0, code: code, prose: prose) } ?? ""
+            }
             text =
-                "\(links) now open \(prose(change.after ?? "an app")) instead of \(prose(change.before ?? "another app"))."
+                "\(links) now open \(prose(change.after ?? "an app"))\(at(change.routeAfter)) instead of "
+                + "\(prose(change.before ?? "another app"))\(at(change.routeBefore))."
         default:
             let description = description(change)
             return prose(description.prefix(1).uppercased() + description.dropFirst())

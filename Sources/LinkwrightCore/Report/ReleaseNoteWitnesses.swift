@@ -85,20 +85,27 @@ public enum ReleaseNoteWitnesses {
         QueryItemPattern(name: item.name, pattern: item.pattern, location: .file(""))
     }
 
-    /// Where the app's router takes `url` on the side of a gained or lost link that opens it,
-    /// as the behaviour diff words it (`BehaviourDiff.route`); other changes keep theirs.
+    /// Where the app's router takes `url` on each side of a gained, lost or moved link that
+    /// opens it, as the behaviour diff words it (`BehaviourDiff.route`); other changes keep theirs.
     static func route(
         _ change: LinkChange, at url: LinkURL, platform: Platform,
         _ evaluators: (old: EnvironmentEvaluator, new: EnvironmentEvaluator),
         _ routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
     ) -> (before: String?, after: String?) {
-        func decided(_ evaluator: EnvironmentEvaluator, _ routes: [SourceLocation: Route]) -> String? {
-            let verdict = evaluator.verdicts(for: url, platform: platform).first { $0.identity == change.app }
+        func decided(_ evaluator: EnvironmentEvaluator, _ routes: [SourceLocation: Route], for app: String?)
+            -> String?
+        {
+            let verdict = evaluator.verdicts(for: url, platform: platform).first { $0.identity == app }
             return BehaviourDiff.route(of: verdict, routes, url)
         }
         switch change.kind {
-        case .opensApp: return (nil, decided(evaluators.new, routes.new))
-        case .opensWeb: return (decided(evaluators.old, routes.old), nil)
+        case .opensApp: return (nil, decided(evaluators.new, routes.new, for: change.app))
+        case .opensWeb: return (decided(evaluators.old, routes.old, for: change.app), nil)
+        case .changesApp:
+            return (
+                decided(evaluators.old, routes.old, for: change.before),
+                decided(evaluators.new, routes.new, for: change.after)
+            )
         default: return (change.routeBefore, change.routeAfter)
         }
     }

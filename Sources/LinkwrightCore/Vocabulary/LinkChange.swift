@@ -39,7 +39,8 @@ public struct LinkChange: Sendable, Equatable {
     public var before: String?
     public var after: String?
     /// For `opens_web`, where the app's router took the first witness before; for `opens_app`,
-    /// where it takes it now: the destination with its arguments (`RouteValue`), `none`, or
+    /// where it takes it now; for `changes_app`, both (the app that lost it before, the app that
+    /// gained it now): the destination with its arguments (`RouteValue`), `none`, or
     /// `no destination (why)`. `nil` when the rule deciding the witness on that side names no
     /// route (a route change keeps its destinations in `before` and `after`).
     public var routeBefore: String?
@@ -98,7 +99,9 @@ public struct LinkChange: Sendable, Equatable {
             text =
                 routeBefore.map { "no longer opens\(subject) \(Self.destination($0)); it stays on the web" }
                 ?? "now stays on the web (opened\(subject))"
-        case .changesApp: text = "now opens \(after ?? "?") instead of \(before ?? "?")"
+        case .changesApp:
+            let at = { (route: String?) in route.map { " " + Self.destination($0) } ?? "" }
+            text = "now opens \(after ?? "?")\(at(routeAfter)) instead of \(before ?? "?")\(at(routeBefore))"
         case .changesRoute: text = "\(app ?? "the app") now routes to \(after ?? "?") instead of \(before ?? "?")"
         }
         return "\(environment) \(scope): \(text)"

@@ -152,6 +152,44 @@ import Testing
                 "now opens ABCDE12345.com.example.shop with no destination (route: none) instead of the web"))
     }
 
+    /// The shop and a kiosk app (production, iOS) sharing shop.example's domain; `shop` and `kiosk` are their rules.
+    func twoApps(shop: String, kiosk: String) throws -> PolicySnapshot {
+        let kioskApp = "  kiosk:\n    ios:\n      bundle_id: com.example.kiosk\n"
+        var files = RuleExampleConfiguration.replacing(
+            BehaviourDiffTests.android, with: "", in: "environments/production.yaml")
+        files = files.replacing("hosts:\n", with: kioskApp + "hosts:\n", in: "environments/production.yaml")
+        files["domains/shop.yaml"] =
+            BehaviourDiffTests.domain(shop) + (kiosk.isEmpty ? "" : "  - apps: [kiosk]\n    rules:\n" + kiosk)
+        return try LinkwrightCoreTests.snapshot(files)
+    }
+
+    /// A URL one app hands to another names where each router takes it.
+    @Test func aLinkMovingToAnotherAppNamesBothDestinations() throws {
+        let sale = "      - path: /products/sale\n        route: sale\n"
+        let excluded = "      - path: /products/sale\n        exclude: true\n"
+        let base = try twoApps(shop: Self.products, kiosk: "")
+        let head = try twoApps(shop: excluded + Self.products, kiosk: sale)
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        let moved = try #require(changes.first { $0.kind == .changesApp }, "\(changes)")
+        #expect(changes.count == 1, "\(changes)")
+        #expect(moved.before == "ABCDE12345.com.example.shop" && moved.after == "ABCDE12345.com.example.kiosk")
+        #expect(moved.routeBefore == "product(id: sale)" && moved.routeAfter == "sale", "\(moved)")
+        #expect(
+            moved.summary
+                == "production shop.example ios: now opens ABCDE12345.com.example.kiosk at sale instead of "
+                + "ABCDE12345.com.example.shop at product(id: sale)")
+        #expect(
+            Changelog.sentence(moved, code: MarkdownText.code, prose: MarkdownText.cell)
+                == "Links to `/products/sale` now open ABCDE12345.com.example.kiosk at `sale` instead of "
+                + "ABCDE12345.com.example.shop at `product(id: sale)`.")
+        let json = moved.json.rendered()
+        #expect(json.contains("\"route_before\": \"product(id: sale)\"") && json.contains("\"route_after\": \"sale\""))
+        // Release notes keep both destinations on the URL they show.
+        let shown = try #require(ReleaseNoteWitnesses.readable([moved], base: base, head: head).first)
+        #expect(shown.witnesses.first == "https://shop.example/products/sale", "\(shown)")
+        #expect(shown.routeBefore == "product(id: sale)" && shown.routeAfter == "sale", "\(shown)")
+    }
+
     /// Release notes set the route apart like a URL and escape everything else for the format.
     @Test func releaseNoteSentencesNameTheDestination() {
         let gained = LinkChange(
