@@ -369,6 +369,10 @@ public struct RuleAnalysis: Sendable {
     /// (`canonicalPaths`).
     public func releaseDifferences(_ expression: String, paths: Bool) -> [(value: String, accepting: AndroidRelease)] {
         let releases = AndroidRelease.allCases
+        // Releases that parse the pattern into the same tokens compile the same automaton, so
+        // they read it alike: literals and a trailing `*`, most patterns, need no search.
+        let tokens = releases.map { AndroidFilter(expression: expression, release: $0).tokens }
+        if let first = tokens[0], tokens.allSatisfy({ $0 == first }) { return [] }
         let readable = ScalarSet(
             Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars)
                 + expression.unicodeScalars.filter { $0 != "*" && $0 != "?" })

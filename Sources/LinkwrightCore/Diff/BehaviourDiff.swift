@@ -113,9 +113,9 @@ public enum BehaviourDiff {
         var comparison = Comparison()
         var budget = ProofBudget(remaining: limits.total)
         for after in head.compiled.environments {
-            guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { continue }
-            let oldEvaluator = EnvironmentEvaluator(before)
-            let newEvaluator = EnvironmentEvaluator(after)
+            guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
+                let oldEvaluator = base.evaluator(before.name), let newEvaluator = head.evaluator(after.name)
+            else { continue }
             let routes = (old: RouteLabels(base.configuration), new: RouteLabels(head.configuration))
             // Older Android releases read some dynamic rules otherwise (`AndroidRelease`): both
             // sides as each decides, where its decision lists differ from the newest's.
@@ -124,8 +124,8 @@ public enum BehaviourDiff {
                 ? [] : AndroidRelease.allCases.filter { $0 != .latest }
             var releaseSides = olderReleases.map { release in
                 ReleaseSides(
-                    release: release, old: EnvironmentEvaluator(before, androidRelease: release),
-                    new: EnvironmentEvaluator(after, androidRelease: release))
+                    release: release, old: base.evaluator(before.name, androidRelease: release)!,
+                    new: head.evaluator(after.name, androidRelease: release)!)
             }
             let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let filesOrClaimsChanged = affectedHosts(before, after)

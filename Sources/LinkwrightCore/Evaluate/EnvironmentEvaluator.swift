@@ -5,7 +5,7 @@ public struct EnvironmentEvaluator: Sendable {
     public let environment: CompiledEnvironment
     /// Compiled association files by the name of the host that serves them.
     private let aasa: [String: CompiledAASA]
-    private let assetLinks: [String: CompiledAssetLinks]
+    private var assetLinks: [String: CompiledAssetLinks]
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
     private let iosClaims: [ClaimIndex]
     /// Per Android app, per host, the intent filters that name it exactly (in filter order).
@@ -53,6 +53,20 @@ public struct EnvironmentEvaluator: Sendable {
         wildcardFilters = environment.androidApps.map { app in
             app.intentFilters.indices.filter { app.intentFilters[$0].hosts.contains(where: \.isWildcard) }
         }
+    }
+
+    /// The same environment with Android's dynamic rules read as `release` reads them: only the
+    /// asset links are compiled again, once per domain; everything else is shared.
+    public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
+        var other = self
+        var byDomain: [String: CompiledAssetLinks] = [:]
+        for site in environment.sites {
+            guard let document = site.assetLinks else { continue }
+            let compiled = byDomain[site.domain] ?? CompiledAssetLinks(document, release: release)
+            byDomain[site.domain] = compiled
+            other.assetLinks[site.fileHost.name] = compiled
+        }
+        return other
     }
 
     /// An app's `applinks:` entries, for finding the one that covers a host.

@@ -174,38 +174,80 @@ struct BehaviourProof {
         return !(one.starts(with: other) || other.starts(with: one))
     }
 
-    /// The pairs that can decide some URL differently (see the type's documentation).
+    /// The pairs that can decide some URL differently (see the type's documentation), in the
+    /// order of their base and head positions. Only rules on one side pair with every rule of
+    /// the other, and rules on both sides pair where the sides order them oppositely, so the
+    /// work follows what changed: a rule added in front of hundreds costs hundreds of pairs,
+    /// not hundreds squared.
     static func candidates(_ before: ListPlan, _ after: ListPlan) -> [Candidate] {
         let olds = before.list.rules
         let news = after.list.rules
         if olds.map(\.key) == news.map(\.key) { return [] }
-        // Each rule's position on the other side (-1: not there), and "no rule" past the end.
+        // Each rule's position on the other side (-1: not there); "no rule" is the index past
+        // the end, on neither side.
         let oldPosition = Dictionary(olds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let newPosition = Dictionary(news.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         let oldOutcomes = olds.map(\.outcome) + [nil]
         let newOutcomes = news.map(\.outcome) + [nil]
-        let inNew = olds.map { newPosition[$0.key] ?? -1 } + [-1]
-        let inOld = news.map { oldPosition[$0.key] ?? -1 } + [-1]
+        let inNew = olds.map { newPosition[$0.key] ?? -1 }
+        let inOld = news.map { oldPosition[$0.key] ?? -1 }
         var candidates: [Candidate] = []
-        for oldIndex in 0...olds.count {
-            for newIndex in 0...news.count where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
-                let aStays = inNew[oldIndex] >= 0
-                let bWasThere = inOld[newIndex] >= 0
-                if oldIndex == olds.count && bWasThere { continue }
-                if newIndex == news.count && aStays { continue }
-                // Both on both sides: only if each side puts its own first.
-                if aStays && bWasThere && !(inNew[oldIndex] > newIndex && inOld[newIndex] > oldIndex) { continue }
-                let a = oldIndex < olds.count ? olds[oldIndex] : nil
-                let b = newIndex < news.count ? news[newIndex] : nil
-                if let a, let b, Self.disjointPaths(a, b) { continue }
-                candidates.append(
-                    Candidate(
-                        base: a, head: b,
-                        region: Region(
-                            required: [a, b].compactMap { $0 },
-                            forbidden: [ListPrefix(before, before: oldIndex), ListPrefix(after, before: newIndex)])))
-            }
+        for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld)
+        where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
+            let a = oldIndex < olds.count ? olds[oldIndex] : nil
+            let b = newIndex < news.count ? news[newIndex] : nil
+            if let a, let b, Self.disjointPaths(a, b) { continue }
+            candidates.append(
+                Candidate(
+                    base: a, head: b,
+                    region: Region(
+                        required: [a, b].compactMap { $0 },
+                        forbidden: [ListPrefix(before, before: oldIndex), ListPrefix(after, before: newIndex)])))
         }
         return candidates
+    }
+
+    /// The base and head positions of the pairs that can decide differently, sorted, given each
+    /// rule's position on the other side (`inNew` for the base's rules, `inOld` for the head's;
+    /// -1: not there). "No rule" is the position past the end of a side.
+    static func pairs(inNew: [Int], inOld: [Int]) -> [(old: Int, new: Int)] {
+        let olds = inNew.count
+        let news = inOld.count
+        var pairs: [(old: Int, new: Int)] = []
+        // A rule only the base has, with every head rule or none.
+        for oldIndex in 0..<olds where inNew[oldIndex] < 0 {
+            pairs += (0...news).map { (oldIndex, $0) }
+        }
+        // A rule only the head has, with every base rule the loop above left, or none.
+        for newIndex in 0..<news where inOld[newIndex] < 0 {
+            pairs += (0...olds).filter { $0 == olds || inNew[$0] >= 0 }.map { ($0, newIndex) }
+        }
+        // Rules on both sides in opposite orders: `a` before `b` in the base, after it in the
+        // head.
+        let oneToOne =
+            (0..<olds).allSatisfy { inNew[$0] < 0 || inOld[inNew[$0]] == $0 }
+            && (0..<news).allSatisfy { inOld[$0] < 0 || inNew[inOld[$0]] == $0 }
+        if oneToOne {
+            // Walking the base in order, the head positions seen so far, sorted, give each rule
+            // the earlier ones the head puts after it.
+            var seen: [(newIndex: Int, oldIndex: Int)] = []
+            for oldIndex in 0..<olds where inNew[oldIndex] >= 0 {
+                let newIndex = inNew[oldIndex]
+                var insertion = seen.endIndex
+                while insertion > seen.startIndex && seen[insertion - 1].newIndex > newIndex {
+                    insertion -= 1
+                    pairs.append((seen[insertion].oldIndex, newIndex))
+                }
+                seen.insert((newIndex, oldIndex), at: insertion)
+            }
+        } else {
+            // A rule written twice: positions name its first copy, so every pair is tried.
+            for oldIndex in 0..<olds where inNew[oldIndex] >= 0 {
+                for newIndex in 0..<news where inOld[newIndex] > oldIndex && inNew[oldIndex] > newIndex {
+                    pairs.append((oldIndex, newIndex))
+                }
+            }
+        }
+        return pairs.sorted { ($0.old, $0.new) < ($1.old, $1.new) }
     }
 }

@@ -7,28 +7,27 @@ public enum ReleaseNoteWitnesses {
     public static func readable(_ changes: [LinkChange], base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return changes }
         let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
-        var sides: [String: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)] = [:]
-        // Every rule's URLs, once per environment and host: a release changes many URLs of one host.
-        var written: [String: [RuleURLs]] = [:]
+        // The rules' URLs, once per environment and host: a release changes many URLs of one host.
+        var books: [String: RuleURLBook] = [:]
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
                 case .success(let host) = Host.parse(configured),
                 let after = head.compiled.environments.first(where: { $0.name == change.environment }),
                 let before = base.compiled.environments.first(where: { $0.name == change.environment })
             else { return change }
-            let evaluators = sides[change.environment] ?? (EnvironmentEvaluator(before), EnvironmentEvaluator(after))
-            sides[change.environment] = evaluators
+            guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
+            let evaluators = (old: old, new: new)
             let concrete = URLSamples.host(for: host)
             let sites = [after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 }
             let key = change.environment + "\u{1}" + concrete
-            let rules = written[key] ?? ruleURLs(sites)
-            written[key] = rules
-            let readable = ordered(rules, first: change.location).lazy.compactMap { LinkURL($0)?.on(host: concrete) }
-                .first { url in
-                    shows(change, at: url, platform: platform, evaluators)
-                        && reachesTheSameDestination(
-                            change, route(change, at: url, platform: platform, evaluators, routes))
-                }
+            let book = books[key] ?? RuleURLBook(sites)
+            books[key] = book
+            let readable = book.first(from: change.location) { written -> LinkURL? in
+                guard let url = LinkURL(written)?.on(host: concrete) else { return nil }
+                return shows(change, at: url, platform: platform, evaluators)
+                    && reachesTheSameDestination(change, route(change, at: url, platform: platform, evaluators, routes))
+                    ? url : nil
+            }
             guard let readable else { return change }
             var improved = change
             improved.witnesses = Array(([readable.description] + change.witnesses).uniqued().prefix(5))
@@ -38,47 +37,72 @@ public enum ReleaseNoteWitnesses {
         }
     }
 
-    typealias RuleURLs = (origin: SourceLocation?, urls: [String])
+    /// The URLs written from each rule of some sites' files, in file order, each rule's written
+    /// when first needed: a change is mostly shown by its own rule's, so a file of hundreds of
+    /// rules is rarely written out whole.
+    final class RuleURLBook {
+        private let rules: [(origin: SourceLocation?, write: () -> [String])]
+        private var written: [Int: [String]] = [:]
 
-    /// The URLs of `rules`, the rule at `location` first.
-    static func ordered(_ rules: [RuleURLs], first location: SourceLocation?) -> [String] {
-        let ordered = rules.filter { location != nil && $0.origin == location } + rules
-        return ordered.flatMap(\.urls).uniqued()
-    }
-
-    /// The URLs written from each rule of the sites' files, in file order.
-    static func ruleURLs(_ sites: [CompiledSite]) -> [RuleURLs] {
-        var rules: [RuleURLs] = []
-        for site in sites {
-            let variables = site.aasa?.applinks?.substitutionVariables ?? []
-            for details in site.aasa?.applinks?.details ?? [] {
-                for component in details.components ?? [] {
-                    let query: QueryPattern? =
-                        switch component.query {
-                        case .whole(let pattern): .whole(pattern)
-                        case .items(let items): .items(items.map(queryItem))
-                        case .ignoredDictionary, nil: nil
-                        }
-                    let urls = ReadableURLs.candidates(
-                        path: component.path, query: query, fragment: component.fragment, variables: variables)
-                    rules.append((component.origin, urls))
+        init(_ sites: [CompiledSite]) {
+            var rules: [(origin: SourceLocation?, write: () -> [String])] = []
+            for site in sites {
+                let variables = site.aasa?.applinks?.substitutionVariables ?? []
+                for details in site.aasa?.applinks?.details ?? [] {
+                    for component in details.components ?? [] {
+                        let query: QueryPattern? =
+                            switch component.query {
+                            case .whole(let pattern): .whole(pattern)
+                            case .items(let items): .items(items.map(queryItem))
+                            case .ignoredDictionary, nil: nil
+                            }
+                        rules.append(
+                            (
+                                component.origin,
+                                {
+                                    ReadableURLs.candidates(
+                                        path: component.path, query: query, fragment: component.fragment,
+                                        variables: variables)
+                                }
+                            ))
+                    }
+                    for path in details.paths ?? [] {
+                        let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
+                        rules.append(
+                            (nil, { ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: []) }))
+                    }
                 }
-                for path in details.paths ?? [] {
-                    let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
-                    rules.append(
-                        (nil, ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: [])))
+                for statement in site.assetLinks?.statements ?? [] {
+                    for component in statement.dynamicComponents ?? [] {
+                        rules.append(
+                            (
+                                component.origin,
+                                {
+                                    ReadableURLs.candidates(
+                                        path: component.path, query: component.query.map { .items($0.map(queryItem)) },
+                                        fragment: component.fragment, variables: [])
+                                }
+                            ))
+                    }
                 }
             }
-            for statement in site.assetLinks?.statements ?? [] {
-                for component in statement.dynamicComponents ?? [] {
-                    let urls = ReadableURLs.candidates(
-                        path: component.path, query: component.query.map { .items($0.map(queryItem)) },
-                        fragment: component.fragment, variables: [])
-                    rules.append((component.origin, urls))
-                }
-            }
+            self.rules = rules
         }
-        return rules
+
+        /// The first URL, each tried once, that `accept` turns into a value: the URLs of the rules
+        /// at `location` first, then every rule's in file order.
+        func first<Value>(from location: SourceLocation?, _ accept: (String) -> Value?) -> Value? {
+            var tried: Set<String> = []
+            let own = location.map { location in rules.indices.filter { rules[$0].origin == location } } ?? []
+            for index in own + rules.indices {
+                let urls = written[index] ?? rules[index].write()
+                written[index] = urls
+                for url in urls where tried.insert(url).inserted {
+                    if let value = accept(url) { return value }
+                }
+            }
+            return nil
+        }
     }
 
     static func queryItem(_ item: AASAQueryItem) -> QueryItemPattern {

@@ -234,6 +234,33 @@ struct AndroidReleaseTests {
         }
     }
 
+    /// The analysis skips its search when every release parses a pattern into the same tokens
+    /// (`RuleAnalysis.releaseDifferences`): such releases must accept exactly the same values.
+    @Test func releasesWithTheSameTokensMatchAlike() {
+        var generator = SplitMix64(seed: 0x70_4E45)
+        let alphabet: [Unicode.Scalar] = ["a", "/", ".", "\\", "*", "?", "+", "[", "{"]
+        let inputAlphabet: [Unicode.Scalar] = ["a", "/", ".", "\\", "*", "+", "x", "["]
+        var alike = 0
+        for _ in 0..<3000 {
+            let expression = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 1...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)!
+                    }))
+            let filters = AndroidRelease.allCases.map { AndroidFilter(expression: expression, release: $0) }
+            guard let tokens = filters[0].tokens, filters.allSatisfy({ $0.tokens == tokens }) else { continue }
+            alike += 1
+            for _ in 0..<8 {
+                let input = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                    inputAlphabet.randomElement(using: &generator)!
+                }
+                #expect(Set(filters.map { $0.matches(input) }).count == 1, "\(expression)")
+            }
+            #expect(RuleAnalysis().releaseDifferences(expression, paths: false).isEmpty, "\(expression)")
+        }
+        // Literals and trailing stars are common enough for the shortcut to be tried often.
+        #expect(alike > 300, "\(alike)")
+    }
+
     // The three parser changes, each decided as its release does.
     @Test func releasesDecideTheChangedRulesDifferently() {
         // A wildcard-free value with `.`: the first parser compares `/index\.html`.

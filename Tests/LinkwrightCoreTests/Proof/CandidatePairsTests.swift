@@ -1,0 +1,65 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// `BehaviourProof.pairs` enumerates the rule pairs that can decide differently from what
+/// changed; it must give exactly the pairs the definition does (the type's documentation):
+/// a rule on one side only with any rule of the other or none, and rules on both sides that
+/// the sides put in opposite orders.
+@Suite struct CandidatePairsTests {
+    /// The definition, tried on every pair.
+    static func definition(inNew: [Int], inOld: [Int]) -> [[Int]] {
+        var pairs: [[Int]] = []
+        for oldIndex in 0...inNew.count {
+            for newIndex in 0...inOld.count {
+                let aStays = oldIndex < inNew.count && inNew[oldIndex] >= 0
+                let bWasThere = newIndex < inOld.count && inOld[newIndex] >= 0
+                if oldIndex == inNew.count && (newIndex == inOld.count || bWasThere) { continue }
+                if newIndex == inOld.count && aStays { continue }
+                if aStays && bWasThere && !(inNew[oldIndex] > newIndex && inOld[newIndex] > oldIndex) { continue }
+                pairs.append([oldIndex, newIndex])
+            }
+        }
+        return pairs
+    }
+
+    /// Each key's first position in `list`, for every key of `other` (-1: absent).
+    static func positions(of other: [Int], in list: [Int]) -> [Int] {
+        other.map { key in list.firstIndex(of: key) ?? -1 }
+    }
+
+    @Test func pairsAreExactlyThoseOfTheDefinition() {
+        var generator = SplitMix64(seed: 0xCA_4D1D)
+        for round in 0..<2000 {
+            let base = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                Int.random(in: 0..<12, using: &generator)
+            }
+            // Edits as histories make them: insertions, removals, moves and, sometimes, a copy.
+            var head = round % 4 == 0 ? base.shuffled(using: &generator) : base
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:
+                    head.insert(
+                        Int.random(in: 0..<16, using: &generator), at: Int.random(in: 0...head.count, using: &generator)
+                    )
+                case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
+                default:
+                    if head.count > 1 { head.swapAt(Int.random(in: 0..<head.count, using: &generator), 0) }
+                }
+            }
+            let inNew = Self.positions(of: base, in: head)
+            let inOld = Self.positions(of: head, in: base)
+            let found = BehaviourProof.pairs(inNew: inNew, inOld: inOld).map { [$0.old, $0.new] }
+            #expect(found == Self.definition(inNew: inNew, inOld: inOld), "base \(base), head \(head)")
+        }
+    }
+
+    /// Rules added in front of a long list pair with each old rule once: linear, not quadratic.
+    @Test func rulesAddedInFrontPairLinearly() {
+        let old = Array(0..<900)
+        let new = Array(1000..<1009) + old
+        let pairs = BehaviourProof.pairs(
+            inNew: Self.positions(of: old, in: new), inOld: Self.positions(of: new, in: old))
+        #expect(pairs.count == 9 * 901)
+    }
+}
