@@ -44,20 +44,24 @@ public struct ConfigurationRuleAnalysis: Sendable {
         in compiled: CompiledConfiguration, translations: Bool = true,
         including: (CompiledEnvironment, CompiledSite) -> Bool = { _, _ in true }
     ) -> [ScopedRuleFinding] {
-        // A domain usually compiles to the same file in every environment; analyse it once.
-        struct ServedFiles: Hashable {
+        // A domain usually compiles to the same rules in every environment, for other apps (team
+        // IDs, package suffixes); the analysis reads rules only, so it runs once per domain.
+        struct AnalysedRules: Hashable {
             var domain: String
             var aasa: String
             var assetLinks: String?
         }
-        var cache: [ServedFiles: [RuleFinding]] = [:]
+        var cache: [AnalysedRules: [RuleFinding]] = [:]
         let analysis = analysis.counting(against: WorkMeter(totalWorkLimit))
         var scoped: [ScopedRuleFinding] = []
         for environment in compiled.environments {
             for site in environment.sites where including(environment, site) {
                 guard let document = site.aasa, let details = document.applinks?.details else { continue }
-                let key = ServedFiles(
-                    domain: site.domain, aasa: document.json.rendered(), assetLinks: site.assetLinks?.json.rendered())
+                let key = AnalysedRules(
+                    domain: site.domain, aasa: Self.rules(of: document).json.rendered(),
+                    assetLinks: site.assetLinks.map { links in
+                        JSON.array(links.statements.map { .array(($0.dynamicComponents ?? []).map(\.json)) }).rendered()
+                    })
                 let findings =
                     cache[key] ?? analysis.findings(in: document)
                     + (translations
@@ -74,6 +78,17 @@ public struct ConfigurationRuleAnalysis: Sendable {
             }
         }
         return scoped
+    }
+
+    /// `document` without the apps its entries are for: what the analysis reads.
+    static func rules(of document: AASADocument) -> AASADocument {
+        var rules = AASADocument(applinks: document.applinks)
+        rules.applinks?.details = (document.applinks?.details ?? []).map { details in
+            var anonymous = details
+            (anonymous.appIDs, anonymous.appID) = (nil, nil)
+            return anonymous
+        }
+        return rules
     }
 
     /// The findings as diagnostics, each once per rule and ID however many environments and hosts

@@ -49,8 +49,9 @@ import Testing
         #expect(stopped.location?.file == "domains/shop.yaml")
     }
 
-    /// One budget spans every file of a call (here production's and staging's): a configuration
-    /// of many costly domains costs what the budget allows, not that times their number.
+    /// One budget spans every file of a call (here two domains of production): a configuration
+    /// of many costly domains costs what the budget allows, not that times their number. The
+    /// same rules served to other apps (staging's) are analysed once, and say the same.
     @Test func theFilesOfOneCallShareItsBudget() throws {
         let letters = Array("abcdefgh")
         let rules = (0..<30).map { index in
@@ -58,12 +59,21 @@ import Testing
             return "      - path: \"*\(pieces.joined(separator: "*"))*x\""
         }
         let domain = "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
+        var files = RuleExampleConfiguration.replacing(
+            "  shop.example: shop\n", with: "  shop.example: shop\n  other.example: other\n",
+            in: "environments/production.yaml")
+        files["domains/shop.yaml"] = domain
+        files["domains/other.yaml"] = domain
         let analysis = ConfigurationRuleAnalysis(totalWorkLimit: 20_000)
-        let notes = analysis.findings(in: try compiled(domain)).filter { $0.finding.id == .analysisIncomplete }
-        #expect(notes.map(\.environment) == ["production", "staging"])
+        let notes = analysis.findings(in: try snapshot(files).compiled).filter { $0.finding.id == .analysisIncomplete }
+        #expect(
+            notes.map { "\($0.environment) \($0.host)" } == [
+                "production shop.example", "production other.example", "staging staging.shop.example",
+            ])
         #expect(notes.first.map { $0.finding.ruleIndex > 0 } == true)
-        #expect(notes.last?.finding.ruleIndex == 0)
-        #expect(notes.last?.finding.message.contains("30 of 30 rules") == true)
+        #expect(notes[1].finding.ruleIndex == 0)
+        #expect(notes[1].finding.message.contains("30 of 30 rules"))
+        #expect(notes.last?.finding.ruleIndex == notes.first?.finding.ruleIndex)
     }
 
     @Test func aRuleOfSomeEnvironmentsNamesThem() throws {
