@@ -63,11 +63,53 @@ public enum BehaviourDiff {
         }
     }
 
-    /// The decision lists of both sides on one platform: hosts with equal keys get the same proof.
+    /// The decision lists of both sides on one platform, by their rules and not the apps they
+    /// are for: lists with equal keys get the same proof, its apps renamed. Hosts of a domain
+    /// share one, and so do environments serving the same rules to other apps (staging's).
     private struct ProofKey: Hashable {
         var platform: Platform
         var old: [String]
         var new: [String]
+        /// For each list, the base's then the head's, the position of the first list of the same
+        /// app: which lists are one app's must agree too.
+        var sameApp: [Int]
+
+        init(platform: Platform, old: [DecisionList], new: [DecisionList]) {
+            self.platform = platform
+            self.old = old.map(\.rulesSignature)
+            self.new = new.map(\.rulesSignature)
+            let identities = (old + new).map(\.identity)
+            sameApp = identities.map { identities.firstIndex(of: $0)! }
+        }
+    }
+
+    /// Proofs made so far in one comparison, with the apps each named.
+    private struct ProofCache {
+        private var proven: [ProofKey: (result: BehaviourProof.Result, identities: [String])] = [:]
+
+        /// The proof of `old` against `new`, made by `prove` unless lists with the same rules were
+        /// proven already.
+        mutating func result(
+            platform: Platform, old: [DecisionList], new: [DecisionList], prove: () -> BehaviourProof.Result
+        ) -> BehaviourProof.Result {
+            let key = ProofKey(platform: platform, old: old, new: new)
+            let identities = (old + new).map(\.identity)
+            guard let known = proven[key] else {
+                let result = prove()
+                proven[key] = (result, identities)
+                return result
+            }
+            guard known.identities != identities else { return known.result }
+            let renamed = Dictionary(zip(known.identities, identities), uniquingKeysWith: { first, _ in first })
+            var result = known.result
+            for index in result.differences.indices {
+                result.differences[index].identity = renamed[result.differences[index].identity]!
+            }
+            for index in result.unsettled.indices {
+                result.unsettled[index].identity = renamed[result.unsettled[index].identity]!
+            }
+            return result
+        }
     }
 
     /// A URL on a host of an environment, on one platform.
@@ -112,6 +154,7 @@ public enum BehaviourDiff {
     {
         var comparison = Comparison()
         var budget = ProofBudget(remaining: limits.total)
+        var proofs = ProofCache()
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
                 let oldEvaluator = base.evaluator(before.name), let newEvaluator = head.evaluator(after.name)
@@ -137,8 +180,6 @@ public enum BehaviourDiff {
                 }.flatMap(\.servedHosts))
             let affected = { (host: Host) in filesOrClaimsChanged(host) || routesChanged.contains(host) }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
-            // Hosts with the same rules on both sides get the same answer: prove it once.
-            var results: [ProofKey: BehaviourProof.Result] = [:]
             var oldLists: [String: DecisionList] = [:]
             var newLists: [String: DecisionList] = [:]
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
@@ -148,12 +189,10 @@ public enum BehaviourDiff {
                         oldEvaluator, host: concrete, platform: platform, routes: routes.old, made: &oldLists)
                     let new = DecisionList.lists(
                         newEvaluator, host: concrete, platform: platform, routes: routes.new, made: &newLists)
-                    let key = ProofKey(platform: platform, old: old.map(\.signature), new: new.map(\.signature))
-                    let result =
-                        results[key]
-                        ?? BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
+                    let result = proofs.result(platform: platform, old: old, new: new) {
+                        BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
                             old: old, new: new, budget: &budget)
-                    results[key] = result
+                    }
                     let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
@@ -166,14 +205,15 @@ public enum BehaviourDiff {
                             sides.old, host: concrete, platform: platform, made: &releaseSides[index].oldLists)
                         let newLists = DecisionList.lists(
                             sides.new, host: concrete, platform: platform, made: &releaseSides[index].newLists)
-                        let releaseKey = ProofKey(
-                            platform: platform, old: oldLists.map(\.signature), new: newLists.map(\.signature))
-                        guard releaseKey != key else { continue }
-                        let releaseResult =
-                            results[releaseKey]
-                            ?? BehaviourProof(limits: limits, includesEmptyPath: true).compare(
+                        // The release reads both sides as the newest does: nothing of its own.
+                        guard
+                            oldLists.map(\.signature) != old.map(\.signature)
+                                || newLists.map(\.signature) != new.map(\.signature)
+                        else { continue }
+                        let releaseResult = proofs.result(platform: platform, old: oldLists, new: newLists) {
+                            BehaviourProof(limits: limits, includesEmptyPath: true).compare(
                                 old: oldLists, new: newLists, budget: &budget)
-                        results[releaseKey] = releaseResult
+                        }
                         // The router reads a URL alike on every release: a link only this release
                         // gains or loses names its destination as the newest's do.
                         let releaseContext = HostContext(
@@ -185,8 +225,10 @@ public enum BehaviourDiff {
                         // make, whose witness is then the newest's: the URLs where the releases
                         // read either side's rules differently are tried too.
                         for (latestLists, ownLists) in [(old, oldLists), (new, newLists)] {
-                            let readings = BehaviourProof(limits: limits, includesEmptyPath: true).compare(
-                                old: latestLists, new: ownLists, budget: &budget)
+                            let readings = proofs.result(platform: platform, old: latestLists, new: ownLists) {
+                                BehaviourProof(limits: limits, includesEmptyPath: true).compare(
+                                    old: latestLists, new: ownLists, budget: &budget)
+                            }
                             found.observations += readings.differences.compactMap {
                                 releaseContext.observation(at: $0.witness.url(host: concrete), identity: $0.identity)
                             }

@@ -60,7 +60,13 @@ struct DecisionList {
     }
 
     /// The app and its rules: equal signatures decide every URL alike.
-    var signature: String { ([identity] + rules.map(\.key)).joined(separator: "\u{5}") }
+    var signature: String { identity + "\u{5}" + rulesSignature }
+
+    /// The rules, each with where it is written: equal signatures decide every URL alike for
+    /// their apps, and a proof's answer names the same rules.
+    var rulesSignature: String {
+        rules.map { rule in rule.key + "\u{6}" + (rule.origin?.description ?? "") }.joined(separator: "\u{5}")
+    }
 
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
     /// depend on the files the claims read, not on the host: `made` keeps those made already,
