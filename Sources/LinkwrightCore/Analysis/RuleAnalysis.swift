@@ -144,7 +144,7 @@ public struct RuleAnalysis: Sendable {
             }
             let language = languages[index]
             let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
-            if let reason = neverMatches(language) {
+            if let reason = neverMatches(language, pathSample: Self.pathSample(rule)) {
                 findings.append(
                     report(.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
                 continue
@@ -197,10 +197,11 @@ public struct RuleAnalysis: Sendable {
         return false
     }
 
-    /// Why no URL can match, or `nil`.
-    func neverMatches(_ language: RuleLanguages) -> String? {
+    /// Why no URL can match, or `nil`. A `pathSample` the rule's path pattern accepts settles
+    /// the path without a search.
+    func neverMatches(_ language: RuleLanguages, pathSample: String? = nil) -> String? {
         if let broken = language.uncompilable { return "its pattern \(PrintableText.quoted(broken)) does not compile" }
-        if none(in: search([language.path], paths: true, guide: 0), where: { $0[0] }) {
+        if pathSample == nil, none(in: search([language.path], paths: true, guide: 0), where: { $0[0] }) {
             return "no path matches its \"/\" pattern"
         }
         for (part, view) in language.otherParts where none(in: search([view], paths: false, guide: 0), where: { $0[0] })
@@ -208,6 +209,26 @@ public struct RuleAnalysis: Sendable {
             return "no value matches its \(part) pattern"
         }
         return nil
+    }
+
+    /// A path as browsers send it that `rule`'s path pattern accepts, written from the pattern
+    /// (`*` as nothing, `?` as `a`), when the pattern is plain enough for that and accepts it:
+    /// most rules, whose paths the search then need not look for.
+    static func pathSample(_ rule: CompiledAASA.Rule) -> String? {
+        guard let matcher = rule.path.matcher, !rule.path.text.contains("$(") else { return nil }
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".unicodeScalars)
+        var sample = String.UnicodeScalarView()
+        for scalar in rule.path.text.unicodeScalars {
+            switch scalar {
+            case "*": continue
+            case "?": sample.append("a")
+            default:
+                guard plain.contains(scalar) else { return nil }
+                sample.append(scalar)
+            }
+        }
+        let text = String(sample)
+        return text.hasPrefix("/") && !text.contains("//") && matcher.matches(text) ? text : nil
     }
 
     func isCatchAll(_ language: RuleLanguages) -> Bool {
