@@ -21,9 +21,13 @@ public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
     let entryIndex: Int
     public let release: AndroidRelease
-    /// Every pattern of every rule, indexed, for the newest release: an untraced decision finds
-    /// the first matching rule in one pass per part. Other releases try the rules in turn.
-    private let index: RuleIndex?
+    /// Every pattern of every rule, indexed as the newest release reads it: an untraced decision
+    /// finds the first matching rule in one pass per part. For an older release, only the rules
+    /// it reads as the newest does are indexed.
+    private let index: RuleIndex
+    /// The positions of the rules this release reads otherwise than the newest: tried in turn,
+    /// in front of the first indexed rule that matches.
+    private let readOtherwise: [Int]
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with.
@@ -77,21 +81,28 @@ public struct CompiledDynamicRules: Sendable {
         self.release = release
         let rules = components.enumerated().map { Rule($1, index: $0, release: release) }
         self.rules = rules
-        index = release == .latest ? RuleIndex(rules.map(\.constraints)) : nil
+        let alike = rules.map(\.readsAsNewest)
+        index = RuleIndex(rules.indices.map { alike[$0] ? rules[$0].constraints : nil })
+        readOtherwise = rules.indices.filter { !alike[$0] }
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
     public func decision(for url: LinkURL, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
         var trace: [RuleTrace]? = tracing ? [] : nil
-        let rule: Rule?
-        if let index {
-            rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
-        } else if trace != nil {
+        var rule: Rule?
+        if trace != nil {
             rule = RuleIndex.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
         } else {
+            rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
             var checks: [PartCheck]? = nil
-            rule = rules.first { $0.matches(&values, checks: &checks) }
+            for position in readOtherwise {
+                if let found = rule, found.index < position { break }
+                if rules[position].matches(&values, checks: &checks) {
+                    rule = rules[position]
+                    break
+                }
+            }
         }
         guard let rule else { return LinkDecision(outcome: .noMatch, trace: trace ?? []) }
         return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
@@ -99,6 +110,13 @@ public struct CompiledDynamicRules: Sendable {
 }
 
 extension CompiledDynamicRules.Rule {
+    /// Whether the rule's release reads each of its patterns as the newest release does, so the
+    /// newest's matchers (`constraints`) decide it.
+    var readsAsNewest: Bool {
+        let patterns = [path, fragment].compactMap { $0 } + query.map(\.item)
+        return patterns.allSatisfy { $0.filter == AndroidFilter(expression: $0.matcher.pattern, release: .latest) }
+    }
+
     /// What the rule compares, for `RuleIndex`: every part read decoded, as `matches` reads it.
     var constraints: [RuleIndex.Constraint]? {
         func constraint(_ kind: RuleIndex.Part.Kind, _ pattern: CompiledDynamicRules.Pattern) -> RuleIndex.Constraint {

@@ -261,6 +261,33 @@ struct AndroidReleaseTests {
         #expect(alike > 300, "\(alike)")
     }
 
+    /// Every release decides with its index (rules it reads as the newest does) and the rules it
+    /// reads otherwise tried in turn: the same rule as trying every rule in order.
+    @Test(arguments: AndroidRelease.allCases)
+    func indexedDecisionsAreTheFirstMatchInOrder(release: AndroidRelease) throws {
+        var generator = SplitMix64(seed: 0x1DE_0015)
+        let pieces = ["/a", "/b", ".", "*", "?", "?*", "x", "/"]
+        let paths = ["/a", "/a/x", "/b.x", "/ax", "/a.b", "/", "/b/a/x", "/a?*", "/ab/x.y"]
+        for _ in 0..<300 {
+            let components = (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                DynamicComponent(
+                    path: (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                        pieces.randomElement(using: &generator)!
+                    }.joined(),
+                    exclude: Bool.random(using: &generator))
+            }
+            let rules = CompiledDynamicRules(components, release: release)
+            for path in paths {
+                let url = try #require(LinkURL("https://e.com" + path))
+                let indexed = rules.decision(for: url)
+                let inOrder = rules.decision(for: url, tracing: true)
+                #expect(
+                    indexed.outcome == inOrder.outcome && indexed.ruleIndex == inOrder.ruleIndex,
+                    "\(components.map { $0.path ?? "" }) on \(path)")
+            }
+        }
+    }
+
     // The three parser changes, each decided as its release does.
     @Test func releasesDecideTheChangedRulesDifferently() {
         // A wildcard-free value with `.`: the first parser compares `/index\.html`.
