@@ -38,6 +38,10 @@ public struct PolicySnapshot: Sendable {
         }
     }
 
+    /// Drops the evaluators made so far, in every copy: a caller done deciding the snapshot's
+    /// URLs keeps memory to what it still compares (a changelog holds every revision's snapshot).
+    public func forgetEvaluators() { evaluators.withLock { $0 = [:] } }
+
     /// Loads and compiles `files`; `nil` with the errors when they do not compile.
     public static func make(_ files: [SourceFile]) -> (snapshot: PolicySnapshot?, diagnostics: [Diagnostic]) {
         let (configuration, loadDiagnostics) = ConfigLoader().load(files)
