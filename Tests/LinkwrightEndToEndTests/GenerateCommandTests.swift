@@ -46,6 +46,12 @@ import Testing
                 "Tests/LinkwrightEndToEndTests/Golden/generate/all/\(router).golden")
             if let mismatch = Golden.mismatch(written, golden: golden) { Issue.record("\(mismatch)") }
         }
+        for router in Self.kotlinRouters {
+            let long = try folder.read("generated/all/kotlin/\(router)").split(separator: "\n").filter {
+                $0.count > 120
+            }
+            #expect(long.isEmpty, "\(router) has lines over 120 characters: \(long)")
+        }
         // The package every environment's application ID starts with.
         let museo = try folder.read("generated/all/kotlin/MuseoDestination.kt")
         #expect(

@@ -45,7 +45,7 @@ import Testing
         #expect(report.mismatches.isEmpty, "\(report)")
         #expect(
             report.destinationsSeen.isSuperset(of: [
-                "order", "search", "reviews", "category", "file", "deal", "home", "beta",
+                "order", "search", "reviews", "category", "file", "deal", "home", "beta", "cafe",
             ]), "\(report.destinationsSeen.sorted())")
         #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
     }

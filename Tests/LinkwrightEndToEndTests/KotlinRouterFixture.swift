@@ -1,7 +1,8 @@
 /// An Android configuration using the rule shapes the example does not: a custom variable
 /// expanded into several dynamic rules, a middle `*` (a lazy `.*` in PatternMatcher's simple
 /// glob), `?*` (an advanced glob on Android 15 as first released), an escaped `.`, query items
-/// and fragments, int parameters, a destination without parameters, `route: none`, an
+/// and fragments, int parameters, a destination without parameters, a path holding `é` and `$`
+/// (escaped in Kotlin's string literals), `route: none`, an
 /// exclusion, nested wildcard hosts, a rule limited to staging, and a domain that emits no
 /// dynamic rules and names no routes.
 enum KotlinRouterFixture {
@@ -82,6 +83,10 @@ enum KotlinRouterFixture {
                     reason: opens the home screen
                   - path: /home
                     route: home
+                  - path: "/café/$/*"
+                    route: cafe
+                    params:
+                      item?: segment 3
                   - path: /beta/*
                     environments: [staging]
                     route: beta

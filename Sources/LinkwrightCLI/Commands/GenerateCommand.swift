@@ -30,10 +30,12 @@ struct GenerateCommand: Command {
             app's hosts open the app (nil for route: none rules); only Foundation is imported.
             kotlin writes <App>Destination.kt per Android app: a sealed class with a data class or
             object per route, and <App>Destination.parse(url, androidApiLevel), which returns a
-            destination exactly when Android opens the app (its verified intent filters, and from
-            API level 35 the dynamic rules of assetlinks.json, read as that release reads them);
-            only the Kotlin 1.3 standard library is used, so Kotlin Multiplatform JVM code can
-            share it. Hosts are those of every environment, or of those given with --env; a host
+            destination exactly when Android opens the app through a rule naming one: its
+            verified intent filters claim the link, and from API level 35 the first matching
+            dynamic rule of assetlinks.json, read as that release reads it, does not exclude it
+            (below 35 the filters alone open the app). Only the Kotlin 1.3 standard library is
+            used, so Kotlin Multiplatform JVM code can share it. A domain naming routes needs
+            emit.android_dynamic_rules for kotlin. Hosts are those of every environment, or of those given with --env; a host
             two environments decide differently needs --env. Files are written atomically, and
             the same configuration always gives the same bytes. The output folder is not dist/:
             build owns that one.

@@ -173,21 +173,22 @@ public enum KotlinRouterWriter {
         _ rule: AndroidRouterModel.Rule, model: AndroidRouterModel, comma: String, into out: inout CodeText
     ) {
         if let origin = rule.origin { out.line("            // \(origin)") }
-        var arguments: [String] = []
-        if let path = rule.path { arguments.append("path = \(pattern(path))") }
+        var arguments: [KotlinExpression] = []
+        if let path = rule.path { arguments.append(pattern(path, named: "path")) }
         if !rule.queryItems.isEmpty {
-            arguments.append("queryItems = listOf(\(rule.queryItems.map(pattern).joined(separator: ", ")))")
+            arguments.append(.call("queryItems = listOf", rule.queryItems.map { pattern($0, named: nil) }))
         }
-        if let fragment = rule.fragment { arguments.append("fragment = \(pattern(fragment))") }
-        if rule.exclude { arguments.append("exclude = true") }
+        if let fragment = rule.fragment { arguments.append(pattern(fragment, named: "fragment")) }
+        if rule.exclude { arguments.append(.text("exclude = true")) }
         if let route = rule.route {
             let destination = model.destinations[route.destination]
             arguments.append(
-                destination.parameters.isEmpty
-                    ? "destination = { \(typeName(model)).\(className(destination.name)) }"
-                    : "destination = ::\(readerName(route, model: model))")
+                .text(
+                    destination.parameters.isEmpty
+                        ? "destination = { \(typeName(model)).\(className(destination.name)) }"
+                        : "destination = ::\(readerName(route, model: model))"))
         }
-        out.call("Rule", arguments, indent: "            ", last: comma)
+        out.expression(.call("Rule", arguments), indent: "            ", last: comma)
     }
 
     /// The routes rules read, each once, in the order they first appear: rules made from one
@@ -236,14 +237,20 @@ public enum KotlinRouterWriter {
                 out.line("    if (\(text) != null && \(name) == null) return null")
             }
         }
-        out.call("return \(type).\(className(destination.name))", values, indent: "    ", last: "")
+        out.expression(
+            .call("return \(type).\(className(destination.name))", values.map(KotlinExpression.text)), indent: "    ",
+            last: "")
         out.line("}")
     }
 
-    /// A dynamic-rule pattern: one filter when both releases read it alike, else both.
-    private static func pattern(_ pattern: AndroidRouterModel.Pattern) -> String {
-        guard pattern.android15Initial != pattern.latest else { return "Pattern(\(matcher(pattern.latest)))" }
-        return "Pattern(\(matcher(pattern.latest)), android15Initial = \(matcher(pattern.android15Initial)))"
+    /// A dynamic-rule pattern, as the argument `name` when given: one filter when both
+    /// releases read it alike, else both.
+    private static func pattern(_ pattern: AndroidRouterModel.Pattern, named name: String?) -> KotlinExpression {
+        var filters = [KotlinExpression.text(matcher(pattern.latest))]
+        if pattern.android15Initial != pattern.latest {
+            filters.append(.text("android15Initial = " + matcher(pattern.android15Initial)))
+        }
+        return .call((name.map { $0 + " = " } ?? "") + "Pattern", filters)
     }
 
     /// `literal("/a")`, `prefix("/a/")`, `simpleGlob("/.*/a")`, `advancedGlob("/.+/a")`.
@@ -648,18 +655,35 @@ public enum KotlinRouterWriter {
     }
 }
 
+/// Kotlin written on one line when it fits, else as a call broken one argument a line.
+indirect enum KotlinExpression {
+    case text(String)
+    /// `head(arguments)`: `head` may be `path = Pattern` or `return Ticket`.
+    case call(String, [KotlinExpression])
+
+    var flat: String {
+        switch self {
+        case .text(let text): text
+        case .call(let head, let arguments): head + "(" + arguments.map(\.flat).joined(separator: ", ") + ")"
+        }
+    }
+}
+
 extension CodeText {
-    /// `name(arguments)` on one line when it fits, else one argument a line, indented, closed
-    /// on a line of its own: Kotlin 1.3 takes no comma after the last argument.
-    mutating func call(_ name: String, _ arguments: [String], indent: String, last: String) {
-        let single = indent + name + "(" + arguments.joined(separator: ", ") + ")" + last
-        guard single.count > SwiftRouterWriter.lineLength, !arguments.isEmpty else {
+    /// `expression` at `indent`, followed by `last`. A call that does not fit gets an argument a
+    /// line, each broken again when it does not fit, and its `)` on a line of its own: Kotlin 1.3
+    /// takes no comma after the last argument.
+    mutating func expression(_ expression: KotlinExpression, indent: String, last: String) {
+        let single = indent + expression.flat + last
+        guard case .call(let head, let arguments) = expression, single.count > SwiftRouterWriter.lineLength,
+            !arguments.isEmpty
+        else {
             line(single)
             return
         }
-        line(indent + name + "(")
+        line(indent + head + "(")
         for (index, argument) in arguments.enumerated() {
-            line(indent + "    " + argument + (index < arguments.count - 1 ? "," : ""))
+            self.expression(argument, indent: indent + "    ", last: index < arguments.count - 1 ? "," : "")
         }
         line(indent + ")" + last)
     }
