@@ -8,7 +8,9 @@ demo: deps
 	swift build --product linkwright
 	$(LINKWRIGHT) build
 
-test: deps
+# The tests also compile the generated Kotlin routers, with Debian's kotlin.
+test:
+	@scripts/install-deps.sh --with-kotlin
 	swift build --build-tests
 	swift test --disable-xctest
 

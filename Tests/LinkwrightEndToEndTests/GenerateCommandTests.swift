@@ -2,7 +2,7 @@ import Foundation
 import LinkwrightTestSupport
 import Testing
 
-/// `linkwright generate swift` run as a user runs it, on a copy of the example configuration.
+/// `linkwright generate swift|kotlin` run as a user runs it, on a copy of the example configuration.
 @Suite struct GenerateCommandTests {
     let folder: TemporaryFolder
 
@@ -29,6 +29,93 @@ import Testing
                 "Tests/LinkwrightEndToEndTests/Golden/generate/all/\(router).golden")
             if let mismatch = Golden.mismatch(written, golden: golden) { Issue.record("\(mismatch)") }
         }
+    }
+
+    /// In the order the compiled environments list their Android apps.
+    static let kotlinRouters = ["EmergenciasDestination.kt", "MuseoDestination.kt"]
+
+    @Test func writesOneKotlinRouterPerAndroidAppAsTheGoldenFilesHoldThem() throws {
+        defer { folder.remove() }
+        let result = try linkwright(["generate", "kotlin"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == Self.kotlinRouters.map { "wrote generated/all/kotlin/\($0)\n" }.joined(), "\(result)")
+        for router in Self.kotlinRouters {
+            let written = try folder.read("generated/all/kotlin/\(router)")
+            let golden = RepositoryPaths.root.appendingPathComponent(
+                "Tests/LinkwrightEndToEndTests/Golden/generate/all/\(router).golden")
+            if let mismatch = Golden.mismatch(written, golden: golden) { Issue.record("\(mismatch)") }
+        }
+        for router in Self.kotlinRouters {
+            let long = try folder.read("generated/all/kotlin/\(router)").split(separator: "\n").filter {
+                $0.count > 120
+            }
+            #expect(long.isEmpty, "\(router) has lines over 120 characters: \(long)")
+        }
+        // The package every environment's application ID starts with.
+        let museo = try folder.read("generated/all/kotlin/MuseoDestination.kt")
+        #expect(
+            museo.contains("\npackage com.example.museo\n")
+                && museo.contains("//   linkwright generate kotlin --app museo\n"))
+        #expect(
+            try folder.read("generated/all/kotlin/EmergenciasDestination.kt").contains("\npackage es.emergencias.app\n")
+        )
+    }
+
+    @Test func aKotlinRouterTakesItsPackageFromAnOption() throws {
+        defer { folder.remove() }
+        let result = try linkwright([
+            "generate", "kotlin", "--env", "production", "--app", "museo", "--package", "org.museo.links", "--out",
+            "kt",
+        ])
+        #expect(result.status == 0 && result.stdout == "wrote kt/MuseoDestination.kt\n", "\(result)")
+        let written = try folder.read("kt/MuseoDestination.kt")
+        #expect(written.contains("\npackage org.museo.links\n"))
+        #expect(
+            written.contains("//   linkwright generate kotlin --env production --app museo --package org.museo.links\n")
+        )
+        #expect(!written.contains("staging.museo.example") && !written.contains("\"/preview/"))
+        let keyword = try linkwright([
+            "generate", "kotlin", "--app", "museo", "--package", "com.example.in", "--out", "kt",
+        ])
+        #expect(keyword.status == 0, "\(keyword)")
+        #expect(try folder.read("kt/MuseoDestination.kt").contains("\npackage com.example.`in`\n"))
+        let invalid = try linkwright(["generate", "kotlin", "--package", "com..museo"])
+        #expect(invalid.status == 2 && invalid.stderr.contains("is not a Kotlin package name"), "\(invalid)")
+        let swift = try linkwright(["generate", "swift", "--package", "com.example"])
+        #expect(swift.status == 2 && swift.stderr.contains("--package is for kotlin routers"), "\(swift)")
+        #expect(!folder.exists("generated"))
+    }
+
+    @Test func aKotlinRouterNeedsAPackageItsApplicationIDsShare() throws {
+        defer { folder.remove() }
+        let staging = try folder.read("environments/staging.yaml")
+        try folder.write(
+            "environments/staging.yaml",
+            staging.replacingOccurrences(of: "package: com.example.museo.staging", with: "package: org.museo.beta"))
+        let result = try linkwright(["generate", "kotlin", "--app", "museo"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("the application IDs of museo share no package of two or more segments"))
+        #expect(result.stderr.contains("--package"))
+        #expect(try linkwright(["generate", "kotlin", "--app", "museo", "--package", "org.museo"]).status == 0)
+    }
+
+    @Test func aKotlinRouterNeedsDynamicRulesWhereTheDomainNamesRoutes() throws {
+        defer { folder.remove() }
+        let domain = try folder.read("domains/emergencias.yaml")
+        try folder.write(
+            "domains/emergencias.yaml",
+            domain.replacingOccurrences(of: "emit:\n  android_dynamic_rules: true\n", with: ""))
+        #expect(try linkwright(["lint"]).status == 0)
+        let result = try linkwright(["generate", "kotlin", "--app", "emergencias"])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "domain emergencias names routes but emits no Android dynamic rules, so on Android its intent filters alone decide"
+            ), "\(result)")
+        #expect(result.stderr.contains("android_dynamic_rules: true"))
+        // The iOS router does not need them.
+        #expect(try linkwright(["generate", "swift", "--app", "emergencias"]).status == 0)
     }
 
     @Test func oneEnvironmentsRouterServesOnlyItsHosts() throws {
@@ -73,15 +160,28 @@ import Testing
         #expect(result.stderr.contains("--env"))
         #expect(!folder.exists("generated"))
         #expect(try linkwright(["generate", "swift", "--app", "museo", "--env", "staging"]).status == 0)
+        let kotlin = try linkwright(["generate", "kotlin", "--app", "museo"])
+        #expect(kotlin.status == 2, "\(kotlin)")
+        #expect(
+            kotlin.stderr.contains(
+                "museo.example is served to museo by production and by staging with different rules"),
+            "\(kotlin)")
+        #expect(try linkwright(["generate", "kotlin", "--app", "museo", "--env", "staging"]).status == 0)
     }
 
     @Test func refusesWhatItCannotGenerate() throws {
         defer { folder.remove() }
         let language = try linkwright(["generate", "cobol"])
         #expect(
-            language.status == 2 && language.stderr.contains("unknown language \"cobol\"; choose swift"), "\(language)")
+            language.status == 2 && language.stderr.contains("unknown language \"cobol\"; choose swift, kotlin"),
+            "\(language)")
         let missing = try linkwright(["generate"])
         #expect(missing.status == 2 && missing.stderr.contains("name the language"), "\(missing)")
+        let clip = try linkwright(["generate", "kotlin", "--app", "museo-clip"])
+        #expect(
+            clip.status == 2 && clip.stderr.contains("no environment builds an Android app named \"museo-clip\""),
+            "\(clip)")
+        #expect(clip.stderr.contains("choose one of: emergencias, museo"), "\(clip)")
         let app = try linkwright(["generate", "swift", "--app", "museum"])
         #expect(app.status == 2 && app.stderr.contains("no environment builds an iOS app named \"museum\""), "\(app)")
         #expect(app.stderr.contains("emergencias, museo, museo-clip") || app.stderr.contains("museo"), "\(app)")

@@ -13,7 +13,7 @@ import Testing
     @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
     func theExampleRoutersAgreeWithTheAssociationFiles() throws {
         let comparison = try RouterComparison(configuration: RepositoryPaths.root)
-        let report = try comparison.run(urls: comparison.expectationURLs() + comparison.ruleSamples())
+        let report = try comparison.run(urls: comparison.samples.expectationURLs() + comparison.samples.ruleSamples())
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
         // The sample reaches every destination and every way of not opening the app.
         #expect(report.destinationsSeen.isSuperset(of: ["exhibition", "ticket", "collection", "exhibitionPreview"]))
@@ -27,7 +27,7 @@ import Testing
     func randomURLsAgreeWithTheCoreMatcher() throws {
         let comparison = try RouterComparison(configuration: RepositoryPaths.root)
         var generator = SplitMix64(seed: 17)
-        let report = try comparison.run(urls: comparison.randomURLs(count: 1500, using: &generator))
+        let report = try comparison.run(urls: comparison.samples.randomURLs(count: 1500, using: &generator))
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
         #expect(report.opened > 100, "\(report.opened) of 1500 random URLs open an app")
     }
@@ -43,8 +43,8 @@ import Testing
         let comparison = try RouterComparison(configuration: folder.url)
         var generator = SplitMix64(seed: 1517)
         let urls =
-            comparison.expectationURLs() + comparison.ruleSamples()
-            + comparison.randomURLs(count: 1500, using: &generator)
+            comparison.samples.expectationURLs() + comparison.samples.ruleSamples()
+            + comparison.samples.randomURLs(count: 1500, using: &generator)
         let report = try comparison.run(urls: urls)
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
         #expect(
@@ -84,10 +84,11 @@ struct RouterComparison {
         var tag: String { RouterModel.typeName(of: app) + "_" + (environments.first ?? "all") }
     }
 
+    /// The URLs the routers are tried on.
+    var samples: RouterSampleURLs { RouterSampleURLs(configuration: configuration) }
+
     init(configuration root: URL) throws {
-        guard let configuration = try ConfigLoader().load(from: DiskSourceTree(root: root)).configuration else {
-            throw RouterTestFailure("the configuration at \(root.path) does not load")
-        }
+        let configuration = try RouterSampleURLs.load(root)
         self.configuration = configuration
         routes = configuration.routesByRule
         var scopes: [Scope] = []
@@ -104,7 +105,182 @@ struct RouterComparison {
         self.scopes = scopes
     }
 
-    // MARK: URLs
+    // MARK: Running
+
+    struct Report: CustomStringConvertible {
+        var mismatches: [String] = []
+        var opened = 0
+        var notOpened = 0
+        var noneRoutesSeen = 0
+        /// Texts Foundation's `URL(string:)` refuses or rewrites, which no app receives as written.
+        var invalid = 0
+        var destinationsSeen: Set<String> = []
+
+        /// Counts one router answer and keeps it when it is not what the core decided.
+        mutating func record(_ answer: String, expected: (opens: Bool, route: String), for label: String) {
+            if expected.opens { opened += 1 } else { notOpened += 1 }
+            if expected.opens && expected.route == "none" { noneRoutesSeen += 1 }
+            if let name = answer.split(separator: "(").first, answer != "none" {
+                destinationsSeen.insert(String(name))
+            }
+            if answer != expected.route {
+                mismatches.append("\(label): router \(answer), association files \(expected.route)")
+            }
+        }
+
+        var description: String {
+            "\(mismatches.count) mismatches (\(opened) opened, \(notOpened) not, \(invalid) not URLs):\n"
+                + mismatches.prefix(25).joined(separator: "\n")
+        }
+    }
+
+    /// Compiles every router with a harness reading `TAG URL` lines, runs it on every URL for
+    /// every scope, and compares each answer with the compiled model's.
+    func run(urls: [String]) throws -> Report {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var sources: [URL] = []
+        for scope in scopes {
+            sources.append(try folder.write("\(scope.tag).swift", renamed(scope)))
+        }
+        sources.append(try folder.write("main.swift", harness()))
+        let binary = folder.url.appendingPathComponent("routers")
+        let compile = try runProcess(
+            URL(fileURLWithPath: SwiftCompiler.path!), ["-Onone", "-o", binary.path] + sources.map(\.path),
+            timeout: 600)
+        guard compile.status == 0 else { throw RouterTestFailure("swiftc failed:\n\(compile)") }
+        let lines = scopes.flatMap { scope in urls.map { "\(scope.tag) \($0)" } }
+        let result = try runProcess(binary, [], input: Data(lines.joined(separator: "\n").utf8 + [10]), timeout: 600)
+        guard result.status == 0 else { throw RouterTestFailure("the router program failed:\n\(result)") }
+        let answers = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard answers.count == lines.count else {
+            throw RouterTestFailure("\(answers.count) answers for \(lines.count) URLs")
+        }
+        var report = Report()
+        var index = 0
+        for scope in scopes {
+            for url in urls {
+                defer { index += 1 }
+                let answer = String(answers[index])
+                guard answer != "invalid" else {
+                    report.invalid += 1
+                    continue
+                }
+                report.record(answer, expected: expectation(url, scope: scope), for: "\(scope.tag) \(url)")
+            }
+        }
+        return report
+    }
+
+    /// What the compiled model decides for `url` in `scope`: whether the app opens, and the
+    /// route (`none` when it does not, or opens without a destination). Over several
+    /// environments, the environment claiming the host most specifically decides, as the
+    /// router's host lookup does.
+    func expectation(_ text: String, scope: Scope) -> (opens: Bool, route: String) {
+        guard let url = LinkURL(text), url.scheme == "https" else { return (false, "none") }
+        var best: (verdict: EnvironmentEvaluator.Verdict, rank: Int)?
+        for evaluator in scope.evaluators {
+            guard let verdict = evaluator.verdicts(for: url, platform: .ios).first(where: { $0.app == scope.app })
+            else { continue }
+            let rank: Int
+            switch verdict.claim {
+            case .exact: rank = Int.max
+            case .wildcard(let entry): rank = entry.count
+            case .none: continue
+            }
+            if rank > best?.rank ?? -1 { best = (verdict, rank) }
+        }
+        guard let verdict = best?.verdict, verdict.opens else { return (false, "none") }
+        return (true, Self.destination(decidedBy: verdict.decision.origin, routes: routes, url: url))
+    }
+
+    /// The destination a router returns for `url`, which the rule at `origin` opened, written as
+    /// `RouteValue` writes it; `none` when the rule names none or the router has none.
+    static func destination(
+        decidedBy origin: LinkwrightCore.SourceLocation?, routes: [LinkwrightCore.SourceLocation: Route], url: LinkURL
+    ) -> String {
+        guard let origin, let route = routes[origin],
+            case .success(var value) = RouteResolver.resolve(route, url: url), value.destination != nil
+        else { return "none" }
+        // The router holds numbers, which print without the text's sign or leading zeros.
+        for (position, parameter) in route.parameters.enumerated() where parameter.type == .int {
+            value.arguments[position].value = value.arguments[position].value.flatMap { Int($0) }.map(String.init)
+        }
+        return value.description
+    }
+
+    // MARK: The program
+
+    /// The generated source with its two type names made unique to the scope.
+    private func renamed(_ scope: Scope) -> String {
+        let type = RouterModel.typeName(of: scope.app)
+        let source = SwiftRouterWriter.source(scope.model, command: "linkwright generate swift")
+        return source.replacingOccurrences(of: "\(type)Router", with: "\(scope.tag)Router")
+            .replacingOccurrences(of: "\(type)Destination", with: "\(scope.tag)Destination")
+    }
+
+    /// A `main.swift` answering `TAG URL` lines with the router's destination, written as
+    /// `RouteValue` writes one (`ticket(id: annual, source: nil)`), `none`, or `invalid` when
+    /// Foundation does not take the text as a URL or rewrites it (a raw `é`, a malformed escape
+    /// such as `%zz`, whose every `%` it encodes again): the app never receives that text, so
+    /// there is nothing to compare.
+    private func harness() -> String {
+        var text = """
+            import Foundation
+
+            func show(_ value: String?) -> String { value ?? "nil" }
+            func show(_ value: Int?) -> String { value.map(String.init) ?? "nil" }
+
+            func answer(_ tag: String, _ url: URL) -> String {
+                switch tag {
+
+            """
+        for scope in scopes {
+            text += "    case \"\(scope.tag)\": return describe(\(scope.tag)Router.destination(for: url))\n"
+        }
+        text += "    default: fatalError(\"unknown router \\(tag)\")\n    }\n}\n"
+        for scope in scopes {
+            text += "\nfunc describe(_ destination: \(scope.tag)Destination?) -> String {\n"
+            text += "    guard let destination else { return \"none\" }\n    switch destination {\n"
+            for destination in scope.model.destinations {
+                let names = destination.parameters.map(\.name)
+                if names.isEmpty {
+                    text += "    case .\(destination.name): return \"\(destination.name)\"\n"
+                    continue
+                }
+                let bindings = names.map { "let \($0)" }.joined(separator: ", ")
+                let shown = names.map { "\($0): \\(show(\($0)))" }.joined(separator: ", ")
+                text += "    case .\(destination.name)(\(bindings)): return \"\(destination.name)(\(shown))\"\n"
+            }
+            text += "    }\n}\n"
+        }
+        text += """
+
+            while let line = readLine() {
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let url = URL(string: parts[1]), url.absoluteString == parts[1] else {
+                    print("invalid")
+                    continue
+                }
+                print(answer(parts[0], url))
+            }
+
+            """
+        return text
+    }
+}
+
+/// The URLs both platforms' routers are compared with the core on, made from one configuration's
+/// hosts, rules and expectations.
+struct RouterSampleURLs {
+    let configuration: Configuration
+
+    static func load(_ root: URL) throws -> Configuration {
+        guard let configuration = try ConfigLoader().load(from: DiskSourceTree(root: root)).configuration else {
+            throw RouterTestFailure("the configuration at \(root.path) does not load")
+        }
+        return configuration
+    }
 
     /// The hosts URLs are tried on: every host bound, a subdomain under each wildcard, a nested
     /// one, an upper-case spelling, and a host nobody claims.
@@ -191,159 +367,6 @@ struct RouterComparison {
             if chance(25) { url += "#" + word() }
             return url
         }
-    }
-
-    // MARK: Running
-
-    struct Report: CustomStringConvertible {
-        var mismatches: [String] = []
-        var opened = 0
-        var notOpened = 0
-        var noneRoutesSeen = 0
-        /// Texts Foundation's `URL(string:)` refuses or rewrites, which no app receives as written.
-        var invalid = 0
-        var destinationsSeen: Set<String> = []
-
-        var description: String {
-            "\(mismatches.count) mismatches (\(opened) opened, \(notOpened) not, \(invalid) not URLs):\n"
-                + mismatches.prefix(25).joined(separator: "\n")
-        }
-    }
-
-    /// Compiles every router with a harness reading `TAG URL` lines, runs it on every URL for
-    /// every scope, and compares each answer with the compiled model's.
-    func run(urls: [String]) throws -> Report {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        var sources: [URL] = []
-        for scope in scopes {
-            sources.append(try folder.write("\(scope.tag).swift", renamed(scope)))
-        }
-        sources.append(try folder.write("main.swift", harness()))
-        let binary = folder.url.appendingPathComponent("routers")
-        let compile = try runProcess(
-            URL(fileURLWithPath: SwiftCompiler.path!), ["-Onone", "-o", binary.path] + sources.map(\.path),
-            timeout: 600)
-        guard compile.status == 0 else { throw RouterTestFailure("swiftc failed:\n\(compile)") }
-        let lines = scopes.flatMap { scope in urls.map { "\(scope.tag) \($0)" } }
-        let result = try runProcess(binary, [], input: Data(lines.joined(separator: "\n").utf8 + [10]), timeout: 600)
-        guard result.status == 0 else { throw RouterTestFailure("the router program failed:\n\(result)") }
-        let answers = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        guard answers.count == lines.count else {
-            throw RouterTestFailure("\(answers.count) answers for \(lines.count) URLs")
-        }
-        var report = Report()
-        var index = 0
-        for scope in scopes {
-            for url in urls {
-                defer { index += 1 }
-                let answer = String(answers[index])
-                guard answer != "invalid" else {
-                    report.invalid += 1
-                    continue
-                }
-                let expected = expectation(url, scope: scope)
-                if expected.opens { report.opened += 1 } else { report.notOpened += 1 }
-                if expected.opens && expected.route == "none" { report.noneRoutesSeen += 1 }
-                if let name = answer.split(separator: "(").first, answer != "none" {
-                    report.destinationsSeen.insert(String(name))
-                }
-                if answer != expected.route {
-                    report.mismatches.append(
-                        "\(scope.tag) \(url): router \(answer), association files \(expected.route)")
-                }
-            }
-        }
-        return report
-    }
-
-    /// What the compiled model decides for `url` in `scope`: whether the app opens, and the
-    /// route (`none` when it does not, or opens without a destination). Over several
-    /// environments, the environment claiming the host most specifically decides, as the
-    /// router's host lookup does.
-    func expectation(_ text: String, scope: Scope) -> (opens: Bool, route: String) {
-        guard let url = LinkURL(text), url.scheme == "https" else { return (false, "none") }
-        var best: (verdict: EnvironmentEvaluator.Verdict, rank: Int)?
-        for evaluator in scope.evaluators {
-            guard let verdict = evaluator.verdicts(for: url, platform: .ios).first(where: { $0.app == scope.app })
-            else { continue }
-            let rank: Int
-            switch verdict.claim {
-            case .exact: rank = Int.max
-            case .wildcard(let entry): rank = entry.count
-            case .none: continue
-            }
-            if rank > best?.rank ?? -1 { best = (verdict, rank) }
-        }
-        guard let verdict = best?.verdict, verdict.opens else { return (false, "none") }
-        guard let origin = verdict.decision.origin, let route = routes[origin],
-            case .success(var value) = RouteResolver.resolve(route, url: url), value.destination != nil
-        else { return (true, "none") }
-        // The router holds numbers, which print without the text's sign or leading zeros.
-        for (position, parameter) in route.parameters.enumerated() where parameter.type == .int {
-            value.arguments[position].value = value.arguments[position].value.flatMap { Int($0) }.map(String.init)
-        }
-        return (true, value.description)
-    }
-
-    // MARK: The program
-
-    /// The generated source with its two type names made unique to the scope.
-    private func renamed(_ scope: Scope) -> String {
-        let type = RouterModel.typeName(of: scope.app)
-        let source = SwiftRouterWriter.source(scope.model, command: "linkwright generate swift")
-        return source.replacingOccurrences(of: "\(type)Router", with: "\(scope.tag)Router")
-            .replacingOccurrences(of: "\(type)Destination", with: "\(scope.tag)Destination")
-    }
-
-    /// A `main.swift` answering `TAG URL` lines with the router's destination, written as
-    /// `RouteValue` writes one (`ticket(id: annual, source: nil)`), `none`, or `invalid` when
-    /// Foundation does not take the text as a URL or rewrites it (a raw `é`, a malformed escape
-    /// such as `%zz`, whose every `%` it encodes again): the app never receives that text, so
-    /// there is nothing to compare.
-    private func harness() -> String {
-        var text = """
-            import Foundation
-
-            func show(_ value: String?) -> String { value ?? "nil" }
-            func show(_ value: Int?) -> String { value.map(String.init) ?? "nil" }
-
-            func answer(_ tag: String, _ url: URL) -> String {
-                switch tag {
-
-            """
-        for scope in scopes {
-            text += "    case \"\(scope.tag)\": return describe(\(scope.tag)Router.destination(for: url))\n"
-        }
-        text += "    default: fatalError(\"unknown router \\(tag)\")\n    }\n}\n"
-        for scope in scopes {
-            text += "\nfunc describe(_ destination: \(scope.tag)Destination?) -> String {\n"
-            text += "    guard let destination else { return \"none\" }\n    switch destination {\n"
-            for destination in scope.model.destinations {
-                let names = destination.parameters.map(\.name)
-                if names.isEmpty {
-                    text += "    case .\(destination.name): return \"\(destination.name)\"\n"
-                    continue
-                }
-                let bindings = names.map { "let \($0)" }.joined(separator: ", ")
-                let shown = names.map { "\($0): \\(show(\($0)))" }.joined(separator: ", ")
-                text += "    case .\(destination.name)(\(bindings)): return \"\(destination.name)(\(shown))\"\n"
-            }
-            text += "    }\n}\n"
-        }
-        text += """
-
-            while let line = readLine() {
-                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let url = URL(string: parts[1]), url.absoluteString == parts[1] else {
-                    print("invalid")
-                    continue
-                }
-                print(answer(parts[0], url))
-            }
-
-            """
-        return text
     }
 }
 

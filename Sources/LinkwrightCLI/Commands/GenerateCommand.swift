@@ -2,29 +2,45 @@ import Foundation
 import LinkwrightCore
 import LinkwrightIO
 
-/// `linkwright generate swift`: write each app's link router, made from the same compiled
+/// `linkwright generate swift|kotlin`: write each app's link router, made from the same compiled
 /// configuration as the association files, so the router and the files cannot disagree.
 struct GenerateCommand: Command {
-    static let languages = ["swift"]
+    static let languages = ["swift", "kotlin"]
     static let language = ArgumentSpec(name: "LANGUAGE", help: "The router's language", choices: languages)
-    static let apps = Option<[String]>(name: "app", valueName: "NAME", help: "Only this app (default: every iOS app)")
+    static let apps = Option<[String]>(
+        name: "app", valueName: "NAME", help: "Only this app (default: every iOS app, or every Android app for kotlin)")
+    static let package = Option<String?>(
+        name: "package", valueName: "NAME",
+        help:
+            "kotlin: the package the router is declared in (default: the segments every environment's application ID of the app starts with)"
+    )
     static let out = Option<String?>(
         name: "out", valueName: "DIR",
-        help: "Folder the routers are written into (default: generated/<env or all>/swift in the configuration folder)")
+        help:
+            "Folder the routers are written into (default: generated/<env or all>/<language> in the configuration folder)"
+    )
 
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Write each app's link router, deciding URLs exactly as the association files do",
         discussion: """
-            Writes <App>Router.swift per iOS app: a Hashable <App>Destination enum with the routes
-            of domains/ and their typed parameters, and <App>Router.destination(for: URL), which
-            returns a destination exactly when the apple-app-site-association files of the app's
-            hosts open the app (nil for route: none rules). Hosts are those of every environment,
-            or of those given with --env; a host two environments decide differently needs --env.
-            Files are written atomically, only Foundation is imported, and the same configuration
-            always gives the same bytes. The output folder is not dist/: build owns that one.
+            swift writes <App>Router.swift per iOS app: a Hashable <App>Destination enum with the
+            routes of domains/ and their typed parameters, and <App>Router.destination(for: URL),
+            which returns a destination exactly when the apple-app-site-association files of the
+            app's hosts open the app (nil for route: none rules); only Foundation is imported.
+            kotlin writes <App>Destination.kt per Android app: a sealed class with a data class or
+            object per route, and <App>Destination.parse(url, androidApiLevel), which returns a
+            destination exactly when Android opens the app through a rule naming one: its
+            verified intent filters claim the link, and from API level 35 the first matching
+            dynamic rule of assetlinks.json, read as that release reads it, does not exclude it
+            (below 35 the filters alone open the app). Only the Kotlin 1.3 standard library is
+            used, so Kotlin Multiplatform JVM code can share it. A domain naming routes needs
+            emit.android_dynamic_rules for kotlin. Hosts are those of every environment, or of those given with --env; a host
+            two environments decide differently needs --env. Files are written atomically, and
+            the same configuration always gives the same bytes. The output folder is not dist/:
+            build owns that one.
             """,
-        options: [Workspace.config, Workspace.environments, apps, out],
+        options: [Workspace.config, Workspace.environments, apps, package, out],
         arguments: [language])
 
     let arguments: ParsedArguments
@@ -48,26 +64,52 @@ struct GenerateCommand: Command {
             try workspace.printUnusable(diagnostics, as: .text, title: "linkwright generate")
             return .unusable
         }
+        let language = arguments.positionals[0]
         var apps = arguments[Self.apps]
         if apps.isEmpty {
-            apps = compiled.environments.flatMap { $0.iosApps.map(\.name) }.uniqued()
+            apps = compiled.environments.flatMap { environment in
+                language == "kotlin" ? environment.androidApps.map(\.name) : environment.iosApps.map(\.name)
+            }.uniqued()
+        }
+        if let package = arguments[Self.package] {
+            guard language == "kotlin" else { throw UsageError(message: "--package is for kotlin routers") }
+            guard Self.isKotlinPackage(package) else {
+                throw UsageError(
+                    message:
+                        "--package \(PrintableText.quoted(package)) is not a Kotlin package name: write dot-separated identifiers, such as com.example.museo"
+                )
+            }
         }
         var files: [(path: String, bytes: [UInt8])] = []
         for app in apps {
+            let command = (["linkwright generate \(language)"] + environments.map { "--env \($0)" } + ["--app \(app)"])
             do {
-                let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
-                let command = (["linkwright generate swift"] + environments.map { "--env \($0)" } + ["--app \(app)"])
-                    .joined(separator: " ")
-                let source = SwiftRouterWriter.source(model, command: command)
-                files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
-            } catch {
+                if language == "kotlin" {
+                    let model = try AndroidRouterModel.android(
+                        app: app, configuration: configuration, compiled: compiled)
+                    guard let package = arguments[Self.package] ?? model.defaultKotlinPackage else {
+                        throw UnusableInput(
+                            message: "the application IDs of \(app) share no package of two or more segments",
+                            hint: "name the router's package with --package")
+                    }
+                    let written = command + (arguments[Self.package].map { ["--package \($0)"] } ?? [])
+                    let source = KotlinRouterWriter.source(
+                        model, package: package, command: written.joined(separator: " "))
+                    files.append((KotlinRouterWriter.fileName(model), Array(source.utf8)))
+                } else {
+                    let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
+                    let source = SwiftRouterWriter.source(model, command: command.joined(separator: " "))
+                    files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
+                }
+            } catch let error as RouterModelError {
                 throw UnusableInput(message: error.message, hint: error.hint)
             }
         }
         // The default folder is inside the configuration, which may be untrusted: it is reached
         // from the configuration folder without following links. A folder given with --out is
         // the user's own, created when missing.
-        let (root, folder, shown) = try outputFolder(workspace, terminal: terminal, environments: environments)
+        let (root, folder, shown) = try outputFolder(
+            workspace, terminal: terminal, environments: environments, language: language)
         do {
             try AtomicFiles.write(files.map { (folder + $0.path, $0.bytes) }, under: root)
         } catch let error as AtomicFiles.WriteError {
@@ -77,9 +119,19 @@ struct GenerateCommand: Command {
         return .success
     }
 
+    /// Dot-separated Kotlin identifiers: a letter or `_`, then letters, digits or `_`.
+    static func isKotlinPackage(_ text: String) -> Bool {
+        text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { segment in
+            guard let first = segment.first, first.isASCII, first.isLetter || first == "_" else { return false }
+            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+    }
+
     /// Where files go: a root folder that exists, the folder under it, and how to show it.
-    /// `--out`, else `generated/<environments joined with +, or all>/swift` in the configuration folder.
-    private func outputFolder(_ workspace: Workspace, terminal: Terminal, environments: [String]) throws -> (
+    /// `--out`, else `generated/<environments joined with +, or all>/<language>` in the configuration folder.
+    private func outputFolder(
+        _ workspace: Workspace, terminal: Terminal, environments: [String], language: String
+    ) throws -> (
         root: URL, folder: String, shown: String
     ) {
         if let given = arguments[Self.out] {
@@ -93,7 +145,7 @@ struct GenerateCommand: Command {
             return (terminal.url(given), "", given.hasSuffix("/") ? given : given + "/")
         }
         let scope = environments.isEmpty ? "all" : environments.uniqued().joined(separator: "+")
-        let folder = "generated/\(scope)/swift/"
+        let folder = "generated/\(scope)/\(language)/"
         return (workspace.root, folder, workspace.printer.pathPrefix + folder)
     }
 }

@@ -33,6 +33,17 @@ public struct RouterParameter: Sendable, Equatable {
     public var type: RouteParameter.ValueType
 }
 
+extension RouterParameter {
+    /// The call reading the parameter in both routers, whose links have the same two readers:
+    /// `link.segment(2)`, `link.queryItem("source")` (the name written by `literal`).
+    func read(quoting literal: (String) -> String) -> String {
+        switch source {
+        case .pathSegment(let position): "link.segment(\(position))"
+        case .queryItem(let item): "link.queryItem(\(literal(item)))"
+        }
+    }
+}
+
 /// A host, or the root of a wildcard claim, and the rules deciding its URLs.
 public struct RouterHost: Sendable, Equatable {
     public var host: String
@@ -90,6 +101,26 @@ public struct RouterRoute: Sendable, Equatable {
 public struct RouterModelError: Error, Sendable, Equatable {
     public var message: String
     public var hint: String
+
+    /// No environment builds `app` on `platform`.
+    static func unknownApp(_ app: String, on platform: Platform, in configuration: Configuration) -> Self {
+        let known = configuration.environments.flatMap { environment in
+            environment.apps.filter { platform == .ios ? $0.ios != nil : $0.android != nil }.map(\.name.value)
+        }
+        let kind = platform == .ios ? "an iOS" : "an Android"
+        return RouterModelError(
+            message: "no environment builds \(kind) app named \"\(app)\"",
+            hint: known.isEmpty
+                ? "declare an app with \(platform.rawValue):"
+                : "choose one of: \(known.uniqued().joined(separator: ", "))")
+    }
+
+    /// No rule opening `app` names a route.
+    static func noRoute(_ app: String) -> Self {
+        RouterModelError(
+            message: "no rule opening \(app) names a route, so its router would have no destination",
+            hint: "name where each rule's URLs lead with route: and params: (docs/configuration.md, Routes)")
+    }
 }
 
 extension RouterModel {
@@ -114,19 +145,16 @@ extension RouterModel {
                 try builder.claim(claimed, ruleList: list, environment: environment.name)
             }
         }
-        guard !builder.environments.isEmpty else {
-            let known = configuration.environments.flatMap { $0.apps.filter { $0.ios != nil }.map(\.name.value) }
-                .uniqued()
-            throw RouterModelError(
-                message: "no environment builds an iOS app named \"\(app)\"",
-                hint: known.isEmpty ? "declare an app with ios:" : "choose one of: \(known.joined(separator: ", "))")
-        }
-        guard !builder.destinations.isEmpty else {
-            throw RouterModelError(
-                message: "no rule opening \(app) names a route, so its router would have no destination",
-                hint: "name where each rule's URLs lead with route: and params: (docs/configuration.md, Routes)")
-        }
+        guard !builder.environments.isEmpty else { throw .unknownApp(app, on: .ios, in: configuration) }
+        guard !builder.destinations.all.isEmpty else { throw .noRoute(app) }
         return builder.model()
+    }
+
+    /// The name of the rules one domain's file applies in `environments`: `museoProduction`, or
+    /// `museo` when no environment is named because every one serves the domain alike.
+    static func listName(domain: String, environments: [String]) -> String {
+        let name = ([domain] + environments).map(typeName(of:)).joined()
+        return name.prefix(1).lowercased() + name.dropFirst()
     }
 
     /// The Swift or Kotlin type name of an app's logical name: `museo-clip` → `MuseoClip`.
@@ -137,13 +165,36 @@ extension RouterModel {
     }
 }
 
+/// The destinations a router's rules name, in the order they first appear; the routers of both
+/// platforms gather theirs alike.
+struct RouterDestinations {
+    private(set) var all: [RouterDestination] = []
+
+    /// The route to `name`, adding the destination the first time. Validation has made every
+    /// rule leading to one destination declare the same parameters; their order is the first
+    /// rule's.
+    mutating func route(_ name: String, _ written: [RouteParameter]) -> RouterRoute {
+        let parameters = written.map {
+            RouterParameter(name: $0.name.value, isOptional: $0.isOptional, source: $0.source, type: $0.type)
+        }
+        if let index = all.firstIndex(where: { $0.name == name }) {
+            let ordered = all[index].parameters.compactMap { declared in
+                parameters.first { $0.name == declared.name }
+            }
+            return RouterRoute(destination: index, parameters: ordered)
+        }
+        all.append(RouterDestination(name: name, parameters: parameters))
+        return RouterRoute(destination: all.count - 1, parameters: parameters)
+    }
+}
+
 /// Gathers rule lists, hosts and destinations environment by environment.
 private struct Builder {
     let app: String
     let configuration: Configuration
     var environments: [String] = []
     var files: Set<String> = []
-    var destinations: [RouterDestination] = []
+    var destinations = RouterDestinations()
     var lists: [RouterRuleList] = []
     /// Which domain and environments each list came from, to name it.
     var listOrigins: [(domain: String, environments: [String])] = []
@@ -201,29 +252,12 @@ private struct Builder {
         let exclude = effective(\.exclude) ?? false
         var route: RouterRoute?
         if !exclude, let origin = component.origin, let written = routes[origin], let name = written.destination {
-            route = self.route(name, written.parameters)
+            route = destinations.route(name, written.parameters)
         }
         return RouterRule(
             path: effective(\.path) ?? "*", query: query, fragment: effective(\.fragment) ?? "*", exclude: exclude,
             flags: component.flags.effective(inheriting: levels.dropFirst().map(\.flags)), route: route,
             origin: component.origin.map { "\($0.file):\($0.line)" })
-    }
-
-    /// The route to `name`, adding the destination the first time. Validation has made every
-    /// rule leading to one destination declare the same parameters; their order is the first
-    /// rule's.
-    private mutating func route(_ name: String, _ written: [RouteParameter]) -> RouterRoute {
-        let parameters = written.map {
-            RouterParameter(name: $0.name.value, isOptional: $0.isOptional, source: $0.source, type: $0.type)
-        }
-        if let index = destinations.firstIndex(where: { $0.name == name }) {
-            let ordered = destinations[index].parameters.compactMap { declared in
-                parameters.first { $0.name == declared.name }
-            }
-            return RouterRoute(destination: index, parameters: ordered)
-        }
-        destinations.append(RouterDestination(name: name, parameters: parameters))
-        return RouterRoute(destination: destinations.count - 1, parameters: parameters)
     }
 
     /// The custom variables the rules name, then the predefined ones they name that no custom
@@ -266,12 +300,10 @@ private struct Builder {
         for index in named.indices {
             let (domain, listEnvironments) = listOrigins[index]
             let shared = listOrigins.filter { $0.domain == domain }.count == 1
-            let words = [domain] + (shared ? [] : listEnvironments)
-            let name = words.map(RouterModel.typeName(of:)).joined()
-            named[index].name = name.prefix(1).lowercased() + name.dropFirst()
+            named[index].name = RouterModel.listName(domain: domain, environments: shared ? [] : listEnvironments)
         }
         return RouterModel(
-            app: app, environments: environments, destinations: destinations, ruleLists: named,
+            app: app, environments: environments, destinations: destinations.all, ruleLists: named,
             exactHosts: exact.keys.sorted().map { RouterHost(host: $0, ruleList: exact[$0]!.list) },
             wildcardRoots: wildcards.keys.sorted { ($0.count, $1) > ($1.count, $0) }.map {
                 RouterHost(host: $0, ruleList: wildcards[$0]!.list)

@@ -12,7 +12,7 @@ public enum SwiftRouterWriter {
     public static func source(_ model: RouterModel, command: String) -> String {
         let type = RouterModel.typeName(of: model.app)
         var out = CodeText()
-        out.header(model, command: command, comment: "//")
+        out.header(sourceFiles: model.sourceFiles, command: command, comment: "//")
         out.line("import Foundation")
         out.blank()
         out.line("/// A screen of the \(model.app) app that a universal link opens.")
@@ -173,11 +173,7 @@ public enum SwiftRouterWriter {
         var values: [String] = []
         for parameter in route.parameters {
             let name = identifier(parameter.name)
-            let read =
-                switch parameter.source {
-                case .pathSegment(let position): "link.segment(\(position))"
-                case .queryItem(let item): "link.queryItem(\(literal(item)))"
-                }
+            let read = parameter.read(quoting: literal)
             switch (parameter.type, parameter.isOptional) {
             case (.string, true): values.append("\(name): \(read)")
             case (.string, false):
@@ -211,17 +207,9 @@ public enum SwiftRouterWriter {
 
     /// A Swift string literal holding `text` exactly.
     static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || !scalar.isASCII:
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
+        CodeText.literal(text, escapes: ["\"": "\\\"", "\\": "\\\\"]) {
+            "\\u{" + String($0.value, radix: 16, uppercase: true) + "}"
         }
-        return out + "\""
     }
 
     /// Destination and parameter names are identifiers already; Swift keywords get backticks.
@@ -453,6 +441,24 @@ public enum SwiftRouterWriter {
 
 /// Source text built line by line, with the header every generated file starts with.
 struct CodeText {
+    /// A string literal holding `text` exactly: `escapes` spells the characters that need an
+    /// escape, and `escaped` every scalar outside printable ASCII.
+    static func literal(
+        _ text: String, escapes: [Unicode.Scalar: String], escaped: (Unicode.Scalar) -> String
+    ) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if let escape = escapes[scalar] {
+                out += escape
+            } else if scalar.value < 0x20 || scalar.value >= 0x7F {
+                out += escaped(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     private(set) var text = ""
 
     mutating func line(_ line: String) { text += line + "\n" }
@@ -460,9 +466,8 @@ struct CodeText {
     mutating func text(_ block: String) { text += block }
 
     /// Names the configuration files and the command that regenerates the file.
-    mutating func header(_ model: RouterModel, command: String, comment: String) {
+    mutating func header(sourceFiles files: [String], command: String, comment: String) {
         var words = ["Generated", "by", "linkwright", "from"]
-        let files = model.sourceFiles
         for (index, file) in files.enumerated() {
             let separator = index == files.count - 1 ? "." : index == files.count - 2 ? " and" : ","
             words.append(file + separator)
