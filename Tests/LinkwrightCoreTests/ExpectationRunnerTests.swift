@@ -28,18 +28,19 @@ import Testing
                 "  - url: /p/1\n    opens_app: shop\n  - url: https://b.example/admin/x\n    opens_web: true\n"
                 + "  - url: /q\n    opens_app: shop\n")
         let lines = results.map { "\($0.host) \($0.platform.rawValue) \($0.url) \($0.passed)" }
+        // By expectation and platform, then by host: the order `checks` groups them in.
         #expect(
             lines == [
-                "a.example ios https://a.example/p/1 true", "a.example android https://a.example/p/1 true",
-                "a.example ios https://a.example/q false", "a.example android https://a.example/q false",
-                "b.example ios https://b.example/p/1 true", "b.example android https://b.example/p/1 true",
-                "b.example ios https://b.example/admin/x true", "b.example android https://b.example/admin/x true",
-                "b.example ios https://b.example/q false", "b.example android https://b.example/q false",
-                "c.example ios https://c.example/p/1 true", "c.example android https://c.example/p/1 true",
-                "c.example ios https://c.example/q false", "c.example android https://c.example/q false",
-                "*.c.example ios https://subdomain.c.example/p/1 true",
+                "a.example ios https://a.example/p/1 true", "b.example ios https://b.example/p/1 true",
+                "c.example ios https://c.example/p/1 true", "*.c.example ios https://subdomain.c.example/p/1 true",
+                "a.example android https://a.example/p/1 true", "b.example android https://b.example/p/1 true",
+                "c.example android https://c.example/p/1 true",
                 "*.c.example android https://subdomain.c.example/p/1 true",
-                "*.c.example ios https://subdomain.c.example/q false",
+                "b.example ios https://b.example/admin/x true", "b.example android https://b.example/admin/x true",
+                "a.example ios https://a.example/q false", "b.example ios https://b.example/q false",
+                "c.example ios https://c.example/q false", "*.c.example ios https://subdomain.c.example/q false",
+                "a.example android https://a.example/q false", "b.example android https://b.example/q false",
+                "c.example android https://c.example/q false",
                 "*.c.example android https://subdomain.c.example/q false",
             ])
     }
@@ -63,5 +64,75 @@ import Testing
         #expect(tally.checks == 4)
         #expect(tally.environments == ["production"])
         #expect(failed == ["a.example https://a.example/q", "b.example https://b.example/q"])
+    }
+
+    /// Two environments where a rule exists in production only: the hosts of each environment
+    /// share one outcome, and the report says each failure once with its hosts.
+    private func promotedRule(hosts: Int = 5) throws -> (Configuration, CompiledConfiguration) {
+        var files = [
+            "domains/shop.yaml":
+                "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n        environments: [production]\n"
+                + "      - path: /q\nexpectations:\n  - url: /p/1\n    opens_app: shop\n    platforms: [ios]\n"
+                + "    comment: the product page\n  - url: /q\n    opens_app: shop\n    platforms: [ios]\n"
+        ]
+        for (name, tier, prefix) in [("production", "production", ""), ("staging", "staging", "staging.")] {
+            files["environments/\(name).yaml"] =
+                "tier: \(tier)\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop.\(name)}\n"
+                + "hosts:\n" + (1...hosts).map { "  \(prefix)h\($0).example: shop\n" }.joined()
+        }
+        let (configuration, diagnostics) = ConfigLoader().load(
+            files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
+        let loaded = try #require(configuration, "\(diagnostics)")
+        return (loaded, Compiler().compile(loaded).compiled)
+    }
+
+    @Test func hostsWithOneOutcomeAreOneOutcome() throws {
+        let (configuration, compiled) = try promotedRule()
+        let (checks, tally) = ExpectationRunner.checks(configuration, compiled, keeping: .everyPlace)
+        #expect(tally.checks == 20)
+        #expect(checks.map(\.url.description) == ["/p/1", "/q"])
+        let product = try #require(checks.first)
+        #expect(product.outcomes.map(\.passed) == [true, false])
+        #expect(product.outcomes.map(\.count) == [5, 5])
+        #expect(product.outcomes[1].places.map(\.host) == (1...5).map { "staging.h\($0).example" })
+        #expect(product.url(at: product.outcomes[1].places[0]) == "https://staging.h1.example/p/1")
+        #expect(checks[1].outcomes.map(\.count) == [10])
+
+        // Failures only: the passing check and outcome are counted, not kept.
+        let (failed, counted) = ExpectationRunner.checks(configuration, compiled, keeping: .failures)
+        #expect(counted.checks == 20)
+        #expect(failed.count == 1 && failed[0].outcomes.map(\.passed) == [false])
+        // Every check, but passing hosts only counted: what JUnit needs.
+        let (every, _) = ExpectationRunner.checks(configuration, compiled, keeping: .everyCheck)
+        #expect(every.map { $0.outcomes.map(\.places.count) } == [[0, 5], [0]])
+    }
+
+    @Test func theReportSaysAFailureOnceWithItsHosts() throws {
+        let (configuration, compiled) = try promotedRule()
+        let report = ExpectationReport(configuration, compiled, keeping: .failures, pathPrefix: "")
+        #expect(report.findings.count == 1)
+        #expect(
+            report.text(.plain).out == """
+                domains/shop.yaml:8:5: error: /p/1 on ios: expected shop, got web on 5 hosts in staging [EXPECTATION_FAILED]
+                  where: staging: staging.h1.example, staging.h2.example, staging.h3.example and 2 more hosts
+                  hint: the product page
+                5 of 20 checks failed, as 1 failure listed above
+
+                """)
+        #expect(report.findings[0].witnesses.count == 5)
+        #expect(report.blocks)
+    }
+
+    /// `build` counts a fleet's hosts rather than listing them all on one line.
+    @Test func theBuildSummaryNamesTheFirstHostsOfAFleet() throws {
+        let (_, compiled) = try promotedRule(hosts: 12)
+        let text = BuildReport(
+            plan: OutputPlan(), check: false, outPath: "dist", environments: compiled.environments, diagnostics: [],
+            pathPrefix: ""
+        ).text(.plain).out
+        #expect(
+            text.contains(
+                "production (production): 12 hosts (" + (1...10).map { "h\($0).example" }.joined(separator: ", ")
+                    + " and 2 more), "), "\(text)")
     }
 }

@@ -52,7 +52,9 @@ import Testing
             ("~", .null), ("", .null), ("null", .null), ("42", .integer(42)), ("0x1F", .integer(31)),
             ("0o17", .integer(15)),
             ("1.5", .float), ("-2e3", .float), (".inf", .float), ("1.", .float), ("1.2.3", .string), ("e5", .string),
-            ("-", .string), ("ABCDE12345", .string),
+            ("-", .string), ("ABCDE12345", .string), ("NULL", .null), ("TRUE", .bool(true)), ("+.inf", .float),
+            ("+1", .integer(1)), ("/p/1", .string), ("h0.d0.example", .string), ("nothing", .string),
+            ("fals", .string), ("~x", .string),
         ]
         for (text, expected) in cases {
             #expect(YAMLScalar(text: text, style: .plain).resolved == expected, "\(text)")

@@ -338,6 +338,33 @@ import Testing
         #expect(result.stdout.hasSuffix("2 of 71 checks failed\n"))
         let junit = try runLinkwright(["test", "--env", "production", "--format", "junit"], in: folder.url)
         #expect(junit.status == 1)
-        #expect(junit.stdout.contains("<testsuites name=\"linkwright test\" tests=\"71\" failures=\"2\">"))
+        let json = try runLinkwright(["test", "--env", "production", "--format", "json"], in: folder.url)
+        #expect(json.status == 1)
+        // JSON follows its documented schema and accounts for every check; JUnit has one case per
+        // expectation and platform, a failed one listing the hosts it failed on.
+        let script = """
+            import json, sys, jsonschema, xml.etree.ElementTree as ET
+            report = json.loads(sys.argv[2])
+            jsonschema.validate(report, json.load(open(sys.argv[1])))
+            outcomes = [o for e in report["expectations"] for o in e["outcomes"]]
+            assert sum(o["checks"] for o in outcomes) == report["checks"] == 71, report["checks"]
+            assert sum(o["checks"] for o in outcomes if not o["passed"]) == report["failed"] == 2
+            assert all(o["checks"] == len(o["hosts"]) for o in outcomes)
+            suites = ET.fromstring(sys.argv[3])
+            cases = suites.findall("./testsuite/testcase")
+            assert int(suites.get("tests")) == len(cases) == len(report["expectations"])
+            failed = [c.find("failure") for c in cases if c.find("failure") is not None]
+            assert int(suites.get("failures")) == len(failed) == 2
+            assert all("production app.emergencias.example https://app.emergencias.example/reset-password" in f.text
+                       for f in failed), [f.text for f in failed]
+            print("ok")
+            """
+        let checked = try python(
+            script,
+            [
+                RepositoryPaths.root.appendingPathComponent("docs/schema/test-report.schema.json").path, json.stdout,
+                junit.stdout,
+            ])
+        #expect(checked.stdout == "ok\n", "\(checked)")
     }
 }

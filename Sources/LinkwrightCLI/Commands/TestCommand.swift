@@ -14,6 +14,9 @@ struct TestCommand: Command {
             entitlements claim the host and the association file iOS fetches for that claim matches;
             Android when an intent filter accepts the URL and assetlinks.json vouches for the app
             (with its dynamic rules: Android 15 and later). Exit 1 when any expectation fails.
+            Each failure is printed once per expectation, platform and outcome, with the number of
+            hosts and the first few of each environment; JSON lists every host checked, JUnit
+            has one case per expectation and platform.
             """,
         options: [Workspace.config, Workspace.environments, format])
 
@@ -29,9 +32,15 @@ struct TestCommand: Command {
             try workspace.printUnusable(diagnostics, as: format, title: "linkwright test")
             return .unusable
         }
+        // JSON lists every host checked, JUnit every expectation; the rest report failures only.
+        let detail: ExpectationRunner.Detail =
+            switch format {
+            case .json: .everyPlace
+            case .junit: .everyCheck
+            default: .failures
+            }
         let report = ExpectationReport(
-            configuration, compiled, keepingPassed: format == .json || format == .junit,
-            pathPrefix: workspace.pathPrefix(for: format))
+            configuration, compiled, keeping: detail, pathPrefix: workspace.pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

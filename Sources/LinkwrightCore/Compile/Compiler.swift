@@ -217,21 +217,29 @@ private struct EnvironmentCompiler {
         let credentials = Set(domain.webcredentials.map(\.value))
         let order = (entries.flatMap { $0.apps.map(\.value) } + domain.webcredentials.map(\.value)).uniqued()
         var statements: [AssetStatement] = []
+        // Apps listed by the same entries (the usual case) share their dynamic rules.
+        var dynamicByPositions: [[Int]: [DynamicComponent]] = [:]
         for name in order {
             guard let android = appsByName[name]?.android else { continue }
-            let linked = entryPositions(of: domain, listing: name).map { entries[$0] }
+            let positions = entryPositions(of: domain, listing: name)
             var relations: [String] = []
-            if !linked.isEmpty { relations.append(AssetStatement.handleAllURLs) }
+            if !positions.isEmpty { relations.append(AssetStatement.handleAllURLs) }
             if credentials.contains(name) {
                 relations.append(AssetStatement.getLoginCreds)
             }
             var dynamic: [DynamicComponent]?
-            if domain.emit.androidDynamicRules && !linked.isEmpty {
-                var translator = AndroidTranslator(domain: domain)
-                dynamic = linked.flatMap { entry in
-                    entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
-                }
-                diagnostics.add(contentsOf: translator.diagnostics.items)
+            if domain.emit.androidDynamicRules && !positions.isEmpty {
+                dynamic =
+                    dynamicByPositions[positions]
+                    ?? {
+                        var translator = AndroidTranslator(domain: domain)
+                        let components = positions.map { entries[$0] }.flatMap { entry in
+                            entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
+                        }
+                        diagnostics.add(contentsOf: translator.diagnostics.items)
+                        return components
+                    }()
+                dynamicByPositions[positions] = dynamic
             }
             statements.append(
                 AssetStatement(

@@ -16,9 +16,18 @@ public struct EnvironmentEvaluator: Sendable {
     /// The domain whose files each host serves: hosts of one domain share their compiled files.
     private let domainByFileHost: [String: String]
 
+    /// The platforms whose association files were compiled: `verdicts` answers for these only.
+    public let platforms: Set<Platform>
+
     /// Evaluates `environment`; Android's dynamic rules are read as `androidRelease` reads them.
-    public init(_ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest) {
+    /// Only the files of `platforms` are compiled (compiling assetlinks.json's dynamic rules for
+    /// thousands of hosts costs more than deciding iOS-only expectations on them).
+    public init(
+        _ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest,
+        platforms: Set<Platform> = Set(Platform.allCases)
+    ) {
         self.environment = environment
+        self.platforms = platforms
         domainByFileHost = Dictionary(
             environment.sites.map { ($0.fileHost.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
         var aasa: [String: CompiledAASA] = [:]
@@ -27,12 +36,12 @@ public struct EnvironmentEvaluator: Sendable {
         var aasaByDomain: [String: CompiledAASA] = [:]
         var assetLinksByDomain: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
-            if let document = site.aasa {
+            if platforms.contains(.ios), let document = site.aasa {
                 let compiled = aasaByDomain[site.domain] ?? CompiledAASA(document)
                 aasaByDomain[site.domain] = compiled
                 aasa[site.fileHost.name] = compiled
             }
-            if let document = site.assetLinks {
+            if platforms.contains(.android), let document = site.assetLinks {
                 let compiled = assetLinksByDomain[site.domain] ?? CompiledAssetLinks(document, release: androidRelease)
                 assetLinksByDomain[site.domain] = compiled
                 assetLinks[site.fileHost.name] = compiled
@@ -143,6 +152,7 @@ public struct EnvironmentEvaluator: Sendable {
     /// Every app of the environment on `platform`, in declaration order, with what it does with
     /// `url` (which must have a host).
     public func verdicts(for url: LinkURL, platform: Platform, tracing: Bool = false) -> [Verdict] {
+        precondition(platforms.contains(platform), "the evaluator did not compile \(platform.rawValue)'s files")
         guard let host = url.host else { return [] }
         switch platform {
         case .ios:

@@ -1,6 +1,7 @@
 /// Checks every `opens_app` / `opens_web` expectation of every domain on every host of every
 /// environment that serves it, on each platform it concerns.
 public enum ExpectationRunner {
+    /// One check on one host, as `check` reports a failed one and `import` rejects one.
     public struct Result: Sendable {
         public var environment: String
         /// The host checked; `*.x` for a wildcard binding.
@@ -29,6 +30,57 @@ public enum ExpectationRunner {
         }
     }
 
+    /// One expectation on one platform, and what it did on every host it was checked on, hosts
+    /// with the same outcome together: a path expectation on a fleet of 30 hosts is usually one
+    /// outcome listing 30 places, so reports can say it once.
+    public struct Check: Sendable {
+        /// Where the expectation is written.
+        public var location: SourceLocation
+        /// The URL as written: a path, or an absolute URL checked on its own host.
+        public var url: LinkURL
+        public var platform: Platform
+        public var expected: String
+        public var comment: String?
+        /// In the order first found; never empty.
+        public var outcomes: [Outcome]
+
+        /// The URL checked at `place`.
+        public func url(at place: Place) -> String { url.on(host: place.urlHost).description }
+
+        /// The check at one place, as a `Result`.
+        public func result(_ outcome: Outcome, at place: Place) -> Result {
+            Result(
+                environment: place.environment, host: place.host, platform: platform, url: url(at: place),
+                expected: expected, actual: outcome.actual, passed: outcome.passed, location: location,
+                decidingRule: outcome.decidingRule, comment: comment)
+        }
+    }
+
+    /// What an expectation did, and where.
+    public struct Outcome: Sendable {
+        /// "web", or the apps that open, comma-separated (with the route reached, for `route:`).
+        public var actual: String
+        public var passed: Bool
+        /// The rule that decided for the app the expectation is about, when one did.
+        public var decidingRule: SourceLocation?
+        /// Every host with this outcome, in environment and host order. Left empty for passing
+        /// outcomes unless the caller asked for `.everyPlace`: those are counted, not listed.
+        public var places: [Place]
+        /// How many checks had this outcome (`places.count` unless they were not kept).
+        public var count: Int
+
+    }
+
+    /// A host an expectation was checked on.
+    public struct Place: Sendable, Equatable {
+        public var environment: String
+        /// The host as bound; `*.x` for a wildcard binding.
+        public var host: String
+        /// The host the URL was checked on: the bound host, a subdomain standing for a wildcard,
+        /// or an absolute URL's own host.
+        public var urlHost: String
+    }
+
     public static func run(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [Result] {
         var results: [Result] = []
         forEach(configuration, compiled) { results.append($0) }
@@ -41,151 +93,213 @@ public enum ExpectationRunner {
         public var environments: Set<String> = []
     }
 
-    /// Hands each result to `body` as it is found, for callers that need not keep them all: a
-    /// large configuration makes millions (every path expectation on every host). Without
+    /// What `checks` keeps of what it decides: a large configuration makes millions of checks
+    /// (every path expectation on every host), which only some reports list.
+    public enum Detail: Sendable {
+        /// Failed outcomes only; checks that passed everywhere are counted and left out.
+        case failures
+        /// Every check and outcome; the places of passing outcomes are counted, not listed.
+        case everyCheck
+        /// Every check, outcome and place.
+        case everyPlace
+    }
+
+    /// Hands each check to `body` as a `Result`, in expectation order (`checks`). Without
     /// `includingPassed` only failed checks are made into results; the rest are counted.
-    ///
-    /// Every host of a domain in one situation (`EnvironmentEvaluator.Situation`: the same
-    /// claims, through the same files) decides a path alike, so a path expectation is decided
-    /// once per situation and its outcome holds for each such host.
     @discardableResult
     public static func forEach(
         _ configuration: Configuration, _ compiled: CompiledConfiguration, includingPassed: Bool = true,
         _ body: (Result) -> Void
     ) -> Tally {
-        var tally = Tally()
-        let platforms = Platform.allCases
-        var domains: [String: DomainExpectations] = [:]
-        for environment in compiled.environments {
-            guard let declared = configuration.environment(named: environment.name) else { continue }
-            let evaluator = EnvironmentEvaluator(environment)
-            var outcomes: [SituationKey: [Outcome?]] = [:]
-            for binding in declared.hosts {
-                guard let domain = configuration.domain(named: binding.domain.value) else { continue }
-                let expectations =
-                    domains[domain.name]
-                    ?? DomainExpectations(domain, platforms: platforms.count)
-                domains[domain.name] = expectations
-                let sampleHost = URLSamples.host(for: binding.host.value)
-                let key = SituationKey(domain: domain.name, situation: evaluator.situation(of: sampleHost))
-                var known = outcomes[key] ?? Array(repeating: nil, count: expectations.slots)
-                defer { outcomes[key] = known }
-                for (index, expectation) in domain.expectations.enumerated()
-                where Resolution.applies(expectation.environments, to: environment.name) {
-                    guard let written = expectations.urls[index] else { continue }
-                    let url: LinkURL
-                    if let own = written.host {
-                        guard HostPattern.appleEntitlement(binding.host.value.name, matches: own) else { continue }
-                        url = written
-                    } else {
-                        url = written.on(host: sampleHost)
-                    }
-                    for platform in expectation.platforms {
-                        let slot = index * platforms.count + platforms.firstIndex(of: platform)!
-                        let outcome: Outcome
-                        if written.host == nil, let cached = known[slot] {
-                            outcome = cached
-                        } else {
-                            var result = check(expectation, url: url, platform: platform, evaluator, declared, binding)
-                            if var decided = result, decided.passed, let route = expectation.route {
-                                checkRoute(route.value, of: &decided, url: url, routes: expectations.routes)
-                                result = decided
-                            }
-                            outcome = result.map(Outcome.checked) ?? .notApplicable
-                            if written.host == nil { known[slot] = outcome }
-                        }
-                        guard case .checked(var result) = outcome else { continue }
-                        tally.checks += 1
-                        tally.environments.insert(environment.name)
-                        guard includingPassed || !result.passed else { continue }
-                        result.host = binding.host.value.name
-                        result.url = url.description
-                        body(result)
-                    }
-                }
+        let (checks, tally) = self.checks(configuration, compiled, keeping: includingPassed ? .everyPlace : .failures)
+        for check in checks {
+            for outcome in check.outcomes {
+                for place in outcome.places { body(check.result(outcome, at: place)) }
             }
         }
         return tally
     }
 
-    /// A domain's expectations as every host reads them: URLs parsed once, routes by rule.
-    private struct DomainExpectations {
-        /// Per expectation, its URL; `nil` when it does not parse (lint reports it).
-        let urls: [LinkURL?]
-        let routes: [SourceLocation: Route]
-        /// One slot per expectation and platform.
-        let slots: Int
+    /// Every expectation on every platform it concerns, with its outcomes, in the order of the
+    /// configuration's domains and of each domain's expectations, keeping what `detail` says.
+    ///
+    /// Every host of a domain in one situation (`EnvironmentEvaluator.Situation`: the same
+    /// claims, through the same files) decides a path alike, so a path expectation is decided
+    /// once per situation and environment, and its outcome holds for each such host.
+    public static func checks(
+        _ configuration: Configuration, _ compiled: CompiledConfiguration, keeping detail: Detail
+    ) -> (checks: [Check], tally: Tally) {
+        var tally = Tally()
+        let situations = Situations(configuration, compiled)
+        var checks: [Check] = []
+        for domain in configuration.domains {
+            guard let groups = situations.byDomain[domain.name] else { continue }
+            let routes = domain.routesByRule
+            for expectation in domain.expectations {
+                // Lint reports a URL that does not parse.
+                guard let written = LinkURL(expectation.url.value) else { continue }
+                for platform in expectation.platforms {
+                    var check = Check(
+                        location: expectation.location, url: written, platform: platform, expected: "",
+                        comment: expectation.comment, outcomes: [])
+                    func add(_ observed: Observation, _ places: [Place], in environment: String) {
+                        tally.checks += places.count
+                        tally.environments.insert(environment)
+                        check.expected = observed.expected
+                        let keep = detail == .everyPlace || !observed.passed
+                        if let index = check.outcomes.firstIndex(where: {
+                            $0.actual == observed.actual && $0.passed == observed.passed
+                                && $0.decidingRule == observed.decidingRule
+                        }) {
+                            check.outcomes[index].count += places.count
+                            if keep { check.outcomes[index].places += places }
+                        } else {
+                            check.outcomes.append(
+                                Outcome(
+                                    actual: observed.actual, passed: observed.passed,
+                                    decidingRule: observed.decidingRule, places: keep ? places : [],
+                                    count: places.count))
+                        }
+                    }
+                    for group in groups where Resolution.applies(expectation.environments, to: group.environment) {
+                        if let own = written.host {
+                            // An absolute URL is checked on its own host, on the bindings that serve it.
+                            for place in group.places where HostPattern.appleEntitlement(place.host, matches: own) {
+                                guard
+                                    let observed = observe(
+                                        expectation, written, platform, in: group.environmentIndex, of: situations,
+                                        routes)
+                                else {
+                                    continue
+                                }
+                                var checked = place
+                                checked.urlHost = own
+                                add(observed, [checked], in: group.environment)
+                            }
+                        } else {
+                            let url = written.on(host: group.places[0].urlHost)
+                            guard
+                                let observed = observe(
+                                    expectation, url, platform, in: group.environmentIndex, of: situations, routes)
+                            else { continue }
+                            add(observed, group.places, in: group.environment)
+                        }
+                    }
+                    if detail == .failures { check.outcomes.removeAll(where: \.passed) }
+                    if !check.outcomes.isEmpty { checks.append(check) }
+                }
+            }
+        }
+        return (checks, tally)
+    }
 
-        init(_ domain: Domain, platforms: Int) {
-            urls = domain.expectations.map { LinkURL($0.url.value) }
-            routes = domain.routesByRule
-            slots = domain.expectations.count * platforms
+    /// The hosts of each domain, per environment, grouped by situation: hosts in one situation
+    /// decide every path alike.
+    private struct Situations {
+        struct Group {
+            var environment: String
+            /// Its position in `evaluators` and `declared`: kept apart so that walking the groups
+            /// for every expectation copies no evaluator.
+            var environmentIndex: Int
+            /// In binding order; never empty.
+            var places: [Place]
+        }
+
+        /// Per domain, in environment order and then in the order each situation is first met.
+        var byDomain: [String: [Group]] = [:]
+        var evaluators: [EnvironmentEvaluator] = []
+        var declared: [Environment] = []
+
+        init(_ configuration: Configuration, _ compiled: CompiledConfiguration) {
+            let platforms = Set(configuration.domains.flatMap { $0.expectations.flatMap(\.platforms) })
+            for environment in compiled.environments {
+                guard let declared = configuration.environment(named: environment.name) else { continue }
+                let evaluator = EnvironmentEvaluator(environment, platforms: platforms)
+                let environmentIndex = evaluators.count
+                evaluators.append(evaluator)
+                self.declared.append(declared)
+                var index: [Key: Int] = [:]
+                for binding in declared.hosts {
+                    let domain = binding.domain.value
+                    let urlHost = URLSamples.host(for: binding.host.value)
+                    let place = Place(environment: environment.name, host: binding.host.value.name, urlHost: urlHost)
+                    let key = Key(domain: domain, situation: evaluator.situation(of: urlHost))
+                    if let position = index[key] {
+                        byDomain[domain]![position].places.append(place)
+                    } else {
+                        index[key] = byDomain[domain, default: []].count
+                        byDomain[domain, default: []].append(
+                            Group(environment: environment.name, environmentIndex: environmentIndex, places: [place]))
+                    }
+                }
+            }
+        }
+
+        private struct Key: Hashable {
+            var domain: String
+            var situation: EnvironmentEvaluator.Situation
         }
     }
 
-    private struct SituationKey: Hashable {
-        var domain: String
-        var situation: EnvironmentEvaluator.Situation
+    /// What one expectation did on one host.
+    private struct Observation {
+        var expected: String
+        var actual: String
+        var passed: Bool
+        var decidingRule: SourceLocation?
     }
 
-    /// What one expectation decided in one situation.
-    private enum Outcome {
-        /// The result, its host and URL those of the first host decided.
-        case checked(Result)
-        /// Nothing to check (an app without a build on the platform).
-        case notApplicable
+    /// The expectation decided for `url` in the environment at `environment` of `situations`;
+    /// nil when there is nothing to check (an app without a build on the platform there).
+    private static func observe(
+        _ expectation: Expectation, _ url: LinkURL, _ platform: Platform, in environment: Int,
+        of situations: Situations, _ routes: [SourceLocation: Route]
+    ) -> Observation? {
+        let verdicts = situations.evaluators[environment].verdicts(for: url, platform: platform)
+        let opening = verdicts.filter(\.opens)
+        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
+        var observed: Observation
+        let subject: EnvironmentEvaluator.Verdict?
+        switch expectation.outcome {
+        case .opensWeb:
+            observed = Observation(expected: "web", actual: actual, passed: opening.isEmpty)
+            subject = opening.first
+        case .opensApp(nil):
+            observed = Observation(expected: "an app", actual: actual, passed: !opening.isEmpty)
+            subject = verdicts.first { $0.decision.origin != nil }
+        case .opensApp(let name?):
+            // An app without a build on this platform in this environment has nothing to check.
+            let app = situations.declared[environment].app(named: name.value)
+            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
+            observed = Observation(
+                expected: name.value, actual: actual, passed: opening.contains { $0.app == name.value })
+            subject = verdicts.first { $0.app == name.value }
+        }
+        observed.decidingRule = subject?.decision.origin
+        if let route = expectation.route {
+            // Every outcome names the route expected, so outcomes of one check share `expected`.
+            observed.expected += " at \(route.value)"
+            if observed.passed { checkRoute(route.value, of: &observed, url: url, routes: routes) }
+        }
+        return observed
     }
 
     /// With the app right, the route the deciding rule leads to must be the expected one.
     private static func checkRoute(
-        _ expected: RouteValue, of result: inout Result, url: LinkURL, routes: [SourceLocation: Route]
+        _ expected: RouteValue, of observed: inout Observation, url: LinkURL, routes: [SourceLocation: Route]
     ) {
-        result.expected += " at \(expected)"
-        guard let origin = result.decidingRule, let route = routes[origin] else {
-            result.actual += " with no route (the deciding rule names none)"
-            result.passed = false
+        guard let origin = observed.decidingRule, let route = routes[origin] else {
+            observed.actual += " with no route (the deciding rule names none)"
+            observed.passed = false
             return
         }
         switch RouteResolver.resolve(route, url: url) {
         case .success(let value):
-            result.actual += " at \(value)"
-            result.passed = value.satisfies(expected)
+            observed.actual += " at \(value)"
+            observed.passed = value.satisfies(expected)
         case .failure(let problem):
-            result.actual += " with no destination: \(problem.message)"
-            result.passed = false
+            observed.actual += " with no destination: \(problem.message)"
+            observed.passed = false
         }
-    }
-
-    private static func check(
-        _ expectation: Expectation, url: LinkURL, platform: Platform, _ evaluator: EnvironmentEvaluator,
-        _ environment: Environment, _ binding: HostBinding
-    ) -> Result? {
-        let verdicts = evaluator.verdicts(for: url, platform: platform)
-        let opening = verdicts.filter(\.opens)
-        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
-        let expected: String
-        let passed: Bool
-        let subject: EnvironmentEvaluator.Verdict?
-        switch expectation.outcome {
-        case .opensWeb:
-            expected = "web"
-            passed = opening.isEmpty
-            subject = opening.first
-        case .opensApp(nil):
-            expected = "an app"
-            passed = !opening.isEmpty
-            subject = verdicts.first { $0.decision.origin != nil }
-        case .opensApp(let name?):
-            // An app without a build on this platform in this environment has nothing to check.
-            let app = environment.app(named: name.value)
-            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
-            expected = name.value
-            passed = opening.contains { $0.app == name.value }
-            subject = verdicts.first { $0.app == name.value }
-        }
-        return Result(
-            environment: environment.name, host: binding.host.value.name, platform: platform, url: url.description,
-            expected: expected, actual: actual, passed: passed, location: expectation.location,
-            decidingRule: subject?.decision.origin, comment: expectation.comment)
     }
 }

@@ -64,6 +64,16 @@ public struct BuildReport: Report {
     /// Diagnostics and files left in place on standard error; per environment what was written,
     /// or with `--check` each file out of date, on standard output. Paths and names come from the
     /// output folder and the configuration: escaped.
+    /// Hosts an environment's line names before it counts the rest: a fleet of thousands is a
+    /// count, not a paragraph.
+    static let hostsNamed = 10
+
+    /// "a.example, b.example and 3 more".
+    static func named(_ hosts: [String]) -> String {
+        let more = hosts.count - hostsNamed
+        return hosts.prefix(hostsNamed).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
     public func text(_ style: TextStyle) -> PrintedReport {
         var err = diagnostics.map { DiagnosticText.line($0, pathPrefix: context.pathPrefix, style: style) + "\n" }
         guard let plan else { return PrintedReport(out: "", err: err.joined()) }
@@ -91,7 +101,7 @@ public struct BuildReport: Report {
                 let urlTypes = environment.iosApps.filter { !$0.urlSchemes.isEmpty }.count
                 out.append(
                     "\(style.styled(PrintableText.escaped(environment.name), .bold)) (\(environment.tier.rawValue)): "
-                        + "\(counted(hosts.count, "host")) (\(PrintableText.escaped(hosts.joined(separator: ", ")))), "
+                        + "\(counted(hosts.count, "host")) (\(PrintableText.escaped(Self.named(hosts)))), "
                         + "\(counted(entitlements, "entitlements file")), \(counted(filters, "intent-filter file")), "
                         + counted(urlTypes, "URL-types file")
                 )

@@ -1,92 +1,212 @@
-/// What `test` found: every expectation on every host and platform it applies to.
+/// What `test` found: every expectation on every platform, with where it passed and failed.
+///
+/// A path expectation is checked on every host of its domain, so one broken rule fails it on a
+/// whole fleet: each failure is one expectation on one platform with one outcome (the same
+/// result from the same deciding rule) and every host where it happened, reported once.
 public struct ExpectationReport: Report {
     public var title = "linkwright test"
-    /// Every check when `keepingPassed`, otherwise the failed ones only: a large configuration
-    /// makes millions of checks, and only JSON and JUnit list the passing ones.
-    public let results: [ExpectationRunner.Result]
-    public let checks: Int
+    /// Every expectation on every platform it concerns, or only the failed ones (see `init`).
+    public let checks: [ExpectationRunner.Check]
+    /// How many single checks (one expectation on one host and platform) were made and failed.
+    public let checkCount: Int
+    public let failedCount: Int
     public let environments: Int
     public let context: ReportContext
-    /// The failed checks, and each as the finding `check` reports it as: made once, since a
-    /// large configuration fails hundreds of thousands and every printer reads them.
-    public let failures: [ExpectationRunner.Result]
+    /// The failed outcomes, most important first: failing in a production environment, then on
+    /// more hosts, then in file order.
+    public let failures: [Failure]
+    /// Each failure as the finding `check` reports it under.
     public let findings: [Finding]
 
+    /// One expectation on one platform with one failed outcome.
+    public struct Failure: Sendable {
+        public var check: ExpectationRunner.Check
+        public var outcome: ExpectationRunner.Outcome
+    }
+
+    /// Hosts `where:` names per environment before it counts the rest.
+    static let hostsNamed = 3
+    /// URLs a finding carries as witnesses.
+    static let witnessesKept = 5
+
+    /// `detail`: what JSON and JUnit list (`.everyPlace`, `.everyCheck`); text and the other
+    /// formats need the failures only.
     public init(
-        _ configuration: Configuration, _ compiled: CompiledConfiguration, keepingPassed: Bool, pathPrefix: String
+        _ configuration: Configuration, _ compiled: CompiledConfiguration, keeping detail: ExpectationRunner.Detail,
+        pathPrefix: String
     ) {
-        var results: [ExpectationRunner.Result] = []
-        let tally = ExpectationRunner.forEach(configuration, compiled, includingPassed: keepingPassed) {
-            results.append($0)
-        }
-        self.results = results
-        checks = tally.checks
+        let (checks, tally) = ExpectationRunner.checks(configuration, compiled, keeping: detail)
+        self.checks = checks
+        checkCount = tally.checks
         environments = tally.environments.count
         let context = ReportContext(pathPrefix: pathPrefix)
         self.context = context
-        failures = results.filter { !$0.passed }
-        findings = failures.map { result in
-            Finding(
-                rule: PolicyRules.expectationFailed.id, severity: .error,
-                message: result.failureMessage(
-                    namingEnvironment: true, decidingRule: result.decidingRule.map(context.place)),
-                location: result.location, hint: result.comment, witnesses: [result.url],
-                environment: result.environment, host: result.host, platform: result.platform,
-                identity: [result.environment, result.url, result.platform.rawValue])
+        let production = Set(
+            configuration.environments.filter { $0.tier.value == .production }.map(\.name))
+        let ranked = checks.flatMap { check in
+            check.outcomes.filter { !$0.passed }.map { outcome in
+                (
+                    failure: Failure(check: check, outcome: outcome),
+                    inProduction: outcome.places.contains { production.contains($0.environment) }
+                )
+            }
         }
+        failedCount = ranked.reduce(0) { $0 + $1.failure.outcome.count }
+        failures = ranked.enumerated().sorted { left, right in
+            let (l, r) = (left.element, right.element)
+            if l.inProduction != r.inProduction { return l.inProduction }
+            if l.failure.outcome.count != r.failure.outcome.count {
+                return l.failure.outcome.count > r.failure.outcome.count
+            }
+            return left.offset < right.offset
+        }.map(\.element.failure)
+        findings = failures.map { Self.finding($0, context) }
+    }
+
+    /// A failure as a finding: the message names the URL, the mismatch and how many hosts; the
+    /// first place stands for the rest (`Finding.environment`, `host`).
+    static func finding(_ failure: Failure, _ context: ReportContext) -> Finding {
+        let (check, outcome) = (failure.check, failure.outcome)
+        let first = outcome.places[0]
+        let result = check.result(outcome, at: first)
+        let decidingRule = outcome.decidingRule.map(context.place)
+        let message: String
+        if outcome.places.count == 1 {
+            message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
+        } else {
+            let environments = outcome.places.map(\.environment).uniqued().count
+            message =
+                "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
+                + (decidingRule.map { " (decided by \($0))" } ?? "")
+                + " on \(counted(outcome.places.count, "host"))"
+                + (environments > 1 ? " in \(counted(environments, "environment"))" : " in \(first.environment)")
+        }
+        return Finding(
+            rule: PolicyRules.expectationFailed.id, severity: .error, message: message, location: check.location,
+            hint: check.comment, witnesses: outcome.places.prefix(witnessesKept).map(check.url(at:)),
+            environment: first.environment, host: first.host, platform: check.platform,
+            identity: [check.url.description, check.platform.rawValue, outcome.actual])
     }
 
     public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id } }
 
     public var summary: String {
         // Nothing checked is not "all passed": say so, and how to start.
-        guard checks > 0 else {
+        guard checkCount > 0 else {
             return "no expectations to check: add `expectations:` (URLs with opens_app or opens_web) to a file of "
                 + "domains/ (docs/configuration.md)"
         }
-        let failed = failures.count
-        return failed == 0
-            ? "\(checks) checks passed in \(environments) environments" : "\(failed) of \(checks) checks failed"
+        guard failedCount > 0 else { return "\(checkCount) checks passed in \(environments) environments" }
+        return "\(failedCount) of \(checkCount) checks failed"
+            + (failures.count == failedCount ? "" : ", as \(counted(failures.count, "failure")) listed above")
     }
 
-    /// Each failed check, then the counts.
+    /// Each failure with where it happened, then the counts.
     public func text(_ style: TextStyle) -> PrintedReport {
-        let lines = findings.map { finding in
-            DiagnosticText.line(
-                id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
-                hint: finding.hint, pathPrefix: context.pathPrefix, style: style)
+        var lines: [String] = []
+        for (failure, finding) in zip(failures, findings) {
+            lines.append(
+                DiagnosticText.line(
+                    id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
+                    hint: nil, pathPrefix: context.pathPrefix, style: style))
+            if failure.outcome.places.count > 1 {
+                lines.append("  " + style.styled("where:", .dim) + " " + PrintableText.escaped(Self.places(failure)))
+            }
+            if let hint = finding.hint {
+                lines.append("  " + style.styled("hint:", .dim) + " " + PrintableText.escaped(hint))
+            }
         }
-        return PrintedReport(out: (lines + [summary]).joined(separator: "\n") + "\n")
+        lines.append(summary)
+        return PrintedReport(out: lines.joined(separator: "\n") + "\n")
     }
 
-    /// Every check with its verdict.
+    /// "production: a.example, b.example, c.example and 7 more hosts; staging: …".
+    static func places(_ failure: Failure) -> String {
+        var environments: [(name: String, hosts: [String])] = []
+        for place in failure.outcome.places {
+            if environments.last?.name == place.environment {
+                environments[environments.count - 1].hosts.append(place.host)
+            } else {
+                environments.append((place.environment, [place.host]))
+            }
+        }
+        return environments.map { environment in
+            let named = environment.hosts.prefix(hostsNamed).joined(separator: ", ")
+            let more = environment.hosts.count - hostsNamed
+            return environment.name + ": " + named + (more > 0 ? " and \(counted(more, "more host"))" : "")
+        }.joined(separator: "; ")
+    }
+
+    /// The documented shape (docs/schema/test-report.schema.json): every expectation on every
+    /// platform, each outcome with the hosts that had it.
     public var json: JSON {
-        .array(
-            results.map { result in
-                .object([
-                    ("environment", .string(result.environment)), ("host", .string(result.host)),
-                    ("platform", .string(result.platform.rawValue)), ("url", .string(result.url)),
-                    ("expected", .string(result.expected)), ("actual", .string(result.actual)),
-                    ("passed", .bool(result.passed)),
-                    ("expectation", .string(place(result.location))),
-                    ("decided_by", result.decidingRule.map { .string(place($0)) } ?? .null),
-                ])
-            })
+        .object([
+            ("version", .int(1)), ("checks", .int(checkCount)), ("failed", .int(failedCount)),
+            ("expectations", .array(checks.map(json))),
+        ])
     }
 
-    /// One suite per environment, one case per check, passing ones included.
+    private func json(_ check: ExpectationRunner.Check) -> JSON {
+        .object([
+            ("expectation", .string(place(check.location))), ("url", .string(check.url.description)),
+            ("platform", .string(check.platform.rawValue)), ("expected", .string(check.expected)),
+            (
+                "outcomes",
+                .array(
+                    check.outcomes.map { outcome in
+                        .object([
+                            ("actual", .string(outcome.actual)), ("passed", .bool(outcome.passed)),
+                            ("decided_by", outcome.decidingRule.map { .string(place($0)) } ?? .null),
+                            ("checks", .int(outcome.count)),
+                            (
+                                "hosts",
+                                .array(
+                                    outcome.places.map { spot in
+                                        .object([
+                                            ("environment", .string(spot.environment)), ("host", .string(spot.host)),
+                                            ("url", .string(check.url(at: spot))),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// One suite per file of expectations, one case per expectation and platform; a failed case
+    /// lists every host it failed on, by outcome.
     public var junit: JUnitDocument {
-        let suites = results.map(\.environment).uniqued().map { environment in
+        let byFile = Dictionary(grouping: checks, by: \.location.file)
+        let suites = checks.map(\.location.file).uniqued().map { file in
             JUnitDocument.Suite(
-                name: environment,
-                cases: results.filter { $0.environment == environment }.map { result in
+                name: path(.file(file)),
+                cases: byFile[file, default: []].map { check in
                     JUnitDocument.TestCase(
-                        className: "\(environment).\(result.host)",
-                        name: "\(result.platform.rawValue) \(result.url) → \(result.expected)",
-                        failure: result.passed
-                            ? nil : JUnitDocument.Failure(message: result.mismatch, lines: [place(result.location)]))
+                        className: path(check.location),
+                        name:
+                            "\(check.platform.rawValue) \(check.url) → \(check.expected) (line \(check.location.line))",
+                        failure: junitFailure(check))
                 })
         }
         return JUnitDocument(name: title, suites: suites)
+    }
+
+    /// The first failed outcome's mismatch and how many hosts failed; the body lists each failed
+    /// outcome with its hosts.
+    private func junitFailure(_ check: ExpectationRunner.Check) -> JUnitDocument.Failure? {
+        let failed = check.outcomes.filter { !$0.passed }
+        guard let first = failed.first else { return nil }
+        let total = check.outcomes.reduce(0) { $0 + $1.count }
+        let failedHosts = failed.reduce(0) { $0 + $1.count }
+        var lines = [place(check.location)]
+        for outcome in failed {
+            let decided = outcome.decidingRule.map { " (decided by \(place($0)))" } ?? ""
+            lines.append("got \(outcome.actual)\(decided) on \(counted(outcome.count, "host")):")
+            for spot in outcome.places { lines.append("  \(spot.environment) \(spot.host) \(check.url(at: spot))") }
+        }
+        return JUnitDocument.Failure(
+            message: "expected \(check.expected), got \(first.actual) on \(failedHosts) of \(counted(total, "host"))",
+            lines: lines)
     }
 }

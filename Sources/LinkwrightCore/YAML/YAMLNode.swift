@@ -84,6 +84,17 @@ public struct YAMLScalar: Sendable, Equatable {
 
     /// YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
     static func resolvePlain(_ text: String) -> Resolved {
+        // Nearly every value is a word, a host or a path: only a null, a boolean or a number can
+        // start with one of these, so anything else is a string without trying each reading.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+            UInt8(ascii: "f"), UInt8(ascii: "F"):
+            break
+        default:
+            return .string
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)

@@ -202,11 +202,21 @@ public final class OutputFolder {
         guard let handle else { return }
         do {
             let staging = try handle.folder(journal.staging)
+            // Moves come in path order, so a host's files follow each other: its folder is
+            // walked to once, not once per file (holding every folder open could exceed the
+            // descriptors a process may have).
+            var last: (path: String, handle: FolderHandle)?
             for move in journal.moves {
                 let (folder, name) = try Self.split(move.path)
-                guard let staging, try staging.kind(of: move.staged) == .file,
-                    let destination = try handle.folder(at: folder, create: true)
-                else { continue }
+                guard let staging, try staging.kind(of: move.staged) == .file else { continue }
+                let destination: FolderHandle
+                if let last, last.path == folder {
+                    destination = last.handle
+                } else {
+                    guard let opened = try handle.folder(at: folder, create: true) else { continue }
+                    destination = opened
+                    last = (folder, opened)
+                }
                 try staging.rename(move.staged, to: name, in: destination)
             }
             for removal in journal.removals {
