@@ -67,6 +67,7 @@ public struct EnvironmentEvaluator: Sendable {
     /// The same environment with Android's dynamic rules read as `release` reads them: only the
     /// asset links are compiled again, once per domain; everything else is shared.
     public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
+        guard platforms.contains(.android) else { return self }
         var other = self
         var byDomain: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
