@@ -318,6 +318,10 @@ public final class NginxTestServer {
                 fastcgi_temp_path \(path("temp/fastcgi"));
                 uwsgi_temp_path \(path("temp/uwsgi"));
                 scgi_temp_path \(path("temp/scgi"));
+                # Connections stay open however slowly a loaded machine runs a test: tests count
+                # them, and nginx's default 75 s would close one between two requests.
+                keepalive_timeout 1h;
+                keepalive_requests 100000;
                 \(httpDirectives)
 
             \(servers.joined(separator: "\n"))
