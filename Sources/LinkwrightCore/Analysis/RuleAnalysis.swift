@@ -211,19 +211,22 @@ public struct RuleAnalysis: Sendable {
         return nil
     }
 
+    /// Unreserved characters and `/` (RFC 3986): a path of these alone is sent as written.
+    private static let plainPathScalars = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".unicodeScalars)
+
     /// A path as browsers send it that `rule`'s path pattern accepts, written from the pattern
     /// (`*` as nothing, `?` as `a`), when the pattern is plain enough for that and accepts it:
     /// most rules, whose paths the search then need not look for.
     static func pathSample(_ rule: CompiledAASA.Rule) -> String? {
         guard let matcher = rule.path.matcher, !rule.path.text.contains("$(") else { return nil }
-        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".unicodeScalars)
         var sample = String.UnicodeScalarView()
         for scalar in rule.path.text.unicodeScalars {
             switch scalar {
             case "*": continue
             case "?": sample.append("a")
             default:
-                guard plain.contains(scalar) else { return nil }
+                guard Self.plainPathScalars.contains(scalar) else { return nil }
                 sample.append(scalar)
             }
         }

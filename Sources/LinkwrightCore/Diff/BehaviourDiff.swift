@@ -165,10 +165,12 @@ public enum BehaviourDiff {
             let olderReleases =
                 before.androidApps.isEmpty && after.androidApps.isEmpty
                 ? [] : AndroidRelease.allCases.filter { $0 != .latest }
-            var releaseSides = olderReleases.map { release in
-                ReleaseSides(
-                    release: release, old: base.evaluator(before.name, androidRelease: release)!,
-                    new: head.evaluator(after.name, androidRelease: release)!)
+            var releaseSides: [ReleaseSides] = []
+            for release in olderReleases {
+                guard let old = base.evaluator(before.name, androidRelease: release),
+                    let new = head.evaluator(after.name, androidRelease: release)
+                else { continue }
+                releaseSides.append(ReleaseSides(release: release, old: old, new: new))
             }
             let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let filesOrClaimsChanged = affectedHosts(before, after)

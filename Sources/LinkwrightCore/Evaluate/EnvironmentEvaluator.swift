@@ -31,24 +31,16 @@ public struct EnvironmentEvaluator: Sendable {
         domainByFileHost = Dictionary(
             environment.sites.map { ($0.fileHost.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
         var aasa: [String: CompiledAASA] = [:]
-        var assetLinks: [String: CompiledAssetLinks] = [:]
         // Every host of a domain serves the same files in one environment: compile them once.
         var aasaByDomain: [String: CompiledAASA] = [:]
-        var assetLinksByDomain: [String: CompiledAssetLinks] = [:]
-        for site in environment.sites {
-            if platforms.contains(.ios), let document = site.aasa {
-                let compiled = aasaByDomain[site.domain] ?? CompiledAASA(document)
-                aasaByDomain[site.domain] = compiled
-                aasa[site.fileHost.name] = compiled
-            }
-            if platforms.contains(.android), let document = site.assetLinks {
-                let compiled = assetLinksByDomain[site.domain] ?? CompiledAssetLinks(document, release: androidRelease)
-                assetLinksByDomain[site.domain] = compiled
-                assetLinks[site.fileHost.name] = compiled
-            }
+        for site in environment.sites where platforms.contains(.ios) {
+            guard let document = site.aasa else { continue }
+            let compiled = aasaByDomain[site.domain] ?? CompiledAASA(document)
+            aasaByDomain[site.domain] = compiled
+            aasa[site.fileHost.name] = compiled
         }
         self.aasa = aasa
-        self.assetLinks = assetLinks
+        assetLinks = platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : [:]
         iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
         exactFilters = environment.androidApps.map { app in
             var index: [String: [Int]] = [:]
@@ -69,14 +61,24 @@ public struct EnvironmentEvaluator: Sendable {
     public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
         guard platforms.contains(.android) else { return self }
         var other = self
+        other.assetLinks = Self.assetLinks(of: environment, release: release)
+        return other
+    }
+
+    /// Each host's asset links as `release` reads them, compiled once per domain: every host of
+    /// a domain serves the same file in one environment.
+    private static func assetLinks(of environment: CompiledEnvironment, release: AndroidRelease)
+        -> [String: CompiledAssetLinks]
+    {
+        var byHost: [String: CompiledAssetLinks] = [:]
         var byDomain: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
             guard let document = site.assetLinks else { continue }
             let compiled = byDomain[site.domain] ?? CompiledAssetLinks(document, release: release)
             byDomain[site.domain] = compiled
-            other.assetLinks[site.fileHost.name] = compiled
+            byHost[site.fileHost.name] = compiled
         }
-        return other
+        return byHost
     }
 
     /// An app's `applinks:` entries, for finding the one that covers a host.

@@ -163,19 +163,20 @@ public enum ExpectationRunner {
                     }
                     for group in groups where Resolution.applies(expectation.environments, to: group.environment) {
                         if let own = written.host {
-                            // An absolute URL is checked on its own host, on the bindings that serve it.
-                            for place in group.places where HostPattern.appleEntitlement(place.host, matches: own) {
-                                guard
-                                    let observed = observe(
-                                        expectation, written, platform, in: group.environmentIndex, of: situations,
-                                        routes)
-                                else {
-                                    continue
-                                }
-                                var checked = place
-                                checked.urlHost = own
-                                add(observed, [checked], in: group.environment)
-                            }
+                            // An absolute URL is checked on its own host, on the bindings that serve it;
+                            // it is the same URL on each, so it is decided once.
+                            let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
+                            guard !serving.isEmpty,
+                                let observed = observe(
+                                    expectation, written, platform, in: group.environmentIndex, of: situations, routes)
+                            else { continue }
+                            add(
+                                observed,
+                                serving.map { place in
+                                    var checked = place
+                                    checked.urlHost = own
+                                    return checked
+                                }, in: group.environment)
                         } else {
                             let url = written.on(host: group.places[0].urlHost)
                             guard

@@ -81,7 +81,7 @@ public struct CompiledDynamicRules: Sendable {
         self.release = release
         let rules = components.enumerated().map { Rule($1, index: $0, release: release) }
         self.rules = rules
-        let alike = rules.map(\.readsAsNewest)
+        let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
         index = RuleIndex(rules.indices.map { alike[$0] ? rules[$0].constraints : nil })
         readOtherwise = rules.indices.filter { !alike[$0] }
     }

@@ -219,8 +219,9 @@ struct BehaviourProof {
             pairs += (0...news).map { (oldIndex, $0) }
         }
         // A rule only the head has, with every base rule the loop above left, or none.
+        let leftOlds = (0...olds).filter { $0 == olds || inNew[$0] >= 0 }
         for newIndex in 0..<news where inOld[newIndex] < 0 {
-            pairs += (0...olds).filter { $0 == olds || inNew[$0] >= 0 }.map { ($0, newIndex) }
+            pairs += leftOlds.map { ($0, newIndex) }
         }
         // Rules on both sides in opposite orders: `a` before `b` in the base, after it in the
         // head.

@@ -20,6 +20,10 @@ struct DecisionList {
     /// within the block's scopes, so in front of a rule stand the scope rules of the earlier
     /// blocks and the rules of its own block before it.
     let blocks: [Block]
+    /// The rules, each with where it is written: equal signatures decide every URL alike for
+    /// their apps, and a proof's answer names the same rules. Made once: every host and proof
+    /// key of a comparison asks for it.
+    let rulesSignature: String
 
     struct Block {
         /// The first rule's index in `rules`, and the number of rules.
@@ -46,6 +50,7 @@ struct DecisionList {
         }
         self.rules = rules
         self.blocks = blocks
+        rulesSignature = rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}")
     }
 
     /// The rules in front of rule `index` (`rules.count`: all of them): the scopes of the first
@@ -61,12 +66,6 @@ struct DecisionList {
 
     /// The app and its rules: equal signatures decide every URL alike.
     var signature: String { identity + "\u{5}" + rulesSignature }
-
-    /// The rules, each with where it is written: equal signatures decide every URL alike for
-    /// their apps, and a proof's answer names the same rules.
-    var rulesSignature: String {
-        rules.map { rule in rule.key + "\u{6}" + (rule.origin?.description ?? "") }.joined(separator: "\u{5}")
-    }
 
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
     /// depend on the files the claims read, not on the host: `made` keeps those made already,
