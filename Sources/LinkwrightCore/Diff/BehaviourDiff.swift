@@ -155,22 +155,21 @@ public enum BehaviourDiff {
         var comparison = Comparison()
         var budget = ProofBudget(remaining: limits.total)
         var proofs = ProofCache()
+        let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
                 let oldEvaluator = base.evaluator(before.name), let newEvaluator = head.evaluator(after.name)
             else { continue }
-            let routes = (old: RouteLabels(base.configuration), new: RouteLabels(head.configuration))
             // Older Android releases read some dynamic rules otherwise (`AndroidRelease`): both
             // sides as each decides, where its decision lists differ from the newest's.
             let olderReleases =
                 before.androidApps.isEmpty && after.androidApps.isEmpty
                 ? [] : AndroidRelease.allCases.filter { $0 != .latest }
-            var releaseSides: [ReleaseSides] = []
-            for release in olderReleases {
+            let releaseSides: [ReleaseSides] = olderReleases.compactMap { release in
                 guard let old = base.evaluator(before.name, androidRelease: release),
                     let new = head.evaluator(after.name, androidRelease: release)
-                else { continue }
-                releaseSides.append(ReleaseSides(release: release, old: old, new: new))
+                else { return nil }
+                return ReleaseSides(release: release, old: old, new: new)
             }
             let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let filesOrClaimsChanged = affectedHosts(before, after)
@@ -182,31 +181,28 @@ public enum BehaviourDiff {
                 }.flatMap(\.servedHosts))
             let affected = { (host: Host) in filesOrClaimsChanged(host) || routesChanged.contains(host) }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
-            var oldLists: [String: DecisionList] = [:]
-            var newLists: [String: DecisionList] = [:]
             for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
                 let concrete = URLSamples.host(for: host, avoiding: mentioned)
                 for platform in Platform.allCases {
-                    let old = DecisionList.lists(
-                        oldEvaluator, host: concrete, platform: platform, routes: routes.old, made: &oldLists)
-                    let new = DecisionList.lists(
-                        newEvaluator, host: concrete, platform: platform, routes: routes.new, made: &newLists)
+                    guard let old = base.decisionLists(before.name, host: concrete, platform: platform),
+                        let new = head.decisionLists(after.name, host: concrete, platform: platform)
+                    else { continue }
                     let result = proofs.result(platform: platform, old: old, new: new) {
                         BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
                             old: old, new: new, budget: &budget)
                     }
-                    let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
                         old: oldEvaluator, new: newEvaluator, routes: routesByRule)
                     context.report(result, into: &comparison)
                     guard platform == .android else { continue }
-                    for index in releaseSides.indices {
-                        let sides = releaseSides[index]
-                        let oldLists = DecisionList.lists(
-                            sides.old, host: concrete, platform: platform, made: &releaseSides[index].oldLists)
-                        let newLists = DecisionList.lists(
-                            sides.new, host: concrete, platform: platform, made: &releaseSides[index].newLists)
+                    for sides in releaseSides {
+                        guard
+                            let oldLists = base.decisionLists(
+                                before.name, androidRelease: sides.release, host: concrete, platform: platform),
+                            let newLists = head.decisionLists(
+                                after.name, androidRelease: sides.release, host: concrete, platform: platform)
+                        else { continue }
                         // The release reads both sides as the newest does: nothing of its own.
                         guard
                             oldLists.map(\.signature) != old.map(\.signature)
@@ -249,14 +245,11 @@ public enum BehaviourDiff {
         return comparison
     }
 
-    /// Both sides of one environment as an older Android release decides them, and the decision
-    /// lists made for them so far.
+    /// Both sides of one environment as an older Android release decides them.
     private struct ReleaseSides {
         let release: AndroidRelease
         let old: EnvironmentEvaluator
         let new: EnvironmentEvaluator
-        var oldLists: [String: DecisionList] = [:]
-        var newLists: [String: DecisionList] = [:]
 
         /// The observation of an app on this release, named so: `com.example.app (Android 15-initial)`.
         func labelled(_ observation: Observation) -> Observation {

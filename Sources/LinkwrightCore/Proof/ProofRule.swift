@@ -104,8 +104,10 @@ final class ProofRule {
     /// Where the rule was written, and how to name it in messages.
     let origin: SourceLocation?
     let label: String
-    /// The literal text every path this rule's pattern accepts starts with, prepared.
-    private(set) lazy var pathPrefix: [Unicode.Scalar]? = path?.pattern?.forcedPrefix
+    /// The literal text every path this rule's pattern accepts starts with, prepared. Made with
+    /// the rule, which stays immutable: a snapshot's decision lists serve proofs on several
+    /// threads (`PolicySnapshot.decisionLists`).
+    let pathPrefix: [Unicode.Scalar]?
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -126,6 +128,7 @@ final class ProofRule {
         self.fragment = fragment
         self.origin = origin
         self.label = label
+        pathPrefix = path?.pattern?.forcedPrefix
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey

@@ -6,6 +6,13 @@ public struct PolicySnapshot: Sendable {
     /// Evaluators of `compiled`'s environments made so far, shared by every copy of the snapshot.
     private let evaluators = LockedValue<[EvaluatorKey: EnvironmentEvaluator]>([:])
 
+    /// Decision lists made so far, per evaluator, keyed as `DecisionList.lists` keys them: a
+    /// changelog proves each revision against the one before and the one after it, and both
+    /// proofs read the same lists. Their rules are immutable, so threads share them.
+    private let decisionLists = LockedValue<[EvaluatorKey: [String: DecisionList]]>([:])
+    /// The routes rules name, for the newest release's lists.
+    private let routeLabels: RouteLabels
+
     private struct EvaluatorKey: Hashable {
         var environment: String
         var release: AndroidRelease
@@ -15,6 +22,7 @@ public struct PolicySnapshot: Sendable {
         self.configuration = configuration
         self.compiled = compiled
         self.diagnostics = diagnostics
+        routeLabels = RouteLabels(configuration)
     }
 
     /// The evaluator of the environment named `name`, as `release` reads Android's dynamic rules,
@@ -38,9 +46,33 @@ public struct PolicySnapshot: Sendable {
         }
     }
 
-    /// Drops the evaluators made so far, in every copy: a caller done deciding the snapshot's
-    /// URLs keeps memory to what it still compares (a changelog holds every revision's snapshot).
-    public func forgetEvaluators() { evaluators.withLock { $0 = [:] } }
+    /// Every app's decision list of `platform` for `host` in the environment named `name`, as
+    /// `release` reads Android's dynamic rules, made once per snapshot (see `decisionLists`).
+    /// The newest release's lists carry the rules' routes; an older release's do not, since
+    /// route changes are proven on the newest's only. `nil` for an unknown environment.
+    func decisionLists(
+        _ name: String, androidRelease release: AndroidRelease = .latest, host: String, platform: Platform
+    )
+        -> [DecisionList]?
+    {
+        guard let evaluator = evaluator(name, androidRelease: release) else { return nil }
+        let key = EvaluatorKey(environment: name, release: release)
+        let routes = release == .latest ? routeLabels : RouteLabels()
+        // Made under the lock: a second thread asking for the same lists waits for them rather
+        // than making them again.
+        return decisionLists.withLock { made in
+            DecisionList.lists(
+                evaluator, host: host, platform: platform, routes: routes, made: &made[key, default: [:]])
+        }
+    }
+
+    /// Drops the evaluators and decision lists made so far, in every copy: a caller done deciding
+    /// the snapshot's URLs keeps memory to what it still compares (a changelog holds every
+    /// revision's snapshot).
+    public func forgetEvaluators() {
+        evaluators.withLock { $0 = [:] }
+        decisionLists.withLock { $0 = [:] }
+    }
 
     /// Loads and compiles `files`; `nil` with the errors when they do not compile.
     public static func make(_ files: [SourceFile]) -> (snapshot: PolicySnapshot?, diagnostics: [Diagnostic]) {
