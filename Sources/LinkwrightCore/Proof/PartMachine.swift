@@ -39,6 +39,11 @@ struct ScalarDistinctions {
 
     mutating func add(_ text: some Sequence<Unicode.Scalar>) { scalars.formUnion(text.map(\.value)) }
 
+    mutating func formUnion(_ other: ScalarDistinctions) {
+        scalars.formUnion(other.scalars)
+        sets.formUnion(other.sets)
+    }
+
     /// The individual scalars beyond ASCII. Beyond ASCII a set holds either none of the other
     /// scalars (Apple's predefined classes are ASCII) or all of them (an Android glob's "any
     /// other character"), so these are all the non-ASCII scalars a machine reads differently.

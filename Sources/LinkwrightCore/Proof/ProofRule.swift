@@ -26,7 +26,9 @@ struct PatternTest {
         let used = PatternSyntax.variableNames(matcher.pattern).sorted().map { name in
             "\(name)=\(variables[name].map { $0.joined(separator: "\u{1}") } ?? "predefined")"
         }
-        key = ([preparation.key, matcher.pattern] + used).joined(separator: "\u{2}")
+        // The semantics too: the same text is another pattern on the other platform, and tests
+        // of both meet in `ProofViews`' process-wide distinctions.
+        key = ([preparation.key, matcher.options.semantics.rawValue, matcher.pattern] + used).joined(separator: "\u{2}")
         automaton = matcher.automaton
         self.preparation = preparation
     }

@@ -6,22 +6,47 @@ final class ProofViews {
     let decodedAlphabets: [ProofAlphabet]
     private var cache: [String: PartView] = [:]
 
+    /// What one machine tells apart, in the text it reads and, for a decoding one, in the
+    /// decoded text.
+    private struct Distinctions {
+        var raw = ScalarDistinctions()
+        var decoded = ScalarDistinctions()
+
+        init(_ machine: AnyMachine) {
+            machine.distinctions(into: &raw)
+            machine.decoded?.distinctions(into: &decoded)
+        }
+    }
+
+    /// Each test's distinctions by a key naming the test and its preparation, made once per
+    /// process: they depend on the test alone, and a changelog meets the same rules in every
+    /// pair of revisions (most of its tests are in all of them).
+    private static let knownDistinctions = LockedValue<[String: Distinctions]>([:])
+
+    private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> Distinctions {
+        if let known = knownDistinctions.withLock({ $0[key] }) { return known }
+        let made = Distinctions(machine())
+        knownDistinctions.withLock { $0[key] = made }
+        return made
+    }
+
     /// Views for the tests of `rules`; the alphabets tell apart what any of them does.
     init(rules: [ProofRule]) {
         var distinctions = Array(repeating: ScalarDistinctions(), count: URLDimension.allCases.count)
         var decodedDistinctions = distinctions
+        func add(_ key: String, _ dimension: URLDimension, _ machine: () -> AnyMachine) {
+            let made = Self.distinctions(key, of: machine)
+            distinctions[dimension.rawValue].formUnion(made.raw)
+            decodedDistinctions[dimension.rawValue].formUnion(made.decoded)
+        }
         func add(_ pattern: PatternTest, _ dimension: URLDimension) {
-            let machine = Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-            machine.distinctions(into: &distinctions[dimension.rawValue])
-            machine.decoded?.distinctions(into: &decodedDistinctions[dimension.rawValue])
+            add("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)", dimension) {
+                Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+            }
         }
         for rule in rules {
             for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
-            if let query = rule.query {
-                let machine = Self.queryMachine(query)
-                machine.distinctions(into: &distinctions[1])
-                machine.decoded?.distinctions(into: &decodedDistinctions[1])
-            }
+            if let query = rule.query { add("q\u{0}" + query.key, .query) { Self.queryMachine(query) } }
             if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
         }
         for dimension in [0, 1, 2] {
@@ -39,14 +64,16 @@ final class ProofViews {
         var decodedValues = ScalarDistinctions()
         for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
             for name in itemNames {
-                let machine = Self.nameMachine(name, decode: decode)
-                machine.distinctions(into: &names)
-                machine.decoded?.distinctions(into: &decodedNames)
+                let made = Self.distinctions("n\u{0}\(decode)\u{0}\(name)") { Self.nameMachine(name, decode: decode) }
+                names.formUnion(made.raw)
+                decodedNames.formUnion(made.decoded)
             }
             for pattern in patterns {
-                let machine = Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-                machine.distinctions(into: &values)
-                machine.decoded?.distinctions(into: &decodedValues)
+                let made = Self.distinctions("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)") {
+                    Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+                }
+                values.formUnion(made.raw)
+                decodedValues.formUnion(made.decoded)
             }
         }
         itemAlphabets = (
