@@ -56,12 +56,20 @@ public struct EnvironmentEvaluator: Sendable {
         }
     }
 
-    /// The same environment with Android's dynamic rules read as `release` reads them: only the
-    /// asset links are compiled again, once per domain; everything else is shared.
+    /// The same environment with Android's dynamic rules read as `release` reads them: the asset
+    /// links are read again once per domain, sharing their compiled patterns; everything else is
+    /// shared.
     public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
         guard platforms.contains(.android) else { return self }
         var other = self
-        other.assetLinks = Self.assetLinks(of: environment, release: release)
+        var byDomain: [String: CompiledAssetLinks] = [:]
+        other.assetLinks = [:]
+        for site in environment.sites {
+            guard let compiled = assetLinks[site.fileHost.name] else { continue }
+            let read = byDomain[site.domain] ?? compiled.reading(release)
+            byDomain[site.domain] = read
+            other.assetLinks[site.fileHost.name] = read
+        }
         return other
     }
 

@@ -40,6 +40,16 @@ public struct CompiledDynamicRules: Sendable {
             filter = AndroidFilter(expression: text, release: release)
         }
 
+        /// The same pattern as `release` parses it, its compiled newest reading shared.
+        func reading(_ release: AndroidRelease) -> Pattern {
+            Pattern(matcher: matcher, filter: AndroidFilter(expression: matcher.pattern, release: release))
+        }
+
+        private init(matcher: PatternMatcher, filter: AndroidFilter) {
+            self.matcher = matcher
+            self.filter = filter
+        }
+
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
     }
 
@@ -70,6 +80,16 @@ public struct CompiledDynamicRules: Sendable {
             }
             fragment = component.fragment.map { Pattern($0, release: release) }
         }
+
+        /// `rule` as `release` reads it.
+        init(_ rule: Rule, release: AndroidRelease) {
+            index = rule.index
+            origin = rule.origin
+            exclude = rule.exclude
+            path = rule.path?.reading(release)
+            query = rule.query.map { QueryEntry(name: $0.name, value: $0.value, item: $0.item.reading(release)) }
+            fragment = rule.fragment?.reading(release)
+        }
     }
 
     static let options = EffectiveFlags.android.applied(to: PatternOptions(semantics: .androidDynamic))
@@ -77,13 +97,34 @@ public struct CompiledDynamicRules: Sendable {
     /// Compiles `components` as `release` reads them; `entryIndex` is the statement they belong
     /// to, reported in decisions.
     public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
+        self.init(
+            rules: components.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
+            release: release, newest: nil)
+    }
+
+    /// `rules`, indexed for `release`; `newest` is the newest release's compilation of the same
+    /// rules, whose index serves when `release` reads every rule alike.
+    private init(rules: [Rule], entryIndex: Int, release: AndroidRelease, newest: CompiledDynamicRules?) {
         self.entryIndex = entryIndex
         self.release = release
-        let rules = components.enumerated().map { Rule($1, index: $0, release: release) }
         self.rules = rules
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
-        index = RuleIndex(rules.indices.map { alike[$0] ? rules[$0].constraints : nil })
+        if let newest, !alike.contains(false) {
+            index = newest.index
+        } else {
+            index = RuleIndex(rules.indices.map { alike[$0] ? rules[$0].constraints : nil })
+        }
         readOtherwise = rules.indices.filter { !alike[$0] }
+    }
+
+    /// The same rules as `release` reads them, reusing their compiled patterns: only the filters
+    /// each release parses differ (`AndroidFilter`), so an older release costs a parse per
+    /// pattern, and an index only where it reads some rule otherwise.
+    func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
+        guard release != self.release else { return self }
+        return CompiledDynamicRules(
+            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release,
+            newest: self.release == .latest ? self : nil)
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
@@ -206,6 +247,17 @@ public struct CompiledAssetLinks: Sendable {
         }
         packages = statements.map(\.1).uniqued()
         self.statements = statements
+    }
+
+    private init(packages: [String], statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]) {
+        self.packages = packages
+        self.statements = statements
+    }
+
+    /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`).
+    func reading(_ release: AndroidRelease) -> CompiledAssetLinks {
+        CompiledAssetLinks(
+            packages: packages, statements: statements.map { ($0.index, $0.package, $0.rules?.reading(release)) })
     }
 
     /// What the file decides for `url` and `package`:

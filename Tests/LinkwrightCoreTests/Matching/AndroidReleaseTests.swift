@@ -262,7 +262,9 @@ struct AndroidReleaseTests {
     }
 
     /// Every release decides with its index (rules it reads as the newest does) and the rules it
-    /// reads otherwise tried in turn: the same rule as trying every rule in order.
+    /// reads otherwise tried in turn: the same rule as trying every rule in order. The newest's
+    /// rules read again as the release reads them (`reading`, sharing compiled patterns and, where
+    /// every rule reads alike, the index) decide as a compilation for the release does.
     @Test(arguments: AndroidRelease.allCases)
     func indexedDecisionsAreTheFirstMatchInOrder(release: AndroidRelease) throws {
         var generator = SplitMix64(seed: 0x1DE_0015)
@@ -277,6 +279,7 @@ struct AndroidReleaseTests {
                     exclude: Bool.random(using: &generator))
             }
             let rules = CompiledDynamicRules(components, release: release)
+            let reread = CompiledDynamicRules(components).reading(release)
             for path in paths {
                 let url = try #require(LinkURL("https://e.com" + path))
                 let indexed = rules.decision(for: url)
@@ -284,6 +287,10 @@ struct AndroidReleaseTests {
                 #expect(
                     indexed.outcome == inOrder.outcome && indexed.ruleIndex == inOrder.ruleIndex,
                     "\(components.map { $0.path ?? "" }) on \(path)")
+                let derived = reread.decision(for: url)
+                #expect(
+                    derived.outcome == inOrder.outcome && derived.ruleIndex == inOrder.ruleIndex,
+                    "read again: \(components.map { $0.path ?? "" }) on \(path)")
             }
         }
     }
