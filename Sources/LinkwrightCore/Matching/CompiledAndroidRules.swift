@@ -22,12 +22,14 @@ public struct CompiledDynamicRules: Sendable {
     let entryIndex: Int
     public let release: AndroidRelease
     /// Every pattern of every rule, indexed as the newest release reads it: an untraced decision
-    /// finds the first matching rule in one pass per part. For an older release, only the rules
-    /// it reads as the newest does are indexed.
+    /// finds the first matching rule in one pass per part. Every release shares the newest's.
     private let index: RuleIndex
-    /// The positions of the rules this release reads otherwise than the newest: tried in turn,
-    /// in front of the first indexed rule that matches.
+    /// The positions of the rules this release reads otherwise than the newest: left out of the
+    /// index's answer (`readOtherwiseMask`) and tried in turn, in front of the first rule the
+    /// index finds.
     private let readOtherwise: [Int]
+    /// Per rule, whether it is in `readOtherwise`; `nil` when none is.
+    private let readOtherwiseMask: [Bool]?
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with.
@@ -99,32 +101,27 @@ public struct CompiledDynamicRules: Sendable {
     public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
         self.init(
             rules: components.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
-            release: release, newest: nil)
+            release: release, index: nil)
     }
 
-    /// `rules`, indexed for `release`; `newest` is the newest release's compilation of the same
-    /// rules, whose index serves when `release` reads every rule alike.
-    private init(rules: [Rule], entryIndex: Int, release: AndroidRelease, newest: CompiledDynamicRules?) {
+    /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
+    private init(rules: [Rule], entryIndex: Int, release: AndroidRelease, index: RuleIndex?) {
         self.entryIndex = entryIndex
         self.release = release
         self.rules = rules
+        self.index = index ?? RuleIndex(rules.map(\.constraints))
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
-        if let newest, !alike.contains(false) {
-            index = newest.index
-        } else {
-            index = RuleIndex(rules.indices.map { alike[$0] ? rules[$0].constraints : nil })
-        }
         readOtherwise = rules.indices.filter { !alike[$0] }
+        readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }
     }
 
-    /// The same rules as `release` reads them, reusing their compiled patterns: only the filters
-    /// each release parses differ (`AndroidFilter`), so an older release costs a parse per
-    /// pattern, and an index only where it reads some rule otherwise.
+    /// The same rules as `release` reads them, sharing their compiled patterns and index: only
+    /// the filters each release parses differ (`AndroidFilter`), so another release costs one
+    /// parse per pattern.
     func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
         guard release != self.release else { return self }
         return CompiledDynamicRules(
-            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release,
-            newest: self.release == .latest ? self : nil)
+            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index)
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
@@ -135,7 +132,8 @@ public struct CompiledDynamicRules: Sendable {
         if trace != nil {
             rule = RuleIndex.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
         } else {
-            rule = index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
+            rule = index.firstMatch(
+                among: rules, &values, entryIndex: entryIndex, trace: &trace, skipping: readOtherwiseMask)
             var checks: [PartCheck]? = nil
             for position in readOtherwise {
                 if let found = rule, found.index < position { break }

@@ -18,9 +18,10 @@ extension RuleIndex {
     /// `values`. Without `trace`, the index finds it in one pass per part; with one, each rule up
     /// to it is tried in turn and recorded with every comparison it made, for `explain`.
     func firstMatch<Rule: DecidingRule>(
-        among rules: [Rule], _ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?
+        among rules: [Rule], _ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?,
+        skipping skipped: [Bool]? = nil
     ) -> Rule? {
-        guard trace != nil else { return firstMatch(&values).map { rules[Int($0)] } }
+        guard trace != nil else { return firstMatch(&values, skipping: skipped).map { rules[Int($0)] } }
         return Self.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
     }
 

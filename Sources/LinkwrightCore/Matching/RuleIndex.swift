@@ -55,8 +55,8 @@ struct RuleIndex: Sendable {
     private let patternsOfRule: [[Int32]]
     /// Per pattern number, the rules filed under it, in order.
     private let filed: [[Int32]]
-    /// The first rule that constrains nothing, which matches every URL.
-    private let firstUnconstrained: Int32?
+    /// The rules that constrain nothing, which match every URL, in order.
+    private let unconstrained: [Int32]
 
     /// `rules[i]` lists the constraints of rule `i`, or is `nil` when the rule never matches
     /// (a pattern of it does not compile).
@@ -70,7 +70,7 @@ struct RuleIndex: Sendable {
         var numbers: [PatternKey: Int32] = [:]
         var sharedBy: [Int] = []
         var patternsOfRule = Array(repeating: [Int32](), count: rules.count)
-        var firstUnconstrained: Int32?
+        var unconstrained: [Int32] = []
         for (position, constraints) in rules.enumerated() {
             guard let constraints else { continue }
             for constraint in constraints where !Self.holdsAlways(constraint) {
@@ -91,7 +91,7 @@ struct RuleIndex: Sendable {
                     sharedBy[Int(number)] += 1
                 }
             }
-            if patternsOfRule[position].isEmpty && firstUnconstrained == nil { firstUnconstrained = Int32(position) }
+            if patternsOfRule[position].isEmpty { unconstrained.append(Int32(position)) }
         }
         var filed = Array(repeating: [Int32](), count: sharedBy.count)
         for (position, patterns) in patternsOfRule.enumerated() {
@@ -104,7 +104,7 @@ struct RuleIndex: Sendable {
         }
         self.patternsOfRule = patternsOfRule
         self.filed = filed
-        self.firstUnconstrained = firstUnconstrained
+        self.unconstrained = unconstrained
     }
 
     /// Whether a constraint holds for every URL: a lone `*` on a part that reads as a value
@@ -117,8 +117,10 @@ struct RuleIndex: Sendable {
         return matchesAll && (constraint.part.options.semantics == .apple || constraint.part.kind == .path)
     }
 
-    /// The position of the first rule whose patterns are all satisfied by the URL of `values`.
-    func firstMatch(_ values: inout ComparedValues) -> Int32? {
+    /// The position of the first rule whose patterns are all satisfied by the URL of `values`,
+    /// leaving out the rules `skipped` marks (an older Android release's, which it reads
+    /// otherwise and tries in turn).
+    func firstMatch(_ values: inout ComparedValues, skipping skipped: [Bool]? = nil) -> Int32? {
         var satisfied: [Int32] = []
         for group in groups { satisfied += self.satisfied(group, &values) }
         // Pattern numbers are unique across groups: sorted, they are a set to search.
@@ -132,10 +134,11 @@ struct RuleIndex: Sendable {
             }
             return low < satisfied.count && satisfied[low] == pattern
         }
-        var first = firstUnconstrained
+        var first = unconstrained.first { skipped?[Int($0)] != true }
         for pattern in satisfied {
             for rule in filed[Int(pattern)] {
                 if let found = first, rule >= found { break }
+                if skipped?[Int(rule)] == true { continue }
                 if patternsOfRule[Int(rule)].allSatisfy(isSatisfied) {
                     first = rule
                     break
