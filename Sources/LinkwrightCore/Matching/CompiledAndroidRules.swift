@@ -36,20 +36,22 @@ public struct CompiledDynamicRules: Sendable {
     struct Pattern: Sendable {
         let matcher: PatternMatcher
         let filter: AndroidFilter
+        /// Whether `filter` is what the newest release makes of the pattern, so `matcher` decides
+        /// as the filter does.
+        let readsAsNewest: Bool
 
         init(_ text: String, release: AndroidRelease) {
-            matcher = PatternMatcher(androidDynamic: text)
-            filter = AndroidFilter(expression: text, release: release)
+            self.init(matcher: PatternMatcher(androidDynamic: text), release: release)
         }
 
         /// The same pattern as `release` parses it, its compiled newest reading shared.
-        func reading(_ release: AndroidRelease) -> Pattern {
-            Pattern(matcher: matcher, filter: AndroidFilter(expression: matcher.pattern, release: release))
-        }
+        func reading(_ release: AndroidRelease) -> Pattern { Pattern(matcher: matcher, release: release) }
 
-        private init(matcher: PatternMatcher, filter: AndroidFilter) {
+        private init(matcher: PatternMatcher, release: AndroidRelease) {
             self.matcher = matcher
-            self.filter = filter
+            filter = AndroidFilter(expression: matcher.pattern, release: release)
+            readsAsNewest =
+                release == .latest || filter == AndroidFilter(expression: matcher.pattern, release: .latest)
         }
 
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
@@ -152,8 +154,7 @@ extension CompiledDynamicRules.Rule {
     /// Whether the rule's release reads each of its patterns as the newest release does, so the
     /// newest's matchers (`constraints`) decide it.
     var readsAsNewest: Bool {
-        let patterns = [path, fragment].compactMap { $0 } + query.map(\.item)
-        return patterns.allSatisfy { $0.filter == AndroidFilter(expression: $0.matcher.pattern, release: .latest) }
+        ([path, fragment].compactMap { $0 } + query.map(\.item)).allSatisfy(\.readsAsNewest)
     }
 
     /// What the rule compares, for `RuleIndex`: every part read decoded, as `matches` reads it.

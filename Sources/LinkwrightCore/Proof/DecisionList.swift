@@ -249,7 +249,7 @@ extension CompiledDynamicRules.Pattern {
     /// The pattern as the proof searches it: the newest reading's automaton, or the filter's own
     /// where the rules' release reads the pattern otherwise (`AndroidFilter`), keyed apart.
     func proofTest(preparation: Preparation) -> PatternTest {
-        guard filter != AndroidFilter(expression: matcher.pattern, release: .latest) else {
+        guard !readsAsNewest else {
             return PatternTest(matcher, preparation: preparation)
         }
         return PatternTest(
