@@ -166,12 +166,14 @@ struct BehaviourProof {
     }
 
     /// Whether no path can match both rules because their literal prefixes part ways (read
-    /// with the same preparation): most pairs of a long list, told apart without a search.
+    /// with the same preparation): most pairs of a long list, told apart without a search. A
+    /// rule over a substitution variable has one prefix per value (`/en/x`, `/fr/x`), each of
+    /// which must part ways with each of the other's.
     static func disjointPaths(_ a: ProofRule, _ b: ProofRule) -> Bool {
         guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation,
-            let one = a.pathPrefix, let other = b.pathPrefix
+            let ones = a.pathPrefixes, let others = b.pathPrefixes
         else { return false }
-        return !(one.starts(with: other) || other.starts(with: one))
+        return ones.allSatisfy { one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } }
     }
 
     /// The pairs that can decide some URL differently (see the type's documentation), in the

@@ -112,6 +112,9 @@ final class ProofRule {
     /// the rule, which stays immutable: a snapshot's decision lists serve proofs on several
     /// threads (`PolicySnapshot.decisionLists`).
     let pathPrefix: [Unicode.Scalar]?
+    /// Literal texts one of which starts every path the rule's pattern accepts, prepared
+    /// (`Automaton.literalPrefixes`, else `pathPrefix` alone).
+    let pathPrefixes: [[Unicode.Scalar]]?
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -133,6 +136,7 @@ final class ProofRule {
         self.origin = origin
         self.label = label
         pathPrefix = path?.pattern?.forcedPrefix
+        pathPrefixes = path?.pattern.map { $0.automaton.literalPrefixes() ?? [$0.forcedPrefix] }
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey

@@ -423,6 +423,32 @@ struct PrefixTrie {
 }
 
 extension Automaton {
+    /// Literal texts, one of which starts every accepted text: each way from the start followed
+    /// while it consumes one literal scalar, to where it consumes anything else or accepts
+    /// (`/$(section)/a*` with sections `en` and `fr`: `/en/a` and `/fr/a`). `nil` past `limit`
+    /// ways, where comparing them would cost more than the search they save.
+    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? {
+        var found: [[Unicode.Scalar]] = []
+        // Each way with the splits passed since it last consumed: coming back to one consumes
+        // nothing new, and its other branches are followed already.
+        var ways: [(node: Int, prefix: [Unicode.Scalar], splits: Set<Int>)] = [(start, [], [])]
+        var steps = 0
+        while let (node, prefix, splits) = ways.popLast() {
+            steps += 1
+            guard steps <= 64 * limit, found.count + ways.count <= limit else { return nil }
+            switch nodes[node] {
+            case .consume(.scalar(let scalar), let next) where prefix.count < 256:
+                ways.append((next, prefix + [scalar], []))
+            case .split(let targets):
+                guard !splits.contains(node) else { continue }
+                ways += targets.map { ($0, prefix, splits.union([node])) }
+            case .consume, .accept:
+                found.append(prefix)
+            }
+        }
+        return found
+    }
+
     /// The scalars every accepted text starts with: followed from the start while the only way
     /// on is one literal scalar (a branch ends it: the nodes reached without consuming are not
     /// searched further than one step).

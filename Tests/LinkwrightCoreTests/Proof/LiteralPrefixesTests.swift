@@ -1,0 +1,65 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// `Automaton.literalPrefixes` lets the behaviour proof skip rule pairs whose paths part ways
+/// (`BehaviourProof.disjointPaths`): it is only sound if every text a pattern accepts starts
+/// with one of its prefixes.
+@Suite struct LiteralPrefixesTests {
+    @Test func everyAcceptedTextStartsWithOneOfThePrefixes() throws {
+        var generator = SplitMix64(seed: 0x11_7E4A)
+        let pieces = ["/", "a", "b", "x", "*", "?", "?*", "$(v)", "$(w)"]
+        let values = ["v": ["a", "ab", "b/"], "w": ["x", "xa"]]
+        let alphabet: [Unicode.Scalar] = ["/", "a", "b", "x", "A"]
+        var split = 0
+        var checked = 0
+        for _ in 0..<2000 {
+            let chosen = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }
+            let options = PatternOptions(caseSensitive: Bool.random(using: &generator))
+            let matcher = try PatternMatcher(chosen.joined(), options: options, variables: values)
+            // Too many ways is "unknown", which the proof reads as "not disjoint".
+            guard let prefixes = matcher.automaton.literalPrefixes() else { continue }
+            if prefixes.count > 1 { split += 1 }
+            func random(_ count: Int) -> [Unicode.Scalar] {
+                (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
+            }
+            for _ in 0..<20 {
+                // Texts written from the pattern, then sometimes changed, so most are accepted.
+                var text: [Unicode.Scalar] = []
+                for piece in chosen {
+                    switch piece {
+                    case "*": text += random(Int.random(in: 0...3, using: &generator))
+                    case "?": text += random(1)
+                    case "?*": text += random(Int.random(in: 1...3, using: &generator))
+                    case "$(v)", "$(w)":
+                        text +=
+                            values[String(piece.dropFirst(2).dropLast())]!.randomElement(using: &generator)!
+                            .unicodeScalars
+                    default: text += piece.unicodeScalars
+                    }
+                }
+                if Int.random(in: 0..<4, using: &generator) == 0, !text.isEmpty {
+                    text[Int.random(in: 0..<text.count, using: &generator)] = random(1)[0]
+                }
+                let prepared = options.prepare(String(String.UnicodeScalarView(text)))
+                guard matcher.automaton.matches(prepared) else { continue }
+                checked += 1
+                #expect(
+                    prefixes.contains { prepared.starts(with: $0) },
+                    "\(chosen.joined()) accepts \(String(String.UnicodeScalarView(prepared))) outside \(prefixes)")
+            }
+        }
+        // Variables make several prefixes often enough for the check to mean something.
+        #expect(split > 300 && checked > 20_000, "\(split) patterns with several prefixes, \(checked) texts")
+    }
+
+    @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
+        let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
+        let prefixes = try #require(matcher.automaton.literalPrefixes())
+        #expect(Set(prefixes.map { String(String.UnicodeScalarView($0)) }) == ["/en/shop/", "/fr/shop/"])
+        let many = try PatternMatcher("/$(n)", variables: ["n": (0..<40).map { "v\($0)" }])
+        #expect(many.automaton.literalPrefixes() == nil)
+    }
+}
