@@ -22,11 +22,17 @@ final class ProofViews {
     /// process: they depend on the test alone, and a changelog meets the same rules in every
     /// pair of revisions (most of its tests are in all of them).
     private static let knownDistinctions = LockedValue<[String: Distinctions]>([:])
+    /// Past this many tests the memo starts again, so a long-running process (`monitor`) seeing
+    /// ever new rules keeps bounded memory.
+    private static let knownDistinctionsLimit = 200_000
 
     private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> Distinctions {
         if let known = knownDistinctions.withLock({ $0[key] }) { return known }
         let made = Distinctions(machine())
-        knownDistinctions.withLock { $0[key] = made }
+        knownDistinctions.withLock { known in
+            if known.count >= knownDistinctionsLimit { known = [:] }
+            known[key] = made
+        }
         return made
     }
 
