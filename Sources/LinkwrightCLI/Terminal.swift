@@ -92,6 +92,7 @@ final class Terminal {
     /// GitHub format the job summary, appended to the file GitHub names in
     /// `$GITHUB_STEP_SUMMARY` when it is set.
     func print(_ output: some CommandOutput, as format: OutputFormat) throws {
+        if streams(output, as: format) { return }
         guard let printed = output.printed(as: format, style: style, version: LinkwrightCLI.version) else {
             throw UsageError(message: "--format \(format.rawValue) is not offered here")
         }
@@ -99,6 +100,21 @@ final class Terminal {
         if !printed.out.isEmpty { out(printed.out) }
         if let summary = printed.stepSummary, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             appendStepSummary(summary, to: path)
+        }
+    }
+
+    /// Writes `output` as it streams it (`CommandOutput.stream`), in buffers of `bufferLimit`
+    /// bytes; false, having written nothing, when it prints `format` whole.
+    private func streams(_ output: some CommandOutput, as format: OutputFormat) -> Bool {
+        let wasBuffering = pending != nil
+        beginBuffering()
+        defer {
+            flush()
+            if !wasBuffering { pending = nil }
+        }
+        return output.stream(as: format) { piece in
+            pending!.append(contentsOf: piece)
+            if pending!.count >= Self.bufferLimit { flush() }
         }
     }
 

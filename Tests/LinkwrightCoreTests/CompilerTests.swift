@@ -137,6 +137,43 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         #expect(onlyStaging.environments.map(\.name) == ["staging"])
     }
 
+    /// Android's translation of a domain is made once for the environments resolving it alike;
+    /// an environment with rules of its own gets its own.
+    @Test func androidTranslationsFollowEachEnvironmentsRules() throws {
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        func environment(_ name: String) -> String {
+            "tier: \(name)\nteam_id: ABCDE12345\napps:\n  shop:\n    android: {package: com.example.\(name), "
+                + "fingerprints: {play-signing: \"\(fingerprint)\"}}\n  kiosk:\n    android: {package: "
+                + "com.example.kiosk.\(name), fingerprints: {play-signing: \"\(fingerprint)\"}}\n"
+                + "hosts:\n  \(name).shop.example: shop\n"
+        }
+        let rules =
+            "applinks:\n  - apps: [shop, kiosk]\n    rules:\n      - path: /p/*\n      - path: /search\n"
+            + "        query: \"q=*\"\n"
+        let filtered = rules + "      - path: /preview/*\n        environments: [staging]\n"
+        for (domain, previewIn) in [(rules, [String]()), (filtered, ["staging"])] {
+            let (compiled, diagnostics) = try compile([
+                "environments/production.yaml": environment("production"),
+                "environments/staging.yaml": environment("staging"),
+                "domains/shop.yaml": domain + "emit:\n  android_dynamic_rules: true\n",
+            ])
+            // Said once, however many environments and apps read the rule.
+            #expect(diagnostics.filter { $0.id == .androidQueryString }.count == 1)
+            for environment in compiled.environments {
+                let statements = try #require(environment.sites.first?.assetLinks?.statements)
+                let paths = statements.map { $0.dynamicComponents?.compactMap(\.path) ?? [] }
+                #expect(paths.count == 2 && paths[0] == paths[1])
+                #expect(paths[0].contains("/p/*") && paths[0].contains("/search"))
+                #expect(paths[0].contains("/preview/*") == previewIn.contains(environment.name), "\(environment.name)")
+                let scopes = environment.androidApps.map { $0.intentFilters.map(\.scopes) }
+                #expect(scopes.count == 2 && scopes[0] == scopes[1])
+                #expect(
+                    scopes[0].joined().contains(.prefix("/preview/")) == previewIn.contains(environment.name),
+                    "\(environment.name): \(scopes)")
+            }
+        }
+    }
+
     @Test func anAASAOverAppleLimitIsAnError() throws {
         let rules = (0..<3000).map {
             "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n"

@@ -15,13 +15,40 @@ public struct Compiler: Sendable {
     ) {
         var diagnostics = DiagnosticBag()
         let selected = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
+        var translations = AndroidTranslations()
         let compiled = selected.map { environment in
-            var environmentCompiler = EnvironmentCompiler(configuration: configuration, environment: environment)
+            var environmentCompiler = EnvironmentCompiler(
+                configuration: configuration, environment: environment, translations: translations)
             let result = environmentCompiler.compile()
             diagnostics.add(contentsOf: environmentCompiler.diagnostics.items)
+            translations = environmentCompiler.translations
             return result
         }
         return (CompiledConfiguration(environments: compiled), diagnostics.sorted)
+    }
+}
+
+/// A domain's rules translated for Android, kept for the environments after the first: where
+/// no entry or rule of the domain names `environments:`, every environment resolves the same
+/// entries, so apps listed by the same entries get the same dynamic rules and scopes. What a
+/// translation diagnoses is reported when it is made: each environment would report the same.
+private struct AndroidTranslations {
+    struct Key: Hashable {
+        var domain: String
+        /// Nil when the domain resolves alike everywhere.
+        var environment: String?
+        /// The resolved entries listing the app.
+        var positions: [Int]
+    }
+
+    var dynamicRules: [Key: [DynamicComponent]] = [:]
+    var scopes: [Key: [PathScope]] = [:]
+
+    static func key(_ domain: Domain, in environment: String, positions: [Int]) -> Key {
+        let uniform = domain.applinks.allSatisfy { entry in
+            entry.environments == nil && entry.rules.allSatisfy { $0.environments == nil }
+        }
+        return Key(domain: domain.name, environment: uniform ? nil : environment, positions: positions)
     }
 }
 
@@ -40,10 +67,13 @@ private struct EnvironmentCompiler {
     private let appsByName: [String: AppDefinition]
     /// Per domain, the positions of the entries that list each app.
     private let entryPositions: [String: [String: [Int]]]
+    /// Shared with the environments compiled before and after this one.
+    private(set) var translations: AndroidTranslations
 
-    init(configuration: Configuration, environment: Environment) {
+    init(configuration: Configuration, environment: Environment, translations: AndroidTranslations) {
         self.configuration = configuration
         self.environment = environment
+        self.translations = translations
         let entriesByDomain = Dictionary(
             configuration.domains.map { ($0.name, Resolution.entries(of: $0, in: environment.name)) },
             uniquingKeysWith: { first, _ in first })
@@ -96,7 +126,7 @@ private struct EnvironmentCompiler {
             filesByDomain[domain.name]
             ?? {
                 let aasa = aasaDocument(for: domain)
-                return (aasa, aasa.map { $0.json.rendered().utf8.count }, assetLinksDocument(for: domain))
+                return (aasa, aasa.map(\.json.renderedSize), assetLinksDocument(for: domain))
             }()
         filesByDomain[domain.name] = files
         if let size = files.aasaSize { checkSize(size, domain: domain, host: fileHost) }
@@ -217,8 +247,6 @@ private struct EnvironmentCompiler {
         let credentials = Set(domain.webcredentials.map(\.value))
         let order = (entries.flatMap { $0.apps.map(\.value) } + domain.webcredentials.map(\.value)).uniqued()
         var statements: [AssetStatement] = []
-        // Apps listed by the same entries (the usual case) share their dynamic rules.
-        var dynamicByPositions: [[Int]: [DynamicComponent]] = [:]
         for name in order {
             guard let android = appsByName[name]?.android else { continue }
             let positions = entryPositions(of: domain, listing: name)
@@ -229,8 +257,10 @@ private struct EnvironmentCompiler {
             }
             var dynamic: [DynamicComponent]?
             if domain.emit.androidDynamicRules && !positions.isEmpty {
+                // Apps listed by the same entries (the usual case) share their dynamic rules.
+                let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
                 dynamic =
-                    dynamicByPositions[positions]
+                    translations.dynamicRules[key]
                     ?? {
                         var translator = AndroidTranslator(domain: domain)
                         let components = positions.map { entries[$0] }.flatMap { entry in
@@ -239,7 +269,7 @@ private struct EnvironmentCompiler {
                         diagnostics.add(contentsOf: translator.diagnostics.items)
                         return components
                     }()
-                dynamicByPositions[positions] = dynamic
+                translations.dynamicRules[key] = dynamic
             }
             statements.append(
                 AssetStatement(
@@ -291,12 +321,6 @@ private struct EnvironmentCompiler {
     }
 
     private mutating func androidApps() -> [CompiledAndroidApp] {
-        // The entries of a domain that list an app, by position.
-        struct DomainEntries: Hashable {
-            var domain: String
-            var positions: [Int]
-        }
-        var scopesByEntries: [DomainEntries: [PathScope]] = [:]
         var domainOrder: [String] = []
         var hostsByDomain: [String: [Host]] = [:]
         for binding in environment.hosts {
@@ -312,9 +336,9 @@ private struct EnvironmentCompiler {
                 let positions = entryPositions(of: domain, listing: app.name.value)
                 guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
                 // Apps sharing the same entries (the usual case) share their scopes.
-                let key = DomainEntries(domain: domainName, positions: positions)
+                let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
                 let scopes =
-                    scopesByEntries[key]
+                    translations.scopes[key]
                     ?? {
                         let rules = positions.flatMap { position in
                             entries[position].rules.map { (entries[position], $0) }
@@ -326,7 +350,7 @@ private struct EnvironmentCompiler {
                         }
                         return scopes
                     }()
-                scopesByEntries[key] = scopes
+                translations.scopes[key] = scopes
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }
             return CompiledAndroidApp(

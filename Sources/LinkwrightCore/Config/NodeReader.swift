@@ -10,9 +10,16 @@ struct NodeReader {
             wrongType(node, expected: "a mapping (\(object.noun))")
             return nil
         }
-        var known: [String: YAMLPair] = [:]
-        for pair in pairs where object.field(pair.key.value) != nil { known[pair.key.value] = pair }
-        for pair in pairs where object.field(pair.key.value) == nil {
+        // A list, not a dictionary: a mapping holds a few keys, and a configuration of 100,000
+        // expectations reads 100,000 mappings.
+        var known: [YAMLPair] = []
+        known.reserveCapacity(pairs.count)
+        var unknown: [YAMLPair] = []
+        for pair in pairs {
+            if object.field(pair.key.value) != nil { known.append(pair) } else { unknown.append(pair) }
+        }
+        func isKnown(_ name: String) -> Bool { known.contains { $0.key.value == name } }
+        for pair in unknown {
             let names = object.fields.map(\.name)
             let suggestion = Spelling.closest(to: pair.key.value, among: names)
             let hint =
@@ -23,9 +30,11 @@ struct NodeReader {
                 at: pair.key.location, hint: hint)
             // A misspelt key that is otherwise absent is read as the key meant: the typo is the one
             // error, not a missing key and every reference that then fails.
-            if let suggestion, known[suggestion] == nil { known[suggestion] = pair }
+            if let suggestion, !isKnown(suggestion) {
+                known.append(YAMLPair(key: Located(suggestion, at: pair.key.location), value: pair.value))
+            }
         }
-        for field in object.fields where field.required && known[field.name] == nil {
+        for field in object.fields where field.required && !isKnown(field.name) {
             diagnostics.report(
                 .missingKey, "\(object.noun) needs the key \"\(field.name)\"", at: node.location,
                 hint: "add \"\(field.name)\": \(field.description)")
@@ -143,11 +152,15 @@ struct NodeReader {
     /// The known keys of one mapping.
     struct Mapping {
         let node: YAMLNode
-        let pairs: [String: YAMLPair]
+        /// In file order, each under the name it is read as (a misspelt key under the key meant).
+        let pairs: [YAMLPair]
 
-        subscript(key: String) -> YAMLNode? { pairs[key]?.value }
+        /// The last pair of `key`, as YAML's last duplicate wins.
+        private func pair(_ key: String) -> YAMLPair? { pairs.last { $0.key.value == key } }
 
-        func keyLocation(_ key: String) -> SourceLocation { pairs[key]?.key.location ?? node.location }
+        subscript(key: String) -> YAMLNode? { pair(key)?.value }
+
+        func keyLocation(_ key: String) -> SourceLocation { pair(key)?.key.location ?? node.location }
     }
 }
 

@@ -33,8 +33,8 @@ public enum ArtifactRenderer {
             let files =
                 rendered[site.domain]
                 ?? (
-                    site.aasa.map { Array($0.json.rendered().utf8) },
-                    site.assetLinks.map { Array($0.json.rendered().utf8) }
+                    site.aasa.map { $0.json.renderedBytes() },
+                    site.assetLinks.map { $0.json.renderedBytes() }
                 )
             rendered[site.domain] = files
             if let bytes = files.aasa {

@@ -29,6 +29,63 @@ public indirect enum JSON: Equatable, Sendable {
         return out
     }
 
+    /// What `rendered()` returns for an object of `members` ending with `key`, an array of
+    /// `count` elements, handed to `write` an element at a time: `element` makes each only when
+    /// it is written, so a report of millions of values is never whole in memory.
+    public static func render(
+        members: [(String, JSON)], array key: String, count: Int, element: (Int) -> JSON,
+        to write: ([UInt8]) -> Void
+    ) {
+        var piece: [UInt8] = []
+        piece.write("{\n")
+        for (name, value) in members {
+            piece.write("  ")
+            writeString(name, to: &piece)
+            piece.write(": ")
+            value.write(to: &piece, indent: 2)
+            piece.write(",\n")
+        }
+        piece.write("  ")
+        writeString(key, to: &piece)
+        guard count > 0 else {
+            piece.write(": []\n}\n")
+            return write(piece)
+        }
+        piece.write(": [\n")
+        for index in 0..<count {
+            if index > 0 { piece.write(",\n") }
+            piece.writeSpaces(4)
+            element(index).write(to: &piece, indent: 4)
+            write(piece)
+            piece.removeAll(keepingCapacity: true)
+        }
+        piece.write("\n  ]\n}\n")
+        write(piece)
+    }
+
+    /// `rendered()` as UTF-8 bytes, written straight into them: what files are made of.
+    public func renderedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out, indent: 0)
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    /// The number of bytes of `rendered()`, counted without making the text (Apple's size limit
+    /// is checked on every file compiled).
+    public var renderedSize: Int {
+        var counter = ByteCounter()
+        write(to: &counter, indent: 0)
+        return counter.count + 1
+    }
+
+    private struct ByteCounter: JSONTextOutput {
+        var count = 0
+        mutating func write(_ text: String) { count += text.utf8.count }
+        mutating func writeASCII(_ byte: UInt8) { count += 1 }
+        mutating func writeSpaces(_ count: Int) { self.count += count }
+    }
+
     /// On one line, for JSON Lines output.
     public func renderedCompact() -> String {
         var out = ""
@@ -36,53 +93,55 @@ public indirect enum JSON: Equatable, Sendable {
         return out
     }
 
-    private func write(to out: inout String, indent: Int) {
+    private func write(to out: inout some JSONTextOutput, indent: Int) {
         switch self {
         case .array(let items) where !items.isEmpty:
-            out.append("[\n")
+            out.write("[\n")
             for (index, item) in items.enumerated() {
-                out.append(String(repeating: " ", count: indent + 2))
+                out.writeSpaces(indent + 2)
                 item.write(to: &out, indent: indent + 2)
-                out.append(index == items.count - 1 ? "\n" : ",\n")
+                out.write(index == items.count - 1 ? "\n" : ",\n")
             }
-            out.append(String(repeating: " ", count: indent) + "]")
+            out.writeSpaces(indent)
+            out.write("]")
         case .object(let members) where !members.isEmpty:
-            out.append("{\n")
+            out.write("{\n")
             for (index, (key, value)) in members.enumerated() {
-                out.append(String(repeating: " ", count: indent + 2))
+                out.writeSpaces(indent + 2)
                 Self.writeString(key, to: &out)
-                out.append(": ")
+                out.write(": ")
                 value.write(to: &out, indent: indent + 2)
-                out.append(index == members.count - 1 ? "\n" : ",\n")
+                out.write(index == members.count - 1 ? "\n" : ",\n")
             }
-            out.append(String(repeating: " ", count: indent) + "}")
+            out.writeSpaces(indent)
+            out.write("}")
         default:
             writeCompact(to: &out)
         }
     }
 
-    private func writeCompact(to out: inout String) {
+    private func writeCompact(to out: inout some JSONTextOutput) {
         switch self {
-        case .null: out.append("null")
-        case .bool(let value): out.append(value ? "true" : "false")
-        case .int(let value): out.append(String(value))
+        case .null: out.write("null")
+        case .bool(let value): out.write(value ? "true" : "false")
+        case .int(let value): out.write(String(value))
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let items):
-            out.append("[")
+            out.write("[")
             for (index, item) in items.enumerated() {
-                if index > 0 { out.append(",") }
+                if index > 0 { out.write(",") }
                 item.writeCompact(to: &out)
             }
-            out.append("]")
+            out.write("]")
         case .object(let members):
-            out.append("{")
+            out.write("{")
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out.append(",") }
+                if index > 0 { out.write(",") }
                 Self.writeString(key, to: &out)
-                out.append(":")
+                out.write(":")
                 value.writeCompact(to: &out)
             }
-            out.append("}")
+            out.write("}")
         }
     }
 
@@ -150,6 +209,12 @@ public indirect enum JSON: Equatable, Sendable {
 public protocol JSONTextOutput {
     mutating func write(_ text: String)
     mutating func writeASCII(_ byte: UInt8)
+    /// `count` spaces: indentation.
+    mutating func writeSpaces(_ count: Int)
+}
+
+extension JSONTextOutput {
+    public mutating func writeSpaces(_ count: Int) { write(String(repeating: " ", count: count)) }
 }
 
 extension String: JSONTextOutput {
@@ -166,6 +231,10 @@ extension Array: JSONTextOutput where Element == UInt8 {
     }
 
     public mutating func writeASCII(_ byte: UInt8) { append(byte) }
+
+    public mutating func writeSpaces(_ count: Int) {
+        append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
 
     /// Appends a literal's bytes, which need neither escaping nor a String.
     public mutating func writeLiteral(_ literal: StaticString) {

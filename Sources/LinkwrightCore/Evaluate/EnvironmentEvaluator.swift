@@ -3,9 +3,14 @@
 /// device fetches for that claim must let the URL open it.
 public struct EnvironmentEvaluator: Sendable {
     public let environment: CompiledEnvironment
-    /// Compiled association files by the name of the host that serves them.
+    /// Compiled association files by the name of the host that serves them, with the documents
+    /// they were compiled from (what `decidingRules` compares).
     private let aasa: [String: CompiledAASA]
+    private let aasaDocuments: [String: AASADocument]
     private var assetLinks: [String: CompiledAssetLinks]
+    private let assetLinksDocuments: [String: AssetLinksDocument]
+    /// How `assetLinks` reads Android's dynamic rules.
+    private var androidRelease: AndroidRelease
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
     private let iosClaims: [ClaimIndex]
     /// Per Android app, per host, the intent filters that name it exactly (in filter order).
@@ -26,21 +31,49 @@ public struct EnvironmentEvaluator: Sendable {
         _ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest,
         platforms: Set<Platform> = Set(Platform.allCases)
     ) {
+        var files = CompiledFiles()
+        self.init(environment, androidRelease: androidRelease, platforms: platforms, sharing: &files)
+    }
+
+    /// Apple's files compiled so far for other environments, by what they compile
+    /// (`CompiledAASA.rulesKey`): the environments of a domain usually serve the same rules to
+    /// differently named apps, so each environment after the first takes them with its app IDs.
+    struct CompiledFiles {
+        fileprivate var aasa: [AppLinksSection?: CompiledAASA] = [:]
+    }
+
+    /// `init`, taking Apple's files already compiled in `files` and adding those it compiles.
+    init(
+        _ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest,
+        platforms: Set<Platform> = Set(Platform.allCases), sharing files: inout CompiledFiles
+    ) {
         self.environment = environment
         self.platforms = platforms
         domainByFileHost = Dictionary(
             environment.sites.map { ($0.fileHost.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
         var aasa: [String: CompiledAASA] = [:]
+        var aasaDocuments: [String: AASADocument] = [:]
         // Every host of a domain serves the same files in one environment: compile them once.
-        var aasaByDomain: [String: CompiledAASA] = [:]
+        var aasaByDomain: [String: (CompiledAASA, AASADocument)] = [:]
         for site in environment.sites where platforms.contains(.ios) {
             guard let document = site.aasa else { continue }
-            let compiled = aasaByDomain[site.domain] ?? CompiledAASA(document)
+            let compiled =
+                aasaByDomain[site.domain]
+                ?? {
+                    let key = CompiledAASA.rulesKey(document)
+                    if let rules = files.aasa[key] { return (CompiledAASA(document, sharingRulesOf: rules), document) }
+                    let compiled = CompiledAASA(document)
+                    files.aasa[key] = compiled
+                    return (compiled, document)
+                }()
             aasaByDomain[site.domain] = compiled
-            aasa[site.fileHost.name] = compiled
+            (aasa[site.fileHost.name], aasaDocuments[site.fileHost.name]) = compiled
         }
         self.aasa = aasa
-        assetLinks = platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : [:]
+        self.aasaDocuments = aasaDocuments
+        self.androidRelease = androidRelease
+        (assetLinks, assetLinksDocuments) =
+            platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : ([:], [:])
         iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
         exactFilters = environment.androidApps.map { app in
             var index: [String: [Int]] = [:]
@@ -70,23 +103,58 @@ public struct EnvironmentEvaluator: Sendable {
             byDomain[site.domain] = read
             other.assetLinks[site.fileHost.name] = read
         }
+        other.androidRelease = release
         return other
     }
 
     /// Each host's asset links as `release` reads them, compiled once per domain: every host of
     /// a domain serves the same file in one environment.
     private static func assetLinks(of environment: CompiledEnvironment, release: AndroidRelease)
-        -> [String: CompiledAssetLinks]
+        -> (compiled: [String: CompiledAssetLinks], documents: [String: AssetLinksDocument])
     {
         var byHost: [String: CompiledAssetLinks] = [:]
-        var byDomain: [String: CompiledAssetLinks] = [:]
+        var documents: [String: AssetLinksDocument] = [:]
+        var byDomain: [String: (CompiledAssetLinks, AssetLinksDocument)] = [:]
         for site in environment.sites {
             guard let document = site.assetLinks else { continue }
-            let compiled = byDomain[site.domain] ?? CompiledAssetLinks(document, release: release)
+            let compiled = byDomain[site.domain] ?? (CompiledAssetLinks(document, release: release), document)
             byDomain[site.domain] = compiled
-            byHost[site.fileHost.name] = compiled
+            (byHost[site.fileHost.name], documents[site.fileHost.name]) = compiled
         }
-        return byHost
+        return (byHost, documents)
+    }
+
+    /// The rules that decide for one app in one file, whatever the app is called.
+    enum DecidingRules: Hashable {
+        /// iOS: the file's variables and defaults, and each entry in file order, without its app
+        /// IDs when it names the app and nil when it does not (`CompiledAASA.decision`).
+        case apple(variables: [AASAVariable], defaults: AASAComponent?, entries: [AASADetails?])
+        /// Android: the statement that decides for the package (`CompiledAssetLinks.deciding`)
+        /// with its dynamic rules as `release` reads them; no statement when none vouches for it.
+        case android(statement: Int?, rules: [DynamicComponent]?, release: AndroidRelease)
+    }
+
+    /// What decides for the app at `position` on `platform` in the file `fileHost` serves: equal
+    /// values make the same decision, naming the same rule, for every path, query and fragment,
+    /// so staging's apps reading production's rules under other IDs share its decisions (`test`).
+    /// Nil when no file of the platform was compiled for the host.
+    func decidingRules(app position: Int, platform: Platform, fileHost: String) -> DecidingRules? {
+        switch platform {
+        case .ios:
+            guard let applinks = aasaDocuments[fileHost].map(\.applinks) else { return nil }
+            let appID = environment.iosApps[position].appID
+            return .apple(
+                variables: applinks?.substitutionVariables ?? [], defaults: applinks?.defaults,
+                entries: (applinks?.details ?? []).map { entry in
+                    entry.effectiveAppIDs.contains(appID) ? entry.withoutAppIDs : nil
+                })
+        case .android:
+            guard let file = assetLinks[fileHost], let document = assetLinksDocuments[fileHost] else { return nil }
+            let statement = file.deciding(package: environment.androidApps[position].package)?.index
+            return .android(
+                statement: statement, rules: statement.flatMap { document.statements[$0].dynamicComponents },
+                release: androidRelease)
+        }
     }
 
     /// An app's `applinks:` entries, for finding the one that covers a host.
@@ -163,6 +231,17 @@ public struct EnvironmentEvaluator: Sendable {
     /// Every app of the environment on `platform`, in declaration order, with what it does with
     /// `url` (which must have a host).
     public func verdicts(for url: LinkURL, platform: Platform, tracing: Bool = false) -> [Verdict] {
+        verdicts(for: url, platform: platform, tracing: tracing) { _, _, decide in decide() }
+    }
+
+    /// `verdicts`, with each file's decision for an app made through `decide`: it receives the
+    /// app's position, the host whose file decides and the function making that file's decision,
+    /// and may answer from a decision made already by a file with the same rules (the decision
+    /// reads the URL's path, query and fragment, never its host).
+    func verdicts(
+        for url: LinkURL, platform: Platform, tracing: Bool = false,
+        decide: (_ app: Int, _ fileHost: String, _ make: () -> LinkDecision) -> LinkDecision
+    ) -> [Verdict] {
         precondition(platforms.contains(platform), "the evaluator did not compile \(platform.rawValue)'s files")
         guard let host = url.host else { return [] }
         switch platform {
@@ -171,8 +250,12 @@ public struct EnvironmentEvaluator: Sendable {
                 let app = environment.iosApps[position]
                 let (claim, fileHost) = iosClaim(app: position, host: host)
                 let decision =
-                    fileHost.flatMap { aasa[$0]?.decision(for: url, appID: app.appID, tracing: tracing) }
-                    ?? LinkDecision(outcome: .noMatch)
+                    fileHost.map { fileHost in
+                        decide(position, fileHost) {
+                            aasa[fileHost]?.decision(for: url, appID: app.appID, tracing: tracing)
+                                ?? LinkDecision(outcome: .noMatch)
+                        }
+                    } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(
                     platform: .ios, app: app.name, identity: app.appID, claim: claim, fileHost: fileHost, scope: nil,
                     decision: decision)
@@ -192,8 +275,12 @@ public struct EnvironmentEvaluator: Sendable {
                     break
                 }
                 let decision =
-                    fileHost.flatMap { assetLinks[$0]?.decision(for: url, package: app.package, tracing: tracing) }
-                    ?? LinkDecision(outcome: .noMatch)
+                    fileHost.map { fileHost in
+                        decide(position, fileHost) {
+                            assetLinks[fileHost]?.decision(for: url, package: app.package, tracing: tracing)
+                                ?? LinkDecision(outcome: .noMatch)
+                        }
+                    } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(
                     platform: .android, app: app.name, identity: app.package, claim: claim, fileHost: fileHost,
                     scope: scope,

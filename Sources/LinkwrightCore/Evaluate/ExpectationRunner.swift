@@ -125,12 +125,15 @@ public enum ExpectationRunner {
     ///
     /// Every host of a domain in one situation (`EnvironmentEvaluator.Situation`: the same
     /// claims, through the same files) decides a path alike, so a path expectation is decided
-    /// once per situation and environment, and its outcome holds for each such host.
+    /// once per situation and environment, and its outcome holds for each such host. Each
+    /// file's decision is then made once per distinct rule list (`SharedDecisions`): the
+    /// environments of a domain usually serve the same rules to differently named apps.
     public static func checks(
         _ configuration: Configuration, _ compiled: CompiledConfiguration, keeping detail: Detail
     ) -> (checks: [Check], tally: Tally) {
         var tally = Tally()
         let situations = Situations(configuration, compiled)
+        var shared = SharedDecisions()
         var checks: [Check] = []
         for domain in configuration.domains {
             guard let groups = situations.byDomain[domain.name] else { continue }
@@ -139,6 +142,8 @@ public enum ExpectationRunner {
                 // Lint reports a URL that does not parse.
                 guard let written = LinkURL(expectation.url.value) else { continue }
                 for platform in expectation.platforms {
+                    // One URL in every group below, up to its host, which no decision reads.
+                    shared.beginURL()
                     var check = Check(
                         location: expectation.location, url: written, platform: platform, expected: "",
                         comment: expectation.comment, outcomes: [])
@@ -168,7 +173,8 @@ public enum ExpectationRunner {
                             let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
                             guard !serving.isEmpty,
                                 let observed = observe(
-                                    expectation, written, platform, in: group.environmentIndex, of: situations, routes)
+                                    expectation, written, platform, in: group.environmentIndex, of: situations,
+                                    sharing: &shared, routes)
                             else { continue }
                             add(
                                 observed,
@@ -181,7 +187,8 @@ public enum ExpectationRunner {
                             let url = written.on(host: group.places[0].urlHost)
                             guard
                                 let observed = observe(
-                                    expectation, url, platform, in: group.environmentIndex, of: situations, routes)
+                                    expectation, url, platform, in: group.environmentIndex, of: situations,
+                                    sharing: &shared, routes)
                             else { continue }
                             add(observed, group.places, in: group.environment)
                         }
@@ -213,9 +220,10 @@ public enum ExpectationRunner {
 
         init(_ configuration: Configuration, _ compiled: CompiledConfiguration) {
             let platforms = Set(configuration.domains.flatMap { $0.expectations.flatMap(\.platforms) })
+            var files = EnvironmentEvaluator.CompiledFiles()
             for environment in compiled.environments {
                 guard let declared = configuration.environment(named: environment.name) else { continue }
-                let evaluator = EnvironmentEvaluator(environment, platforms: platforms)
+                let evaluator = EnvironmentEvaluator(environment, platforms: platforms, sharing: &files)
                 let environmentIndex = evaluators.count
                 evaluators.append(evaluator)
                 self.declared.append(declared)
@@ -242,6 +250,58 @@ public enum ExpectationRunner {
         }
     }
 
+    /// Decisions for the URL being checked, made once per distinct rule list: hosts of every
+    /// environment whose files give an app the same rules (`EnvironmentEvaluator.DecidingRules`)
+    /// get the same decision, since a decision reads the URL's path, query and fragment only.
+    private struct SharedDecisions {
+        private struct FileForApp: Hashable {
+            var environment: Int
+            var platform: Platform
+            var app: Int
+            var fileHost: String
+        }
+
+        /// Each file and app's rule list, numbered in order of first use; nil when there is none.
+        private var lists: [FileForApp: Int?] = [:]
+        private var numbers: [EnvironmentEvaluator.DecidingRules: Int] = [:]
+        /// By rule list, for the URL being checked.
+        private var decided: [Int: LinkDecision] = [:]
+
+        /// Forgets the decisions of the URL checked before.
+        mutating func beginURL() { decided.removeAll(keepingCapacity: true) }
+
+        /// `make`'s decision, or the one made already for the URL with the same rules.
+        mutating func decision(
+            _ file: (environment: Int, platform: Platform, app: Int, fileHost: String),
+            in evaluator: EnvironmentEvaluator,
+            make: () -> LinkDecision
+        ) -> LinkDecision {
+            let key = FileForApp(
+                environment: file.environment, platform: file.platform, app: file.app, fileHost: file.fileHost)
+            var list: Int?
+            if let known = lists[key] {
+                list = known
+            } else {
+                if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.fileHost)
+                {
+                    list = number(rules)
+                }
+                lists[key] = list
+            }
+            guard let list else { return make() }
+            if let known = decided[list] { return known }
+            let decision = make()
+            decided[list] = decision
+            return decision
+        }
+
+        private mutating func number(_ rules: EnvironmentEvaluator.DecidingRules) -> Int {
+            if let number = numbers[rules] { return number }
+            numbers[rules] = numbers.count
+            return numbers.count - 1
+        }
+    }
+
     /// What one expectation did on one host.
     private struct Observation {
         var expected: String
@@ -254,9 +314,12 @@ public enum ExpectationRunner {
     /// nil when there is nothing to check (an app without a build on the platform there).
     private static func observe(
         _ expectation: Expectation, _ url: LinkURL, _ platform: Platform, in environment: Int,
-        of situations: Situations, _ routes: [SourceLocation: Route]
+        of situations: Situations, sharing shared: inout SharedDecisions, _ routes: [SourceLocation: Route]
     ) -> Observation? {
-        let verdicts = situations.evaluators[environment].verdicts(for: url, platform: platform)
+        let evaluator = situations.evaluators[environment]
+        let verdicts = evaluator.verdicts(for: url, platform: platform) { app, fileHost, make in
+            shared.decision((environment, platform, app, fileHost), in: evaluator, make: make)
+        }
         let opening = verdicts.filter(\.opens)
         let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
         var observed: Observation

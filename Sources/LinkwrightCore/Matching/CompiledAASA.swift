@@ -18,10 +18,10 @@
 /// - Hosts are the caller's concern: the file does not name its own domain.
 public struct CompiledAASA: Sendable {
     /// Every app ID the `applinks` entries name, in file order, each once.
-    public let appIDs: [String]
+    public private(set) var appIDs: [String]
     /// Patterns that do not compile (they never match), located at their component.
     public let diagnostics: [Diagnostic]
-    let entries: [Entry]
+    private(set) var entries: [Entry]
     /// The file's substitution variables, which compiled patterns already hold; kept so two
     /// rules' patterns can be compared with what their variables mean.
     let variables: [String: [String]]
@@ -104,9 +104,33 @@ public struct CompiledAASA: Sendable {
             entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
         }
         self.entries = entries
-        appIDs = (document.applinks?.details ?? []).flatMap(\.effectiveAppIDs).uniqued()
+        appIDs = Self.appIDs(of: document)
         diagnostics = compiler.diagnostics
         variables = compiler.variables
+    }
+
+    /// `document` compiled with the rules of `compiled`, compiled from a document that differs
+    /// from it in app IDs only (`rulesKey`): staging's file is production's for other apps.
+    public init(_ document: AASADocument, sharingRulesOf compiled: CompiledAASA) {
+        self = compiled
+        let details = document.applinks?.details ?? []
+        precondition(details.count == entries.count, "the documents differ in more than their app IDs")
+        for (position, entry) in details.enumerated() { entries[position].appIDs = Set(entry.effectiveAppIDs) }
+        appIDs = Self.appIDs(of: document)
+    }
+
+    private static func appIDs(of document: AASADocument) -> [String] {
+        (document.applinks?.details ?? []).flatMap(\.effectiveAppIDs).uniqued()
+    }
+
+    /// What compiling `document` reads apart from app IDs: documents with equal keys compile
+    /// to the same rules (`init(_:sharingRulesOf:)`).
+    public static func rulesKey(_ document: AASADocument) -> AppLinksSection? {
+        document.applinks.map { applinks in
+            var key = applinks
+            key.details = applinks.details.map { $0.withoutAppIDs }
+            return key
+        }
     }
 
     /// What the file decides for `url` and the app `appID` (`TEAMID.bundle`). With `tracing`,

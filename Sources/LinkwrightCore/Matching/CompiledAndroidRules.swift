@@ -266,11 +266,16 @@ public struct CompiledAssetLinks: Sendable {
     /// - otherwise the first statement's dynamic rules decide. Google: with several, "Android
     ///   does not guarantee which dynamic rules configuration will be used"; the reader warns.
     public func decision(for url: LinkURL, package: String, tracing: Bool = false) -> LinkDecision {
+        guard let statement = deciding(package: package) else { return LinkDecision(outcome: .noMatch) }
+        guard let rules = statement.rules else { return LinkDecision(outcome: .match, entryIndex: statement.index) }
+        return rules.decision(for: url, tracing: tracing)
+    }
+
+    /// The statement whose rules decide for `package`: the first with dynamic rules, else the
+    /// first naming it; nil when none vouches for it.
+    func deciding(package: String) -> (index: Int, rules: CompiledDynamicRules?)? {
         let candidates = statements.filter { $0.package == package }
-        if let withRules = candidates.first(where: { $0.rules != nil }), let rules = withRules.rules {
-            return rules.decision(for: url, tracing: tracing)
-        }
-        guard let statement = candidates.first else { return LinkDecision(outcome: .noMatch) }
-        return LinkDecision(outcome: .match, entryIndex: statement.index)
+        guard let statement = candidates.first(where: { $0.rules != nil }) ?? candidates.first else { return nil }
+        return (statement.index, statement.rules)
     }
 }

@@ -139,11 +139,24 @@ public struct ExpectationReport: Report {
 
     /// The documented shape (docs/schema/test-report.schema.json): every expectation on every
     /// platform, each outcome with the hosts that had it.
-    public var json: JSON {
-        .object([
-            ("version", .int(1)), ("checks", .int(checkCount)), ("failed", .int(failedCount)),
-            ("expectations", .array(checks.map(json))),
-        ])
+    public var json: JSON { .object(jsonCounts + [("expectations", .array(checks.map(json)))]) }
+
+    private var jsonCounts: [(String, JSON)] {
+        [("version", .int(1)), ("checks", .int(checkCount)), ("failed", .int(failedCount))]
+    }
+
+    /// JSON and JUnit list every host checked (millions on a fleet): they are written an
+    /// expectation at a time, never held as one string.
+    public func stream(as format: OutputFormat, to write: ([UInt8]) -> Void) -> Bool {
+        switch format {
+        case .json:
+            JSON.render(
+                members: jsonCounts, array: "expectations", count: checks.count, element: { json(checks[$0]) },
+                to: write)
+        case .junit: junit.render { write(Array($0.utf8)) }
+        default: return false
+        }
+        return true
     }
 
     private func json(_ check: ExpectationRunner.Check) -> JSON {

@@ -49,18 +49,28 @@ public struct JUnitDocument: Sendable, Equatable {
     }
 
     public func rendered() -> String {
+        var text = ""
+        render { text += $0 }
+        return text
+    }
+
+    /// What `rendered()` returns, handed to `write` a case at a time: a report of thousands of
+    /// cases reaches standard output without being one string first.
+    public func render(to write: (String) -> Void) {
         func attribute(_ name: String, _ value: String) -> String { " \(name)=\"\(XMLText.printable(value))\"" }
         func counts(_ cases: [TestCase]) -> String {
             attribute("tests", String(cases.count))
                 + attribute("failures", String(cases.filter { $0.failure != nil }.count))
         }
         func body(_ lines: [String]) -> String { lines.map(XMLText.printable).joined(separator: "\n") }
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<testsuites\(attribute("name", name))\(counts(suites.flatMap(\.cases)))>\n"
+        write(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<testsuites\(attribute("name", name))\(counts(suites.flatMap(\.cases)))>\n")
         for suite in suites {
-            text += "  <testsuite\(attribute("name", suite.name))\(counts(suite.cases))>\n"
+            write("  <testsuite\(attribute("name", suite.name))\(counts(suite.cases))>\n")
             for testCase in suite.cases {
-                text += "    <testcase\(attribute("classname", testCase.className))\(attribute("name", testCase.name))"
+                var text =
+                    "    <testcase\(attribute("classname", testCase.className))\(attribute("name", testCase.name))"
                 if let failure = testCase.failure {
                     text +=
                         ">\n      <failure\(attribute("message", failure.message))"
@@ -71,9 +81,10 @@ public struct JUnitDocument: Sendable, Equatable {
                 } else {
                     text += "/>\n"
                 }
+                write(text)
             }
-            text += "  </testsuite>\n"
+            write("  </testsuite>\n")
         }
-        return text + "</testsuites>\n"
+        write("</testsuites>\n")
     }
 }

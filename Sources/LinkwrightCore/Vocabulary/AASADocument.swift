@@ -17,7 +17,7 @@ public struct AASADocument: Sendable, Equatable {
     }
 }
 
-public struct AppLinksSection: Sendable, Equatable {
+public struct AppLinksSection: Sendable, Hashable {
     /// The legacy `"apps": []` key, which iOS 9–12 require to be present and empty.
     public var legacyApps: [String]?
     public var defaults: AASAComponent?
@@ -35,7 +35,7 @@ public struct AppLinksSection: Sendable, Equatable {
     }
 }
 
-public struct AASAVariable: Sendable, Equatable {
+public struct AASAVariable: Sendable, Hashable {
     public var name: String
     public var values: [String]
 
@@ -46,7 +46,7 @@ public struct AASAVariable: Sendable, Equatable {
 }
 
 /// One entry of `applinks.details`.
-public struct AASADetails: Sendable, Equatable {
+public struct AASADetails: Sendable, Hashable {
     public var appIDs: [String]?
     /// The legacy singular key. When both are present `appIDs` wins, even when empty: observed
     /// with swcutil by st-tech/universal-links-test ("should ignore appID if appIDs provided").
@@ -72,10 +72,17 @@ public struct AASADetails: Sendable, Equatable {
 
     /// The app IDs this entry speaks for.
     public var effectiveAppIDs: [String] { appIDs ?? appID.map { [$0] } ?? [] }
+
+    /// The entry with neither `appIDs` nor `appID`: what it decides, for whichever apps.
+    public var withoutAppIDs: AASADetails {
+        var entry = self
+        (entry.appIDs, entry.appID) = (nil, nil)
+        return entry
+    }
 }
 
 /// One element of `components` (also the shape of `defaults`).
-public struct AASAComponent: Sendable, Equatable {
+public struct AASAComponent: Sendable, Hashable {
     public var path: String?
     public var query: AASAQuery?
     public var fragment: String?
@@ -98,7 +105,7 @@ public struct AASAComponent: Sendable, Equatable {
     }
 }
 
-public enum AASAQuery: Sendable, Equatable {
+public enum AASAQuery: Sendable, Hashable {
     /// A pattern for the whole query string.
     case whole(String)
     /// Patterns for named items.
@@ -108,7 +115,7 @@ public enum AASAQuery: Sendable, Equatable {
     case ignoredDictionary
 }
 
-public struct AASAQueryItem: Sendable, Equatable {
+public struct AASAQueryItem: Sendable, Hashable {
     public var name: String
     public var pattern: String
 

@@ -83,7 +83,7 @@ public enum AssetTarget: Sendable, Equatable {
 
 /// One element of `dynamic_app_link_components`: `/`, `?` (items only), `#`, `exclude`, and
 /// `comments` (the plural key AOSP's StatementParser reads).
-public struct DynamicComponent: Sendable, Equatable {
+public struct DynamicComponent: Sendable, Hashable {
     public var path: String?
     public var query: [AASAQueryItem]?
     public var fragment: String?

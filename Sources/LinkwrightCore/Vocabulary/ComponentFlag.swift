@@ -124,6 +124,8 @@ public struct ComponentFlags<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 }
 
+extension ComponentFlags: Hashable where Value: Hashable {}
+
 extension ComponentFlags where Value == Bool {
     /// Every flag as it applies here: the first level that writes it, in `levels`' order
     /// (this one, then the `defaults` above it), else Apple's default.

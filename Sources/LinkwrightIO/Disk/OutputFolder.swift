@@ -204,8 +204,16 @@ public final class OutputFolder {
             let staging = try handle.folder(journal.staging)
             // Moves come in path order, so a host's files follow each other: its folder is
             // walked to once, not once per file (holding every folder open could exceed the
-            // descriptors a process may have).
+            // descriptors a process may have), from its environment's folder, opened once.
             var last: (path: String, handle: FolderHandle)?
+            var environments: [String: FolderHandle] = [:]
+            func open(_ folder: String) throws -> FolderHandle? {
+                guard let slash = folder.firstIndex(of: "/") else { return try handle.folder(at: folder, create: true) }
+                let top = String(folder[..<slash])
+                guard let environment = try environments[top] ?? handle.folder(top, create: true) else { return nil }
+                environments[top] = environment
+                return try environment.folder(at: String(folder[folder.index(after: slash)...]), create: true)
+            }
             for move in journal.moves {
                 let (folder, name) = try Self.split(move.path)
                 guard let staging, try staging.kind(of: move.staged) == .file else { continue }
@@ -213,7 +221,7 @@ public final class OutputFolder {
                 if let last, last.path == folder {
                     destination = last.handle
                 } else {
-                    guard let opened = try handle.folder(at: folder, create: true) else { continue }
+                    guard let opened = try open(folder) else { continue }
                     destination = opened
                     last = (folder, opened)
                 }

@@ -1,0 +1,129 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// `test` decides a URL once per distinct rule list and hands the answer to every environment,
+/// app and host reading those rules. These tests check that the shared answers are the ones each
+/// host gets on its own, that rule lists which differ are never shared, and that staging's
+/// files take production's compiled rules with their own app IDs.
+@Suite struct SharedDecisionTests {
+    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+
+    /// Three environments serving one domain: production and staging with the same rules for
+    /// differently named apps, development with a rule of its own in front and an extra app
+    /// listed by a second entry; Android reads the same rules through its dynamic rules.
+    private func fleet() throws -> (Configuration, CompiledConfiguration) {
+        var files = [
+            "domains/shop.yaml": """
+            applinks:
+              - apps: [shop, kiosk]
+                rules:
+                  - path: /p/private/*
+                    exclude: true
+                  - path: /beta/*
+                    environments: [development]
+                  - path: /p/*
+                  - path: /search
+                    query: {q: "?*"}
+              - apps: [kiosk]
+                rules:
+                  - path: /kiosk/*
+            emit:
+              android_dynamic_rules: true
+            expectations:
+              - url: /p/1
+                opens_app: shop
+              - url: /p/private/x
+                opens_web: true
+              - url: /beta/1
+                opens_app: shop
+              - url: /search?q=shoes
+                opens_app: kiosk
+              - url: /search
+                opens_app: true
+              - url: /kiosk/3
+                opens_app: kiosk
+              - url: https://staging.h2.example/p/2
+                opens_app: shop
+
+            """
+        ]
+        for (name, prefix) in [("production", ""), ("staging", "staging."), ("development", "dev.")] {
+            let suffix = name == "production" ? "" : ".\(name)"
+            var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
+            for app in ["shop", "kiosk"] {
+                text += "  \(app):\n    ios: {bundle_id: com.example.\(app)\(suffix)}\n"
+                text +=
+                    "    android: {package: com.example.\(app)\(suffix), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
+            }
+            text += "hosts:\n" + (1...3).map { "  \(prefix)h\($0).example: shop\n" }.joined()
+            files["environments/\(name).yaml"] = text
+        }
+        let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
+        let loaded = try #require(configuration, "\(diagnostics)")
+        return (loaded, Compiler().compile(loaded).compiled)
+    }
+
+    /// Every result `test` gives, against the host's own evaluator deciding that URL alone.
+    @Test func sharedDecisionsAreEachHostsOwn() throws {
+        let (configuration, compiled) = try fleet()
+        let evaluators = Dictionary(
+            uniqueKeysWithValues: compiled.environments.map { ($0.name, EnvironmentEvaluator($0)) })
+        let results = ExpectationRunner.run(configuration, compiled)
+        // Six paths on nine hosts and two platforms; the absolute URL on its own host.
+        #expect(results.count == 6 * 9 * 2 + 2)
+        for result in results {
+            let url = try #require(LinkURL(result.url))
+            let verdicts = try #require(evaluators[result.environment]).verdicts(for: url, platform: result.platform)
+            let opening = verdicts.filter(\.opens).map(\.app)
+            #expect(result.actual == (opening.isEmpty ? "web" : opening.joined(separator: ", ")), "\(result)")
+            if let app = ["shop", "kiosk"].first(where: { result.expected == $0 }) {
+                #expect(result.decidingRule == verdicts.first { $0.app == app }?.decision.origin, "\(result)")
+            }
+        }
+        // Development's own rule decides there and nowhere else.
+        let beta = results.filter { $0.url.hasSuffix("/beta/1") }
+        #expect(Set(beta.filter(\.passed).map(\.environment)) == ["development"])
+        #expect(beta.filter { !$0.passed }.count == 12)
+    }
+
+    /// The same rules for apps of other names are one rule list; an app listed by another entry,
+    /// or an environment with a rule of its own, is another.
+    @Test func ruleListsAreEqualOnlyWhenTheyDecideAlike() throws {
+        let (_, compiled) = try fleet()
+        let byName = Dictionary(uniqueKeysWithValues: compiled.environments.map { ($0.name, EnvironmentEvaluator($0)) })
+        func rules(_ environment: String, app: Int, _ platform: Platform) throws -> EnvironmentEvaluator.DecidingRules {
+            let evaluator = try #require(byName[environment])
+            let host = try #require(evaluator.environment.sites.first).fileHost.name
+            return try #require(evaluator.decidingRules(app: app, platform: platform, fileHost: host))
+        }
+        for platform in Platform.allCases {
+            #expect(try rules("production", app: 0, platform) == rules("staging", app: 0, platform))
+            #expect(try rules("production", app: 1, platform) == rules("staging", app: 1, platform))
+            #expect(try rules("production", app: 0, platform) != rules("development", app: 0, platform))
+        }
+        // The kiosk reads a second entry on iOS; on Android both apps' statements hold the rules
+        // of the entries listing them.
+        #expect(try rules("production", app: 0, .ios) != rules("production", app: 1, .ios))
+        #expect(try rules("production", app: 0, .android) != rules("production", app: 1, .android))
+    }
+
+    /// Staging's file compiled with production's rules decides as if compiled alone.
+    @Test func aFileTakesTheRulesOfOneDifferingInAppIDsOnly() throws {
+        let (_, compiled) = try fleet()
+        let production = try #require(compiled.environments.first { $0.name == "production" }?.sites.first?.aasa)
+        let staging = try #require(compiled.environments.first { $0.name == "staging" }?.sites.first?.aasa)
+        #expect(CompiledAASA.rulesKey(production) == CompiledAASA.rulesKey(staging))
+        #expect(production != staging)
+        let shared = CompiledAASA(staging, sharingRulesOf: CompiledAASA(production))
+        let alone = CompiledAASA(staging)
+        #expect(shared.appIDs == alone.appIDs)
+        #expect(shared.appIDs == ["ABCDE12345.com.example.shop.staging", "ABCDE12345.com.example.kiosk.staging"])
+        for path in ["/p/1", "/p/private/x", "/kiosk/1", "/search?q=a", "/search", "/beta/1"] {
+            let url = try #require(LinkURL("https://staging.h1.example" + path))
+            for appID in alone.appIDs + ["ABCDE12345.com.example.shop"] {
+                #expect(shared.decision(for: url, appID: appID) == alone.decision(for: url, appID: appID), "\(path)")
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import LinkwrightCore
+import Testing
+
+/// Output streamed a piece at a time (`CommandOutput.stream`) is byte for byte what printing it
+/// whole gives, so `test --format json` on a fleet keeps its documented shape.
+@Suite struct StreamedOutputTests {
+    private func report(expectations: String) throws -> ExpectationReport {
+        let files = [
+            "environments/production.yaml":
+                "tier: production\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop}\n"
+                + "hosts:\n  a.example: shop\n  b.example: shop\n",
+            "domains/shop.yaml":
+                "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n" + expectations,
+        ]
+        let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
+        let loaded = try #require(configuration, "\(diagnostics)")
+        return ExpectationReport(
+            loaded, Compiler().compile(loaded).compiled, keeping: .everyPlace, pathPrefix: "config/")
+    }
+
+    private func streamed(_ report: ExpectationReport, _ format: OutputFormat) -> (String, pieces: Int)? {
+        var bytes: [UInt8] = []
+        var pieces = 0
+        let streams = report.stream(as: format) {
+            bytes += $0
+            pieces += 1
+        }
+        return streams ? (String(decoding: bytes, as: UTF8.self), pieces) : nil
+    }
+
+    @Test(arguments: [OutputFormat.json, .junit])
+    func streamedIsPrinted(_ format: OutputFormat) throws {
+        let full = try report(
+            expectations: "expectations:\n  - url: /p/1\n    opens_app: shop\n  - url: /q\n    opens_app: shop\n"
+                + "  - url: /p/%C3%A9?y=1#top\n    opens_web: true\n")
+        let printed = try #require(full.printed(as: format, style: .plain, version: "1")).out
+        let (text, pieces) = try #require(streamed(full, format))
+        #expect(text == printed)
+        #expect(pieces > 3, "one piece per expectation, not one string")
+    }
+
+    @Test func noExpectationsStreamAnEmptyList() throws {
+        let empty = try report(expectations: "")
+        let printed = try #require(empty.printed(as: .json, style: .plain, version: "1")).out
+        #expect(streamed(empty, .json)?.0 == printed)
+        #expect(printed.contains("\"expectations\": []\n}"))
+        #expect(streamed(empty, .junit)?.0 == empty.printed(as: .junit, style: .plain, version: "1")?.out)
+    }
+
+    @Test func formatsPrintedWholeAreNotStreamed() throws {
+        let full = try report(expectations: "expectations:\n  - url: /q\n    opens_app: shop\n")
+        for format in [OutputFormat.text, .github, .sarif, .markdown] {
+            #expect(streamed(full, format) == nil)
+        }
+    }
+
+    @Test func renderedSizeAndBytesAreTheRenderedText() {
+        let values: [JSON] = [
+            .null, .array([]), .object([]),
+            .object([
+                ("a", .array([.int(-12), .bool(true), .string("é\u{1F600}\n\"\\\u{7F}")])),
+                ("nested", .object([("x", .array([.object([("y", .null)])]))])),
+            ]),
+        ]
+        for value in values {
+            #expect(value.renderedSize == value.rendered().utf8.count)
+            #expect(value.renderedBytes() == Array(value.rendered().utf8))
+        }
+    }
+}
