@@ -104,15 +104,19 @@ public enum SwiftRouterWriter {
     /// `site(for:)`: a custom scheme's routes, else exact claims in a switch, then wildcard
     /// roots, longest first.
     private static func hostSwitch(_ model: RouterModel, into out: inout CodeText) {
-        if model.schemes.isEmpty {
-            out.line("    /// The rules deciding `link` on its host: an exact claim wins over a wildcard, a longer")
-        } else {
-            out.line(
-                "    /// The rules deciding `link`: its scheme's routes for a custom scheme; on its host, an exact")
-            out.line("    /// claim wins over a wildcard, a longer")
-        }
-        out.line("    /// wildcard over a shorter one, and `*.example.com` covers every subdomain of")
-        out.line("    /// example.com but not example.com itself (Apple's associated domains).")
+        let comment =
+            model.schemes.isEmpty
+            ? [
+                "The rules deciding `link` on its host: an exact claim wins over a wildcard, a longer",
+                "wildcard over a shorter one, and `*.example.com` covers every subdomain of",
+                "example.com but not example.com itself (Apple's associated domains).",
+            ]
+            : [
+                "The rules deciding `link`: its scheme's routes for a custom scheme; on its host, an exact",
+                "claim wins over a wildcard, a longer wildcard over a shorter one, and `*.example.com`",
+                "covers every subdomain of example.com but not example.com itself (Apple's associated domains).",
+            ]
+        for line in comment { out.line("    /// " + line) }
         out.line("    private static func site(for link: Link) -> Site? {")
         // An app whose routes are all on schemes claims no host to read.
         let hostless = model.exactHosts.isEmpty && model.wildcardRoots.isEmpty
