@@ -120,6 +120,10 @@ import Testing
     static let expectation = "    opens_web: true\n"
     static let policy = "forbidden_paths:\n"
     static let parameter = "          poster?: segment 2\n"
+    static let schemeRoute =
+        "            route: oauthFailed  # RFC 6749, section 4.1.2.1: the provider's error response\n"
+    static let errorEntry = "          - path: /oauth/callback\n            query: {error: \"?*\"}\n"
+    static let schemeRoutes = "        routes:\n          - path: /oauth/callback\n            query: {code"
 
     /// Values the tool refuses, the published schema refuses too, so an editor flags them
     /// before `lint` does: each probe breaks one value of the example, and both must say no.
@@ -131,6 +135,20 @@ import Testing
         ("environments/production.yaml", host, host + "  a_b.museo.example: museo\n", "environment"),
         ("environments/production.yaml", host, host + "  -a.museo.example: museo\n", "environment"),
         ("environments/production.yaml", host, host + "  1.2.3.4: museo\n", "environment"),
+        ("environments/production.yaml", schemeRoute, "            route: none\n", "environment"),
+        ("environments/production.yaml", schemeRoute, schemeRoute + "            fragment: top\n", "environment"),
+        (
+            "environments/production.yaml", errorEntry,
+            "          - path: /oauth/callback\n            query: \"error=*\"\n", "environment"
+        ),
+        (
+            "environments/production.yaml", errorEntry,
+            "          - path: /oauth/$(lang)\n            query: {error: \"?*\"}\n", "environment"
+        ),
+        (
+            "environments/production.yaml", "          - url: es.emergencias.app:/oauth/callback?state=c81d\n",
+            "          - url: /oauth/callback?state=c81d\n", "environment"
+        ),
         (
             "environments/production.yaml",
             "      fingerprints:\n        play-signing: \"2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28\"\n        upload: \"36:06:B0:78:5E:91:56:8D:37:DD:55:02:23:50:18:E9:66:B5:9B:47:17:79:16:2F:08:32:8F:33:4F:ED:69:CA\"\n",
@@ -186,6 +204,15 @@ import Testing
         ("environments/production.yaml", host, host + "  m\u{FC}nchen.example: museo\n", "environment"),
         ("environments/production.yaml", host, host + "  xn--mnchen-3ya.example: museo\n", "environment"),
         ("environments/production.yaml", host, host + "  a-b.x1.museo.example: museo\n", "environment"),
+        (
+            "environments/production.yaml", schemeRoutes,
+            "        routes:\n          - path: /oauth/logout\n            route: none\n            reason: nothing to show\n"
+                + "          - path: /oauth/callback\n            query: {code", "environment"
+        ),
+        (
+            "environments/production.yaml", "            opens_app: emergencias\n",
+            "            opens_app: emergencias\n            platforms: [ios]\n", "environment"
+        ),
         ("domains/museo.yaml", parameter, "          poster?: segment 2 as string\n", "domain"),
         ("domains/museo.yaml", parameter, "          poster?: segment 12\n", "domain"),
         ("domains/museo.yaml", expectation, "    opens_app: true\n", "domain"),

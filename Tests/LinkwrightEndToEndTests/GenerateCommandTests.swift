@@ -197,6 +197,21 @@ import Testing
         defer { folder.remove() }
         try folder.write(
             "domains/emergencias.yaml", "applinks:\n  - apps: [emergencias]\n    rules:\n      - path: /servicio/*\n")
+        // Nor do its schemes: their routes and expectations go too.
+        for environment in ["production", "staging", "development"] {
+            var skipping = false
+            let kept = try folder.read("environments/\(environment).yaml").split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).filter { line in
+                if line == "        routes:" || line == "        expectations:" {
+                    skipping = true
+                } else if !line.hasPrefix("          ") {
+                    skipping = false
+                }
+                return !skipping
+            }
+            try folder.write("environments/\(environment).yaml", kept.joined(separator: "\n"))
+        }
         #expect(try linkwright(["lint"]).status == 0)
         let result = try linkwright(["generate", "swift", "--app", "emergencias"])
         #expect(result.status == 2, "\(result)")

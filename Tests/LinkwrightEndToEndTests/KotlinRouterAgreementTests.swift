@@ -28,6 +28,7 @@ import Testing
         #expect(report.mismatches.isEmpty, "\(report)")
         #expect(report.destinationsSeen.isSuperset(of: ["exhibition", "ticket", "collection", "exhibitionPreview"]))
         #expect(report.destinationsSeen.isSuperset(of: ["resetPassword", "verifyEmail", "serviceStatus", "incident"]))
+        #expect(report.destinationsSeen.isSuperset(of: ["oauthCallback", "oauthFailed"]))
         #expect(report.opened > 50 && report.notOpened > 50, "\(report.opened) opened, \(report.notOpened) not")
     }
 
@@ -45,7 +46,8 @@ import Testing
         #expect(report.mismatches.isEmpty, "\(report)")
         #expect(
             report.destinationsSeen.isSuperset(of: [
-                "order", "search", "reviews", "category", "file", "deal", "home", "beta", "cafe",
+                "order", "search", "reviews", "category", "file", "deal", "home", "beta", "cafe", "schemeItem",
+                "schemeOpen", "kioskStop",
             ]), "\(report.destinationsSeen.sorted())")
         #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
     }
@@ -117,16 +119,24 @@ struct KotlinRouterRun: Sendable {
         let exampleScopes = try Self.scopes(example, numberedFrom: 0)
         scopes += exampleScopes
         parts.append(
-            (.exampleSamples, 0..<scopes.count, exampleSamples.expectationURLs() + exampleSamples.ruleSamples()))
+            (
+                .exampleSamples, 0..<scopes.count,
+                exampleSamples.expectationURLs() + exampleSamples.ruleSamples() + exampleSamples.schemeURLs()
+            ))
         parts.append(
-            (.exampleRandom, 0..<scopes.count, exampleSamples.randomURLs(count: 1500, using: &exampleGenerator)))
+            (
+                .exampleRandom, 0..<scopes.count,
+                exampleSamples.randomURLs(count: 1500, using: &exampleGenerator)
+                    + exampleSamples.randomSchemeURLs(count: 500, using: &exampleGenerator)
+            ))
         let fixtureSamples = RouterSampleURLs(configuration: shop)
         let fixtureScopes = try Self.scopes(shop, numberedFrom: scopes.count)
         parts.append(
             (
                 .fixture, scopes.count..<(scopes.count + fixtureScopes.count),
                 fixtureSamples.expectationURLs() + fixtureSamples.ruleSamples()
-                    + fixtureSamples.randomURLs(count: 1500, using: &fixtureGenerator)
+                    + fixtureSamples.randomURLs(count: 1500, using: &fixtureGenerator) + fixtureSamples.schemeURLs()
+                    + fixtureSamples.randomSchemeURLs(count: 500, using: &fixtureGenerator)
             ))
         scopes += fixtureScopes
         let collection = "https://museo.example/es/coleccion/goya"
@@ -143,6 +153,7 @@ struct KotlinRouterRun: Sendable {
         lines += levels.map { "\(museo) \($0) \(collection)" }
         let answers = try Self.answers(scopes: scopes, lines: lines)
 
+        let samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
         var run = KotlinRouterRun()
         var index = 0
         for part in parts {
@@ -153,7 +164,8 @@ struct KotlinRouterRun: Sendable {
                         defer { index += 1 }
                         let environments = scopes[scope].model.environments.map(\.name)
                         report.record(
-                            answers[index], expected: expectation(url, scope: scopes[scope], level: level),
+                            answers[index],
+                            expected: expectation(url, scope: scopes[scope], level: level, samples: samples[scope]),
                             for: "\(scopes[scope].app) over \(environments) at API \(level) \(url)")
                     }
                 }
@@ -191,7 +203,14 @@ struct KotlinRouterRun: Sendable {
     /// environments, the one whose intent filters name the host most specifically decides, as the
     /// router's `claimsOf` does. Below 35 the intent filter alone opens the app, and the
     /// destination is the newest reading's.
-    private static func expectation(_ text: String, scope: Scope, level: Int) -> (opens: Bool, route: String) {
+    private static func expectation(_ text: String, scope: Scope, level: Int, samples: RouterSampleURLs) -> (
+        opens: Bool, route: String
+    ) {
+        // A custom scheme's routes are read alike at every API level.
+        let environments = scope.model.environments.map(\.name)
+        if let answer = samples.schemeExpectation(text, app: scope.app, in: environments, on: .android) {
+            return answer
+        }
         // Android compares schemes as written (IntentFilter.matchData).
         guard text.hasPrefix("https://"), let url = LinkURL(text), let host = url.host else { return (false, "none") }
         var best: (index: Int, rank: Int)?

@@ -4,7 +4,8 @@
 /// and fragments, int parameters, a destination without parameters, a path holding `é` and `$`
 /// (escaped in Kotlin's string literals), `route: none`, an
 /// exclusion, nested wildcard hosts, a rule limited to staging, and a domain that emits no
-/// dynamic rules and names no routes.
+/// dynamic rules and names no routes, a custom scheme's routes, and an app whose routes are all
+/// on a scheme.
 enum KotlinRouterFixture {
     static let files: [(path: String, text: String)] = [
         (
@@ -17,6 +18,13 @@ enum KotlinRouterFixture {
                   package: com.example.shop
                   fingerprints:
                     play-signing: "2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28"
+                \(RouterFixture.schemes.shop)
+              kiosk:
+                android:
+                  package: com.example.kiosk
+                  fingerprints:
+                    play-signing: "2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28"
+                \(RouterFixture.schemes.kiosk)
             hosts:
               shop.example: shop
               "*.shop.example": shop

@@ -13,11 +13,14 @@ import Testing
     @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
     func theExampleRoutersAgreeWithTheAssociationFiles() throws {
         let comparison = try RouterComparison(configuration: RepositoryPaths.root)
-        let report = try comparison.run(urls: comparison.samples.expectationURLs() + comparison.samples.ruleSamples())
+        let samples = comparison.samples
+        let report = try comparison.run(
+            urls: samples.expectationURLs() + samples.ruleSamples() + samples.schemeURLs())
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
         // The sample reaches every destination and every way of not opening the app.
         #expect(report.destinationsSeen.isSuperset(of: ["exhibition", "ticket", "collection", "exhibitionPreview"]))
         #expect(report.destinationsSeen.isSuperset(of: ["clipExperience", "resetPassword", "incident"]))
+        #expect(report.destinationsSeen.isSuperset(of: ["oauthCallback", "oauthFailed"]))
         #expect(report.opened > 50 && report.notOpened > 50, "\(report.opened) opened, \(report.notOpened) not")
     }
 
@@ -27,9 +30,11 @@ import Testing
     func randomURLsAgreeWithTheCoreMatcher() throws {
         let comparison = try RouterComparison(configuration: RepositoryPaths.root)
         var generator = SplitMix64(seed: 17)
-        let report = try comparison.run(urls: comparison.samples.randomURLs(count: 1500, using: &generator))
+        let report = try comparison.run(
+            urls: comparison.samples.randomURLs(count: 1500, using: &generator)
+                + comparison.samples.randomSchemeURLs(count: 500, using: &generator))
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
-        #expect(report.opened > 100, "\(report.opened) of 1500 random URLs open an app")
+        #expect(report.opened > 100, "\(report.opened) of 2000 random URLs open an app")
     }
 
     /// Case-insensitive and decoded rules, whole-query and fragment patterns, entry defaults,
@@ -44,11 +49,13 @@ import Testing
         var generator = SplitMix64(seed: 1517)
         let urls =
             comparison.samples.expectationURLs() + comparison.samples.ruleSamples()
-            + comparison.samples.randomURLs(count: 1500, using: &generator)
+            + comparison.samples.randomURLs(count: 1500, using: &generator) + comparison.samples.schemeURLs()
+            + comparison.samples.randomSchemeURLs(count: 500, using: &generator)
         let report = try comparison.run(urls: urls)
         #expect(report.mismatches.isEmpty && report.invalid * 20 < report.opened + report.notOpened, "\(report)")
         #expect(
             report.destinationsSeen.isSuperset(of: ["order", "search", "item", "section", "tour", "stop", "guide"]))
+        #expect(report.destinationsSeen.isSuperset(of: ["schemeItem", "schemeOpen", "kioskStop"]))
         #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
     }
 }
@@ -177,6 +184,9 @@ struct RouterComparison {
     /// environments, the environment claiming the host most specifically decides, as the
     /// router's host lookup does.
     func expectation(_ text: String, scope: Scope) -> (opens: Bool, route: String) {
+        if let answer = samples.schemeExpectation(text, app: scope.app, in: scope.environments, on: .ios) {
+            return answer
+        }
         guard let url = LinkURL(text), url.scheme == "https" else { return (false, "none") }
         var best: (verdict: EnvironmentEvaluator.Verdict, rank: Int)?
         for evaluator in scope.evaluators {
@@ -199,10 +209,16 @@ struct RouterComparison {
     static func destination(
         decidedBy origin: LinkwrightCore.SourceLocation?, routes: [LinkwrightCore.SourceLocation: Route], url: LinkURL
     ) -> String {
-        guard let origin, let route = routes[origin],
-            case .success(var value) = RouteResolver.resolve(route, url: url), value.destination != nil
+        guard let origin, let route = routes[origin], case .success(let value) = RouteResolver.resolve(route, url: url)
         else { return "none" }
-        // The router holds numbers, which print without the text's sign or leading zeros.
+        return shown(value, of: route)
+    }
+
+    /// `value` as a router prints it: `none` without a destination, and numbers without the
+    /// text's sign or leading zeros, since the router holds them as numbers.
+    static func shown(_ value: RouteValue, of route: Route) -> String {
+        guard value.destination != nil else { return "none" }
+        var value = value
         for (position, parameter) in route.parameters.enumerated() where parameter.type == .int {
             value.arguments[position].value = value.arguments[position].value.flatMap { Int($0) }.map(String.init)
         }
@@ -317,6 +333,99 @@ struct RouterSampleURLs {
         }
         let urls = paths.uniqued().flatMap { path in hosts.map { "https://\($0)\(path)" } }
         return urls + urls.prefix(40).map { "http" + $0.dropFirst("https".count) }
+    }
+
+    // MARK: Custom schemes
+
+    /// What a router of `app` over `environments` (every one when empty) must answer for a URL of
+    /// a custom scheme, `nil` for any other text: the app opens when it declares the scheme in one
+    /// of them (iOS reads schemes without case, Android exactly), at the destination
+    /// `CompiledSchemeRoutes` gives.
+    func schemeExpectation(_ text: String, app: String, in environments: [String], on platform: Platform) -> (
+        opens: Bool, route: String
+    )? {
+        guard let url = LinkURL.customScheme(text) else { return nil }
+        for environment in configuration.environments
+        where environments.isEmpty || environments.contains(environment.name) {
+            guard
+                let declared = environment.apps(receiving: url, on: platform).first(where: { $0.app.name.value == app })
+            else { continue }
+            let answer = CompiledSchemeRoutes(declared.scheme).answer(for: url)
+            guard case .route(let value, let origin) = answer,
+                let route = declared.scheme.routes.first(where: { $0.location == origin })?.route
+            else { return (true, "none") }
+            return (true, RouterComparison.shown(value, of: route))
+        }
+        return (false, "none")
+    }
+
+    /// The schemes URLs are tried on: every one declared, an upper-case spelling, and one nobody
+    /// declares.
+    private var schemes: [String] {
+        let declared = configuration.environments.flatMap { $0.apps.flatMap(\.schemes) }.map(\.name.value)
+        return (declared + declared.prefix(1).map { $0.uppercased() } + ["com.example.undeclared"]).uniqued()
+    }
+
+    /// Every scheme route entry of every app.
+    private var schemeRoutes: [Rule] {
+        configuration.environments.flatMap { $0.apps.flatMap(\.schemes) }.flatMap(\.routes)
+    }
+
+    /// Every scheme expectation's URL, and for every scheme route entry a URL it matches and near
+    /// misses of it (as `ruleSamples` makes them), with none, all, each and empty query items the
+    /// entries name, on every scheme, and with an authority (`scheme://`).
+    func schemeURLs() -> [String] {
+        var urls = configuration.environments.flatMap { $0.apps.flatMap(\.schemes) }.flatMap(\.expectations)
+            .map(\.url.value)
+        let names = Set(
+            schemeRoutes.flatMap { rule -> [String] in
+                guard case .items(let items)? = rule.query?.value else { return [] }
+                return items.map(\.name)
+            }
+        ).sorted()
+        let queries =
+            [""] + ["?" + names.map { "\($0)=v" }.joined(separator: "&")] + names.map { "?\($0)=v\($0)" }
+            + ["?" + names.map { "\($0)=" }.joined(separator: "&"), "?x=1"]
+        for rule in schemeRoutes {
+            let path = URLSamples.instance(of: rule.path?.value ?? "/")
+            var variants = [path, path + "/", path + "/x", path + "x", String(path.dropLast()), path.uppercased()]
+            variants += [String(path.drop { $0 == "/" }), encodingFirstLetter(path), "/x" + path]
+            for variant in variants {
+                for scheme in schemes {
+                    urls += queries.map { scheme + ":" + variant + $0 }
+                    urls.append(scheme + "://" + variant.drop { $0 == "/" } + queries[1])
+                }
+            }
+        }
+        return urls.uniqued()
+    }
+
+    /// Random URLs of the schemes made of the words their routes use.
+    func randomSchemeURLs(count: Int, using generator: inout SplitMix64) -> [String] {
+        var words: Set<String> = ["x", "42", "-7", "007", "%C3%A9", "%2F", ""]
+        var itemNames: Set<String> = ["x"]
+        for rule in schemeRoutes {
+            words.formUnion((rule.path?.value ?? "").split(whereSeparator: { "/*?".contains($0) }).map(String.init))
+            if case .items(let items)? = rule.query?.value { itemNames.formUnion(items.map(\.name)) }
+        }
+        let vocabulary = words.sorted()
+        let names = itemNames.sorted()
+        let schemes = self.schemes
+        func pick<T>(_ list: [T]) -> T { list[Int(generator.next() % UInt64(list.count))] }
+        func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
+        return (0..<count).map { _ in
+            var url = pick(schemes) + (chance(10) ? "://" : ":")
+            for _ in 0..<Int(generator.next() % 4) { url += (chance(90) ? "/" : "") + pick(vocabulary) }
+            if chance(15) { url += "/" }
+            if chance(60) {
+                let items = (0..<Int(1 + generator.next() % 3)).map { _ in
+                    pick(names) + (chance(15) ? "" : "=" + (chance(20) ? "" : pick(vocabulary)))
+                }
+                url += "?" + items.joined(separator: "&")
+            }
+            if chance(10) { url += "#" + pick(vocabulary) }
+            return url
+        }
     }
 
     private func encodingFirstLetter(_ path: String) -> String {

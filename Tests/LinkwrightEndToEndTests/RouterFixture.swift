@@ -1,8 +1,45 @@
 /// A configuration using the rule shapes the example does not: case-insensitive and decoded
 /// rules, whole-query and fragment patterns, entry defaults, custom variables holding wildcards,
 /// predefined variables, int parameters, `route: none`, two entries for one app, a rule limited
-/// to staging and nested wildcard hosts.
+/// to staging, nested wildcard hosts, and a custom scheme's routes (an exclusion, an int, `none`,
+/// a catch-all path), and an app whose routes are all on a scheme.
 enum RouterFixture {
+    /// The `schemes:` of the shop and kiosk apps, shared with `KotlinRouterFixture`: indented to
+    /// sit under an app, the first line's indentation left to the file.
+    static let schemes = (
+        shop: """
+            schemes:
+              com.example.shop:
+                purpose: deep-links
+                routes:
+                  - path: /admin/*
+                    exclude: true
+                  - path: /items/?*
+                    query: {ref: "*"}
+                    route: schemeItem
+                    params: {id: segment 2 as int, ref?: query ref}
+                  - path: /help
+                    route: none
+                    reason: opens the start screen
+                  - path: "*"
+                    query: {open: "?*"}
+                    route: schemeOpen
+                    params: {target: query open}
+                expectations:
+                  - url: com.example.shop:/items/7?ref=mail
+                    route: "schemeItem(id: 7, ref: mail)"
+        """.dropFirst(4),
+        kiosk: """
+            schemes:
+              com.example.kiosk:
+                purpose: deep-links
+                routes:
+                  - path: /stops/*
+                    route: kioskStop
+                    params: {number?: segment 2 as int}
+        """.dropFirst(4)
+    )
+
     static let files: [(path: String, text: String)] = [
         (
             "environments/production.yaml",
@@ -12,8 +49,12 @@ enum RouterFixture {
             apps:
               shop:
                 ios: {bundle_id: com.example.shop}
+                \(schemes.shop)
               guide:
                 ios: {bundle_id: com.example.guide}
+              kiosk:
+                ios: {bundle_id: com.example.kiosk}
+                \(schemes.kiosk)
             hosts:
               shop.example: shop
               "*.shop.example": shop

@@ -28,6 +28,8 @@ struct GenerateCommand: Command {
             routes of domains/ and their typed parameters, and <App>Router.destination(for: URL),
             which returns a destination exactly when the apple-app-site-association files of the
             app's hosts open the app (nil for route: none rules); only Foundation is imported.
+            Both routers also return the destination a custom scheme's routes give for its URLs
+            (scheme:/path?query), for the schemes the app declares in those environments.
             kotlin writes <App>Destination.kt per Android app: a sealed class with a data class or
             object per route, and <App>Destination.parse(url, androidApiLevel), which returns a
             destination exactly when Android opens the app through a rule naming one: its

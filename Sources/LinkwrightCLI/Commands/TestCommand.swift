@@ -13,7 +13,9 @@ struct TestCommand: Command {
             representative subdomain), an https:// one on its own host. iOS opens an app when its
             entitlements claim the host and the association file iOS fetches for that claim matches;
             Android when an intent filter accepts the URL and assetlinks.json vouches for the app
-            (with its dynamic rules: Android 15 and later). Exit 1 when any expectation fails.
+            (with its dynamic rules: Android 15 and later). A custom scheme's expectation is checked
+            in its environment: the one app declaring the scheme opens, at the destination the
+            scheme's routes give. Exit 1 when any expectation fails.
             Each failure is printed once per expectation, platform and outcome, with the number of
             hosts and the first few of each environment; JSON lists every host checked, JUnit
             has one case per expectation and platform.

@@ -151,7 +151,7 @@ private struct EnvironmentCompiler {
             details.append(
                 AASADetails(
                     appIDs: appIDs, defaults: component(flags: entry.flags),
-                    components: entry.rules.map(component), origin: entry.location))
+                    components: entry.rules.map(\.aasaComponent), origin: entry.location))
             if domain.emit.legacyPaths, let paths = legacyPaths(entry, domain: domain) {
                 legacy += appIDs.map { AASADetails(appID: $0, paths: paths, origin: entry.location) }
             }
@@ -179,18 +179,6 @@ private struct EnvironmentCompiler {
 
     private func component(flags: MatchFlags) -> AASAComponent? {
         flags.isEmpty ? nil : AASAComponent(flags: flags.values)
-    }
-
-    private func component(_ rule: Rule) -> AASAComponent {
-        let query: AASAQuery? =
-            switch rule.query?.value {
-            case .whole(let pattern): .whole(pattern)
-            case .items(let items): .items(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) })
-            case nil: nil
-            }
-        return AASAComponent(
-            path: rule.path?.value, query: query, fragment: rule.fragment?.value, exclude: rule.exclude ? true : nil,
-            flags: rule.flags.values, comment: rule.comment, origin: rule.location)
     }
 
     /// Legacy `paths` match the path only, with no variables or flags (App Search Programming
@@ -363,5 +351,20 @@ private struct EnvironmentCompiler {
 extension AppDefinition {
     fileprivate var compiledSchemes: [CompiledScheme] {
         schemes.map { CompiledScheme(name: $0.name.value, purpose: $0.purpose.value) }
+    }
+}
+
+extension Rule {
+    /// The component the rule is emitted as; a scheme's routes are matched as these too.
+    var aasaComponent: AASAComponent {
+        let query: AASAQuery? =
+            switch self.query?.value {
+            case .whole(let pattern): .whole(pattern)
+            case .items(let items): .items(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) })
+            case nil: nil
+            }
+        return AASAComponent(
+            path: path?.value, query: query, fragment: fragment?.value, exclude: exclude ? true : nil,
+            flags: flags.values, comment: comment, origin: location)
     }
 }

@@ -68,7 +68,74 @@ struct ConfigDecoder {
         default:
             break
         }
-        return CustomScheme(name: pair.key, purpose: purpose, callbackPath: callback)
+        let routes = map["routes"].flatMap { reader.list($0, of: "scheme routes") }?.compactMap { schemeRoute($0) }
+        let expectations = map["expectations"].flatMap { reader.list($0, of: "expectations") }?.compactMap {
+            schemeExpectation($0, scheme: pair.key.value)
+        }
+        return CustomScheme(
+            name: pair.key, purpose: purpose, callbackPath: callback, routes: routes ?? [],
+            expectations: expectations ?? [])
+    }
+
+    /// A scheme's `routes:` entry: a rule of path and query items, read by the generated routers
+    /// alone (no device reads it), so without flags, fragment or variables.
+    private mutating func schemeRoute(_ node: YAMLNode) -> Rule? {
+        guard let map = reader.mapping(node, ConfigSchema.schemeRoute) else { return nil }
+        let path = map["path"].flatMap { reader.string($0, "path pattern") }
+        let query = map["query"].flatMap { queryPattern($0) }
+        if let query, case .whole = query.value {
+            diagnostics.report(
+                .invalidValue, "a scheme route's query names items", at: query.location,
+                hint: "write query as items, e.g. query: {code: \"?*\"}")
+        }
+        var patterns = path.map { [$0] } ?? []
+        if case .items(let items)? = query?.value {
+            patterns += items.map { Located($0.pattern, at: $0.location) }
+        }
+        for pattern in patterns where pattern.value.contains("$(") {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(pattern.value)) uses a substitution variable",
+                at: pattern.location, hint: "a scheme has no variables: write the values as separate entries")
+        }
+        let exclude = map["exclude"].flatMap { reader.bool($0, "exclude") }?.value ?? false
+        let route = route(in: map)
+        if route == nil && !exclude {
+            diagnostics.report(
+                .missingKey, "a scheme route needs route:", at: node.location,
+                hint:
+                    "name the destination with route: (and params:), write route: none with a reason:, or exclude: true"
+            )
+        }
+        return Rule(
+            path: path, query: query, fragment: nil, exclude: exclude,
+            comment: map["comment"].flatMap { reader.string($0, "comment") }?.value, flags: MatchFlags(),
+            environments: nil, location: node.location, route: route)
+    }
+
+    /// A scheme's `expectations:` entry: a URL of `scheme` and the route it reaches.
+    private mutating func schemeExpectation(_ node: YAMLNode, scheme: String) -> Expectation? {
+        guard let map = reader.mapping(node, ConfigSchema.schemeExpectation) else { return nil }
+        let url = map["url"].flatMap { reader.string($0, "URL") }
+        if let url {
+            if let parsed = LinkURL.customScheme(url.value) {
+                if parsed.scheme?.lowercased() != scheme {
+                    diagnostics.report(
+                        .invalidURL, "\(PrintableText.quoted(url.value)) is not a URL of the scheme \(scheme)",
+                        at: url.location, hint: "write \(scheme):/path, or move the expectation under its scheme")
+                }
+            } else {
+                diagnostics.report(
+                    .invalidURL, "\(PrintableText.quoted(url.value)) is not a URL of a custom scheme",
+                    at: url.location, hint: "write \(scheme):/path?query, percent-encoding spaces")
+            }
+        }
+        let app = map["opens_app"].flatMap { reader.string($0, "app name") }
+        let route = map["route"].flatMap { routeValue($0) }
+        guard let url, let route else { return nil }
+        return Expectation(
+            url: url, outcome: .opensApp(app), platforms: platforms(in: map), environments: nil,
+            comment: map["comment"].flatMap { reader.string($0, "comment") }?.value, location: node.location,
+            route: route)
     }
 
     private mutating func iosApp(_ node: YAMLNode) -> IOSApp? {
@@ -361,32 +428,43 @@ struct ConfigDecoder {
                 .conflictingKeys, "an expectation has both opens_app and opens_web", at: map.keyLocation("opens_web"),
                 hint: "keep the one that is true")
         }
-        var platforms = Platform.allCases
-        if let node = map["platforms"], let items = reader.list(node, of: "platforms") {
-            platforms = items.compactMap { reader.choice($0, "platform", Platform.self)?.value }
-        }
+        let platforms = platforms(in: map)
         let environments = map["environments"].flatMap { reader.strings($0, "environment name") }
         let comment = map["comment"].flatMap { reader.string($0, "comment") }?.value
         var route: Located<RouteValue>?
-        if let text = map["route"].flatMap({ reader.string($0, "route") }) {
+        if let node = map["route"] {
             if case .opensWeb = outcome {
                 diagnostics.report(
-                    .conflictingKeys, "a URL that stays on the web reaches no route", at: text.location,
+                    .conflictingKeys, "a URL that stays on the web reaches no route", at: node.location,
                     hint: "remove route:, or expect opens_app:")
-            } else if let value = RouteValue.parse(text.value) {
-                route = Located(value, at: text.location)
             } else {
-                diagnostics.report(
-                    .invalidValue, "\(PrintableText.quoted(text.value)) is not a route", at: text.location,
-                    hint:
-                        "write the destination and its arguments, e.g. exhibition(slug: monet), ticket(id: nil), or none"
-                )
+                route = routeValue(node)
             }
         }
         guard let url, let outcome else { return nil }
         return Expectation(
             url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
             location: node.location, route: route)
+    }
+
+    /// An expectation's `platforms:`, every platform when absent.
+    private mutating func platforms(in map: NodeReader.Mapping) -> [Platform] {
+        guard let node = map["platforms"], let items = reader.list(node, of: "platforms") else {
+            return Platform.allCases
+        }
+        return items.compactMap { reader.choice($0, "platform", Platform.self)?.value }
+    }
+
+    /// An expectation's `route:`, as `RouteValue.parse` reads it.
+    private mutating func routeValue(_ node: YAMLNode) -> Located<RouteValue>? {
+        guard let text = reader.string(node, "route") else { return nil }
+        guard let value = RouteValue.parse(text.value) else {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(text.value)) is not a route", at: text.location,
+                hint: "write the destination and its arguments, e.g. exhibition(slug: monet), ticket(id: nil), or none")
+            return nil
+        }
+        return Located(value, at: text.location)
     }
 
     // MARK: Policies

@@ -71,6 +71,50 @@ public enum ConfigSchema {
                 "callback", .text,
                 "For purpose oauth-callback (required there): the redirect URI's path, e.g. /oauth/callback. No verified HTTPS link may open it."
             ),
+            SchemaField(
+                "routes", .nonEmpty(.list(.object(schemeRoute))),
+                "Where the app's router takes the scheme's URLs (scheme:/path?query, no authority): the first entry whose path and query items match decides."
+            ),
+            SchemaField(
+                "expectations", .list(.object(schemeExpectation)),
+                "URLs of this scheme and the route each must reach, for `linkwright test`."),
+        ])
+
+    public static let schemeRoute = SchemaObject(
+        "a scheme route", "One entry of a scheme's routes, in a domain rule's vocabulary.",
+        [
+            SchemaField(
+                "path", noVariablePattern, required: true,
+                "Pattern for the path after the scheme: `*` any characters (also /), `?` one character, `?*` at least one."
+            ),
+            SchemaField(
+                "query", .nonEmpty(.map(keyPattern: nil, value: noVariablePattern)),
+                "Patterns for named query items (other items may be present; an absent item reads as empty)."),
+            SchemaField("exclude", .boolean, "Whether a match stops evaluation with no destination."),
+            SchemaField("comment", .text, "Why this entry exists."),
+        ] + routeFields, requiredWhen: ("route", "none", "reason"))
+
+    /// A scheme route's pattern: no `$(`, since a scheme has no substitution variables.
+    static let noVariablePattern = SchemaType.string(pattern: "^([^$]|\\$(?!\\())*$")
+
+    public static let schemeExpectation = SchemaObject(
+        "a scheme expectation", "A URL of the scheme and the destination the app's router must reach.",
+        [
+            SchemaField(
+                "url", .string(pattern: "^[A-Za-z][A-Za-z0-9+.-]*:[^\u{0}-\u{20}\u{7F}]*$"), required: true,
+                "A URL of this scheme, e.g. es.emergencias.app:/oauth/callback?code=a&state=b."),
+            SchemaField(
+                "opens_app", .string(pattern: namePattern),
+                "The app the URL opens (default: the app declaring the scheme); no other app of the environment may declare it."
+            ),
+            SchemaField(
+                "platforms", .list(.enumeration(Platform.allCases.map(\.rawValue))),
+                "Platforms to check; default: every platform the app ships on."),
+            SchemaField("comment", .text, "Why this expectation exists."),
+            SchemaField(
+                "route", .text, required: true,
+                "The router destination the URL reaches, e.g. oauthCallback(code: a, state: b), or none (no destination)."
+            ),
         ])
 
     public static let iosApp = SchemaObject(
@@ -153,15 +197,18 @@ public enum ConfigSchema {
             SchemaField("fragment", patternText, "Pattern for the fragment (after #)."),
             SchemaField("exclude", .boolean, "Whether a match keeps the URL on the web and stops evaluation."),
             SchemaField("comment", .text, "Why this rule exists; emitted as the component's comment."),
-            SchemaField(
-                "route", .string(pattern: routePattern),
-                "The router destination the rule's URLs lead to (a lowerCamel name), or none with a reason."),
-            SchemaField(
-                "params", .map(keyPattern: parameterNamePattern, value: .string(pattern: parameterSourcePattern)),
-                "The route's parameters: `slug: segment 2`, `source?: query source` (optional), `id: segment 2 as int`."
-            ),
-            SchemaField("reason", .text, "With route: none, why the rule opens the app without a destination."),
-        ] + flagFields + [environmentsField], requiredWhen: ("route", "none", "reason"))
+        ] + routeFields + flagFields + [environmentsField], requiredWhen: ("route", "none", "reason"))
+
+    /// Where a domain rule's or a scheme route's URLs lead in the app's router.
+    static let routeFields = [
+        SchemaField(
+            "route", .string(pattern: routePattern),
+            "The router destination the URLs lead to (a lowerCamel name), or none with a reason."),
+        SchemaField(
+            "params", .map(keyPattern: parameterNamePattern, value: .string(pattern: parameterSourcePattern)),
+            "The route's parameters: `slug: segment 2`, `source?: query source` (optional), `id: segment 2 as int`."),
+        SchemaField("reason", .text, "With route: none, why the URLs open the app without a destination."),
+    ]
 
     static let routePattern = "^(none|[a-z][A-Za-z0-9]*)$"
     static let parameterNamePattern = "^[a-z][A-Za-z0-9]*\\??$"

@@ -34,6 +34,7 @@ struct ConfigValidator {
                     hint: "bind a host to it in an environment (hosts: {example.com: \(domain.name)}), or delete it")
             }
         }
+        for environment in configuration.environments { checkSchemes(of: environment, signatures: &routeSignatures) }
         for policy in configuration.policies { checkIgnores(of: policy, known: environmentNames) }
         return diagnostics.items
     }
@@ -283,43 +284,103 @@ struct ConfigValidator {
     ) {
         let routed = domain.applinks.contains { $0.rules.contains { $0.route != nil } }
         for rule in domain.applinks.flatMap(\.rules) {
-            guard let route = rule.route else {
-                if routed && !rule.exclude {
-                    diagnostics.report(
-                        .routeMissing,
-                        "this rule opens an app but names no route, while other rules of \(domain.file) do",
-                        at: rule.location,
-                        hint: "add route: <destination> (with params:), or route: none with a reason:")
-                }
+            guard rule.route != nil || !routed || rule.exclude else {
+                diagnostics.report(
+                    .routeMissing, "this rule opens an app but names no route, while other rules of \(domain.file) do",
+                    at: rule.location, hint: "add route: <destination> (with params:), or route: none with a reason:")
                 continue
             }
-            if rule.exclude {
+            checkRoute(of: rule, signatures: &signatures)
+        }
+    }
+
+    /// One rule's route: none on an exclusion, the same parameters as every other rule (or scheme
+    /// entry: an app has one router) leading to its destination, required ones always present.
+    private mutating func checkRoute(
+        of rule: Rule, signatures: inout [String: (signature: [String], location: SourceLocation)]
+    ) {
+        guard let route = rule.route else { return }
+        if rule.exclude {
+            diagnostics.report(
+                .conflictingKeys, "an exclude rule keeps its URLs on the web, so it has no route",
+                at: route.target.location, hint: "remove route: from the exclude rule")
+            return
+        }
+        guard let destination = route.destination else { return }
+        // Which rule sets a route's parameters does not matter; that all agree does.
+        let signature = route.parameters.map(\.signature).sorted()
+        if let first = signatures[destination] {
+            if first.signature != signature {
                 diagnostics.report(
-                    .conflictingKeys, "an exclude rule keeps its URLs on the web, so it has no route",
-                    at: route.target.location, hint: "remove route: from the exclude rule")
-                continue
+                    .routeParametersDiffer,
+                    "route \(destination) takes (\(signature.joined(separator: ", "))) here but (\(first.signature.joined(separator: ", "))) at \(first.location)",
+                    at: route.target.location,
+                    hint: "give every rule of \(destination) the same parameters, or name the destinations apart")
             }
-            guard let destination = route.destination else { continue }
-            // Which rule sets a route's parameters does not matter; that all agree does.
-            let signature = route.parameters.map(\.signature).sorted()
-            if let first = signatures[destination] {
-                if first.signature != signature {
-                    diagnostics.report(
-                        .routeParametersDiffer,
-                        "route \(destination) takes (\(signature.joined(separator: ", "))) here but (\(first.signature.joined(separator: ", "))) at \(first.location)",
-                        at: route.target.location,
-                        hint: "give every rule of \(destination) the same parameters, or name the destinations apart")
+        } else {
+            signatures[destination] = (signature, route.target.location)
+        }
+        for parameter in route.parameters where !parameter.isOptional {
+            guard let missing = Self.absence(of: parameter.source, in: rule) else { continue }
+            diagnostics.report(
+                .routeParameterMayBeAbsent,
+                "route parameter \(parameter.name.value) reads \(parameter.source), but \(missing)",
+                at: parameter.name.location,
+                hint: "mark it optional (\(parameter.name.value)?:), or make the rule require it")
+        }
+    }
+
+    /// Each custom scheme's routes as a domain's (`checkRoute`), the OAuth callback reaching a
+    /// destination, and its expectations naming routes and apps that exist.
+    private mutating func checkSchemes(
+        of environment: Environment, signatures: inout [String: (signature: [String], location: SourceLocation)]
+    ) {
+        for scheme in environment.apps.flatMap(\.schemes) {
+            for rule in scheme.routes { checkRoute(of: rule, signatures: &signatures) }
+            if scheme.purpose.value == .oauthCallback, !scheme.routes.isEmpty, let callback = scheme.callbackPath,
+                let url = LinkURL.customScheme(scheme.name.value + ":" + callback.value)
+            {
+                // The callback's query is the provider's to write: only the paths are compared.
+                var paths = scheme
+                paths.routes = scheme.routes.map { rule in
+                    var path = rule
+                    path.query = nil
+                    return path
                 }
-            } else {
-                signatures[destination] = (signature, route.target.location)
+                let deciding = CompiledSchemeRoutes(paths).answer(for: url).origin
+                let leads = scheme.routes.contains {
+                    $0.location == deciding && !$0.exclude && $0.route?.destination != nil
+                }
+                if !leads {
+                    diagnostics.report(
+                        .schemeCallbackUnrouted,
+                        "the callback \(scheme.name.value):\(callback.value) reaches no destination of the scheme's routes",
+                        at: callback.location,
+                        hint:
+                            "add a route entry for path \(callback.value) (e.g. route: oauthCallback with params:) in front of any exclusion"
+                    )
+                }
             }
-            for parameter in route.parameters where !parameter.isOptional {
-                guard let missing = Self.absence(of: parameter.source, in: rule) else { continue }
-                diagnostics.report(
-                    .routeParameterMayBeAbsent,
-                    "route parameter \(parameter.name.value) reads \(parameter.source), but \(missing)",
-                    at: parameter.name.location,
-                    hint: "mark it optional (\(parameter.name.value)?:), or make the rule require it")
+            let destinations = scheme.routes.compactMap { $0.route?.destination }.uniqued()
+            for expectation in scheme.expectations {
+                if let route = expectation.route, let name = route.value.destination, !destinations.contains(name) {
+                    diagnostics.report(
+                        .invalidValue,
+                        "\(PrintableText.quoted(name)) is not a route of the scheme \(scheme.name.value)",
+                        at: route.location,
+                        hint: Spelling.closest(to: name, among: destinations).map {
+                            "did you mean \(PrintableText.quoted($0))?"
+                        } ?? "name a route: that an entry of the scheme's routes declares")
+                }
+                if case .opensApp(let name?) = expectation.outcome, environment.app(named: name.value) == nil {
+                    diagnostics.report(
+                        .undefinedApp,
+                        "expectation names app \(PrintableText.quoted(name.value)), which \(environment.file) does not define",
+                        at: name.location,
+                        hint: Spelling.closest(to: name.value, among: environment.apps.map(\.name.value)).map {
+                            "did you mean \(PrintableText.quoted($0))?"
+                        } ?? "name an app of this environment")
+                }
             }
         }
     }

@@ -72,6 +72,12 @@ public struct CustomScheme: Sendable {
     /// For an OAuth callback, the redirect URI's path (`/oauth/callback` in
     /// `es.emergencias.app:/oauth/callback`): the path no verified HTTPS link may open.
     public var callbackPath: Located<String>?
+    /// `routes:`: where the app's router takes the scheme's URLs, tried in order as a domain's
+    /// rules are (path and query items only; no fragment, flags or variables). Empty: the
+    /// scheme names no destinations, and its URLs open the app at none.
+    public var routes: [Rule] = []
+    /// `expectations:`: URLs of the scheme and the route they must reach, for `linkwright test`.
+    public var expectations: [Expectation] = []
 }
 
 public struct IOSApp: Sendable {

@@ -69,6 +69,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case routeMissing = "ROUTE_MISSING"
     case routeParametersDiffer = "ROUTE_PARAMETERS_DIFFER"
     case routeParameterMayBeAbsent = "ROUTE_PARAMETER_MAY_BE_ABSENT"
+    case schemeCallbackUnrouted = "SCHEME_CALLBACK_UNROUTED"
 
     // MARK: Compiling
 
@@ -339,6 +340,11 @@ extension DiagnosticID {
             (
                 .error, .referencesAndMeaning,
                 "A required route parameter reads a path segment or query item that some URL the rule opens does not have."
+            )
+        case .schemeCallbackUnrouted:
+            (
+                .warning, .referencesAndMeaning,
+                "An `oauth-callback` scheme names routes, but the first entry whose path matches its `callback` path leads to no destination."
             )
         case .publicDebugKey:
             (

@@ -1,5 +1,6 @@
 /// Checks every `opens_app` / `opens_web` expectation of every domain on every host of every
-/// environment that serves it, on each platform it concerns.
+/// environment that serves it, on each platform it concerns, then the expectations of custom
+/// schemes (`schemeChecks`).
 public enum ExpectationRunner {
     /// One check on one host, as `check` reports a failed one and `import` rejects one.
     public struct Result: Sendable {
@@ -198,6 +199,7 @@ public enum ExpectationRunner {
                 }
             }
         }
+        checks += schemeChecks(configuration, compiled, keeping: detail, tally: &tally)
         return (checks, tally)
     }
 

@@ -14,6 +14,11 @@ public struct AndroidRouterModel: Sendable, Equatable {
     public var sites: [Site]
     /// The configuration files the router is made from, sorted: the generated file's header.
     public var sourceFiles: [String]
+    /// The custom schemes the app declares with routes, sorted, each with the index of its rule
+    /// list in `schemeLists`.
+    public var schemes: [RouterScheme] = []
+    /// The routes of the schemes, read as Apple reads rules on both platforms (`CompiledSchemeRoutes`).
+    public var schemeLists: [RouterRuleList] = []
 
     public struct Environment: Sendable, Equatable {
         public var name: String
@@ -118,6 +123,10 @@ extension AndroidRouterModel {
             environments.append(Environment(name: environment.name, package: androidApp.package, claims: claims))
         }
         guard !environments.isEmpty else { throw .unknownApp(app, on: .android, in: configuration) }
+        var schemes = RouterSchemes(app: app)
+        for environment in environments {
+            try schemes.add(configuration.environment(named: environment.name), destinations: &destinations)
+        }
         guard !destinations.all.isEmpty else { throw .noRoute(app) }
         for index in sites.indices {
             let (_, domain, siteEnvironments) = sites[index]
@@ -126,7 +135,7 @@ extension AndroidRouterModel {
         }
         return AndroidRouterModel(
             app: app, environments: environments, destinations: destinations.all, sites: sites.map(\.site),
-            sourceFiles: files.sorted())
+            sourceFiles: files.sorted(), schemes: schemes.schemes(listsFrom: 0), schemeLists: schemes.namedLists)
     }
 
     /// A `<data>` path attribute as `PatternMatcher` reads it.

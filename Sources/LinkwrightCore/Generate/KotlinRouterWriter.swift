@@ -55,6 +55,12 @@ public enum KotlinRouterWriter {
         out.line(" * assetlinks.json that matches does not exclude it. Below 35 the intent filters alone open the")
         out.line(" * app, so a URL the rules keep on the web, or that no rule matches, opens it with no destination:")
         out.line(" * `parse` returns null, and the app shows its start screen.")
+        if !model.schemes.isEmpty {
+            out.line(" *")
+            out.line(" * Android hands the app every URL of a custom scheme it declares; the scheme's routes, read as")
+            out.line(
+                " * the iOS router reads them, decide where one leads (`scheme:/path?query`, without an authority).")
+        }
         out.line(" */")
         out.line("sealed class \(type) {")
         for destination in model.destinations {
@@ -89,13 +95,25 @@ public enum KotlinRouterWriter {
         }
         out.blank()
         out.text(support(destination: type))
+        if !model.schemes.isEmpty {
+            out.blank()
+            out.text(schemeSupport(destination: type))
+        }
         return out.text
     }
 
     private static func router(_ model: AndroidRouterModel, type: String, links: String, into out: inout CodeText) {
-        out.line("/** The \(model.app) app's verified intent filters and the dynamic rules of the sites they name. */")
+        out.line(
+            model.schemes.isEmpty
+                ? "/** The \(model.app) app's verified intent filters and the dynamic rules of the sites they name. */"
+                : "/** The \(model.app) app's verified intent filters, the dynamic rules of their sites, and its schemes' routes. */"
+        )
         out.line("private object \(links) {")
         out.line("    fun destination(url: String, androidApiLevel: Int): \(type)? {")
+        if !model.schemes.isEmpty {
+            out.line("        val schemeLink = Link.parseScheme(url)")
+            out.line("        if (schemeLink != null) return schemeRoutes(schemeLink.scheme)?.destination(schemeLink)")
+        }
         out.line("        val link = Link.parse(url) ?: return null")
         out.line("        val claims = claimsOf(link.host) ?: return null")
         out.line("        val claim = claims.firstOrNull { it.claims(link) } ?: return null")
@@ -129,11 +147,13 @@ public enum KotlinRouterWriter {
             out.blank()
             self.site(site, model: model, type: type, into: &out)
         }
+        if !model.schemes.isEmpty { schemes(model, into: &out) }
         for environment in model.environments {
             out.blank()
             out.line("    /** \(environment.package) in \(environment.name). */")
             let name = RouterModel.listName(domain: environment.name, environments: []) + "Claims"
-            out.line("    private val \(name) = listOf(")
+            // An environment whose build claims no host (its routes are all on schemes) has no claims.
+            out.line("    private val \(name) = listOf" + (environment.claims.isEmpty ? "<Claim>(" : "("))
             for (index, claim) in environment.claims.enumerated() {
                 let scopes = claim.scopes.map(matcher)
                 let comma = index < environment.claims.count - 1 ? "," : ""
@@ -180,26 +200,65 @@ public enum KotlinRouterWriter {
         }
         if let fragment = rule.fragment { arguments.append(pattern(fragment, named: "fragment")) }
         if rule.exclude { arguments.append(.text("exclude = true")) }
-        if let route = rule.route {
-            let destination = model.destinations[route.destination]
-            arguments.append(
-                .text(
-                    destination.parameters.isEmpty
-                        ? "destination = { \(typeName(model)).\(className(destination.name)) }"
-                        : "destination = ::\(readerName(route, model: model))"))
-        }
+        if let route = rule.route { arguments.append(.text("destination = " + destination(route, model: model))) }
         out.expression(.call("Rule", arguments), indent: "            ", last: comma)
     }
 
-    /// The routes rules read, each once, in the order they first appear: rules made from one
-    /// YAML rule, or leading to one destination read alike, share a function.
+    /// `schemeRoutes(scheme)` and each scheme's entries: Apple's reading of a rule's path and
+    /// query items, as the iOS router reads them.
+    private static func schemes(_ model: AndroidRouterModel, into out: inout CodeText) {
+        out.blank()
+        out.line(
+            "    /** The routes of a custom scheme the app declares, compared exactly as IntentFilter.matchData compares schemes. */"
+        )
+        out.line("    private fun schemeRoutes(scheme: String): SchemeRoutes? = when (scheme) {")
+        for scheme in model.schemes {
+            out.line("        \(literal(scheme.scheme)) -> \(model.schemeLists[scheme.ruleList].name)")
+        }
+        out.line("        else -> null")
+        out.line("    }")
+        for list in model.schemeLists {
+            out.blank()
+            out.line("    private val \(list.name) = SchemeRoutes(")
+            out.line("        listOf(")
+            for (index, rule) in list.rules.enumerated() {
+                if let origin = rule.origin { out.line("            // \(origin)") }
+                var arguments: [KotlinExpression] = []
+                if rule.path != "*" { arguments.append(.text(literal(rule.path))) }
+                if case .items(let items) = rule.query {
+                    arguments.append(
+                        .call(
+                            "queryItems = listOf",
+                            items.map { .text("\(literal($0.name)) to \(literal($0.pattern))") }))
+                }
+                if let route = rule.route {
+                    arguments.append(.text("destination = " + destination(route, model: model)))
+                }
+                out.expression(
+                    .call("SchemeEntry", arguments), indent: "            ",
+                    last: index < list.rules.count - 1 ? "," : "")
+            }
+            out.line("        )")
+            out.line("    )")
+        }
+    }
+
+    /// What a rule leading to `route` returns: the object, or the function reading its parameters.
+    private static func destination(_ route: RouterRoute, model: AndroidRouterModel) -> String {
+        let destination = model.destinations[route.destination]
+        return destination.parameters.isEmpty
+            ? "{ \(typeName(model)).\(className(destination.name)) }" : "::\(readerName(route, model: model))"
+    }
+
+    /// The routes rules and scheme entries read, each once, in the order they first appear: rules
+    /// made from one YAML rule, or leading to one destination read alike, share a function.
     private static func readers(_ model: AndroidRouterModel) -> [RouterRoute] {
         var routes: [RouterRoute] = []
-        for site in model.sites {
-            for route in (site.rules ?? []).compactMap(\.route)
-            where !model.destinations[route.destination].parameters.isEmpty && !routes.contains(route) {
-                routes.append(route)
-            }
+        let read =
+            model.sites.flatMap { ($0.rules ?? []).compactMap(\.route) }
+            + model.schemeLists.flatMap { $0.rules.compactMap(\.route) }
+        for route in read where !model.destinations[route.destination].parameters.isEmpty && !routes.contains(route) {
+            routes.append(route)
         }
         return routes
     }
@@ -527,9 +586,11 @@ public enum KotlinRouterWriter {
          */
         private class Link(
             val host: String,
-            private val rawPath: String,
-            private val rawQuery: String?,
-            rawFragment: String?
+            /** The path and query as written; a custom scheme's routes compare these. */
+            val rawPath: String,
+            val rawQuery: String?,
+            rawFragment: String?,
+            val scheme: String = "https"
         ) {
             /** Uri.getPath(). */
             val path: String = decoded(rawPath)
@@ -650,6 +711,114 @@ public enum KotlinRouterWriter {
                 else -> -1
             }
         }
+
+        """
+    }
+}
+
+extension KotlinRouterWriter {
+    /// What routers of apps with scheme routes add: a scheme URL's parts, and Apple's reading of a
+    /// rule's path and query items (`Rule.matches` of the Swift router, with the default flags).
+    fileprivate static func schemeSupport(destination: String) -> String {
+        """
+        /**
+         * A URL of a custom scheme without an authority, `scheme:/path?query`, as written; null for any
+         * other. `scheme://x` has an authority (RFC 3986, section 3.2): x is a host, not a path segment.
+         */
+        private fun Link.Companion.parseScheme(url: String): Link? {
+            if (url.any { it <= ' ' || it == '\\u007F' }) return null
+            val colon = url.indexOf(':')
+            if (colon <= 0 || url[0] !in 'a'..'z' && url[0] !in 'A'..'Z') return null
+            val scheme = url.substring(0, colon)
+            val letters = ('a'..'z') + ('A'..'Z') + ('0'..'9') + listOf('+', '-', '.')
+            if (scheme.any { it !in letters }) return null
+            if (scheme.equals("http", ignoreCase = true) || scheme.equals("https", ignoreCase = true)) return null
+            if (url.startsWith("//", colon + 1)) return null
+            val hash = url.indexOf('#')
+            val beforeFragment = if (hash < 0) url.length else hash
+            val question = url.indexOf('?')
+            val hasQuery = question in 0 until beforeFragment
+            val end = if (hasQuery) question else beforeFragment
+            return Link(
+                "",
+                url.substring(colon + 1, end),
+                if (hasQuery) url.substring(question + 1, beforeFragment) else null,
+                if (hash >= 0) url.substring(hash + 1) else null,
+                scheme
+            )
+        }
+
+        /** A custom scheme's routes: the first entry that matches decides. */
+        private class SchemeRoutes(private val entries: List<SchemeEntry>) {
+            fun destination(link: Link): \(destination)? {
+                val entry = entries.firstOrNull { it.matches(link) } ?: return null
+                return entry.destination?.invoke(link)
+            }
+        }
+
+        /**
+         * One entry of a scheme's routes, read as Apple reads a rule with the default flags: the path and
+         * query items compared as written, `*` any run of characters, `?` one; an absent item reads as
+         * empty, and every item of the name must match. `destination` is null for exclusions and
+         * `route: none`.
+         */
+        private class SchemeEntry(
+            private val path: String = "*",
+            private val queryItems: List<Pair<String, String>> = emptyList(),
+            val destination: ((Link) -> \(destination)?)? = null
+        ) {
+            fun matches(link: Link): Boolean {
+                val pattern = withAppleSlashes(path, isPattern = true)
+                if (!globMatches(pattern, withAppleSlashes(link.rawPath, isPattern = false))) return false
+                val items = (link.rawQuery ?: "").split('&').filter { it.isNotEmpty() }.map { item ->
+                    val equals = item.indexOf('=')
+                    if (equals < 0) Pair(item, "") else Pair(item.substring(0, equals), item.substring(equals + 1))
+                }
+                return queryItems.all { (name, pattern) ->
+                    val values = items.filter { it.first == name }.map { it.second }
+                    (if (values.isEmpty()) listOf("") else values).all { globMatches(pattern, it) }
+                }
+            }
+        }
+
+        /**
+         * Apple's reading of paths: leading and trailing slashes do not count on either side, and a
+         * pattern whose last character is `*` also matches its parent path. (No slash-star here: Kotlin
+         * comments nest.)
+         */
+        private fun withAppleSlashes(text: String, isPattern: Boolean): String {
+            val core = text.trim('/')
+            return when {
+                core.isEmpty() -> "/"
+                isPattern && core.endsWith("*") -> "/" + core
+                else -> "/$core/"
+            }
+        }
+
+        /** Whether [pattern] matches the whole of [text], Unicode scalar by scalar; `*` never backtracks. */
+        private fun globMatches(pattern: String, text: String): Boolean {
+            val input = text.codePoints().toArray()
+            var positions = BooleanArray(input.size + 1)
+            positions[0] = true
+            for (token in pattern.codePoints().toArray()) {
+                val next = BooleanArray(input.size + 1)
+                if (token == STAR) {
+                    val first = positions.indexOfFirst { it }
+                    for (index in first..input.size) next[index] = true
+                } else {
+                    for (index in input.indices) {
+                        val reads = token == QUESTION_MARK || input[index] == token
+                        if (positions[index] && reads) next[index + 1] = true
+                    }
+                }
+                if (next.none { it }) return false
+                positions = next
+            }
+            return positions[input.size]
+        }
+
+        private const val STAR = 0x2A
+        private const val QUESTION_MARK = 0x3F
 
         """
     }

@@ -18,6 +18,16 @@ public struct RouterModel: Sendable, Equatable {
     public var wildcardRoots: [RouterHost]
     /// The configuration files the router is made from, sorted: the generated file's header.
     public var sourceFiles: [String]
+    /// The custom schemes the app declares with routes, sorted, each with the index of its rule
+    /// list in `ruleLists`.
+    public var schemes: [RouterScheme] = []
+}
+
+/// A custom scheme the app declares with `routes:`, and the rules deciding its URLs.
+public struct RouterScheme: Sendable, Equatable {
+    /// As declared: lowercase.
+    public var scheme: String
+    public var ruleList: Int
 }
 
 /// A destination of the router with its typed parameters.
@@ -146,8 +156,15 @@ extension RouterModel {
             }
         }
         guard !builder.environments.isEmpty else { throw .unknownApp(app, on: .ios, in: configuration) }
+        var schemes = RouterSchemes(app: app)
+        for environment in builder.environments {
+            try schemes.add(configuration.environment(named: environment), destinations: &builder.destinations)
+        }
         guard !builder.destinations.all.isEmpty else { throw .noRoute(app) }
-        return builder.model()
+        var model = builder.model()
+        model.schemes = schemes.schemes(listsFrom: model.ruleLists.count)
+        model.ruleLists += schemes.namedLists
+        return model
     }
 
     /// The name of the rules one domain's file applies in `environments`: `museoProduction`, or
@@ -185,6 +202,77 @@ struct RouterDestinations {
         }
         all.append(RouterDestination(name: name, parameters: parameters))
         return RouterRoute(destination: all.count - 1, parameters: parameters)
+    }
+}
+
+/// The rule lists of the custom schemes an app declares with routes, environment by
+/// environment; the routers of both platforms gather theirs alike. A scheme's entries are
+/// rules with Apple's default flags and no fragment, as `CompiledSchemeRoutes` matches them.
+struct RouterSchemes {
+    let app: String
+    private var lists: [RouterRuleList] = []
+    /// Each list's rules without their origins.
+    private var writtenRules: [[RouterRule]] = []
+    private var claimed: [String: (list: Int, environment: String)] = [:]
+
+    init(app: String) { self.app = app }
+
+    /// The schemes `app` declares with routes in `environment`.
+    mutating func add(_ environment: Environment?, destinations: inout RouterDestinations) throws(RouterModelError) {
+        guard let environment, let declared = environment.app(named: app) else { return }
+        for scheme in declared.schemes where !scheme.routes.isEmpty {
+            let rules = scheme.routes.map { rule in
+                RouterRule(
+                    path: rule.path?.value ?? "*",
+                    query: {
+                        guard case .items(let items)? = rule.query?.value else { return .whole("*") }
+                        return .items(items.map { .init(name: $0.name, pattern: $0.pattern) })
+                    }(), fragment: "*", exclude: rule.exclude, flags: .appleDefaults,
+                    route: rule.exclude
+                        ? nil
+                        : rule.route.flatMap { route in
+                            route.destination.map { destinations.route($0, route.parameters) }
+                        },
+                    origin: "\(rule.location.file):\(rule.location.line)")
+            }
+            // Two environment files writing the same routes share a list, commented from the first.
+            let written = rules.map { rule in
+                var unplaced = rule
+                unplaced.origin = nil
+                return unplaced
+            }
+            var list = writtenRules.firstIndex(of: written)
+            if list == nil {
+                lists.append(RouterRuleList(name: "", rules: rules, variables: []))
+                writtenRules.append(written)
+                list = lists.count - 1
+            }
+            if let known = claimed[scheme.name.value], known.list != list {
+                throw RouterModelError(
+                    message:
+                        "the scheme \(scheme.name.value) of \(app) has different routes in \(known.environment) and \(environment.name)",
+                    hint: "generate one router per environment with --env")
+            }
+            claimed[scheme.name.value] = claimed[scheme.name.value] ?? (list!, environment.name)
+        }
+    }
+
+    /// Each scheme with its list's index, the lists placed from `first` on.
+    func schemes(listsFrom first: Int) -> [RouterScheme] {
+        claimed.keys.sorted().map { RouterScheme(scheme: $0, ruleList: first + claimed[$0]!.list) }
+    }
+
+    /// The lists, each named after the dot-separated segments its schemes start with:
+    /// `esEmergenciasAppScheme` for `es.emergencias.app` and `es.emergencias.app.staging`.
+    var namedLists: [RouterRuleList] {
+        lists.indices.map { index in
+            let schemes = claimed.keys.sorted().filter { claimed[$0]!.list == index }.map { $0.split(separator: ".") }
+            var common = schemes.first ?? []
+            for scheme in schemes.dropFirst() { common = Array(zip(common, scheme).prefix { $0 == $1 }.map(\.0)) }
+            var list = lists[index]
+            list.name = RouterModel.listName(domain: common.joined(separator: "."), environments: []) + "Scheme"
+            return list
+        }
     }
 }
 

@@ -56,11 +56,18 @@ public enum SwiftRouterWriter {
         out.line("/// the apple-app-site-association file the device fetches for its host lets it: the app must")
         out.line("/// claim the host, and the first rule whose path, query and fragment match decides; an")
         out.line("/// excluded URL, or one no rule matches, stays on the web.")
+        if !model.schemes.isEmpty {
+            out.line("///")
+            out.line("/// The system hands the app every URL of a custom scheme it declares; the scheme's routes,")
+            out.line("/// read as rules are, decide where one leads (`scheme:/path?query`, without an authority).")
+        }
         out.line("enum \(type)Router {")
         out.line("    /// The destination of `url`; `nil` when the link does not open the app, or opens it")
-        out.line("    /// without a destination (`route: none`).")
+        out.line(
+            "    /// without a destination (`route: none`"
+                + (model.schemes.isEmpty ? ")." : ", or a scheme URL no route entry takes anywhere)."))
         out.line("    static func destination(for url: URL) -> \(type)Destination? {")
-        out.line("        guard let link = Link(url), let site = site(for: link.host) else { return nil }")
+        out.line("        guard let link = Link(url), let site = site(for: link) else { return nil }")
         out.line("        for rule in site.rules where rule.matches(link, variables: site.variables) {")
         out.line("            return rule.destination?(link)")
         out.line("        }")
@@ -94,12 +101,41 @@ public enum SwiftRouterWriter {
         out.line("}")
     }
 
-    /// `site(for:)`: exact claims in a switch, then wildcard roots, longest first.
+    /// `site(for:)`: a custom scheme's routes, else exact claims in a switch, then wildcard
+    /// roots, longest first.
     private static func hostSwitch(_ model: RouterModel, into out: inout CodeText) {
-        out.line("    /// The rules deciding links on `host`: an exact claim wins over a wildcard, a longer")
-        out.line("    /// wildcard over a shorter one, and `*.example.com` covers every subdomain of")
-        out.line("    /// example.com but not example.com itself (Apple's associated domains).")
-        out.line("    private static func site(for host: String) -> Site? {")
+        let comment =
+            model.schemes.isEmpty
+            ? [
+                "The rules deciding `link` on its host: an exact claim wins over a wildcard, a longer",
+                "wildcard over a shorter one, and `*.example.com` covers every subdomain of",
+                "example.com but not example.com itself (Apple's associated domains).",
+            ]
+            : [
+                "The rules deciding `link`: its scheme's routes for a custom scheme; on its host, an exact",
+                "claim wins over a wildcard, a longer wildcard over a shorter one, and `*.example.com`",
+                "covers every subdomain of example.com but not example.com itself (Apple's associated domains).",
+            ]
+        for line in comment { out.line("    /// " + line) }
+        out.line("    private static func site(for link: Link) -> Site? {")
+        // An app whose routes are all on schemes claims no host to read.
+        let hostless = model.exactHosts.isEmpty && model.wildcardRoots.isEmpty
+        let opening = hostless ? "        guard link.host == nil else" : "        guard let host = link.host else"
+        if model.schemes.isEmpty || hostless {
+            out.line(opening + " { return nil }")
+        } else {
+            out.line(opening + " {")
+        }
+        if !model.schemes.isEmpty {
+            let indent = hostless ? "        " : "            "
+            out.line(indent + "switch link.scheme {")
+            for scheme in model.schemes {
+                out.line(indent + "case \(literal(scheme.scheme)): return \(model.ruleLists[scheme.ruleList].name)")
+            }
+            out.line(indent + "default: return nil")
+            out.line(indent + "}")
+            if !hostless { out.line("        }") }
+        }
         if !model.exactHosts.isEmpty {
             out.line("        switch host {")
             for (index, list) in model.ruleLists.enumerated() {
@@ -121,7 +157,7 @@ public enum SwiftRouterWriter {
                 "        if isSubdomain(host, of: \(literal(root.host))) { return \(model.ruleLists[root.ruleList].name) }"
             )
         }
-        out.line("        return nil")
+        if !hostless || model.schemes.isEmpty { out.line("        return nil") }
         out.line("    }")
     }
 
@@ -269,21 +305,33 @@ public enum SwiftRouterWriter {
 
     /// What every router shares: the URL's parts and Apple's pattern language.
     private static let support = """
-        /// The parts of a URL that association files compare, as written (still percent-encoded).
+        /// The parts of a URL that association files and scheme routes compare, as written (still
+        /// percent-encoded).
         private struct Link {
-            let host: String
+            /// Lowercase: schemes are read without case (RFC 3986, section 3.1).
+            let scheme: String
+            /// `nil` for a custom scheme's URL, which has no authority.
+            let host: String?
             let path: String
             let query: String?
             let fragment: String?
 
-            /// Universal links are HTTPS links on a named host.
+            /// Universal links are HTTPS links on a named host; a custom scheme's links are
+            /// `scheme:/path?query`, since in `scheme://x/path` x is a host, not a path segment.
             init?(_ url: URL) {
-                guard url.scheme?.lowercased() == "https",
-                    let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                    components.user == nil, components.password == nil,
-                    let host = components.host?.lowercased(), !host.isEmpty
+                guard let scheme = url.scheme?.lowercased(),
+                    let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
                 else { return nil }
-                self.host = host
+                if scheme == "https" {
+                    guard components.user == nil, components.password == nil,
+                        let host = components.host?.lowercased(), !host.isEmpty
+                    else { return nil }
+                    self.host = host
+                } else {
+                    guard !url.absoluteString.dropFirst(scheme.count + 1).hasPrefix("//") else { return nil }
+                    host = nil
+                }
+                self.scheme = scheme
                 path = components.percentEncodedPath
                 query = components.percentEncodedQuery
                 fragment = components.percentEncodedFragment

@@ -79,6 +79,8 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
 
     /// The same URL on another host.
     public func on(host: String) -> LinkURL {
+        // A custom scheme's URL is not on a host.
+        if isSchemeURL { return self }
         var copy = self
         copy.scheme = copy.scheme ?? "https"
         copy.host = host
@@ -87,7 +89,11 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = ""
-        if let host { text += "\(scheme ?? "https")://\(host)" + (port.map { ":\($0)" } ?? "") }
+        if let host {
+            text += "\(scheme ?? "https")://\(host)" + (port.map { ":\($0)" } ?? "")
+        } else if let scheme {
+            text += scheme + ":"
+        }
         text += path
         if let query { text += "?" + query }
         if let fragment { text += "#" + fragment }
