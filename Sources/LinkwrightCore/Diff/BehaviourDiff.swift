@@ -204,9 +204,10 @@ public enum BehaviourDiff {
                                 after.name, androidRelease: sides.release, host: concrete, platform: platform)
                         else { continue }
                         // The release reads both sides as the newest does: nothing of its own.
+                        // (A release's lists are the same apps' in the same order.)
                         guard
-                            oldLists.map(\.signature) != old.map(\.signature)
-                                || newLists.map(\.signature) != new.map(\.signature)
+                            oldLists.map(\.rulesSignature) != old.map(\.rulesSignature)
+                                || newLists.map(\.rulesSignature) != new.map(\.rulesSignature)
                         else { continue }
                         let releaseResult = proofs.result(platform: platform, old: oldLists, new: newLists) {
                             BehaviourProof(limits: limits, includesEmptyPath: true).compare(

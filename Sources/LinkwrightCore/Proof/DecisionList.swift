@@ -64,9 +64,6 @@ struct DecisionList {
         return (blocks[block].scopes == nil ? 0 : block, block, index - blocks[block].start)
     }
 
-    /// The app and its rules: equal signatures decide every URL alike.
-    var signature: String { identity + "\u{5}" + rulesSignature }
-
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
     /// depend on the files the claims read, not on the host: `made` keeps those made already,
     /// so the hosts of one domain share them.
