@@ -174,6 +174,15 @@ public struct AndroidFilter: Hashable, Sendable {
         return tokens
     }
 
+    /// Whether both filters accept the same values: no text, of any characters, one accepts and
+    /// the other rejects. `false` also when the search takes more than `workLimit` steps.
+    func acceptsAlike(_ other: AndroidFilter, workLimit: Int) -> Bool {
+        let views = [self, other].map { LanguageView(dfa: SubsetDFA($0.automaton), readsAppleRawPaths: false) }
+        let search = LanguageSearch(views, pathsOnly: false, workLimit: workLimit)
+        if case .notFound = search.first(where: { $0[0] != $0[1] }) { return true }
+        return false
+    }
+
     /// An automaton accepting exactly what `matches` accepts.
     var automaton: Automaton {
         if let tokens {

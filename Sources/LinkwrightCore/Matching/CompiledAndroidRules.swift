@@ -36,8 +36,10 @@ public struct CompiledDynamicRules: Sendable {
     struct Pattern: Sendable {
         let matcher: PatternMatcher
         let filter: AndroidFilter
-        /// Whether `filter` is what the newest release makes of the pattern, so `matcher` decides
-        /// as the filter does.
+        /// Whether `filter` accepts exactly what the newest release's reading of the pattern
+        /// accepts, so `matcher` decides as the filter does: the same filter, or another one with
+        /// the same language (`/a/?*` is `/a/..*` on the newest and `/a/.+` on the first Android
+        /// 15 parser, which both take one character or more after `/a/`).
         let readsAsNewest: Bool
 
         init(_ text: String, release: AndroidRelease) {
@@ -50,9 +52,28 @@ public struct CompiledDynamicRules: Sendable {
         private init(matcher: PatternMatcher, release: AndroidRelease) {
             self.matcher = matcher
             filter = AndroidFilter(expression: matcher.pattern, release: release)
-            readsAsNewest =
-                release == .latest || filter == AndroidFilter(expression: matcher.pattern, release: .latest)
+            readsAsNewest = release == .latest || Self.readsAlike(matcher.pattern, release: release)
         }
+
+        /// Whether `release` reads `pattern` into a filter accepting what the newest's accepts,
+        /// decided once per process (a changelog reads every revision's rules again). The
+        /// search is exact over every text (`AndroidFilter.automaton` models each pattern type
+        /// as `PatternMatcher` runs it); one that stops at its budget answers no, so the rule
+        /// is tried as the release reads it, as before.
+        private static func readsAlike(_ pattern: String, release: AndroidRelease) -> Bool {
+            let key = release.rawValue + "\u{1}" + pattern
+            if let known = knownReadings.withLock({ $0[key] }) { return known }
+            let own = AndroidFilter(expression: pattern, release: release)
+            let newest = AndroidFilter(expression: pattern, release: .latest)
+            let alike = own == newest || own.acceptsAlike(newest, workLimit: 200_000)
+            knownReadings.withLock { known in
+                if known.count >= 100_000 { known = [:] }
+                known[key] = alike
+            }
+            return alike
+        }
+
+        private static let knownReadings = LockedValue<[String: Bool]>([:])
 
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
     }

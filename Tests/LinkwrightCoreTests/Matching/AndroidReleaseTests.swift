@@ -261,6 +261,58 @@ struct AndroidReleaseTests {
         #expect(alike > 300, "\(alike)")
     }
 
+    /// A pattern another release parses into another filter with the same language reads as the
+    /// newest (`CompiledDynamicRules.Pattern.readsAsNewest`), so neither the evaluator nor the
+    /// proof treats it apart; one whose language differs does not.
+    @Test func filtersWithTheSameLanguageReadAsTheNewest() {
+        func readsAsNewest(_ pattern: String) -> Bool {
+            CompiledDynamicRules.Pattern(pattern, release: .android15Initial).readsAsNewest
+        }
+        // `/a/..*` on the newest, `/a/.+` on the first parser: one character or more after `/a/`.
+        #expect(AndroidFilter(expression: "/a/?*", release: .android15Initial).kind == .advancedGlob)
+        #expect(readsAsNewest("/a/?*"))
+        #expect(readsAsNewest("/index"))
+        #expect(!readsAsNewest("/a/?*/b"))
+        #expect(!readsAsNewest("/index.html"))
+        #expect(!readsAsNewest("/a\\*b"))
+    }
+
+    /// Checked by brute force: wherever the first parser's reading counts as the newest's, both
+    /// filters decide every short value over the pattern's own characters and two others alike.
+    /// Claiming it for every pattern fails here (`/x.`, `?*x` and many more differ).
+    @Test func readingsCountedAlikeAcceptTheSameValues() {
+        var generator = SplitMix64(seed: 0xA11_C0DE)
+        let pieces = ["/", "a", ".", "?", "*", "?*", "\\", "+"]
+        var alike = 0
+        var differing = 0
+        for _ in 0..<400 {
+            let expression = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            let own = AndroidFilter(expression: expression, release: .android15Initial)
+            let newest = AndroidFilter(expression: expression, release: .latest)
+            guard own != newest else { continue }
+            guard CompiledDynamicRules.Pattern(expression, release: .android15Initial).readsAsNewest else {
+                differing += 1
+                continue
+            }
+            alike += 1
+            let alphabet = Array(Set(expression.unicodeScalars).union(["x", "/"]))
+            var values: [[Unicode.Scalar]] = [[]]
+            var frontier: [[Unicode.Scalar]] = [[]]
+            for _ in 0..<5 {
+                frontier = frontier.flatMap { value in alphabet.map { value + [$0] } }
+                values += frontier
+            }
+            let disagreeing = values.first { own.matches($0) != newest.matches($0) }
+            #expect(
+                disagreeing == nil, "\(expression) on \(disagreeing.map { String(String.UnicodeScalarView($0)) } ?? "")"
+            )
+        }
+        // Both answers occur often enough for the check to mean something.
+        #expect(alike > 20 && differing > 20, "\(alike) alike, \(differing) differing")
+    }
+
     /// Every release decides with its index (rules it reads as the newest does) and the rules it
     /// reads otherwise tried in turn: the same rule as trying every rule in order. The newest's
     /// rules read again as the release reads them (`reading`, sharing compiled patterns and, where
