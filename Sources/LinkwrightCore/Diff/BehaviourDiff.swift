@@ -196,7 +196,10 @@ public enum BehaviourDiff {
                         old: oldEvaluator, new: newEvaluator, routes: routesByRule)
                     context.report(result, into: &comparison)
                     guard platform == .android else { continue }
-                    for sides in releaseSides {
+                    // A release reading every rule of both sides as the newest does changes
+                    // nothing of its own.
+                    for sides in releaseSides
+                    where !(sides.old.decidesAndroidAsNewest && sides.new.decidesAndroidAsNewest) {
                         guard
                             let oldLists = base.decisionLists(
                                 before.name, androidRelease: sides.release, host: concrete, platform: platform),

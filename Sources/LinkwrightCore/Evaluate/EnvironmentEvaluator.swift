@@ -107,6 +107,12 @@ public struct EnvironmentEvaluator: Sendable {
         return other
     }
 
+    /// Whether Android's dynamic rules decide every URL as the newest release reads them: the
+    /// newest itself, or a release reading each rule of each file alike.
+    var decidesAndroidAsNewest: Bool {
+        androidRelease == .latest || assetLinks.values.allSatisfy(\.readsEveryRuleAsNewest)
+    }
+
     /// Each host's asset links as `release` reads them, compiled once per domain: every host of
     /// a domain serves the same file in one environment.
     private static func assetLinks(of environment: CompiledEnvironment, release: AndroidRelease)

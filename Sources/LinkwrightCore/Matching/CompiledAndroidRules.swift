@@ -138,6 +138,9 @@ public struct CompiledDynamicRules: Sendable {
         readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }
     }
 
+    /// Whether the release reads every rule as the newest does, so it decides every URL alike.
+    var readsEveryRuleAsNewest: Bool { readOtherwise.isEmpty }
+
     /// The same rules as `release` reads them, sharing their compiled patterns and index: only
     /// the filters each release parses differ (`AndroidFilter`), so another release costs one
     /// parse per pattern.
@@ -273,6 +276,9 @@ public struct CompiledAssetLinks: Sendable {
         self.packages = packages
         self.statements = statements
     }
+
+    /// Whether the file's release reads every dynamic rule as the newest does.
+    var readsEveryRuleAsNewest: Bool { statements.allSatisfy { $0.rules?.readsEveryRuleAsNewest ?? true } }
 
     /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`).
     func reading(_ release: AndroidRelease) -> CompiledAssetLinks {
