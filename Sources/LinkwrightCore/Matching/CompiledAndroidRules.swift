@@ -19,7 +19,7 @@
 ///   Every entry must find its item; order and extra items do not matter.
 public struct CompiledDynamicRules: Sendable {
     let rules: [Rule]
-    let entryIndex: Int
+    private(set) var entryIndex: Int
     public let release: AndroidRelease
     /// Every pattern of every rule, indexed as the newest release reads it: an untraced decision
     /// finds the first matching rule in one pass per part. Every release shares the newest's.
@@ -30,6 +30,10 @@ public struct CompiledDynamicRules: Sendable {
     private let readOtherwise: [Int]
     /// Per rule, whether it is in `readOtherwise`; `nil` when none is.
     private let readOtherwiseMask: [Bool]?
+    /// Equal for two values compiled once and shared (`shared`), whatever statement each serves:
+    /// they hold the same rule objects, so what is made from the rules can be shared too
+    /// (`DecisionList.lists`).
+    let contentID: Int
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with.
@@ -136,7 +140,47 @@ public struct CompiledDynamicRules: Sendable {
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
         readOtherwise = rules.indices.filter { !alike[$0] }
         readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }
+        contentID = Self.compilations.withLock { made in
+            made.count += 1
+            return made.count
+        }
     }
+
+    /// The same compiled rules serving the statement at `entryIndex`.
+    private init(_ other: CompiledDynamicRules, entryIndex: Int) {
+        self = other
+        self.entryIndex = entryIndex
+    }
+
+    /// `components` compiled as `release` reads them, once per process for equal components
+    /// (where each rule was written included): the apps of one file, the environments serving
+    /// one domain and the revisions where its file did not change read the same rules, and a
+    /// changelog compiles each of hundreds of revisions. The newest few are kept.
+    static func shared(_ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease)
+        -> CompiledDynamicRules
+    {
+        let key = SharedKey(components: components, release: release)
+        if let known = compilations.withLock({ $0.recent[key] }) {
+            return CompiledDynamicRules(known, entryIndex: entryIndex)
+        }
+        let compiled =
+            release == .latest
+            ? CompiledDynamicRules(components, entryIndex: entryIndex)
+            : shared(components, entryIndex: entryIndex, release: .latest).reading(release)
+        compilations.withLock { made in
+            if made.recent.count >= 16 { made.recent = [:] }
+            made.recent[key] = compiled
+        }
+        return compiled
+    }
+
+    private struct SharedKey: Hashable {
+        let components: [DynamicComponent]
+        let release: AndroidRelease
+    }
+
+    /// How many values were compiled (the next `contentID`), and the recent shared ones.
+    private static let compilations = LockedValue<(count: Int, recent: [SharedKey: CompiledDynamicRules])>((0, [:]))
 
     /// Whether the release reads every rule as the newest does, so it decides every URL alike.
     var readsEveryRuleAsNewest: Bool { readOtherwise.isEmpty }
@@ -265,7 +309,9 @@ public struct CompiledAssetLinks: Sendable {
             statements.append(
                 (
                     index, package,
-                    statement.dynamicComponents.map { CompiledDynamicRules($0, entryIndex: index, release: release) }
+                    statement.dynamicComponents.map {
+                        CompiledDynamicRules.shared($0, entryIndex: index, release: release)
+                    }
                 ))
         }
         packages = statements.map(\.1).uniqued()

@@ -13,7 +13,7 @@
 /// Rules that can never match (a pattern that does not compile) are left out, and so is a rule
 /// repeating an earlier one's test: the earlier one decides every URL it matches.
 struct DecisionList {
-    let identity: String
+    private(set) var identity: String
     let rules: [ProofRule]
     /// Runs of rules that share one claim: Android's intent filters, each ending with its scope
     /// rule (`scopeRule`); one block without scopes on iOS. Every rule of a block is tried only
@@ -64,9 +64,19 @@ struct DecisionList {
         return (blocks[block].scopes == nil ? 0 : block, block, index - blocks[block].start)
     }
 
+    /// The same rules deciding for another app.
+    func named(_ identity: String) -> DecisionList {
+        var list = self
+        list.identity = identity
+        return list
+    }
+
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
-    /// depend on the files the claims read, not on the host: `made` keeps those made already,
-    /// so the hosts of one domain share them.
+    /// depend on the rules that decide for the app, not on the host or the app's name: `made`
+    /// keeps those made already, so the hosts of one domain and the apps one file's rules serve
+    /// share them. On Android its keys name the compiled rules they read (shared by content,
+    /// `CompiledDynamicRules.shared`), so environments reading the same rules with the same
+    /// `routes` may share one `made`; on iOS they name the host serving the file.
     static func lists(
         _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
         made: inout [String: DecisionList]
@@ -77,9 +87,12 @@ struct DecisionList {
             return environment.iosApps.indices.map { position in
                 let app = environment.iosApps[position]
                 let fileHost = evaluator.iosClaim(app: position, host: host).fileHost
-                let key = "ios\u{1}\(app.appID)\u{1}\(fileHost ?? "")"
-                if let known = made[key] { return known }
                 let file = fileHost.flatMap(evaluator.compiledAASA)
+                let naming =
+                    file.map { file in file.entries.indices.filter { file.entries[$0].appIDs.contains(app.appID) } }
+                    ?? []
+                let key = "ios\u{1}\(fileHost ?? "")\u{1}\(naming)"
+                if let known = made[key] { return known.named(app.appID) }
                 let list = DecisionList(
                     identity: app.appID,
                     blocks: file.map { [(nil, appleRules($0, appID: app.appID, routes: routes))] } ?? [])
@@ -90,15 +103,22 @@ struct DecisionList {
             return environment.androidApps.indices.map { position in
                 let app = environment.androidApps[position]
                 let chain = evaluator.androidClaimChain(app: position, host: host)
-                let key =
-                    "android\u{1}\(app.package)\u{1}"
-                    + chain.map { "\($0.filter.domain)\u{2}\($0.filter.scopes)\u{2}\($0.fileHost)" }.joined(
-                        separator: "\u{1}")
-                if let known = made[key] { return known }
-                let blocks = chain.map { link in
-                    androidBlock(
-                        link.filter, file: evaluator.compiledAssetLinks(fileHost: link.fileHost), package: app.package,
-                        routes: routes)
+                let files = chain.map { evaluator.compiledAssetLinks(fileHost: $0.fileHost) }
+                // What each block decides with: nothing for the package (the block says so by
+                // name), a statement without dynamic rules, or compiled rules.
+                let deciding = zip(chain, files).map { link, file in
+                    let source =
+                        switch file?.deciding(package: app.package) {
+                        case nil: "none\u{3}\(app.package)"
+                        case .some((_, nil)): "all"
+                        case .some((_, let rules?)): "rules\u{3}\(rules.contentID)"
+                        }
+                    return "\(link.filter.scopes)\u{2}\(source)"
+                }
+                let key = "android\u{1}" + deciding.joined(separator: "\u{1}")
+                if let known = made[key] { return known.named(app.package) }
+                let blocks = zip(chain, files).map { link, file in
+                    androidBlock(link.filter, file: file, package: app.package, routes: routes)
                 }
                 let list = DecisionList(identity: app.package, blocks: blocks)
                 made[key] = list

@@ -9,12 +9,20 @@ public struct PolicySnapshot: Sendable {
     /// Decision lists made so far, per evaluator, keyed as `DecisionList.lists` keys them: a
     /// changelog proves each revision against the one before and the one after it, and both
     /// proofs read the same lists. Their rules are immutable, so threads share them.
-    private let decisionLists = LockedValue<[EvaluatorKey: [String: DecisionList]]>([:])
+    private let decisionLists = LockedValue<[ListsKey: [String: DecisionList]]>([:])
     /// The routes rules name, for the newest release's lists.
     private let routeLabels: RouteLabels
 
     private struct EvaluatorKey: Hashable {
         var environment: String
+        var release: AndroidRelease
+    }
+
+    /// Lists made so far are kept per environment on iOS, and per release only on Android,
+    /// whose lists are keyed by the compiled rules they read: every environment reading a
+    /// domain's rules shares them (`DecisionList.lists`).
+    private struct ListsKey: Hashable {
+        var environment: String?
         var release: AndroidRelease
     }
 
@@ -56,7 +64,7 @@ public struct PolicySnapshot: Sendable {
         -> [DecisionList]?
     {
         guard let evaluator = evaluator(name, androidRelease: release) else { return nil }
-        let key = EvaluatorKey(environment: name, release: release)
+        let key = ListsKey(environment: platform == .android ? nil : name, release: release)
         let routes = release == .latest ? routeLabels : RouteLabels()
         // Made under the lock: a second thread asking for the same lists waits for them rather
         // than making them again.
