@@ -449,18 +449,12 @@ public enum BehaviourDiff {
         guard before.iosApps == after.iosApps, let changedFilters = changedIntentFilterHosts(before, after) else {
             return { _ in true }
         }
-        func files(_ environment: CompiledEnvironment) -> [String: String] {
-            var byDomain: [String: String] = [:]
-            var byHost: [String: String] = [:]
-            for site in environment.sites {
-                let text =
-                    byDomain[site.domain]
-                    ?? (site.aasa.map { $0.json.rendered() } ?? "") + "\u{0}"
-                    + (site.assetLinks.map { $0.json.rendered() } ?? "")
-                byDomain[site.domain] = text
-                byHost[site.fileHost.name] = text
-            }
-            return byHost
+        // Compared as documents, which render to the files: equal documents serve equal files
+        // (and unequal ones, say rules that only moved lines, are merely proven again).
+        func files(_ environment: CompiledEnvironment) -> [String: ServedFiles] {
+            Dictionary(
+                environment.sites.map { ($0.fileHost.name, ServedFiles(aasa: $0.aasa, assetLinks: $0.assetLinks)) },
+                uniquingKeysWith: { first, _ in first })
         }
         let old = files(before)
         let new = files(after)
@@ -478,6 +472,11 @@ public enum BehaviourDiff {
                 name = name[name.index(after: dot)...]
             }
         }
+    }
+
+    private struct ServedFiles: Equatable {
+        let aasa: AASADocument?
+        let assetLinks: AssetLinksDocument?
     }
 
     /// The hosts of intent filters that differ between the sides, when the apps and the order of

@@ -40,6 +40,9 @@ public struct EnvironmentEvaluator: Sendable {
     /// differently named apps, so each environment after the first takes them with its app IDs.
     struct CompiledFiles {
         fileprivate var aasa: [AppLinksSection?: CompiledAASA] = [:]
+
+        /// Keeps the files of `other` too.
+        mutating func add(_ other: CompiledFiles) { aasa.merge(other.aasa) { kept, _ in kept } }
     }
 
     /// `init`, taking Apple's files already compiled in `files` and adding those it compiles.

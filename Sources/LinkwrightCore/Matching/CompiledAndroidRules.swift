@@ -30,10 +30,9 @@ public struct CompiledDynamicRules: Sendable {
     private let readOtherwise: [Int]
     /// Per rule, whether it is in `readOtherwise`; `nil` when none is.
     private let readOtherwiseMask: [Bool]?
-    /// Equal for two values compiled once and shared (`shared`), whatever statement each serves:
-    /// they hold the same rule objects, so what is made from the rules can be shared too
-    /// (`DecisionList.lists`).
-    let contentID: Int
+    /// What the rules were compiled from: equal components read by one release decide alike,
+    /// so what is made from them can be shared (`shared`, `DecisionList.lists`).
+    let components: [DynamicComponent]
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with.
@@ -128,11 +127,14 @@ public struct CompiledDynamicRules: Sendable {
     public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
         self.init(
             rules: components.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
-            release: release, index: nil)
+            release: release, index: nil, components: components)
     }
 
     /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
-    private init(rules: [Rule], entryIndex: Int, release: AndroidRelease, index: RuleIndex?) {
+    private init(
+        rules: [Rule], entryIndex: Int, release: AndroidRelease, index: RuleIndex?, components: [DynamicComponent]
+    ) {
+        self.components = components
         self.entryIndex = entryIndex
         self.release = release
         self.rules = rules
@@ -140,10 +142,6 @@ public struct CompiledDynamicRules: Sendable {
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
         readOtherwise = rules.indices.filter { !alike[$0] }
         readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }
-        contentID = Self.compilations.withLock { made in
-            made.count += 1
-            return made.count
-        }
     }
 
     /// The same compiled rules serving the statement at `entryIndex`.
@@ -159,19 +157,24 @@ public struct CompiledDynamicRules: Sendable {
     static func shared(_ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease)
         -> CompiledDynamicRules
     {
-        let key = SharedKey(components: components, release: release)
-        if let known = compilations.withLock({ $0.recent[key] }) {
-            return CompiledDynamicRules(known, entryIndex: entryIndex)
-        }
+        if let known = compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
         let compiled =
             release == .latest
             ? CompiledDynamicRules(components, entryIndex: entryIndex)
-            : shared(components, entryIndex: entryIndex, release: .latest).reading(release)
-        compilations.withLock { made in
-            if made.recent.count >= 16 { made.recent = [:] }
-            made.recent[key] = compiled
-        }
+            : shared(components, entryIndex: entryIndex, release: .latest).derivedReading(release)
+        remember(compiled)
         return compiled
+    }
+
+    private static func compiled(_ components: [DynamicComponent], _ release: AndroidRelease) -> CompiledDynamicRules? {
+        compilations.withLock { $0[SharedKey(components: components, release: release)] }
+    }
+
+    private static func remember(_ compiled: CompiledDynamicRules) {
+        compilations.withLock { made in
+            if made.count >= 16 { made = [:] }
+            made[SharedKey(components: compiled.components, release: compiled.release)] = compiled
+        }
     }
 
     private struct SharedKey: Hashable {
@@ -179,8 +182,8 @@ public struct CompiledDynamicRules: Sendable {
         let release: AndroidRelease
     }
 
-    /// How many values were compiled (the next `contentID`), and the recent shared ones.
-    private static let compilations = LockedValue<(count: Int, recent: [SharedKey: CompiledDynamicRules])>((0, [:]))
+    /// The recent values compiled by `shared`.
+    private static let compilations = LockedValue<[SharedKey: CompiledDynamicRules]>([:])
 
     /// Whether the release reads every rule as the newest does, so it decides every URL alike.
     var readsEveryRuleAsNewest: Bool { readOtherwise.isEmpty }
@@ -188,10 +191,19 @@ public struct CompiledDynamicRules: Sendable {
     /// The same rules as `release` reads them, sharing their compiled patterns and index: only
     /// the filters each release parses differ (`AndroidFilter`), so another release costs one
     /// parse per pattern.
+    /// Read again once for the process per release and equal components (`shared`).
     func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
         guard release != self.release else { return self }
-        return CompiledDynamicRules(
-            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index)
+        if let known = Self.compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
+        let read = derivedReading(release)
+        Self.remember(read)
+        return read
+    }
+
+    private func derivedReading(_ release: AndroidRelease) -> CompiledDynamicRules {
+        CompiledDynamicRules(
+            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index,
+            components: components)
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.

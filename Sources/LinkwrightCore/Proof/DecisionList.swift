@@ -64,6 +64,28 @@ struct DecisionList {
         return (blocks[block].scopes == nil ? 0 : block, block, index - blocks[block].start)
     }
 
+    /// What one app's list is made of: equal keys make equal lists, whatever the app is called.
+    enum ListKey: Hashable {
+        /// iOS: the host serving the file the claim reads, and the file's entries naming the app.
+        case ios(fileHost: String?, entries: [Int])
+        /// Android: per intent filter of the claim, its scopes and what decides within them.
+        case android([Block])
+
+        struct Block: Hashable {
+            let scopes: [String]
+            let decider: Decider
+        }
+
+        enum Decider: Hashable {
+            /// No statement vouches for the package (the block names it).
+            case nothing(package: String)
+            /// A statement without dynamic rules.
+            case everything
+            /// Dynamic rules, as a release reads them.
+            case rules([DynamicComponent], AndroidRelease)
+        }
+    }
+
     /// The same rules deciding for another app.
     func named(_ identity: String) -> DecisionList {
         var list = self
@@ -74,12 +96,12 @@ struct DecisionList {
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
     /// depend on the rules that decide for the app, not on the host or the app's name: `made`
     /// keeps those made already, so the hosts of one domain and the apps one file's rules serve
-    /// share them. On Android its keys name the compiled rules they read (shared by content,
-    /// `CompiledDynamicRules.shared`), so environments reading the same rules with the same
-    /// `routes` may share one `made`; on iOS they name the host serving the file.
+    /// share them. On Android its keys name the rules they read, so environments reading the same
+    /// rules with the same `routes` may share one `made`; on iOS they name the host serving the
+    /// file.
     static func lists(
         _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
-        made: inout [String: DecisionList]
+        made: inout [ListKey: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment
         switch platform {
@@ -91,7 +113,7 @@ struct DecisionList {
                 let naming =
                     file.map { file in file.entries.indices.filter { file.entries[$0].appIDs.contains(app.appID) } }
                     ?? []
-                let key = "ios\u{1}\(fileHost ?? "")\u{1}\(naming)"
+                let key = ListKey.ios(fileHost: fileHost, entries: naming)
                 if let known = made[key] { return known.named(app.appID) }
                 let list = DecisionList(
                     identity: app.appID,
@@ -104,18 +126,16 @@ struct DecisionList {
                 let app = environment.androidApps[position]
                 let chain = evaluator.androidClaimChain(app: position, host: host)
                 let files = chain.map { evaluator.compiledAssetLinks(fileHost: $0.fileHost) }
-                // What each block decides with: nothing for the package (the block says so by
-                // name), a statement without dynamic rules, or compiled rules.
-                let deciding = zip(chain, files).map { link, file in
-                    let source =
-                        switch file?.deciding(package: app.package) {
-                        case nil: "none\u{3}\(app.package)"
-                        case .some((_, nil)): "all"
-                        case .some((_, let rules?)): "rules\u{3}\(rules.contentID)"
-                        }
-                    return "\(link.filter.scopes)\u{2}\(source)"
-                }
-                let key = "android\u{1}" + deciding.joined(separator: "\u{1}")
+                let key = ListKey.android(
+                    zip(chain, files).map { link, file in
+                        let decider: ListKey.Decider =
+                            switch file?.deciding(package: app.package) {
+                            case nil: .nothing(package: app.package)
+                            case .some((_, nil)): .everything
+                            case .some((_, let rules?)): .rules(rules.components, rules.release)
+                            }
+                        return ListKey.Block(scopes: link.filter.scopes.map(\.attribute), decider: decider)
+                    })
                 if let known = made[key] { return known.named(app.package) }
                 let blocks = zip(chain, files).map { link, file in
                     androidBlock(link.filter, file: file, package: app.package, routes: routes)

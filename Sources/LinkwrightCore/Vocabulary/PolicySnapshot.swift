@@ -9,7 +9,10 @@ public struct PolicySnapshot: Sendable {
     /// Decision lists made so far, per evaluator, keyed as `DecisionList.lists` keys them: a
     /// changelog proves each revision against the one before and the one after it, and both
     /// proofs read the same lists. Their rules are immutable, so threads share them.
-    private let decisionLists = LockedValue<[ListsKey: [String: DecisionList]]>([:])
+    private let decisionLists = LockedValue<[ListsKey: [DecisionList.ListKey: DecisionList]]>([:])
+    /// Apple's files compiled for the environments made so far, which later environments
+    /// serving the same rules to other app IDs take (`EnvironmentEvaluator.CompiledFiles`).
+    private let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
     /// The routes rules name, for the newest release's lists.
     private let routeLabels: RouteLabels
 
@@ -44,7 +47,10 @@ public struct PolicySnapshot: Sendable {
             made = latest.reading(androidRelease: release)
         } else {
             guard let environment = compiled.environments.first(where: { $0.name == name }) else { return nil }
-            made = EnvironmentEvaluator(environment, androidRelease: release)
+            // Compiled outside the lock; two environments made at once may both compile a file.
+            var files = compiledFiles.withLock { $0 }
+            made = EnvironmentEvaluator(environment, androidRelease: release, sharing: &files)
+            compiledFiles.withLock { $0.add(files) }
         }
         // Two threads may make the same one; the first kept is the one everyone uses next.
         return evaluators.withLock { cache in
@@ -80,6 +86,7 @@ public struct PolicySnapshot: Sendable {
     public func forgetEvaluators() {
         evaluators.withLock { $0 = [:] }
         decisionLists.withLock { $0 = [:] }
+        compiledFiles.withLock { $0 = EnvironmentEvaluator.CompiledFiles() }
     }
 
     /// Loads and compiles `files`; `nil` with the errors when they do not compile.

@@ -75,32 +75,34 @@ import Testing
         }
     }
 
-    /// Equal components compile once for the process; each statement keeps its own index in
-    /// decisions. Other rules, another place in the file or another release compile apart.
-    @Test func dynamicRulesCompileOncePerContent() throws {
+    /// Rules compiled once for the process and shared by statements (and read again for another
+    /// release) decide as a compilation of their own does, each naming its own statement.
+    @Test func sharedDynamicRulesDecideAsTheirOwnCompilation() throws {
         let at = { (line: Int) in SourceLocation(file: "domains/example.yaml", line: line, column: 9) }
         let components = [
             DynamicComponent(path: "/a/*", origin: at(4)),
             DynamicComponent(path: "/b/?*", exclude: true, origin: at(5)),
+            DynamicComponent(path: "/c.d", origin: at(6)),
         ]
-        let first = CompiledDynamicRules.shared(components, entryIndex: 0, release: .latest)
-        let second = CompiledDynamicRules.shared(components, entryIndex: 3, release: .latest)
-        #expect(first.contentID == second.contentID)
-        let url = try #require(LinkURL("https://example.com/a/x"))
-        #expect(first.decision(for: url).entryIndex == 0 && second.decision(for: url).entryIndex == 3)
-        var moved = components
-        moved[1].origin = at(6)
-        var edited = components
-        edited[0].path = "/a/y*"
-        for other in [
-            CompiledDynamicRules.shared(moved, entryIndex: 0, release: .latest),
-            CompiledDynamicRules.shared(edited, entryIndex: 0, release: .latest),
-            CompiledDynamicRules.shared(components, entryIndex: 0, release: .android15Initial),
-        ] {
-            #expect(other.contentID != first.contentID)
+        for release in AndroidRelease.allCases {
+            let own = CompiledDynamicRules(components, entryIndex: 2, release: release)
+            let asked = [
+                CompiledDynamicRules.shared(components, entryIndex: 2, release: release),
+                CompiledDynamicRules.shared(components, entryIndex: 0, release: .latest).reading(release),
+                CompiledDynamicRules.shared(components, entryIndex: 2, release: release),
+            ]
+            for path in ["/a/x", "/b/", "/b/x", "/c.d", "/cxd", "/"] {
+                let url = try #require(LinkURL("https://example.com" + path))
+                let expected = own.decision(for: url)
+                for (position, rules) in asked.enumerated() {
+                    let decision = rules.decision(for: url)
+                    #expect(
+                        decision.outcome == expected.outcome && decision.ruleIndex == expected.ruleIndex
+                            && decision.origin == expected.origin,
+                        "\(release) \(path) (\(position))")
+                    #expect(decision.entryIndex == (position == 1 ? 0 : 2) || decision.outcome == .noMatch)
+                }
+            }
         }
-        #expect(
-            CompiledDynamicRules.shared(components, entryIndex: 0, release: .android15Initial).contentID
-                == CompiledDynamicRules.shared(components, entryIndex: 1, release: .android15Initial).contentID)
     }
 }
