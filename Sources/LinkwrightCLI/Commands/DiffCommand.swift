@@ -43,7 +43,7 @@ struct DiffCommand: Command {
         let report = CheckReport(
             title: "linkwright diff", base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
-                + BehaviourDiff.changes(from: behaviour?.observations ?? []),
+                + (behaviour?.changes ?? []),
             unproven: behaviour?.unproven ?? [], notes: comparison.notes,
             pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
         try terminal.print(report, as: arguments[Self.format])
