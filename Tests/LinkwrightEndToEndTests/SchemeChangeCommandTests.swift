@@ -14,7 +14,7 @@ import Testing
 
     static let signIn = """
                   - path: /oauth/callback
-                    query: {code: "?*", state: "?*"}
+                    query: {code: "?*", state: "?*", error: ""}  # absent or empty: an error never signs in
                     route: oauthCallback
                     params: {code: query code, state: query state}
 
@@ -29,35 +29,41 @@ import Testing
 
         """
 
-    /// v1 the example; v2 tries production's OAuth error entry first, and the museum's kiosk
-    /// scheme is for replies from another app.
-    private func swappedEntries() throws -> GitFixture {
+    /// v1 the example; v2 lets production's sign-in entry take redirects carrying an error too
+    /// (it comes first), and the museum's kiosk scheme is for replies from another app.
+    private func widenedSignIn() throws -> GitFixture {
         let fixture = try GitFixture()
         let files = try RouteChangeCommandTests.example()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let production = try #require(files["environments/production.yaml"] ?? nil)
         #expect(production.contains(Self.signIn + Self.failed))
-        let swapped = production.replacingOccurrences(of: Self.signIn + Self.failed, with: Self.failed + Self.signIn)
-            .replacingOccurrences(
-                of: "      com.example.museo:\n        purpose: deep-links",
-                with: "      com.example.museo:\n        purpose: app-callback")
-        try fixture.commit("Errors first; kiosk replies", ["environments/production.yaml": swapped])
+        let widened = production.replacingOccurrences(
+            of: Self.signIn, with: Self.signIn.replacingOccurrences(of: ", error: \"\"}", with: "}")
+        )
+        .replacingOccurrences(
+            of: "      com.example.museo:\n        purpose: deep-links",
+            with: "      com.example.museo:\n        purpose: app-callback")
+        try fixture.commit("Sign in whatever the error; kiosk replies", ["environments/production.yaml": widened])
         try fixture.git("tag", "v2")
         return fixture
     }
 
     static let routeChange =
-        "  production scheme es.emergencias.app: emergencias now routes to oauthFailed(error: a, state: a) instead of oauthCallback(code: a, state: a)\n"
+        "  production scheme es.emergencias.app: emergencias now routes to oauthCallback(code: a, state: a) instead of oauthFailed(error: a, state: a)\n"
         + "    e.g. es.emergencias.app:/oauth/callback?code=a&error=a&state=a\n"
+        // Apple's dictionaries need every occurrence of an item to match: an empty `error` beside
+        // another kept the base's sign-in entry from matching, and the error entry too.
+        + "  production scheme es.emergencias.app: emergencias now routes to oauthCallback(code: a, state: a) instead of no destination (no route entry matches)\n"
+        + "    e.g. es.emergencias.app:/oauth/callback?code=a&error&error=a&state=a\n"
     static let purposeChange = "  production scheme com.example.museo: changed for museo: deep-links → app-callback\n"
 
     @Test func diffListsTheSchemesChangesAndItsJSONFollowsTheSchema() throws {
-        let fixture = try swappedEntries()
+        let fixture = try widenedSignIn()
         let text = try linkwright(["diff", "v1", "v2"], fixture)
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains(Self.purposeChange + Self.routeChange), "\(text)")
-        #expect(text.stdout.hasSuffix("1 behaviour change\n"), "\(text)")
+        #expect(text.stdout.hasSuffix("2 behaviour changes\n"), "\(text)")
         let json = try linkwright(["diff", "v1", "v2", "--format", "json"], fixture)
         let script = """
             import json, sys, jsonschema
@@ -72,19 +78,26 @@ import Testing
         #expect(
             checked.stdout
                 == "scheme_changed com.example.museo None None museo deep-links -> app-callback [] True\n"
-                + "changes_route es.emergencias.app None None emergencias oauthCallback(code: a, state: a) -> "
-                + "oauthFailed(error: a, state: a) ['es.emergencias.app:/oauth/callback?code=a&error=a&state=a'] True\n",
+                + "changes_route es.emergencias.app None None emergencias oauthFailed(error: a, state: a) -> "
+                + "oauthCallback(code: a, state: a) ['es.emergencias.app:/oauth/callback?code=a&error=a&state=a'] True\n"
+                + "changes_route es.emergencias.app None None emergencias no destination (no route entry matches) -> "
+                + "oauthCallback(code: a, state: a) ['es.emergencias.app:/oauth/callback?code=a&error&error=a&state=a'] True\n",
             "\(checked)")
     }
 
+    /// The example's expectation of a redirect carrying a code and an error fails too.
     @Test func checkReportsTheRouteChangeWithItsWitness() throws {
-        let result = try linkwright(["check", "--against", "v1"], try swappedEntries())
-        #expect(result.status == 0, "\(result)")
+        let result = try linkwright(["check", "--against", "v1"], try widenedSignIn())
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stdout.contains(
+                "error=server_error on android: expected emergencias at oauthFailed(error: server_error, state: c81d), "
+                    + "got emergencias at oauthCallback(code: 4f2a, state: c81d)"), "\(result)")
         #expect(result.stdout.contains(Self.purposeChange + Self.routeChange), "\(result)")
     }
 
     @Test func changelogWritesTheSchemesChangesUnderTheirOwnHeadings() throws {
-        let result = try linkwright(["changelog"], try swappedEntries())
+        let result = try linkwright(["changelog"], try widenedSignIn())
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.contains(
@@ -94,7 +107,38 @@ import Testing
             result.stdout.contains(
                 "### production · scheme es.emergencias.app\n\n- Links to "
                     + "`es.emergencias.app:/oauth/callback?code=a&error=a&state=a` now open emergencias at "
-                    + "`oauthFailed(error: a, state: a)` instead of at `oauthCallback(code: a, state: a)`.\n"),
+                    + "`oauthCallback(code: a, state: a)` instead of at `oauthFailed(error: a, state: a)`.\n"),
+            "\(result)")
+    }
+
+    /// v2 drops production's OAuth error entry: the provider's error redirects still open the app.
+    @Test func checkBlocksARemovedSchemeRouteProductionStillDeclares() throws {
+        let fixture = try GitFixture()
+        let files = try RouteChangeCommandTests.example()
+        try fixture.commit("Example", files)
+        try fixture.git("tag", "v1")
+        let production = try #require(files["environments/production.yaml"] ?? nil)
+        let expected = ["access_denied", "server_error"].map { "route: \"oauthFailed(error: \($0), state: c81d)\"" }
+        #expect(expected.allSatisfy(production.contains))
+        try fixture.commit(
+            "No error screen",
+            [
+                "environments/production.yaml": production.replacingOccurrences(of: Self.failed, with: "")
+                    .replacingOccurrences(of: expected[0], with: "route: none")
+                    .replacingOccurrences(of: expected[1], with: "route: none")
+            ])
+        let result = try linkwright(["check", "--against", "v1"], fixture)
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stdout.contains(
+                "route oauthFailed is removed from scheme es.emergencias.app, but production still declares it for "
+                    + "emergencias in production, and its URLs open the app (now no destination) [ROUTE_REMOVED]"),
+            "\(result)")
+        #expect(
+            result.stdout.contains(
+                "  production scheme es.emergencias.app: emergencias now routes to no destination (no route entry matches) "
+                    + "instead of oauthFailed(error: a, state: nil)\n    e.g. es.emergencias.app:/oauth/callback?error=a\n"
+            ),
             "\(result)")
     }
 

@@ -70,25 +70,13 @@ public enum SchemeRouteDiff {
         var changes: [LinkChange] = []
         var unproven: [BehaviourDiff.Unproven] = []
         var budget = ProofBudget(remaining: limits.total)
-        for environment in head.compiled.environments {
-            guard base.compiled.environments.contains(where: { $0.name == environment.name }),
-                let new = head.configuration.environment(named: environment.name),
-                let old = base.configuration.environment(named: environment.name)
-            else { continue }
-            for app in new.apps {
-                for scheme in app.schemes {
-                    guard
-                        let before = old.app(named: app.name.value)?.schemes.first(where: {
-                            $0.name.value == scheme.name.value
-                        })
-                    else { continue }
-                    let sides = SchemeSides(environment: environment.name, app: app, old: before, new: scheme)
-                    guard sides.entriesChanged else { continue }
-                    let found = sides.compare(limits: limits, budget: &budget)
-                    changes += found.changes
-                    unproven += found.unproven
-                }
-            }
+        for declared in SchemeOnBothSides.all(base: base, head: head) {
+            let sides = SchemeSides(
+                environment: declared.environment.name, app: declared.app, old: declared.old, new: declared.new)
+            guard sides.entriesChanged else { continue }
+            let found = sides.compare(limits: limits, budget: &budget)
+            changes += found.changes
+            unproven += found.unproven
         }
         return (changes, unproven)
     }
@@ -222,6 +210,33 @@ public enum SchemeRouteDiff {
             blocks: [
                 (nil, DecisionList.appleRules(file, appID: appID, routes: RouteLabels(schemeRoutes: scheme.routes)))
             ])
+    }
+}
+
+/// A custom scheme one app of one environment declares on both sides of a comparison: what the
+/// scheme route diff compares and `ROUTE_REMOVED` checks.
+struct SchemeOnBothSides {
+    var environment: CompiledEnvironment
+    var app: AppDefinition
+    var old: CustomScheme
+    var new: CustomScheme
+
+    /// For every environment compiled on both sides, in the head's order, each app's schemes
+    /// (the head's apps and schemes in file order) that the same app declares at the base.
+    static func all(base: PolicySnapshot, head: PolicySnapshot) -> [SchemeOnBothSides] {
+        head.compiled.environments.flatMap { environment -> [SchemeOnBothSides] in
+            guard base.compiled.environments.contains(where: { $0.name == environment.name }),
+                let new = head.configuration.environment(named: environment.name),
+                let old = base.configuration.environment(named: environment.name)
+            else { return [] }
+            return new.apps.flatMap { app in
+                app.schemes.compactMap { scheme in
+                    old.app(named: app.name.value)?.schemes.first { $0.name.value == scheme.name.value }.map {
+                        SchemeOnBothSides(environment: environment, app: app, old: $0, new: scheme)
+                    }
+                }
+            }
+        }
     }
 }
 
