@@ -64,6 +64,15 @@ import Testing
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains(Self.purposeChange + Self.routeChange), "\(text)")
         #expect(text.stdout.hasSuffix("2 behaviour changes\n"), "\(text)")
+        // The pull-request comment's table names the scheme where a host would be.
+        let markdown = try linkwright(["diff", "v1", "v2", "--format", "markdown"], fixture)
+        #expect(
+            markdown.stdout.contains(
+                "| scheme com.example.museo |  | changed for museo: deep-links → app-callback |  |\n"
+                    + "| scheme es.emergencias.app |  | emergencias now routes to oauthCallback(code: a, state: a) instead of "
+                    + "oauthFailed(error: a, state: a) | `es.emergencias.app:/oauth/callback?code=a&error=a&state=a` |\n"
+            ),
+            "\(markdown)")
         let json = try linkwright(["diff", "v1", "v2", "--format", "json"], fixture)
         let script = """
             import json, sys, jsonschema
