@@ -30,7 +30,8 @@ import Testing
         """
 
     /// v1 the example; v2 lets production's sign-in entry take redirects carrying an error too
-    /// (it comes first), and the museum's kiosk scheme is for replies from another app.
+    /// (it comes first), which staging and development take with `routes_from`, and the
+    /// museum's kiosk schemes of production and staging are for replies from another app.
     private func widenedSignIn() throws -> GitFixture {
         let fixture = try GitFixture()
         let files = try RouteChangeCommandTests.example()
@@ -44,7 +45,14 @@ import Testing
         .replacingOccurrences(
             of: "      com.example.museo:\n        purpose: deep-links",
             with: "      com.example.museo:\n        purpose: app-callback")
-        try fixture.commit("Sign in whatever the error; kiosk replies", ["environments/production.yaml": widened])
+        let staging = try #require(files["environments/staging.yaml"] ?? nil)
+        let replies = staging.replacingOccurrences(
+            of: "      com.example.museo.staging:\n        purpose: deep-links",
+            with: "      com.example.museo.staging:\n        purpose: app-callback")
+        #expect(replies != staging)
+        try fixture.commit(
+            "Sign in whatever the error; kiosk replies",
+            ["environments/production.yaml": widened, "environments/staging.yaml": replies])
         try fixture.git("tag", "v2")
         return fixture
     }
@@ -56,14 +64,23 @@ import Testing
         // another kept the base's sign-in entry from matching, and the error entry too.
         + "  production scheme es.emergencias.app: emergencias now routes to oauthCallback(code: a, state: a) instead of no destination (no route entry matches)\n"
         + "    e.g. es.emergencias.app:/oauth/callback?code=a&error&error=a&state=a\n"
-    static let purposeChange = "  production scheme com.example.museo: changed for museo: deep-links → app-callback\n"
+    static let purposeChange =
+        "  production scheme com.example.museo: changed for museo: deep-links → app-callback\n"
+        + "  staging scheme com.example.museo.staging: changed for museo: deep-links → app-callback\n"
 
     @Test func diffListsTheSchemesChangesAndItsJSONFollowsTheSchema() throws {
         let fixture = try widenedSignIn()
         let text = try linkwright(["diff", "v1", "v2"], fixture)
         #expect(text.status == 0, "\(text)")
-        #expect(text.stdout.contains(Self.purposeChange + Self.routeChange), "\(text)")
-        #expect(text.stdout.hasSuffix("2 behaviour changes\n"), "\(text)")
+        #expect(text.stdout.hasPrefix("changes:\n" + Self.purposeChange), "\(text)")
+        #expect(text.stdout.contains(Self.routeChange), "\(text)")
+        // The environments taking production's routes change with them.
+        #expect(
+            text.stdout.contains(
+                "  staging scheme es.emergencias.app.staging: emergencias now routes to oauthCallback(code: a, state: a) "
+                    + "instead of oauthFailed(error: a, state: a)\n"
+                    + "    e.g. es.emergencias.app.staging:/oauth/callback?code=a&error=a&state=a\n"), "\(text)")
+        #expect(text.stdout.hasSuffix("6 behaviour changes\n"), "\(text)")
         // The pull-request comment's table names the scheme where a host would be.
         let markdown = try linkwright(["diff", "v1", "v2", "--format", "markdown"], fixture)
         #expect(
@@ -79,6 +96,7 @@ import Testing
             report = json.loads(sys.argv[2])
             jsonschema.validate(report, json.load(open(sys.argv[1])))
             for c in report["changes"]:
+                if c["environment"] != "production": continue
                 print(c["kind"], c.get("scheme"), c["host"], c["platform"], c["app"], c["before"], "->", c["after"], c["witnesses"], c["exact"])
             """
         let checked = try python(
@@ -102,7 +120,8 @@ import Testing
             result.stdout.contains(
                 "error=server_error on android: expected emergencias at oauthFailed(error: server_error, state: c81d), "
                     + "got emergencias at oauthCallback(code: 4f2a, state: c81d)"), "\(result)")
-        #expect(result.stdout.contains(Self.purposeChange + Self.routeChange), "\(result)")
+        #expect(result.stdout.contains(Self.purposeChange), "\(result)")
+        #expect(result.stdout.contains(Self.routeChange), "\(result)")
     }
 
     @Test func changelogWritesTheSchemesChangesUnderTheirOwnHeadings() throws {

@@ -172,6 +172,36 @@ import Testing
         #expect(changes.map(\.kind) == [.schemeAdded, .schemeRemoved], "\(changes)")
     }
 
+    // MARK: Routes shared with routes_from
+
+    /// The shop's production scheme with `routes`, and staging's taking them.
+    static func shared(_ routes: String) -> [String: String] {
+        routed(routes).declaringSchemes(
+            "      com.example.shop.staging:\n        purpose: oauth-callback\n        callback: /oauth/callback\n"
+                + "        routes_from: production\n", in: "staging")
+    }
+
+    @Test func aSchemeTakesTheRoutesOfTheSameAppsSchemeWithItsPurpose() throws {
+        let configuration = try snapshot(Self.shared(Self.signIn + Self.failed)).configuration
+        let staging = try #require(configuration.environment(named: "staging")?.app(named: "shop")?.schemes.first)
+        let production = try #require(configuration.environment(named: "production")?.app(named: "shop")?.schemes.first)
+        #expect(staging.routes.map(\.location) == production.routes.map(\.location))
+        #expect(
+            staging.routes.map(\.location.file) == ["environments/production.yaml", "environments/production.yaml"])
+        #expect(staging.routes.compactMap(\.route?.destination) == ["signedIn", "signInFailed"])
+        #expect(staging.routesFrom?.value == "production" && production.routesFrom == nil)
+    }
+
+    @Test func aChangeToSharedRoutesChangesEveryEnvironmentTakingThem() throws {
+        let changes = try changes(Self.shared(Self.signIn + Self.failed), Self.shared(Self.signIn))
+            .filter { $0.kind == .changesRoute }
+        #expect(changes.map(\.environment) == ["production", "staging"], "\(changes)")
+        #expect(changes.map(\.scheme) == ["com.example.shop", "com.example.shop.staging"])
+        #expect(changes.last?.witnesses == ["com.example.shop.staging:/oauth/callback?error=a"])
+        // Where the routes are written.
+        #expect(changes.last?.location?.file == "environments/production.yaml")
+    }
+
     @Test func anUnsettledEntryPairIsListedAsUnproven() throws {
         let base = try snapshot(Self.routed(Self.signIn + Self.failed))
         let head = try snapshot(Self.routed(Self.failed + Self.signIn))
