@@ -12,8 +12,10 @@ struct DiffCommand: Command {
         abstract: "Show how link behaviour and declarations differ between revisions",
         discussion: """
             Compares compiled results, not YAML text, per environment, host, platform and app: hosts,
-            apps and signing keys added or removed, entitlement entries, and rules added, removed,
-            changed or moved. Without arguments BASE is HEAD and the head is the working tree; with
+            apps and signing keys added or removed, entitlement entries, custom schemes declared,
+            dropped or given another purpose, and rules added, removed, changed or moved; then the
+            URLs that open another app, the web, or another destination of the app's router (a
+            custom scheme's URLs too). Without arguments BASE is HEAD and the head is the working tree; with
             one, the working tree is compared with the merge-base of HEAD and BASE (--no-merge-base:
             with BASE itself); with two, the revisions are compared directly. Exit 0.
             """,
@@ -43,7 +45,7 @@ struct DiffCommand: Command {
         let report = CheckReport(
             title: "linkwright diff", base: comparison.baseRevision, head: comparison.headRevision, findings: [],
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
-                + BehaviourDiff.changes(from: behaviour?.observations ?? []),
+                + (behaviour?.changes ?? []),
             unproven: behaviour?.unproven ?? [], notes: comparison.notes,
             pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
         try terminal.print(report, as: arguments[Self.format])

@@ -16,10 +16,10 @@ struct PromoteCommand: Command {
             TARGET gets everything SOURCE has that it does not: rules and applinks entries limited to
             SOURCE, expectations limited to SOURCE (replacing TARGET's own for the same URL), and
             domain contracts SOURCE serves, on a TARGET host named like TARGET's others. TARGET keeps
-            its own hosts, apps, team, signing keys and mode. The plan lists the edits, the URLs of
-            TARGET that change behaviour, and the policy findings the promotion introduces; a
-            blocking finding (unless approved in policies/) or anything that must not be promoted
-            stops it (exit 1).
+            its own hosts, apps (their custom schemes too), team, signing keys and mode. The plan
+            lists the edits, what stays in SOURCE, the URLs of TARGET that change behaviour, and the
+            policy findings the promotion introduces; a blocking finding (unless approved in
+            policies/) or anything that must not be promoted stops it (exit 1).
             --write applies the edits to the YAML files, keeping comments and formatting, all files
             or none, and proves that the files on disk compile to exactly the plan. It refuses files
             with uncommitted changes. When git tracks the output folder's manifest (the output is

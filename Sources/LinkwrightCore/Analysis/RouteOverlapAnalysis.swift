@@ -1,6 +1,7 @@
-/// Rules of one `details` entry that lead to different router destinations and can match one URL
-/// (`ROUTE_OVERLAP`). The earlier rule decides such a URL, so the later rule's destination never
-/// sees it: usually a pattern written wider than meant. Found like the rule analyses: a shortest
+/// Rules of one `details` entry, or entries of one custom scheme's `routes:`, that lead to
+/// different router destinations and can match one URL (`ROUTE_OVERLAP`). The earlier rule
+/// decides such a URL, so the later rule's destination never sees it: usually a pattern written
+/// wider than meant. Found like the rule analyses: a shortest
 /// common value per part, searched on the matching automata, then the whole URL decided again
 /// as the device decides it, so every reported witness really goes to the earlier rule's route.
 public struct RouteOverlapAnalysis: Sendable {
@@ -21,36 +22,69 @@ public struct RouteOverlapAnalysis: Sendable {
                 let routes = domain.routesByRule
                 guard !routes.isEmpty else { continue }
                 for entry in CompiledAASA(document).entries {
-                    let routed = entry.rules.compactMap { rule -> (CompiledAASA.Rule, String)? in
-                        guard !rule.exclude, let origin = rule.origin, let name = routes[origin]?.destination else {
-                            return nil
-                        }
-                        return (rule, name)
-                    }
-                    for (laterIndex, (later, laterRoute)) in routed.enumerated() {
-                        for (earlier, earlierRoute) in routed[..<laterIndex] where earlierRoute != laterRoute {
-                            let pair = [earlier.origin!, later.origin!]
-                            guard !reported.contains(pair),
-                                let witness = commonURL(earlier, later),
-                                let url = LinkURL(witness)?.on(host: URLSamples.host(for: host)),
-                                evaluator.verdicts(for: url, platform: .ios).contains(where: {
-                                    $0.opens && $0.decision.origin == earlier.origin
-                                })
-                            else { continue }
-                            reported.insert(pair)
-                            diagnostics.report(
-                                .routeOverlap,
-                                "\(url) matches this rule (route \(laterRoute)) but goes to route \(earlierRoute): the rule at \(earlier.origin!) decides it first",
-                                at: later.origin!,
-                                hint:
-                                    "make the patterns disjoint (a narrower pattern, or an exclude first), or lead both rules to one route"
-                            )
-                        }
-                    }
+                    report(
+                        Self.routed(entry.rules, routes), noun: "rule",
+                        url: { LinkURL($0)?.on(host: URLSamples.host(for: host)) },
+                        decidedBy: { url, earlier in
+                            evaluator.verdicts(for: url, platform: .ios).contains {
+                                $0.opens && $0.decision.origin == earlier.origin
+                            }
+                        }, reported: &reported, into: &diagnostics)
                 }
             }
         }
+        // A custom scheme's entries are one ordered list too, and its router returns the first
+        // matching entry's destination (`CompiledSchemeRoutes`).
+        let checked = Set(compiled.environments.map(\.name))
+        for environment in configuration.environments where checked.contains(environment.name) {
+            for scheme in environment.apps.flatMap(\.schemes) {
+                let router = CompiledSchemeRoutes(scheme)
+                let routes = Dictionary(
+                    scheme.routes.compactMap { rule in rule.route.map { (rule.location, $0) } },
+                    uniquingKeysWith: { first, _ in first })
+                report(
+                    Self.routed(router.rules, routes), noun: "entry",
+                    url: { LinkURL.customScheme(scheme.name.value + ":" + $0) },
+                    decidedBy: { url, earlier in router.answer(for: url).origin == earlier.origin },
+                    reported: &reported, into: &diagnostics)
+            }
+        }
         return diagnostics.sorted
+    }
+
+    /// The rules that open with a destination, in order, each with the destination's name.
+    private static func routed(_ rules: [CompiledAASA.Rule], _ routes: [SourceLocation: Route])
+        -> [(rule: CompiledAASA.Rule, route: String)]
+    {
+        rules.compactMap { rule in
+            guard !rule.exclude, let origin = rule.origin, let name = routes[origin]?.destination else { return nil }
+            return (rule, name)
+        }
+    }
+
+    /// Reports each pair of `routed` leading to different destinations at the later one, with a
+    /// common URL (`url` makes it whole) that `decidedBy` confirms the earlier one decides.
+    private func report(
+        _ routed: [(rule: CompiledAASA.Rule, route: String)], noun: String, url: (String) -> LinkURL?,
+        decidedBy: (LinkURL, CompiledAASA.Rule) -> Bool, reported: inout Set<[SourceLocation]>,
+        into diagnostics: inout DiagnosticBag
+    ) {
+        for (laterIndex, (later, laterRoute)) in routed.enumerated() {
+            for (earlier, earlierRoute) in routed[..<laterIndex] where earlierRoute != laterRoute {
+                let pair = [earlier.origin!, later.origin!]
+                guard !reported.contains(pair), let witness = commonURL(earlier, later).flatMap(url),
+                    decidedBy(witness, earlier)
+                else { continue }
+                reported.insert(pair)
+                diagnostics.report(
+                    .routeOverlap,
+                    "\(witness) matches this \(noun) (route \(laterRoute)) but goes to route \(earlierRoute): the \(noun) at \(earlier.origin!) decides it first",
+                    at: later.origin!,
+                    hint:
+                        "make the patterns disjoint (a narrower pattern, or an exclude first), or lead both \(noun == "rule" ? "rules" : "entries") to one route"
+                )
+            }
+        }
     }
 
     /// A shortest URL, part by part, that both rules match, or `nil` when there is none, the

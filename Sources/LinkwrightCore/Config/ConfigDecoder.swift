@@ -72,8 +72,16 @@ struct ConfigDecoder {
         let expectations = map["expectations"].flatMap { reader.list($0, of: "expectations") }?.compactMap {
             schemeExpectation($0, scheme: pair.key.value)
         }
+        var routesFrom = map["routes_from"].flatMap { reader.string($0, "environment name") }
+        if let both = routesFrom, map["routes"] != nil {
+            diagnostics.report(
+                .conflictingKeys, "a scheme takes routes or routes_from, not both", at: both.location,
+                hint: "keep routes: to write this environment's own, or routes_from: to take another's")
+            // Reported once: the other environment is not looked up for a scheme that errs already.
+            routesFrom = nil
+        }
         return CustomScheme(
-            name: pair.key, purpose: purpose, callbackPath: callback, routes: routes ?? [],
+            name: pair.key, purpose: purpose, callbackPath: callback, routes: routes ?? [], routesFrom: routesFrom,
             expectations: expectations ?? [])
     }
 

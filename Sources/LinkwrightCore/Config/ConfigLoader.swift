@@ -87,6 +87,7 @@ public struct ConfigLoader: Sendable {
                 .noEnvironments, "no environment files found in environments/", at: nil,
                 hint: "run linkwright in the folder that holds environments/ and domains/, or pass --config DIR")
         }
+        SchemeRouteSharing.resolve(&environments, into: &decoder.diagnostics)
         let configuration = Configuration(environments: environments, domains: domains, policies: policies)
         var diagnostics = decoder.diagnostics
         var validator = ConfigValidator(configuration, unloadable: unloadable)

@@ -76,6 +76,10 @@ public enum ConfigSchema {
                 "Where the app's router takes the scheme's URLs (scheme:/path?query, no authority): the first entry whose path and query items match decides."
             ),
             SchemaField(
+                "routes_from", .string(pattern: namePattern),
+                "Instead of routes: the routes of the same app's scheme with the same purpose in this environment, e.g. production in staging's file, where the scheme is named for staging's build."
+            ),
+            SchemaField(
                 "expectations", .list(.object(schemeExpectation)),
                 "URLs of this scheme and the route each must reach, for `linkwright test`."),
         ])

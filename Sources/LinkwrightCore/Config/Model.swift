@@ -76,6 +76,10 @@ public struct CustomScheme: Sendable {
     /// rules are (path and query items only; no fragment, flags or variables). Empty: the
     /// scheme names no destinations, and its URLs open the app at none.
     public var routes: [Rule] = []
+    /// `routes_from:`: the environment whose same app's scheme of the same purpose lends its
+    /// `routes` (`SchemeRouteSharing` copies them in after loading, entries keeping their
+    /// locations there).
+    public var routesFrom: Located<String>? = nil
     /// `expectations:`: URLs of the scheme and the route they must reach, for `linkwright test`.
     public var expectations: [Expectation] = []
 }

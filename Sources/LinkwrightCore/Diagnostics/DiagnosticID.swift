@@ -454,7 +454,7 @@ extension DiagnosticID {
         case .routeOverlap:
             (
                 .warning, .ruleAnalysis,
-                "A URL (the witness) matches a rule and an earlier one of the same entry that leads to another route, so it never reaches this rule's route."
+                "A URL (the witness) matches a rule and an earlier one of the same entry (or two entries of one custom scheme's routes) leading to another route, so it never reaches the later one's route."
             )
         case .catchAll: (.note, .ruleAnalysis, "A rule that matches every URL.")
         case .neverMatches: (.warning, .ruleAnalysis, "A rule no URL can match.")

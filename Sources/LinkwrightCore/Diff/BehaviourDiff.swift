@@ -141,6 +141,13 @@ public enum BehaviourDiff {
     public struct Comparison: Sendable {
         public var observations: [Observation] = []
         public var unproven: [Unproven] = []
+        /// Where the app's router takes URLs of custom schemes whose routes changed
+        /// (`SchemeRouteDiff`): `changes_route` only, the scheme's URLs opening the app either way.
+        public var schemeRouteChanges: [LinkChange] = []
+
+        /// Every behaviour change: the observations' (`BehaviourDiff.changes(from:)`), then the
+        /// schemes'.
+        public var changes: [LinkChange] { BehaviourDiff.changes(from: observations) + schemeRouteChanges }
     }
 
     /// Every URL whose outcome differs for some app, on hosts served on both sides.
@@ -246,6 +253,9 @@ public enum BehaviourDiff {
                 }
             }
         }
+        let schemes = SchemeRouteDiff.compare(base: base, head: head, limits: limits)
+        comparison.schemeRouteChanges = schemes.changes
+        comparison.unproven += schemes.unproven
         return comparison
     }
 
@@ -371,22 +381,7 @@ public enum BehaviourDiff {
             let parameters = [(verdicts.0, routes.old), (verdicts.1, routes.new)].flatMap { verdict, routes in
                 verdict?.decision.origin.flatMap { routes[$0] }?.parameters ?? []
             }
-            let segments = parameters.compactMap { parameter -> Int? in
-                if case .pathSegment(let position) = parameter.source { return position }
-                return nil
-            }
-            let items = parameters.compactMap { parameter -> String? in
-                if case .queryItem(let name) = parameter.source { return name + "=q" }
-                return nil
-            }
-            let present = url.path.split(separator: "/").count
-            var candidate = url
-            // Values that tell the sources apart: `s3` for the third segment, `q` for an item.
-            if let needed = segments.max(), needed > present {
-                candidate.path += (present + 1...needed).map { "/s\($0)" }.joined()
-            }
-            if !items.isEmpty { candidate.query = ((url.query.map { [$0] } ?? []) + items).joined(separator: "&") }
-            guard candidate != url else { return nil }
+            guard let candidate = url.holdingValues(of: parameters) else { return nil }
             let observation = Observation(
                 environment: environment, host: host, platform: platform, identity: identity,
                 url: candidate.description,
@@ -500,7 +495,7 @@ public enum BehaviourDiff {
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
     public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         guard let base else { return [] }
-        return changes(from: compare(base: base, head: head).observations)
+        return compare(base: base, head: head).changes
     }
 
     /// Behaviour changes from observations already made (see `PolicyContext.behaviourObservations`):

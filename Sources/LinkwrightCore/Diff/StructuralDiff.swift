@@ -1,7 +1,7 @@
 /// What changed between two compiled configurations, structurally: hosts, apps, signing keys,
-/// entitlement entries, and rules added, removed, changed or moved (order decides which rule
-/// wins). Rules compare by what they mean after the defaults hierarchy, so moving a flag into
-/// `defaults` or renaming a file is no change.
+/// entitlement entries, the apps' custom schemes (`SchemeDiff.swift`), and rules added, removed,
+/// changed or moved (order decides which rule wins). Rules compare by what they mean after the
+/// defaults hierarchy, so moving a flag into `defaults` or renaming a file is no change.
 public enum StructuralDiff {
     public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
         var changes: [LinkChange] = []
@@ -17,6 +17,7 @@ public enum StructuralDiff {
             changes += hosts(before, after, context)
             changes += sites(before, after, context)
             changes += entitlements(before, after, context)
+            changes += schemes(context)
             changes += rules(before, after, context)
         }
         return changes

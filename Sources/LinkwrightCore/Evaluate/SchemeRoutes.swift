@@ -22,6 +22,9 @@ public struct CompiledSchemeRoutes: Sendable {
             uniquingKeysWith: { first, _ in first })
     }
 
+    /// The compiled entries in order, for analyses of the routes (`RouteOverlapAnalysis`).
+    var rules: [CompiledAASA.Rule] { matcher.entries.flatMap(\.rules) }
+
     /// What the router makes of `url`, a URL of this scheme (`LinkURL.customScheme`).
     public func answer(for url: LinkURL) -> SchemeAnswer {
         // Which part of `scheme://x/y` is a path is where readings differ: no route reads one.

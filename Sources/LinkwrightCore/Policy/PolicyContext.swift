@@ -36,7 +36,7 @@ public struct PolicyContext: Sendable {
 
     /// The behaviour changes between base and head, from the shared observations.
     public func behaviourChanges() -> [LinkChange] {
-        base == nil ? [] : BehaviourDiff.changes(from: behaviourObservations())
+        base == nil ? [] : behaviourComparison().changes
     }
 }
 

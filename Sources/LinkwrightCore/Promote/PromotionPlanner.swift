@@ -67,7 +67,7 @@ private struct Planner {
         bindNewDomains()
     }
 
-    /// SOURCE's own settings and identities, which a promotion never carries.
+    /// SOURCE's own settings, identities and custom schemes, which a promotion never carries.
     var keptBack: [String] {
         guard let from = configuration.environment(named: source), let to = configuration.environment(named: target)
         else {
@@ -88,6 +88,18 @@ private struct Planner {
             let targetKeys = Set(other.android?.fingerprints.map(\.fingerprint.value) ?? [])
             for key in app.android?.fingerprints ?? [] where !targetKeys.contains(key.fingerprint.value) {
                 kept.append("\(app.name.value): \(key.channel.value) signing key stays in \(source)")
+            }
+            // A scheme is an app's own, named per build (`com.example.museo.staging`): neither it
+            // nor its routes are carried, and the plan says so.
+            for scheme in app.schemes {
+                let name = scheme.name.value
+                guard let same = other.schemes.first(where: { $0.name.value == name }) else {
+                    kept.append("\(app.name.value): scheme \(name) stays in \(source)")
+                    continue
+                }
+                if SchemeRouteDiff.routesDiffer(scheme, same) {
+                    kept.append("\(app.name.value): the routes of scheme \(name) stay in \(source)")
+                }
             }
         }
         return kept

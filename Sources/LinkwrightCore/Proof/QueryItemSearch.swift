@@ -38,14 +38,16 @@ struct QueryItemSearch {
         else { return nil }
         // Per name class, the slots it feeds and its value classes.
         var itemClasses: [(slots: [Int], name: String, values: [(accepted: [Bool], text: String)])] = []
-        for (fed, name) in nameClasses where fed.contains(true) {
+        // Classes in the order of their texts, and ties between equally cheap queries broken by
+        // their items (`cheaper`): witnesses do not depend on the order dictionaries are walked.
+        for (fed, name) in nameClasses.sorted(by: { $0.value < $1.value }) where fed.contains(true) {
             let fedSlots = slots.indices.filter { fed[$0] }
             guard
                 let values = Self.classes(
                     of: fedSlots.map { lanes[slots[$0].lane].values[slots[$0].name] }, text: .itemValue,
                     budget: &budget)
             else { return nil }
-            itemClasses.append((fedSlots, name, values.map { ($0.key, $0.value) }))
+            itemClasses.append((fedSlots, name, values.map { ($0.key, $0.value) }.sorted { $0.1 < $1.1 }))
         }
         // What a query's items make of each slot: some item is there, all match, one matches.
         struct Effect: Hashable {
@@ -70,7 +72,10 @@ struct QueryItemSearch {
             }
             while let choice = pending.popLast() {
                 let key = choice.all + choice.any
-                if let known = choices[key], known.cost <= choice.cost { continue }
+                if let known = choices[key], !Self.cheaper((choice.cost, choice.items), than: (known.cost, known.items))
+                {
+                    continue
+                }
                 choices[key] = choice
                 budget.remaining -= itemClass.values.count
                 if budget.isExhausted { return nil }
@@ -94,8 +99,9 @@ struct QueryItemSearch {
                         combined.any[slot] = combined.any[slot] || choice.any[position]
                     }
                     let cost = known.cost + choice.cost
-                    if let existing = next[combined], existing.cost <= cost { continue }
-                    next[combined] = (cost, known.items + choice.items)
+                    let items = known.items + choice.items
+                    if let existing = next[combined], !Self.cheaper((cost, items), than: existing) { continue }
+                    next[combined] = (cost, items)
                 }
             }
             budget.remaining -= next.count
@@ -125,10 +131,16 @@ struct QueryItemSearch {
                 }
             }
             guard admitted else { continue }
-            if let known = results[tracked], known.cost <= found.cost { continue }
-            results[tracked] = (found.cost, found.items.joined(separator: "&"))
+            let text = found.items.joined(separator: "&")
+            if let known = results[tracked], (known.cost, known.text) <= (found.cost, text) { continue }
+            results[tracked] = (found.cost, text)
         }
         return results
+    }
+
+    /// Whether `a` costs less than `b`, or as much with items that sort first.
+    private static func cheaper(_ a: (cost: Int, items: [String]), than b: (cost: Int, items: [String])) -> Bool {
+        a.cost != b.cost ? a.cost < b.cost : a.items.lexicographicallyPrecedes(b.items)
     }
 
     /// One item as written: `name=value`, or, unless `keepsEquals`, the name alone for an empty

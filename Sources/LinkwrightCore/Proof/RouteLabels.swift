@@ -14,6 +14,11 @@ struct RouteLabels: Sendable {
         }
     }
 
+    /// The routes of a custom scheme's entries (`SchemeRouteDiff`).
+    init(schemeRoutes rules: [Rule]) {
+        for rule in rules { if let route = rule.route { labels[rule.location] = Self.label(route) } }
+    }
+
     /// The label of the route of the rule written at `origin`; `nil` when it names none.
     func label(at origin: SourceLocation?) -> String? { origin.flatMap { labels[$0] } }
 

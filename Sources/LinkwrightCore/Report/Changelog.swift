@@ -117,7 +117,7 @@ public struct Changelog: CommandOutput {
         var order: [String] = []
         var groups: [String: [LinkChange]] = [:]
         for change in changes {
-            let place = [change.host, change.platform.map(\.displayName)].compactMap { $0 }.joined(separator: " — ")
+            let place = [change.place, change.platform.map(\.displayName)].compactMap { $0 }.joined(separator: " — ")
             let section =
                 change.environment == PolicySnapshot.artifactEnvironment
                 ? place : [change.environment, place].filter { !$0.isEmpty }.joined(separator: " · ")
@@ -145,6 +145,14 @@ public struct Changelog: CommandOutput {
         let app = prose(change.app ?? "the app")
         let text: String
         switch change.kind {
+        case .changesRoute where change.scheme != nil:
+            // A scheme URL is nothing without its scheme: the whole witness is shown.
+            func destination(_ route: String?) -> String {
+                LinkChange.destination(route ?? "?", code: code, prose: prose)
+            }
+            text =
+                (change.witnesses.first.map { "Links to " + code($0) } ?? "Some links")
+                + " now open \(app) \(destination(change.after)) instead of \(destination(change.before))."
         case .opensApp:
             text =
                 change.routeAfter.map {
@@ -249,7 +257,7 @@ public struct Changelog: CommandOutput {
         for change in changes {
             let example = change.witnesses.first.map(MarkdownText.code) ?? ""
             text +=
-                "| \(MarkdownText.cell(change.host ?? "")) | \(MarkdownText.cell(change.platform?.rawValue ?? "")) "
+                "| \(MarkdownText.cell(change.place ?? "")) | \(MarkdownText.cell(change.platform?.rawValue ?? "")) "
                 + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
         }
         return text

@@ -13,6 +13,12 @@ public struct LinkChange: Sendable, Equatable {
         case ruleRemoved = "rule_removed"
         case ruleChanged = "rule_changed"
         case ruleMoved = "rule_moved"
+        /// An app of the environment declares a custom scheme it did not (`after`: its purpose).
+        case schemeAdded = "scheme_added"
+        /// An app of the environment no longer declares a custom scheme (`before`: its purpose).
+        case schemeRemoved = "scheme_removed"
+        /// A custom scheme's purpose or OAuth callback path changed.
+        case schemeChanged = "scheme_changed"
         /// URLs that stayed on the web now open the app.
         case opensApp = "opens_app"
         /// URLs that opened the app now stay on the web.
@@ -30,9 +36,13 @@ public struct LinkChange: Sendable, Equatable {
     public var kind: Kind
     public var environment: String
     public var host: String?
+    /// The custom scheme a change concerns (its declaration, or where the app's router takes its
+    /// URLs); `host` and `platform` are then `nil`: both platforms' routers decide alike.
+    public var scheme: String?
     /// `ios` or `android`.
     public var platform: Platform?
-    /// The app ID (iOS) or package (Android) concerned.
+    /// The app ID (iOS) or package (Android) concerned; for a scheme, the app's name in the
+    /// configuration.
     public var app: String?
     /// For behaviour changes `app`, `web` or an app ID (for a route change the destination with its
     /// arguments, as `RouteValue` writes it); for structural ones the old and new value.
@@ -53,7 +63,8 @@ public struct LinkChange: Sendable, Equatable {
     public var approximate: Bool
 
     public init(
-        kind: Kind, environment: String, host: String? = nil, platform: Platform? = nil, app: String? = nil,
+        kind: Kind, environment: String, host: String? = nil, scheme: String? = nil, platform: Platform? = nil,
+        app: String? = nil,
         before: String? = nil, after: String? = nil, routeBefore: String? = nil, routeAfter: String? = nil,
         witnesses: [String] = [], location: SourceLocation? = nil, side: RevisionSide = .head,
         approximate: Bool = false
@@ -61,6 +72,7 @@ public struct LinkChange: Sendable, Equatable {
         self.kind = kind
         self.environment = environment
         self.host = host
+        self.scheme = scheme
         self.platform = platform
         self.app = app
         self.before = before
@@ -73,9 +85,12 @@ public struct LinkChange: Sendable, Equatable {
         self.approximate = approximate
     }
 
+    /// Where the change is, as headings and tables name it: the host, or `scheme NAME`.
+    public var place: String? { host ?? scheme.map { "scheme \($0)" } }
+
     /// One line for people.
     public var summary: String {
-        let scope = [host, platform?.rawValue].compactMap { $0 }.joined(separator: " ")
+        let scope = [place, platform?.rawValue].compactMap { $0 }.joined(separator: " ")
         let subject = app.map { " \($0)" } ?? ""
         let text: String
         switch kind {
@@ -91,6 +106,9 @@ public struct LinkChange: Sendable, Equatable {
         case .ruleRemoved: text = "rule removed for\(subject): \(before ?? "")"
         case .ruleChanged: text = "rule changed for\(subject): \(before ?? "") → \(after ?? "")"
         case .ruleMoved: text = "rule moved for\(subject): \(after ?? "")"
+        case .schemeAdded: text = "added for\(subject) (\(after ?? ""))"
+        case .schemeRemoved: text = "removed from\(subject) (\(before ?? ""))"
+        case .schemeChanged: text = "changed for\(subject): \(before ?? "") → \(after ?? "")"
         case .opensApp:
             text =
                 routeAfter.map { "now opens\(subject) \(Self.destination($0)) instead of the web" }
@@ -141,6 +159,8 @@ extension LinkChange {
             ("witnesses", .array(witnesses.map(JSON.string))),
             ("exact", .bool(!approximate)),
         ]
+        // Present only for a custom scheme's changes, so the others read as before.
+        if let scheme { fields.append(("scheme", .string(scheme))) }
         // Present only when a route decides the witness, so changes without routes read as before.
         if let routeBefore { fields.append(("route_before", .string(routeBefore))) }
         if let routeAfter { fields.append(("route_after", .string(routeAfter))) }

@@ -1,14 +1,17 @@
-/// A change removes a router destination while production rules still open the app for its URLs.
+/// A change removes a router destination while production rules still open the app for its URLs,
+/// or while production still declares the custom scheme whose entries led to it.
 struct RouteRemovedRule: PolicyRule {
     let info = RuleInfo(
         id: "ROUTE_REMOVED", defaultSeverity: .error,
         purpose:
-            "A change removes a route while a production rule still opens an app for the URLs it led to.",
+            "A change removes a route while a production rule, or a custom scheme production still declares, opens an app for the URLs it led to.",
         rationale: """
             The generated router drops a destination when its last rule goes. If the association files still open \
             the app for the destination's links, installed versions and the next release disagree: users land on \
-            another screen or on none. Remove the rule (or exclude the URLs) with the route, or approve the change \
-            once the app handles them elsewhere.
+            another screen or on none. Every URL of a declared custom scheme opens the app, so a destination whose \
+            last entry of a scheme goes while production still declares the scheme is reported too: an OAuth \
+            provider or another app keeps sending those URLs. Remove the rule (or exclude the URLs) with the route, \
+            stop declaring the scheme, or approve the change once the app handles them elsewhere.
             """,
         examples: [
             RuleExample(
@@ -24,16 +27,49 @@ struct RouteRemovedRule: PolicyRule {
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "", in: "domains/shop.yaml")),
             RuleExample("the route stays", reportsAt: [], base: Self.routed, head: Self.routed),
+            RuleExample(
+                "the scheme's last entry leading to signInFailed goes",
+                reportsAt: ["environments/production.yaml:12:7"],
+                base: Self.scheme(Self.signIn + Self.failed), head: Self.scheme(Self.signIn)),
+            RuleExample(
+                "the scheme's entry for signInFailed now excludes", reportsAt: ["environments/production.yaml:19:13"],
+                base: Self.scheme(Self.signIn + Self.failed),
+                head: Self.scheme(Self.signIn + "          - path: /oauth/callback\n            exclude: true\n")),
+            RuleExample(
+                "the scheme goes with its routes", reportsAt: [], base: Self.scheme(Self.signIn + Self.failed),
+                head: RuleExampleConfiguration.files),
+            RuleExample(
+                "signInFailed moves to another entry of the scheme", reportsAt: [],
+                base: Self.scheme(Self.signIn + Self.failed),
+                head: Self.scheme(
+                    Self.failed.replacingOccurrences(of: "{error: \"?*\"}", with: "{error: \"*\"}") + Self.signIn)),
+            RuleExample(
+                "a staging scheme loses the route", reportsAt: [],
+                base: Self.scheme(Self.signIn + Self.failed, in: "staging"),
+                head: Self.scheme(Self.signIn, in: "staging")),
         ])
 
     private static let routed = RuleExampleConfiguration.replacing(
         "      - path: /products/*\n", with: "      - path: /products/*\n        route: product\n",
         in: "domains/shop.yaml")
 
+    /// The shop declaring `com.example.shop` in `environment` with `routes` (entries indented by
+    /// ten spaces; the first at line 16 in production, the scheme's name at line 12).
+    private static func scheme(_ routes: String, in environment: String = "production") -> [String: String] {
+        RuleExampleConfiguration.declaringSchemes(
+            "      com.example.shop:\n        purpose: oauth-callback\n        callback: /oauth/callback\n"
+                + "        routes:\n" + routes, in: environment)
+    }
+
+    private static let signIn =
+        "          - path: /oauth/callback\n            query: {code: \"?*\"}\n            route: signedIn\n"
+    private static let failed =
+        "          - path: /oauth/callback\n            query: {error: \"?*\"}\n            route: signInFailed\n"
+
     func check(_ context: PolicyContext) -> [Finding] {
         guard let base = context.base else { return [] }
         let head = context.head
-        var findings: [Finding] = []
+        var findings = schemeFindings(base: base, head: head)
         for domain in head.configuration.domains {
             guard let old = base.configuration.domain(named: domain.name) else { continue }
             let kept = Set(domain.applinks.flatMap(\.rules).compactMap { $0.route?.destination })
@@ -74,9 +110,42 @@ struct RouteRemovedRule: PolicyRule {
         return findings
     }
 
-    /// A URL path (with the query items the rule requires) that the rule matches.
-    private func sample(of rule: Rule, variables domain: Domain) -> String {
-        let variables = domain.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) }
+    /// For each production environment, app and scheme declared on both sides: each destination
+    /// the base's entries led to and the head's no longer do, with a URL its entry matched and
+    /// where the head's router takes it now (every URL of the scheme still opens the app).
+    private func schemeFindings(base: PolicySnapshot, head: PolicySnapshot) -> [Finding] {
+        var findings: [Finding] = []
+        for declared in SchemeOnBothSides.all(base: base, head: head) where declared.environment.tier == .production {
+            let (environment, app, scheme) = (declared.environment.name, declared.app.name.value, declared.new)
+            let kept = Set(scheme.routes.compactMap { $0.route?.destination })
+            let router = CompiledSchemeRoutes(scheme)
+            var seen: Set<String> = []
+            for rule in declared.old.routes {
+                guard let name = rule.route?.destination, !kept.contains(name), seen.insert(name).inserted,
+                    let url = LinkURL.customScheme(scheme.name.value + ":" + sample(of: rule))
+                else { continue }
+                let answer = router.answer(for: url)
+                let now = answer.value.destination.map { "route \($0)" } ?? "no destination"
+                findings.append(
+                    Finding(
+                        rule: info.id, severity: info.defaultSeverity,
+                        message:
+                            "route \(name) is removed from scheme \(scheme.name.value), but production still declares it for \(app) in \(environment), and its URLs open the app (now \(now))",
+                        location: answer.origin ?? scheme.name.location,
+                        hint:
+                            "stop declaring the scheme, lead its URLs to a destination the app keeps, or approve the change",
+                        witnesses: [url.description], environment: environment, app: app,
+                        identity: [environment, app, scheme.name.value, name]))
+            }
+        }
+        return findings
+    }
+
+    /// A URL path (with the query items the rule requires) that the rule matches, its
+    /// substitution variables (a domain's) replaced by a value.
+    private func sample(of rule: Rule, variables domain: Domain? = nil) -> String {
+        let variables =
+            domain?.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) } ?? []
         var url = URLSamples.instance(of: rule.path?.value ?? "/", variables: variables)
         switch rule.query?.value {
         case .items(let items):
