@@ -25,6 +25,9 @@ public struct CompiledAASA: Sendable {
     /// The file's substitution variables, which compiled patterns already hold; kept so two
     /// rules' patterns can be compared with what their variables mean.
     let variables: [String: [String]]
+    /// What the rules were compiled from (`rulesKey`): files with equal keys decide alike for
+    /// the apps their entries name, so what is made from their rules can be shared.
+    let compiledFrom: AppLinksSection?
 
     struct Entry: Sendable {
         var appIDs: Set<String>
@@ -107,6 +110,7 @@ public struct CompiledAASA: Sendable {
         appIDs = Self.appIDs(of: document)
         diagnostics = compiler.diagnostics
         variables = compiler.variables
+        compiledFrom = Self.rulesKey(document)
     }
 
     /// `document` compiled with the rules of `compiled`, compiled from a document that differs

@@ -66,8 +66,9 @@ struct DecisionList {
 
     /// What one app's list is made of: equal keys make equal lists, whatever the app is called.
     enum ListKey: Hashable {
-        /// iOS: the host serving the file the claim reads, and the file's entries naming the app.
-        case ios(fileHost: String?, entries: [Int])
+        /// iOS: what the file the claim reads was compiled from, apart from app IDs, and its
+        /// entries naming the app.
+        case ios(rules: AppLinksSection?, entries: [Int])
         /// Android: per intent filter of the claim, its scopes and what decides within them.
         case android([Block])
 
@@ -96,9 +97,8 @@ struct DecisionList {
     /// Every app of `platform` in `evaluator`'s environment with its list for `host`. Lists
     /// depend on the rules that decide for the app, not on the host or the app's name: `made`
     /// keeps those made already, so the hosts of one domain and the apps one file's rules serve
-    /// share them. On Android its keys name the rules they read, so environments reading the same
-    /// rules with the same `routes` may share one `made`; on iOS they name the host serving the
-    /// file.
+    /// share them. Keys name the rules the lists read, so environments reading the same rules
+    /// with the same `routes` may share one `made`.
     static func lists(
         _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
         made: inout [ListKey: DecisionList]
@@ -113,7 +113,7 @@ struct DecisionList {
                 let naming =
                     file.map { file in file.entries.indices.filter { file.entries[$0].appIDs.contains(app.appID) } }
                     ?? []
-                let key = ListKey.ios(fileHost: fileHost, entries: naming)
+                let key = ListKey.ios(rules: file?.compiledFrom, entries: naming)
                 if let known = made[key] { return known.named(app.appID) }
                 let list = DecisionList(
                     identity: app.appID,

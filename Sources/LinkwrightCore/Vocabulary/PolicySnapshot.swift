@@ -6,10 +6,12 @@ public struct PolicySnapshot: Sendable {
     /// Evaluators of `compiled`'s environments made so far, shared by every copy of the snapshot.
     private let evaluators = LockedValue<[EvaluatorKey: EnvironmentEvaluator]>([:])
 
-    /// Decision lists made so far, per evaluator, keyed as `DecisionList.lists` keys them: a
-    /// changelog proves each revision against the one before and the one after it, and both
-    /// proofs read the same lists. Their rules are immutable, so threads share them.
-    private let decisionLists = LockedValue<[ListsKey: [DecisionList.ListKey: DecisionList]]>([:])
+    /// Decision lists made so far, per Android release (which sets the routes they carry), keyed
+    /// as `DecisionList.lists` keys them, by the rules they read: every environment and app
+    /// reading a domain's rules shares them, and a changelog proves each revision against the
+    /// one before and the one after it with the same lists. Their rules are immutable, so
+    /// threads share them.
+    private let decisionLists = LockedValue<[AndroidRelease: [DecisionList.ListKey: DecisionList]]>([:])
     /// Apple's files compiled for the environments made so far, which later environments
     /// serving the same rules to other app IDs take (`EnvironmentEvaluator.CompiledFiles`).
     private let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
@@ -18,14 +20,6 @@ public struct PolicySnapshot: Sendable {
 
     private struct EvaluatorKey: Hashable {
         var environment: String
-        var release: AndroidRelease
-    }
-
-    /// Lists made so far are kept per environment on iOS, and per release only on Android,
-    /// whose lists are keyed by the compiled rules they read: every environment reading a
-    /// domain's rules shares them (`DecisionList.lists`).
-    private struct ListsKey: Hashable {
-        var environment: String?
         var release: AndroidRelease
     }
 
@@ -70,13 +64,12 @@ public struct PolicySnapshot: Sendable {
         -> [DecisionList]?
     {
         guard let evaluator = evaluator(name, androidRelease: release) else { return nil }
-        let key = ListsKey(environment: platform == .android ? nil : name, release: release)
         let routes = release == .latest ? routeLabels : RouteLabels()
         // Made under the lock: a second thread asking for the same lists waits for them rather
         // than making them again.
         return decisionLists.withLock { made in
             DecisionList.lists(
-                evaluator, host: host, platform: platform, routes: routes, made: &made[key, default: [:]])
+                evaluator, host: host, platform: platform, routes: routes, made: &made[release, default: [:]])
         }
     }
 

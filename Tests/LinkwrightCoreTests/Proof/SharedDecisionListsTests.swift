@@ -8,7 +8,7 @@ import Testing
     static let fingerprint = RuleExampleConfiguration.fingerprint
 
     /// Apps `one` and `two` share an entry; `three` has its own rules.
-    static func files(stagingRules: String? = nil) -> [String: String] {
+    static func files(stagingOnlyRule: Bool = false) -> [String: String] {
         func environment(_ tier: String, host: String) -> String {
             var text = "tier: \(tier)\nteam_id: ABCDE12345\napps:\n"
             for app in ["one", "two", "three"] {
@@ -18,11 +18,12 @@ import Testing
             }
             return text + "hosts:\n  \(host): example\n"
         }
+        let stagingOnly = stagingOnlyRule ? "      - path: /preview/*\n        environments: [staging]\n" : ""
         let domain = """
             applinks:
               - apps: [one, two]
                 rules:
-                  - path: /a/*
+            \(stagingOnly)      - path: /a/*
                   - path: /b/*
                     exclude: true
               - apps: [three]
@@ -66,12 +67,23 @@ import Testing
             #expect(!one.rules.isEmpty && !sameRules(one, three), "\(platform)")
             #expect([one.identity, two.identity, three.identity] == names)
             #expect(one.rules.map(\.label) != three.rules.map(\.label))
-            // Android's lists name the compiled rules they read: the staging environment serving
-            // the same domain file reads production's.
+            // Lists name the rules they read: the staging environment serving the same domain
+            // file reads production's.
             let staging = try lists(snapshot, "staging", "staging.example.com", platform)
-            let stagingOne = try #require(staging[names[0]])
-            #expect(sameRules(one, stagingOne) == (platform == .android), "\(platform)")
-            #expect(stagingOne.rules.map(\.key) == one.rules.map(\.key))
+            #expect(sameRules(one, try #require(staging[names[0]])), "\(platform)")
+        }
+    }
+
+    /// A rule only staging has makes staging's file, and its lists, its own.
+    @Test func environmentsReadingOtherRulesMakeTheirOwnLists() throws {
+        let snapshot = try snapshot(Self.files(stagingOnlyRule: true))
+        for platform in Platform.allCases {
+            let name = platform == .ios ? "ABCDE12345.com.example.one" : "com.example.one"
+            let production = try #require(try lists(snapshot, "production", "example.com", platform)[name])
+            let staging = try #require(try lists(snapshot, "staging", "staging.example.com", platform)[name])
+            #expect(staging.rules.count > production.rules.count, "\(platform)")
+            #expect(staging.rules.contains { $0.label.hasPrefix("/preview/*") }, "\(platform)")
+            #expect(!production.rules.contains { $0.label.hasPrefix("/preview/*") }, "\(platform)")
         }
     }
 
