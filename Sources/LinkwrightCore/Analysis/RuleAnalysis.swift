@@ -102,13 +102,15 @@ public struct RuleAnalysis: Sendable {
         let compiled = CompiledAASA(document)
         let file = withFileMeter()
         return compiled.entries.indices.flatMap {
-            file.meteredFindings(for: compiled.entries[$0].rules, entryIndex: $0)
+            file.meteredFindings(for: compiled.entries[$0].rules, entryIndex: $0, variables: compiled.variables)
         }
     }
 
     /// Findings for the entry at `entryIndex` of `document`.
     public func findings(forEntry entryIndex: Int, in document: AASADocument) -> [RuleFinding] {
-        withFileMeter().meteredFindings(for: CompiledAASA(document).entries[entryIndex].rules, entryIndex: entryIndex)
+        let compiled = CompiledAASA(document)
+        return withFileMeter().meteredFindings(
+            for: compiled.entries[entryIndex].rules, entryIndex: entryIndex, variables: compiled.variables)
     }
 
     /// This analysis with a fresh file budget, within the command's when there is one.
@@ -118,7 +120,9 @@ public struct RuleAnalysis: Sendable {
         return metered
     }
 
-    private func meteredFindings(for rules: [CompiledAASA.Rule], entryIndex: Int) -> [RuleFinding] {
+    private func meteredFindings(for rules: [CompiledAASA.Rule], entryIndex: Int, variables: [String: [String]])
+        -> [RuleFinding]
+    {
         let languages = rules.map(RuleLanguages.init)
         // Which rules' paths accept a value, for all rules in one pass (see `shadowing`).
         let withPath = rules.indices.filter { rules[$0].path.matcher != nil }
@@ -144,7 +148,7 @@ public struct RuleAnalysis: Sendable {
             }
             let language = languages[index]
             let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
-            if let reason = neverMatches(language, pathSample: Self.pathSample(rule)) {
+            if let reason = neverMatches(language, pathSample: Self.pathSample(rule, variables: variables)) {
                 findings.append(
                     report(.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
                 continue
@@ -216,15 +220,28 @@ public struct RuleAnalysis: Sendable {
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/".unicodeScalars)
 
     /// A path as browsers send it that `rule`'s path pattern accepts, written from the pattern
-    /// (`*` as nothing, `?` as `a`), when the pattern is plain enough for that and accepts it:
-    /// most rules, whose paths the search then need not look for.
-    static func pathSample(_ rule: CompiledAASA.Rule) -> String? {
-        guard let matcher = rule.path.matcher, !rule.path.text.contains("$(") else { return nil }
+    /// (`*` as nothing, `?` as `a`, a substitution variable as its first value in `variables`
+    /// or a value of the predefined one), when the pattern is plain enough for that and accepts
+    /// it: most rules, whose paths the search then need not look for.
+    static func pathSample(_ rule: CompiledAASA.Rule, variables: [String: [String]] = [:]) -> String? {
+        guard let matcher = rule.path.matcher else { return nil }
+        let pattern = Array(rule.path.text.unicodeScalars)
         var sample = String.UnicodeScalarView()
-        for scalar in rule.path.text.unicodeScalars {
+        var index = 0
+        while index < pattern.count {
+            let scalar = pattern[index]
+            index += 1
             switch scalar {
             case "*": continue
             case "?": sample.append("a")
+            case "$" where index < pattern.count && pattern[index] == "(":
+                guard let close = pattern[index...].firstIndex(of: ")") else { return nil }
+                let name = String(String.UnicodeScalarView(pattern[(index + 1)..<close]))
+                guard let value = variables[name]?.first ?? Self.predefinedSample(name),
+                    value.unicodeScalars.allSatisfy(Self.plainPathScalars.contains)
+                else { return nil }
+                sample.append(contentsOf: value.unicodeScalars)
+                index = close + 1
             default:
                 guard Self.plainPathScalars.contains(scalar) else { return nil }
                 sample.append(scalar)
@@ -232,6 +249,17 @@ public struct RuleAnalysis: Sendable {
         }
         let text = String(sample)
         return text.hasPrefix("/") && !text.contains("//") && matcher.matches(text) ? text : nil
+    }
+
+    /// A value Apple's predefined variable `name` stands for; the matcher has the last word.
+    private static func predefinedSample(_ name: String) -> String? {
+        if let codes = PredefinedVariables.codeLists[name] { return codes.first }
+        switch name {
+        case "upper": return "A"
+        case "digit": return "0"
+        case "alpha", "lower", "alnum", "xdigit": return "a"
+        default: return nil
+        }
     }
 
     func isCatchAll(_ language: RuleLanguages) -> Bool {
