@@ -157,11 +157,11 @@ public struct CompiledDynamicRules: Sendable {
     static func shared(_ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease)
         -> CompiledDynamicRules
     {
+        guard release == .latest else {
+            return shared(components, entryIndex: entryIndex, release: .latest).reading(release)
+        }
         if let known = compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
-        let compiled =
-            release == .latest
-            ? CompiledDynamicRules(components, entryIndex: entryIndex)
-            : shared(components, entryIndex: entryIndex, release: .latest).derivedReading(release)
+        let compiled = CompiledDynamicRules(components, entryIndex: entryIndex)
         remember(compiled)
         return compiled
     }
@@ -190,20 +190,15 @@ public struct CompiledDynamicRules: Sendable {
 
     /// The same rules as `release` reads them, sharing their compiled patterns and index: only
     /// the filters each release parses differ (`AndroidFilter`), so another release costs one
-    /// parse per pattern.
-    /// Read again once for the process per release and equal components (`shared`).
+    /// parse per pattern, once per process for equal components (see `shared`).
     func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
         guard release != self.release else { return self }
         if let known = Self.compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
-        let read = derivedReading(release)
-        Self.remember(read)
-        return read
-    }
-
-    private func derivedReading(_ release: AndroidRelease) -> CompiledDynamicRules {
-        CompiledDynamicRules(
+        let read = CompiledDynamicRules(
             rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index,
             components: components)
+        Self.remember(read)
+        return read
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.

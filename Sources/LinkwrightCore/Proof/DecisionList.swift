@@ -237,11 +237,10 @@ struct DecisionList {
                 fragment: nil, origin: nil, label: "\(label) (intent filter \(attributes.joined(separator: " ")))",
                 matches: inScope)
         }
-        let statements = file?.statements.filter { $0.package == package } ?? []
-        guard let first = statements.first else {
+        guard let statement = file?.deciding(package: package) else {
             return (scopes, [scopeRule(opens: false, "no statement for \(package)")])
         }
-        guard let rules = statements.first(where: { $0.rules != nil })?.rules ?? first.rules else {
+        guard let rules = statement.rules else {
             return (scopes, [scopeRule(opens: true, "statement without dynamic rules")])
         }
         let dynamic = rules.rules.map { rule in
