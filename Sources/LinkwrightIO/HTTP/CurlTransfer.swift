@@ -17,9 +17,11 @@ final class CurlTransfer {
     private let sink: TransferSink
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// A configured transfer, or why none can be made. `lists` must outlive it.
-    static func make(url: String, options: HTTPFetchOptions, lists: CurlLists) -> Result<CurlTransfer, HTTPFetchFailure>
-    {
+    /// A configured transfer, or why none can be made. `lists` must outlive it. With
+    /// `closesConnection` its connection is closed when it ends instead of kept for reuse.
+    static func make(
+        url: String, options: HTTPFetchOptions, lists: CurlLists, closesConnection: Bool = false
+    ) -> Result<CurlTransfer, HTTPFetchFailure> {
         guard LibCurl.initialization == CURLE_OK else {
             return .failure(failure(url, .other, LibCurl.initialization, detail: "libcurl cannot be initialised"))
         }
@@ -28,7 +30,7 @@ final class CurlTransfer {
         }
         let transfer = CurlTransfer(url: url, handle: handle, maximumBodySize: options.maximumBodySize)
         do throws(OptionFailure) {
-            try transfer.configure(options, lists)
+            try transfer.configure(options, lists, closesConnection: closesConnection)
         } catch {
             return .failure(failure(url, .other, error.code, detail: "cannot set \(error.option)"))
         }
@@ -71,7 +73,9 @@ final class CurlTransfer {
         let option: String
     }
 
-    private func configure(_ options: HTTPFetchOptions, _ lists: CurlLists) throws(OptionFailure) {
+    private func configure(
+        _ options: HTTPFetchOptions, _ lists: CurlLists, closesConnection: Bool
+    ) throws(OptionFailure) {
         func check(_ code: CURLcode, _ option: String) throws(OptionFailure) {
             guard code == CURLE_OK else { throw OptionFailure(code: code, option: option) }
         }
@@ -100,6 +104,9 @@ final class CurlTransfer {
         try check(ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, ccurl_http_version_2tls()), "HTTP/2 over TLS")
         if lists.connectTo == nil {
             try check(ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "waiting for multiplexing")
+        }
+        if closesConnection {
+            try check(ccurl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "closing the connection after it")
         }
         // An empty proxy disables the proxy variables of the environment.
         try check(ccurl_setopt_string(handle, CURLOPT_PROXY, ""), "no proxy")

@@ -34,7 +34,9 @@ final class CurlLists {
 /// (`CURLMOPT_PIPELINING`), never opens more than one connection per host (the scheduler, and
 /// `CURLMOPT_MAX_HOST_CONNECTIONS`) and at most `maximumConnections` in all
 /// (`CURLMOPT_MAX_TOTAL_CONNECTIONS`, closing the oldest idle one to make room), as documented at
-/// curl.se/libcurl/c/curl_multi_setopt.html.
+/// curl.se/libcurl/c/curl_multi_setopt.html. A host's last URL closes its connection when it
+/// ends (`CURLOPT_FORBID_REUSE`), so the only idle connections are those of hosts with URLs left,
+/// and the cap never closes one of those to open another's.
 struct MultiTransfer {
     let urls: [String]
     let options: HTTPFetchOptions
@@ -139,7 +141,10 @@ struct MultiTransfer {
 
         private mutating func startWhatCan(_ receive: (Int, HTTPFetchResult) -> Void) {
             while let index = scheduler.next() {
-                switch CurlTransfer.make(url: urls[index], options: options, lists: lists) {
+                let closesConnection = scheduler.isLastOfItsHost(index)
+                switch CurlTransfer.make(
+                    url: urls[index], options: options, lists: lists, closesConnection: closesConnection)
+                {
                 case .success(let transfer):
                     guard curl_multi_add_handle(multi, transfer.handle) == CURLM_OK else {
                         let detail = "libcurl cannot start the transfer"

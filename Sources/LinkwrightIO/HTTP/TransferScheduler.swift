@@ -91,6 +91,16 @@ struct TransferScheduler {
         makeReadyIfAble(host, preferred: true)
     }
 
+    /// Whether `url`'s host has nothing left to start once `url` is under way: no URL pending and
+    /// none waiting for a retry. Its connection then serves no one after `url`, so `MultiTransfer`
+    /// closes it rather than leave it idle under the connection cap, where libcurl would close the
+    /// oldest idle connection to make room, which may be one a host between two URLs is about to
+    /// reuse.
+    func isLastOfItsHost(_ url: Int) -> Bool {
+        let queue = hosts[hostOfURL[url]]
+        return !queue.hasPending && queue.waiting == 0
+    }
+
     /// Every URL has ended for good.
     var isDone: Bool { inFlight == 0 && hosts.allSatisfy { !$0.hasPending && $0.waiting == 0 } }
 

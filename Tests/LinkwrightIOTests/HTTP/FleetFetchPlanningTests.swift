@@ -154,6 +154,23 @@ import Testing
         #expect(scheduler.next() == 1)
     }
 
+    @Test func aHostsLastURLIsKnownAsItStartsAndNotWhileARetryWaits() {
+        var scheduler = TransferScheduler(hostKeys: ["a", "b", "a"], maximumTransfers: 4)
+        #expect(scheduler.next() == 0)
+        #expect(!scheduler.isLastOfItsHost(0))
+        #expect(scheduler.next() == 1)
+        #expect(scheduler.isLastOfItsHost(1))
+        scheduler.finished(0, multiplexed: false, retrying: false)
+        #expect(scheduler.next() == 2)
+        #expect(scheduler.isLastOfItsHost(2))
+        // b's URL is to be asked again: while it waits, b still has a URL to start.
+        scheduler.finished(1, multiplexed: false, retrying: true)
+        #expect(!scheduler.isLastOfItsHost(1))
+        scheduler.retry(1)
+        #expect(scheduler.next() == 1)
+        #expect(scheduler.isLastOfItsHost(1))
+    }
+
     @Test func keysConnectionsByHostAndPort() {
         #expect(MultiTransfer.connectionKey("https://Shop.Example/.well-known/x") == "shop.example:443")
         #expect(MultiTransfer.connectionKey("https://shop.example:8443/") == "shop.example:8443")

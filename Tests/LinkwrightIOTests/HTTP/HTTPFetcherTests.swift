@@ -322,7 +322,9 @@ import Testing
             #expect(requests.count == urls.count)
             let connectionsByHost = Dictionary(grouping: requests, by: \.host).mapValues { Set($0.map(\.connection)) }
             #expect(Set(connectionsByHost.keys) == Set(hosts))
-            #expect(connectionsByHost.values.allSatisfy { $0.count == 1 }, "\(connectionsByHost)")
+            // In the order nginx served them, so that a failure shows when a second connection opened.
+            let served = requests.map { "\($0.host) #\($0.connection)" }
+            #expect(connectionsByHost.values.allSatisfy { $0.count == 1 }, "\(served)")
             // Each host its own connection: no connection carried two hosts.
             #expect(Set(connectionsByHost.values.flatMap { $0 }).count == hosts.count)
         }
