@@ -132,74 +132,90 @@ public enum ExpectationRunner {
     public static func checks(
         _ configuration: Configuration, _ compiled: CompiledConfiguration, keeping detail: Detail
     ) -> (checks: [Check], tally: Tally) {
-        var tally = Tally()
         let situations = Situations(configuration, compiled)
-        var shared = SharedDecisions()
+        // Domains are independent: each is checked on its own thread, and the results joined
+        // in domain order, so the report is the same whichever finishes first.
+        let perDomain = configuration.domains.parallelMap { domain in
+            domainChecks(domain, situations.byDomain[domain.name] ?? [], of: situations, keeping: detail)
+        }
+        var tally = Tally()
         var checks: [Check] = []
-        for domain in configuration.domains {
-            guard let groups = situations.byDomain[domain.name] else { continue }
-            let routes = domain.routesByRule
-            for expectation in domain.expectations {
-                // Lint reports a URL that does not parse.
-                guard let written = LinkURL(expectation.url.value) else { continue }
-                for platform in expectation.platforms {
-                    // One URL in every group below, up to its host, which no decision reads.
-                    shared.beginURL()
-                    var check = Check(
-                        location: expectation.location, url: written, platform: platform, expected: "",
-                        comment: expectation.comment, outcomes: [])
-                    func add(_ observed: Observation, _ places: [Place], in environment: String) {
-                        tally.checks += places.count
-                        tally.environments.insert(environment)
-                        check.expected = observed.expected
-                        let keep = detail == .everyPlace || !observed.passed
-                        if let index = check.outcomes.firstIndex(where: {
-                            $0.actual == observed.actual && $0.passed == observed.passed
-                                && $0.decidingRule == observed.decidingRule
-                        }) {
-                            check.outcomes[index].count += places.count
-                            if keep { check.outcomes[index].places += places }
-                        } else {
-                            check.outcomes.append(
-                                Outcome(
-                                    actual: observed.actual, passed: observed.passed,
-                                    decidingRule: observed.decidingRule, places: keep ? places : [],
-                                    count: places.count))
-                        }
-                    }
-                    for group in groups where Resolution.applies(expectation.environments, to: group.environment) {
-                        if let own = written.host {
-                            // An absolute URL is checked on its own host, on the bindings that serve it;
-                            // it is the same URL on each, so it is decided once.
-                            let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
-                            guard !serving.isEmpty,
-                                let observed = observe(
-                                    expectation, written, platform, in: group.environmentIndex, of: situations,
-                                    sharing: &shared, routes)
-                            else { continue }
-                            add(
-                                observed,
-                                serving.map { place in
-                                    var checked = place
-                                    checked.urlHost = own
-                                    return checked
-                                }, in: group.environment)
-                        } else {
-                            let url = written.on(host: group.places[0].urlHost)
-                            guard
-                                let observed = observe(
-                                    expectation, url, platform, in: group.environmentIndex, of: situations,
-                                    sharing: &shared, routes)
-                            else { continue }
-                            add(observed, group.places, in: group.environment)
-                        }
-                    }
-                    if detail == .failures { check.outcomes.removeAll(where: \.passed) }
-                    if !check.outcomes.isEmpty { checks.append(check) }
-                }
-            }
+        for part in perDomain {
+            checks += part.checks
+            tally.checks += part.tally.checks
+            tally.environments.formUnion(part.tally.environments)
         }
         checks += schemeChecks(configuration, compiled, keeping: detail, tally: &tally)
+        return (checks, tally)
+    }
+
+    /// `checks` for one domain, whose hosts are `groups`.
+    private static func domainChecks(
+        _ domain: Domain, _ groups: [Situations.Group], of situations: Situations, keeping detail: Detail
+    ) -> (checks: [Check], tally: Tally) {
+        var tally = Tally()
+        var shared = SharedDecisions()
+        var checks: [Check] = []
+        let routes = domain.routesByRule
+        for expectation in domain.expectations {
+            // Lint reports a URL that does not parse.
+            guard let written = LinkURL(expectation.url.value) else { continue }
+            for platform in expectation.platforms {
+                // One URL in every group below, up to its host, which no decision reads.
+                shared.beginURL()
+                var check = Check(
+                    location: expectation.location, url: written, platform: platform, expected: "",
+                    comment: expectation.comment, outcomes: [])
+                func add(_ observed: Observation, _ places: [Place], in environment: String) {
+                    tally.checks += places.count
+                    tally.environments.insert(environment)
+                    check.expected = observed.expected
+                    let keep = detail == .everyPlace || !observed.passed
+                    if let index = check.outcomes.firstIndex(where: {
+                        $0.actual == observed.actual && $0.passed == observed.passed
+                            && $0.decidingRule == observed.decidingRule
+                    }) {
+                        check.outcomes[index].count += places.count
+                        if keep { check.outcomes[index].places += places }
+                    } else {
+                        check.outcomes.append(
+                            Outcome(
+                                actual: observed.actual, passed: observed.passed,
+                                decidingRule: observed.decidingRule, places: keep ? places : [],
+                                count: places.count))
+                    }
+                }
+                for group in groups where Resolution.applies(expectation.environments, to: group.environment) {
+                    if let own = written.host {
+                        // An absolute URL is checked on its own host, on the bindings that serve it;
+                        // it is the same URL on each, so it is decided once.
+                        let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
+                        guard !serving.isEmpty,
+                            let observed = observe(
+                                expectation, written, platform, in: group.environmentIndex, of: situations,
+                                sharing: &shared, routes)
+                        else { continue }
+                        add(
+                            observed,
+                            serving.map { place in
+                                var checked = place
+                                checked.urlHost = own
+                                return checked
+                            }, in: group.environment)
+                    } else {
+                        let url = written.on(host: group.places[0].urlHost)
+                        guard
+                            let observed = observe(
+                                expectation, url, platform, in: group.environmentIndex, of: situations,
+                                sharing: &shared, routes)
+                        else { continue }
+                        add(observed, group.places, in: group.environment)
+                    }
+                }
+                if detail == .failures { check.outcomes.removeAll(where: \.passed) }
+                if !check.outcomes.isEmpty { checks.append(check) }
+            }
+        }
         return (checks, tally)
     }
 
