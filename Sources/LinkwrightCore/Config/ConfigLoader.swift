@@ -11,88 +11,135 @@ public struct ConfigLoader: Sendable {
 
     /// The configuration, or `nil` when an error makes it unusable; warnings come either way.
     public func load(_ files: [SourceFile]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
-        var decoder = ConfigDecoder()
+        // Each file is parsed and decoded on its own, on every core at once (parsing and
+        // decoding are most of loading a large configuration); what depends on other files
+        // comes after, in file order, so the result never depends on which finished first.
+        let readings = files.parallelMap { read($0) }
+        var diagnostics = DiagnosticBag()
         var environments: [Environment] = []
         var domains: [Domain] = []
         var policies: [PolicyFile] = []
         var seenNames: [String: String] = [:]
         // "environments/x" or "domains/x" for files that exist but did not load.
         var unloadable: Set<String> = []
-        for file in files {
-            if let refusal = file.refusal {
-                unloadable.insert(String(file.path.prefix { $0 != "." }))
-                switch refusal {
-                case .notRegularFile(let what):
-                    decoder.diagnostics.report(
-                        .notARegularFile,
-                        "\(file.path) is \(what); configuration is read only from regular files inside the configuration folder",
+        for (file, reading) in zip(files, readings) {
+            diagnostics.add(contentsOf: reading.diagnostics)
+            switch reading.outcome {
+            case .unloadable(let key):
+                unloadable.insert(key)
+            case .skipped:
+                break
+            case .policy(let policy):
+                if let policy { policies.append(policy) }
+            case .named(let key, let what, let decoded, let decodingDiagnostics):
+                if let first = seenNames[key] {
+                    let name = String(key.drop { $0 != "/" }.dropFirst())
+                    diagnostics.report(
+                        .duplicateName, "\(what) \(PrintableText.quoted(name)) is defined twice (also in \(first))",
                         at: .file(file.path),
-                        hint: "replace it with a regular file holding the configuration (a link is never followed)")
-                case .tooLarge(let limit):
-                    decoder.diagnostics.add(contentsOf: [YAMLParser.tooLarge(file: file.path, limit: limit)])
+                        hint: "keep one file per \(what)")
+                    continue
                 }
-                continue
-            }
-            let (root, syntax) = parser.parse(file.bytes, file: file.path)
-            decoder.diagnostics.add(contentsOf: syntax)
-            let folder = file.path.split(separator: "/").first.map(String.init) ?? ""
-            let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
-            let name = String(fileName.prefix { $0 != "." })
-            if syntax.contains(where: { $0.severity == .error }) {
-                unloadable.insert(folder + "/" + name)
-                continue
-            }
-            if folder == "policies" {
-                if let policy = decoder.policy(file: file.path, root: root) { policies.append(policy) }
-                continue
-            }
-            let what = folder == "environments" ? "environment" : "domain"
-            if let problem = Identifiers.nameProblem(name, what: what) {
-                decoder.report(
-                    IdentifierProblem(
-                        problem.id, "file name \(PrintableText.quoted(fileName)) does not give a valid \(what) name",
-                        hint: "rename the file: " + problem.hint),
-                    at: .file(file.path))
-                continue
-            }
-            if let first = seenNames[folder + "/" + name] {
-                decoder.diagnostics.report(
-                    .duplicateName, "\(what) \(PrintableText.quoted(name)) is defined twice (also in \(first))",
-                    at: .file(file.path),
-                    hint: "keep one file per \(what)")
-                continue
-            }
-            seenNames[folder + "/" + name] = file.path
-            guard let root else {
-                unloadable.insert(folder + "/" + name)
-                decoder.diagnostics.report(
-                    .emptyFile, "\(what) file is empty", at: .file(file.path),
-                    hint: "see `linkwright schema \(what)` for what it holds, or delete the file")
-                continue
-            }
-            if folder == "environments" {
-                if let environment = decoder.environment(name: name, file: file.path, root: root) {
-                    environments.append(environment)
-                } else {
-                    unloadable.insert(folder + "/" + name)
+                seenNames[key] = file.path
+                diagnostics.add(contentsOf: decodingDiagnostics)
+                switch decoded {
+                case .environment(let environment): environments.append(environment)
+                case .domain(let domain): domains.append(domain)
+                case .failed: unloadable.insert(key)
                 }
-            } else if let domain = decoder.domain(name: name, file: file.path, root: root) {
-                domains.append(domain)
-            } else {
-                unloadable.insert(folder + "/" + name)
             }
         }
         if files.allSatisfy({ !$0.path.hasPrefix("environments/") }) {
-            decoder.diagnostics.report(
+            diagnostics.report(
                 .noEnvironments, "no environment files found in environments/", at: nil,
                 hint: "run linkwright in the folder that holds environments/ and domains/, or pass --config DIR")
         }
-        SchemeRouteSharing.resolve(&environments, into: &decoder.diagnostics)
+        SchemeRouteSharing.resolve(&environments, into: &diagnostics)
         let configuration = Configuration(environments: environments, domains: domains, policies: policies)
-        var diagnostics = decoder.diagnostics
         var validator = ConfigValidator(configuration, unloadable: unloadable)
         diagnostics.add(contentsOf: validator.validate())
         return (diagnostics.hasErrors ? nil : configuration, diagnostics.sorted)
+    }
+
+    /// What one file gives on its own, before the files are put together.
+    private struct FileReading: Sendable {
+        /// Reported whatever the other files hold.
+        var diagnostics: [Diagnostic]
+        var outcome: Outcome
+
+        enum Outcome: Sendable {
+            /// The file does not load; `key` ("environments/x") is what other files cannot refer to.
+            case unloadable(key: String)
+            /// Its name gives no valid environment or domain name: nothing more is read.
+            case skipped
+            case policy(PolicyFile?)
+            /// An environment or domain file whose name is `key` ("domains/x"). What decoding gave,
+            /// and its diagnostics, count only when no earlier file has the same name.
+            case named(key: String, what: String, decoded: Decoded, diagnostics: [Diagnostic])
+        }
+
+        enum Decoded: Sendable {
+            case environment(Environment)
+            case domain(Domain)
+            case failed
+        }
+    }
+
+    /// Parses and decodes one file, with everything that does not depend on the others.
+    private func read(_ file: SourceFile) -> FileReading {
+        var decoder = ConfigDecoder()
+        if let refusal = file.refusal {
+            switch refusal {
+            case .notRegularFile(let what):
+                decoder.diagnostics.report(
+                    .notARegularFile,
+                    "\(file.path) is \(what); configuration is read only from regular files inside the configuration folder",
+                    at: .file(file.path),
+                    hint: "replace it with a regular file holding the configuration (a link is never followed)")
+            case .tooLarge(let limit):
+                decoder.diagnostics.add(contentsOf: [YAMLParser.tooLarge(file: file.path, limit: limit)])
+            }
+            let key = String(file.path.prefix { $0 != "." })
+            return FileReading(diagnostics: decoder.diagnostics.items, outcome: .unloadable(key: key))
+        }
+        let (root, syntax) = parser.parse(file.bytes, file: file.path)
+        let folder = file.path.split(separator: "/").first.map(String.init) ?? ""
+        let fileName = file.path.split(separator: "/").last.map(String.init) ?? file.path
+        let name = String(fileName.prefix { $0 != "." })
+        let key = folder + "/" + name
+        if syntax.contains(where: { $0.severity == .error }) {
+            return FileReading(diagnostics: syntax, outcome: .unloadable(key: key))
+        }
+        if folder == "policies" {
+            let policy = decoder.policy(file: file.path, root: root)
+            return FileReading(diagnostics: syntax + decoder.diagnostics.items, outcome: .policy(policy))
+        }
+        let what = folder == "environments" ? "environment" : "domain"
+        if let problem = Identifiers.nameProblem(name, what: what) {
+            decoder.report(
+                IdentifierProblem(
+                    problem.id, "file name \(PrintableText.quoted(fileName)) does not give a valid \(what) name",
+                    hint: "rename the file: " + problem.hint),
+                at: .file(file.path))
+            return FileReading(diagnostics: syntax + decoder.diagnostics.items, outcome: .skipped)
+        }
+        let decoded: FileReading.Decoded
+        if let root {
+            if folder == "environments" {
+                let environment = decoder.environment(name: name, file: file.path, root: root)
+                decoded = environment.map { .environment($0) } ?? .failed
+            } else {
+                decoded = decoder.domain(name: name, file: file.path, root: root).map { .domain($0) } ?? .failed
+            }
+        } else {
+            decoder.diagnostics.report(
+                .emptyFile, "\(what) file is empty", at: .file(file.path),
+                hint: "see `linkwright schema \(what)` for what it holds, or delete the file")
+            decoded = .failed
+        }
+        return FileReading(
+            diagnostics: syntax,
+            outcome: .named(key: key, what: what, decoded: decoded, diagnostics: decoder.diagnostics.items))
     }
 
     /// Reads and loads every configuration file of `tree`.
