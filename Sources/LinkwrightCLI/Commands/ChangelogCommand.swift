@@ -62,14 +62,12 @@ struct ChangelogCommand: Command {
                     lastUsable: lastUsable))
         }
         let toCompare = pairs
-        let compared = LockedValue([Changelog.Release?](repeating: nil, count: toCompare.count))
         // A revision's evaluators serve the pair before it and the pair after it; once both are
         // compared they are dropped, so memory follows the pairs in progress, not the range.
         let uses = LockedValue(points.indices.map { ($0 > 0 ? 1 : 0) + ($0 < points.count - 1 ? 1 : 0) })
-        DispatchQueue.concurrentPerform(iterations: toCompare.count) { index in
+        var releases = toCompare.indices.parallelMap { index in
             let pair = toCompare[index]
             let release = pair.release()
-            compared.withLock { $0[index] = release }
             for (point, content) in [(index, pair.before), (index + 1, pair.after)] {
                 let unused = uses.withLock { remaining in
                     remaining[point] -= 1
@@ -77,8 +75,8 @@ struct ChangelogCommand: Command {
                 }
                 if unused, case .snapshot(let snapshot, _) = content { snapshot.forgetEvaluators() }
             }
+            return release
         }
-        var releases = compared.withLock { $0 }.map { $0! }
         if arguments[Self.onlyChanged] { releases = releases.filter { !$0.changes.isEmpty } }
         let remote = (try? reader.repository)?.originURL()
         try terminal.print(
