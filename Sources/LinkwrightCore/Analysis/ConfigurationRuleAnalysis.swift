@@ -46,38 +46,74 @@ public struct ConfigurationRuleAnalysis: Sendable {
     ) -> [ScopedRuleFinding] {
         // A domain usually compiles to the same rules in every environment, for other apps (team
         // IDs, package suffixes); the analysis reads rules only, so it runs once per domain.
-        struct AnalysedRules: Hashable {
+        struct AnalysedRules: Hashable, Sendable {
             var domain: String
             var aasa: String
             var assetLinks: String?
         }
-        var cache: [AnalysedRules: [RuleFinding]] = [:]
-        let analysis = analysis.counting(against: WorkMeter(totalWorkLimit))
+        let sites = compiled.environments.flatMap { environment in
+            environment.sites.filter { $0.aasa?.applinks?.details != nil && including(environment, $0) }
+                .map { (environment: environment.name, site: $0) }
+        }
+        let keys = sites.parallelMap { _, site in
+            AnalysedRules(
+                domain: site.domain, aasa: Self.rules(of: site.aasa!).json.rendered(),
+                assetLinks: site.assetLinks.map { links in
+                    JSON.array(links.statements.map { .array(($0.dynamicComponents ?? []).map(\.json)) }).rendered()
+                })
+        }
+        var firstSite: [AnalysedRules: Int] = [:]
+        for (index, key) in keys.enumerated() where firstSite[key] == nil { firstSite[key] = index }
+        let distinct = firstSite.values.sorted()
+        let analysed = analysedInOrder(distinct.map { sites[$0].site }, translations: translations)
+        let findingsByKey = Dictionary(uniqueKeysWithValues: zip(distinct.map { keys[$0] }, analysed))
         var scoped: [ScopedRuleFinding] = []
-        for environment in compiled.environments {
-            for site in environment.sites where including(environment, site) {
-                guard let document = site.aasa, let details = document.applinks?.details else { continue }
-                let key = AnalysedRules(
-                    domain: site.domain, aasa: Self.rules(of: document).json.rendered(),
-                    assetLinks: site.assetLinks.map { links in
-                        JSON.array(links.statements.map { .array(($0.dynamicComponents ?? []).map(\.json)) }).rendered()
-                    })
-                let findings =
-                    cache[key] ?? analysis.findings(in: document)
-                    + (translations
-                        ? translationFindings(document, site.assetLinks, analysis)
-                            + releaseFindings(document, site.assetLinks, analysis) : [])
-                cache[key] = findings
-                for finding in findings {
-                    guard let components = details[finding.entryIndex].components else { continue }
-                    scoped.append(
-                        Self.scope(
-                            finding, components: components, appIDs: details[finding.entryIndex].effectiveAppIDs,
-                            environment: environment.name, host: site.fileHost.name))
-                }
+        for ((environment, site), key) in zip(sites, keys) {
+            let details = site.aasa!.applinks!.details
+            for finding in findingsByKey[key]! {
+                guard let components = details[finding.entryIndex].components else { continue }
+                scoped.append(
+                    Self.scope(
+                        finding, components: components, appIDs: details[finding.entryIndex].effectiveAppIDs,
+                        environment: environment, host: site.fileHost.name))
             }
         }
         return scoped
+    }
+
+    /// Each site's findings, as analysing them one after another against one `totalWorkLimit`
+    /// would give, but on every core: each is analysed against a budget of its own, and the
+    /// results stand as long as the budgets spent so far, in order, stay within the total (an
+    /// analysis that never meets its limit finds the same whatever the limit). From the first
+    /// site that would have met it, the rest are analysed again one after another with what is
+    /// left, so a configuration too costly to finish stops at the same rule as before.
+    private func analysedInOrder(_ sites: [CompiledSite], translations: Bool) -> [[RuleFinding]] {
+        let separately = sites.parallelMap { site in
+            let meter = WorkMeter(totalWorkLimit)
+            return (
+                findings: findings(site, analysis.counting(against: meter), translations: translations),
+                spent: meter.spent
+            )
+        }
+        var results: [[RuleFinding]] = []
+        var spent = 0
+        for alone in separately {
+            guard spent + alone.spent < totalWorkLimit else {
+                let rest = analysis.counting(against: WorkMeter(totalWorkLimit - spent))
+                return results + sites[results.count...].map { findings($0, rest, translations: translations) }
+            }
+            spent += alone.spent
+            results.append(alone.findings)
+        }
+        return results
+    }
+
+    private func findings(_ site: CompiledSite, _ analysis: RuleAnalysis, translations: Bool) -> [RuleFinding] {
+        let document = site.aasa!
+        return analysis.findings(in: document)
+            + (translations
+                ? translationFindings(document, site.assetLinks, analysis)
+                    + releaseFindings(document, site.assetLinks, analysis) : [])
     }
 
     /// `document` without the apps its entries are for: what the analysis reads.

@@ -287,11 +287,16 @@ struct LanguageSearch {
 final class WorkMeter: Sendable {
     private let left: LockedValue<Int>
     private let parent: WorkMeter?
+    private let budget: Int
 
     init(_ budget: Int, within parent: WorkMeter? = nil) {
         left = LockedValue(budget)
         self.parent = parent
+        self.budget = budget
     }
+
+    /// Steps spent so far, past the budget too.
+    var spent: Int { budget - left.withLock { $0 } }
 
     var remaining: Int { min(left.withLock { max($0, 0) }, parent?.remaining ?? .max) }
     var isExhausted: Bool { remaining == 0 }
