@@ -76,6 +76,36 @@ import Testing
         #expect(notes.last?.finding.ruleIndex == notes.first?.finding.ruleIndex)
     }
 
+    /// Files are analysed on several threads, each against a budget of its own: whatever the
+    /// total and however the threads run, the findings are those of one analysis after another,
+    /// so they never change from run to run, and a total large enough leaves nothing incomplete.
+    @Test func findingsDoNotDependOnHowTheThreadsRan() throws {
+        let letters = Array("abcdefgh")
+        var files = RuleExampleConfiguration.replacing(
+            "  shop.example: shop\n", with: "  shop.example: shop\n  other.example: other\n  third.example: third\n",
+            in: "environments/production.yaml")
+        for (offset, name) in ["shop", "other", "third"].enumerated() {
+            let rules = (0..<12).map { index in
+                let pieces = (0..<3).map { step in
+                    "\(letters[(index + step + offset) % 8])\(letters[(index * 3 + step) % 8])"
+                }
+                return "      - path: \"*\(pieces.joined(separator: "*"))*x\""
+            }
+            files["domains/\(name).yaml"] =
+                "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined(separator: "\n") + "\n"
+        }
+        let compiled = try snapshot(files).compiled
+        for limit in [2_000, 8_000, 30_000, 400_000_000] {
+            let runs = (0..<4).map { _ in ConfigurationRuleAnalysis(totalWorkLimit: limit).findings(in: compiled) }
+            let described = runs.map { findings in
+                findings.map { "\($0.environment) \($0.host) \($0.finding.id) \($0.finding.ruleIndex) \($0.message)" }
+            }
+            #expect(Set(described).count == 1, "limit \(limit)")
+            let incomplete = runs[0].filter { $0.finding.id == .analysisIncomplete }
+            #expect(incomplete.isEmpty == (limit == 400_000_000), "limit \(limit)")
+        }
+    }
+
     @Test func aRuleOfSomeEnvironmentsNamesThem() throws {
         let diagnostics = ConfigurationRuleAnalysis().diagnostics(
             in: try compiled(
