@@ -57,18 +57,25 @@ public struct EnvironmentEvaluator: Sendable {
         var aasa: [String: CompiledAASA] = [:]
         var aasaDocuments: [String: AASADocument] = [:]
         // Every host of a domain serves the same files in one environment: compile them once.
+        // The rules no earlier environment compiled are compiled on every core, each set once.
+        let appleSites = platforms.contains(.ios) ? environment.sites.filter { $0.aasa != nil } : []
+        var keyOfDomain: [String: AppLinksSection?] = [:]
+        var toCompile: [(key: AppLinksSection?, document: AASADocument)] = []
+        var keysToCompile: Set<AppLinksSection?> = []
+        for site in appleSites where keyOfDomain[site.domain] == nil {
+            let key = CompiledAASA.rulesKey(site.aasa!)
+            keyOfDomain[site.domain] = key
+            guard files.aasa[key] == nil, keysToCompile.insert(key).inserted else { continue }
+            toCompile.append((key, site.aasa!))
+        }
+        let newlyCompiled = toCompile.parallelMap { CompiledAASA($0.document) }
+        for (file, compiled) in zip(toCompile, newlyCompiled) { files.aasa[file.key] = compiled }
         var aasaByDomain: [String: (CompiledAASA, AASADocument)] = [:]
-        for site in environment.sites where platforms.contains(.ios) {
-            guard let document = site.aasa else { continue }
+        for site in appleSites {
+            let document = site.aasa!
             let compiled =
                 aasaByDomain[site.domain]
-                ?? {
-                    let key = CompiledAASA.rulesKey(document)
-                    if let rules = files.aasa[key] { return (CompiledAASA(document, sharingRulesOf: rules), document) }
-                    let compiled = CompiledAASA(document)
-                    files.aasa[key] = compiled
-                    return (compiled, document)
-                }()
+                ?? (CompiledAASA(document, sharingRulesOf: files.aasa[keyOfDomain[site.domain]!]!), document)
             aasaByDomain[site.domain] = compiled
             (aasa[site.fileHost.name], aasaDocuments[site.fileHost.name]) = compiled
         }
@@ -123,12 +130,20 @@ public struct EnvironmentEvaluator: Sendable {
     {
         var byHost: [String: CompiledAssetLinks] = [:]
         var documents: [String: AssetLinksDocument] = [:]
-        var byDomain: [String: (CompiledAssetLinks, AssetLinksDocument)] = [:]
-        for site in environment.sites {
-            guard let document = site.assetLinks else { continue }
-            let compiled = byDomain[site.domain] ?? (CompiledAssetLinks(document, release: release), document)
-            byDomain[site.domain] = compiled
-            (byHost[site.fileHost.name], documents[site.fileHost.name]) = compiled
+        // The first site of each domain, whose file every host of the domain serves; the
+        // domains' files are compiled on every core.
+        var firstOfDomain: [String: AssetLinksDocument] = [:]
+        var toCompile: [AssetLinksDocument] = []
+        var position: [String: Int] = [:]
+        for site in environment.sites where site.assetLinks != nil && firstOfDomain[site.domain] == nil {
+            firstOfDomain[site.domain] = site.assetLinks!
+            position[site.domain] = toCompile.count
+            toCompile.append(site.assetLinks!)
+        }
+        let compiled = toCompile.parallelMap { CompiledAssetLinks($0, release: release) }
+        for site in environment.sites where site.assetLinks != nil {
+            (byHost[site.fileHost.name], documents[site.fileHost.name]) =
+                (compiled[position[site.domain]!], firstOfDomain[site.domain]!)
         }
         return (byHost, documents)
     }
