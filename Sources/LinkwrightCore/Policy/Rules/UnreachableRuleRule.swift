@@ -34,6 +34,15 @@ struct UnreachableRuleRule: PolicyRule {
                     "      - path: /products/*\n",
                     with: "      - path: /products/*\n\n      - path: /products/new\n        comment: shadowed\n",
                     in: "domains/shop.yaml")),
+            RuleExample(
+                "both environments' files change, one gets an unreachable rule",
+                reportsAt: ["domains/shop.yaml:8:9"],
+                base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "      - path: /products/*\n",
+                    with: "      - path: /products/*\n      - path: /offers/*\n      - path: /products/staff\n"
+                        + "        environments: [staging]\n",
+                    in: "domains/shop.yaml")),
         ])
 
     func check(_ context: PolicyContext) -> [Finding] {
