@@ -38,8 +38,7 @@ struct CallbackOnVerifiedLinkRule: PolicyRule {
                     scheme.purpose.value == .oauthCallback ? scheme.callbackPath.map { (app, scheme, $0) } : nil
                 }
             }
-            guard !callbacks.isEmpty else { continue }
-            let evaluator = EnvironmentEvaluator(environment)
+            guard !callbacks.isEmpty, let evaluator = context.head.evaluator(environment.name) else { continue }
             for (app, scheme, callback) in callbacks {
                 let openings = PathOpenings.openings(
                     of: callback.value, in: environment, evaluator: evaluator,

@@ -38,7 +38,7 @@ struct ForbiddenPathRule: PolicyRule {
         guard !context.settings.forbiddenPaths.isEmpty else { return [] }
         var findings: [Finding] = []
         for environment in context.head.compiled.environments {
-            let evaluator = EnvironmentEvaluator(environment)
+            guard let evaluator = context.head.evaluator(environment.name) else { continue }
             for forbidden in context.settings.forbiddenPaths {
                 let openings = PathOpenings.openings(
                     of: forbidden.path.value, in: environment, evaluator: evaluator,

@@ -79,9 +79,12 @@ struct RouteRemovedRule: PolicyRule {
                 guard let name = rule.route?.destination, !kept.contains(name) else { return nil }
                 return (name, sample(of: rule, variables: old))
             }
+            guard !removed.isEmpty else { continue }
             for environment in head.compiled.environments where environment.tier == .production {
-                guard let declared = head.configuration.environment(named: environment.name) else { continue }
-                let evaluator = EnvironmentEvaluator(environment)
+                // The snapshot's evaluator, made once for every rule and domain asking.
+                guard let declared = head.configuration.environment(named: environment.name),
+                    let evaluator = head.evaluator(environment.name)
+                else { continue }
                 let hosts = declared.hosts.filter { $0.domain.value == domain.name }.map(\.host.value)
                 var seen: Set<String> = []
                 for (name, sample) in removed where seen.insert(name).inserted {
