@@ -16,11 +16,41 @@ public struct CompiledEnvironment: Sendable {
     public var androidApps: [CompiledAndroidApp]
 
     /// The site whose files decide links on `host` (its own, or its root's for a wildcard match).
+    /// For many lookups, make a `SiteLookup` once.
     public func site(serving host: String) -> CompiledSite? {
         sites.first { $0.servedHosts.contains { $0.name == host } }
             ?? sites.first { site in
                 site.servedHosts.contains { $0.isWildcard && host.hasSuffix("." + $0.fileHost.name) }
             }
+    }
+}
+
+/// An environment's sites by the hosts they serve, answering as `site(serving:)` does (a host's
+/// own site, the first serving it by name, else the first site with a wildcard covering it)
+/// without walking every site: a rule asking for each of thousands of hosts made that cubic.
+public struct SiteLookup {
+    private let sites: [CompiledSite]
+    private let exact: [String: Int]
+    /// `.root` suffixes of wildcard hosts, in site order.
+    private let wildcards: [(suffix: String, site: Int)]
+
+    public init(_ environment: CompiledEnvironment) {
+        sites = environment.sites
+        var exact: [String: Int] = [:]
+        var wildcards: [(suffix: String, site: Int)] = []
+        for (position, site) in environment.sites.enumerated() {
+            for host in site.servedHosts {
+                if exact[host.name] == nil { exact[host.name] = position }
+                if host.isWildcard { wildcards.append(("." + host.fileHost.name, position)) }
+            }
+        }
+        self.exact = exact
+        self.wildcards = wildcards
+    }
+
+    public func site(serving host: String) -> CompiledSite? {
+        if let position = exact[host] { return sites[position] }
+        return wildcards.first { host.hasSuffix($0.suffix) }.map { sites[$0.site] }
     }
 }
 

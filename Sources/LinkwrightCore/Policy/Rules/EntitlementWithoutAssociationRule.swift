@@ -29,11 +29,12 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
         var findings: [Finding] = []
         for environment in context.head.compiled.environments {
             let declared = context.head.configuration.environment(named: environment.name)
+            let lookup = SiteLookup(environment)
             for app in environment.iosApps {
                 let location = declared?.app(named: app.name)?.ios?.location
                 for entry in app.associatedDomains {
                     let (service, host) = Self.split(entry)
-                    let listed = environment.site(serving: host).map { SiteParties($0).iosServices } ?? []
+                    let listed = lookup.site(serving: host).map { SiteParties($0).iosServices } ?? []
                     if !listed.contains(SiteParties.Service(service: service, appID: app.appID)) {
                         findings.append(
                             finding(
@@ -42,12 +43,18 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
                     }
                 }
             }
+            // Per app ID (its first app), each service and the file host its entitlements reach.
+            var claims: [String: Set<Claim>] = [:]
+            for app in environment.iosApps where claims[app.appID] == nil {
+                claims[app.appID] = Set(
+                    app.associatedDomains.compactMap { entry in
+                        let (service, host) = Self.split(entry)
+                        return lookup.site(serving: host).map { Claim(service: service, fileHost: $0.fileHost) }
+                    })
+            }
             for site in environment.sites {
                 for party in SiteParties(site).iosServices.sorted() {
-                    let claimed = environment.iosApps.first { $0.appID == party.appID }?.associatedDomains.contains {
-                        let (service, host) = Self.split($0)
-                        return service == party.service && environment.site(serving: host)?.fileHost == site.fileHost
-                    }
+                    let claimed = claims[party.appID]?.contains(Claim(service: party.service, fileHost: site.fileHost))
                     guard claimed != true else { continue }
                     let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
                     findings.append(
@@ -59,6 +66,11 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
             }
         }
         return findings
+    }
+
+    private struct Claim: Hashable {
+        var service: String
+        var fileHost: Host
     }
 
     private func finding(_ message: String, location: SourceLocation?, environment: String, host: String, app: String)

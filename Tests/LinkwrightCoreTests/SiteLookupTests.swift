@@ -1,0 +1,35 @@
+import Foundation
+import LinkwrightCore
+import LinkwrightTestSupport
+import Testing
+
+@Suite struct SiteLookupTests {
+    /// The index answers as the linear `site(serving:)` for every host the configurations
+    /// serve, the subdomains their wildcards cover, other spellings and hosts they do not serve.
+    @Test(arguments: ["", "Tests/LinkwrightCoreTests/Fixtures/golden/kitchen-sink"])
+    func answersAsTheLinearLookup(_ folder: String) throws {
+        let (configuration, diagnostics) = try loadConfiguration(
+            at: RepositoryPaths.root.appendingPathComponent(folder))
+        let compiled = Compiler().compile(try #require(configuration, "\(diagnostics)")).compiled
+        var asked = 0
+        var wildcardAnswers = 0
+        for environment in compiled.environments {
+            let lookup = SiteLookup(environment)
+            let served = environment.sites.flatMap(\.servedHosts)
+            let hosts =
+                served.flatMap { host in
+                    [host.name, host.fileHost.name, "a." + host.fileHost.name, "b.a." + host.fileHost.name]
+                        + [host.name.uppercased(), "x" + host.fileHost.name]
+                } + ["unknown.invalid", ""]
+            for host in hosts {
+                let expected = environment.site(serving: host)
+                #expect(lookup.site(serving: host)?.fileHost == expected?.fileHost, "\(environment.name): \(host)")
+                asked += 1
+                if let expected, !expected.servedHosts.contains(where: { $0.name == host }) { wildcardAnswers += 1 }
+            }
+        }
+        #expect(asked > 20)
+        // Some answers come from a wildcard, or the comparison would not test that half.
+        #expect(wildcardAnswers > 0)
+    }
+}
