@@ -55,13 +55,23 @@ public struct ConfigurationRuleAnalysis: Sendable {
             environment.sites.filter { $0.aasa?.applinks?.details != nil && including(environment, $0) }
                 .map { (environment: environment.name, site: $0) }
         }
-        let keys = sites.parallelMap { _, site in
-            AnalysedRules(
+        // Every site of a domain in one environment carries the same files (`CompiledSite`), so
+        // each domain's key is rendered once per environment, not once per host.
+        var firstOfDomain: [[String]: Int] = [:]
+        for (index, entry) in sites.enumerated() where firstOfDomain[[entry.environment, entry.site.domain]] == nil {
+            firstOfDomain[[entry.environment, entry.site.domain]] = index
+        }
+        let representatives = firstOfDomain.values.sorted()
+        let representativeKeys = representatives.parallelMap { index in
+            let site = sites[index].site
+            return AnalysedRules(
                 domain: site.domain, aasa: Self.rules(of: site.aasa!).json.rendered(),
                 assetLinks: site.assetLinks.map { links in
                     JSON.array(links.statements.map { .array(($0.dynamicComponents ?? []).map(\.json)) }).rendered()
                 })
         }
+        let keyOfRepresentative = Dictionary(uniqueKeysWithValues: zip(representatives, representativeKeys))
+        let keys = sites.map { keyOfRepresentative[firstOfDomain[[$0.environment, $0.site.domain]]!]! }
         var firstSite: [AnalysedRules: Int] = [:]
         for (index, key) in keys.enumerated() where firstSite[key] == nil { firstSite[key] = index }
         let distinct = firstSite.values.sorted()
