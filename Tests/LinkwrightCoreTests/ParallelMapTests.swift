@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LinkwrightCore
 import Testing
 
@@ -16,6 +17,24 @@ import Testing
         }
         #expect(results.map { Int($0.split(separator: ":")[0])! } == elements)
         #expect(calls.withLock { $0.sorted() } == elements)
+    }
+
+    /// A `parallelMap` inside another still runs its elements at once: each inner element waits
+    /// until both are running, which never happens if nested calls run one element at a time
+    /// (as a `concurrentPerform` nested in another does).
+    @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1))
+    func nestedCallsRunTheirElementsAtOnce() {
+        let outer = [0, 1].parallelMap { element -> [Bool] in
+            guard element == 0 else { return [] }
+            let running = LockedValue(0)
+            return [0, 1].parallelMap { _ in
+                running.withLock { $0 += 1 }
+                let deadline = Date().addingTimeInterval(10)
+                while running.withLock({ $0 }) < 2 && Date() < deadline { usleep(1_000) }
+                return running.withLock { $0 } == 2
+            }
+        }
+        #expect(outer == [[true, true], []])
     }
 
     @Test func slicesEmptyAndSingleCollections() {

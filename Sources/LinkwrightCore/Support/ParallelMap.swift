@@ -1,21 +1,72 @@
-import Dispatch
+import Foundation
 
 extension RandomAccessCollection where Index == Int {
-    /// `map` with the elements transformed on every core at once (`concurrentPerform`), the
-    /// results in the elements' order. For independent pieces of pure work of some size, such
-    /// as a domain's expectations or a configuration file: each piece runs on one thread from
-    /// start to end, so it needs no lock of its own, and the order of the output never depends
-    /// on which thread finished first.
+    /// `map` with the elements transformed on every core at once, the results in the elements'
+    /// order. For independent pieces of pure work of some size, such as a domain's expectations
+    /// or a configuration file: each piece runs on one thread from start to end, so it needs no
+    /// lock of its own, and the order of the output never depends on which thread finished first.
+    ///
+    /// The caller works too, with one thread per other core, each taking the next element until
+    /// none is left. Threads rather than `DispatchQueue.concurrentPerform`: libdispatch runs a
+    /// `concurrentPerform` nested in another on the calling thread, so a stage inside another
+    /// (the analysis of each changed file inside one policy rule) stayed on one core while the
+    /// other was idle. Nested calls here start their own threads; the system shares the cores.
     public func parallelMap<Transformed: Sendable>(
         _ transform: @Sendable (Element) -> Transformed
     ) -> [Transformed] where Self: Sendable, Element: Sendable {
-        guard count > 1 else { return map(transform) }
+        let helpers = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount) - 1
+        guard helpers > 0 else { return map(transform) }
         let results = LockedValue([Transformed?](repeating: nil, count: count))
         let start = startIndex
-        DispatchQueue.concurrentPerform(iterations: count) { offset in
-            let transformed = transform(self[start + offset])
-            results.withLock { $0[offset] = transformed }
+        withoutActuallyEscaping(transform) { transform in
+            let work = SharedElements(count: count) { offset in
+                let transformed = transform(self[start + offset])
+                results.withLock { $0[offset] = transformed }
+            }
+            let finished = DispatchSemaphore(value: 0)
+            for _ in 0..<helpers {
+                let thread = Thread {
+                    work.run()
+                    finished.signal()
+                }
+                // As deep as the main thread's: parsing and automata recurse.
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+            work.run()
+            for _ in 0..<helpers { finished.wait() }
+            // Every thread is done with the closure: dropping it here lets the caller's closure
+            // end with this call, as `withoutActuallyEscaping` requires.
+            work.clear()
         }
         return results.withLock { $0.map { $0! } }
     }
+}
+
+/// The elements of one `parallelMap`, handed out one at a time to the threads working on them.
+private final class SharedElements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    /// Written before the threads start and cleared after they all finished; only read between.
+    private var transform: ((Int) -> Void)?
+
+    init(count: Int, transform: @escaping (Int) -> Void) {
+        self.count = count
+        self.transform = transform
+    }
+
+    /// Transforms the next element not taken yet, until none is left.
+    func run() {
+        while true {
+            lock.lock()
+            let offset = next
+            next += 1
+            lock.unlock()
+            guard offset < count else { return }
+            transform!(offset)
+        }
+    }
+
+    func clear() { transform = nil }
 }
