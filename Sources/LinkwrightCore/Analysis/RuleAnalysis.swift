@@ -512,8 +512,10 @@ struct RuleLanguages {
 
     /// Everything: the language of `*`.
     static var everything: LanguageView {
-        LanguageView(dfa: SubsetDFA(PatternMatcher(androidDynamic: "*").automaton), readsAppleRawPaths: false)
+        LanguageView(dfa: SubsetDFA.shared(everythingPattern), readsAppleRawPaths: false)
     }
+
+    private static let everythingPattern = PatternMatcher(androidDynamic: "*")
 
     init(_ rule: CompiledAASA.Rule) {
         var uncompilable: String?
@@ -523,7 +525,7 @@ struct RuleLanguages {
                 uncompilable = uncompilable ?? pattern.text
                 return Self.everything
             }
-            return LanguageView(dfa: SubsetDFA(matcher.automaton), readsAppleRawPaths: rawPath)
+            return LanguageView(dfa: SubsetDFA.shared(matcher), readsAppleRawPaths: rawPath)
         }
         path = view(rule.path, rawPath: true)
         fragment = view(rule.fragment)
