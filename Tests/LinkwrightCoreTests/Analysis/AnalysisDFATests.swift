@@ -27,7 +27,9 @@ import Testing
         let file =
             ##"{"applinks": {"details": [{"appIDs": ["\##(exampleApp)"], "components": [\##(components.joined(separator: ","))]}]}}"##
         let analyse = { (limit: Int) in
-            RuleAnalysis(fileWorkLimit: limit).findings(in: readAASA(file)).map { "\($0.id)@\($0.ruleIndex) \($0.message)" }
+            RuleAnalysis(fileWorkLimit: limit).findings(in: readAASA(file)).map {
+                "\($0.id)@\($0.ruleIndex) \($0.message)"
+            }
         }
         for limit in [20_000, 200_000, 20_000_000] {
             let cold = analyse(limit)
