@@ -1,5 +1,3 @@
-import Foundation
-
 /// Exploration of pattern languages for static analysis: deterministic views of the matching
 /// automata, run side by side over a finite alphabet of representative scalars, breadth-first,
 /// so the first string found that shows a property is a shortest one.
@@ -98,48 +96,6 @@ final class SubsetDFA {
     }
 }
 
-extension SubsetDFA {
-    /// The DFA of `matcher`'s automaton, shared by every analysis on the calling thread: the
-    /// states a search builds stay for the next search of the same pattern (`check` analyses
-    /// the base's rules right after the head's, nearly all the same). A DFA is a memo of its
-    /// automaton, so sharing changes no answer, and searches count their own steps, never the
-    /// DFA's construction. Per thread because a DFA grows as it is read.
-    static func shared(_ matcher: PatternMatcher) -> SubsetDFA {
-        let key = "linkwright.analysisDFAs"
-        let cache: AnalysisDFAs
-        if let known = Thread.current.threadDictionary[key] as? AnalysisDFAs {
-            cache = known
-        } else {
-            cache = AnalysisDFAs()
-            Thread.current.threadDictionary[key] = cache
-        }
-        return cache.dfa(matcher)
-    }
-}
-
-/// One thread's DFAs by the pattern they were built from (`SubsetDFA.shared`).
-private final class AnalysisDFAs {
-    private struct Key: Hashable {
-        var pattern: String
-        var options: PatternOptions
-        var variables: [String: [String]]
-    }
-
-    private var dfas: [Key: SubsetDFA] = [:]
-    /// Past this many patterns the cache starts again, so a long-running process seeing ever new
-    /// rules keeps bounded memory.
-    private static let limit = 50_000
-
-    func dfa(_ matcher: PatternMatcher) -> SubsetDFA {
-        let key = Key(pattern: matcher.pattern, options: matcher.options, variables: matcher.variables)
-        if let known = dfas[key] { return known }
-        if dfas.count >= Self.limit { dfas = [:] }
-        let made = SubsetDFA(matcher.automaton)
-        dfas[key] = made
-        return made
-    }
-}
-
 /// A state of a `LanguageView`: a subset id, or for Apple raw paths a pair of them.
 struct ViewState: Hashable {
     var first: Int
@@ -224,10 +180,8 @@ struct LanguageSearch {
 
     /// Strings starting with "/".
     static var realPaths: LanguageView {
-        LanguageView(dfa: SubsetDFA.shared(realPathsPattern), readsAppleRawPaths: false)
+        LanguageView(dfa: SubsetDFA(PatternMatcher(androidDynamic: "/*").automaton), readsAppleRawPaths: false)
     }
-
-    private static let realPathsPattern = PatternMatcher(androidDynamic: "/*")
 
     enum Outcome {
         /// A shortest string reaching a state that satisfies the predicate, with each view's verdict.

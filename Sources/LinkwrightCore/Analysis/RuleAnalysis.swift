@@ -512,10 +512,8 @@ struct RuleLanguages {
 
     /// Everything: the language of `*`.
     static var everything: LanguageView {
-        LanguageView(dfa: SubsetDFA.shared(everythingPattern), readsAppleRawPaths: false)
+        LanguageView(dfa: SubsetDFA(PatternMatcher(androidDynamic: "*").automaton), readsAppleRawPaths: false)
     }
-
-    private static let everythingPattern = PatternMatcher(androidDynamic: "*")
 
     init(_ rule: CompiledAASA.Rule) {
         var uncompilable: String?
@@ -525,7 +523,7 @@ struct RuleLanguages {
                 uncompilable = uncompilable ?? pattern.text
                 return Self.everything
             }
-            return LanguageView(dfa: SubsetDFA.shared(matcher), readsAppleRawPaths: rawPath)
+            return LanguageView(dfa: SubsetDFA(matcher.automaton), readsAppleRawPaths: rawPath)
         }
         path = view(rule.path, rawPath: true)
         fragment = view(rule.fragment)
