@@ -132,18 +132,16 @@ public struct EnvironmentEvaluator: Sendable {
         var documents: [String: AssetLinksDocument] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
         // domains' files are compiled on every core.
-        var firstOfDomain: [String: AssetLinksDocument] = [:]
         var toCompile: [AssetLinksDocument] = []
         var position: [String: Int] = [:]
-        for site in environment.sites where site.assetLinks != nil && firstOfDomain[site.domain] == nil {
-            firstOfDomain[site.domain] = site.assetLinks!
+        for site in environment.sites where site.assetLinks != nil && position[site.domain] == nil {
             position[site.domain] = toCompile.count
             toCompile.append(site.assetLinks!)
         }
         let compiled = toCompile.parallelMap { CompiledAssetLinks($0, release: release) }
         for site in environment.sites where site.assetLinks != nil {
-            (byHost[site.fileHost.name], documents[site.fileHost.name]) =
-                (compiled[position[site.domain]!], firstOfDomain[site.domain]!)
+            let domain = position[site.domain]!
+            (byHost[site.fileHost.name], documents[site.fileHost.name]) = (compiled[domain], toCompile[domain])
         }
         return (byHost, documents)
     }
