@@ -4,8 +4,17 @@ import LinkwrightTestSupport
 import Testing
 
 @Suite struct SiteLookupTests {
-    /// The index answers as the linear `site(serving:)` for every host the configurations
-    /// serve, the subdomains their wildcards cover, other spellings and hosts they do not serve.
+    /// The site a walk over every site finds: the first serving the host by name, else the
+    /// first with a wildcard covering it.
+    private static func walked(_ environment: CompiledEnvironment, _ host: String) -> CompiledSite? {
+        environment.sites.first { $0.servedHosts.contains { $0.name == host } }
+            ?? environment.sites.first { site in
+                site.servedHosts.contains { $0.isWildcard && host.hasSuffix("." + $0.fileHost.name) }
+            }
+    }
+
+    /// The index answers as a walk over every site for every host the configurations serve,
+    /// the subdomains their wildcards cover, other spellings and hosts they do not serve.
     @Test(arguments: ["", "Tests/LinkwrightCoreTests/Fixtures/golden/kitchen-sink"])
     func answersAsTheLinearLookup(_ folder: String) throws {
         let (configuration, diagnostics) = try loadConfiguration(
@@ -22,8 +31,9 @@ import Testing
                         + [host.name.uppercased(), "x" + host.fileHost.name]
                 } + ["unknown.invalid", ""]
             for host in hosts {
-                let expected = environment.site(serving: host)
+                let expected = Self.walked(environment, host)
                 #expect(lookup.site(serving: host)?.fileHost == expected?.fileHost, "\(environment.name): \(host)")
+                #expect(environment.site(serving: host)?.fileHost == expected?.fileHost, "\(environment.name): \(host)")
                 asked += 1
                 if let expected, !expected.servedHosts.contains(where: { $0.name == host }) { wildcardAnswers += 1 }
             }

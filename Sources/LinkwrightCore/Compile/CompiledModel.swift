@@ -17,17 +17,13 @@ public struct CompiledEnvironment: Sendable {
 
     /// The site whose files decide links on `host` (its own, or its root's for a wildcard match).
     /// For many lookups, make a `SiteLookup` once.
-    public func site(serving host: String) -> CompiledSite? {
-        sites.first { $0.servedHosts.contains { $0.name == host } }
-            ?? sites.first { site in
-                site.servedHosts.contains { $0.isWildcard && host.hasSuffix("." + $0.fileHost.name) }
-            }
-    }
+    public func site(serving host: String) -> CompiledSite? { SiteLookup(self).site(serving: host) }
 }
 
-/// An environment's sites by the hosts they serve, answering as `site(serving:)` does (a host's
-/// own site, the first serving it by name, else the first site with a wildcard covering it)
-/// without walking every site: a rule asking for each of thousands of hosts made that cubic.
+/// An environment's sites by the hosts they serve: a host's own site (the first serving it by
+/// name), else the first site with a wildcard covering it. Made once per environment, it answers
+/// each lookup without walking every site (a rule asking for each of thousands of hosts walked
+/// them all, which made it cubic in hosts).
 public struct SiteLookup {
     private let sites: [CompiledSite]
     private let exact: [String: Int]

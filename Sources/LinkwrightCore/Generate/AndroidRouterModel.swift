@@ -90,10 +90,11 @@ extension AndroidRouterModel {
             guard let androidApp = environment.androidApps.first(where: { $0.name == app }) else { continue }
             if let file = configuration.environment(named: environment.name)?.file { files.insert(file) }
             var claims: [Claim] = []
+            let lookup = SiteLookup(environment)
             for filter in androidApp.intentFilters {
                 let scopes = filter.scopes.map(Self.filter)
                 for host in filter.hosts {
-                    guard let site = environment.site(serving: host.fileHost.name) else { continue }
+                    guard let site = lookup.site(serving: host.fileHost.name) else { continue }
                     let domain = configuration.domain(named: site.domain)
                     if let file = domain?.file { files.insert(file) }
                     let rules = try Self.rules(

@@ -145,11 +145,12 @@ extension RouterModel {
             guard let iosApp = environment.iosApps.first(where: { $0.name == app }) else { continue }
             builder.environments.append(environment.name)
             if let file = configuration.environment(named: environment.name)?.file { builder.files.insert(file) }
+            let lookup = SiteLookup(environment)
             for entry in iosApp.associatedDomains where entry.hasPrefix("applinks:") {
                 let claimed = String(entry.dropFirst("applinks:".count).prefix { $0 != "?" }).lowercased()
                 let isWildcard = claimed.hasPrefix("*.")
                 let fileHost = isWildcard ? String(claimed.dropFirst(2)) : claimed
-                guard let site = environment.site(serving: fileHost), let document = site.aasa else { continue }
+                guard let site = lookup.site(serving: fileHost), let document = site.aasa else { continue }
                 let list = try builder.ruleList(
                     document, appID: iosApp.appID, domain: site.domain, environment: environment.name)
                 try builder.claim(claimed, ruleList: list, environment: environment.name)

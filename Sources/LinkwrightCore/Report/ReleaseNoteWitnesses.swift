@@ -18,9 +18,10 @@ public enum ReleaseNoteWitnesses {
             guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
             let evaluators = (old: old, new: new)
             let concrete = URLSamples.host(for: host)
-            let sites = [after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 }
             let key = change.environment + "\u{1}" + concrete
-            let book = books[key] ?? RuleURLBook(sites)
+            let book =
+                books[key]
+                ?? RuleURLBook([after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 })
             books[key] = book
             let readable = book.first(from: change.location) { written -> LinkURL? in
                 guard let url = LinkURL(written)?.on(host: concrete) else { return nil }
