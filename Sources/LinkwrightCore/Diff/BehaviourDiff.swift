@@ -580,10 +580,13 @@ public enum BehaviourDiff {
                 if let existing = index[grouping] {
                     if !observation.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
-                    let path = observation.url.prefix { $0 != "?" && $0 != "#" }
-                    let shown = changes[existing].witnesses.map { $0.prefix { $0 != "?" && $0 != "#" } }
-                    if changes[existing].witnesses.count < 5 && !shown.contains(path) {
-                        changes[existing].witnesses.append(observation.url)
+                    // (A change with its five examples, as most of a long diff's are, reads no
+                    // path: 26,000 changes spent a fifth of a second here.)
+                    if changes[existing].witnesses.count < 5 {
+                        let path = pathPart(of: observation.url)
+                        if !changes[existing].witnesses.contains(where: { pathPart(of: $0) == path }) {
+                            changes[existing].witnesses.append(observation.url)
+                        }
                     }
                     continue
                 }
@@ -603,6 +606,13 @@ public enum BehaviourDiff {
             }
         }
     }
+}
+
+/// `url` up to its query or fragment, found in its bytes: `?` and `#` are ASCII and end the path
+/// wherever they appear (RFC 3986, section 3.3).
+private func pathPart(of url: String) -> Substring {
+    let end = url.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? url.endIndex
+    return url[..<end]
 }
 
 /// One URL decided on both sides for every app, with each app's verdict found by identity.
