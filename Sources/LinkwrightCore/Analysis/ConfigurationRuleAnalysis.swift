@@ -92,32 +92,11 @@ public struct ConfigurationRuleAnalysis: Sendable {
     }
 
     /// Each site's findings, as analysing them one after another against one `totalWorkLimit`
-    /// would give, but on every core. Each site is analysed against a meter of its own, and all
-    /// of them together against the total, so the work stays bounded by it however many sites
-    /// run at once. A site's findings stand when the total still had steps left as it finished
-    /// (nothing cut its analysis short, and an analysis that never meets its limit finds the
-    /// same whatever the limit) and the steps spent so far, in order, stay within the total.
-    /// From the first site that fails either test, the rest are analysed again one after
-    /// another with what is left, so a configuration too costly to finish stops at the same
-    /// rule as before, at most twice the total's work.
+    /// would give, but on every core (`mapSharingBudget`).
     private func analysedInOrder(_ sites: [CompiledSite], translations: Bool) -> [[RuleFinding]] {
-        let together = WorkMeter(totalWorkLimit)
-        let separately = sites.parallelMap { site in
-            let meter = WorkMeter(totalWorkLimit, within: together)
-            let findings = findings(site, analysis.counting(against: meter), translations: translations)
-            return (findings: findings, spent: meter.spent, whole: !together.isExhausted)
+        sites.mapSharingBudget(total: totalWorkLimit) { site, meter in
+            findings(site, analysis.counting(against: meter), translations: translations)
         }
-        var results: [[RuleFinding]] = []
-        var spent = 0
-        for alone in separately {
-            guard alone.whole, spent + alone.spent < totalWorkLimit else {
-                let rest = analysis.counting(against: WorkMeter(totalWorkLimit - spent))
-                return results + sites[results.count...].map { findings($0, rest, translations: translations) }
-            }
-            spent += alone.spent
-            results.append(alone.findings)
-        }
-        return results
     }
 
     private func findings(_ site: CompiledSite, _ analysis: RuleAnalysis, translations: Bool) -> [RuleFinding] {

@@ -280,29 +280,3 @@ struct LanguageSearch {
         }
     }
 }
-
-/// The steps a series of searches may still take together, so that an analysis of many rules
-/// stays bounded as a whole, not only search by search. A meter within another (a file's within
-/// the command's) spends from both and runs out when either does.
-final class WorkMeter: Sendable {
-    private let left: LockedValue<Int>
-    private let parent: WorkMeter?
-    private let budget: Int
-
-    init(_ budget: Int, within parent: WorkMeter? = nil) {
-        left = LockedValue(budget)
-        self.parent = parent
-        self.budget = budget
-    }
-
-    /// Steps spent so far, past the budget too.
-    var spent: Int { budget - left.withLock { $0 } }
-
-    var remaining: Int { min(left.withLock { max($0, 0) }, parent?.remaining ?? .max) }
-    var isExhausted: Bool { remaining == 0 }
-
-    func spend(_ steps: Int) {
-        left.withLock { $0 -= steps }
-        parent?.spend(steps)
-    }
-}
