@@ -83,22 +83,40 @@ public enum BehaviourDiff {
         }
     }
 
-    /// Proofs made so far in one comparison, with the apps each named.
-    private struct ProofCache {
+    /// Two sides' decision lists of one platform to prove against each other.
+    private struct ProofRequest: Sendable {
+        var platform: Platform
+        var old: [DecisionList]
+        var new: [DecisionList]
+
+        var key: ProofKey { ProofKey(platform: platform, old: old, new: new) }
+
+        func prove(_ limits: ProofLimits, meter: WorkMeter) -> BehaviourProof.Result {
+            BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
+                old: old, new: new, meter: meter)
+        }
+    }
+
+    /// The proofs of one comparison, each made once for lists with the same rules, with the
+    /// apps each named.
+    private struct Proofs: Sendable {
         private var proven: [ProofKey: (result: BehaviourProof.Result, identities: [String])] = [:]
 
-        /// The proof of `old` against `new`, made by `prove` unless lists with the same rules were
-        /// proven already.
-        mutating func result(
-            platform: Platform, old: [DecisionList], new: [DecisionList], prove: () -> BehaviourProof.Result
-        ) -> BehaviourProof.Result {
-            let key = ProofKey(platform: platform, old: old, new: new)
-            let identities = (old + new).map(\.identity)
-            guard let known = proven[key] else {
-                let result = prove()
-                proven[key] = (result, identities)
-                return result
+        /// Proves `requests` as proving them one after another within one `limits.total` would,
+        /// but on every core (`mapSharingBudget`).
+        init(_ requests: [ProofRequest], limits: ProofLimits) {
+            var seen: Set<ProofKey> = []
+            let distinct = requests.filter { seen.insert($0.key).inserted }
+            let results = distinct.mapSharingBudget(total: limits.total) { $0.prove(limits, meter: $1) }
+            for (request, result) in zip(distinct, results) {
+                proven[request.key] = (result, (request.old + request.new).map(\.identity))
             }
+        }
+
+        /// The proof of `request`'s lists, its apps named as there.
+        func result(_ request: ProofRequest) -> BehaviourProof.Result {
+            let known = proven[request.key]!
+            let identities = (request.old + request.new).map(\.identity)
             guard known.identities != identities else { return known.result }
             let renamed = Dictionary(zip(known.identities, identities), uniquingKeysWith: { first, _ in first })
             var result = known.result
@@ -155,13 +173,14 @@ public enum BehaviourDiff {
         compare(base: base, head: head).observations
     }
 
-    /// The observations and the rule pairs left unsettled within `limits`.
+    /// The observations and the rule pairs left unsettled within `limits`. The hosts and
+    /// platforms to compare are listed first; their distinct proofs are made on every core
+    /// (`Proofs`), then each host's witnesses are decided on every core and the findings joined
+    /// in the order listed, the same as comparing them one after another.
     public static func compare(base: PolicySnapshot, head: PolicySnapshot, limits: ProofLimits = .standard)
         -> Comparison
     {
-        var comparison = Comparison()
-        var budget = ProofBudget(remaining: limits.total)
-        var proofs = ProofCache()
+        var comparisons: [HostComparison] = []
         let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
@@ -194,18 +213,13 @@ public enum BehaviourDiff {
                     guard let old = base.decisionLists(before.name, host: concrete, platform: platform),
                         let new = head.decisionLists(after.name, host: concrete, platform: platform)
                     else { continue }
-                    let result = proofs.result(platform: platform, old: old, new: new) {
-                        BehaviourProof(limits: limits, includesEmptyPath: platform == .android).compare(
-                            old: old, new: new, budget: &budget)
-                    }
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
                         old: oldEvaluator, new: newEvaluator, routes: routesByRule)
-                    context.report(result, into: &comparison)
-                    guard platform == .android else { continue }
+                    var releases: [ReleaseComparison] = []
                     // A release reading every rule of both sides as the newest does changes
                     // nothing of its own.
-                    for sides in releaseSides
+                    for sides in platform == .android ? releaseSides : []
                     where !(sides.old.decidesAndroidAsNewest && sides.new.decidesAndroidAsNewest) {
                         guard
                             let oldLists = base.decisionLists(
@@ -219,39 +233,17 @@ public enum BehaviourDiff {
                             oldLists.map(\.rulesSignature) != old.map(\.rulesSignature)
                                 || newLists.map(\.rulesSignature) != new.map(\.rulesSignature)
                         else { continue }
-                        let releaseResult = proofs.result(platform: platform, old: oldLists, new: newLists) {
-                            BehaviourProof(limits: limits, includesEmptyPath: true).compare(
-                                old: oldLists, new: newLists, budget: &budget)
-                        }
-                        // The router reads a URL alike on every release: a link only this release
-                        // gains or loses names its destination as the newest's do.
-                        let releaseContext = HostContext(
-                            environment: after.name, host: host.name, concrete: concrete, platform: platform,
-                            old: sides.old, new: sides.new, routes: routesByRule)
-                        var found = Comparison()
-                        releaseContext.report(releaseResult, into: &found)
-                        // A change only this release makes can share its region with one both
-                        // make, whose witness is then the newest's: the URLs where the releases
-                        // read either side's rules differently are tried too.
-                        for (latestLists, ownLists) in [(old, oldLists), (new, newLists)] {
-                            let readings = proofs.result(platform: platform, old: latestLists, new: ownLists) {
-                                BehaviourProof(limits: limits, includesEmptyPath: true).compare(
-                                    old: latestLists, new: ownLists, budget: &budget)
-                            }
-                            found.observations += readings.differences.compactMap {
-                                releaseContext.observation(at: $0.witness.url(host: concrete), identity: $0.identity)
-                            }
-                        }
-                        var shown: Set<[String]> = []
-                        // Route changes are proven on the newest release's lists only.
-                        comparison.observations += found.observations.filter {
-                            !$0.changesRoute && !context.changesAlike($0)
-                                && shown.insert([$0.url, $0.identity]).inserted
-                        }.map { sides.labelled($0) }
-                        comparison.unproven += found.unproven.map { sides.labelled($0) }
+                        releases.append(ReleaseComparison(sides: sides, old: oldLists, new: newLists))
                     }
+                    comparisons.append(HostComparison(context: context, old: old, new: new, releases: releases))
                 }
             }
+        }
+        let proofs = Proofs(comparisons.flatMap(\.requests), limits: limits)
+        var comparison = Comparison()
+        for found in comparisons.parallelMap({ $0.report(proofs) }) {
+            comparison.observations += found.observations
+            comparison.unproven += found.unproven
         }
         let schemes = SchemeRouteDiff.compare(base: base, head: head, limits: limits)
         comparison.schemeRouteChanges = schemes.changes
@@ -259,8 +251,70 @@ public enum BehaviourDiff {
         return comparison
     }
 
+    /// One host and platform of an environment to compare: the newest release's lists of both
+    /// sides, and those of each older release reading them otherwise.
+    private struct HostComparison: Sendable {
+        let context: HostContext
+        let old: [DecisionList]
+        let new: [DecisionList]
+        let releases: [ReleaseComparison]
+
+        /// The proofs its report reads, in the order they are reported.
+        var requests: [ProofRequest] {
+            let platform = context.platform
+            return [ProofRequest(platform: platform, old: old, new: new)]
+                + releases.flatMap { release in
+                    [
+                        ProofRequest(platform: platform, old: release.old, new: release.new),
+                        ProofRequest(platform: platform, old: old, new: release.old),
+                        ProofRequest(platform: platform, old: new, new: release.new),
+                    ]
+                }
+        }
+
+        func report(_ proofs: Proofs) -> Comparison {
+            var comparison = Comparison()
+            let platform = context.platform
+            context.report(proofs.result(ProofRequest(platform: platform, old: old, new: new)), into: &comparison)
+            for release in releases {
+                let sides = release.sides
+                // The router reads a URL alike on every release: a link only this release
+                // gains or loses names its destination as the newest's do.
+                let releaseContext = HostContext(
+                    environment: context.environment, host: context.host, concrete: context.concrete,
+                    platform: platform, old: sides.old, new: sides.new, routes: context.routes)
+                var found = Comparison()
+                releaseContext.report(
+                    proofs.result(ProofRequest(platform: platform, old: release.old, new: release.new)), into: &found)
+                // A change only this release makes can share its region with one both make,
+                // whose witness is then the newest's: the URLs where the releases read either
+                // side's rules differently are tried too.
+                for (latestLists, ownLists) in [(old, release.old), (new, release.new)] {
+                    let readings = proofs.result(ProofRequest(platform: platform, old: latestLists, new: ownLists))
+                    found.observations += readings.differences.compactMap {
+                        releaseContext.observation(at: $0.witness.url(host: context.concrete), identity: $0.identity)
+                    }
+                }
+                var shown: Set<[String]> = []
+                // Route changes are proven on the newest release's lists only.
+                comparison.observations += found.observations.filter {
+                    !$0.changesRoute && !context.changesAlike($0) && shown.insert([$0.url, $0.identity]).inserted
+                }.map { sides.labelled($0) }
+                comparison.unproven += found.unproven.map { sides.labelled($0) }
+            }
+            return comparison
+        }
+    }
+
+    /// An older Android release's lists of both sides for one host.
+    private struct ReleaseComparison: Sendable {
+        let sides: ReleaseSides
+        let old: [DecisionList]
+        let new: [DecisionList]
+    }
+
     /// Both sides of one environment as an older Android release decides them.
-    private struct ReleaseSides {
+    private struct ReleaseSides: Sendable {
         let release: AndroidRelease
         let old: EnvironmentEvaluator
         let new: EnvironmentEvaluator
@@ -300,7 +354,7 @@ public enum BehaviourDiff {
     static func label(_ release: AndroidRelease) -> String { " (Android \(release.rawValue))" }
 
     /// One host and platform of one environment, where a proof's answer becomes observations.
-    private struct HostContext {
+    private struct HostContext: Sendable {
         let environment: String
         let host: String
         let concrete: String

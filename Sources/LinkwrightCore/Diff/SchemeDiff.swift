@@ -69,12 +69,12 @@ public enum SchemeRouteDiff {
     {
         var changes: [LinkChange] = []
         var unproven: [BehaviourDiff.Unproven] = []
-        var budget = ProofBudget(remaining: limits.total)
+        let meter = WorkMeter(limits.total)
         for declared in SchemeOnBothSides.all(base: base, head: head) {
             let sides = SchemeSides(
                 environment: declared.environment.name, app: declared.app, old: declared.old, new: declared.new)
             guard sides.entriesChanged else { continue }
-            let found = sides.compare(limits: limits, budget: &budget)
+            let found = sides.compare(limits: limits, meter: meter)
             changes += found.changes
             unproven += found.unproven
         }
@@ -109,11 +109,11 @@ public enum SchemeRouteDiff {
         /// destinations, read from the same places.
         var entriesChanged: Bool { lists.old.rules.map(\.key) != lists.new.rules.map(\.key) }
 
-        func compare(limits: ProofLimits, budget: inout ProofBudget)
+        func compare(limits: ProofLimits, meter: WorkMeter)
             -> (changes: [LinkChange], unproven: [BehaviourDiff.Unproven])
         {
             let result = BehaviourProof(limits: limits, includesEmptyPath: false).compare(
-                old: [lists.old], new: [lists.new], budget: &budget)
+                old: [lists.old], new: [lists.new], meter: meter)
             var unsettled = result.unsettled.map { ($0.base, $0.head) }
             var changes: [LinkChange] = []
             // Grouped by the destinations, not their arguments, as a domain's route changes are.

@@ -40,7 +40,7 @@ public struct ProofLimits: Sendable, Equatable {
 
 struct BehaviourProof {
     /// URLs of one region (one way of deciding differently), with a shortest one.
-    struct Difference {
+    struct Difference: Sendable {
         var identity: String
         /// The deciding rules; `nil` is no rule (or no claim).
         var base: ProofRule?
@@ -49,13 +49,13 @@ struct BehaviourProof {
     }
 
     /// A region the budget did not settle: URLs there may or may not decide differently.
-    struct Unsettled {
+    struct Unsettled: Sendable {
         var identity: String
         var base: ProofRule?
         var head: ProofRule?
     }
 
-    struct Result {
+    struct Result: Sendable {
         var differences: [Difference] = []
         var unsettled: [Unsettled] = []
     }
@@ -65,8 +65,8 @@ struct BehaviourProof {
     let includesEmptyPath: Bool
 
     /// The differences between `old` and `new`, the lists of the same apps (an app missing on a
-    /// side has an empty list there), spending from `budget`.
-    func compare(old: [DecisionList], new: [DecisionList], budget: inout ProofBudget) -> Result {
+    /// side has an empty list there), spending from `meter`.
+    func compare(old: [DecisionList], new: [DecisionList], meter: WorkMeter) -> Result {
         let empty = { (identity: String) in DecisionList(identity: identity, blocks: []) }
         var identities = new.map(\.identity)
         identities += old.map(\.identity).filter { !identities.contains($0) }
@@ -101,7 +101,7 @@ struct BehaviourProof {
         var found: [(group: Int, candidate: Candidate, witness: ProofWitness)] = []
         for (group, (_, before, after)) in groups.enumerated() {
             for candidate in Self.candidates(ListPlan(before, views: views), ListPlan(after, views: views)) {
-                switch settle(candidate.region, search, budget: &budget) {
+                switch settle(candidate.region, search, meter: meter) {
                 case .empty: continue
                 case .found(let witnesses): found.append((group, candidate, witnesses[[]]!))
                 case .unknown: record(group, candidate, nil)
@@ -125,7 +125,7 @@ struct BehaviourProof {
                 let both = Region(
                     required: candidate.region.required + other.candidate.region.required,
                     forbidden: candidate.region.forbidden + other.candidate.region.forbidden)
-                switch settle(both, search, budget: &budget) {
+                switch settle(both, search, meter: meter) {
                 case .empty: continue
                 case .found(let witnesses):
                     meeting.append(other.candidate.region)
@@ -134,10 +134,7 @@ struct BehaviourProof {
                 }
             }
             guard !meeting.isEmpty else { continue }
-            var regionBudget = ProofBudget(remaining: min(limits.region, budget.remaining))
-            let before = regionBudget.remaining
-            let split = search.search(candidate.region, observing: meeting, budget: &regionBudget)
-            budget.remaining -= before - regionBudget.remaining
+            let split = spending(meter) { search.search(candidate.region, observing: meeting, budget: &$0) }
             // Every pair of apps is proven by now; a split the budget cannot finish leaves only
             // which URLs change one app alone told by the witnesses found so far.
             if case .found(let witnesses) = split {
@@ -150,12 +147,18 @@ struct BehaviourProof {
     }
 
     /// One region's outcome within the region limit and what is left of the total.
-    private func settle(_ region: Region, _ search: RegionSearch, budget: inout ProofBudget) -> RegionSearch.Outcome {
-        guard !budget.isExhausted else { return .unknown }
-        var regionBudget = ProofBudget(remaining: min(limits.region, budget.remaining))
+    private func settle(_ region: Region, _ search: RegionSearch, meter: WorkMeter) -> RegionSearch.Outcome {
+        guard !meter.isExhausted else { return .unknown }
+        return spending(meter) { search.search(region, budget: &$0) }
+    }
+
+    /// `search` run within the region limit and what `meter` has left, its steps spent from it.
+    private func spending<Outcome>(_ meter: WorkMeter, _ search: (inout ProofBudget) -> Outcome) -> Outcome {
+        var regionBudget = ProofBudget(remaining: min(limits.region, meter.remaining))
         let before = regionBudget.remaining
-        defer { budget.remaining -= before - regionBudget.remaining }
-        return search.search(region, budget: &regionBudget)
+        let outcome = search(&regionBudget)
+        meter.spend(before - regionBudget.remaining)
+        return outcome
     }
 
     /// A pair of deciding rules whose outcomes differ, and its region.

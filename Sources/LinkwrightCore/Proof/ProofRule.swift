@@ -89,8 +89,9 @@ struct FragmentTest {
 }
 
 /// One rule of a decision list as the proof sees it: what it decides and a test per URL part
-/// (`nil`: the part is not compared).
-final class ProofRule {
+/// (`nil`: the part is not compared). Immutable, so proofs on several threads share it; its
+/// `matches` reads the evaluator's compiled rules, which evaluators share across threads too.
+final class ProofRule: @unchecked Sendable {
     /// Equal test keys accept the same URLs.
     let testKey: String
     /// Equal keys accept the same URLs and decide alike.

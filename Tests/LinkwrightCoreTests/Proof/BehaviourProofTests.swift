@@ -167,6 +167,32 @@ import Testing
         #expect(proven.observations.contains { $0.url == "https://example.com/admin/abcdefghijklmnopqrstuvwxyz" })
     }
 
+    /// The proofs of a comparison run on every core, and still meet its total in order: given
+    /// the fewest steps that settle the iOS proof alone, iOS (proven first) is settled and
+    /// Android is not, however the threads ran.
+    @Test func proofsOnEveryCoreShareTheTotalInOrder() throws {
+        let base = Self.domain("      - path: /admin/*\n        exclude: true\n      - path: /*\n", android: true)
+        let wildcards = "*/" + "abcdefghijklmnopqrstuvwxyz".map(String.init).joined(separator: "*")
+        let head = Self.domain(
+            "      - path: \"\(wildcards)\"\n      - path: /admin/*\n        exclude: true\n      - path: /*\n",
+            android: true)
+        func limits(_ total: Int) -> ProofLimits { ProofLimits(region: ProofLimits.standard.region, total: total) }
+        var (fewest, enough) = (ProofLimits.minimumSteps, ProofLimits.standard.total)
+        while fewest < enough {
+            let middle = (fewest + enough) / 2
+            if try Self.compare(base, head, limits: limits(middle)).unproven.isEmpty {
+                enough = middle
+            } else {
+                fewest = middle + 1
+            }
+        }
+        for _ in 0..<8 {
+            let comparison = try Self.compare(base, head, android: true, limits: limits(fewest))
+            #expect(!comparison.unproven.contains { $0.platform == .ios })
+            #expect(comparison.unproven.contains { $0.platform == .android })
+        }
+    }
+
     @Test func legacyPathsAndComponentsDecideAlike() throws {
         let rules = "      - path: /a/*\n      - path: /b\n        exclude: true\n"
         let base = Self.domain(rules)
