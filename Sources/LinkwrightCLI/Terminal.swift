@@ -24,8 +24,12 @@ final class Terminal {
     }
 
     func out(_ text: String) {
-        let utf8 = text.utf8
-        outLine { $0.append(contentsOf: utf8.last == UInt8(ascii: "\n") ? utf8.dropLast() : utf8[...]) }
+        var text = text
+        // In one copy of the string's contiguous bytes: a slice of its UTF-8 view is appended
+        // byte by byte (an 8.6 MB changelog spent a quarter of a second here).
+        text.withUTF8 { bytes in
+            outLine { $0.append(contentsOf: bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes[...]) }
+        }
     }
 
     /// One line written by `build` straight into the output bytes (the newline is added): the

@@ -61,10 +61,13 @@ import Testing
                 ("a", .array([.int(-12), .bool(true), .string("é\u{1F600}\n\"\\\u{7F}")])),
                 ("nested", .object([("x", .array([.object([("y", .null)])]))])),
             ]),
+            // Indented past the 64 spaces a string is indented from at a time.
+            (0..<40).reduce(JSON.string("deep")) { inner, _ in .array([inner]) },
         ]
         for value in values {
             #expect(value.renderedSize == value.rendered().utf8.count)
             #expect(value.renderedBytes() == Array(value.rendered().utf8))
         }
+        #expect(values.last!.rendered().contains("\n" + String(repeating: " ", count: 80) + "\"deep\"\n"))
     }
 }

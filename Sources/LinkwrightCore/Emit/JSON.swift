@@ -220,6 +220,18 @@ extension JSONTextOutput {
 extension String: JSONTextOutput {
     public mutating func write(_ text: String) { append(text) }
     public mutating func writeASCII(_ byte: UInt8) { unicodeScalars.append(Unicode.Scalar(byte)) }
+
+    /// Appended from one string of spaces: `String(repeating:count:)` allocates a string per
+    /// indent past 15 spaces, and a long report indents every line.
+    public mutating func writeSpaces(_ count: Int) {
+        var left = count
+        while left > 0 {
+            append(contentsOf: Self.spaces.prefix(left))
+            left -= Self.spaces.count
+        }
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {
