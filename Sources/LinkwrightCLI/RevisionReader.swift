@@ -87,17 +87,47 @@ final class RevisionReader {
     }
 
     /// The contract as committed at `commit`.
-    func content(at commit: GitCommit) throws -> RevisionContent {
+    func content(at commit: GitCommit) throws -> RevisionContent { try contents(at: [commit])[0] }
+
+    /// The contracts as committed at each of `commits`, in order. They are read one after
+    /// another (libgit2's objects are not shared between threads), then the distinct ones not
+    /// read before are compiled on every core: a changelog over a hundred tags spent its first
+    /// second and a half compiling them on one.
+    func contents(at commits: [GitCommit]) throws -> [RevisionContent] {
+        let reads = try commits.map(read(at:))
+        var uncompiled: [String] = []
+        var compilers: [String: @Sendable () -> RevisionContent] = [:]
+        for case .uncompiled(let key, let compile) in reads where compilers[key] == nil {
+            uncompiled.append(key)
+            compilers[key] = compile
+        }
+        let toCompile = compilers
+        for (key, content) in zip(uncompiled, uncompiled.parallelMap { toCompile[$0]!() }) { cache[key] = content }
+        return reads.map { read in
+            switch read {
+            case .known(let content): content
+            case .uncompiled(let key, _): cache[key]!
+            }
+        }
+    }
+
+    /// A revision as read: its contract known (cached, or absent), or files to compile under
+    /// their cache key.
+    private enum Read {
+        case known(RevisionContent)
+        case uncompiled(key: String, compile: @Sendable () -> RevisionContent)
+    }
+
+    private func read(at commit: GitCommit) throws -> Read {
         let repository = try repository
         switch source {
         case .configuration:
             let tree = try Self.gitAction { try GitTreeSource(repository: repository, commit: commit) }
-            guard let treeID = tree.treeID else { return .absent("no configuration folder") }
+            guard let treeID = tree.treeID else { return .known(.absent("no configuration folder")) }
             keys[commit.id] = treeID
-            if let cached = cache[treeID] { return cached }
-            let content = compile(try read(tree, at: commit.shortID))
-            cache[treeID] = content
-            return content
+            if let cached = cache[treeID] { return .known(cached) }
+            let files = try read(tree, at: commit.shortID)
+            return .uncompiled(key: treeID) { Self.compile(files) }
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             var key = ""
@@ -112,10 +142,9 @@ final class RevisionReader {
                 }
             }
             keys[commit.id] = key
-            if let cached = cache[key] { return cached }
-            let content = Self.artifactContent(files, host: host)
-            cache[key] = content
-            return content
+            if let cached = cache[key] { return .known(cached) }
+            let read = files
+            return .uncompiled(key: key) { Self.artifactContent(read, host: host) }
         }
     }
 
@@ -126,7 +155,7 @@ final class RevisionReader {
         case .configuration:
             let staged = try Self.gitAction { try GitIndexSource(repository: repository) }
             guard staged.exists else { return .absent("no configuration is staged") }
-            return compile(try read(staged, at: "the index"))
+            return Self.compile(try read(staged, at: "the index"))
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -148,7 +177,7 @@ final class RevisionReader {
         switch source {
         case .configuration(let workspace):
             let files = try read(DiskSourceTree(root: workspace.root), at: "the working tree")
-            return files.isEmpty ? .absent("no configuration") : compile(files)
+            return files.isEmpty ? .absent("no configuration") : Self.compile(files)
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -163,7 +192,7 @@ final class RevisionReader {
         }
     }
 
-    private func compile(_ files: [SourceFile]) -> RevisionContent {
+    private static func compile(_ files: [SourceFile]) -> RevisionContent {
         guard !files.isEmpty else { return .absent("no configuration") }
         let (snapshot, diagnostics) = PolicySnapshot.make(files)
         guard let snapshot else {

@@ -47,14 +47,15 @@ struct ChangelogCommand: Command {
         }
         // Read in order (libgit2 and the reader's cache are not shared between threads), then
         // compared on every core: the comparisons are pure and independent.
+        let contents = try reader.contents(at: points.map(\.commit))
         var pairs: [ReleasePair] = []
         // The last revision whose contract could be read: a broken one in between is reported and
         // the next usable revision is compared with this one, so the walk goes on.
         var lastUsable: (name: String, snapshot: PolicySnapshot)?
-        for (from, to) in zip(points, points.dropFirst()) {
-            let before = try reader.content(at: from.commit)
+        for (index, (from, to)) in zip(points, points.dropFirst()).enumerated() {
+            let before = contents[index]
             if case .snapshot(let snapshot, _) = before { lastUsable = (from.name, snapshot) }
-            let after = try reader.content(at: to.commit)
+            let after = contents[index + 1]
             let unchanged = reader.keys[from.commit.id].map { $0 == reader.keys[to.commit.id] } ?? false
             pairs.append(
                 ReleasePair(
