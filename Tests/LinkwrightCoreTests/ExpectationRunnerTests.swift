@@ -68,12 +68,15 @@ import Testing
 
     /// Two environments where a rule exists in production only: the hosts of each environment
     /// share one outcome, and the report says each failure once with its hosts.
-    private func promotedRule(hosts: Int = 5) throws -> (Configuration, CompiledConfiguration) {
+    private func promotedRule(hosts: Int = 5, moreExpectations: String = "") throws
+        -> (Configuration, CompiledConfiguration)
+    {
         var files = [
             "domains/shop.yaml":
                 "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n        environments: [production]\n"
                 + "      - path: /q\nexpectations:\n  - url: /p/1\n    opens_app: shop\n    platforms: [ios]\n"
                 + "    comment: the product page\n  - url: /q\n    opens_app: shop\n    platforms: [ios]\n"
+                + moreExpectations
         ]
         for (name, tier, prefix) in [("production", "production", ""), ("staging", "staging", "staging.")] {
             files["environments/\(name).yaml"] =
@@ -105,6 +108,19 @@ import Testing
         // Every check, but passing hosts only counted: what JUnit needs.
         let (every, _) = ExpectationRunner.checks(configuration, compiled, keeping: .everyCheck)
         #expect(every.map { $0.outcomes.map(\.places.count) } == [[0, 5], [0]])
+    }
+
+    /// One outcome in two environments: each names its first three hosts and counts the rest.
+    @Test func theReportNamesTheFirstHostsOfEachEnvironment() throws {
+        let (configuration, compiled) = try promotedRule(
+            hosts: 4, moreExpectations: "  - url: /r\n    opens_app: shop\n    platforms: [ios]\n")
+        let report = ExpectationReport(configuration, compiled, keeping: .failures, pathPrefix: "")
+        let lines = report.text(.plain).out.split(separator: "\n").map(String.init)
+        let places =
+            "  where: production: h1.example, h2.example, h3.example and 1 more host; "
+            + "staging: staging.h1.example, staging.h2.example, staging.h3.example and 1 more host"
+        #expect(lines.first?.hasSuffix("got web on 8 hosts in 2 environments [EXPECTATION_FAILED]") == true)
+        #expect(lines.dropFirst().first == places)
     }
 
     @Test func theReportSaysAFailureOnceWithItsHosts() throws {

@@ -74,7 +74,10 @@ public struct ExpectationReport: Report {
         if outcome.places.count == 1 {
             message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         } else {
-            let environments = outcome.places.map(\.environment).uniqued().count
+            // A few environments among hundreds of places: counted without a set of them.
+            var named: [String] = []
+            for place in outcome.places where !named.contains(place.environment) { named.append(place.environment) }
+            let environments = named.count
             message =
                 "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
                 + (decidingRule.map { " (decided by \($0))" } ?? "")
@@ -122,18 +125,20 @@ public struct ExpectationReport: Report {
 
     /// "production: a.example, b.example, c.example and 7 more hosts; staging: …".
     static func places(_ failure: Failure) -> String {
-        var environments: [(name: String, hosts: [String])] = []
+        // Only the first hosts of each environment are named: the rest are counted, not kept
+        // (15,000 failures of a fleet's expectations list a hundred hosts each).
+        var environments: [(name: String, named: [String], hosts: Int)] = []
         for place in failure.outcome.places {
-            if environments.last?.name == place.environment {
-                environments[environments.count - 1].hosts.append(place.host)
-            } else {
-                environments.append((place.environment, [place.host]))
+            if environments.last?.name != place.environment { environments.append((place.environment, [], 0)) }
+            environments[environments.count - 1].hosts += 1
+            if environments[environments.count - 1].named.count < hostsNamed {
+                environments[environments.count - 1].named.append(place.host)
             }
         }
         return environments.map { environment in
-            let named = environment.hosts.prefix(hostsNamed).joined(separator: ", ")
-            let more = environment.hosts.count - hostsNamed
-            return environment.name + ": " + named + (more > 0 ? " and \(counted(more, "more host"))" : "")
+            let more = environment.hosts - hostsNamed
+            return environment.name + ": " + environment.named.joined(separator: ", ")
+                + (more > 0 ? " and \(counted(more, "more host"))" : "")
         }.joined(separator: "; ")
     }
 
