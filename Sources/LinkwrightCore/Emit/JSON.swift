@@ -221,17 +221,19 @@ extension String: JSONTextOutput {
     public mutating func write(_ text: String) { append(text) }
     public mutating func writeASCII(_ byte: UInt8) { unicodeScalars.append(Unicode.Scalar(byte)) }
 
-    /// Appended from one string of spaces: `String(repeating:count:)` allocates a string per
-    /// indent past 15 spaces, and a long report indents every line.
+    /// Appended from strings of spaces made once: `String(repeating:count:)` allocates a string
+    /// per indent past 15 spaces, and a long report indents every line. (A prefix of one string
+    /// of spaces would be cut character by character: slower still.)
     public mutating func writeSpaces(_ count: Int) {
         var left = count
         while left > 0 {
-            append(contentsOf: Self.spaces.prefix(left))
-            left -= Self.spaces.count
+            let piece = Swift.min(left, Self.indents.count - 1)
+            append(Self.indents[piece])
+            left -= piece
         }
     }
 
-    private static let spaces = String(repeating: " ", count: 64)
+    private static let indents = (0...64).map { String(repeating: " ", count: $0) }
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {
