@@ -5,26 +5,40 @@ public struct PolicyEngine: Sendable {
     public init(rules: [any PolicyRule] = PolicyRules.all) { self.rules = rules }
 
     public func run(_ context: PolicyContext) -> PolicyReport {
-        var findings: [Finding] = []
+        var findings: [FingerprintedFinding] = []
         // Rules are pure and share their costly work through the context's locked memos (a rule
         // asking for work another is doing waits for it), so they run on every core; their
-        // findings are taken in the rules' order, and sorted below.
+        // findings are taken in the rules' order, and sorted below. A fingerprint is a hash,
+        // made once per finding on the rule's core (a change to every domain of a fleet finds
+        // hundreds of thousands).
         let enabled = rules.filter { context.settings.enabled.contains($0.info.id) }
-        for (rule, checked) in zip(enabled, enabled.parallelMap { $0.check(context) }) {
-            for var finding in checked {
-                finding.severity = context.settings.severities[rule.info.id] ?? finding.severity
-                finding.ignoredBecause = context.settings.ignores.first { $0.covers(finding) }?.reason
-                finding.approval = context.settings.approvals[finding.fingerprint]?.reason
-                findings.append(finding)
+        let checked = enabled.parallelMap { rule in
+            rule.check(context).map { FingerprintedFinding(finding: $0, fingerprint: $0.fingerprint) }
+        }
+        let approvals = context.settings.approvals
+        for (rule, found) in zip(enabled, checked) {
+            for var found in found {
+                found.finding.severity = context.settings.severities[rule.info.id] ?? found.finding.severity
+                found.finding.ignoredBecause = context.settings.ignores.first { $0.covers(found.finding) }?.reason
+                found.finding.approval = approvals.isEmpty ? nil : approvals[found.fingerprint]?.reason
+                findings.append(found)
             }
         }
         findings = Self.mergingScopes(findings)
         var seen: Set<String> = []
-        let unique = findings.sorted().filter { seen.insert($0.fingerprint + "\u{1F}" + $0.message).inserted }
+        let unique = findings.sorted { $0.finding < $1.finding }.filter {
+            seen.insert($0.fingerprint + "\u{1F}" + $0.finding.message).inserted
+        }
         let used = Set(unique.map(\.fingerprint))
-        let unusedApprovals = context.settings.approvals.values.filter { !used.contains($0.fingerprint.value) }
+        let unusedApprovals = approvals.values.filter { !used.contains($0.fingerprint.value) }
             .sorted { $0.fingerprint.location < $1.fingerprint.location }
-        return PolicyReport(findings: unique, unusedApprovals: unusedApprovals)
+        return PolicyReport(findings: unique.map(\.finding), unusedApprovals: unusedApprovals)
+    }
+
+    /// A finding with its fingerprint (`Finding.fingerprint`), which merging scopes keeps.
+    struct FingerprintedFinding {
+        var finding: Finding
+        let fingerprint: String
     }
 }
 
@@ -33,8 +47,11 @@ extension PolicyEngine {
     /// (blocking, approved or ignored: ignores apply per scope) become one, with every scope
     /// listed after the message and up to five witnesses; environment, host, platform and app
     /// stay set only where all scopes agree.
-    static func mergingScopes(_ findings: [Finding]) -> [Finding] {
-        var merged: [Finding] = []
+    static func mergingScopes(_ findings: [FingerprintedFinding]) -> [FingerprintedFinding] {
+        var merged: [FingerprintedFinding] = []
+        // Scopes already in each merged finding: a cause seen on thousands of hosts is not
+        // searched scope by scope for each new one.
+        var scopesOf: [Int: Set<FindingScope>] = [:]
         // Findings merge when they are the same finding treated the same way.
         struct Treatment: Hashable {
             var fingerprint: String
@@ -42,28 +59,31 @@ extension PolicyEngine {
             var severity: Severity
         }
         var index: [Treatment: Int] = [:]
-        for finding in findings {
+        for found in findings {
+            let finding = found.finding
             guard !finding.scopes.isEmpty else {
-                merged.append(finding)
+                merged.append(found)
                 continue
             }
             let key = Treatment(
-                fingerprint: finding.fingerprint, ignoredBecause: finding.ignoredBecause, severity: finding.severity)
+                fingerprint: found.fingerprint, ignoredBecause: finding.ignoredBecause, severity: finding.severity)
             guard let existing = index[key] else {
                 index[key] = merged.count
-                merged.append(finding)
+                scopesOf[merged.count] = Set(finding.scopes)
+                merged.append(found)
                 continue
             }
-            var group = merged[existing]
-            group.scopes += finding.scopes.filter { !group.scopes.contains($0) }
-            for witness in finding.witnesses where group.witnesses.count < 5 && !group.witnesses.contains(witness) {
-                group.witnesses.append(witness)
+            for scope in finding.scopes where scopesOf[existing]!.insert(scope).inserted {
+                merged[existing].finding.scopes.append(scope)
             }
-            merged[existing] = group
+            for witness in finding.witnesses
+            where merged[existing].finding.witnesses.count < 5 && !merged[existing].finding.witnesses.contains(witness) {
+                merged[existing].finding.witnesses.append(witness)
+            }
         }
-        return merged.map { finding in
-            guard !finding.scopes.isEmpty else { return finding }
-            var finding = finding
+        return merged.map { found in
+            guard !found.finding.scopes.isEmpty else { return found }
+            var finding = found.finding
             func common<Value: Hashable>(_ value: (FindingScope) -> Value) -> Value? {
                 Set(finding.scopes.map(value)).count == 1 ? value(finding.scopes[0]) : nil
             }
@@ -72,7 +92,7 @@ extension PolicyEngine {
             finding.platform = common(\.platform)
             finding.app = common(\.app)
             finding.message += " (" + FindingScope.summary(finding.scopes) + ")"
-            return finding
+            return FingerprintedFinding(finding: finding, fingerprint: found.fingerprint)
         }
     }
 }
