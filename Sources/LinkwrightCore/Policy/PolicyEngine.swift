@@ -76,9 +76,9 @@ extension PolicyEngine {
             for scope in finding.scopes where scopesOf[existing]!.insert(scope).inserted {
                 merged[existing].finding.scopes.append(scope)
             }
-            for witness in finding.witnesses
-            where merged[existing].finding.witnesses.count < 5 && !merged[existing].finding.witnesses.contains(witness) {
-                merged[existing].finding.witnesses.append(witness)
+            for witness in finding.witnesses {
+                let shown = merged[existing].finding.witnesses
+                if shown.count < 5 && !shown.contains(witness) { merged[existing].finding.witnesses.append(witness) }
             }
         }
         return merged.map { found in
