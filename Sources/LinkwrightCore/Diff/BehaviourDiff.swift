@@ -106,10 +106,10 @@ public enum BehaviourDiff {
         /// but on every core (`mapSharingBudget`).
         init(_ requests: [ProofRequest], limits: ProofLimits) {
             var seen: Set<ProofKey> = []
-            let distinct = requests.filter { seen.insert($0.key).inserted }
-            let results = distinct.mapSharingBudget(total: limits.total) { $0.prove(limits, meter: $1) }
-            for (request, result) in zip(distinct, results) {
-                proven[request.key] = (result, (request.old + request.new).map(\.identity))
+            let distinct = requests.map { (request: $0, key: $0.key) }.filter { seen.insert($0.key).inserted }
+            let results = distinct.map(\.request).mapSharingBudget(total: limits.total) { $0.prove(limits, meter: $1) }
+            for ((request, key), result) in zip(distinct, results) {
+                proven[key] = (result, (request.old + request.new).map(\.identity))
             }
         }
 

@@ -74,10 +74,7 @@ public struct ExpectationReport: Report {
         if outcome.places.count == 1 {
             message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         } else {
-            // A few environments among hundreds of places: counted without a set of them.
-            var named: [String] = []
-            for place in outcome.places where !named.contains(place.environment) { named.append(place.environment) }
-            let environments = named.count
+            let environments = outcome.places.map(\.environment).uniqued().count
             message =
                 "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
                 + (decidingRule.map { " (decided by \($0))" } ?? "")
