@@ -154,15 +154,15 @@ public enum StructuralDiff {
         let newKeys = Set(new.order)
         // The hosts of a domain serve the same rules: each pair of lists is diffed once (a fleet
         // of 2,000 hosts diffed 200-rule lists for each, after a search of every key per key).
-        var edits: [[[RuleSignature]]: [SequenceDiff.Edit]] = [:]
+        var edits: [[Int]: [SequenceDiff.Edit]] = [:]
         for key in new.order + old.order.filter({ !newKeys.contains($0) }) {
-            let oldRules = old.rules[key] ?? []
-            let newRules = new.rules[key] ?? []
+            guard let oldList = old.listOfKey[key], let newList = new.listOfKey[key] else { continue }
+            let oldRules = old.lists[oldList]
+            let newRules = new.lists[newList]
             // A whole app appearing or disappearing is reported once, as app_added/app_removed.
             guard !oldRules.isEmpty && !newRules.isEmpty else { continue }
-            let lists = [oldRules, newRules]
-            let listEdits = edits[lists] ?? SequenceDiff.changes(from: oldRules, to: newRules)
-            edits[lists] = listEdits
+            let listEdits = edits[[oldList, newList]] ?? SequenceDiff.changes(from: oldRules, to: newRules)
+            edits[[oldList, newList]] = listEdits
             changes += listEdits.map { edit in
                 LinkChange(
                     kind: edit.kind, environment: context.environment, host: key.host, platform: key.platform,
@@ -175,7 +175,10 @@ public enum StructuralDiff {
     }
 }
 
-/// The ordered rules of every (host, platform, app) of an environment.
+/// The ordered rules of every (host, platform, app) of an environment. The sites of a domain
+/// serve the same files (`CompiledSite.domain`), so their signatures are made once per domain and
+/// their keys share one list, which `StructuralDiff.rules` diffs once: a fleet of 2,000 hosts
+/// made and hashed each host's lists.
 struct RuleSequences {
     struct Key: Hashable {
         var host: String
@@ -186,36 +189,26 @@ struct RuleSequences {
         var manifest = false
     }
 
-    var order: [Key] = []
-    var rules: [Key: [RuleSignature]] = [:]
+    /// The keys, in the order first met.
+    private(set) var order: [Key] = []
+    /// Per key, the index of its rules in `lists`.
+    private(set) var listOfKey: [Key: Int] = [:]
+    private(set) var lists: [[RuleSignature]] = []
 
     init(_ environment: CompiledEnvironment?) {
+        var domainLists: [String: [(key: Key, list: Int)]] = [:]
         for site in environment?.sites ?? [] {
-            if let applinks = site.aasa?.applinks {
-                for details in applinks.details {
-                    // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
-                    let signatures =
-                        details.components?.map {
-                            RuleSignature(component: $0, details: details, defaults: applinks.defaults)
-                        }
-                        ?? (details.paths ?? []).map(RuleSignature.init(legacyPath:))
-                    for appID in details.effectiveAppIDs {
-                        append(Key(host: site.fileHost.name, platform: .ios, app: appID), signatures)
-                    }
-                }
-            }
-            for statement in site.assetLinks?.statements ?? [] {
-                guard case .androidApp(let package, _) = statement.target, let dynamic = statement.dynamicComponents
-                else {
-                    continue
-                }
-                append(
-                    Key(host: site.fileHost.name, platform: .android, app: package), dynamic.map(RuleSignature.init))
+            let served = domainLists[site.domain] ?? siteLists(site)
+            domainLists[site.domain] = served
+            for (key, list) in served {
+                var key = key
+                key.host = site.fileHost.name
+                append(key, list)
             }
         }
         for app in environment?.androidApps ?? [] {
             for filter in app.intentFilters {
-                let scopes = filter.scopes.map(RuleSignature.init)
+                let scopes = add(filter.scopes.map(RuleSignature.init))
                 for host in filter.hosts {
                     append(Key(host: host.fileHost.name, platform: .android, app: app.package, manifest: true), scopes)
                 }
@@ -223,9 +216,47 @@ struct RuleSequences {
         }
     }
 
-    private mutating func append(_ key: Key, _ signatures: [RuleSignature]) {
-        if rules[key] == nil { order.append(key) }
-        rules[key, default: []] += signatures
+    /// The lists one site's files give each platform and app (the key's host left empty), in
+    /// the order of the files.
+    private mutating func siteLists(_ site: CompiledSite) -> [(key: Key, list: Int)] {
+        var files = RuleSequences(nil)
+        if let applinks = site.aasa?.applinks {
+            for details in applinks.details {
+                // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
+                let signatures =
+                    details.components?.map {
+                        RuleSignature(component: $0, details: details, defaults: applinks.defaults)
+                    }
+                    ?? (details.paths ?? []).map(RuleSignature.init(legacyPath:))
+                for appID in details.effectiveAppIDs {
+                    files.append(Key(host: "", platform: .ios, app: appID), files.add(signatures))
+                }
+            }
+        }
+        for statement in site.assetLinks?.statements ?? [] {
+            guard case .androidApp(let package, _) = statement.target, let dynamic = statement.dynamicComponents
+            else {
+                continue
+            }
+            files.append(Key(host: "", platform: .android, app: package), files.add(dynamic.map(RuleSignature.init)))
+        }
+        return files.order.map { key in (key, add(files.lists[files.listOfKey[key]!])) }
+    }
+
+    /// The index of a new list of `signatures`.
+    private mutating func add(_ signatures: [RuleSignature]) -> Int {
+        lists.append(signatures)
+        return lists.count - 1
+    }
+
+    /// `list` read by `key`, after whatever the key reads already.
+    private mutating func append(_ key: Key, _ list: Int) {
+        guard let known = listOfKey[key] else {
+            order.append(key)
+            listOfKey[key] = list
+            return
+        }
+        listOfKey[key] = add(lists[known] + lists[list])
     }
 }
 
