@@ -111,6 +111,13 @@ final class RevisionReader {
         }
     }
 
+    /// Forgets the contracts compiled so far except those `commits` read, so a walk over a long
+    /// range holds the revisions it is comparing rather than every one it compared.
+    func forgetContents(except commits: [GitCommit]) {
+        let kept = Set(commits.compactMap { keys[$0.id] })
+        cache = cache.filter { kept.contains($0.key) }
+    }
+
     /// A revision as read: its contract known (cached, or absent), or files to compile under
     /// their cache key.
     private enum Read {

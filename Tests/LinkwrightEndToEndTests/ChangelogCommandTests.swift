@@ -203,4 +203,55 @@ import Testing
         #expect(!result.stdout.contains("### artifact"))
         #expect(result.stdout.contains("is not valid JSON"))
     }
+
+    /// Seventy tags are compared a window of revisions at a time (`ChangelogCommand.window`):
+    /// each release still names its own rule, a broken revision at the end of a window is
+    /// compared across the boundary with the last one that could be read, and a contract that
+    /// comes back after the first window is compiled again, with the same result.
+    @Test func releasesAcrossWindowsAreEachTheirOwn() throws {
+        let fixture = try GitFixture()
+        try fixture.commit("Shop", ShopConfiguration.files())
+        try fixture.git("tag", "v1.0")
+        var rules = ""
+        for number in 1...70 {
+            if number == 32 {
+                try fixture.commit("Broken", ["domains/shop.yaml": ShopConfiguration.domain + "  - url: [\n"])
+            } else if number == 50 {
+                // The contract of v1.0 again: compiled again after its window was forgotten.
+                try fixture.commit("Back to the start", ShopConfiguration.files())
+                rules = ""
+            } else {
+                rules += "      - path: /p\(number)/*\n"
+                let domain = ShopConfiguration.domain.replacingOccurrences(
+                    of: "      - path: /products/*\n", with: rules + "      - path: /products/*\n")
+                try fixture.commit("Rule \(number)", ["domains/shop.yaml": domain])
+            }
+            try fixture.git("tag", "v1.\(number)")
+        }
+        let result = try linkwright(["changelog", "--format", "json"], fixture)
+        #expect(result.status == 0, "\(result.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let releases = try #require(root["releases"] as? [[String: Any]])
+        #expect(releases.count == 70)
+        for release in releases {
+            let to = try #require((release["to"] as? [String: String])?["name"])
+            let number = try #require(Int(to.dropFirst(3)))
+            let added = Set(
+                (release["changes"] as? [[String: Any]] ?? []).filter {
+                    $0["kind"] as? String == "rule_added" && $0["platform"] as? String == "ios"
+                }
+                .compactMap { $0["after"] as? String })
+            let notes = (release["notes"] as? [String] ?? []).joined(separator: "\n")
+            switch number {
+            case 32: #expect(added.isEmpty && notes.contains("v1.32: the configuration does not compile"), "\(release)")
+            case 33:
+                // Compared with v1.31 across the window boundary (v1.32 never had its rule).
+                #expect(added == ["/p33/*"], "\(release)")
+                #expect(notes.contains("compared with v1.31, the last revision that could be read"), "\(notes)")
+            case 50: #expect(added.isEmpty, "\(release)")
+            case 51: #expect(added == ["/p51/*"], "\(release)")
+            default: #expect(added == ["/p\(number)/*"], "v1.\(number): \(release)")
+            }
+        }
+    }
 }

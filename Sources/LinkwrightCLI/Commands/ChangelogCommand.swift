@@ -45,29 +45,53 @@ struct ChangelogCommand: Command {
                     "the changelog needs at least two revisions; found \(points.map(\.name).joined(separator: ", "))",
                 hint: "tag releases, or give a range such as v1.4..HEAD")
         }
-        // Read in order (libgit2 and the reader's cache are not shared between threads), then
-        // compared on every core: the comparisons are pure and independent.
-        let contents = try reader.contents(at: points.map(\.commit))
-        var pairs: [ReleasePair] = []
+        var releases: [Changelog.Release] = []
         // The last revision whose contract could be read: a broken one in between is reported and
         // the next usable revision is compared with this one, so the walk goes on.
         var lastUsable: (name: String, snapshot: PolicySnapshot)?
-        for (index, (from, to)) in zip(points, points.dropFirst()).enumerated() {
-            let before = contents[index]
-            if case .snapshot(let snapshot, _) = before { lastUsable = (from.name, snapshot) }
-            let after = contents[index + 1]
-            let unchanged = reader.keys[from.commit.id].map { $0 == reader.keys[to.commit.id] } ?? false
-            pairs.append(
-                ReleasePair(
-                    from: Self.point(from), to: Self.point(to), before: before, after: after, unchanged: unchanged,
-                    lastUsable: lastUsable))
+        // A window of revisions at a time: read in order (libgit2 and the reader's cache are not
+        // shared between threads), then compared on every core (the comparisons are pure and
+        // independent), then forgotten, so memory follows the window and not the range (a
+        // thousand tags held 800 MB of compiled revisions).
+        var first = 0
+        while first < points.count - 1 {
+            let last = min(first + Self.window, points.count - 1)
+            let span = Array(points[first...last])
+            let contents = try reader.contents(at: span.map(\.commit))
+            var pairs: [ReleasePair] = []
+            for (index, (from, to)) in zip(span, span.dropFirst()).enumerated() {
+                let before = contents[index]
+                if case .snapshot(let snapshot, _) = before { lastUsable = (from.name, snapshot) }
+                let unchanged = reader.keys[from.commit.id].map { $0 == reader.keys[to.commit.id] } ?? false
+                pairs.append(
+                    ReleasePair(
+                        from: Self.point(from), to: Self.point(to), before: before, after: contents[index + 1],
+                        unchanged: unchanged, lastUsable: lastUsable))
+            }
+            releases += Self.compare(pairs, continued: last < points.count - 1)
+            reader.forgetContents(except: [points[last].commit])
+            first = last
         }
-        let toCompare = pairs
-        // A revision's evaluators serve the pair before it and the pair after it; once both are
-        // compared they are dropped, so memory follows the pairs in progress, not the range.
-        let uses = LockedValue(points.indices.map { ($0 > 0 ? 1 : 0) + ($0 < points.count - 1 ? 1 : 0) })
-        var releases = toCompare.indices.parallelMap { index in
-            let pair = toCompare[index]
+        if arguments[Self.onlyChanged] { releases = releases.filter { !$0.changes.isEmpty } }
+        let remote = (try? reader.repository)?.originURL()
+        try terminal.print(
+            Changelog(releases: releases, compareLinks: remote.flatMap(CompareLinks.init(remote:))),
+            as: arguments[Self.format])
+        return .success
+    }
+
+    /// How many consecutive pairs are compared at once.
+    static let window = 32
+
+    /// The releases of consecutive `pairs`, compared on every core. A revision's evaluators serve
+    /// the pair before it and the pair after it; once both are compared they are dropped, so
+    /// memory follows the pairs in progress. `continued`: the last revision serves the next
+    /// window too.
+    private static func compare(_ pairs: [ReleasePair], continued: Bool) -> [Changelog.Release] {
+        let uses = LockedValue(
+            (0...pairs.count).map { ($0 > 0 ? 1 : 0) + ($0 < pairs.count || continued ? 1 : 0) })
+        return pairs.indices.parallelMap { index in
+            let pair = pairs[index]
             let release = pair.release()
             for (point, content) in [(index, pair.before), (index + 1, pair.after)] {
                 let unused = uses.withLock { remaining in
@@ -78,12 +102,6 @@ struct ChangelogCommand: Command {
             }
             return release
         }
-        if arguments[Self.onlyChanged] { releases = releases.filter { !$0.changes.isEmpty } }
-        let remote = (try? reader.repository)?.originURL()
-        try terminal.print(
-            Changelog(releases: releases, compareLinks: remote.flatMap(CompareLinks.init(remote:))),
-            as: arguments[Self.format])
-        return .success
     }
 
     /// The revisions to compare, in order.
