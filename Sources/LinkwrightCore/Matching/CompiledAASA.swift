@@ -32,12 +32,12 @@ public struct CompiledAASA: Sendable {
     struct Entry: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
-        var index: RuleIndex
+        var index: LazyRuleIndex
 
         init(appIDs: Set<String>, rules: [Rule]) {
             self.appIDs = appIDs
             self.rules = rules
-            index = RuleIndex(rules.map(\.constraints))
+            index = LazyRuleIndex(rules.map(\.constraints))
         }
     }
 

@@ -23,7 +23,7 @@ public struct CompiledDynamicRules: Sendable {
     public let release: AndroidRelease
     /// Every pattern of every rule, indexed as the newest release reads it: an untraced decision
     /// finds the first matching rule in one pass per part. Every release shares the newest's.
-    private let index: RuleIndex
+    private let index: LazyRuleIndex
     /// The positions of the rules this release reads otherwise than the newest: left out of the
     /// index's answer (`readOtherwiseMask`) and tried in turn, in front of the first rule the
     /// index finds.
@@ -132,13 +132,13 @@ public struct CompiledDynamicRules: Sendable {
 
     /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
     private init(
-        rules: [Rule], entryIndex: Int, release: AndroidRelease, index: RuleIndex?, components: [DynamicComponent]
+        rules: [Rule], entryIndex: Int, release: AndroidRelease, index: LazyRuleIndex?, components: [DynamicComponent]
     ) {
         self.components = components
         self.entryIndex = entryIndex
         self.release = release
         self.rules = rules
-        self.index = index ?? RuleIndex(rules.map(\.constraints))
+        self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
         readOtherwise = rules.indices.filter { !alike[$0] }
         readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }

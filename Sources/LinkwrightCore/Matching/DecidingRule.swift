@@ -1,6 +1,6 @@
 /// A rule of an association file that decides a URL when all its parts match: Apple's
 /// components and legacy paths, Android's dynamic rules. Both platforms try their rules in
-/// order and the first match decides, so one loop (`RuleIndex.firstMatch(among:…)`) serves both.
+/// order and the first match decides, so one loop (`LazyRuleIndex.firstMatch(among:…)`) serves both.
 protocol DecidingRule: AnyObject {
     var kind: RuleTrace.Kind { get }
     /// Zero-based index within its list.
@@ -14,17 +14,6 @@ protocol DecidingRule: AnyObject {
 }
 
 extension RuleIndex {
-    /// The first of `rules` (the list this index was built from) that matches the URL of
-    /// `values`. Without `trace`, the index finds it in one pass per part; with one, each rule up
-    /// to it is tried in turn and recorded with every comparison it made, for `explain`.
-    func firstMatch<Rule: DecidingRule>(
-        among rules: [Rule], _ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?,
-        skipping skipped: [Bool]? = nil
-    ) -> Rule? {
-        guard trace != nil else { return firstMatch(&values, skipping: skipped).map { rules[Int($0)] } }
-        return Self.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
-    }
-
     /// The first of `rules` that matches, each rule up to it tried in turn and recorded in
     /// `trace` with every comparison it made.
     static func tracedFirstMatch<Rule: DecidingRule>(

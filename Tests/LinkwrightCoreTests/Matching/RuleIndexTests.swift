@@ -4,7 +4,7 @@ import Testing
 
 /// The indexed decision (every pattern of an entry, or of Android dynamic rules, run per part as
 /// lazily built DFAs) must give the answer of trying each rule in order, as the traced decision
-/// still does.
+/// and the first URLs a list decides (`LazyRuleIndex`) still do.
 @Suite struct RuleIndexTests {
     static let pathAlphabet: [Character] = ["a", "b", "/", "*", "?", "A"]
     static let urlAlphabet: [Character] = ["a", "b", "/", "A", "%", "4", "1", "é"]
@@ -56,8 +56,9 @@ import Testing
     @Test func indexedDecisionsEqualRuleByRuleDecisions() throws {
         var generator = SplitMix64(seed: 0x1DE7)
         for _ in 0..<300 {
-            let compiled = CompiledAASA(
-                Self.randomDocument(&generator, rules: Int.random(in: 1...12, using: &generator)))
+            let compiled = LazyRuleIndex.$triesPerRuleForTests.withValue(0) {
+                CompiledAASA(Self.randomDocument(&generator, rules: Int.random(in: 1...12, using: &generator)))
+            }
             for _ in 0..<40 {
                 let text = Self.url(&generator)
                 let url = try #require(LinkURL(text))
@@ -85,7 +86,7 @@ import Testing
                         ? Self.text(["a", "*"], 0...2, &generator) : nil,
                     exclude: Bool.random(using: &generator))
             }
-            let compiled = CompiledDynamicRules(components)
+            let compiled = LazyRuleIndex.$triesPerRuleForTests.withValue(0) { CompiledDynamicRules(components) }
             for _ in 0..<40 {
                 let text = Self.url(&generator)
                 let url = try #require(LinkURL(text))
@@ -94,5 +95,60 @@ import Testing
                 #expect(compiled.decision(for: url) == traced, "\(text)")
             }
         }
+    }
+
+    /// A list decides its first URLs rule by rule and builds its index once it has tried each
+    /// rule twice: every answer is the traced one on both sides of the switch, for both
+    /// platforms.
+    @Test func theFirstURLsAreDecidedRuleByRuleThenByTheIndex() throws {
+        var generator = SplitMix64(seed: 0x1A2)
+        for _ in 0..<40 {
+            let (compiled, android) = LazyRuleIndex.$triesPerRuleForTests.withValue(2) {
+                (
+                    CompiledAASA(Self.randomDocument(&generator, rules: 12)),
+                    CompiledDynamicRules(
+                        (0..<12).map { _ in
+                            DynamicComponent(
+                                path: "/" + Self.text(Self.pathAlphabet, 0...5, &generator),
+                                exclude: Bool.random(using: &generator))
+                        })
+                )
+            }
+            // Only the first entry holding the app is asked every time.
+            let first = compiled.entries[0]
+            var switched: Int?
+            for decided in 0..<60 {
+                let text = Self.url(&generator)
+                let url = try #require(LinkURL(text))
+                if switched == nil && first.index.isBuilt { switched = decided }
+                let indexed = compiled.decision(for: url, appID: "T.a")
+                var traced = compiled.decision(for: url, appID: "T.a", tracing: true)
+                traced.trace = []
+                #expect(indexed == traced, "\(text) after \(decided)")
+                var tracedAndroid = android.decision(for: url, tracing: true)
+                tracedAndroid.trace = []
+                #expect(android.decision(for: url) == tracedAndroid, "\(text) after \(decided)")
+            }
+            // Each URL tries at least one of the entry's k rules and at most all: the index is
+            // built for the third URL at the earliest and for the (2k + 1)th at the latest.
+            let latest = 2 * first.rules.count + 1
+            if !first.rules.isEmpty {
+                #expect((3...latest).contains(switched ?? -1), "switched at \(String(describing: switched))")
+            }
+        }
+    }
+
+    /// A URL long enough that trying every rule in turn could cost more than building the index
+    /// gets the index at once.
+    @Test func aLongURLBuildsTheIndexAtOnce() throws {
+        let rules = (0..<100).map { AASAComponent(path: "*a\($0)*b*c*") }
+        let compiled = CompiledAASA(
+            AASADocument(applinks: AppLinksSection(details: [AASADetails(appIDs: ["T.a"], components: rules)])))
+        let short = try #require(LinkURL("/a7xbyc"))
+        #expect(compiled.decision(for: short, appID: "T.a").outcome == .match)
+        #expect(!compiled.entries[0].index.isBuilt)
+        let long = try #require(LinkURL("/" + String(repeating: "x", count: LazyRuleIndex.linearScalars / 100)))
+        #expect(compiled.decision(for: long, appID: "T.a").outcome == .noMatch)
+        #expect(compiled.entries[0].index.isBuilt)
     }
 }
