@@ -60,7 +60,9 @@ public struct ExpectationReport: Report {
             }
             return left.offset < right.offset
         }.map(\.element.failure)
-        findings = failures.map { Self.finding($0, context) }
+        // On every core: a fleet's report holds thousands of failures, each naming its URL and
+        // first hosts.
+        findings = failures.parallelMap { Self.finding($0, context) }
     }
 
     /// A failure as a finding: the message names the URL, the mismatch and how many hosts; the
@@ -102,22 +104,26 @@ public struct ExpectationReport: Report {
     }
 
     /// Each failure with where it happened, then the counts.
+    /// Each failure's lines are written on every core, then joined in order.
     public func text(_ style: TextStyle) -> PrintedReport {
-        var lines: [String] = []
-        for (failure, finding) in zip(failures, findings) {
-            lines.append(
+        let (failures, findings, pathPrefix) = (failures, findings, context.pathPrefix)
+        var blocks = failures.indices.parallelMap { index in
+            let (failure, finding) = (failures[index], findings[index])
+            var lines = [
                 DiagnosticText.line(
                     id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
-                    hint: nil, pathPrefix: context.pathPrefix, style: style))
+                    hint: nil, pathPrefix: pathPrefix, style: style)
+            ]
             if failure.outcome.places.count > 1 {
                 lines.append("  " + style.styled("where:", .dim) + " " + PrintableText.escaped(Self.places(failure)))
             }
             if let hint = finding.hint {
                 lines.append("  " + style.styled("hint:", .dim) + " " + PrintableText.escaped(hint))
             }
+            return lines.joined(separator: "\n")
         }
-        lines.append(summary)
-        return PrintedReport(out: lines.joined(separator: "\n") + "\n")
+        blocks.append(summary)
+        return PrintedReport(out: blocks.joined(separator: "\n") + "\n")
     }
 
     /// "production: a.example, b.example, c.example and 7 more hosts; staging: …".
