@@ -246,6 +246,30 @@ struct BenchmarkRun {
                     peakKilobytes: changelog.peakKilobytes, baseline: "git log -p", baselineSeconds: log.seconds,
                     ratio: changelog.seconds / log.seconds, goal: "≤ 3× git log -p",
                     met: smoke ? nil : changelog.seconds <= 3 * log.seconds))
+            // The same history with every commit tagged: ten times the pairs (at 1,000 commits)
+            // must cost at most ten times as much.
+            let dense = work.appendingPathComponent("history-every-commit-tagged")
+            try HistoryBuilder.build(
+                size: smoke ? .smoke : .s, commits: commits, tags: commits, seed: options.seed, at: dense)
+            let denseTags = commits - 1
+            let denseChangelog = try measure([linkwright, "changelog", "--format", "json"], in: dense, runs: 1)
+            let denseLog = try measure(
+                ["git", "log", "-p", "v1.1..v1.\(denseTags)", "--", "environments", "domains", "policies"],
+                in: dense)
+            let pairs = (sparse: Double(tags - 1), dense: Double(denseTags - 1))
+            rows += [
+                Row(
+                    figure: "changelog, \(denseTags) tags (every commit)", seconds: denseChangelog.seconds,
+                    peakKilobytes: denseChangelog.peakKilobytes, baseline: "git log -p",
+                    baselineSeconds: denseLog.seconds, ratio: denseChangelog.seconds / denseLog.seconds, goal: "",
+                    met: nil),
+                Row(
+                    figure: "changelog cost, \(denseTags) vs \(tags) tags", seconds: denseChangelog.seconds,
+                    peakKilobytes: 0, baseline: "\(tags) tags", baselineSeconds: changelog.seconds,
+                    ratio: denseChangelog.seconds / changelog.seconds,
+                    goal: String(format: "linear (≤ %.1f×, the pairs' ratio)", pairs.dense / pairs.sparse),
+                    met: smoke ? nil : denseChangelog.seconds / changelog.seconds <= pairs.dense / pairs.sparse),
+            ]
         }
 
         // verify of a fleet against curl --parallel fetching the same URLs.

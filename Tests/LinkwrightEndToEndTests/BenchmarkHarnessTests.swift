@@ -37,7 +37,8 @@ import Testing
         for figure in [
             "linkwright --version", "build, size smoke", "match prefix-heavy, 100 rules, per URL",
             "check --against HEAD~1",
-            "changelog, 5 tags", "check on the example",
+            "changelog, 5 tags", "changelog, 29 tags (every commit)", "changelog cost, 29 vs 5 tags",
+            "check on the example",
             "verify, 20 hosts × 2 files over TLS", "curl --parallel --parallel-max 50, 20 hosts",
         ] {
             #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")
