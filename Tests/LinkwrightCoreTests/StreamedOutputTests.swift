@@ -1,5 +1,6 @@
-import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// Output streamed a piece at a time (`CommandOutput.stream`) is byte for byte what printing it
 /// whole gives, so `test --format json` on a fleet keeps its documented shape.
@@ -69,5 +70,26 @@ import Testing
             #expect(value.renderedBytes() == Array(value.rendered().utf8))
         }
         #expect(values.last!.rendered().contains("\n" + String(repeating: " ", count: 80) + "\"deep\"\n"))
+    }
+
+    /// Streamed arrays anywhere in an object, empty or longer than a batch rendered on every
+    /// core, give the object's rendered text; an empty object too.
+    @Test func aStreamedObjectIsItsRenderedText() {
+        let long = JSON.streamedBatch + 7
+        let element: @Sendable (Int) -> JSON = { .object([("n", .int($0)), ("s", .string("é\($0)\n"))]) }
+        let objects: [[(String, JSON.StreamedMember)]] = [
+            [],
+            [("a", .elements(count: 0, element: element))],
+            [
+                ("version", .value(.int(1))), ("first", .elements(count: long, element: element)),
+                ("middle", .value(.array([.null, .bool(false)]))), ("empty", .elements(count: 0, element: element)),
+                ("last", .elements(count: 3, element: element)),
+            ],
+        ]
+        for members in objects {
+            var bytes: [UInt8] = []
+            JSON.render(object: members, to: { bytes += $0 })
+            #expect(String(decoding: bytes, as: UTF8.self) == JSON.object(members.map { ($0, $1.value) }).rendered())
+        }
     }
 }

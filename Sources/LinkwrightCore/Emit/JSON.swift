@@ -29,37 +29,59 @@ public indirect enum JSON: Equatable, Sendable {
         return out
     }
 
-    /// What `rendered()` returns for an object of `members` ending with `key`, an array of
-    /// `count` elements, handed to `write` an element at a time: `element` makes each only when
-    /// it is written, so a report of millions of values is never whole in memory.
-    public static func render(
-        members: [(String, JSON)], array key: String, count: Int, element: (Int) -> JSON,
-        to write: ([UInt8]) -> Void
-    ) {
+    /// A member of an object written a piece at a time (`render(object:to:)`).
+    public enum StreamedMember: Sendable {
+        case value(JSON)
+        /// An array of `count` elements, each made by `element` only when it is written.
+        case elements(count: Int, element: @Sendable (Int) -> JSON)
+
+        /// The member as one value.
+        public var value: JSON {
+            switch self {
+            case .value(let value): value
+            case .elements(let count, let element): .array((0..<count).map(element))
+            }
+        }
+    }
+
+    /// Elements of a streamed array made and rendered together, on every core.
+    static let streamedBatch = 4096
+
+    /// What `rendered()` returns for the object of `members`, handed to `write` a piece at a
+    /// time: the elements of a `.elements` member are made and rendered a batch at a time on
+    /// every core and written in order, so a report of millions of values is never whole in
+    /// memory and does not render on one core.
+    public static func render(object members: [(String, StreamedMember)], to write: ([UInt8]) -> Void) {
+        guard !members.isEmpty else { return write(Array("{}\n".utf8)) }
         var piece: [UInt8] = []
         piece.write("{\n")
-        for (name, value) in members {
-            piece.write("  ")
+        for (position, (name, member)) in members.enumerated() {
+            piece.writeSpaces(2)
             writeString(name, to: &piece)
             piece.write(": ")
-            value.write(to: &piece, indent: 2)
-            piece.write(",\n")
+            switch member {
+            case .value(let value): value.write(to: &piece, indent: 2)
+            case .elements(let count, _) where count == 0: piece.write("[]")
+            case .elements(let count, let element):
+                piece.write("[\n")
+                for start in stride(from: 0, to: count, by: streamedBatch) {
+                    let rendered = (start..<min(start + streamedBatch, count)).parallelMap { index in
+                        var bytes: [UInt8] = []
+                        bytes.writeSpaces(4)
+                        element(index).write(to: &bytes, indent: 4)
+                        bytes.write(index == count - 1 ? "\n" : ",\n")
+                        return bytes
+                    }
+                    write(piece)
+                    piece.removeAll(keepingCapacity: true)
+                    for bytes in rendered { write(bytes) }
+                }
+                piece.writeSpaces(2)
+                piece.write("]")
+            }
+            piece.write(position == members.count - 1 ? "\n" : ",\n")
         }
-        piece.write("  ")
-        writeString(key, to: &piece)
-        guard count > 0 else {
-            piece.write(": []\n}\n")
-            return write(piece)
-        }
-        piece.write(": [\n")
-        for index in 0..<count {
-            if index > 0 { piece.write(",\n") }
-            piece.writeSpaces(4)
-            element(index).write(to: &piece, indent: 4)
-            write(piece)
-            piece.removeAll(keepingCapacity: true)
-        }
-        piece.write("\n  ]\n}\n")
+        piece.write("}\n")
         write(piece)
     }
 

@@ -94,7 +94,18 @@ public struct CheckReport: Report {
     // MARK: JSON
 
     /// The documented shape (docs/schema/check-report.schema.json).
-    public var json: JSON {
+    public var json: JSON { .object(jsonMembers.map { ($0, $1.value) }) }
+
+    /// `json`, written a piece at a time: a change to every domain of a fleet finds millions of
+    /// things, hundreds of megabytes of JSON.
+    public func stream(as format: OutputFormat, to write: ([UInt8]) -> Void) -> Bool {
+        guard format == .json else { return false }
+        JSON.render(object: jsonMembers, to: write)
+        return true
+    }
+
+    /// The members of `json`; findings and changes made an element at a time.
+    private var jsonMembers: [(String, JSON.StreamedMember)] {
         func revision(_ revision: Revision?) -> JSON {
             guard let revision else { return .null }
             return .object([
@@ -102,17 +113,18 @@ public struct CheckReport: Report {
                 ("merge_base", .bool(revision.isMergeBase)),
             ])
         }
-        return .object([
-            ("version", .int(1)),
-            ("base", revision(base)),
-            ("head", revision(head)),
-            ("blocking", .bool(blocks)),
-            ("findings", .array(findings.map(findingJSON))),
-            ("changes", .array(changes.map(\.json))),
-            ("unproven", .array(unproven.map(unprovenJSON))),
-            ("unused_approvals", .array(unusedApprovals.map { .string($0.fingerprint.value) })),
-            ("notes", .array(notes.map(JSON.string))),
-        ])
+        let (findings, changes) = (findings, changes)
+        return [
+            ("version", .value(.int(1))),
+            ("base", .value(revision(base))),
+            ("head", .value(revision(head))),
+            ("blocking", .value(.bool(blocks))),
+            ("findings", .elements(count: findings.count) { [self] in findingJSON(findings[$0]) }),
+            ("changes", .elements(count: changes.count) { changes[$0].json }),
+            ("unproven", .value(.array(unproven.map(unprovenJSON)))),
+            ("unused_approvals", .value(.array(unusedApprovals.map { .string($0.fingerprint.value) }))),
+            ("notes", .value(.array(notes.map(JSON.string)))),
+        ]
     }
 
     func findingJSON(_ finding: Finding) -> JSON {

@@ -159,7 +159,8 @@ public struct ExpectationReport: Report {
         switch format {
         case .json:
             JSON.render(
-                members: jsonCounts, array: "expectations", count: checks.count, element: { json(checks[$0]) },
+                object: jsonCounts.map { ($0, .value($1)) }
+                    + [("expectations", .elements(count: checks.count, element: { json(checks[$0]) }))],
                 to: write)
         case .junit: junit.render { write(Array($0.utf8)) }
         default: return false
