@@ -25,14 +25,26 @@ public struct PolicyEngine: Sendable {
             }
         }
         findings = Self.mergingScopes(findings)
-        var seen: Set<String> = []
-        let unique = findings.sorted { $0.finding < $1.finding }.filter {
-            seen.insert($0.fingerprint + "\u{1F}" + $0.finding.message).inserted
+        // Sorted by position, not moved: a change to every domain of a fleet finds a million
+        // findings of a dozen strings each. The sort is stable, as `sorted` is.
+        let order = findings.indices.sorted { findings[$0].finding < findings[$1].finding }
+        struct Identity: Hashable {
+            let fingerprint: String
+            let message: String
         }
-        let used = Set(unique.map(\.fingerprint))
+        var seen: Set<Identity> = []
+        var unique: [Finding] = []
+        var used: Set<String> = []
+        for position in order {
+            let found = findings[position]
+            guard seen.insert(Identity(fingerprint: found.fingerprint, message: found.finding.message)).inserted
+            else { continue }
+            unique.append(found.finding)
+            used.insert(found.fingerprint)
+        }
         let unusedApprovals = approvals.values.filter { !used.contains($0.fingerprint.value) }
             .sorted { $0.fingerprint.location < $1.fingerprint.location }
-        return PolicyReport(findings: unique.map(\.finding), unusedApprovals: unusedApprovals)
+        return PolicyReport(findings: unique, unusedApprovals: unusedApprovals)
     }
 
     /// A finding with its fingerprint (`Finding.fingerprint`), which merging scopes keeps.
