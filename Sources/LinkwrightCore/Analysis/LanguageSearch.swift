@@ -7,7 +7,7 @@ final class SubsetDFA {
     let automaton: Automaton
     private var sets: [[Int]] = []
     private var ids: [[Int]: Int] = [:]
-    private var transitions: [[UInt32: Int]] = []
+    private var transitions = StepTable()
     private(set) var start = 0
     /// Automaton nodes visited building states so far: stepping a set and closing the result.
     /// Over a union of thousands of rules one new state costs thousands of these, so searches
@@ -66,7 +66,6 @@ final class SubsetDFA {
     private func intern(_ set: [Int]) -> Int {
         if let id = ids[set] { return id }
         sets.append(set)
-        transitions.append([:])
         universalSets.append(nil)
         ids[set] = sets.count - 1
         return sets.count - 1
@@ -76,10 +75,11 @@ final class SubsetDFA {
     func state(closureOf nodes: [Int]) -> Int { intern(automaton.closure(of: nodes)) }
 
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
-        if let next = transitions[state][scalar.value] { return next }
+        let key = UInt64(state) << 32 | UInt64(scalar.value)
+        if let next = transitions[key] { return next }
         let next = intern(automaton.step(sets[state], on: scalar))
         constructionWork += sets[state].count + sets[next].count
-        transitions[state][scalar.value] = next
+        transitions.insert(key, next)
         return next
     }
 
@@ -277,6 +277,55 @@ struct LanguageSearch {
         return zip(bounds, bounds.dropFirst()).compactMap { low, high in
             if let choice = readable.first(where: { (low..<high).contains($0.value) }) { return choice }
             return (low..<high).lazy.compactMap(Unicode.Scalar.init).first
+        }
+    }
+}
+
+/// The transitions a `SubsetDFA` has taken, by state and scalar in one key: one flat
+/// open-addressing table rather than a dictionary per state, whose allocation and growth cost
+/// more than the lookups when most states are new (a proof builds the states of every new rule).
+struct StepTable {
+    private static let empty = UInt64.max
+    private var keys = [UInt64](repeating: empty, count: 8)
+    private var values = [Int](repeating: 0, count: 8)
+    private var count = 0
+
+    private func slot(_ key: UInt64) -> Int {
+        // The state sits in the high half: the product's high bits, folded down, carry it.
+        var hash = key &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 32
+        return Int(truncatingIfNeeded: hash) & (keys.count - 1)
+    }
+
+    subscript(key: UInt64) -> Int? {
+        var index = slot(key)
+        while true {
+            let found = keys[index]
+            if found == key { return values[index] }
+            if found == Self.empty { return nil }
+            index = (index + 1) & (keys.count - 1)
+        }
+    }
+
+    /// Records `value` for `key`, which is not in the table yet.
+    mutating func insert(_ key: UInt64, _ value: Int) {
+        if (count + 1) * 2 > keys.count { grow() }
+        var index = slot(key)
+        while keys[index] != Self.empty { index = (index + 1) & (keys.count - 1) }
+        keys[index] = key
+        values[index] = value
+        count += 1
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldValues) = (keys, values)
+        keys = [UInt64](repeating: Self.empty, count: keys.count * 2)
+        values = [Int](repeating: 0, count: keys.count)
+        for (index, key) in oldKeys.enumerated() where key != Self.empty {
+            var slot = slot(key)
+            while keys[slot] != Self.empty { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            values[slot] = oldValues[index]
         }
     }
 }
