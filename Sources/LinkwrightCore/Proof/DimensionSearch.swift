@@ -220,8 +220,28 @@ struct DimensionSearch {
 
     /// One symbol per class of symbols all views read alike, in alphabet order.
     private func searchSymbols(_ alphabet: [Unicode.Scalar]) -> [Int] {
-        var seen: Set<[Int32]> = []
-        return alphabet.indices.filter { symbol in seen.insert(views.map { $0.symbolClasses[symbol] }).inserted }
+        guard let first = views.first else { return Array(alphabet.indices) }
+        // Refined view by view: a symbol's class so far and its class in the next view make its
+        // class among both (numbered in order of first appearance).
+        var classes = first.symbolClasses.map(Int.init)
+        for view in views.dropFirst() {
+            var refined: [Int: Int] = [:]
+            let own = view.symbolClasses
+            for symbol in alphabet.indices {
+                let key = classes[symbol] << 32 | Int(own[symbol])
+                if let known = refined[key] {
+                    classes[symbol] = known
+                } else {
+                    classes[symbol] = refined.count
+                    refined[key] = refined.count
+                }
+            }
+        }
+        var seen = [Bool](repeating: false, count: alphabet.count)
+        return alphabet.indices.filter { symbol in
+            defer { seen[classes[symbol]] = true }
+            return !seen[classes[symbol]]
+        }
     }
 
     private func text(

@@ -87,26 +87,16 @@ struct ProofAlphabet {
 /// compiled for that type rather than through generic metadata on every step.
 final class PartView {
     let alphabet: ProofAlphabet
-    /// Per symbol, a class: symbols with the same class lead to the same states in this view.
-    private(set) lazy var symbolClasses: [Int32] = {
-        let sets = Array(distinctions.sets)
-        var ids: [[Int64]: Int32] = [:]
-        return alphabet.scalars.map { scalar in
-            let key =
-                [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
-                + sets.map { $0.contains(scalar) ? 1 : 0 }
-            if let id = ids[key] { return id }
-            ids[key] = Int32(ids.count)
-            return Int32(ids.count - 1)
-        }
-    }()
-    private let distinctions: ScalarDistinctions
+    /// Per symbol, a class: symbols with the same class lead to the same states in this view,
+    /// so transitions are kept per class (`classCount` per state).
+    let symbolClasses: [Int32]
+    private let classCount: Int
     /// Whether the view accepts an absent part (only fragments tell absent from empty).
     let acceptsAbsent: Bool
     let start: Int32 = 0
     /// Per state: accepts (1), dead (2), universal (4).
     private var flags: [UInt8] = []
-    /// `alphabet.scalars.count` entries per state, -1 until computed.
+    /// `classCount` entries per state, -1 until computed.
     private var transitions: [Int32] = []
     private let successor: (Int32, Unicode.Scalar) -> Int32
     private let machineWork: () -> Int
@@ -135,7 +125,8 @@ final class PartView {
         acceptsAbsent = absent ?? machine.accepts(machine.start)
         var distinctions = ScalarDistinctions()
         machine.distinctions(into: &distinctions)
-        self.distinctions = distinctions
+        symbolClasses = Self.classes(of: alphabet, distinctions)
+        classCount = Int(symbolClasses.max() ?? -1) + 1
         let states = StateTable(machine)
         successor = { states.intern(machine.step(states.states[Int($0)], $1)) }
         machineWork = { machine.constructionWork }
@@ -145,15 +136,28 @@ final class PartView {
         record(upTo: 0)
     }
 
+    private static func classes(of alphabet: ProofAlphabet, _ distinctions: ScalarDistinctions) -> [Int32] {
+        let sets = Array(distinctions.sets)
+        var ids: [[Int64]: Int32] = [:]
+        return alphabet.scalars.map { scalar in
+            let key =
+                [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
+                + sets.map { $0.contains(scalar) ? 1 : 0 }
+            if let id = ids[key] { return id }
+            ids[key] = Int32(ids.count)
+            return Int32(ids.count - 1)
+        }
+    }
+
     private func record(upTo state: Int32) {
         while flags.count <= Int(state) {
             flags.append(flagsOf(Int32(flags.count)))
-            transitions += repeatElement(-1, count: alphabet.scalars.count)
+            transitions += repeatElement(-1, count: classCount)
         }
     }
 
     func step(_ state: Int32, _ symbol: Int) -> Int32 {
-        let slot = Int(state) * alphabet.scalars.count + symbol
+        let slot = Int(state) * classCount + Int(symbolClasses[symbol])
         let known = transitions[slot]
         if known >= 0 { return known }
         let before = machineWork()

@@ -294,6 +294,8 @@ struct RegionSearch {
         func values(_ dimension: URLDimension) -> [(verdicts: [Bool], cost: Int, text: String?)]? {
             let lanes = tracked.lanes[dimension.rawValue]
             let all = required[dimension.rawValue] + rejected[dimension.rawValue] + lanes
+            // Nothing reads this part: its one class of values is the absent (or empty) one.
+            if all.isEmpty { return [([], 0, dimension == .fragment ? nil : "")] }
             // A query read only by dictionaries is searched item by item.
             if dimension == .query, !all.isEmpty, all.allSatisfy({ $0.view.items != nil }) {
                 let search = QueryItemSearch(
