@@ -372,9 +372,10 @@ public enum BehaviourDiff {
             // decided once for every app, not once per region (4,000 apps took 86 s).
             var decided: [String: DecidedURL] = [:]
             // Shortest witnesses first, each URL written once rather than at every comparison.
-            let differences = result.differences.map { (url: $0.witness.url(host: concrete), difference: $0) }
-                .sorted { ($0.difference.witness.length, $0.url) < ($1.difference.witness.length, $1.url) }
-            for (url, difference) in differences {
+            let differences = result.differences.map {
+                (length: $0.witness.length, url: $0.witness.url(host: concrete), difference: $0)
+            }.sorted { ($0.length, $0.url) < ($1.length, $1.url) }
+            for (_, url, difference) in differences {
                 guard let parsed = LinkURL(url), parsed.path == difference.witness.path else {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
@@ -559,52 +560,53 @@ public enum BehaviourDiff {
     public static func changes(from observations: [Observation]) -> [LinkChange] {
         var changes: [LinkChange] = []
         var index: [ChangeGroup: Int] = [:]
-        let routeChanges = observations.filter(\.changesRoute)
-        let observations = observations.filter { $0.openedBefore != $0.opensAfter }
+        // Observations are named by position rather than copied: a diff adding a thousand rules
+        // on a fleet makes tens of thousands, each holding both sides' verdicts.
         // Per URL and platform: who opened it before and who opens it now.
-        var byURL: [ObservedURL: [Observation]] = [:]
+        var byURL: [ObservedURL: [Int]] = [:]
         var urlOrder: [ObservedURL] = []
-        for observation in observations {
+        for (position, observation) in observations.enumerated()
+        where observation.openedBefore != observation.opensAfter {
             let key = ObservedURL(
                 environment: observation.environment, host: observation.host, platform: observation.platform,
                 url: observation.url)
             if byURL[key] == nil { urlOrder.append(key) }
-            byURL[key, default: []].append(observation)
+            byURL[key, default: []].append(position)
         }
         for key in urlOrder {
             let group = byURL[key]!
-            let first = group[0]
-            let gained = group.filter(\.opensAfter)
-            let lost = group.filter(\.openedBefore)
-            var entries: [(LinkChange.Kind, String, String?, String?, Observation)] = []
-            for observation in gained {
+            let gained = group.filter { observations[$0].opensAfter }
+            let lost = group.filter { observations[$0].openedBefore }
+            var entries: [Entry] = []
+            for position in gained {
+                let observation = observations[position]
                 if lost.isEmpty {
-                    entries.append((.opensApp, observation.identity, "web", observation.identity, observation))
+                    entries.append(Entry(.opensApp, observation.identity, "web", observation.identity, observation))
                 }
-                for replaced in lost {
-                    var both = observation
-                    both.exhaustive = observation.exhaustive && replaced.exhaustive
+                for replaced in lost.map({ observations[$0] }) {
                     // Where the app that lost the URL used to take it.
-                    both.routeBefore = replaced.routeBefore
-                    entries.append((.changesApp, observation.identity, replaced.identity, observation.identity, both))
+                    entries.append(
+                        Entry(
+                            .changesApp, observation.identity, replaced.identity, observation.identity, observation,
+                            exhaustive: observation.exhaustive && replaced.exhaustive,
+                            routeBefore: replaced.routeBefore))
                 }
             }
             if gained.isEmpty {
-                for observation in lost {
-                    entries.append((.opensWeb, observation.identity, observation.identity, "web", observation))
+                for observation in lost.map({ observations[$0] }) {
+                    entries.append(Entry(.opensWeb, observation.identity, observation.identity, "web", observation))
                 }
             }
-            record(entries, first: first)
+            record(entries, first: observations[group[0]])
         }
         // The app still opens the URL, but its router takes it elsewhere: grouped by the
         // destinations, not their arguments, so `/tickets/1` and `/tickets/2` are one change.
-        for observation in routeChanges {
+        for observation in observations where observation.changesRoute {
             record(
                 [
-                    (
+                    Entry(
                         .changesRoute, observation.identity, observation.routeBefore ?? "no route",
-                        observation.routeAfter ?? "no route", observation
-                    )
+                        observation.routeAfter ?? "no route", observation)
                 ],
                 first: observation,
                 grouping: { group in
@@ -616,48 +618,75 @@ public enum BehaviourDiff {
         return changes
 
         func record(
-            _ entries: [(LinkChange.Kind, String, String?, String?, Observation)], first: Observation,
-            grouping adjust: (inout ChangeGroup) -> Void = { _ in }
+            _ entries: [Entry], first: Observation, grouping adjust: (inout ChangeGroup) -> Void = { _ in }
         ) {
-            for (kind, app, before, after, observation) in entries {
+            for entry in entries {
+                let kind = entry.kind
                 // The route on each side that opens the URL, for a link gained, lost or moved
                 // to another app (a route change keeps its destinations in `before`/`after`).
                 let route = (
-                    before: kind == .opensWeb || kind == .changesApp ? observation.routeBefore : nil,
-                    after: kind == .opensApp || kind == .changesApp ? observation.routeAfter : nil
+                    before: kind == .opensWeb || kind == .changesApp ? entry.routeBefore : nil,
+                    after: kind == .opensApp || kind == .changesApp ? entry.routeAfter : nil
                 )
                 var grouping = ChangeGroup(
                     environment: first.environment, host: first.host, platform: first.platform, kind: kind,
-                    before: before, after: after, app: app, routeBefore: destination(route.before),
+                    before: entry.before, after: entry.after, app: entry.app, routeBefore: destination(route.before),
                     routeAfter: destination(route.after))
                 adjust(&grouping)
                 if let existing = index[grouping] {
-                    if !observation.exhaustive { changes[existing].approximate = true }
+                    if !entry.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
                     // (A change with its five examples, as most of a long diff's are, reads no
                     // path: 26,000 changes spent a fifth of a second here.)
                     if changes[existing].witnesses.count < 5 {
-                        let path = pathPart(of: observation.url)
+                        let path = pathPart(of: entry.url)
                         if !changes[existing].witnesses.contains(where: { pathPart(of: $0) == path }) {
-                            changes[existing].witnesses.append(observation.url)
+                            changes[existing].witnesses.append(entry.url)
                         }
                     }
                     continue
                 }
                 // Point at the head rule that now decides; for a lost link with nothing deciding at
                 // the head, at the base rule that used to open it.
-                let headRule = observation.after?.decision.origin
-                let baseRule = observation.before?.decision.origin
                 index[grouping] = changes.count
                 changes.append(
                     LinkChange(
                         kind: kind, environment: first.environment, host: first.host, platform: first.platform,
-                        app: app, before: before, after: after, routeBefore: route.before, routeAfter: route.after,
-                        witnesses: [observation.url],
-                        location: headRule ?? baseRule,
-                        side: headRule == nil && baseRule != nil ? .base : .head,
-                        approximate: !observation.exhaustive))
+                        app: entry.app, before: entry.before, after: entry.after, routeBefore: route.before,
+                        routeAfter: route.after, witnesses: [entry.url], location: entry.headRule ?? entry.baseRule,
+                        side: entry.headRule == nil && entry.baseRule != nil ? .base : .head,
+                        approximate: !entry.exhaustive))
             }
+        }
+    }
+
+    /// One change an observation makes, with what `changes(from:)` reads of it.
+    private struct Entry {
+        var kind: LinkChange.Kind
+        var app: String
+        var before: String?
+        var after: String?
+        var url: String
+        var exhaustive: Bool
+        var routeBefore: String?
+        var routeAfter: String?
+        var headRule: SourceLocation?
+        var baseRule: SourceLocation?
+
+        init(
+            _ kind: LinkChange.Kind, _ app: String, _ before: String?, _ after: String?, _ observation: Observation,
+            exhaustive: Bool? = nil, routeBefore: String?? = nil
+        ) {
+            self.kind = kind
+            self.app = app
+            self.before = before
+            self.after = after
+            url = observation.url
+            self.exhaustive = exhaustive ?? observation.exhaustive
+            self.routeBefore = routeBefore ?? observation.routeBefore
+            routeAfter = observation.routeAfter
+            headRule = observation.after?.decision.origin
+            baseRule = observation.before?.decision.origin
         }
     }
 }
