@@ -171,11 +171,15 @@ struct BehaviourProof {
     /// Whether no path can match both rules because their literal prefixes part ways (read
     /// with the same preparation): most pairs of a long list, told apart without a search. A
     /// rule over a substitution variable has one prefix per value (`/en/x`, `/fr/x`), each of
-    /// which must part ways with each of the other's.
+    /// which must part ways with each of the other's. A rule whose pattern accepts only a few
+    /// literal paths (`/help`, the commonest rule) meets another only on those the other
+    /// accepts: `/travel1` and `/travel10*` share a prefix but no path.
     static func disjointPaths(_ a: ProofRule, _ b: ProofRule) -> Bool {
-        guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation,
-            let ones = a.pathPrefixes, let others = b.pathPrefixes
+        guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation
         else { return false }
+        if let texts = a.pathTexts { return !texts.contains { second.automaton.matches($0) } }
+        if let texts = b.pathTexts { return !texts.contains { first.automaton.matches($0) } }
+        guard let ones = a.pathPrefixes, let others = b.pathPrefixes else { return false }
         return ones.allSatisfy { one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } }
     }
 

@@ -116,6 +116,9 @@ final class ProofRule: @unchecked Sendable {
     /// Literal texts one of which starts every path the rule's pattern accepts, prepared
     /// (`Automaton.literalPrefixes`, else `pathPrefix` alone).
     let pathPrefixes: [[Unicode.Scalar]]?
+    /// The paths the rule's pattern accepts, prepared, when they are a few literal texts
+    /// (`Automaton.literalTexts`).
+    let pathTexts: [[Unicode.Scalar]]?
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -138,6 +141,7 @@ final class ProofRule: @unchecked Sendable {
         self.label = label
         pathPrefix = path?.pattern?.forcedPrefix
         pathPrefixes = path?.pattern.map { $0.automaton.literalPrefixes() ?? [$0.forcedPrefix] }
+        pathTexts = path?.pattern.flatMap { $0.automaton.literalTexts() }
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey

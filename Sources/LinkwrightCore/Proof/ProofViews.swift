@@ -143,14 +143,20 @@ final class ProofViews {
     }
 
     /// The parts of `rule` that are compared at all (a test accepting everything is not), its
-    /// path pattern apart from the scopes it shares with its block.
+    /// path pattern apart from the scopes it shares with its block. Kept per rule, which holds
+    /// on to the rule: every round of every region asks again for the rules it requires.
     func parts(_ rule: ProofRule) -> RuleParts {
+        if let known = partsOfRules[ObjectIdentifier(rule)] { return known.parts }
         func keep(_ view: PartView?) -> PartView? { view.flatMap { $0.acceptsEverything ? nil : $0 } }
-        return RuleParts(
+        let parts = RuleParts(
             scopes: keep(rule.path?.scopes.map { view(path: $0) }),
             path: keep(rule.path?.pattern.map { view(path: $0) }), query: keep(rule.query.map(view)),
             fragment: keep(rule.fragment.map(view)))
+        partsOfRules[ObjectIdentifier(rule)] = (rule, parts)
+        return parts
     }
+
+    private var partsOfRules: [ObjectIdentifier: (rule: ProofRule, parts: RuleParts)] = [:]
 
     /// A view accepting what one of `patterns` (all of one preparation) accepts in the path.
     func union(of patterns: [PatternTest]) -> PartView {
@@ -433,8 +439,20 @@ extension Automaton {
     /// while it consumes one literal scalar, to where it consumes anything else or accepts
     /// (`/$(section)/a*` with sections `en` and `fr`: `/en/a` and `/fr/a`). `nil` past `limit`
     /// ways, where comparing them would cost more than the search they save.
-    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? {
-        var found: [[Unicode.Scalar]] = []
+    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.map(\.prefix) }
+
+    /// The texts accepted, when they are a few literal texts (`/help`; `/$(lang)/help` with
+    /// languages `en` and `fr`: `/en/help` and `/fr/help`); `nil` when the pattern accepts
+    /// anything not written out (a wildcard, a class, a text past 256 scalars) or past `limit`.
+    func literalTexts(limit: Int = 32) -> [[Unicode.Scalar]]? {
+        guard let ways = literalWays(limit: limit), ways.allSatisfy(\.accepted) else { return nil }
+        return ways.map(\.prefix)
+    }
+
+    /// Each way from the start while it consumes one literal scalar, with whether it ended by
+    /// accepting (rather than at any other test); `nil` past `limit` ways.
+    private func literalWays(limit: Int) -> [(prefix: [Unicode.Scalar], accepted: Bool)]? {
+        var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
         // Each way with the splits passed since it last consumed: coming back to one consumes
         // nothing new, and its other branches are followed already.
         var ways: [(node: Int, prefix: [Unicode.Scalar], splits: Set<Int>)] = [(start, [], [])]
@@ -448,8 +466,10 @@ extension Automaton {
             case .split(let targets):
                 guard !splits.contains(node) else { continue }
                 ways += targets.map { ($0, prefix, splits.union([node])) }
-            case .consume, .accept:
-                found.append(prefix)
+            case .consume:
+                found.append((prefix, false))
+            case .accept:
+                found.append((prefix, true))
             }
         }
         return found

@@ -55,6 +55,74 @@ import Testing
         #expect(split > 300 && checked > 20_000, "\(split) patterns with several prefixes, \(checked) texts")
     }
 
+    /// `Automaton.literalTexts` lets the proof skip a pair when one pattern accepts a few
+    /// literal paths the other rejects: sound only if they are exactly the texts it accepts.
+    @Test func literalTextsAreExactlyTheTextsAccepted() throws {
+        var generator = SplitMix64(seed: 0x7E_C575)
+        let pieces = ["/", "a", "b", "x", "$(v)", "$(w)", "*", "?"]
+        let values = ["v": ["a", "ab", "b/"], "w": ["x", "xa"]]
+        let alphabet: [Unicode.Scalar] = ["/", "a", "b", "x", "A"]
+        var literal = 0
+        var checked = 0
+        for _ in 0..<2000 {
+            // Mostly literal pieces and variables, sometimes a wildcard.
+            let chosen = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
+                pieces[Int.random(in: 0..<(Int.random(in: 0..<5, using: &generator) == 0 ? 8 : 6), using: &generator)]
+            }
+            let options = PatternOptions(caseSensitive: Bool.random(using: &generator), appleSlashRules: true)
+            let matcher = try PatternMatcher(chosen.joined(), options: options, variables: values)
+            // A wildcard gives none; so do variables with more than 32 texts between them.
+            guard let texts = matcher.automaton.literalTexts() else { continue }
+            literal += 1
+            #expect(!chosen.contains("*") && !chosen.contains("?"), "\(chosen.joined()) has a wildcard")
+            for text in texts { #expect(matcher.automaton.matches(text), "\(chosen.joined()) rejects its own text") }
+            for _ in 0..<20 {
+                // Texts written from the pattern, then sometimes changed, so most are accepted.
+                var text: [Unicode.Scalar] = []
+                for piece in chosen {
+                    let name = String(piece.dropFirst(2).dropLast())
+                    text += values[name]?.randomElement(using: &generator)!.unicodeScalars ?? piece.unicodeScalars
+                }
+                if Int.random(in: 0..<3, using: &generator) == 0 {
+                    text.append(alphabet.randomElement(using: &generator)!)
+                }
+                if Int.random(in: 0..<3, using: &generator) == 0, !text.isEmpty {
+                    text[Int.random(in: 0..<text.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+                }
+                let prepared = options.prepare(String(String.UnicodeScalarView(text)))
+                guard matcher.automaton.matches(prepared) else { continue }
+                checked += 1
+                #expect(texts.contains(prepared), "\(chosen.joined()) accepts \(prepared) beyond \(texts)")
+            }
+        }
+        #expect(literal > 1000 && checked > 10_000, "\(literal) literal patterns, \(checked) texts")
+    }
+
+    /// Two rules meet only on a path both accept: a literal rule sharing a prefix with a
+    /// wildcard one is disjoint from it unless the wildcard one accepts its text.
+    @Test func aLiteralRuleMeetsAnotherOnlyOnItsOwnTexts() throws {
+        func rule(_ pattern: String) throws -> ProofRule {
+            var options = PatternOptions()
+            options.appleSlashRules = true
+            let matcher = try PatternMatcher(pattern, options: options, variables: ["lang": ["en", "fr"]])
+            return ProofRule(
+                opens: true, isExclusion: false,
+                path: PathTest(
+                    scopes: nil,
+                    pattern: PatternTest(matcher, preparation: Preparation(options), variables: ["lang": ["en", "fr"]])),
+                query: nil, fragment: nil, origin: nil, label: pattern
+            ) { _ in false }
+        }
+        let pairs: [(String, String, Bool)] = [
+            ("/travel1", "/travel10*", true), ("/travel1", "/travel1*", false), ("/travel10*", "/travel1", true),
+            ("/$(lang)/help", "/en/*", false), ("/$(lang)/help", "/de/*", true), ("/help", "/help", false),
+            ("/help", "/help/", false), ("/a*", "/ab*", false),
+        ]
+        for (a, b, disjoint) in pairs {
+            #expect(BehaviourProof.disjointPaths(try rule(a), try rule(b)) == disjoint, "\(a) and \(b)")
+        }
+    }
+
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
         let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
         let prefixes = try #require(matcher.automaton.literalPrefixes())
