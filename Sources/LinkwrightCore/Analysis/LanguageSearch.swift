@@ -3,21 +3,25 @@
 /// so the first string found that shows a property is a shortest one.
 
 /// The subset construction of one automaton, built lazily and memoised.
+///
+/// One thread owns a DFA (a proof's or an analysis's views are not shared), and no method
+/// reaches its state twice at once, so its stored state skips the runtime's exclusivity
+/// checks (`@exclusivity(unchecked)`): they were a tenth of a behaviour proof's time.
 final class SubsetDFA {
     let automaton: Automaton
-    private var sets: [[Int]] = []
-    private var ids: [[Int]: Int] = [:]
-    private var transitions = StepTable()
+    @exclusivity(unchecked) private var sets: [[Int]] = []
+    @exclusivity(unchecked) private var ids: [[Int]: Int] = [:]
+    @exclusivity(unchecked) private var transitions = StepTable()
     private(set) var start = 0
     /// Automaton nodes visited building states so far: stepping a set and closing the result.
     /// Over a union of thousands of rules one new state costs thousands of these, so searches
     /// that bound their work count them as well as their steps.
-    private(set) var constructionWork = 0
+    @exclusivity(unchecked) private(set) var constructionWork = 0
 
     /// Nodes from which every continuation is accepted (see `universalNodes`), found on first
     /// use: many DFAs are made only for what their automaton tests.
     private lazy var universal: [Bool] = Self.universalNodes(automaton)
-    private var universalSets: [Bool?] = []
+    @exclusivity(unchecked) private var universalSets: [Bool?] = []
 
     init(_ automaton: Automaton) {
         self.automaton = automaton
@@ -77,10 +81,29 @@ final class SubsetDFA {
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
         let key = UInt64(state) << 32 | UInt64(scalar.value)
         if let next = transitions[key] { return next }
-        let next = intern(automaton.step(sets[state], on: scalar))
+        let next = intern(closure(ofMoved: sets[state], on: scalar))
         constructionWork += sets[state].count + sets[next].count
         transitions.insert(key, next)
         return next
+    }
+
+    /// Marks of the closure being built (a node is in it when its mark is `generation`) and
+    /// the nodes left to follow, kept across steps: most steps of a search build a state
+    /// nobody built before, and most of those are the empty state or a few nodes, for which
+    /// fresh buffers the size of the automaton cost more than the step.
+    @exclusivity(unchecked) private var marks: [UInt32] = []
+    @exclusivity(unchecked) private var generation: UInt32 = 0
+    @exclusivity(unchecked) private var pending: [Int] = []
+
+    /// `Automaton.step`, with this DFA's buffers.
+    private func closure(ofMoved states: [Int], on scalar: Unicode.Scalar) -> [Int] {
+        if marks.isEmpty { marks = [UInt32](repeating: 0, count: automaton.nodes.count) }
+        if generation == .max {
+            marks = [UInt32](repeating: 0, count: marks.count)
+            generation = 0
+        }
+        generation += 1
+        return automaton.step(states, on: scalar, generation: generation, marks: &marks, pending: &pending)
     }
 
     func accepts(_ state: Int) -> Bool { sets[state].contains(automaton.accept) }

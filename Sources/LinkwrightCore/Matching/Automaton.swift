@@ -218,8 +218,18 @@ struct Automaton: Sendable {
         return moved
     }
 
-    /// The DFA step from a closed state set on `scalar`, closed again.
-    func step(_ states: [Int], on scalar: Unicode.Scalar) -> [Int] { closure(of: moved(states, on: scalar)) }
+    /// The DFA step from a closed state set on `scalar`, closed again, with buffers the caller
+    /// keeps across steps: `marks`, one per node, none of them holding `generation` yet.
+    func step(
+        _ states: [Int], on scalar: Unicode.Scalar, generation: UInt32, marks: inout [UInt32], pending: inout [Int]
+    ) -> [Int] {
+        var members: [Int] = []
+        for state in states where consumes(state, scalar) {
+            addClosure(of: links[state], generation: generation, marks: &marks, to: &members, pending: &pending)
+        }
+        members.sort()
+        return members
+    }
 
     /// Every test the automaton performs, for splitting the alphabet into classes.
     var tests: [ScalarTest] {

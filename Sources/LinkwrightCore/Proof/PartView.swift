@@ -81,10 +81,11 @@ struct ProofAlphabet {
     }
 }
 
-/// A part machine with its states numbered and its transitions cached per alphabet symbol, so a
-/// search steps each state once per symbol whatever the machine behind it. Not generic itself:
+/// A part machine with its states numbered and its transitions cached per class of symbols, so
+/// a search steps each state once per class whatever the machine behind it. Not generic itself:
 /// the machine's code is reached through closures made where its type is known, so it is
-/// compiled for that type rather than through generic metadata on every step.
+/// compiled for that type rather than through generic metadata on every step. Like `SubsetDFA`,
+/// owned by one thread and never reached twice at once, so its tables skip exclusivity checks.
 final class PartView {
     let alphabet: ProofAlphabet
     /// Per symbol, a class: symbols with the same class lead to the same states in this view,
@@ -95,14 +96,14 @@ final class PartView {
     let acceptsAbsent: Bool
     let start: Int32 = 0
     /// Per state: accepts (1), dead (2), universal (4).
-    private var flags: [UInt8] = []
+    @exclusivity(unchecked) private var flags: [UInt8] = []
     /// `classCount` entries per state, -1 until computed.
-    private var transitions: [Int32] = []
+    @exclusivity(unchecked) private var transitions: [Int32] = []
     private let successor: (Int32, Unicode.Scalar) -> Int32
     private let machineWork: () -> Int
     /// Automaton nodes visited building the states this view stepped to (`SubsetDFA`): what a
     /// new transition really cost, counted against a search's budget with its steps.
-    private(set) var constructionWork = 0
+    @exclusivity(unchecked) private(set) var constructionWork = 0
     private let flagsOf: (Int32) -> UInt8
     private let innermostStart: (Int) -> Int32
     private let makeDecoded: (() -> PartView)?
@@ -136,16 +137,31 @@ final class PartView {
         record(upTo: 0)
     }
 
+    /// A scalar the machine tests on its own is a class of its own; the others are told apart by
+    /// the sets holding them, as a mask (a machine testing more sets than a mask holds is rare
+    /// enough to pay for arrays).
     private static func classes(of alphabet: ProofAlphabet, _ distinctions: ScalarDistinctions) -> [Int32] {
         let sets = Array(distinctions.sets)
-        var ids: [[Int64]: Int32] = [:]
-        return alphabet.scalars.map { scalar in
-            let key =
+        func numbered<Key: Hashable>(_ key: (Unicode.Scalar) -> Key) -> [Int32] {
+            var ids: [Key: Int32] = [:]
+            return alphabet.scalars.map { scalar in
+                let key = key(scalar)
+                if let id = ids[key] { return id }
+                ids[key] = Int32(ids.count)
+                return Int32(ids.count - 1)
+            }
+        }
+        guard sets.count < 63 else {
+            return numbered { scalar in
                 [distinctions.scalars.contains(scalar.value) ? Int64(scalar.value) : -1]
-                + sets.map { $0.contains(scalar) ? 1 : 0 }
-            if let id = ids[key] { return id }
-            ids[key] = Int32(ids.count)
-            return Int32(ids.count - 1)
+                    + sets.map { $0.contains(scalar) ? 1 : 0 }
+            }
+        }
+        return numbered { scalar -> Int64 in
+            if distinctions.scalars.contains(scalar.value) { return Int64(scalar.value) }
+            var mask: Int64 = 0
+            for (index, set) in sets.enumerated() where set.contains(scalar) { mask |= 1 << index }
+            return -1 - mask
         }
     }
 
@@ -184,8 +200,8 @@ final class PartView {
     /// A machine's states, numbered in order of discovery.
     private final class StateTable<Machine: PartMachine> {
         let machine: Machine
-        var ids: [Machine.State: Int32] = [:]
-        var states: [Machine.State] = []
+        @exclusivity(unchecked) var ids: [Machine.State: Int32] = [:]
+        @exclusivity(unchecked) var states: [Machine.State] = []
 
         init(_ machine: Machine) { self.machine = machine }
 
