@@ -565,11 +565,11 @@ public enum BehaviourDiff {
         // Per URL and platform: who opened it before and who opens it now.
         var byURL: [ObservedURL: [Int]] = [:]
         var urlOrder: [ObservedURL] = []
-        for (position, observation) in observations.enumerated()
-        where observation.openedBefore != observation.opensAfter {
+        for position in observations.indices
+        where observations[position].openedBefore != observations[position].opensAfter {
             let key = ObservedURL(
-                environment: observation.environment, host: observation.host, platform: observation.platform,
-                url: observation.url)
+                environment: observations[position].environment, host: observations[position].host,
+                platform: observations[position].platform, url: observations[position].url)
             if byURL[key] == nil { urlOrder.append(key) }
             byURL[key, default: []].append(position)
         }
@@ -579,29 +579,31 @@ public enum BehaviourDiff {
             let lost = group.filter { observations[$0].openedBefore }
             var entries: [Entry] = []
             for position in gained {
-                let observation = observations[position]
+                let identity = observations[position].identity
                 if lost.isEmpty {
-                    entries.append(Entry(.opensApp, observation.identity, "web", observation.identity, observation))
+                    entries.append(Entry(.opensApp, identity, "web", identity, observations[position]))
                 }
-                for replaced in lost.map({ observations[$0] }) {
+                for replaced in lost {
                     // Where the app that lost the URL used to take it.
                     entries.append(
                         Entry(
-                            .changesApp, observation.identity, replaced.identity, observation.identity, observation,
-                            exhaustive: observation.exhaustive && replaced.exhaustive,
-                            routeBefore: replaced.routeBefore))
+                            .changesApp, identity, observations[replaced].identity, identity, observations[position],
+                            exhaustive: observations[position].exhaustive && observations[replaced].exhaustive,
+                            routeBefore: observations[replaced].routeBefore))
                 }
             }
             if gained.isEmpty {
-                for observation in lost.map({ observations[$0] }) {
-                    entries.append(Entry(.opensWeb, observation.identity, observation.identity, "web", observation))
+                for position in lost {
+                    let identity = observations[position].identity
+                    entries.append(Entry(.opensWeb, identity, identity, "web", observations[position]))
                 }
             }
             record(entries, first: observations[group[0]])
         }
         // The app still opens the URL, but its router takes it elsewhere: grouped by the
         // destinations, not their arguments, so `/tickets/1` and `/tickets/2` are one change.
-        for observation in observations where observation.changesRoute {
+        for position in observations.indices where observations[position].changesRoute {
+            let observation = observations[position]
             record(
                 [
                     Entry(
@@ -618,7 +620,7 @@ public enum BehaviourDiff {
         return changes
 
         func record(
-            _ entries: [Entry], first: Observation, grouping adjust: (inout ChangeGroup) -> Void = { _ in }
+            _ entries: [Entry], first: borrowing Observation, grouping adjust: (inout ChangeGroup) -> Void = { _ in }
         ) {
             for entry in entries {
                 let kind = entry.kind
@@ -674,7 +676,8 @@ public enum BehaviourDiff {
         var baseRule: SourceLocation?
 
         init(
-            _ kind: LinkChange.Kind, _ app: String, _ before: String?, _ after: String?, _ observation: Observation,
+            _ kind: LinkChange.Kind, _ app: String, _ before: String?, _ after: String?,
+            _ observation: borrowing Observation,
             exhaustive: Bool? = nil, routeBefore: String?? = nil
         ) {
             self.kind = kind
