@@ -177,10 +177,15 @@ struct BehaviourProof {
     static func disjointPaths(_ a: ProofRule, _ b: ProofRule) -> Bool {
         guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation
         else { return false }
+        // Prefixes first: comparing them is cheaper than running an automaton.
+        if let ones = a.pathPrefixes, let others = b.pathPrefixes,
+            ones.allSatisfy({ one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } })
+        {
+            return true
+        }
         if let texts = a.pathTexts { return !texts.contains { second.automaton.matches($0) } }
         if let texts = b.pathTexts { return !texts.contains { first.automaton.matches($0) } }
-        guard let ones = a.pathPrefixes, let others = b.pathPrefixes else { return false }
-        return ones.allSatisfy { one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } }
+        return false
     }
 
     /// The pairs that can decide some URL differently (see the type's documentation), in the
