@@ -275,7 +275,12 @@ public enum BehaviourDiff {
         func report(_ proofs: Proofs) -> Comparison {
             var comparison = Comparison()
             let platform = context.platform
-            context.report(proofs.result(ProofRequest(platform: platform, old: old, new: new)), into: &comparison)
+            // Each context's sides decide a URL once: an older release's proofs meet the newest's
+            // witnesses again, and its readings its own.
+            var newestDecided: [String: DecidedURL] = [:]
+            context.report(
+                proofs.result(ProofRequest(platform: platform, old: old, new: new)), into: &comparison,
+                decided: &newestDecided)
             for release in releases {
                 let sides = release.sides
                 // The router reads a URL alike on every release: a link only this release
@@ -284,21 +289,25 @@ public enum BehaviourDiff {
                     environment: context.environment, host: context.host, concrete: context.concrete,
                     platform: platform, old: sides.old, new: sides.new, routes: context.routes)
                 var found = Comparison()
+                var decided: [String: DecidedURL] = [:]
                 releaseContext.report(
-                    proofs.result(ProofRequest(platform: platform, old: release.old, new: release.new)), into: &found)
+                    proofs.result(ProofRequest(platform: platform, old: release.old, new: release.new)), into: &found,
+                    decided: &decided)
                 // A change only this release makes can share its region with one both make,
                 // whose witness is then the newest's: the URLs where the releases read either
                 // side's rules differently are tried too.
                 for (latestLists, ownLists) in [(old, release.old), (new, release.new)] {
                     let readings = proofs.result(ProofRequest(platform: platform, old: latestLists, new: ownLists))
                     found.observations += readings.differences.compactMap {
-                        releaseContext.observation(at: $0.witness.url(host: context.concrete), identity: $0.identity)
+                        releaseContext.observation(
+                            at: $0.witness.url(host: context.concrete), identity: $0.identity, decided: &decided)
                     }
                 }
                 var shown: Set<[String]> = []
                 // Route changes are proven on the newest release's lists only.
                 comparison.observations += found.observations.filter {
-                    !$0.changesRoute && !context.changesAlike($0) && shown.insert([$0.url, $0.identity]).inserted
+                    !$0.changesRoute && !context.changesAlike($0, decided: &newestDecided)
+                        && shown.insert([$0.url, $0.identity]).inserted
                 }.map { sides.labelled($0) }
                 comparison.unproven += found.unproven.map { sides.labelled($0) }
             }
@@ -364,13 +373,24 @@ public enum BehaviourDiff {
         /// Each side's routes by rule, to tell where the app's router takes a witness.
         var routes: (old: [SourceLocation: Route], new: [SourceLocation: Route]) = ([:], [:])
 
-        func report(_ result: BehaviourProof.Result, into comparison: inout Comparison) {
+        /// `url` decided on both sides for every app, once per URL in `decided`.
+        func decide(_ url: String, _ parsed: LinkURL, decided: inout [String: DecidedURL]) -> DecidedURL {
+            if let known = decided[url] { return known }
+            let verdicts = DecidedURL(
+                before: old.verdicts(for: parsed, platform: platform),
+                after: new.verdicts(for: parsed, platform: platform))
+            decided[url] = verdicts
+            return verdicts
+        }
+
+        func report(
+            _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [String: DecidedURL]
+        ) {
             var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
             var observations: [Observation] = []
             var seen: Set<String> = []
             // Many regions share a witness (every app of a file added on `/x`): each URL is
             // decided once for every app, not once per region (4,000 apps took 86 s).
-            var decided: [String: DecidedURL] = [:]
             // Shortest witnesses first, each URL written once rather than at every comparison.
             let differences = result.differences.map {
                 (length: $0.witness.length, url: $0.witness.url(host: concrete), difference: $0)
@@ -380,12 +400,7 @@ public enum BehaviourDiff {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
                 }
-                let verdicts =
-                    decided[url]
-                    ?? DecidedURL(
-                        before: old.verdicts(for: parsed, platform: platform),
-                        after: new.verdicts(for: parsed, platform: platform))
-                decided[url] = verdicts
+                let verdicts = decide(url, parsed, decided: &decided)
                 // The witness must decide as its region says; anything else is a fault of the
                 // proof, reported as unsettled rather than as a difference nobody can reproduce.
                 let opened = verdicts.before(difference.identity)?.opens ?? false
@@ -460,10 +475,10 @@ public enum BehaviourDiff {
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
-        func observation(at url: String, identity: String) -> Observation? {
+        func observation(at url: String, identity: String, decided: inout [String: DecidedURL]) -> Observation? {
             guard let parsed = LinkURL(url) else { return nil }
-            let before = old.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
-            let after = new.verdicts(for: parsed, platform: platform).first { $0.identity == identity }
+            let verdicts = decide(url, parsed, decided: &decided)
+            let (before, after) = (verdicts.before(identity), verdicts.after(identity))
             guard (before?.opens ?? false) != (after?.opens ?? false) else { return nil }
             return routed(
                 Observation(
@@ -473,10 +488,10 @@ public enum BehaviourDiff {
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
         /// an older release's change the newest shares is reported once, as the newest's.
-        func changesAlike(_ observation: Observation) -> Bool {
+        func changesAlike(_ observation: Observation, decided: inout [String: DecidedURL]) -> Bool {
             guard let url = LinkURL(observation.url) else { return false }
-            let opened = old.verdicts(for: url, platform: platform).first { $0.identity == observation.identity }
-            let opens = new.verdicts(for: url, platform: platform).first { $0.identity == observation.identity }
+            let verdicts = decide(observation.url, url, decided: &decided)
+            let (opened, opens) = (verdicts.before(observation.identity), verdicts.after(observation.identity))
             return (opened?.opens ?? false) == observation.openedBefore
                 && (opens?.opens ?? false) == observation.opensAfter
         }
