@@ -6,11 +6,13 @@ import Testing
 /// (`BehaviourProof.disjointPaths`): it is only sound if every text a pattern accepts starts
 /// with one of its prefixes.
 @Suite struct LiteralPrefixesTests {
+    /// The substitution variables and the scalars random patterns and texts are made of.
+    let values = ["v": ["a", "ab", "b/"], "w": ["x", "xa"]]
+    let alphabet: [Unicode.Scalar] = ["/", "a", "b", "x", "A"]
+
     @Test func everyAcceptedTextStartsWithOneOfThePrefixes() throws {
         var generator = SplitMix64(seed: 0x11_7E4A)
         let pieces = ["/", "a", "b", "x", "*", "?", "?*", "$(v)", "$(w)"]
-        let values = ["v": ["a", "ab", "b/"], "w": ["x", "xa"]]
-        let alphabet: [Unicode.Scalar] = ["/", "a", "b", "x", "A"]
         var split = 0
         var checked = 0
         for _ in 0..<2000 {
@@ -60,8 +62,6 @@ import Testing
     @Test func literalTextsAreExactlyTheTextsAccepted() throws {
         var generator = SplitMix64(seed: 0x7E_C575)
         let pieces = ["/", "a", "b", "x", "$(v)", "$(w)", "*", "?"]
-        let values = ["v": ["a", "ab", "b/"], "w": ["x", "xa"]]
-        let alphabet: [Unicode.Scalar] = ["/", "a", "b", "x", "A"]
         var literal = 0
         var checked = 0
         for _ in 0..<2000 {
