@@ -114,10 +114,10 @@ final class ProofRule: @unchecked Sendable {
     /// threads (`PolicySnapshot.decisionLists`).
     let pathPrefix: [Unicode.Scalar]?
     /// Literal texts one of which starts every path the rule's pattern accepts, prepared
-    /// (`Automaton.literalPrefixes`, else `pathPrefix` alone).
+    /// (`LiteralWays.prefixes`, else `pathPrefix` alone).
     let pathPrefixes: [[Unicode.Scalar]]?
     /// The paths the rule's pattern accepts, prepared, when they are a few literal texts
-    /// (`Automaton.literalTexts`).
+    /// (`LiteralWays.texts`).
     let pathTexts: [[Unicode.Scalar]]?
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
@@ -140,8 +140,9 @@ final class ProofRule: @unchecked Sendable {
         self.origin = origin
         self.label = label
         pathPrefix = path?.pattern?.forcedPrefix
-        pathPrefixes = path?.pattern.map { $0.automaton.literalPrefixes() ?? [$0.forcedPrefix] }
-        pathTexts = path?.pattern.flatMap { $0.automaton.literalTexts() }
+        let ways = path?.pattern?.automaton.literalWays()
+        pathPrefixes = path?.pattern.map { ways?.prefixes ?? [$0.forcedPrefix] }
+        pathTexts = ways?.texts
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey

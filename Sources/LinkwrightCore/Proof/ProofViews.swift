@@ -439,19 +439,15 @@ extension Automaton {
     /// while it consumes one literal scalar, to where it consumes anything else or accepts
     /// (`/$(section)/a*` with sections `en` and `fr`: `/en/a` and `/fr/a`). `nil` past `limit`
     /// ways, where comparing them would cost more than the search they save.
-    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.map(\.prefix) }
+    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.prefixes }
 
-    /// The texts accepted, when they are a few literal texts (`/help`; `/$(lang)/help` with
-    /// languages `en` and `fr`: `/en/help` and `/fr/help`); `nil` when the pattern accepts
-    /// anything not written out (a wildcard, a class, a text past 256 scalars) or past `limit`.
-    func literalTexts(limit: Int = 32) -> [[Unicode.Scalar]]? {
-        guard let ways = literalWays(limit: limit), ways.allSatisfy(\.accepted) else { return nil }
-        return ways.map(\.prefix)
-    }
+    /// The texts accepted, when they are a few literal texts (`LiteralWays.texts`).
+    func literalTexts(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.texts }
 
     /// Each way from the start while it consumes one literal scalar, with whether it ended by
-    /// accepting (rather than at any other test); `nil` past `limit` ways.
-    private func literalWays(limit: Int) -> [(prefix: [Unicode.Scalar], accepted: Bool)]? {
+    /// accepting (rather than at any other test); `nil` past `limit` ways. One walk gives both
+    /// the prefixes and the texts (`ProofRule` keeps both).
+    func literalWays(limit: Int = 32) -> LiteralWays? {
         var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
         // Each way with the splits passed since it last consumed: coming back to one consumes
         // nothing new, and its other branches are followed already.
@@ -472,7 +468,7 @@ extension Automaton {
                 found.append((prefix, true))
             }
         }
-        return found
+        return LiteralWays(ways: found)
     }
 
     /// The scalars every accepted text starts with: followed from the start while the only way
@@ -490,4 +486,17 @@ extension Automaton {
         }
         return prefix
     }
+}
+
+/// The literal ways through an automaton (`Automaton.literalWays`).
+struct LiteralWays {
+    let ways: [(prefix: [Unicode.Scalar], accepted: Bool)]
+
+    /// Texts one of which starts every accepted text.
+    var prefixes: [[Unicode.Scalar]] { ways.map(\.prefix) }
+
+    /// The texts accepted, when every way ends by accepting (`/help`; `/$(lang)/help` with
+    /// languages `en` and `fr`: `/en/help` and `/fr/help`); `nil` when the automaton accepts
+    /// anything not written out (a wildcard, a class, a text past 256 scalars).
+    var texts: [[Unicode.Scalar]]? { ways.allSatisfy(\.accepted) ? prefixes : nil }
 }
