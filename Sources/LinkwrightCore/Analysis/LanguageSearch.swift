@@ -332,23 +332,21 @@ struct StepTable {
 
     /// Records `value` for `key`, which is not in the table yet.
     mutating func insert(_ key: UInt64, _ value: Int) {
-        if (count + 1) * 2 > keys.count { grow() }
+        if (count + 1) * 2 > keys.count {
+            let (oldKeys, oldValues) = (keys, values)
+            keys = [UInt64](repeating: Self.empty, count: keys.count * 2)
+            values = [Int](repeating: 0, count: keys.count)
+            for (index, old) in oldKeys.enumerated() where old != Self.empty { place(old, oldValues[index]) }
+        }
+        place(key, value)
+        count += 1
+    }
+
+    /// Puts `key` in the first free slot from its own.
+    private mutating func place(_ key: UInt64, _ value: Int) {
         var index = slot(key)
         while keys[index] != Self.empty { index = (index + 1) & (keys.count - 1) }
         keys[index] = key
         values[index] = value
-        count += 1
-    }
-
-    private mutating func grow() {
-        let (oldKeys, oldValues) = (keys, values)
-        keys = [UInt64](repeating: Self.empty, count: keys.count * 2)
-        values = [Int](repeating: 0, count: keys.count)
-        for (index, key) in oldKeys.enumerated() where key != Self.empty {
-            var slot = slot(key)
-            while keys[slot] != Self.empty { slot = (slot + 1) & (keys.count - 1) }
-            keys[slot] = key
-            values[slot] = oldValues[index]
-        }
     }
 }
