@@ -103,8 +103,8 @@ public struct ExpectationReport: Report {
             + (failures.count == failedCount ? "" : ", as \(counted(failures.count, "failure")) listed above")
     }
 
-    /// Each failure with where it happened, then the counts.
-    /// Each failure's lines are written on every core, then joined in order.
+    /// Each failure with where it happened (its lines written on every core, then joined in
+    /// order), then the counts.
     public func text(_ style: TextStyle) -> PrintedReport {
         let (failures, findings, pathPrefix) = (failures, findings, context.pathPrefix)
         var blocks = failures.indices.parallelMap { index in
