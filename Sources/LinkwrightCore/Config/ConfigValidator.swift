@@ -92,11 +92,10 @@ struct ConfigValidator {
         }
         // A domain that is missing or broken uses apps nobody can see: do not call them unused.
         let servesUnknown = environment.hosts.contains { configuration.domain(named: $0.domain.value) == nil }
+        // Thousands of hosts serve a few dozen domains: resolve each domain once.
         let used = Set(
-            environment.hosts.flatMap { binding in
-                configuration.domain(named: binding.domain.value).map {
-                    Resolution.referencedApps($0, in: environment.name)
-                } ?? []
+            Set(environment.hosts.map(\.domain.value)).flatMap { name in
+                configuration.domain(named: name).map { Resolution.referencedApps($0, in: environment.name) } ?? []
             })
         for app in environment.apps where !used.contains(app.name.value) && !servesUnknown {
             diagnostics.report(
