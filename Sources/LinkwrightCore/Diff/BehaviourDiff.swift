@@ -371,14 +371,31 @@ public enum BehaviourDiff {
         let old: EnvironmentEvaluator
         let new: EnvironmentEvaluator
         /// Each side's routes by rule, to tell where the app's router takes a witness.
-        var routes: (old: [SourceLocation: Route], new: [SourceLocation: Route]) = ([:], [:])
+        let routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
+        /// How each side's apps claim `concrete`, found once for all its witnesses.
+        private let claims: (old: EnvironmentEvaluator.HostClaims, new: EnvironmentEvaluator.HostClaims)
+
+        init(
+            environment: String, host: String, concrete: String, platform: Platform, old: EnvironmentEvaluator,
+            new: EnvironmentEvaluator, routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
+        ) {
+            (self.environment, self.host, self.concrete, self.platform) = (environment, host, concrete, platform)
+            (self.old, self.new, self.routes) = (old, new, routes)
+            claims = (old.claims(of: concrete, on: platform), new.claims(of: concrete, on: platform))
+        }
+
+        /// Every app's verdict on `url` on the side `old` or `new`.
+        private func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
+            let (side, claims) = onNewSide ? (new, claims.new) : (old, claims.old)
+            return url.host == claims.host
+                ? side.verdicts(for: url, claims: claims) : side.verdicts(for: url, platform: platform)
+        }
 
         /// `url` decided on both sides for every app, once per URL in `decided`.
         func decide(_ url: String, _ parsed: LinkURL, decided: inout [String: DecidedURL]) -> DecidedURL {
             if let known = decided[url] { return known }
             let verdicts = DecidedURL(
-                before: old.verdicts(for: parsed, platform: platform),
-                after: new.verdicts(for: parsed, platform: platform))
+                before: self.verdicts(parsed, onNewSide: false), after: self.verdicts(parsed, onNewSide: true))
             decided[url] = verdicts
             return verdicts
         }
@@ -445,8 +462,8 @@ public enum BehaviourDiff {
         /// witness.
         func routeWitness(around url: LinkURL, identity: String) -> Observation? {
             let verdicts = (
-                old.verdicts(for: url, platform: platform).first { $0.identity == identity },
-                new.verdicts(for: url, platform: platform).first { $0.identity == identity }
+                self.verdicts(url, onNewSide: false).first { $0.identity == identity },
+                self.verdicts(url, onNewSide: true).first { $0.identity == identity }
             )
             let parameters = [(verdicts.0, routes.old), (verdicts.1, routes.new)].flatMap { verdict, routes in
                 verdict?.decision.origin.flatMap { routes[$0] }?.parameters ?? []
@@ -455,8 +472,8 @@ public enum BehaviourDiff {
             let observation = Observation(
                 environment: environment, host: host, platform: platform, identity: identity,
                 url: candidate.description,
-                before: old.verdicts(for: candidate, platform: platform).first { $0.identity == identity },
-                after: new.verdicts(for: candidate, platform: platform).first { $0.identity == identity })
+                before: self.verdicts(candidate, onNewSide: false).first { $0.identity == identity },
+                after: self.verdicts(candidate, onNewSide: true).first { $0.identity == identity })
             guard observation.openedBefore && observation.opensAfter else { return nil }
             let routedObservation = routed(observation, at: candidate)
             return routedObservation.changesRoute ? routedObservation : nil

@@ -1,16 +1,19 @@
 /// Decides what a URL does in one compiled environment, per platform and app, the way devices
 /// do: the app must claim the host (entitlement or intent filter), and the association file the
 /// device fetches for that claim must let the URL open it.
-public struct EnvironmentEvaluator: Sendable {
+///
+/// A class: `test` and the behaviour diff hand one evaluator to millions of decisions, and a
+/// copy of a dozen tables for each cost more than the decision.
+public final class EnvironmentEvaluator: Sendable {
     public let environment: CompiledEnvironment
     /// Compiled association files by the name of the host that serves them, with the documents
     /// they were compiled from (what `decidingRules` compares).
     private let aasa: [String: CompiledAASA]
     private let aasaDocuments: [String: AASADocument]
-    private var assetLinks: [String: CompiledAssetLinks]
+    private let assetLinks: [String: CompiledAssetLinks]
     private let assetLinksDocuments: [String: AssetLinksDocument]
     /// How `assetLinks` reads Android's dynamic rules.
-    private var androidRelease: AndroidRelease
+    private let androidRelease: AndroidRelease
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
     private let iosClaims: [ClaimIndex]
     /// Per Android app, per host, the intent filters that name it exactly (in filter order).
@@ -20,6 +23,8 @@ public struct EnvironmentEvaluator: Sendable {
 
     /// The domain whose files each host serves: hosts of one domain share their compiled files.
     private let domainByFileHost: [String: String]
+    /// Each host serving files, numbered in site order (`FileRef`).
+    private let fileNumbers: [String: Int]
 
     /// The platforms whose association files were compiled: `verdicts` answers for these only.
     public let platforms: Set<Platform>
@@ -27,7 +32,7 @@ public struct EnvironmentEvaluator: Sendable {
     /// Evaluates `environment`; Android's dynamic rules are read as `androidRelease` reads them.
     /// Only the files of `platforms` are compiled (compiling assetlinks.json's dynamic rules for
     /// thousands of hosts costs more than deciding iOS-only expectations on them).
-    public init(
+    public convenience init(
         _ environment: CompiledEnvironment, androidRelease: AndroidRelease = .latest,
         platforms: Set<Platform> = Set(Platform.allCases)
     ) {
@@ -54,6 +59,11 @@ public struct EnvironmentEvaluator: Sendable {
         self.platforms = platforms
         domainByFileHost = Dictionary(
             environment.sites.map { ($0.fileHost.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
+        var fileNumbers: [String: Int] = [:]
+        for site in environment.sites where fileNumbers[site.fileHost.name] == nil {
+            fileNumbers[site.fileHost.name] = fileNumbers.count
+        }
+        self.fileNumbers = fileNumbers
         var aasa: [String: CompiledAASA] = [:]
         var aasaDocuments: [String: AASADocument] = [:]
         // Every host of a domain serves the same files in one environment: compile them once.
@@ -104,17 +114,27 @@ public struct EnvironmentEvaluator: Sendable {
     /// shared.
     public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
         guard platforms.contains(.android) else { return self }
-        var other = self
         var byDomain: [String: CompiledAssetLinks] = [:]
-        other.assetLinks = [:]
+        var assetLinks: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
-            guard let compiled = assetLinks[site.fileHost.name] else { continue }
+            guard let compiled = self.assetLinks[site.fileHost.name] else { continue }
             let read = byDomain[site.domain] ?? compiled.reading(release)
             byDomain[site.domain] = read
-            other.assetLinks[site.fileHost.name] = read
+            assetLinks[site.fileHost.name] = read
         }
-        other.androidRelease = release
-        return other
+        return EnvironmentEvaluator(self, assetLinks: assetLinks, androidRelease: release)
+    }
+
+    /// `other` with Android's files and release replaced.
+    private init(
+        _ other: EnvironmentEvaluator, assetLinks: [String: CompiledAssetLinks], androidRelease: AndroidRelease
+    ) {
+        (environment, platforms) = (other.environment, other.platforms)
+        (aasa, aasaDocuments) = (other.aasa, other.aasaDocuments)
+        (self.assetLinks, assetLinksDocuments, self.androidRelease) =
+            (assetLinks, other.assetLinksDocuments, androidRelease)
+        (iosClaims, exactFilters, wildcardFilters) = (other.iosClaims, other.exactFilters, other.wildcardFilters)
+        (domainByFileHost, fileNumbers) = (other.domainByFileHost, other.fileNumbers)
     }
 
     /// Whether Android's dynamic rules decide every URL as the newest release reads them: the
@@ -253,33 +273,81 @@ public struct EnvironmentEvaluator: Sendable {
     /// Every app of the environment on `platform`, in declaration order, with what it does with
     /// `url` (which must have a host).
     public func verdicts(for url: LinkURL, platform: Platform, tracing: Bool = false) -> [Verdict] {
-        verdicts(for: url, platform: platform, tracing: tracing) { _, _, decide in decide() }
+        guard let host = url.host else { return [] }
+        return verdicts(for: url, claims: claims(of: host, on: platform), tracing: tracing)
     }
 
-    /// `verdicts`, with each file's decision for an app made through `decide`: it receives the
-    /// app's position, the host whose file decides and the function making that file's decision,
-    /// and may answer from a decision made already by a file with the same rules (the decision
-    /// reads the URL's path, query and fragment, never its host).
-    func verdicts(
-        for url: LinkURL, platform: Platform, tracing: Bool = false,
-        decide: (_ app: Int, _ fileHost: String, _ make: () -> LinkDecision) -> LinkDecision
-    ) -> [Verdict] {
-        precondition(platforms.contains(platform), "the evaluator did not compile \(platform.rawValue)'s files")
-        guard let host = url.host else { return [] }
+    /// `verdicts` for a URL on the host `claims` were found for.
+    public func verdicts(for url: LinkURL, claims: HostClaims, tracing: Bool = false) -> [Verdict] {
+        verdicts(for: url, claims: claims, tracing: tracing) { _, _, decide in decide() }
+    }
+
+    /// How the environment's apps claim one host on one platform: everything `verdicts` reads
+    /// apart from the URL's path, query and fragment. Callers deciding many URLs on one host
+    /// find it once (`test` decides thousands of expectations on each host).
+    public struct HostClaims: Sendable {
+        public let host: String
+        public let platform: Platform
+        /// iOS: per app, its claim and the file that then decides.
+        fileprivate let ios: [(claim: Claim, file: FileRef?)]
+        /// Android: per app, the intent filters naming the host, in declaration order.
+        let android: [[AndroidClaimLink]]
+
+        /// The host whose file decides for the iOS app at `position`; nil when it does not
+        /// claim the host.
+        func iosFileHost(app position: Int) -> String? { ios[position].file?.host }
+    }
+
+    /// A file an app's claim makes decide: the host serving it, and a number naming that host
+    /// among the environment's file hosts (`-1` for a host serving none), cheaper to compare.
+    public struct FileRef: Sendable {
+        public let host: String
+        public let number: Int
+    }
+
+    public func claims(of host: String, on platform: Platform) -> HostClaims {
         switch platform {
+        case .ios:
+            let ios = environment.iosApps.indices.map { position in
+                let claim = iosClaims[position].claim(for: host)
+                // An exact entry fetches the host's own file, a wildcard its root's (TN3155).
+                let fileHost = claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }
+                return (claim, fileHost.map(file))
+            }
+            return HostClaims(host: host, platform: platform, ios: ios, android: [])
+        case .android:
+            let android = environment.androidApps.indices.map { androidClaimChain(app: $0, host: host) }
+            return HostClaims(host: host, platform: platform, ios: [], android: android)
+        }
+    }
+
+    private func file(_ host: String) -> FileRef { FileRef(host: host, number: fileNumbers[host] ?? -1) }
+
+    /// `verdicts` on the host `claims` were found for, with each file's decision for an app made
+    /// through `decide`: it receives the app's position, the file that decides and the function
+    /// making that file's decision, and may answer from a decision made already by a file with
+    /// the same rules (the decision reads the URL's path, query and fragment, never its host).
+    func verdicts(
+        for url: LinkURL, claims: HostClaims, tracing: Bool = false,
+        decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision
+    ) -> [Verdict] {
+        precondition(
+            platforms.contains(claims.platform), "the evaluator did not compile \(claims.platform.rawValue)'s files")
+        assert(url.host == claims.host, "claims of \(claims.host) used for \(url)")
+        switch claims.platform {
         case .ios:
             return environment.iosApps.indices.map { position in
                 let app = environment.iosApps[position]
-                let (claim, fileHost) = iosClaim(app: position, host: host)
+                let (claim, file) = claims.ios[position]
                 let decision =
-                    fileHost.map { fileHost in
-                        decide(position, fileHost) {
-                            aasa[fileHost]?.decision(for: url, appID: app.appID, tracing: tracing)
+                    file.map { file in
+                        decide(position, file) {
+                            aasa[file.host]?.decision(for: url, appID: app.appID, tracing: tracing)
                                 ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(
-                    platform: .ios, app: app.name, identity: app.appID, claim: claim, fileHost: fileHost, scope: nil,
+                    platform: .ios, app: app.name, identity: app.appID, claim: claim, fileHost: file?.host, scope: nil,
                     decision: decision)
             }
         case .android:
@@ -287,51 +355,44 @@ public struct EnvironmentEvaluator: Sendable {
                 let app = environment.androidApps[position]
                 var claim = Claim.none
                 var scope: PathScope?
-                var fileHost: String?
+                var file: FileRef?
                 // The first filter naming the host whose path scope accepts the URL claims it.
-                for link in androidClaimChain(app: position, host: host) {
+                for link in claims.android[position] {
                     guard let index = link.filter.matchingScope(for: url) else { continue }
                     claim = link.declared.isWildcard ? .wildcard(link.declared.name) : .exact(link.declared.name)
                     scope = link.filter.scopes[index]
-                    fileHost = link.fileHost
+                    file = link.file
                     break
                 }
                 let decision =
-                    fileHost.map { fileHost in
-                        decide(position, fileHost) {
-                            assetLinks[fileHost]?.decision(for: url, package: app.package, tracing: tracing)
+                    file.map { file in
+                        decide(position, file) {
+                            assetLinks[file.host]?.decision(for: url, package: app.package, tracing: tracing)
                                 ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(
-                    platform: .android, app: app.name, identity: app.package, claim: claim, fileHost: fileHost,
+                    platform: .android, app: app.name, identity: app.package, claim: claim, fileHost: file?.host,
                     scope: scope,
                     decision: decision)
             }
         }
     }
 
-    /// How the iOS app at `position` claims `host`, and the host whose file then decides: Apple's
-    /// domain matching takes the longest entry; an exact entry fetches the host's own file, a
-    /// wildcard its root's (TN3155).
-    func iosClaim(app position: Int, host: String) -> (claim: Claim, fileHost: String?) {
-        let claim = iosClaims[position].claim(for: host)
-        return (claim, claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 })
-    }
-
     /// One intent filter that may claim a host, with the host it names and whose file it reads.
-    struct AndroidClaimLink {
+    struct AndroidClaimLink: Sendable {
         /// The filter's position in the app's list.
         let index: Int
         let filter: IntentFilter
         let declared: Host
-        let fileHost: String
+        let file: FileRef
+        var fileHost: String { file.host }
     }
 
     /// The filters of the Android app at `position` that name `host`, exactly or by wildcard, in
     /// declaration order: the first whose path scope accepts a URL claims it. Android verifies a
     /// wildcard host against its root (add-applinks; AOSP StatementUtils).
-    func androidClaimChain(app position: Int, host: String) -> [AndroidClaimLink] {
+    private func androidClaimChain(app position: Int, host: String) -> [AndroidClaimLink] {
         let app = environment.androidApps[position]
         let exact = exactFilters[position][host] ?? []
         let wildcard = wildcardFilters[position]
@@ -342,7 +403,8 @@ public struct EnvironmentEvaluator: Sendable {
                 filter.hosts.first { $0.name == host }
                 ?? filter.hosts.first { HostPattern.androidFilter($0.name, matches: host) }
             guard let declared else { return nil }
-            return AndroidClaimLink(index: index, filter: filter, declared: declared, fileHost: declared.fileHost.name)
+            return AndroidClaimLink(
+                index: index, filter: filter, declared: declared, file: file(declared.fileHost.name))
         }
     }
 
@@ -358,16 +420,16 @@ public struct EnvironmentEvaluator: Sendable {
         var android: [[Int: String]]
     }
 
-    func situation(of host: String) -> Situation {
+    /// The situation of the host both claims were found for.
+    func situation(ios: HostClaims, android: HostClaims) -> Situation {
         func domain(_ fileHost: String) -> String { domainByFileHost[fileHost] ?? "" }
-        let ios = environment.iosApps.indices.map { position in iosClaim(app: position, host: host).fileHost.map(domain)
-        }
-        let android = environment.androidApps.indices.map { position in
-            var links: [Int: String] = [:]
-            for link in androidClaimChain(app: position, host: host) { links[link.index] = domain(link.fileHost) }
-            return links
-        }
-        return Situation(ios: ios, android: android)
+        return Situation(
+            ios: ios.ios.map { $0.file.map { domain($0.host) } },
+            android: android.android.map { chain in
+                var links: [Int: String] = [:]
+                for link in chain { links[link.index] = domain(link.fileHost) }
+                return links
+            })
     }
 
     /// The compiled association files a host serves.

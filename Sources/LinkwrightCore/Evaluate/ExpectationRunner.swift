@@ -190,9 +190,11 @@ public enum ExpectationRunner {
                         // An absolute URL is checked on its own host, on the bindings that serve it;
                         // it is the same URL on each, so it is decided once.
                         let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
-                        guard !serving.isEmpty,
+                        guard !serving.isEmpty else { continue }
+                        let claims = situations.evaluators[group.environmentIndex].claims(of: own, on: platform)
+                        guard
                             let observed = observe(
-                                expectation, written, platform, in: group.environmentIndex, of: situations,
+                                expectation, written, claims, in: group.environmentIndex, of: situations,
                                 sharing: &shared, routes)
                         else { continue }
                         add(
@@ -206,8 +208,8 @@ public enum ExpectationRunner {
                         let url = written.on(host: group.places[0].urlHost)
                         guard
                             let observed = observe(
-                                expectation, url, platform, in: group.environmentIndex, of: situations,
-                                sharing: &shared, routes)
+                                expectation, url, group.claims(on: platform), in: group.environmentIndex,
+                                of: situations, sharing: &shared, routes)
                         else { continue }
                         add(observed, group.places, in: group.environment)
                     }
@@ -229,6 +231,13 @@ public enum ExpectationRunner {
             var environmentIndex: Int
             /// In binding order; never empty.
             var places: [Place]
+            /// How the environment's apps claim the first place's URL host, on each platform.
+            var iosClaims: EnvironmentEvaluator.HostClaims
+            var androidClaims: EnvironmentEvaluator.HostClaims
+
+            func claims(on platform: Platform) -> EnvironmentEvaluator.HostClaims {
+                platform == .ios ? iosClaims : androidClaims
+            }
         }
 
         /// Per domain, in environment order and then in the order each situation is first met.
@@ -250,13 +259,17 @@ public enum ExpectationRunner {
                     let domain = binding.domain.value
                     let urlHost = URLSamples.host(for: binding.host.value)
                     let place = Place(environment: environment.name, host: binding.host.value.name, urlHost: urlHost)
-                    let key = Key(domain: domain, situation: evaluator.situation(of: urlHost))
+                    let ios = evaluator.claims(of: urlHost, on: .ios)
+                    let android = evaluator.claims(of: urlHost, on: .android)
+                    let key = Key(domain: domain, situation: evaluator.situation(ios: ios, android: android))
                     if let position = index[key] {
                         byDomain[domain]![position].places.append(place)
                     } else {
                         index[key] = byDomain[domain, default: []].count
                         byDomain[domain, default: []].append(
-                            Group(environment: environment.name, environmentIndex: environmentIndex, places: [place]))
+                            Group(
+                                environment: environment.name, environmentIndex: environmentIndex, places: [place],
+                                iosClaims: ios, androidClaims: android))
                     }
                 }
             }
@@ -276,7 +289,8 @@ public enum ExpectationRunner {
             var environment: Int
             var platform: Platform
             var app: Int
-            var fileHost: String
+            /// `EnvironmentEvaluator.FileRef.number`: comparing hosts cost more than deciding.
+            var file: Int
         }
 
         /// Each file and app's rule list, numbered in order of first use; nil when there is none.
@@ -290,17 +304,18 @@ public enum ExpectationRunner {
 
         /// `make`'s decision, or the one made already for the URL with the same rules.
         mutating func decision(
-            _ file: (environment: Int, platform: Platform, app: Int, fileHost: String),
+            _ file: (environment: Int, platform: Platform, app: Int, file: EnvironmentEvaluator.FileRef),
             in evaluator: EnvironmentEvaluator,
             make: () -> LinkDecision
         ) -> LinkDecision {
             let key = FileForApp(
-                environment: file.environment, platform: file.platform, app: file.app, fileHost: file.fileHost)
+                environment: file.environment, platform: file.platform, app: file.app, file: file.file.number)
             var list: Int?
             if let known = lists[key] {
                 list = known
             } else {
-                if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.fileHost)
+                // A host serving no file (number -1) has no rules, whichever it is.
+                if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.file.host)
                 {
                     list = number(rules)
                 }
@@ -331,12 +346,13 @@ public enum ExpectationRunner {
     /// The expectation decided for `url` in the environment at `environment` of `situations`;
     /// nil when there is nothing to check (an app without a build on the platform there).
     private static func observe(
-        _ expectation: Expectation, _ url: LinkURL, _ platform: Platform, in environment: Int,
+        _ expectation: Expectation, _ url: LinkURL, _ claims: EnvironmentEvaluator.HostClaims, in environment: Int,
         of situations: Situations, sharing shared: inout SharedDecisions, _ routes: [SourceLocation: Route]
     ) -> Observation? {
-        let evaluator = situations.evaluators[environment]
-        let verdicts = evaluator.verdicts(for: url, platform: platform) { app, fileHost, make in
-            shared.decision((environment, platform, app, fileHost), in: evaluator, make: make)
+        let platform = claims.platform
+        // Read in place: a copy of the evaluator for each expectation cost more than its decision.
+        let verdicts = situations.evaluators[environment].verdicts(for: url, claims: claims) { app, file, make in
+            shared.decision((environment, platform, app, file), in: situations.evaluators[environment], make: make)
         }
         let opening = verdicts.filter(\.opens)
         let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")

@@ -25,7 +25,8 @@ public struct AndroidRouterModel: Sendable, Equatable {
         /// The application ID of the app's build in this environment.
         public var package: String
         /// One per host of each verified intent filter, in filter order: the first whose host
-        /// covers a URL's and whose path scope accepts its path claims it (`androidClaimChain`).
+        /// covers a URL's and whose path scope accepts its path claims it
+        /// (`EnvironmentEvaluator.claims(of:on:)`).
         public var claims: [Claim]
     }
 

@@ -104,11 +104,12 @@ struct DecisionList: Sendable {
         made: inout [ListKey: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment
+        let claims = evaluator.claims(of: host, on: platform)
         switch platform {
         case .ios:
             return environment.iosApps.indices.map { position in
                 let app = environment.iosApps[position]
-                let fileHost = evaluator.iosClaim(app: position, host: host).fileHost
+                let fileHost = claims.iosFileHost(app: position)
                 let file = fileHost.flatMap(evaluator.compiledAASA)
                 let naming =
                     file.map { file in file.entries.indices.filter { file.entries[$0].appIDs.contains(app.appID) } }
@@ -124,7 +125,7 @@ struct DecisionList: Sendable {
         case .android:
             return environment.androidApps.indices.map { position in
                 let app = environment.androidApps[position]
-                let chain = evaluator.androidClaimChain(app: position, host: host)
+                let chain = claims.android[position]
                 let files = chain.map { evaluator.compiledAssetLinks(fileHost: $0.fileHost) }
                 let key = ListKey.android(
                     zip(chain, files).map { link, file in
