@@ -239,46 +239,55 @@ struct LanguageSearch {
 
     /// Visits reachable product states in breadth-first order until `visit` returns true.
     /// Returns false when stopped by the work limit.
+    ///
+    /// Product states are rows of `ProductStates`, two numbers per view state, rather than a set
+    /// of arrays: allocating and hashing an array per step cost more than the steps (a `check`
+    /// searches once per rule of a changed file).
     private func explore(_ visit: ([Bool], () -> String) -> Bool) -> Bool {
-        let initial = views.map(\.initial)
-        var seen: Set<[ViewState]> = [initial]
-        var parents: [(state: [ViewState], parent: Int, scalar: Unicode.Scalar?)] = [(initial, -1, nil)]
+        func row(_ states: [ViewState]) -> [Int32] { states.flatMap { [Int32($0.first), Int32($0.second)] } }
+        var product = ProductStates(width: 2 * views.count)
+        _ = product.insert(row(views.map(\.initial)))
+        func state(_ index: Int, _ view: Int) -> ViewState {
+            let at = (index * views.count + view) * 2
+            return ViewState(first: Int(product.rows[at]), second: Int(product.rows[at + 1]))
+        }
+        var parents: [(parent: Int, scalar: Unicode.Scalar?)] = [(-1, nil)]
+        var next = row(views.map(\.initial))
         var head = 0
         var work = 0
         let limit = min(workLimit, meter?.remaining ?? workLimit)
         defer { meter?.spend(work) }
+        func witness(endingAt index: Int) -> String {
+            var path: [Unicode.Scalar] = []
+            var index = index
+            while let scalar = parents[index].scalar {
+                path.append(scalar)
+                index = parents[index].parent
+            }
+            return String(String.UnicodeScalarView(path.reversed()))
+        }
         while head < parents.count {
-            let state = parents[head].state
             let index = head
             head += 1
-            let accepted = zip(views, state).map { $0.accepts($1) }
+            let accepted = views.indices.map { views[$0].accepts(state(index, $0)) }
             if pathsOnly
-                ? accepted[0] && visit(Array(accepted.dropFirst()), { witness(endingAt: index, in: parents) })
-                : visit(accepted, { witness(endingAt: index, in: parents) })
+                ? accepted[0] && visit(Array(accepted.dropFirst()), { witness(endingAt: index) })
+                : visit(accepted, { witness(endingAt: index) })
             {
                 return true
             }
-            if let guide, views[guide].isDead(state[guide]) { continue }
+            if let guide, views[guide].isDead(state(index, guide)) { continue }
             work += views.count * alphabet.count
             if work > limit { return false }
             for scalar in alphabet {
-                let next = zip(views, state).map { $0.step($1, scalar) }
-                if seen.insert(next).inserted { parents.append((next, index, scalar)) }
+                for view in views.indices {
+                    let stepped = views[view].step(state(index, view), scalar)
+                    (next[2 * view], next[2 * view + 1]) = (Int32(stepped.first), Int32(stepped.second))
+                }
+                if product.insert(next) { parents.append((index, scalar)) }
             }
         }
         return true
-    }
-
-    private func witness(endingAt index: Int, in parents: [(state: [ViewState], parent: Int, scalar: Unicode.Scalar?)])
-        -> String
-    {
-        var scalars: [Unicode.Scalar] = []
-        var index = index
-        while let scalar = parents[index].scalar {
-            scalars.append(scalar)
-            index = parents[index].parent
-        }
-        return String(String.UnicodeScalarView(scalars.reversed()))
     }
 
     /// One scalar per class of scalars that every test treats alike, preferring readable ones
