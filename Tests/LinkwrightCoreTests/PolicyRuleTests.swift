@@ -1,5 +1,5 @@
 import Foundation
-import LinkwrightCore
+@testable import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -25,6 +25,10 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
         for finding in findings {
             #expect(finding.hint?.isEmpty == false, "\(finding.message) has no hint")
         }
+        // The engine schedules rules by this declaration: a rule reading the diff without it
+        // would wait for the diff early; one declaring it without reading would start late.
+        let compared = context.shared.comparison.withLock { $0 != nil }
+        #expect(compared == (rule.readsBehaviourDiff && context.base != nil), "readsBehaviourDiff is wrong")
     }
 
     @Test func everyRuleExplainsItselfAndHasBothKindsOfExample() {

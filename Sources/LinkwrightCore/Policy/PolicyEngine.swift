@@ -12,9 +12,17 @@ public struct PolicyEngine: Sendable {
         // made once per finding on the rule's core (a change to every domain of a fleet finds
         // hundreds of thousands).
         let enabled = rules.filter { context.settings.enabled.contains($0.info.id) }
-        let checked = enabled.parallelMap { rule in
-            rule.check(context).map { FingerprintedFinding(finding: $0, fingerprint: $0.fingerprint) }
+        // Threads take rules in turn: the first rule reading the behaviour diff starts it at
+        // once, the other rules are checked meanwhile, and the rules that would wait for the
+        // diff come last (`check` one commit back idled a core for a tenth of its time).
+        let readers = enabled.indices.filter { enabled[$0].readsBehaviourDiff }
+        let schedule =
+            readers.prefix(1) + enabled.indices.filter { !enabled[$0].readsBehaviourDiff } + readers.dropFirst()
+        let checkedInOrder = schedule.parallelMap { index in
+            enabled[index].check(context).map { FingerprintedFinding(finding: $0, fingerprint: $0.fingerprint) }
         }
+        var checked = [[FingerprintedFinding]](repeating: [], count: enabled.count)
+        for (index, found) in zip(schedule, checkedInOrder) { checked[index] = found }
         let approvals = context.settings.approvals
         for (rule, found) in zip(enabled, checked) {
             for var found in found {

@@ -2,8 +2,16 @@
 /// examples that trigger it and examples that do not (the test suite runs every one).
 public protocol PolicyRule: Sendable {
     var info: RuleInfo { get }
+    /// Whether the rule reads the behaviour diff (`PolicyContext.behaviourComparison`), which one
+    /// rule computes while the others reading it wait: `PolicyEngine` starts one such rule
+    /// first and leaves the others for last.
+    var readsBehaviourDiff: Bool { get }
     /// The findings of this rule, at the rule's default severity; settings are applied afterwards.
     func check(_ context: PolicyContext) -> [Finding]
+}
+
+extension PolicyRule {
+    public var readsBehaviourDiff: Bool { false }
 }
 
 public struct RuleInfo: Sendable {

@@ -1,6 +1,7 @@
 /// The behaviour diff could not settle, within its work budget, whether some URLs decide
 /// differently: the check fails safe instead of passing on an answer it did not prove.
 struct BehaviourUnprovenRule: PolicyRule {
+    let readsBehaviourDiff = true
     let info = RuleInfo(
         id: "BEHAVIOUR_UNPROVEN", defaultSeverity: .error,
         purpose:

@@ -1,5 +1,6 @@
 /// URLs an exclusion kept on the web at the base open an app at the head.
 struct ExclusionReorderedRule: PolicyRule {
+    let readsBehaviourDiff = true
     let info = RuleInfo(
         id: "EXCLUSION_REORDERED", defaultSeverity: .error,
         purpose:
