@@ -1,7 +1,8 @@
 import Foundation
-@testable import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
+
+@testable import LinkwrightCore
 
 func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
     let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
