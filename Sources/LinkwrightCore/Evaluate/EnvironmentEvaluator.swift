@@ -278,16 +278,16 @@ public final class EnvironmentEvaluator: Sendable {
     }
 
     /// `verdicts` for a URL on the host `claims` were found for.
-    public func verdicts(for url: LinkURL, claims: HostClaims, tracing: Bool = false) -> [Verdict] {
+    func verdicts(for url: LinkURL, claims: HostClaims, tracing: Bool = false) -> [Verdict] {
         verdicts(for: url, claims: claims, tracing: tracing) { _, _, decide in decide() }
     }
 
     /// How the environment's apps claim one host on one platform: everything `verdicts` reads
     /// apart from the URL's path, query and fragment. Callers deciding many URLs on one host
     /// find it once (`test` decides thousands of expectations on each host).
-    public struct HostClaims: Sendable {
-        public let host: String
-        public let platform: Platform
+    struct HostClaims: Sendable {
+        let host: String
+        let platform: Platform
         /// iOS: per app, its claim and the file that then decides.
         fileprivate let ios: [(claim: Claim, file: FileRef?)]
         /// Android: per app, the intent filters naming the host, in declaration order.
@@ -300,12 +300,13 @@ public final class EnvironmentEvaluator: Sendable {
 
     /// A file an app's claim makes decide: the host serving it, and a number naming that host
     /// among the environment's file hosts (`-1` for a host serving none), cheaper to compare.
-    public struct FileRef: Sendable {
-        public let host: String
-        public let number: Int
+    struct FileRef: Sendable {
+        let host: String
+        let number: Int
     }
 
-    public func claims(of host: String, on platform: Platform) -> HostClaims {
+    /// How each app of `platform` claims `host`.
+    func claims(of host: String, on platform: Platform) -> HostClaims {
         switch platform {
         case .ios:
             let ios = environment.iosApps.indices.map { position in

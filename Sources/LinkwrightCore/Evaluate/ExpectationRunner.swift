@@ -289,7 +289,7 @@ public enum ExpectationRunner {
             var environment: Int
             var platform: Platform
             var app: Int
-            /// `EnvironmentEvaluator.FileRef.number`: comparing hosts cost more than deciding.
+            /// `EnvironmentEvaluator.FileRef.number`, cheaper to hash than the host.
             var file: Int
         }
 
@@ -350,9 +350,9 @@ public enum ExpectationRunner {
         of situations: Situations, sharing shared: inout SharedDecisions, _ routes: [SourceLocation: Route]
     ) -> Observation? {
         let platform = claims.platform
-        // Read in place: a copy of the evaluator for each expectation cost more than its decision.
-        let verdicts = situations.evaluators[environment].verdicts(for: url, claims: claims) { app, file, make in
-            shared.decision((environment, platform, app, file), in: situations.evaluators[environment], make: make)
+        let evaluator = situations.evaluators[environment]
+        let verdicts = evaluator.verdicts(for: url, claims: claims) { app, file, make in
+            shared.decision((environment, platform, app, file), in: evaluator, make: make)
         }
         let opening = verdicts.filter(\.opens)
         let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
