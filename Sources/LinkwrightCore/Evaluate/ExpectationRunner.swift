@@ -354,26 +354,33 @@ public enum ExpectationRunner {
         let verdicts = evaluator.verdicts(for: url, claims: claims) { app, file, make in
             shared.decision((environment, platform, app, file), in: evaluator, make: make)
         }
-        let opening = verdicts.filter(\.opens)
-        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
+        // Positions rather than copies: a verdict holds half a dozen strings, and `test` makes
+        // an observation per expectation and host group.
+        let opening = verdicts.indices.filter { verdicts[$0].opens }
+        let actual =
+            switch opening.count {
+            case 0: "web"
+            case 1: verdicts[opening[0]].app
+            default: opening.map { verdicts[$0].app }.joined(separator: ", ")
+            }
         var observed: Observation
-        let subject: EnvironmentEvaluator.Verdict?
+        let subject: Int?
         switch expectation.outcome {
         case .opensWeb:
             observed = Observation(expected: "web", actual: actual, passed: opening.isEmpty)
             subject = opening.first
         case .opensApp(nil):
             observed = Observation(expected: "an app", actual: actual, passed: !opening.isEmpty)
-            subject = verdicts.first { $0.decision.origin != nil }
+            subject = verdicts.firstIndex { $0.decision.origin != nil }
         case .opensApp(let name?):
             // An app without a build on this platform in this environment has nothing to check.
             let app = situations.declared[environment].app(named: name.value)
             guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
             observed = Observation(
-                expected: name.value, actual: actual, passed: opening.contains { $0.app == name.value })
-            subject = verdicts.first { $0.app == name.value }
+                expected: name.value, actual: actual, passed: opening.contains { verdicts[$0].app == name.value })
+            subject = verdicts.firstIndex { $0.app == name.value }
         }
-        observed.decidingRule = subject?.decision.origin
+        observed.decidingRule = subject.flatMap { verdicts[$0].decision.origin }
         if let route = expectation.route {
             // Every outcome names the route expected, so outcomes of one check share `expected`.
             observed.expected += " at \(route.value)"
