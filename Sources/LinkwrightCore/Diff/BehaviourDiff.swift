@@ -386,9 +386,7 @@ public enum BehaviourDiff {
 
         /// Every app's verdict on `url` on the side `old` or `new`.
         private func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
-            let (side, claims) = onNewSide ? (new, claims.new) : (old, claims.old)
-            return url.host == claims.host
-                ? side.verdicts(for: url, claims: claims) : side.verdicts(for: url, platform: platform)
+            onNewSide ? new.verdicts(for: url, claims: claims.new) : old.verdicts(for: url, claims: claims.old)
         }
 
         /// `url` decided on both sides for every app, once per URL in `decided`.

@@ -277,7 +277,7 @@ public final class EnvironmentEvaluator: Sendable {
         return verdicts(for: url, claims: claims(of: host, on: platform), tracing: tracing)
     }
 
-    /// `verdicts` for a URL on the host `claims` were found for.
+    /// `verdicts` with `claims` found beforehand for the URL's host.
     func verdicts(for url: LinkURL, claims: HostClaims, tracing: Bool = false) -> [Verdict] {
         verdicts(for: url, claims: claims, tracing: tracing) { _, _, decide in decide() }
     }
@@ -324,17 +324,19 @@ public final class EnvironmentEvaluator: Sendable {
 
     private func file(_ host: String) -> FileRef { FileRef(host: host, number: fileNumbers[host] ?? -1) }
 
-    /// `verdicts` on the host `claims` were found for, with each file's decision for an app made
-    /// through `decide`: it receives the app's position, the file that decides and the function
-    /// making that file's decision, and may answer from a decision made already by a file with
-    /// the same rules (the decision reads the URL's path, query and fragment, never its host).
+    /// `verdicts` with `found` found beforehand for the URL's host (found again when the URL is
+    /// on another), with each file's decision for an app made through `decide`: it receives the
+    /// app's position, the file that decides and the function making that file's decision, and
+    /// may answer from a decision made already by a file with the same rules (the decision
+    /// reads the URL's path, query and fragment, never its host).
     func verdicts(
-        for url: LinkURL, claims: HostClaims, tracing: Bool = false,
+        for url: LinkURL, claims found: HostClaims, tracing: Bool = false,
         decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision
     ) -> [Verdict] {
         precondition(
-            platforms.contains(claims.platform), "the evaluator did not compile \(claims.platform.rawValue)'s files")
-        assert(url.host == claims.host, "claims of \(claims.host) used for \(url)")
+            platforms.contains(found.platform), "the evaluator did not compile \(found.platform.rawValue)'s files")
+        guard let host = url.host else { return [] }
+        let claims = host == found.host ? found : self.claims(of: host, on: found.platform)
         switch claims.platform {
         case .ios:
             return environment.iosApps.indices.map { position in
