@@ -435,18 +435,11 @@ struct PrefixTrie {
 }
 
 extension Automaton {
-    /// Literal texts, one of which starts every accepted text: each way from the start followed
-    /// while it consumes one literal scalar, to where it consumes anything else or accepts
-    /// (`/$(section)/a*` with sections `en` and `fr`: `/en/a` and `/fr/a`). `nil` past `limit`
-    /// ways, where comparing them would cost more than the search they save.
-    func literalPrefixes(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.prefixes }
-
-    /// The texts accepted, when they are a few literal texts (`LiteralWays.texts`).
-    func literalTexts(limit: Int = 32) -> [[Unicode.Scalar]]? { literalWays(limit: limit)?.texts }
-
-    /// Each way from the start while it consumes one literal scalar, with whether it ended by
-    /// accepting (rather than at any other test); `nil` past `limit` ways. One walk gives both
-    /// the prefixes and the texts (`ProofRule` keeps both).
+    /// Each way from the start followed while it consumes one literal scalar, to where it
+    /// consumes anything else or accepts, with whether it ended by accepting (`/$(section)/a*`
+    /// with sections `en` and `fr`: `/en/a` and `/fr/a`, neither accepting). `nil` past `limit`
+    /// ways, where comparing them would cost more than the search they save. One walk gives
+    /// both the prefixes and the texts (`ProofRule` keeps both).
     func literalWays(limit: Int = 32) -> LiteralWays? {
         var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
         // Each way with the splits passed since it last consumed: coming back to one consumes

@@ -2,7 +2,7 @@ import Testing
 
 @testable import LinkwrightCore
 
-/// `Automaton.literalPrefixes` lets the behaviour proof skip rule pairs whose paths part ways
+/// `LiteralWays.prefixes` lets the behaviour proof skip rule pairs whose paths part ways
 /// (`BehaviourProof.disjointPaths`): it is only sound if every text a pattern accepts starts
 /// with one of its prefixes.
 @Suite struct LiteralPrefixesTests {
@@ -22,7 +22,7 @@ import Testing
             let options = PatternOptions(caseSensitive: Bool.random(using: &generator))
             let matcher = try PatternMatcher(chosen.joined(), options: options, variables: values)
             // Too many ways is "unknown", which the proof reads as "not disjoint".
-            guard let prefixes = matcher.automaton.literalPrefixes() else { continue }
+            guard let prefixes = matcher.automaton.literalWays()?.prefixes else { continue }
             if prefixes.count > 1 { split += 1 }
             func random(_ count: Int) -> [Unicode.Scalar] {
                 (0..<count).map { _ in alphabet.randomElement(using: &generator)! }
@@ -57,7 +57,7 @@ import Testing
         #expect(split > 300 && checked > 20_000, "\(split) patterns with several prefixes, \(checked) texts")
     }
 
-    /// `Automaton.literalTexts` lets the proof skip a pair when one pattern accepts a few
+    /// `LiteralWays.texts` lets the proof skip a pair when one pattern accepts a few
     /// literal paths the other rejects: sound only if they are exactly the texts it accepts.
     @Test func literalTextsAreExactlyTheTextsAccepted() throws {
         var generator = SplitMix64(seed: 0x7E_C575)
@@ -72,7 +72,7 @@ import Testing
             let options = PatternOptions(caseSensitive: Bool.random(using: &generator), appleSlashRules: true)
             let matcher = try PatternMatcher(chosen.joined(), options: options, variables: values)
             // A wildcard gives none; so do variables with more than 32 texts between them.
-            guard let texts = matcher.automaton.literalTexts() else { continue }
+            guard let texts = matcher.automaton.literalWays()?.texts else { continue }
             literal += 1
             #expect(!chosen.contains("*") && !chosen.contains("?"), "\(chosen.joined()) has a wildcard")
             for text in texts { #expect(matcher.automaton.matches(text), "\(chosen.joined()) rejects its own text") }
@@ -125,9 +125,9 @@ import Testing
 
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
         let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
-        let prefixes = try #require(matcher.automaton.literalPrefixes())
+        let prefixes = try #require(matcher.automaton.literalWays()?.prefixes)
         #expect(Set(prefixes.map { String(String.UnicodeScalarView($0)) }) == ["/en/shop/", "/fr/shop/"])
         let many = try PatternMatcher("/$(n)", variables: ["n": (0..<40).map { "v\($0)" }])
-        #expect(many.automaton.literalPrefixes() == nil)
+        #expect(many.automaton.literalWays()?.prefixes == nil)
     }
 }
