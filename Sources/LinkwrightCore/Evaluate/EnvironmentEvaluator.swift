@@ -44,7 +44,7 @@ public final class EnvironmentEvaluator: Sendable {
     /// (`CompiledAASA.rulesKey`): the environments of a domain usually serve the same rules to
     /// differently named apps, so each environment after the first takes them with its app IDs.
     struct CompiledFiles {
-        fileprivate var aasa: [AppLinksSection?: CompiledAASA] = [:]
+        fileprivate var aasa: [HashedKey<AppLinksSection>?: CompiledAASA] = [:]
 
         /// Keeps the files of `other` too.
         mutating func add(_ other: CompiledFiles) { aasa.merge(other.aasa) { kept, _ in kept } }
@@ -69,9 +69,9 @@ public final class EnvironmentEvaluator: Sendable {
         // Every host of a domain serves the same files in one environment: compile them once.
         // The rules no earlier environment compiled are compiled on every core, each set once.
         let appleSites = platforms.contains(.ios) ? environment.sites.filter { $0.aasa != nil } : []
-        var keyOfDomain: [String: AppLinksSection?] = [:]
-        var toCompile: [(key: AppLinksSection?, document: AASADocument)] = []
-        var keysToCompile: Set<AppLinksSection?> = []
+        var keyOfDomain: [String: HashedKey<AppLinksSection>?] = [:]
+        var toCompile: [(key: HashedKey<AppLinksSection>?, document: AASADocument)] = []
+        var keysToCompile: Set<HashedKey<AppLinksSection>?> = []
         for site in appleSites where keyOfDomain[site.domain] == nil {
             let key = CompiledAASA.rulesKey(site.aasa!)
             keyOfDomain[site.domain] = key

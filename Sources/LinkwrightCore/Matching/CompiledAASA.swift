@@ -27,7 +27,7 @@ public struct CompiledAASA: Sendable {
     let variables: [String: [String]]
     /// What the rules were compiled from (`rulesKey`): files with equal keys decide alike for
     /// the apps their entries name, so what is made from their rules can be shared.
-    let compiledFrom: AppLinksSection?
+    let compiledFrom: HashedKey<AppLinksSection>?
 
     struct Entry: Sendable {
         var appIDs: Set<String>
@@ -129,11 +129,11 @@ public struct CompiledAASA: Sendable {
 
     /// What compiling `document` reads apart from app IDs: documents with equal keys compile
     /// to the same rules (`init(_:sharingRulesOf:)`).
-    public static func rulesKey(_ document: AASADocument) -> AppLinksSection? {
+    static func rulesKey(_ document: AASADocument) -> HashedKey<AppLinksSection>? {
         document.applinks.map { applinks in
             var key = applinks
             key.details = applinks.details.map { $0.withoutAppIDs }
-            return key
+            return HashedKey(key)
         }
     }
 

@@ -32,7 +32,7 @@ public struct CompiledDynamicRules: Sendable {
     private let readOtherwiseMask: [Bool]?
     /// What the rules were compiled from: equal components read by one release decide alike,
     /// so what is made from them can be shared (`shared`, `DecisionList.lists`).
-    let components: [DynamicComponent]
+    let components: HashedKey<[DynamicComponent]>
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with.
@@ -125,14 +125,19 @@ public struct CompiledDynamicRules: Sendable {
     /// Compiles `components` as `release` reads them; `entryIndex` is the statement they belong
     /// to, reported in decisions.
     public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
+        self.init(HashedKey(components), entryIndex: entryIndex, release: release)
+    }
+
+    private init(_ components: HashedKey<[DynamicComponent]>, entryIndex: Int, release: AndroidRelease) {
         self.init(
-            rules: components.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
+            rules: components.value.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
             release: release, index: nil, components: components)
     }
 
     /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
     private init(
-        rules: [Rule], entryIndex: Int, release: AndroidRelease, index: LazyRuleIndex?, components: [DynamicComponent]
+        rules: [Rule], entryIndex: Int, release: AndroidRelease, index: LazyRuleIndex?,
+        components: HashedKey<[DynamicComponent]>
     ) {
         self.components = components
         self.entryIndex = entryIndex
@@ -160,13 +165,16 @@ public struct CompiledDynamicRules: Sendable {
         guard release == .latest else {
             return shared(components, entryIndex: entryIndex, release: .latest).reading(release)
         }
-        if let known = compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
-        let compiled = CompiledDynamicRules(components, entryIndex: entryIndex)
+        let key = HashedKey(components)
+        if let known = compiled(key, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
+        let compiled = CompiledDynamicRules(key, entryIndex: entryIndex, release: release)
         remember(compiled)
         return compiled
     }
 
-    private static func compiled(_ components: [DynamicComponent], _ release: AndroidRelease) -> CompiledDynamicRules? {
+    private static func compiled(_ components: HashedKey<[DynamicComponent]>, _ release: AndroidRelease)
+        -> CompiledDynamicRules?
+    {
         compilations.withLock { $0[SharedKey(components: components, release: release)] }
     }
 
@@ -178,7 +186,7 @@ public struct CompiledDynamicRules: Sendable {
     }
 
     private struct SharedKey: Hashable {
-        let components: [DynamicComponent]
+        let components: HashedKey<[DynamicComponent]>
         let release: AndroidRelease
     }
 

@@ -68,7 +68,7 @@ struct DecisionList: Sendable {
     enum ListKey: Hashable {
         /// iOS: what the file the claim reads was compiled from, apart from app IDs, and its
         /// entries naming the app.
-        case ios(rules: AppLinksSection?, entries: [Int])
+        case ios(rules: HashedKey<AppLinksSection>?, entries: [Int])
         /// Android: per intent filter of the claim, its scopes and what decides within them.
         case android([Block])
 
@@ -83,7 +83,7 @@ struct DecisionList: Sendable {
             /// A statement without dynamic rules.
             case everything
             /// Dynamic rules, as a release reads them.
-            case rules([DynamicComponent], AndroidRelease)
+            case rules(HashedKey<[DynamicComponent]>, AndroidRelease)
         }
     }
 
