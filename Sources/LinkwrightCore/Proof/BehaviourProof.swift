@@ -85,7 +85,7 @@ struct BehaviourProof {
                 groups.append(([identity], before, after))
             }
         }
-        let views = ProofViews(rules: groups.flatMap { $0.before.rules + $0.after.rules })
+        let views = ProofViews(lists: groups.flatMap { [$0.before, $0.after] })
         let search = RegionSearch(views: views, includesEmptyPath: includesEmptyPath)
         var result = Result()
         func record(_ group: Int, _ candidate: Candidate, _ witness: ProofWitness?) {

@@ -24,6 +24,15 @@ struct DecisionList: Sendable {
     /// their apps, and a proof's answer names the same rules. Made once: every host and proof
     /// key of a comparison asks for it.
     let rulesSignature: String
+    /// What proofs make of the rules alone, made on first use and shared by the list's copies
+    /// (`named`): a list takes part in several proofs (the newest release's against the base's
+    /// and against an older release's), and a changelog proves each revision in two pairs.
+    private let madeFromRules = MadeFromRules()
+
+    private final class MadeFromRules: Sendable {
+        let prefixIndex = LockedValue<[(preparation: Preparation, trie: PrefixTrie)]?>(nil)
+        let distinctions = LockedValue<ProofViews.RulesDistinctions?>(nil)
+    }
 
     struct Block {
         /// The first rule's index in `rules`, and the number of rules.
@@ -51,6 +60,35 @@ struct DecisionList: Sendable {
         self.rules = rules
         self.blocks = blocks
         rulesSignature = rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}")
+    }
+
+    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
+    /// trie: the rules that may match a URL are those whose prefix its path starts with.
+    var prefixIndex: [(preparation: Preparation, trie: PrefixTrie)] {
+        madeFromRules.prefixIndex.withLock { made in
+            if let made { return made }
+            var tries: [Preparation: PrefixTrie] = [:]
+            let anything = Preparation(PatternOptions())
+            for (index, rule) in rules.enumerated() {
+                // A rule testing its query or fragment may match whatever the path; one testing
+                // its path only, within its block's scopes, by its pattern or else by its scopes.
+                let pattern =
+                    rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
+                tries[pattern?.preparation ?? anything, default: PrefixTrie()].insert(
+                    index, prefix: (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? [])
+            }
+            made = tries.map { ($0.key, $0.value) }
+            return made!
+        }
+    }
+
+    /// What the rules' tests tell apart (`ProofViews.RulesDistinctions`).
+    var distinctions: ProofViews.RulesDistinctions {
+        madeFromRules.distinctions.withLock { made in
+            if let made { return made }
+            made = ProofViews.RulesDistinctions(rules: rules)
+            return made!
+        }
     }
 
     /// The rules in front of rule `index` (`rules.count`: all of them): the scopes of the first

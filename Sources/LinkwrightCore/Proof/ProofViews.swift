@@ -8,7 +8,7 @@ final class ProofViews {
 
     /// What one machine tells apart, in the text it reads and, for a decoding one, in the
     /// decoded text.
-    private struct Distinctions {
+    private struct MachineDistinctions {
         var raw = ScalarDistinctions()
         var decoded = ScalarDistinctions()
 
@@ -18,17 +18,74 @@ final class ProofViews {
         }
     }
 
+    /// What the tests of some rules tell apart, raw and decoded: in each URL part, and in the
+    /// names and values of query items read on their own (`QueryItemSearch`). The union over
+    /// the lists of an analysis gives its alphabets; each list makes its own once
+    /// (`DecisionList.distinctions`).
+    struct RulesDistinctions {
+        var parts = Array(repeating: (raw: ScalarDistinctions(), decoded: ScalarDistinctions()), count: 3)
+        var names = (raw: ScalarDistinctions(), decoded: ScalarDistinctions())
+        var values = (raw: ScalarDistinctions(), decoded: ScalarDistinctions())
+
+        init() {}
+
+        init(rules: [ProofRule]) {
+            func add(_ key: String, _ dimension: URLDimension, _ machine: () -> AnyMachine) {
+                let made = ProofViews.distinctions(key, of: machine)
+                parts[dimension.rawValue].raw.formUnion(made.raw)
+                parts[dimension.rawValue].decoded.formUnion(made.decoded)
+            }
+            func add(_ pattern: PatternTest, _ dimension: URLDimension) {
+                add(ProofViews.distinctionsKey(pattern), dimension) {
+                    ProofViews.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+                }
+            }
+            for rule in rules {
+                for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
+                if let query = rule.query { add("q\u{0}" + query.key, .query) { ProofViews.queryMachine(query) } }
+                if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
+            }
+            for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
+                for name in itemNames {
+                    let made = ProofViews.distinctions("n\u{0}\(decode)\u{0}\(name)") {
+                        ProofViews.nameMachine(name, decode: decode)
+                    }
+                    names.raw.formUnion(made.raw)
+                    names.decoded.formUnion(made.decoded)
+                }
+                for pattern in patterns {
+                    let made = ProofViews.distinctions(ProofViews.distinctionsKey(pattern)) {
+                        ProofViews.decorated(PatternMachine(pattern.automaton), pattern.preparation)
+                    }
+                    values.raw.formUnion(made.raw)
+                    values.decoded.formUnion(made.decoded)
+                }
+            }
+        }
+
+        mutating func formUnion(_ other: RulesDistinctions) {
+            for dimension in parts.indices {
+                parts[dimension].raw.formUnion(other.parts[dimension].raw)
+                parts[dimension].decoded.formUnion(other.parts[dimension].decoded)
+            }
+            names.raw.formUnion(other.names.raw)
+            names.decoded.formUnion(other.names.decoded)
+            values.raw.formUnion(other.values.raw)
+            values.decoded.formUnion(other.values.decoded)
+        }
+    }
+
     /// Each test's distinctions by a key naming the test and its preparation, made once per
     /// process: they depend on the test alone, and a changelog meets the same rules in every
     /// pair of revisions (most of its tests are in all of them).
-    private static let knownDistinctions = LockedValue<[String: Distinctions]>([:])
+    private static let knownDistinctions = LockedValue<[String: MachineDistinctions]>([:])
     /// Past this many tests the memo starts again, so a long-running process (`monitor`) seeing
     /// ever new rules keeps bounded memory.
     private static let knownDistinctionsLimit = 200_000
 
-    private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> Distinctions {
+    private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> MachineDistinctions {
         if let known = knownDistinctions.withLock({ $0[key] }) { return known }
-        let made = Distinctions(machine())
+        let made = MachineDistinctions(machine())
         knownDistinctions.withLock { known in
             if known.count >= knownDistinctionsLimit { known = [:] }
             known[key] = made
@@ -36,56 +93,27 @@ final class ProofViews {
         return made
     }
 
-    /// Views for the tests of `rules`; the alphabets tell apart what any of them does.
-    init(rules: [ProofRule]) {
-        var distinctions = Array(repeating: ScalarDistinctions(), count: URLDimension.allCases.count)
-        var decodedDistinctions = distinctions
-        func add(_ key: String, _ dimension: URLDimension, _ machine: () -> AnyMachine) {
-            let made = Self.distinctions(key, of: machine)
-            distinctions[dimension.rawValue].formUnion(made.raw)
-            decodedDistinctions[dimension.rawValue].formUnion(made.decoded)
+    private static func distinctionsKey(_ pattern: PatternTest) -> String {
+        "m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)"
+    }
+
+    /// Views for the tests of the rules of `lists`; the alphabets tell apart what any of them
+    /// does.
+    init(lists: [DecisionList]) {
+        var union = RulesDistinctions()
+        for list in lists { union.formUnion(list.distinctions) }
+        for dimension in union.parts.indices {
+            union.parts[dimension].raw.scalars.insert(0x2F)
+            union.parts[dimension].decoded.scalars.insert(0x2F)
         }
-        func add(_ pattern: PatternTest, _ dimension: URLDimension) {
-            add("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)", dimension) {
-                Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-            }
-        }
-        for rule in rules {
-            for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
-            if let query = rule.query { add("q\u{0}" + query.key, .query) { Self.queryMachine(query) } }
-            if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
-        }
-        for dimension in [0, 1, 2] {
-            distinctions[dimension].scalars.insert(0x2F)
-            decodedDistinctions[dimension].scalars.insert(0x2F)
-        }
-        alphabets = URLDimension.allCases.map { ProofAlphabet(distinctions[$0.rawValue], text: $0.text) }
+        alphabets = URLDimension.allCases.map { ProofAlphabet(union.parts[$0.rawValue].raw, text: $0.text) }
         decodedAlphabets = URLDimension.allCases.map {
-            ProofAlphabet(decodedDistinctions[$0.rawValue], text: $0.text, decoded: true)
-        }
-        // The names and values of query items, read on their own (`QueryItemSearch`).
-        var names = ScalarDistinctions()
-        var values = ScalarDistinctions()
-        var decodedNames = ScalarDistinctions()
-        var decodedValues = ScalarDistinctions()
-        for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
-            for name in itemNames {
-                let made = Self.distinctions("n\u{0}\(decode)\u{0}\(name)") { Self.nameMachine(name, decode: decode) }
-                names.formUnion(made.raw)
-                decodedNames.formUnion(made.decoded)
-            }
-            for pattern in patterns {
-                let made = Self.distinctions("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)") {
-                    Self.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-                }
-                values.formUnion(made.raw)
-                decodedValues.formUnion(made.decoded)
-            }
+            ProofAlphabet(union.parts[$0.rawValue].decoded, text: $0.text, decoded: true)
         }
         itemAlphabets = (
-            ProofAlphabet(names, text: .itemName), ProofAlphabet(values, text: .itemValue),
-            ProofAlphabet(decodedNames, text: .itemName, decoded: true),
-            ProofAlphabet(decodedValues, text: .itemValue, decoded: true)
+            ProofAlphabet(union.names.raw, text: .itemName), ProofAlphabet(union.values.raw, text: .itemValue),
+            ProofAlphabet(union.names.decoded, text: .itemName, decoded: true),
+            ProofAlphabet(union.values.decoded, text: .itemValue, decoded: true)
         )
     }
 
@@ -320,7 +348,6 @@ final class ListPlan {
     /// Per block, once a whole prefix of it is needed: its path unions and each rule's kind.
     private var blockPlans: [Int: (unions: [PrefixUnion], kinds: [Kind])] = [:]
     private var scopesCache: PrefixUnion??
-    private var prefixIndexCache: [(preparation: Preparation, trie: PrefixTrie)]?
 
     init(_ list: DecisionList, views: ProofViews) {
         self.list = list
@@ -375,29 +402,10 @@ final class ListPlan {
     /// a block within the block's scopes).
     func matching(_ values: inout ComparedValues, in prefix: ListPrefix) -> [Int] {
         var found: [Int] = []
-        for (preparation, trie) in prefixIndex {
+        for (preparation, trie) in list.prefixIndex {
             found += trie.rules(along: values.path(options: preparation.options)).filter(prefix.contains)
         }
         return found.sorted().filter { list.rules[$0].matches(&values) }
-    }
-
-    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
-    /// trie: the rules that may match a URL are those whose prefix its path starts with.
-    private var prefixIndex: [(preparation: Preparation, trie: PrefixTrie)] {
-        if let known = prefixIndexCache { return known }
-        var tries: [Preparation: PrefixTrie] = [:]
-        let anything = Preparation(PatternOptions())
-        for (index, rule) in list.rules.enumerated() {
-            // A rule testing its query or fragment may match whatever the path; one testing its
-            // path only, within its block's scopes, by its pattern or else by its scopes.
-            let pattern =
-                rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
-            tries[pattern?.preparation ?? anything, default: PrefixTrie()].insert(
-                index, prefix: (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? [])
-        }
-        let index = tries.map { ($0.key, $0.value) }
-        prefixIndexCache = index
-        return index
     }
 }
 
