@@ -176,3 +176,32 @@ import Testing
         }
     }
 }
+
+/// The bit-mask scalar set joined over every rule of an analysis holds what a plain set would:
+/// seeded random inserts and unions around the ASCII boundaries (63, 64, 127, 128).
+@Suite struct DistinctScalarsTests {
+    @Test(arguments: 0..<20)
+    func agreesWithASet(seed: Int) {
+        var generator = SplitMix64(seed: UInt64(seed) &* 0x51_7CC1_B727_220A)
+        let values: [UInt32] = [0, 1, 47, 63, 64, 65, 126, 127, 128, 233, 0x212A, 0x4E2D, 0x10_FFFF]
+        func draw() -> (DistinctScalars, Set<UInt32>) {
+            var scalars = DistinctScalars()
+            var expected: Set<UInt32> = []
+            for _ in 0..<Int.random(in: 0...8, using: &generator) {
+                let value = values.randomElement(using: &generator)!
+                scalars.insert(value)
+                expected.insert(value)
+            }
+            return (scalars, expected)
+        }
+        var (joined, expected) = draw()
+        for _ in 0..<4 {
+            let (more, moreExpected) = draw()
+            joined.formUnion(more)
+            expected.formUnion(moreExpected)
+        }
+        #expect(Array(joined).sorted() == expected.sorted())
+        #expect(Array(joined).count == expected.count)
+        for value in values { #expect(joined.contains(value) == expected.contains(value)) }
+    }
+}
