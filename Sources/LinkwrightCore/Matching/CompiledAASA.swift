@@ -295,7 +295,7 @@ struct AppleRuleCompiler {
         if let cached = cache[key] { return CompiledAASA.CompiledPattern(text: pattern, matcher: cached) }
         let matcher: PatternMatcher?
         do {
-            matcher = try PatternMatcher(pattern, options: options, variables: variables)
+            matcher = try PatternMatcher.shared(pattern, options: options, variables: variables)
         } catch {
             diagnostics.append(
                 Diagnostic(error.id, error.message + "; it matches nothing", at: origin, hint: error.hint))

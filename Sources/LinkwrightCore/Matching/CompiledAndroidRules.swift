@@ -64,19 +64,14 @@ public struct CompiledDynamicRules: Sendable {
         /// as `PatternMatcher` runs it); one that stops at its budget answers no, so the rule
         /// is tried as the release reads it, as before.
         private static func readsAlike(_ pattern: String, release: AndroidRelease) -> Bool {
-            let key = release.rawValue + "\u{1}" + pattern
-            if let known = knownReadings.withLock({ $0[key] }) { return known }
-            let own = AndroidFilter(expression: pattern, release: release)
-            let newest = AndroidFilter(expression: pattern, release: .latest)
-            let alike = own == newest || own.acceptsAlike(newest, workLimit: 200_000)
-            knownReadings.withLock { known in
-                if known.count >= 100_000 { known = [:] }
-                known[key] = alike
+            knownReadings.value(release.rawValue + "\u{1}" + pattern) {
+                let own = AndroidFilter(expression: pattern, release: release)
+                let newest = AndroidFilter(expression: pattern, release: .latest)
+                return own == newest || own.acceptsAlike(newest, workLimit: 200_000)
             }
-            return alike
         }
 
-        private static let knownReadings = LockedValue<[String: Bool]>([:])
+        private static let knownReadings = ProcessMemo<String, Bool>(limit: 100_000)
 
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
     }

@@ -177,11 +177,31 @@ public struct PatternMatcher: Sendable {
     /// are the only special characters there.
     public init(androidDynamic pattern: String) {
         do {
-            try self.init(pattern, options: PatternOptions(semantics: .androidDynamic))
+            self = try Self.shared(pattern, options: PatternOptions(semantics: .androidDynamic))
         } catch {
             preconditionFailure("an Android pattern has no syntax that can fail: \(error)")
         }
     }
+
+    /// `init(_:options:variables:)`, made once per process for the same pattern, options and
+    /// variables: a changelog compiles hundreds of revisions whose rules are nearly all the
+    /// same, and compiling took a tenth of its time.
+    static func shared(_ pattern: String, options: PatternOptions, variables: [String: [String]] = [:])
+        throws(PatternError) -> PatternMatcher
+    {
+        try compilations.value(CompilationKey(pattern: pattern, options: options, variables: variables)) {
+            Result { () throws(PatternError) in try PatternMatcher(pattern, options: options, variables: variables) }
+        }.get()
+    }
+
+    private struct CompilationKey: Hashable {
+        let pattern: String
+        let options: PatternOptions
+        let variables: [String: [String]]
+    }
+
+    private static let compilations = ProcessMemo<CompilationKey, Result<PatternMatcher, PatternError>>(
+        limit: 100_000)
 
     /// Whether the pattern matches `input`, which must come from `options.prepare`.
     public func matches(_ input: [Unicode.Scalar]) -> Bool {

@@ -78,19 +78,10 @@ final class ProofViews {
     /// Each test's distinctions by a key naming the test and its preparation, made once per
     /// process: they depend on the test alone, and a changelog meets the same rules in every
     /// pair of revisions (most of its tests are in all of them).
-    private static let knownDistinctions = LockedValue<[String: MachineDistinctions]>([:])
-    /// Past this many tests the memo starts again, so a long-running process (`monitor`) seeing
-    /// ever new rules keeps bounded memory.
-    private static let knownDistinctionsLimit = 200_000
+    private static let knownDistinctions = ProcessMemo<String, MachineDistinctions>(limit: 200_000)
 
     private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> MachineDistinctions {
-        if let known = knownDistinctions.withLock({ $0[key] }) { return known }
-        let made = MachineDistinctions(machine())
-        knownDistinctions.withLock { known in
-            if known.count >= knownDistinctionsLimit { known = [:] }
-            known[key] = made
-        }
-        return made
+        knownDistinctions.value(key) { MachineDistinctions(machine()) }
     }
 
     private static func distinctionsKey(_ pattern: PatternTest) -> String {
