@@ -45,6 +45,24 @@ struct PatternTest {
     var forcedPrefix: [Unicode.Scalar] { automaton.forcedPrefix }
 }
 
+/// What the proof reads of a pattern's literal text (`Automaton.forcedPrefix`, `literalWays`),
+/// made once per process per pattern: a changelog makes the decision lists of every revision,
+/// whose rules are nearly all the same.
+struct LiteralFacts {
+    let forcedPrefix: [Unicode.Scalar]
+    let ways: LiteralWays?
+
+    private static let known = ProcessMemo<String, LiteralFacts>(limit: 100_000)
+
+    /// Equal keys (`PatternTest.key`) are compiled from the same text alike, so their automata
+    /// have the same literal ways.
+    static func of(_ pattern: PatternTest) -> LiteralFacts {
+        known.value(pattern.key) {
+            LiteralFacts(forcedPrefix: pattern.forcedPrefix, ways: pattern.automaton.literalWays())
+        }
+    }
+}
+
 /// The path test of a rule: each pattern present must accept.
 struct PathTest {
     /// Android: the path scopes of the intent filter that claimed the URL (decoded path).
@@ -139,10 +157,10 @@ final class ProofRule: @unchecked Sendable {
         self.fragment = fragment
         self.origin = origin
         self.label = label
-        pathPrefix = path?.pattern?.forcedPrefix
-        let ways = path?.pattern?.automaton.literalWays()
-        pathPrefixes = path?.pattern.map { ways?.prefixes ?? [$0.forcedPrefix] }
-        pathTexts = ways?.texts
+        let literal = path?.pattern.map(LiteralFacts.of)
+        pathPrefix = literal?.forcedPrefix
+        pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
+        pathTexts = literal?.ways?.texts
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey
