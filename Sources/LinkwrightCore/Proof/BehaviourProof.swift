@@ -73,11 +73,11 @@ struct BehaviourProof {
         // Apps with the same rules on both sides (one entry naming several apps) have the same
         // regions: each group is proven once.
         var groups: [(identities: [String], before: DecisionList, after: DecisionList)] = []
-        var groupOfRules: [[String]: Int] = [:]
+        var groupOfRules: [[HashedKey<[String]>]: Int] = [:]
         for identity in identities {
             let before = old.first { $0.identity == identity } ?? empty(identity)
             let after = new.first { $0.identity == identity } ?? empty(identity)
-            let key = before.rules.map(\.key) + ["\u{7}"] + after.rules.map(\.key)
+            let key = [before.ruleKeys, after.ruleKeys]
             if let group = groupOfRules[key] {
                 groups[group].identities.append(identity)
             } else {
@@ -196,7 +196,7 @@ struct BehaviourProof {
     static func candidates(_ before: ListPlan, _ after: ListPlan) -> [Candidate] {
         let olds = before.list.rules
         let news = after.list.rules
-        if olds.map(\.key) == news.map(\.key) { return [] }
+        if before.list.ruleKeys == after.list.ruleKeys { return [] }
         // Each rule's position on the other side (-1: not there); "no rule" is the index past
         // the end, on neither side.
         let oldPosition = Dictionary(olds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })

@@ -22,8 +22,10 @@ struct DecisionList: Sendable {
     let blocks: [Block]
     /// The rules, each with where it is written: equal signatures decide every URL alike for
     /// their apps, and a proof's answer names the same rules. Made once: every host and proof
-    /// key of a comparison asks for it.
-    let rulesSignature: String
+    /// key of a comparison asks for it, and hashed once: it holds every rule.
+    let rulesSignature: HashedKey<String>
+    /// The rules' keys alone: equal ones decide every URL alike, wherever the rules are written.
+    let ruleKeys: HashedKey<[String]>
     /// What proofs make of the rules alone, made on first use and shared by the list's copies
     /// (`named`): a list takes part in several proofs (the newest release's against the base's
     /// and against an older release's), and a changelog proves each revision in two pairs.
@@ -59,7 +61,9 @@ struct DecisionList: Sendable {
         }
         self.rules = rules
         self.blocks = blocks
-        rulesSignature = rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}")
+        rulesSignature = HashedKey(
+            rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}"))
+        ruleKeys = HashedKey(rules.map(\.key))
     }
 
     /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
