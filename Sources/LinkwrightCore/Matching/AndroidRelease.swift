@@ -306,7 +306,7 @@ extension Automaton {
     /// compares scalars only for equality with those of `alphabet`: every other scalar is read
     /// alike, so the states reachable through `alphabet` and one scalar outside it are all
     /// there are. `step` returns `nil` where the pass fails.
-    init<State: Hashable>(
+    convenience init<State: Hashable>(
         deterministic start: State, alphabet: Set<Unicode.Scalar>, step: (State, Unicode.Scalar) -> State?,
         accepts: (State) -> Bool
     ) {

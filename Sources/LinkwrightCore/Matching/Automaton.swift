@@ -46,7 +46,9 @@ struct ScalarSet: Hashable, Sendable {
 /// A Thompson automaton: nodes that consume one scalar, nodes that branch without consuming, and
 /// one accepting node. Simulated breadth-first over state sets, so a match costs at most
 /// (input length) × (nodes + edges) steps whatever the pattern: nothing backtracks.
-struct Automaton: Sendable {
+/// Immutable, and a class: compiled patterns, the proof's tests and rule indexes all hold it,
+/// and copying its arrays one by one was a tenth of a changelog's reference counting.
+final class Automaton: Sendable {
     enum Node: Sendable {
         case consume(ScalarTest, next: Int)
         /// Branches without consuming; an empty branch list is a dead end.
