@@ -21,12 +21,26 @@ struct PatternTrie {
 
     private struct Node {
         var children: [(step: Step, node: Int)] = []
-        var childIndex: [Step: Int] = [:]
         /// The members whose pattern ends here.
         var labels: [Int32] = []
     }
 
     private var trie = [Node()]
+    /// Each node's children by step, in one table for the whole trie (a table per node was most
+    /// of the cost of indexing a thousand rules): literal steps, nearly all of them, keyed by
+    /// node and scalar as one integer, the others by node and step.
+    private var literalChildren: [UInt64: Int] = [:]
+    private var otherChildren: [OtherChild: Int] = [:]
+
+    private struct OtherChild: Hashable {
+        let node: Int
+        let step: Step
+    }
+
+    private func child(of node: Int, _ step: Step) -> Int? {
+        if case .literal(let scalar) = step { return literalChildren[UInt64(node) << 21 | UInt64(scalar.value)] }
+        return otherChildren[OtherChild(node: node, step: step)]
+    }
 
     /// Adds the pattern of `matcher` for member `label`.
     mutating func insert(_ matcher: PatternMatcher, label: Int32) {
@@ -38,13 +52,18 @@ struct PatternTrie {
         var node = 0
         for (index, token) in tokens.enumerated() {
             guard let step = Self.step(token, next: tokens[(index + 1)...].first, options: options) else { continue }
-            if let child = trie[node].childIndex[step] {
+            if let child = child(of: node, step) {
                 node = child
             } else {
+                let child = trie.count
                 trie.append(Node())
-                trie[node].children.append((step, trie.count - 1))
-                trie[node].childIndex[step] = trie.count - 1
-                node = trie.count - 1
+                trie[node].children.append((step, child))
+                if case .literal(let scalar) = step {
+                    literalChildren[UInt64(node) << 21 | UInt64(scalar.value)] = child
+                } else {
+                    otherChildren[OtherChild(node: node, step: step)] = child
+                }
+                node = child
             }
         }
         trie[node].labels.append(label)
@@ -81,14 +100,22 @@ struct PatternTrie {
     /// The trie as one automaton. `variables` are the custom substitution variables of the
     /// members (they come from one file).
     func compile(variables: [String: [String]]) -> Program {
-        var accepting: [Int: [Int32]] = [:]
-        var matchesAnyRest: [Int: [Int32]] = [:]
-        var persistent: Set<Int> = []
+        // Per node, as `Program` holds them; grown with the nodes (`add`, and after a variable).
+        var accepting: [[Int32]] = [[]]
+        var matchesAnyRest: [[Int32]] = [[]]
+        var persistent = [false]
         // Node 0 becomes the start; variables are compiled by a `PatternCompiler` lent the
         // node array, folded or not as their pattern was.
         var nodes: [Automaton.Node] = [.split([])]
+        func grow() {
+            let added = nodes.count - accepting.count
+            accepting += repeatElement([], count: added)
+            matchesAnyRest += repeatElement([], count: added)
+            persistent += repeatElement(false, count: added)
+        }
         func add(_ node: Automaton.Node) -> Int {
             nodes.append(node)
+            grow()
             return nodes.count - 1
         }
         // Children are made after their parents, so walking backwards compiles each child
@@ -114,7 +141,7 @@ struct PatternTrie {
                     if trie[child].children.isEmpty {
                         matchesAnyRest[split] = trie[child].labels
                     } else {
-                        persistent.insert(consume)
+                        persistent[consume] = true
                     }
                 case .variable(let name, let caseSensitive):
                     var variableCompiler = PatternCompiler(
@@ -126,6 +153,7 @@ struct PatternTrie {
                         preconditionFailure("the pattern compiled alone, so its variables are defined: \(error)")
                     }
                     nodes = variableCompiler.nodes
+                    grow()
                 }
             }
             entries[index] = branches.count == 1 ? branches[0] : add(.split(branches))
@@ -133,9 +161,7 @@ struct PatternTrie {
         nodes[0] = .split([entries[0]])
         // Accepting nodes are many and labelled in `accepting`: the automaton's own one is unused.
         return Program(
-            automaton: Automaton(nodes: nodes, start: 0, accept: 0),
-            accepting: nodes.indices.map { accepting[$0] ?? [] },
-            matchesAnyRest: nodes.indices.map { matchesAnyRest[$0] ?? [] },
-            persistent: nodes.indices.map { persistent.contains($0) })
+            automaton: Automaton(nodes: nodes, start: 0, accept: 0), accepting: accepting,
+            matchesAnyRest: matchesAnyRest, persistent: persistent)
     }
 }
