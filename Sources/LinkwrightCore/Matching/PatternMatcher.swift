@@ -122,16 +122,37 @@ public struct PatternError: Error, Hashable, Sendable {
 /// automaton's size, with fast paths for literal, prefix (`/x/*`), suffix (`*.pdf`) and
 /// prefix-and-suffix patterns that give the same answers as the automaton.
 public struct PatternMatcher: Sendable {
+    /// What was compiled, in one object: a rule test copies its matcher at every URL it tries,
+    /// and copying six fields retained each.
+    private let compiled: Compiled
+
+    private final class Compiled: Sendable {
+        let pattern: String
+        let options: PatternOptions
+        let automaton: Automaton
+        let shortcut: Shortcut?
+        let tokens: [PatternToken]
+        let variables: [String: [String]]
+
+        init(
+            pattern: String, options: PatternOptions, automaton: Automaton, shortcut: Shortcut?,
+            tokens: [PatternToken], variables: [String: [String]]
+        ) {
+            (self.pattern, self.options, self.automaton) = (pattern, options, automaton)
+            (self.shortcut, self.tokens, self.variables) = (shortcut, tokens, variables)
+        }
+    }
+
     /// The pattern as written.
-    public let pattern: String
+    public var pattern: String { compiled.pattern }
     /// The options it was compiled with; inputs must be prepared with the same.
-    public let options: PatternOptions
-    let automaton: Automaton
-    let shortcut: Shortcut?
+    public var options: PatternOptions { compiled.options }
+    var automaton: Automaton { compiled.automaton }
+    var shortcut: Shortcut? { compiled.shortcut }
     /// The tokens the automaton was compiled from (folded, with Apple's slash rules applied) and
     /// the custom variables they name: `PatternTrie` compiles many patterns from them as one.
-    let tokens: [PatternToken]
-    let variables: [String: [String]]
+    var tokens: [PatternToken] { compiled.tokens }
+    var variables: [String: [String]] { compiled.variables }
 
     enum Shortcut: Sendable, Equatable {
         case literal([Unicode.Scalar])
@@ -154,8 +175,6 @@ public struct PatternMatcher: Sendable {
     public init(_ pattern: String, options: PatternOptions = PatternOptions(), variables: [String: [String]] = [:])
         throws(PatternError)
     {
-        self.pattern = pattern
-        self.options = options
         var tokens = try PatternCompiler.tokens(of: pattern, semantics: options.semantics)
         if options.semantics == .apple {
             // `**` means `*` under greedy semantics; one star keeps the fast paths simple.
@@ -167,10 +186,10 @@ public struct PatternMatcher: Sendable {
         }
         if !options.caseSensitive { tokens = tokens.map(CaseFolding.fold) }
         var compiler = PatternCompiler(options: options, variables: variables)
-        automaton = try compiler.automaton(for: tokens)
-        shortcut = PatternCompiler.shortcut(for: tokens, semantics: options.semantics)
-        self.tokens = tokens
-        self.variables = variables
+        compiled = Compiled(
+            pattern: pattern, options: options, automaton: try compiler.automaton(for: tokens),
+            shortcut: PatternCompiler.shortcut(for: tokens, semantics: options.semantics), tokens: tokens,
+            variables: variables)
     }
 
     /// Compiles an Android dynamic-rule pattern, case-sensitively. It cannot fail: `*` and `?`
