@@ -35,8 +35,9 @@ public struct CompiledDynamicRules: Sendable {
     let components: HashedKey<[DynamicComponent]>
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
-    /// filter the rule's release matches with.
-    struct Pattern: Sendable {
+    /// filter the rule's release matches with. A class: a rule's test reads it for every URL
+    /// tried, and copying the filter's fields retained each.
+    final class Pattern: Sendable {
         let matcher: PatternMatcher
         let filter: AndroidFilter
         /// Whether `filter` accepts exactly what the newest release's reading of the pattern
@@ -45,7 +46,7 @@ public struct CompiledDynamicRules: Sendable {
         /// 15 parser, which both take one character or more after `/a/`).
         let readsAsNewest: Bool
 
-        init(_ text: String, release: AndroidRelease) {
+        convenience init(_ text: String, release: AndroidRelease) {
             self.init(matcher: PatternMatcher(androidDynamic: text), release: release)
         }
 
@@ -308,6 +309,9 @@ public struct CompiledAssetLinks: Sendable {
     /// Every package the file associates with `handle_all_urls`, in file order, each once.
     public let packages: [String]
     let statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]
+    /// Per package, the position in `statements` of the one deciding for it (`deciding`),
+    /// found once: a decision reads it in place.
+    private let decidingPosition: [String: Int]
 
     /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app, as
     /// `release` reads them.
@@ -324,13 +328,24 @@ public struct CompiledAssetLinks: Sendable {
                     }
                 ))
         }
-        packages = statements.map(\.1).uniqued()
-        self.statements = statements
+        self.init(packages: statements.map(\.1).uniqued(), statements: statements)
     }
 
     private init(packages: [String], statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]) {
         self.packages = packages
         self.statements = statements
+        var decidingPosition: [String: Int] = [:]
+        // The first statement with dynamic rules, else the first naming the package.
+        for (position, statement) in statements.enumerated() {
+            guard let known = decidingPosition[statement.package] else {
+                decidingPosition[statement.package] = position
+                continue
+            }
+            if statements[known].rules == nil && statement.rules != nil {
+                decidingPosition[statement.package] = position
+            }
+        }
+        self.decidingPosition = decidingPosition
     }
 
     /// Whether the file's release reads every dynamic rule as the newest does.
@@ -349,16 +364,16 @@ public struct CompiledAssetLinks: Sendable {
     /// - otherwise the first statement's dynamic rules decide. Google: with several, "Android
     ///   does not guarantee which dynamic rules configuration will be used"; the reader warns.
     public func decision(for url: LinkURL, package: String, tracing: Bool = false) -> LinkDecision {
-        guard let statement = deciding(package: package) else { return LinkDecision(outcome: .noMatch) }
-        guard let rules = statement.rules else { return LinkDecision(outcome: .match, entryIndex: statement.index) }
-        return rules.decision(for: url, tracing: tracing)
+        guard let position = decidingPosition[package] else { return LinkDecision(outcome: .noMatch) }
+        guard statements[position].rules != nil else {
+            return LinkDecision(outcome: .match, entryIndex: statements[position].index)
+        }
+        return statements[position].rules!.decision(for: url, tracing: tracing)
     }
 
     /// The statement whose rules decide for `package`: the first with dynamic rules, else the
     /// first naming it; nil when none vouches for it.
     func deciding(package: String) -> (index: Int, rules: CompiledDynamicRules?)? {
-        let candidates = statements.filter { $0.package == package }
-        guard let statement = candidates.first(where: { $0.rules != nil }) ?? candidates.first else { return nil }
-        return (statement.index, statement.rules)
+        decidingPosition[package].map { (statements[$0].index, statements[$0].rules) }
     }
 }
