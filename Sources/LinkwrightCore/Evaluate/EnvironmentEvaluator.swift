@@ -25,6 +25,10 @@ public final class EnvironmentEvaluator: Sendable {
     private let domainByFileHost: [String: String]
     /// Each host serving files, numbered in site order (`FileRef`).
     private let fileNumbers: [String: Int]
+    /// `aasa` and `assetLinks` by file number: a decision reads its file in place, where a
+    /// table lookup copied the compiled file for each one.
+    private let aasaByFile: [CompiledAASA?]
+    private let assetLinksByFile: [CompiledAssetLinks?]
 
     /// The platforms whose association files were compiled: `verdicts` answers for these only.
     public let platforms: Set<Platform>
@@ -90,10 +94,12 @@ public final class EnvironmentEvaluator: Sendable {
             (aasa[site.fileHost.name], aasaDocuments[site.fileHost.name]) = compiled
         }
         self.aasa = aasa
+        aasaByFile = Self.byFile(aasa, fileNumbers)
         self.aasaDocuments = aasaDocuments
         self.androidRelease = androidRelease
         (assetLinks, assetLinksDocuments) =
             platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : ([:], [:])
+        assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
         iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
         exactFilters = environment.androidApps.map { app in
             var index: [String: [Int]] = [:]
@@ -135,6 +141,15 @@ public final class EnvironmentEvaluator: Sendable {
             (assetLinks, other.assetLinksDocuments, androidRelease)
         (iosClaims, exactFilters, wildcardFilters) = (other.iosClaims, other.exactFilters, other.wildcardFilters)
         (domainByFileHost, fileNumbers) = (other.domainByFileHost, other.fileNumbers)
+        aasaByFile = other.aasaByFile
+        assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
+    }
+
+    /// `files` by the number of the host serving each (`fileNumbers`).
+    private static func byFile<File>(_ files: [String: File], _ numbers: [String: Int]) -> [File?] {
+        var byNumber = [File?](repeating: nil, count: numbers.count)
+        for (host, number) in numbers { byNumber[number] = files[host] }
+        return byNumber
     }
 
     /// Whether Android's dynamic rules decide every URL as the newest release reads them: the
@@ -345,8 +360,10 @@ public final class EnvironmentEvaluator: Sendable {
                 let decision =
                     file.map { file in
                         decide(position, file) {
-                            aasa[file.host]?.decision(for: url, appID: app.appID, tracing: tracing)
-                                ?? LinkDecision(outcome: .noMatch)
+                            file.number < 0
+                                ? LinkDecision(outcome: .noMatch)
+                                : aasaByFile[file.number]?.decision(for: url, appID: app.appID, tracing: tracing)
+                                    ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(
@@ -370,8 +387,10 @@ public final class EnvironmentEvaluator: Sendable {
                 let decision =
                     file.map { file in
                         decide(position, file) {
-                            assetLinks[file.host]?.decision(for: url, package: app.package, tracing: tracing)
-                                ?? LinkDecision(outcome: .noMatch)
+                            file.number < 0
+                                ? LinkDecision(outcome: .noMatch)
+                                : assetLinksByFile[file.number]?.decision(
+                                    for: url, package: app.package, tracing: tracing) ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
                 return Verdict(

@@ -142,8 +142,11 @@ public struct CompiledAASA: Sendable {
     public func decision(for url: LinkURL, appID: String, tracing: Bool = false) -> LinkDecision {
         var values = ComparedValues(url)
         var trace: [RuleTrace]? = tracing ? [] : nil
-        for (entryIndex, entry) in entries.enumerated() where entry.appIDs.contains(appID) {
-            if let rule = entry.index.firstMatch(among: entry.rules, &values, entryIndex: entryIndex, trace: &trace) {
+        // By position: a copy of each entry for each URL cost more than deciding most URLs.
+        for entryIndex in entries.indices where entries[entryIndex].appIDs.contains(appID) {
+            if let rule = entries[entryIndex].index.firstMatch(
+                among: entries[entryIndex].rules, &values, entryIndex: entryIndex, trace: &trace)
+            {
                 return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
             }
         }
