@@ -18,7 +18,8 @@ public enum StructuralDiff {
             changes += sites(before, after, context)
             changes += entitlements(before, after, context)
             changes += schemes(context)
-            changes += rules(before, after, context)
+            changes += rules(
+                old: base?.ruleSequences(name) ?? RuleSequences(nil), new: head.ruleSequences(name), context)
         }
         return changes
     }
@@ -146,10 +147,8 @@ public enum StructuralDiff {
     // MARK: Rules
 
     /// The rules each app sees on each host, compared as sequences.
-    static func rules(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
-    {
-        let old = RuleSequences(before)
-        let new = RuleSequences(after)
+    /// The rule changes between the sequences of each side (`PolicySnapshot.ruleSequences`).
+    static func rules(old: RuleSequences, new: RuleSequences, _ context: Context) -> [LinkChange] {
         var changes: [LinkChange] = []
         let newKeys = Set(new.order)
         // The hosts of a domain serve the same rules: each pair of lists is diffed once (a fleet

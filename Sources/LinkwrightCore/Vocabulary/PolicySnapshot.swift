@@ -17,6 +17,9 @@ public struct PolicySnapshot: Sendable {
     private let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
     /// The routes rules name, for the newest release's lists.
     private let routeLabels: RouteLabels
+    /// Each environment's rule sequences (`StructuralDiff`) made so far: a changelog diffs each
+    /// revision against the one before and the one after it.
+    private let ruleSequenceMemo = LockedValue<[String: RuleSequences]>([:])
 
     private struct EvaluatorKey: Hashable {
         var environment: String
@@ -73,13 +76,23 @@ public struct PolicySnapshot: Sendable {
         }
     }
 
-    /// Drops the evaluators and decision lists made so far, in every copy: a caller done deciding
-    /// the snapshot's URLs keeps memory to what it still compares (a changelog holds every
-    /// revision's snapshot).
+    /// The rule sequences of the environment named `name` (empty for an unknown name), made once
+    /// per snapshot.
+    func ruleSequences(_ name: String) -> RuleSequences {
+        if let made = ruleSequenceMemo.withLock({ $0[name] }) { return made }
+        let made = RuleSequences(compiled.environments.first { $0.name == name })
+        ruleSequenceMemo.withLock { $0[name] = made }
+        return made
+    }
+
+    /// Drops the evaluators, decision lists and rule sequences made so far, in every copy: a
+    /// caller done comparing the snapshot keeps memory to what it still compares (a changelog
+    /// holds every revision's snapshot).
     public func forgetEvaluators() {
         evaluators.withLock { $0 = [:] }
         decisionLists.withLock { $0 = [:] }
         compiledFiles.withLock { $0 = EnvironmentEvaluator.CompiledFiles() }
+        ruleSequenceMemo.withLock { $0 = [:] }
     }
 
     /// Loads and compiles `files`; `nil` with the errors when they do not compile.
