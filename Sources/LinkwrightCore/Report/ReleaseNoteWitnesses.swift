@@ -42,61 +42,79 @@ public enum ReleaseNoteWitnesses {
     /// when first needed: a change is mostly shown by its own rule's, so a file of hundreds of
     /// rules is rarely written out whole.
     final class RuleURLBook {
-        private let rules: [(origin: SourceLocation?, write: () -> [String])]
+        private let sites: [CompiledSite]
+        /// Every rule of the sites' files in file order, by where to find it there (not a copy:
+        /// a release's changes made a book per host, and copying each rule was most of it).
+        private let rules: [Rule]
+        private let origins: [SourceLocation?]
         private var written: [Int: [String]] = [:]
 
+        private enum Rule {
+            case component(site: Int, details: Int, component: Int)
+            case legacyPath(site: Int, details: Int, path: Int)
+            case dynamic(site: Int, statement: Int, component: Int)
+        }
+
         init(_ sites: [CompiledSite]) {
-            var rules: [(origin: SourceLocation?, write: () -> [String])] = []
-            for site in sites {
-                let variables = site.aasa?.applinks?.substitutionVariables ?? []
-                for details in site.aasa?.applinks?.details ?? [] {
-                    for component in details.components ?? [] {
-                        let query: QueryPattern? =
-                            switch component.query {
-                            case .whole(let pattern): .whole(pattern)
-                            case .items(let items): .items(items.map(queryItem))
-                            case .ignoredDictionary, nil: nil
-                            }
-                        rules.append(
-                            (
-                                component.origin,
-                                {
-                                    ReadableURLs.candidates(
-                                        path: component.path, query: query, fragment: component.fragment,
-                                        variables: variables)
-                                }
-                            ))
+            var rules: [Rule] = []
+            var origins: [SourceLocation?] = []
+            for (site, served) in sites.enumerated() {
+                for (details, entry) in (served.aasa?.applinks?.details ?? []).enumerated() {
+                    for (component, written) in (entry.components ?? []).enumerated() {
+                        rules.append(.component(site: site, details: details, component: component))
+                        origins.append(written.origin)
                     }
-                    for path in details.paths ?? [] {
-                        let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
-                        rules.append(
-                            (nil, { ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: []) }))
+                    for path in (entry.paths ?? []).indices {
+                        rules.append(.legacyPath(site: site, details: details, path: path))
+                        origins.append(nil)
                     }
                 }
-                for statement in site.assetLinks?.statements ?? [] {
-                    for component in statement.dynamicComponents ?? [] {
-                        rules.append(
-                            (
-                                component.origin,
-                                {
-                                    ReadableURLs.candidates(
-                                        path: component.path, query: component.query.map { .items($0.map(queryItem)) },
-                                        fragment: component.fragment, variables: [])
-                                }
-                            ))
+                for (statement, written) in (served.assetLinks?.statements ?? []).enumerated() {
+                    for (component, dynamic) in (written.dynamicComponents ?? []).enumerated() {
+                        rules.append(.dynamic(site: site, statement: statement, component: component))
+                        origins.append(dynamic.origin)
                     }
                 }
             }
+            self.sites = sites
             self.rules = rules
+            self.origins = origins
+        }
+
+        /// The readable URLs of rule `index` (`ReadableURLs`).
+        private func write(_ index: Int) -> [String] {
+            switch rules[index] {
+            case .component(let site, let details, let position):
+                let applinks = sites[site].aasa!.applinks!
+                let component = applinks.details[details].components![position]
+                let query: QueryPattern? =
+                    switch component.query {
+                    case .whole(let pattern): .whole(pattern)
+                    case .items(let items): .items(items.map(queryItem))
+                    case .ignoredDictionary, nil: nil
+                    }
+                return ReadableURLs.candidates(
+                    path: component.path, query: query, fragment: component.fragment,
+                    variables: applinks.substitutionVariables ?? [])
+            case .legacyPath(let site, let details, let position):
+                let path = sites[site].aasa!.applinks!.details[details].paths![position]
+                let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
+                return ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: [])
+            case .dynamic(let site, let statement, let position):
+                let component = sites[site].assetLinks!.statements[statement].dynamicComponents![position]
+                return ReadableURLs.candidates(
+                    path: component.path, query: component.query.map { .items($0.map(queryItem)) },
+                    fragment: component.fragment, variables: [])
+            }
         }
 
         /// The first URL, each tried once, that `accept` turns into a value: the URLs of the rules
         /// at `location` first, then every rule's in file order.
         func first<Value>(from location: SourceLocation?, _ accept: (String) -> Value?) -> Value? {
             var tried: Set<String> = []
-            let own = location.map { location in rules.indices.filter { rules[$0].origin == location } } ?? []
+            let own = location.map { location in origins.indices.filter { origins[$0] == location } } ?? []
             for index in own + rules.indices {
-                let urls = written[index] ?? rules[index].write()
+                let urls = written[index] ?? write(index)
                 written[index] = urls
                 for url in urls where tried.insert(url).inserted {
                     if let value = accept(url) { return value }
