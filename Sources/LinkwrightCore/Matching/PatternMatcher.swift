@@ -58,7 +58,9 @@ public struct PatternOptions: Hashable, Sendable {
     /// The settings `prepare` reads, as text: equal keys prepare a text alike. One character per
     /// setting, `0` or `1`, in a fixed order, so keys sort the same way whatever is added.
     var preparationKey: String {
-        [decoded, !caseSensitive, appleSlashRules].map { $0 ? "1" : "0" }.joined()
+        String(
+            decoding: [decoded, !caseSensitive, appleSlashRules].map { $0 ? UInt8(ascii: "1") : UInt8(ascii: "0") },
+            as: UTF8.self)
     }
 
     /// `text` as a pattern with these options compares it: decoded when asked, folded when

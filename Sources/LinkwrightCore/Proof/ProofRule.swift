@@ -24,7 +24,13 @@ struct PatternTest {
 
     init(_ matcher: PatternMatcher, preparation: Preparation, variables: [String: [String]] = [:]) {
         // Android's patterns have no substitution variables: `$(x)` is text there.
-        let names = matcher.options.semantics == .apple ? PatternSyntax.variableNames(matcher.pattern) : []
+        // The names as the pattern writes them, read from its compiled tokens (which keep them).
+        let names =
+            matcher.options.semantics == .apple
+            ? matcher.tokens.compactMap { token -> String? in
+                if case .variable(let name) = token { return name }
+                return nil
+            } : []
         let used = names.sorted().map { name in
             "\(name)=\(variables[name].map { $0.joined(separator: "\u{1}") } ?? "predefined")"
         }
@@ -85,7 +91,8 @@ enum QueryTest {
         case .pattern(let pattern): return "P" + pattern.key
         case .items(let names, let values, let decode, let quantifier):
             let items = zip(names, values).map { $0 + "\u{1}" + $1.key }.sorted()
-            return "I\(decode)\(quantifier)" + items.joined(separator: "\u{2}")
+            return "I" + (decode ? "true" : "false") + (quantifier == .every ? "every" : "some")
+                + items.joined(separator: "\u{2}")
         }
     }
 }
