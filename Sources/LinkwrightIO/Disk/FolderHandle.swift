@@ -227,18 +227,6 @@ public final class FolderHandle {
         }
     }
 
-    /// Writes one file all or nothing: staged under a fresh name, flushed, then renamed over.
-    public func writeAtomically(_ name: String, bytes: [UInt8]) throws {
-        let temporary = try stage(bytes, for: name)
-        do {
-            try rename(temporary, to: name, in: self)
-        } catch {
-            unlinkat(descriptor, temporary, 0)
-            throw error
-        }
-        sync()
-    }
-
     /// Removes the file or link `name` (a link itself, never what it points to).
     public func removeFile(_ name: String) throws {
         try Self.checkName(name, in: self)

@@ -167,7 +167,12 @@ public final class OutputFolder {
             // One flush for every staged file (an fsync each costs seconds for thousands of
             // hosts): the journal must never name a file whose bytes are not yet on disk.
             systemSync()
-            try handle.writeAtomically(Self.journalName, bytes: journal.encoded())
+            // Written in the staging folder and renamed into place: a build killed between the
+            // two leaves nothing beside the artifacts but the staging folder, which the next
+            // build removes (a temporary journal beside them outlived such a build).
+            try staging.createFile("journal", bytes: journal.encoded())
+            try staging.rename("journal", to: Self.journalName, in: handle)
+            handle.sync()
         } catch let failure as FolderHandle.Failure {
             try? handle.removeTree(stagingName)
             throw WriteError(path: failure.path, reason: failure.reason, changedNothing: true)
