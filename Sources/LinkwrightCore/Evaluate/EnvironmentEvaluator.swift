@@ -6,13 +6,11 @@
 /// copy of a dozen tables for each cost more than the decision.
 public final class EnvironmentEvaluator: Sendable {
     public let environment: CompiledEnvironment
-    /// Compiled association files by the name of the host that serves them, with the documents
-    /// they were compiled from (what `decidingRules` compares).
-    private let aasa: [String: CompiledAASA]
+    /// The documents the compiled association files were compiled from (what `decidingRules`
+    /// compares), by the name of the host that serves them.
     private let aasaDocuments: [String: AASADocument]
-    private let assetLinks: [String: CompiledAssetLinks]
     private let assetLinksDocuments: [String: AssetLinksDocument]
-    /// How `assetLinks` reads Android's dynamic rules.
+    /// How `assetLinksByFile` reads Android's dynamic rules.
     private let androidRelease: AndroidRelease
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
     private let iosClaims: [ClaimIndex]
@@ -25,8 +23,9 @@ public final class EnvironmentEvaluator: Sendable {
     private let domainByFileHost: [String: String]
     /// Each host serving files, numbered in site order (`FileRef`).
     private let fileNumbers: [String: Int]
-    /// `aasa` and `assetLinks` by file number: a decision reads its file in place, where a
-    /// table lookup copied the compiled file for each one.
+    /// Compiled association files by the number of the host that serves them (`fileNumbers`):
+    /// a decision reads its file in place, where a table lookup by host copied the compiled
+    /// file for each one.
     private let aasaByFile: [CompiledAASA?]
     private let assetLinksByFile: [CompiledAssetLinks?]
 
@@ -93,10 +92,10 @@ public final class EnvironmentEvaluator: Sendable {
             aasaByDomain[site.domain] = compiled
             (aasa[site.fileHost.name], aasaDocuments[site.fileHost.name]) = compiled
         }
-        self.aasa = aasa
         aasaByFile = Self.byFile(aasa, fileNumbers)
         self.aasaDocuments = aasaDocuments
         self.androidRelease = androidRelease
+        let assetLinks: [String: CompiledAssetLinks]
         (assetLinks, assetLinksDocuments) =
             platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : ([:], [:])
         assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
@@ -123,7 +122,7 @@ public final class EnvironmentEvaluator: Sendable {
         var byDomain: [String: CompiledAssetLinks] = [:]
         var assetLinks: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
-            guard let compiled = self.assetLinks[site.fileHost.name] else { continue }
+            guard let compiled = compiledAssetLinks(fileHost: site.fileHost.name) else { continue }
             let read = byDomain[site.domain] ?? compiled.reading(release)
             byDomain[site.domain] = read
             assetLinks[site.fileHost.name] = read
@@ -136,9 +135,8 @@ public final class EnvironmentEvaluator: Sendable {
         _ other: EnvironmentEvaluator, assetLinks: [String: CompiledAssetLinks], androidRelease: AndroidRelease
     ) {
         (environment, platforms) = (other.environment, other.platforms)
-        (aasa, aasaDocuments) = (other.aasa, other.aasaDocuments)
-        (self.assetLinks, assetLinksDocuments, self.androidRelease) =
-            (assetLinks, other.assetLinksDocuments, androidRelease)
+        aasaDocuments = other.aasaDocuments
+        (assetLinksDocuments, self.androidRelease) = (other.assetLinksDocuments, androidRelease)
         (iosClaims, exactFilters, wildcardFilters) = (other.iosClaims, other.exactFilters, other.wildcardFilters)
         (domainByFileHost, fileNumbers) = (other.domainByFileHost, other.fileNumbers)
         aasaByFile = other.aasaByFile
@@ -155,7 +153,7 @@ public final class EnvironmentEvaluator: Sendable {
     /// Whether Android's dynamic rules decide every URL as the newest release reads them: the
     /// newest itself, or a release reading each rule of each file alike.
     var decidesAndroidAsNewest: Bool {
-        androidRelease == .latest || assetLinks.values.allSatisfy(\.readsEveryRuleAsNewest)
+        androidRelease == .latest || assetLinksByFile.allSatisfy { $0?.readsEveryRuleAsNewest ?? true }
     }
 
     /// Each host's asset links as `release` reads them, compiled once per domain: every host of
@@ -206,7 +204,8 @@ public final class EnvironmentEvaluator: Sendable {
                     entry.effectiveAppIDs.contains(appID) ? entry.withoutAppIDs : nil
                 })
         case .android:
-            guard let file = assetLinks[fileHost], let document = assetLinksDocuments[fileHost] else { return nil }
+            guard let file = compiledAssetLinks(fileHost: fileHost), let document = assetLinksDocuments[fileHost]
+            else { return nil }
             let statement = file.deciding(package: environment.androidApps[position].package)?.index
             return .android(
                 statement: statement, rules: statement.flatMap { document.statements[$0].dynamicComponents },
@@ -455,8 +454,10 @@ public final class EnvironmentEvaluator: Sendable {
     }
 
     /// The compiled association files a host serves.
-    func compiledAASA(fileHost: String) -> CompiledAASA? { aasa[fileHost] }
-    func compiledAssetLinks(fileHost: String) -> CompiledAssetLinks? { assetLinks[fileHost] }
+    func compiledAASA(fileHost: String) -> CompiledAASA? { fileNumbers[fileHost].flatMap { aasaByFile[$0] } }
+    func compiledAssetLinks(fileHost: String) -> CompiledAssetLinks? {
+        fileNumbers[fileHost].flatMap { assetLinksByFile[$0] }
+    }
 
     /// The bindings of this environment that serve `host` (the host itself, or a wildcard over it).
     public func servingHosts(for host: String) -> [Host] {
