@@ -162,23 +162,10 @@ public struct CompiledDynamicRules: Sendable {
             return shared(components, entryIndex: entryIndex, release: .latest).reading(release)
         }
         let key = HashedKey(components)
-        if let known = compiled(key, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
-        let compiled = CompiledDynamicRules(key, entryIndex: entryIndex, release: release)
-        remember(compiled)
-        return compiled
-    }
-
-    private static func compiled(_ components: HashedKey<[DynamicComponent]>, _ release: AndroidRelease)
-        -> CompiledDynamicRules?
-    {
-        compilations.withLock { $0[SharedKey(components: components, release: release)] }
-    }
-
-    private static func remember(_ compiled: CompiledDynamicRules) {
-        compilations.withLock { made in
-            if made.count >= 16 { made = [:] }
-            made[SharedKey(components: compiled.components, release: compiled.release)] = compiled
+        let made = compilations.value(SharedKey(components: key, release: release)) {
+            CompiledDynamicRules(key, entryIndex: entryIndex, release: release)
         }
+        return CompiledDynamicRules(made, entryIndex: entryIndex)
     }
 
     private struct SharedKey: Hashable {
@@ -186,8 +173,8 @@ public struct CompiledDynamicRules: Sendable {
         let release: AndroidRelease
     }
 
-    /// The recent values compiled by `shared`.
-    private static let compilations = LockedValue<[SharedKey: CompiledDynamicRules]>([:])
+    /// The recent values compiled by `shared` and `reading`.
+    private static let compilations = ProcessMemo<SharedKey, CompiledDynamicRules>(limit: 16)
 
     /// Whether the release reads every rule as the newest does, so it decides every URL alike.
     var readsEveryRuleAsNewest: Bool { readOtherwise.isEmpty }
@@ -197,12 +184,12 @@ public struct CompiledDynamicRules: Sendable {
     /// parse per pattern, once per process for equal components (see `shared`).
     func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
         guard release != self.release else { return self }
-        if let known = Self.compiled(components, release) { return CompiledDynamicRules(known, entryIndex: entryIndex) }
-        let read = CompiledDynamicRules(
-            rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index,
-            components: components)
-        Self.remember(read)
-        return read
+        let read = Self.compilations.value(SharedKey(components: components, release: release)) {
+            CompiledDynamicRules(
+                rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index,
+                components: components)
+        }
+        return CompiledDynamicRules(read, entryIndex: entryIndex)
     }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
