@@ -6,72 +6,62 @@ final class ProofViews {
     let decodedAlphabets: [ProofAlphabet]
     private var cache: [String: PartView] = [:]
 
-    /// What one machine tells apart, in the text it reads and, for a decoding one, in the
+    /// What some machines tell apart, in the text they read and, for decoding ones, in the
     /// decoded text.
-    private struct MachineDistinctions {
+    struct MachineDistinctions {
         var raw = ScalarDistinctions()
         var decoded = ScalarDistinctions()
+
+        init() {}
 
         init(_ machine: AnyMachine) {
             machine.distinctions(into: &raw)
             machine.decoded?.distinctions(into: &decoded)
         }
+
+        mutating func formUnion(_ other: MachineDistinctions) {
+            raw.formUnion(other.raw)
+            decoded.formUnion(other.decoded)
+        }
     }
 
-    /// What the tests of some rules tell apart, raw and decoded: in each URL part, and in the
-    /// names and values of query items read on their own (`QueryItemSearch`). The union over
-    /// the lists of an analysis gives its alphabets; each list makes its own once
-    /// (`DecisionList.distinctions`).
+    /// What the tests of some rules tell apart: in each URL part, and in the names and values
+    /// of query items read on their own (`QueryItemSearch`). The union over the lists of an
+    /// analysis gives its alphabets; each list makes its own once (`DecisionList.distinctions`).
     struct RulesDistinctions {
-        var parts = Array(repeating: (raw: ScalarDistinctions(), decoded: ScalarDistinctions()), count: 3)
-        var names = (raw: ScalarDistinctions(), decoded: ScalarDistinctions())
-        var values = (raw: ScalarDistinctions(), decoded: ScalarDistinctions())
+        var parts = Array(repeating: MachineDistinctions(), count: URLDimension.allCases.count)
+        var names = MachineDistinctions()
+        var values = MachineDistinctions()
 
         init() {}
 
         init(rules: [ProofRule]) {
-            func add(_ key: String, _ dimension: URLDimension, _ machine: () -> AnyMachine) {
-                let made = ProofViews.distinctions(key, of: machine)
-                parts[dimension.rawValue].raw.formUnion(made.raw)
-                parts[dimension.rawValue].decoded.formUnion(made.decoded)
-            }
             func add(_ pattern: PatternTest, _ dimension: URLDimension) {
-                add(ProofViews.distinctionsKey(pattern), dimension) {
-                    ProofViews.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-                }
+                parts[dimension.rawValue].formUnion(ProofViews.distinctions(of: pattern))
             }
             for rule in rules {
                 for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
-                if let query = rule.query { add("q\u{0}" + query.key, .query) { ProofViews.queryMachine(query) } }
+                if let query = rule.query {
+                    parts[URLDimension.query.rawValue].formUnion(
+                        ProofViews.distinctions("q\u{0}" + query.key) { ProofViews.queryMachine(query) })
+                }
                 if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
             }
             for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
                 for name in itemNames {
-                    let made = ProofViews.distinctions("n\u{0}\(decode)\u{0}\(name)") {
-                        ProofViews.nameMachine(name, decode: decode)
-                    }
-                    names.raw.formUnion(made.raw)
-                    names.decoded.formUnion(made.decoded)
+                    names.formUnion(
+                        ProofViews.distinctions("n\u{0}\(decode)\u{0}\(name)") {
+                            ProofViews.nameMachine(name, decode: decode)
+                        })
                 }
-                for pattern in patterns {
-                    let made = ProofViews.distinctions(ProofViews.distinctionsKey(pattern)) {
-                        ProofViews.decorated(PatternMachine(pattern.automaton), pattern.preparation)
-                    }
-                    values.raw.formUnion(made.raw)
-                    values.decoded.formUnion(made.decoded)
-                }
+                for pattern in patterns { values.formUnion(ProofViews.distinctions(of: pattern)) }
             }
         }
 
         mutating func formUnion(_ other: RulesDistinctions) {
-            for dimension in parts.indices {
-                parts[dimension].raw.formUnion(other.parts[dimension].raw)
-                parts[dimension].decoded.formUnion(other.parts[dimension].decoded)
-            }
-            names.raw.formUnion(other.names.raw)
-            names.decoded.formUnion(other.names.decoded)
-            values.raw.formUnion(other.values.raw)
-            values.decoded.formUnion(other.values.decoded)
+            for dimension in parts.indices { parts[dimension].formUnion(other.parts[dimension]) }
+            names.formUnion(other.names)
+            values.formUnion(other.values)
         }
     }
 
@@ -84,8 +74,11 @@ final class ProofViews {
         knownDistinctions.value(key) { MachineDistinctions(machine()) }
     }
 
-    private static func distinctionsKey(_ pattern: PatternTest) -> String {
-        "m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)"
+    /// A pattern test's distinctions, as its decorated machine reads it.
+    private static func distinctions(of pattern: PatternTest) -> MachineDistinctions {
+        distinctions("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)") {
+            decorated(PatternMachine(pattern.automaton), pattern.preparation)
+        }
     }
 
     /// Views for the tests of the rules of `lists`; the alphabets tell apart what any of them
