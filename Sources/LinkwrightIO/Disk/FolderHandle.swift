@@ -131,6 +131,44 @@ public final class FolderHandle {
     /// file over its limit without holding it); nil when absent. Opening never blocks on a FIFO
     /// and never follows a link; anything but a regular file is an error naming what it is.
     public func read(_ name: String, limit: Int) throws -> [UInt8]? {
+        guard let (file, size) = try openRegularFile(name) else { return nil }
+        defer { close(file) }
+        guard let bytes = Self.read(file, limit: limit, expected: size) else {
+            throw Failure.system(child(name), "read it")
+        }
+        return bytes
+    }
+
+    /// Whether the regular file `name` holds exactly `bytes`; nil when absent. A file of another
+    /// size is not read; one of the same size is compared chunk by chunk as it is read, never
+    /// held whole, and at most one byte past `bytes` is read (a file growing meanwhile differs).
+    public func holds(_ name: String, bytes: [UInt8]) throws -> Bool? {
+        guard let (file, size) = try openRegularFile(name) else { return nil }
+        defer { close(file) }
+        guard size == bytes.count else { return false }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(1 << 16, bytes.count + 1), alignment: 1)
+        defer { chunk.deallocate() }
+        return try bytes.withUnsafeBytes { expected in
+            var offset = 0
+            while true {
+                let wanted = min(chunk.count, expected.count + 1 - offset)
+                let count = systemRead(file, chunk.baseAddress!, wanted)
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw Failure.system(child(name), "read it") }
+                if count == 0 { return offset == expected.count }
+                if offset + count > expected.count
+                    || memcmp(chunk.baseAddress!, expected.baseAddress! + offset, count) != 0
+                {
+                    return false
+                }
+                offset += count
+            }
+        }
+    }
+
+    /// `name` opened for reading and its size, after checking it is a regular file; nil when
+    /// absent. Opening never blocks on a FIFO and never follows a link.
+    private func openRegularFile(_ name: String) throws -> (descriptor: Int32, size: Int)? {
         try Self.checkName(name, in: self)
         let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard file >= 0 else {
@@ -141,33 +179,49 @@ public final class FolderHandle {
             }
             throw Failure.system(child(name), "read it", code)
         }
-        defer { close(file) }
         var status = stat()
-        guard fstat(file, &status) == 0 else { throw Failure.system(child(name), "inspect it") }
+        guard fstat(file, &status) == 0 else {
+            let code = errno
+            close(file)
+            throw Failure.system(child(name), "inspect it", code)
+        }
         let kind = Kind(mode: status.st_mode)
         guard kind == .file else {
+            close(file)
             throw Failure(path: child(name), reason: "is \(kind.description), not a regular file")
         }
-        guard let bytes = Self.read(file, limit: limit, expected: Int(status.st_size)) else {
-            throw Failure.system(child(name), "read it")
-        }
-        return bytes
+        return (file, Int(status.st_size))
     }
 
     /// At most `limit + 1` bytes from `descriptor`, reading to the limit rather than to the size
     /// fstat gave (`expected`), so a growing file cannot pass as small and an endless one stops
-    /// at the limit; nil when a read fails (errno says why).
+    /// at the limit; nil when a read fails (errno says why). Reads straight into the array,
+    /// sized first for `expected` bytes and one more.
     static func read(_ descriptor: Int32, limit: Int, expected: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(limit + 1, max(expected, 0) + 1))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var capacity = min(limit + 1, max(expected, 0) + 1)
         while bytes.count <= limit {
-            let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, wanted) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes += chunk[..<count]
+            let filled = bytes.count
+            let wanted = capacity - filled
+            var failed = false
+            var added = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+                bytes.withUnsafeBytes { old in
+                    if let source = old.baseAddress { base.copyMemory(from: source, byteCount: filled) }
+                }
+                while added < wanted {
+                    let result = systemRead(descriptor, base + filled + added, wanted - added)
+                    if result < 0 && errno == EINTR { continue }
+                    if result < 0 { failed = true }
+                    if result <= 0 { break }
+                    added += result
+                }
+                count = filled + added
+            }
+            if failed { return nil }
+            if added < wanted { break }
+            capacity = min(limit + 1, capacity * 2)
         }
         return bytes
     }

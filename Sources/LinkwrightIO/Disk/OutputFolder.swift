@@ -91,7 +91,7 @@ public final class OutputFolder {
             let (folder, name) = try Self.split(artifact.path)
             byFolder[folder, default: []].append((name, artifact))
         }
-        // Compared as each is read, so only one file's bytes are held at a time.
+        // Compared as each is read (`FolderHandle.holds`), so no file is held whole.
         var unchanged: [String: Bool] = [:]
         plan.leftovers = try Self.attempt { try handle.entries() }.map(\.name).filter {
             $0 == Self.journalName || $0.hasPrefix(Self.stagingPrefix)
@@ -99,8 +99,7 @@ public final class OutputFolder {
         for (folder, files) in byFolder.sorted(by: { $0.key < $1.key }) {
             guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
             for (name, artifact) in files {
-                let bytes = try Self.attempt { try opened.read(name, limit: artifact.bytes.count) }
-                unchanged[artifact.path] = bytes.map { $0 == artifact.bytes }
+                unchanged[artifact.path] = try Self.attempt { try opened.holds(name, bytes: artifact.bytes) }
             }
             for entry in try Self.attempt({ try opened.entries() })
             where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
@@ -157,8 +156,8 @@ public final class OutputFolder {
                 recorded.filter { !environments.contains($0.environment) }
                 + artifacts.map { ManifestEntry(path: $0.path, hash: digests.hex($0.bytes)) }
             let manifestBytes = Self.manifestText(entries)
-            let current = try handle.read(Self.manifestName, limit: manifestBytes.count)
-            if journal.moves.isEmpty && journal.removals.isEmpty && current == manifestBytes {
+            let unchangedManifest = try handle.holds(Self.manifestName, bytes: manifestBytes) == true
+            if journal.moves.isEmpty && journal.removals.isEmpty && unchangedManifest {
                 try handle.removeTree(stagingName)
                 return
             }
