@@ -19,24 +19,39 @@ public struct Artifact: Sendable, Equatable {
 /// compiled model: no timestamps, machine paths or hash ordering.
 public enum ArtifactRenderer {
     public static func render(_ compiled: CompiledConfiguration) -> [Artifact] {
-        compiled.environments.flatMap(render)
+        // Hosts of one domain serve the same files (the compiler makes them per domain and
+        // environment): each pair's files are rendered once, the pairs on every core, and the
+        // hosts share the buffers.
+        var firstSites: [CompiledSite] = []
+        let numbers = compiled.environments.map { environment in
+            var numbers: [String: Int] = [:]
+            for site in environment.sites where numbers[site.domain] == nil {
+                numbers[site.domain] = firstSites.count
+                firstSites.append(site)
+            }
+            return numbers
+        }
+        let files = firstSites.parallelMap { site in
+            SiteFiles(
+                aasa: site.aasa.map { $0.json.renderedBytes() }, assetLinks: site.assetLinks?.json.renderedBytes())
+        }
+        return zip(compiled.environments, numbers).flatMap { environment, numbers in
+            render(environment) { files[numbers[$0.domain]!] }
+        }
     }
 
-    public static func render(_ environment: CompiledEnvironment) -> [Artifact] {
+    /// The rendered association files of one domain in one environment.
+    private struct SiteFiles: Sendable {
+        var aasa: [UInt8]?
+        var assetLinks: [UInt8]?
+    }
+
+    private static func render(_ environment: CompiledEnvironment, files: (CompiledSite) -> SiteFiles) -> [Artifact] {
         let env = environment.name
         var artifacts: [Artifact] = []
-        // Hosts of one domain serve the same files (the compiler makes them per domain): render
-        // each once.
-        var rendered: [String: (aasa: [UInt8]?, assetLinks: [UInt8]?)] = [:]
         for site in environment.sites {
             let folder = "\(env)/\(site.fileHost.name)/.well-known/"
-            let files =
-                rendered[site.domain]
-                ?? (
-                    site.aasa.map { $0.json.renderedBytes() },
-                    site.assetLinks.map { $0.json.renderedBytes() }
-                )
-            rendered[site.domain] = files
+            let files = files(site)
             if let bytes = files.aasa {
                 artifacts.append(
                     Artifact(path: folder + "apple-app-site-association", kind: .aasa, environment: env, bytes: bytes))
