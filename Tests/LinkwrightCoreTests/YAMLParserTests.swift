@@ -104,6 +104,29 @@ import Testing
         #expect(diagnostics.compactMap(\.location?.line) == [3, 4, 5])
     }
 
+    @Test func findsDuplicatesInMappingsSmallAndBigAlike() {
+        // Past 16 keys a mapping keeps an index of its keys instead of scanning them: a duplicate
+        // of an early key must be found on both sides of that change, named with its first line.
+        var lines = (0..<40).map { "k\($0): \($0)" }
+        lines.insert("k3: again", at: 10)
+        lines.insert("k3: and again", at: 30)
+        lines.append("k39: last")
+        let (_, diagnostics) = parser.parse(Array(lines.joined(separator: "\n").utf8), file: "f.yaml")
+        #expect(diagnostics.map(\.id) == [.duplicateKey, .duplicateKey, .duplicateKey])
+        #expect(diagnostics.compactMap(\.location?.line) == [11, 31, 43])
+        #expect(diagnostics.map(\.message).filter { $0.contains("first written at line 4,") }.count == 2)
+        #expect(diagnostics.last?.message.contains("first written at line 42,") == true)
+    }
+
+    @Test(arguments: [[0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0x80]] as [[UInt8]])
+    func refusesEveryKindOfInvalidUTF8(_ invalid: [UInt8]) {
+        // A surrogate, an overlong form, a scalar past U+10FFFF and a stray continuation byte.
+        let bytes = Array("a: ok\nb: é".utf8) + invalid
+        let (root, diagnostics) = parser.parse(bytes, file: "f.yaml")
+        #expect(root == nil)
+        #expect(diagnostics.first?.location == SourceLocation(file: "f.yaml", line: 2, column: 5))
+    }
+
     @Test func anEmptyDocumentHasNoRoot() {
         let (root, diagnostics) = parser.parse(Array("# only a comment\n".utf8), file: "f.yaml")
         #expect(root == nil)

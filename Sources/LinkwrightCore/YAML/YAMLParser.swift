@@ -53,6 +53,9 @@ public struct YAMLParser: Sendable {
 
     /// Line and column (1-based, counted in scalars like libyaml) of the first invalid byte.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> (Int, Int)? {
+        // The standard library's validation is many times faster than decoding scalar by scalar;
+        // only a file that fails it is walked again for the position.
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1
@@ -208,10 +211,24 @@ private struct TreeBuilder {
         var items: [YAMLNode] = []
         /// A mapping's key waiting for its value.
         var pendingKey: Located<String>?
-        var seen: [String: SourceLocation] = [:]
+        /// Each key and where it was first written, kept only once the mapping has more than a
+        /// few pairs: smaller mappings (nearly all) are scanned, with no hashing or allocation.
+        var keyIndex: [String: SourceLocation]?
 
         /// A mapping expecting a key: a collection here would be a complex key.
         var expectsKey: Bool { isMapping && pendingKey == nil }
+
+        /// Where `key` was first written in this mapping; nil when it is new, which records it.
+        mutating func firstWriting(of key: String, at location: SourceLocation) -> SourceLocation? {
+            if keyIndex == nil && pairs.count >= 16 {
+                keyIndex = Dictionary(
+                    pairs.map { ($0.key.value, $0.key.location) }, uniquingKeysWith: { first, _ in first })
+            }
+            guard keyIndex != nil else { return pairs.first { $0.key.value == key }?.key.location }
+            if let first = keyIndex![key] { return first }
+            keyIndex![key] = location
+            return nil
+        }
     }
 
     let file: String
@@ -253,14 +270,12 @@ private struct TreeBuilder {
         case .scalar(let scalar, let anchor):
             if anchor != nil { try refuseAnchor(at: mark) }
             if let top = stack.indices.last, stack[top].expectsKey {
-                if let first = stack[top].seen[scalar.text] {
+                if let first = stack[top].firstWriting(of: scalar.text, at: location) {
                     diagnostics.append(
                         Diagnostic(
                             .duplicateKey,
                             "duplicate key \(PrintableText.quoted(scalar.text)) (first written at line \(first.line), column \(first.column))",
                             at: location, hint: "keep one of the two entries"))
-                } else {
-                    stack[top].seen[scalar.text] = location
                 }
                 stack[top].pendingKey = Located(scalar.text, at: location)
             } else {
