@@ -1,5 +1,6 @@
-import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// `test` decides a path expectation once per situation of its hosts; every host still gets its
 /// own result, and an absolute URL is checked on its own host only.
@@ -108,6 +109,27 @@ import Testing
         // Every check, but passing hosts only counted: what JUnit needs.
         let (every, _) = ExpectationRunner.checks(configuration, compiled, keeping: .everyCheck)
         #expect(every.map { $0.outcomes.map(\.places.count) } == [[0, 5], [0]])
+    }
+
+    /// An outcome's places join its host groups' arrays: indexing, iterating and counting must
+    /// see one list, in order, whatever the segments' lengths.
+    @Test func placesOfManyGroupsReadAsOneList() {
+        var expected: [ExpectationRunner.Place] = []
+        var list: ExpectationRunner.PlaceList = []
+        for (group, length) in [3, 0, 1, 5, 0, 2, 1].enumerated() {
+            let places = (0..<length).map {
+                ExpectationRunner.Place(environment: "e\(group)", host: "h\($0).example", urlHost: "h\($0).example")
+            }
+            list.append(contentsOf: places)
+            expected += places
+        }
+        #expect(list.count == expected.count)
+        #expect(Array(list) == expected)
+        #expect(list.indices.map { list[$0] } == expected)
+        #expect(list.reversed() == expected.reversed())
+        #expect(Array(list.prefix(4)) == Array(expected.prefix(4)))
+        let empty: ExpectationRunner.PlaceList = []
+        #expect(empty.isEmpty && Array(empty).isEmpty)
     }
 
     /// One outcome in two environments: each names its first three hosts and counts the rest.

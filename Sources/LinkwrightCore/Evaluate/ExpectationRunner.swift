@@ -66,10 +66,46 @@ public enum ExpectationRunner {
         public var decidingRule: SourceLocation?
         /// Every host with this outcome, in environment and host order. Left empty for passing
         /// outcomes unless the caller asked for `.everyPlace`: those are counted, not listed.
-        public var places: [Place]
+        public var places: PlaceList
         /// How many checks had this outcome (`places.count` unless they were not kept).
         public var count: Int
 
+    }
+
+    /// The places of an outcome: the host groups' own arrays, joined without copying their
+    /// elements. A failing path expectation on a fleet lists every host of its groups, and copying
+    /// them into one array per outcome was most of what `test` kept in memory.
+    public struct PlaceList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
+        private var segments: [[Place]] = []
+        /// Per segment, the index just past its last place.
+        private var ends: [Int] = []
+
+        public init(arrayLiteral places: Place...) { append(contentsOf: places) }
+
+        init(_ places: [Place]) { append(contentsOf: places) }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { ends.last ?? 0 }
+
+        public subscript(position: Int) -> Place {
+            precondition(position >= 0 && position < endIndex, "place out of range")
+            // The first segment ending past the position holds it.
+            var (low, high) = (0, ends.count - 1)
+            while low < high {
+                let middle = (low + high) / 2
+                if ends[middle] > position { high = middle } else { low = middle + 1 }
+            }
+            return segments[low][position - (low == 0 ? 0 : ends[low - 1])]
+        }
+
+        /// Walks the segments in order, without a search per place.
+        public func makeIterator() -> FlattenSequence<[[Place]]>.Iterator { segments.joined().makeIterator() }
+
+        mutating func append(contentsOf places: [Place]) {
+            guard !places.isEmpty else { return }
+            segments.append(places)
+            ends.append(endIndex + places.count)
+        }
     }
 
     /// A host an expectation was checked on.
@@ -176,12 +212,12 @@ public enum ExpectationRunner {
                             && $0.decidingRule == observed.decidingRule
                     }) {
                         check.outcomes[index].count += places.count
-                        if keep { check.outcomes[index].places += places }
+                        if keep { check.outcomes[index].places.append(contentsOf: places) }
                     } else {
                         check.outcomes.append(
                             Outcome(
                                 actual: observed.actual, passed: observed.passed,
-                                decidingRule: observed.decidingRule, places: keep ? places : [],
+                                decidingRule: observed.decidingRule, places: keep ? PlaceList(places) : [],
                                 count: places.count))
                     }
                 }
