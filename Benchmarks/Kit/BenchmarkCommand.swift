@@ -12,7 +12,7 @@ public enum BenchmarkCommand {
                                [--fleet-hosts N]
                                [--smoke] [--json FILE] [--linkwright PATH] [--example DIR] [--seed N]
           linkwright-bench generate config --size S|M|L --out DIR [--seed N]
-          linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--seed N]
+          linkwright-bench generate history --size S|M|L --commits N --tags N --out DIR [--deep] [--seed N]
           linkwright-bench generate aasa --rules N --out FILE [--mix MIX] [--seed N]
           linkwright-bench generate urls --rules N --count N --out FILE [--mix MIX] [--seed N]
           linkwright-bench baseline yaml DIR | baseline regex AASA [--deadline SECONDS] < URLS
@@ -29,7 +29,8 @@ public enum BenchmarkCommand {
         It uses the linkwright next to itself unless --linkwright says otherwise, and times `check` on the
         example configuration in --example (default: the current directory). generate aasa and generate
         urls with run's --seed, a rule count, a mix and its URL count write the files behind one matching
-        figure; the regex baseline reads the first lines of those URLs.
+        figure; the regex baseline reads the first lines of those URLs. generate history --deep writes
+        the history behind the depth figure: every commit but the last touches only the README.
         """
 
     public static func run(_ arguments: [String]) throws -> Int32 {
@@ -42,7 +43,8 @@ public enum BenchmarkCommand {
         case ("generate", "history"?):
             try HistoryBuilder.build(
                 size: try options.size(), commits: options.int("--commits", 1000), tags: options.int("--tags", 100),
-                seed: options.seed, at: URL(fileURLWithPath: try options.required("--out")))
+                deep: options.flag("--deep"), seed: options.seed,
+                at: URL(fileURLWithPath: try options.required("--out")))
         case ("generate", "aasa"?):
             let text = ScaleGenerator(seed: options.seed).aasa(
                 rules: options.int("--rules", 100), mix: try options.mix())
@@ -137,11 +139,13 @@ struct Options {
 
 /// A git repository from `HistoryGenerator`, checked out.
 enum HistoryBuilder {
-    static func build(size: ScaleGenerator.Size, commits: Int, tags: Int, seed: UInt64, at folder: URL) throws {
+    static func build(
+        size: ScaleGenerator.Size, commits: Int, tags: Int, deep: Bool = false, seed: UInt64, at folder: URL
+    ) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var generator = HistoryGenerator(seed: seed)
         let stream = folder.appendingPathComponent(".fast-import")
-        try Data(generator.stream(size: size, commits: commits, tags: tags).utf8).write(to: stream)
+        try Data(generator.stream(size: size, commits: commits, tags: tags, deep: deep).utf8).write(to: stream)
         defer { try? FileManager.default.removeItem(at: stream) }
         for command in [
             ["git", "init", "-q", "-b", "main"], ["git", "fast-import", "--quiet"],

@@ -4,14 +4,16 @@ import LinkwrightCore
 /// A git history for benchmarks, written with `git fast-import` (thousands of commits in a
 /// second): a configuration of the given size, then commits that each touch a few files, with a
 /// tag every `commits / tags` commits. One commit in ten touches only a README, so tags that did
-/// not change the configuration occur as they do in real repositories.
+/// not change the configuration occur as they do in real repositories. With `deep`, every commit
+/// but the last touches only the README: the last commit's change then looks the same from one
+/// commit back as from all of them, which isolates the depth of history from the size of a change.
 public struct HistoryGenerator {
     public var generator: ScaleGenerator
 
     public init(seed: UInt64) { generator = ScaleGenerator(seed: seed) }
 
     /// The fast-import stream.
-    public mutating func stream(size: ScaleGenerator.Size, commits: Int, tags: Int) -> String {
+    public mutating func stream(size: ScaleGenerator.Size, commits: Int, tags: Int, deep: Bool = false) -> String {
         var files = Dictionary(uniqueKeysWithValues: generator.configuration(size))
         var out = ""
         var time = 1_700_000_000
@@ -29,7 +31,7 @@ public struct HistoryGenerator {
         let every = max(1, (commits - 1) / max(1, tags))
         var tag = 0
         for index in 1..<commits {
-            if index % 10 == 0 {
+            if deep ? index < commits - 1 : index % 10 == 0 {
                 commit("Docs \(index)", ["README.md": "revision \(index)\n"])
             } else {
                 let domain = "domains/d\(generator.next(size.domains)).yaml"

@@ -20,6 +20,21 @@ import Testing
         #expect(history.stream(size: .smoke, commits: 20, tags: 3) == again.stream(size: .smoke, commits: 20, tags: 3))
     }
 
+    /// The depth figure's history: the configuration, then commits touching only the README, then
+    /// one commit changing one domain.
+    @Test func aDeepHistoryChangesTheConfigurationOnlyInItsLastCommit() {
+        var generator = HistoryGenerator(seed: 7)
+        let commits = generator.stream(size: .smoke, commits: 20, tags: 0, deep: true)
+            .components(separatedBy: "commit refs/heads/main\n").dropFirst()
+        #expect(commits.count == 20)
+        let changed = commits.map { commit in
+            commit.split(separator: "\n").filter { $0.hasPrefix("M 100644 inline ") }.map { $0.dropFirst(16) }
+        }
+        #expect(changed.first?.contains { $0.hasPrefix("domains/") } == true)
+        #expect(changed.dropFirst().dropLast().allSatisfy { $0 == ["README.md"] })
+        #expect(changed.last?.count == 1 && changed.last?.first?.hasPrefix("domains/") == true)
+    }
+
     @Test func generatedConfigurationsAreValid() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -36,8 +51,9 @@ import Testing
         #expect(result.status == 0, "\(result)")
         for figure in [
             "linkwright --version", "build, size smoke", "match prefix-heavy, 100 rules, per URL",
-            "check --against HEAD~1",
-            "changelog, 5 tags", "changelog, 29 tags (every commit)", "changelog cost, 29 vs 5 tags",
+            "check --against HEAD~1", "check, 29 vs 1 commit back (29 commits of changes)",
+            "check, 29 vs 1 commit back (one change)", "changelog, 5 tags", "changelog, 29 tags (every commit)",
+            "changelog cost, 29 vs 5 tags",
             "check on the example",
             "verify, 20 hosts × 2 files over TLS", "curl --parallel --parallel-max 50, 20 hosts",
         ] {
