@@ -41,9 +41,10 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         func problem(_ message: String, _ hint: String) -> Result<Host, IdentifierProblem> {
             .failure(IdentifierProblem(.invalidHost, message, hint: hint))
         }
-        let quoted = "\"\(IDNALabel.shown(text))\""
+        // Messages only: made when a problem is found, not for each of thousands of valid hosts.
+        var quoted: String { "\"\(IDNALabel.shown(text))\"" }
         if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
-        if let range = text.range(of: "://") {
+        if let range = text.firstRange(of: "://") {
             return problem(
                 "\(quoted) has a scheme; hosts are written without one",
                 "write \"\(IDNALabel.shown(Self.stripped(text[range.upperBound...])))\"")
@@ -75,8 +76,9 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if text != text.lowercased() {
             return problem("\(quoted) is not lowercase", "write \"\(IDNALabel.shown(text.lowercased()))\"")
         }
-        var labels = text.precomposedStringWithCanonicalMapping.split(separator: ".", omittingEmptySubsequences: false)
-            .map(String.init)
+        // ASCII is its own normal form.
+        let normalized = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+        var labels = normalized.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let wildcard = labels.first == "*"
         if wildcard { labels.removeFirst() }
         if labels.contains(where: { $0.contains("*") }) {
@@ -98,7 +100,7 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         if lengths.reduce(wildcard ? 2 : 0, +) + labels.count - 1 > 253 { return hostTooLong }
         var ascii: [String] = []
         for label in labels {
-            let shown = "label \"\(IDNALabel.shown(label))\""
+            var shown: String { "label \"\(IDNALabel.shown(label))\"" }
             if label.unicodeScalars.contains(where: { !$0.isASCII }) {
                 if let (reason, hint) = IDNALabel.uLabelProblem(Array(label.unicodeScalars)) {
                     return problem("\(shown) \(reason)", hint)
