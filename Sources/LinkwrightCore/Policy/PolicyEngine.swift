@@ -40,15 +40,17 @@ public struct PolicyEngine: Sendable {
             let fingerprint: String
             let message: String
         }
-        var seen: Set<Identity> = []
+        // Sized once: grown insert by insert, a million findings rehashed the set twenty times.
+        var seen = Set<Identity>(minimumCapacity: findings.count)
         var unique: [Finding] = []
+        unique.reserveCapacity(findings.count)
         var used: Set<String> = []
         for position in order {
             let found = findings[position]
             guard seen.insert(Identity(fingerprint: found.fingerprint, message: found.finding.message)).inserted
             else { continue }
             unique.append(found.finding)
-            used.insert(found.fingerprint)
+            if !approvals.isEmpty { used.insert(found.fingerprint) }
         }
         let unusedApprovals = approvals.values.filter { !used.contains($0.fingerprint.value) }
             .sorted { $0.fingerprint.location < $1.fingerprint.location }
