@@ -194,32 +194,38 @@ public enum FindingsText {
     static let shownMessages = 10
 
     public static func lines(_ report: some Report) -> [String] {
+        let context = report.context
+        // A fleet's check can find thousands of causes, each naming its hosts and fingerprints:
+        // their lines are made on every core and joined in order.
+        return report.groups.parallelMap { lines($0, context) }.flatMap { $0 }
+    }
+
+    /// The lines of one cause.
+    private static func lines(_ group: FindingGroup, _ context: ReportContext) -> [String] {
         var lines: [String] = []
-        for group in report.groups {
-            let place = group.location.map { report.place($0) + ": " } ?? ""
-            let status: String
-            if let reason = group.approval {
-                status = "note: approved (\(reason)): "
-            } else if let reason = group.ignoredBecause {
-                status = "note: ignored (\(reason)): "
-            } else {
-                status = "\(group.severity.rawValue): "
-            }
-            let side = group.side == .base ? "[at \(report.context.baseName ?? "base")] " : ""
-            lines.append("\(place)\(status)\(side)\(group.first.message) [\(group.rule)]")
-            if group.findings.count > 1 {
-                if let places = group.places { lines.append("  where: \(places)") }
-                let others = group.otherMessages
-                for message in others.prefix(shownMessages) { lines.append("  also: \(message)") }
-                if others.count > shownMessages { lines.append("  … and \(others.count - shownMessages) more") }
-            }
-            for witness in group.witnesses(5) { lines.append("  witness: \(witness)") }
-            if let hint = group.first.hint, group.approval == nil { lines.append("  hint: \(hint)") }
-            let fingerprints = group.fingerprints
-            lines.append(
-                (fingerprints.count == 1 ? "  fingerprint: " : "  fingerprints: ")
-                    + fingerprints.joined(separator: ", "))
+        let place = group.location.map { context.place($0) + ": " } ?? ""
+        let status: String
+        if let reason = group.approval {
+            status = "note: approved (\(reason)): "
+        } else if let reason = group.ignoredBecause {
+            status = "note: ignored (\(reason)): "
+        } else {
+            status = "\(group.severity.rawValue): "
         }
+        let side = group.side == .base ? "[at \(context.baseName ?? "base")] " : ""
+        lines.append("\(place)\(status)\(side)\(group.first.message) [\(group.rule)]")
+        if group.findings.count > 1 {
+            if let places = group.places { lines.append("  where: \(places)") }
+            let others = group.otherMessages
+            for message in others.prefix(shownMessages) { lines.append("  also: \(message)") }
+            if others.count > shownMessages { lines.append("  … and \(others.count - shownMessages) more") }
+        }
+        for witness in group.witnesses(5) { lines.append("  witness: \(witness)") }
+        if let hint = group.first.hint, group.approval == nil { lines.append("  hint: \(hint)") }
+        let fingerprints = group.fingerprints
+        lines.append(
+            (fingerprints.count == 1 ? "  fingerprint: " : "  fingerprints: ")
+                + fingerprints.joined(separator: ", "))
         return lines
     }
 }
