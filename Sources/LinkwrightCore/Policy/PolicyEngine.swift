@@ -24,6 +24,7 @@ public struct PolicyEngine: Sendable {
         var checked = [[FingerprintedFinding]](repeating: [], count: enabled.count)
         for (index, found) in zip(schedule, checkedInOrder) { checked[index] = found }
         let approvals = context.settings.approvals
+        findings.reserveCapacity(checked.reduce(0) { $0 + $1.count })
         for (rule, found) in zip(enabled, checked) {
             for var found in found {
                 found.finding.severity = context.settings.severities[rule.info.id] ?? found.finding.severity
@@ -71,6 +72,7 @@ extension PolicyEngine {
     /// stay set only where all scopes agree.
     static func mergingScopes(_ findings: [FingerprintedFinding]) -> [FingerprintedFinding] {
         var merged: [FingerprintedFinding] = []
+        merged.reserveCapacity(findings.count)
         // Scopes already in each merged finding: a cause seen on thousands of hosts is not
         // searched scope by scope for each new one.
         var scopesOf: [Int: Set<FindingScope>] = [:]
