@@ -19,15 +19,24 @@ struct ConfigValidator {
             checkApps(of: environment)
             checkHosts(of: environment)
         }
-        for domain in configuration.domains {
-            checkVariables(of: domain)
-            checkAppReferences(of: domain)
-            checkPatterns(of: domain)
-            checkEnvironmentReferences(in: domain, known: environmentNames)
-            checkExpectations(of: domain)
+        // What reads one domain alone is checked on every core (a fleet's domains hold 100,000
+        // expectation URLs to parse); routes, which every domain and scheme must agree on, are
+        // checked in order after each domain's own checks, as one pass would report them.
+        let (configuration, unloadable) = (configuration, unloadable)
+        let ownChecks = configuration.domains.parallelMap { domain in
+            var validator = ConfigValidator(configuration, unloadable: unloadable)
+            validator.checkVariables(of: domain)
+            validator.checkAppReferences(of: domain)
+            validator.checkPatterns(of: domain)
+            validator.checkEnvironmentReferences(in: domain, known: environmentNames)
+            validator.checkExpectations(of: domain)
+            return validator.diagnostics.items
+        }
+        let bound = Set(configuration.environments.flatMap { $0.hosts.map(\.domain.value) })
+        for (domain, own) in zip(configuration.domains, ownChecks) {
+            diagnostics.add(contentsOf: own)
             checkRoutes(of: domain, signatures: &routeSignatures)
-            let bound = configuration.environments.contains { $0.hosts.contains { $0.domain.value == domain.name } }
-            if !bound && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
+            if !bound.contains(domain.name) && !unloadable.contains(where: { $0.hasPrefix("environments/") }) {
                 diagnostics.report(
                     .unusedDomain, "domain \(PrintableText.quoted(domain.name)) is not served by any host",
                     at: .file(domain.file),
