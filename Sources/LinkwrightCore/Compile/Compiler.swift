@@ -44,6 +44,12 @@ private struct AndroidTranslations {
     var dynamicRules: [Key: [DynamicComponent]] = [:]
     var scopes: [Key: [PathScope]] = [:]
 
+    /// Keeps the translations of `other` too.
+    mutating func add(_ other: AndroidTranslations) {
+        dynamicRules.merge(other.dynamicRules) { kept, _ in kept }
+        scopes.merge(other.scopes) { kept, _ in kept }
+    }
+
     static func key(_ domain: Domain, in environment: String, positions: [Int]) -> Key {
         let uniform = domain.applinks.allSatisfy { entry in
             entry.environments == nil && entry.rules.allSatisfy { $0.environments == nil }
@@ -57,7 +63,8 @@ private struct EnvironmentCompiler {
     let configuration: Configuration
     let environment: Environment
     var diagnostics = DiagnosticBag()
-    private var filesByDomain: [String: (aasa: AASADocument?, aasaSize: Int?, assetLinks: AssetLinksDocument?)] = [:]
+    typealias DomainFiles = (aasa: AASADocument?, aasaSize: Int?, assetLinks: AssetLinksDocument?)
+    private var filesByDomain: [String: DomainFiles] = [:]
     /// Each domain's entries as they apply to this environment, resolved once: every host and
     /// app asks for them.
     private let entriesByDomain: [String: [AppLinksEntry]]
@@ -107,6 +114,7 @@ private struct EnvironmentCompiler {
             if hostsByFileHost[fileHost] == nil { fileHostOrder.append(fileHost) }
             hostsByFileHost[fileHost, default: []].append(binding)
         }
+        compileDomains(fileHostOrder.compactMap { domainsByName[hostsByFileHost[$0]![0].domain.value] })
         for fileHost in fileHostOrder {
             let bindings = hostsByFileHost[fileHost]!
             guard let domain = domainsByName[bindings[0].domain.value] else { continue }
@@ -117,21 +125,46 @@ private struct EnvironmentCompiler {
             iosApps: iosApps(), androidApps: androidApps())
     }
 
+    /// Compiles what each of `domains` gives every host and app, on every core: its files and
+    /// its apps' intent-filter scopes depend on the domain alone, and so do the translations
+    /// each adds (their keys name the domain). Diagnostics are sorted afterwards, so the order
+    /// they are joined in does not show.
+    private mutating func compileDomains(_ domains: [Domain]) {
+        let pending = domains.map(\.name).uniqued().filter { filesByDomain[$0] == nil }.compactMap { domainsByName[$0] }
+        guard pending.count > 1 else { return }
+        let start = self
+        let compiled = pending.parallelMap { domain in
+            var compiler = start
+            compiler.diagnostics = DiagnosticBag()
+            let files = compiler.files(for: domain)
+            for app in compiler.environment.apps where app.android != nil {
+                _ = compiler.scopes(of: domain, forApp: app.name.value)
+            }
+            return (files: files, compiler: compiler)
+        }
+        for (domain, result) in zip(pending, compiled) {
+            filesByDomain[domain.name] = result.files
+            diagnostics.add(contentsOf: result.compiler.diagnostics.items)
+            translations.add(result.compiler.translations)
+        }
+    }
+
     // MARK: Association files
 
     private mutating func site(fileHost: Host, hosts: [Host], domain: Domain) -> CompiledSite {
         // The files depend on the domain and the environment only: every host of a domain
         // serves the same ones, compiled once.
-        let files =
-            filesByDomain[domain.name]
-            ?? {
-                let aasa = aasaDocument(for: domain)
-                return (aasa, aasa.map(\.json.renderedSize), assetLinksDocument(for: domain))
-            }()
+        let files = filesByDomain[domain.name] ?? self.files(for: domain)
         filesByDomain[domain.name] = files
         if let size = files.aasaSize { checkSize(size, domain: domain, host: fileHost) }
         return CompiledSite(
             fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: files.aasa, assetLinks: files.assetLinks)
+    }
+
+    /// The association files `domain` serves in this environment, and the AASA's size.
+    private mutating func files(for domain: Domain) -> DomainFiles {
+        let aasa = aasaDocument(for: domain)
+        return (aasa, aasa.map(\.json.renderedSize), assetLinksDocument(for: domain))
     }
 
     private func appID(_ name: String) -> String? {
@@ -319,32 +352,34 @@ private struct EnvironmentCompiler {
             guard let android = app.android else { return nil }
             var filters: [IntentFilter] = []
             for domainName in domainOrder {
-                guard let domain = domainsByName[domainName] else { continue }
-                let entries = self.entries(of: domain)
-                let positions = entryPositions(of: domain, listing: app.name.value)
-                guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { continue }
-                // Apps sharing the same entries (the usual case) share their scopes.
-                let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
-                let scopes =
-                    translations.scopes[key]
-                    ?? {
-                        let rules = positions.flatMap { position in
-                            entries[position].rules.map { (entries[position], $0) }
-                        }
-                        let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
-                        if !domain.emit.androidDynamicRules {
-                            diagnostics.add(
-                                contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
-                        }
-                        return scopes
-                    }()
-                translations.scopes[key] = scopes
+                guard let domain = domainsByName[domainName], let scopes = scopes(of: domain, forApp: app.name.value)
+                else { continue }
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }
             return CompiledAndroidApp(
                 name: app.name.value, package: android.package.value, intentFilters: filters,
                 schemes: app.compiledSchemes)
         }
+    }
+}
+
+extension EnvironmentCompiler {
+    /// The path scopes of the intent filter the app `name` declares for `domain`; nil when no
+    /// entry listing the app has rules.
+    fileprivate mutating func scopes(of domain: Domain, forApp name: String) -> [PathScope]? {
+        let entries = self.entries(of: domain)
+        let positions = entryPositions(of: domain, listing: name)
+        guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { return nil }
+        // Apps sharing the same entries (the usual case) share their scopes.
+        let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
+        if let known = translations.scopes[key] { return known }
+        let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
+        let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
+        if !domain.emit.androidDynamicRules {
+            diagnostics.add(contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
+        }
+        translations.scopes[key] = scopes
+        return scopes
     }
 }
 
