@@ -114,7 +114,7 @@ private struct EnvironmentCompiler {
             if hostsByFileHost[fileHost] == nil { fileHostOrder.append(fileHost) }
             hostsByFileHost[fileHost, default: []].append(binding)
         }
-        compileDomains(fileHostOrder.compactMap { domainsByName[hostsByFileHost[$0]![0].domain.value] })
+        compileDomains(fileHostOrder.map { hostsByFileHost[$0]![0].domain.value })
         for fileHost in fileHostOrder {
             let bindings = hostsByFileHost[fileHost]!
             guard let domain = domainsByName[bindings[0].domain.value] else { continue }
@@ -125,12 +125,12 @@ private struct EnvironmentCompiler {
             iosApps: iosApps(), androidApps: androidApps())
     }
 
-    /// Compiles what each of `domains` gives every host and app, on every core: its files and
-    /// its apps' intent-filter scopes depend on the domain alone, and so do the translations
-    /// each adds (their keys name the domain). Diagnostics are sorted afterwards, so the order
-    /// they are joined in does not show.
-    private mutating func compileDomains(_ domains: [Domain]) {
-        let pending = domains.map(\.name).uniqued().filter { filesByDomain[$0] == nil }.compactMap { domainsByName[$0] }
+    /// Compiles what each domain named in `names` gives every host and app, on every core: its
+    /// files and its apps' intent-filter scopes depend on the domain alone, and so do the
+    /// translations each adds (their keys name the domain). Diagnostics are sorted afterwards,
+    /// so the order they are joined in does not show.
+    private mutating func compileDomains(_ names: [String]) {
+        let pending = names.uniqued().filter { filesByDomain[$0] == nil }.compactMap { domainsByName[$0] }
         guard pending.count > 1 else { return }
         let start = self
         let compiled = pending.parallelMap { domain in

@@ -196,33 +196,23 @@ public final class FolderHandle {
     /// At most `limit + 1` bytes from `descriptor`, reading to the limit rather than to the size
     /// fstat gave (`expected`), so a growing file cannot pass as small and an endless one stops
     /// at the limit; nil when a read fails (errno says why). Reads straight into the array,
-    /// sized first for `expected` bytes and one more.
+    /// sized first for `expected` bytes and one more, doubled while it fills.
     static func read(_ descriptor: Int32, limit: Int, expected: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var capacity = min(limit + 1, max(expected, 0) + 1)
-        while bytes.count <= limit {
-            let filled = bytes.count
-            let wanted = capacity - filled
-            var failed = false
-            var added = 0
-            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-                bytes.withUnsafeBytes { old in
-                    if let source = old.baseAddress { base.copyMemory(from: source, byteCount: filled) }
-                }
-                while added < wanted {
-                    let result = systemRead(descriptor, base + filled + added, wanted - added)
-                    if result < 0 && errno == EINTR { continue }
-                    if result < 0 { failed = true }
-                    if result <= 0 { break }
-                    added += result
-                }
-                count = filled + added
+        var bytes = [UInt8](repeating: 0, count: min(limit + 1, max(expected, 0) + 1))
+        var filled = 0
+        while filled <= limit {
+            if filled == bytes.count {
+                bytes += repeatElement(0, count: min(limit + 1, bytes.count * 2) - bytes.count)
             }
-            if failed { return nil }
-            if added < wanted { break }
-            capacity = min(limit + 1, capacity * 2)
+            let count = bytes.withUnsafeMutableBytes {
+                systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            filled += count
         }
+        bytes.removeLast(bytes.count - filled)
         return bytes
     }
 
