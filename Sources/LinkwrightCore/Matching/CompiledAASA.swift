@@ -33,11 +33,23 @@ public struct CompiledAASA: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
         var index: LazyRuleIndex
+        let decided = DecidedURLs()
 
         init(appIDs: Set<String>, rules: [Rule]) {
             self.appIDs = appIDs
             self.rules = rules
             index = LazyRuleIndex(rules.map(\.constraints))
+        }
+
+        /// The rule deciding `values`' URL, one by one or through the index, each URL tried
+        /// before the index is built decided once (`DecidedURLs`).
+        func firstMatch(_ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?) -> Rule? {
+            guard trace == nil else {
+                return index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
+            }
+            return decided.position(of: values.url, index: index) {
+                index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)?.index
+            }.map { rules[$0] }
         }
     }
 
@@ -144,9 +156,7 @@ public struct CompiledAASA: Sendable {
         var trace: [RuleTrace]? = tracing ? [] : nil
         // By position: a copy of each entry for each URL cost more than deciding most URLs.
         for entryIndex in entries.indices where entries[entryIndex].appIDs.contains(appID) {
-            if let rule = entries[entryIndex].index.firstMatch(
-                among: entries[entryIndex].rules, &values, entryIndex: entryIndex, trace: &trace)
-            {
+            if let rule = entries[entryIndex].firstMatch(&values, entryIndex: entryIndex, trace: &trace) {
                 return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
             }
         }

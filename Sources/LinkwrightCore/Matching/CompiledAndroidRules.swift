@@ -30,6 +30,8 @@ public struct CompiledDynamicRules: Sendable {
     private let readOtherwise: [Int]
     /// Per rule, whether it is in `readOtherwise`; `nil` when none is.
     private let readOtherwiseMask: [Bool]?
+    /// The URLs decided before `index` was built, as this release reads the rules.
+    private let decided: DecidedURLs
     /// What the rules were compiled from: equal components read by one release decide alike,
     /// so what is made from them can be shared (`shared`, `DecisionList.lists`).
     let components: HashedKey<[DynamicComponent]>
@@ -140,6 +142,7 @@ public struct CompiledDynamicRules: Sendable {
         self.release = release
         self.rules = rules
         self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
+        decided = DecidedURLs()
         let alike = release == .latest ? rules.map { _ in true } : rules.map(\.readsAsNewest)
         readOtherwise = rules.indices.filter { !alike[$0] }
         readOtherwiseMask = readOtherwise.isEmpty ? nil : alike.map { !$0 }
@@ -200,16 +203,19 @@ public struct CompiledDynamicRules: Sendable {
         if trace != nil {
             rule = RuleIndex.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
         } else {
-            rule = index.firstMatch(
-                among: rules, &values, entryIndex: entryIndex, trace: &trace, skipping: readOtherwiseMask)
-            var checks: [PartCheck]? = nil
-            for position in readOtherwise {
-                if let found = rule, found.index < position { break }
-                if rules[position].matches(&values, checks: &checks) {
-                    rule = rules[position]
-                    break
+            rule = decided.position(of: url, index: index) {
+                var found = index.firstMatch(
+                    among: rules, &values, entryIndex: entryIndex, trace: &trace, skipping: readOtherwiseMask)
+                var checks: [PartCheck]? = nil
+                for position in readOtherwise {
+                    if let found, found.index < position { break }
+                    if rules[position].matches(&values, checks: &checks) {
+                        found = rules[position]
+                        break
+                    }
                 }
-            }
+                return found?.index
+            }.map { rules[$0] }
         }
         guard let rule else { return LinkDecision(outcome: .noMatch, trace: trace ?? []) }
         return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
