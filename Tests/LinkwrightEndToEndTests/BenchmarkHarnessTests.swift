@@ -50,7 +50,8 @@ import Testing
             in: RepositoryPaths.root)
         #expect(result.status == 0, "\(result)")
         for figure in [
-            "linkwright --version", "build, size smoke", "match prefix-heavy, 100 rules, per URL",
+            "linkwright --version", "build, size smoke", "build, size smoke, against writing its output",
+            "match prefix-heavy, 100 rules, per URL",
             "check --against HEAD~1", "check, 29 vs 1 commit back (29 commits of changes)",
             "check, 29 vs 1 commit back (one change)", "changelog, 5 tags", "changelog, 29 tags (every commit)",
             "changelog cost, 29 vs 5 tags",
