@@ -32,7 +32,7 @@ struct DecisionList: Sendable {
     private let madeFromRules = MadeFromRules()
 
     private final class MadeFromRules: Sendable {
-        let prefixIndex = LockedValue<[(preparation: Preparation, trie: PrefixTrie)]?>(nil)
+        let prefixIndex = LockedValue<[(preparation: Preparation, index: PrefixIndex)]?>(nil)
         let distinctions = LockedValue<ProofViews.RulesDistinctions?>(nil)
     }
 
@@ -66,22 +66,22 @@ struct DecisionList: Sendable {
         ruleKeys = HashedKey(rules.map(\.key))
     }
 
-    /// The literal text every path a rule accepts starts with (prepared, per preparation), in a
-    /// trie: the rules that may match a URL are those whose prefix its path starts with.
-    var prefixIndex: [(preparation: Preparation, trie: PrefixTrie)] {
+    /// The literal text every path a rule accepts starts with (prepared, per preparation),
+    /// indexed: the rules that may match a URL are those whose prefix its path starts with.
+    var prefixIndex: [(preparation: Preparation, index: PrefixIndex)] {
         madeFromRules.prefixIndex.withLock { made in
             if let made { return made }
-            var tries: [Preparation: PrefixTrie] = [:]
+            var entries: [Preparation: [(rule: Int, prefix: [Unicode.Scalar])]] = [:]
             let anything = Preparation(PatternOptions())
             for (index, rule) in rules.enumerated() {
                 // A rule testing its query or fragment may match whatever the path; one testing
                 // its path only, within its block's scopes, by its pattern or else by its scopes.
                 let pattern =
                     rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
-                tries[pattern?.preparation ?? anything, default: PrefixTrie()].insert(
-                    index, prefix: (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? [])
+                entries[pattern?.preparation ?? anything, default: []].append(
+                    (index, (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? []))
             }
-            made = tries.map { ($0.key, $0.value) }
+            made = entries.map { ($0.key, PrefixIndex($0.value)) }
             return made!
         }
     }
