@@ -30,6 +30,10 @@ final class RevisionReader {
     private var cache: [String: RevisionContent] = [:]
     /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
     private(set) var keys: [String: String] = [:]
+    /// What the revisions read since `forgetContents` share (each file's reading, compiled
+    /// association files): consecutive revisions of a fleet's contract change a few domains,
+    /// and the others' files are read and compiled once.
+    private var reuse = PolicySnapshot.Reuse()
 
     init(source: Source, terminal: Terminal) {
         self.source = source
@@ -116,6 +120,7 @@ final class RevisionReader {
     func forgetContents(except commits: [GitCommit]) {
         let kept = Set(commits.compactMap { keys[$0.id] })
         cache = cache.filter { kept.contains($0.key) }
+        reuse = PolicySnapshot.Reuse()
     }
 
     /// A revision as read: its contract known (cached, or absent), or files to compile under
@@ -134,7 +139,8 @@ final class RevisionReader {
             keys[commit.id] = treeID
             if let cached = cache[treeID] { return .known(cached) }
             let files = try read(tree, at: commit.shortID)
-            return .uncompiled(key: treeID) { Self.compile(files) }
+            let reuse = reuse
+            return .uncompiled(key: treeID) { Self.compile(files, reusing: reuse) }
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             var key = ""
@@ -199,9 +205,11 @@ final class RevisionReader {
         }
     }
 
-    private static func compile(_ files: [SourceFile]) -> RevisionContent {
+    private static func compile(
+        _ files: [SourceFile], reusing reuse: PolicySnapshot.Reuse = PolicySnapshot.Reuse()
+    ) -> RevisionContent {
         guard !files.isEmpty else { return .absent("no configuration") }
-        let (snapshot, diagnostics) = PolicySnapshot.make(files)
+        let (snapshot, diagnostics) = PolicySnapshot.make(files, reusing: reuse)
         guard let snapshot else {
             let errors = diagnostics.filter { $0.severity == .error }
             return .unusable(

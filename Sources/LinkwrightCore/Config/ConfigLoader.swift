@@ -9,12 +9,30 @@ public struct ConfigLoader: Sendable {
         (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !name.hasPrefix(".")
     }
 
+    /// What each file gave on its own, by path and bytes, for loads that share it: the
+    /// revisions a changelog reads of a fleet's contract change a few files each, and the
+    /// others are parsed and decoded once. For loaders with the same parser settings.
+    public final class Readings: Sendable {
+        fileprivate let known = LockedValue([SourceFile: FileReading]())
+
+        public init() {}
+    }
+
     /// The configuration, or `nil` when an error makes it unusable; warnings come either way.
-    public func load(_ files: [SourceFile]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+    /// Files read before into `readings` are taken from there.
+    public func load(_ files: [SourceFile], reusing readings: Readings? = nil) -> (
+        configuration: Configuration?, diagnostics: [Diagnostic]
+    ) {
         // Each file is parsed and decoded on its own, on every core at once (parsing and
         // decoding are most of loading a large configuration); what depends on other files
         // comes after, in file order, so the result never depends on which finished first.
-        let readings = files.parallelMap { read($0) }
+        let readings = files.parallelMap { file in
+            guard let readings else { return read(file) }
+            if let known = readings.known.withLock({ $0[file] }) { return known }
+            let reading = read(file)
+            readings.known.withLock { $0[file] = reading }
+            return reading
+        }
         var diagnostics = DiagnosticBag()
         var environments: [Environment] = []
         var domains: [Domain] = []
@@ -62,7 +80,7 @@ public struct ConfigLoader: Sendable {
     }
 
     /// What one file gives on its own, before the files are put together.
-    private struct FileReading: Sendable {
+    fileprivate struct FileReading: Sendable {
         /// Reported whatever the other files hold.
         var diagnostics: [Diagnostic]
         var outcome: Outcome

@@ -32,13 +32,13 @@ public struct SourceEntry: Sendable, Equatable {
 }
 
 /// One configuration file, read into memory.
-public struct SourceFile: Sendable, Equatable {
+public struct SourceFile: Sendable, Hashable {
     public var path: String
     public var bytes: [UInt8]
     /// Set when the entry was not read: the loader reports why instead of loading it.
     public var refusal: Refusal?
 
-    public enum Refusal: Sendable, Equatable {
+    public enum Refusal: Sendable, Hashable {
         /// Not a regular file; the description says what it is ("a symbolic link").
         case notRegularFile(String)
         /// Larger than the tree reads (`limit` bytes), found out without reading it whole.

@@ -530,15 +530,27 @@ public enum BehaviourDiff {
             return { _ in true }
         }
         // Compared as documents, which render to the files: equal documents serve equal files
-        // (and unequal ones, say rules that only moved lines, are merely proven again).
-        func files(_ environment: CompiledEnvironment) -> [String: ServedFiles] {
-            Dictionary(
-                environment.sites.map { ($0.fileHost.name, ServedFiles(aasa: $0.aasa, assetLinks: $0.assetLinks)) },
-                uniquingKeysWith: { first, _ in first })
+        // (and unequal ones, say rules that only moved lines, are merely proven again). Every
+        // site of a domain carries the same files in an environment (`CompiledSite.domain`), so
+        // each pair of domains serving a host is compared once, not each of its thousands of
+        // hosts.
+        func sites(_ environment: CompiledEnvironment) -> [String: CompiledSite] {
+            Dictionary(environment.sites.map { ($0.fileHost.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        let old = files(before)
-        let new = files(after)
-        let changed = Set(Set(old.keys).union(new.keys).filter { old[$0] != new[$0] })
+        let old = sites(before)
+        let new = sites(after)
+        var sameFiles: [[String?]: Bool] = [:]
+        let changed = Set(
+            Set(old.keys).union(new.keys).filter { host in
+                let (oldSite, newSite) = (old[host], new[host])
+                let domains = [oldSite?.domain, newSite?.domain]
+                if let known = sameFiles[domains] { return !known }
+                let same =
+                    oldSite.map { ServedFiles(aasa: $0.aasa, assetLinks: $0.assetLinks) }
+                    == newSite.map { ServedFiles(aasa: $0.aasa, assetLinks: $0.assetLinks) }
+                sameFiles[domains] = same
+                return !same
+            })
         return { host in
             if changedFilters.contains(where: { $0 == host || HostPattern.androidFilter($0.name, matches: host.name) })
             {

@@ -43,14 +43,26 @@ public final class EnvironmentEvaluator: Sendable {
         self.init(environment, androidRelease: androidRelease, platforms: platforms, sharing: &files)
     }
 
-    /// Apple's files compiled so far for other environments, by what they compile
+    /// Files compiled so far for other environments or revisions. Apple's by what they compile
     /// (`CompiledAASA.rulesKey`): the environments of a domain usually serve the same rules to
     /// differently named apps, so each environment after the first takes them with its app IDs.
+    /// Android's by document and release: a revision of a fleet's contract serves the files of
+    /// every domain it did not change again.
     struct CompiledFiles {
         fileprivate var aasa: [HashedKey<AppLinksSection>?: CompiledAASA] = [:]
+        fileprivate var assetLinks: [AssetLinksKey: CompiledAssetLinks] = [:]
+
+        /// An asset links document as one release reads it.
+        fileprivate struct AssetLinksKey: Hashable {
+            var document: HashedKey<AssetLinksDocument>
+            var release: AndroidRelease
+        }
 
         /// Keeps the files of `other` too.
-        mutating func add(_ other: CompiledFiles) { aasa.merge(other.aasa) { kept, _ in kept } }
+        mutating func add(_ other: CompiledFiles) {
+            aasa.merge(other.aasa) { kept, _ in kept }
+            assetLinks.merge(other.assetLinks) { kept, _ in kept }
+        }
     }
 
     /// `init`, taking Apple's files already compiled in `files` and adding those it compiles.
@@ -97,7 +109,8 @@ public final class EnvironmentEvaluator: Sendable {
         self.androidRelease = androidRelease
         let assetLinks: [String: CompiledAssetLinks]
         (assetLinks, assetLinksDocuments) =
-            platforms.contains(.android) ? Self.assetLinks(of: environment, release: androidRelease) : ([:], [:])
+            platforms.contains(.android)
+            ? Self.assetLinks(of: environment, release: androidRelease, sharing: &files) : ([:], [:])
         assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
         iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
         exactFilters = environment.androidApps.map { app in
@@ -115,17 +128,30 @@ public final class EnvironmentEvaluator: Sendable {
     }
 
     /// The same environment with Android's dynamic rules read as `release` reads them: the asset
-    /// links are read again once per domain, sharing their compiled patterns; everything else is
-    /// shared.
+    /// links are read again once per domain, sharing their compiled patterns, or taken from
+    /// `files` where read before; everything else is shared.
     public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
+        var files = CompiledFiles()
+        return reading(androidRelease: release, sharing: &files)
+    }
+
+    func reading(androidRelease release: AndroidRelease, sharing files: inout CompiledFiles) -> EnvironmentEvaluator {
         guard platforms.contains(.android) else { return self }
         var byDomain: [String: CompiledAssetLinks] = [:]
         var assetLinks: [String: CompiledAssetLinks] = [:]
         for site in environment.sites {
-            guard let compiled = compiledAssetLinks(fileHost: site.fileHost.name) else { continue }
-            let read = byDomain[site.domain] ?? compiled.reading(release)
+            let host = site.fileHost.name
+            guard let compiled = compiledAssetLinks(fileHost: host), let document = assetLinksDocuments[host] else {
+                continue
+            }
+            var read = byDomain[site.domain]
+            if read == nil {
+                let key = CompiledFiles.AssetLinksKey(document: HashedKey(document), release: release)
+                read = files.assetLinks[key] ?? compiled.reading(release)
+                files.assetLinks[key] = read
+            }
             byDomain[site.domain] = read
-            assetLinks[site.fileHost.name] = read
+            assetLinks[host] = read
         }
         return EnvironmentEvaluator(self, assetLinks: assetLinks, androidRelease: release)
     }
@@ -157,24 +183,31 @@ public final class EnvironmentEvaluator: Sendable {
     }
 
     /// Each host's asset links as `release` reads them, compiled once per domain: every host of
-    /// a domain serves the same file in one environment.
-    private static func assetLinks(of environment: CompiledEnvironment, release: AndroidRelease)
-        -> (compiled: [String: CompiledAssetLinks], documents: [String: AssetLinksDocument])
-    {
+    /// a domain serves the same file in one environment, taken from `files` where compiled
+    /// before, and added to it otherwise.
+    private static func assetLinks(
+        of environment: CompiledEnvironment, release: AndroidRelease, sharing files: inout CompiledFiles
+    ) -> (compiled: [String: CompiledAssetLinks], documents: [String: AssetLinksDocument]) {
         var byHost: [String: CompiledAssetLinks] = [:]
         var documents: [String: AssetLinksDocument] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
-        // domains' files are compiled on every core.
-        var toCompile: [AssetLinksDocument] = []
+        // domains' files not compiled before are compiled on every core.
+        var domainFiles: [(document: AssetLinksDocument, key: CompiledFiles.AssetLinksKey)] = []
         var position: [String: Int] = [:]
         for site in environment.sites where site.assetLinks != nil && position[site.domain] == nil {
-            position[site.domain] = toCompile.count
-            toCompile.append(site.assetLinks!)
+            position[site.domain] = domainFiles.count
+            domainFiles.append((site.assetLinks!, .init(document: HashedKey(site.assetLinks!), release: release)))
         }
-        let compiled = toCompile.parallelMap { CompiledAssetLinks($0, release: release) }
+        let toCompile = domainFiles.indices.filter { files.assetLinks[domainFiles[$0].key] == nil }
+        let domainDocuments = domainFiles.map(\.document)
+        let newlyCompiled = toCompile.parallelMap { CompiledAssetLinks(domainDocuments[$0], release: release) }
+        for (index, file) in zip(toCompile, newlyCompiled) { files.assetLinks[domainFiles[index].key] = file }
+        let compiled = domainFiles.map { files.assetLinks[$0.key] }
         for site in environment.sites where site.assetLinks != nil {
             let domain = position[site.domain]!
-            (byHost[site.fileHost.name], documents[site.fileHost.name]) = (compiled[domain], toCompile[domain])
+            (byHost[site.fileHost.name], documents[site.fileHost.name]) = (
+                compiled[domain]!, domainFiles[domain].document
+            )
         }
         return (byHost, documents)
     }

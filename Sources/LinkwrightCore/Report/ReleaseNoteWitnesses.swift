@@ -9,6 +9,8 @@ public enum ReleaseNoteWitnesses {
         let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         // The rules' URLs, once per environment and host: a release changes many URLs of one host.
         var books: [String: RuleURLBook] = [:]
+        // Each environment's sites by host, found once: a fleet has thousands.
+        var lookups: [String: (before: SiteLookup, after: SiteLookup)] = [:]
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
                 case .success(let host) = Host.parse(configured),
@@ -19,9 +21,12 @@ public enum ReleaseNoteWitnesses {
             let evaluators = (old: old, new: new)
             let concrete = URLSamples.host(for: host)
             let key = change.environment + "\u{1}" + concrete
+            let lookup = lookups[change.environment] ?? (SiteLookup(before), SiteLookup(after))
+            lookups[change.environment] = lookup
             let book =
                 books[key]
-                ?? RuleURLBook([after.site(serving: concrete), before.site(serving: concrete)].compactMap { $0 })
+                ?? RuleURLBook(
+                    [lookup.after.site(serving: concrete), lookup.before.site(serving: concrete)].compactMap { $0 })
             books[key] = book
             let readable = book.first(from: change.location) { written -> LinkURL? in
                 guard let url = LinkURL(written)?.on(host: concrete) else { return nil }

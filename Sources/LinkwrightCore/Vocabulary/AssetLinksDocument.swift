@@ -1,6 +1,6 @@
 /// An `assetlinks.json` statement list
 /// (https://developers.google.com/digital-asset-links/v1/statements).
-public struct AssetLinksDocument: Sendable, Equatable {
+public struct AssetLinksDocument: Sendable, Hashable {
     public var statements: [AssetStatement]
     /// `{"include": "https://…"}` elements, which delegate to another statement list
     /// (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
@@ -18,7 +18,7 @@ public struct AssetLinksDocument: Sendable, Equatable {
 }
 
 /// An `include` element of a statement list: the URL of another statement list.
-public struct AssetInclude: Sendable, Equatable {
+public struct AssetInclude: Sendable, Hashable {
     public var url: String
     public var origin: SourceLocation?
 
@@ -28,7 +28,7 @@ public struct AssetInclude: Sendable, Equatable {
     }
 }
 
-public struct AssetStatement: Sendable, Equatable {
+public struct AssetStatement: Sendable, Hashable {
     public static let handleAllURLs = "delegate_permission/common.handle_all_urls"
     public static let getLoginCreds = "delegate_permission/common.get_login_creds"
 
@@ -63,7 +63,7 @@ public struct AssetStatement: Sendable, Equatable {
     }
 }
 
-public enum AssetTarget: Sendable, Equatable {
+public enum AssetTarget: Sendable, Hashable {
     case androidApp(package: String, fingerprints: [String])
     case web(site: String)
 

@@ -12,9 +12,11 @@ public struct PolicySnapshot: Sendable {
     /// one before and the one after it with the same lists. Their rules are immutable, so
     /// threads share them.
     private let decisionLists = LockedValue<[AndroidRelease: [DecisionList.ListKey: DecisionList]]>([:])
-    /// Apple's files compiled for the environments made so far, which later environments
-    /// serving the same rules to other app IDs take (`EnvironmentEvaluator.CompiledFiles`).
-    private let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
+    /// The files compiled for the evaluators made so far, which later environments serving the
+    /// same rules take (`EnvironmentEvaluator.CompiledFiles`), and so do other snapshots made
+    /// with the same `Reuse`: a changelog's revisions of a fleet's contract change a few
+    /// domains each.
+    private let reuse: Reuse
     /// The routes rules name, for the newest release's lists.
     private let routeLabels: RouteLabels
     /// Each environment's rule sequences (`StructuralDiff`) made so far: a changelog diffs each
@@ -26,10 +28,14 @@ public struct PolicySnapshot: Sendable {
         var release: AndroidRelease
     }
 
-    public init(configuration: Configuration, compiled: CompiledConfiguration, diagnostics: [Diagnostic]) {
+    public init(
+        configuration: Configuration, compiled: CompiledConfiguration, diagnostics: [Diagnostic],
+        reusing reuse: Reuse = Reuse()
+    ) {
         self.configuration = configuration
         self.compiled = compiled
         self.diagnostics = diagnostics
+        self.reuse = reuse
         routeLabels = RouteLabels(configuration)
     }
 
@@ -40,15 +46,15 @@ public struct PolicySnapshot: Sendable {
         let key = EvaluatorKey(environment: name, release: release)
         if let made = evaluators.withLock({ $0[key] }) { return made }
         let made: EnvironmentEvaluator
+        // Made outside the lock; two evaluators made at once may both compile a file.
+        var files = reuse.compiledFiles.withLock { $0 }
         if release != .latest, let latest = evaluator(name) {
-            made = latest.reading(androidRelease: release)
+            made = latest.reading(androidRelease: release, sharing: &files)
         } else {
             guard let environment = compiled.environments.first(where: { $0.name == name }) else { return nil }
-            // Compiled outside the lock; two environments made at once may both compile a file.
-            var files = compiledFiles.withLock { $0 }
             made = EnvironmentEvaluator(environment, androidRelease: release, sharing: &files)
-            compiledFiles.withLock { $0.add(files) }
         }
+        reuse.compiledFiles.withLock { $0.add(files) }
         // Two threads may make the same one; the first kept is the one everyone uses next.
         return evaluators.withLock { cache in
             if let first = cache[key] { return first }
@@ -87,21 +93,37 @@ public struct PolicySnapshot: Sendable {
 
     /// Drops the evaluators, decision lists and rule sequences made so far, in every copy: a
     /// caller done comparing the snapshot keeps memory to what it still compares (a changelog
-    /// holds every revision's snapshot).
+    /// holds every revision's snapshot). The compiled files stay in the snapshot's `Reuse`,
+    /// which other snapshots may share, until the last snapshot sharing it goes.
     public func forgetEvaluators() {
         evaluators.withLock { $0 = [:] }
         decisionLists.withLock { $0 = [:] }
-        compiledFiles.withLock { $0 = EnvironmentEvaluator.CompiledFiles() }
         ruleSequenceMemo.withLock { $0 = [:] }
     }
 
-    /// Loads and compiles `files`; `nil` with the errors when they do not compile.
-    public static func make(_ files: [SourceFile]) -> (snapshot: PolicySnapshot?, diagnostics: [Diagnostic]) {
-        let (configuration, loadDiagnostics) = ConfigLoader().load(files)
+    /// What snapshots made with the same `Reuse` share: each configuration file's reading
+    /// (`ConfigLoader.Readings`) and the association files their evaluators compiled
+    /// (`EnvironmentEvaluator.CompiledFiles`).
+    public final class Reuse: Sendable {
+        fileprivate let readings = ConfigLoader.Readings()
+        fileprivate let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
+
+        public init() {}
+    }
+
+    /// Loads and compiles `files`; `nil` with the errors when they do not compile. Files read
+    /// and association files compiled for other snapshots made with `reuse` are taken from it.
+    public static func make(_ files: [SourceFile], reusing reuse: Reuse = Reuse()) -> (
+        snapshot: PolicySnapshot?, diagnostics: [Diagnostic]
+    ) {
+        let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings)
         guard let configuration else { return (nil, loadDiagnostics) }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        return (PolicySnapshot(configuration: configuration, compiled: compiled, diagnostics: diagnostics), diagnostics)
+        return (
+            PolicySnapshot(configuration: configuration, compiled: compiled, diagnostics: diagnostics, reusing: reuse),
+            diagnostics
+        )
     }
 }

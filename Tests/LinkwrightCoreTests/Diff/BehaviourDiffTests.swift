@@ -66,6 +66,20 @@ import Testing
         #expect(changes.contains { $0.platform == .android && $0.host == "blog.example" })
     }
 
+    /// Files are compared once per pair of domains serving a host: a host bound to another
+    /// domain counts, while the hosts of both domains whose files stayed do not.
+    @Test func aHostBoundToAnotherDomainCounts() throws {
+        let base = try production(try snapshot(shop: "      - path: /products/*\n"))
+        var head = base
+        let shop = try #require(head.sites.firstIndex { $0.domain == "shop" })
+        let blog = try #require(head.sites.firstIndex { $0.domain == "blog" })
+        (head.sites[blog].domain, head.sites[blog].aasa) = ("shop", head.sites[shop].aasa)
+        let affected = BehaviourDiff.affectedHosts(base, head)
+        #expect(affected(try host("blog.example")))
+        #expect(!affected(try host("shop.example")))
+        #expect(!affected(try host("*.shop.example")))
+    }
+
     @Test func changedClaimsMakeEveryHostCount() throws {
         let base = try production(try snapshot(shop: "      - path: /products/*\n"))
         var head = base

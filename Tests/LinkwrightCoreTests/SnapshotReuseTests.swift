@@ -1,0 +1,67 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// Snapshots made with one `PolicySnapshot.Reuse` read each unchanged file and compile each
+/// unchanged association file once; what a revision changed is read and compiled anew, so they
+/// decide and compare exactly as snapshots made alone.
+@Suite struct SnapshotReuseTests {
+    /// Production serves the shop to iOS and Android; `shop` is its rule list. A `?*` rule is
+    /// read otherwise by the first Android 15 parser, so that release's reading counts too.
+    static func files(shop: String) -> [SourceFile] {
+        RuleExampleConfiguration.files.merging(
+            [
+                "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n" + shop
+                    + "emit:\n  android_dynamic_rules: true\n"
+            ]
+        ) { $1 }
+        .sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
+    }
+
+    static let revisions = [
+        files(shop: "      - path: /products/*\n"),
+        files(shop: "      - path: /sale/?*x\n      - path: /products/*\n"),
+        files(shop: "      - path: /products/*\n      - path: /deals/*\n"),
+    ]
+
+    @Test func snapshotsSharingReuseDecideAndCompareAsSnapshotsMadeAlone() throws {
+        let reuse = PolicySnapshot.Reuse()
+        let shared = try Self.revisions.map { try #require(PolicySnapshot.make($0, reusing: reuse).snapshot) }
+        let alone = try Self.revisions.map { try #require(PolicySnapshot.make($0).snapshot) }
+        for (before, after) in [(0, 1), (1, 2), (0, 2)] {
+            let changes = BehaviourDiff.changes(base: shared[before], head: shared[after])
+            #expect(!changes.isEmpty)
+            #expect(changes == BehaviourDiff.changes(base: alone[before], head: alone[after]))
+        }
+        for (shared, alone) in zip(shared, alone) {
+            for release in AndroidRelease.allCases {
+                let one = try #require(shared.evaluator("production", androidRelease: release))
+                let other = try #require(alone.evaluator("production", androidRelease: release))
+                for path in ["/sale/1x", "/sale/x", "/products/1", "/deals/1", "/other"] {
+                    let url = try #require(LinkURL("https://shop.example" + path))
+                    for platform in Platform.allCases {
+                        let decided = one.verdicts(for: url, platform: platform).map { [$0.identity, "\($0.opens)"] }
+                        #expect(
+                            decided
+                                == other.verdicts(for: url, platform: platform).map { [$0.identity, "\($0.opens)"] })
+                    }
+                }
+            }
+        }
+    }
+
+    /// A file's reading is reused for the same path and bytes only, its diagnostics with it.
+    @Test func readingsAreReusedForTheSamePathAndBytesOnly() {
+        let readings = ConfigLoader.Readings()
+        let broken = Self.files(shop: "      - path: [\n")
+        for files in [broken, Self.revisions[1], broken, Self.revisions[2]] {
+            let reused = ConfigLoader().load(files, reusing: readings)
+            let fresh = ConfigLoader().load(files)
+            #expect(reused.diagnostics == fresh.diagnostics)
+            #expect(
+                reused.configuration?.domains.map { $0.applinks.map(\.rules.count) }
+                    == fresh.configuration?.domains.map { $0.applinks.map(\.rules.count) })
+        }
+        #expect(ConfigLoader().load(broken, reusing: readings).diagnostics.contains { $0.severity == .error })
+    }
+}
