@@ -309,6 +309,27 @@ struct BenchmarkRun {
             ]
         }
 
+        // A fleet's history: each tag changes a few of many domains, so the revisions share
+        // most files (the shape `PolicySnapshot.Reuse` serves). No goal: it shows what a
+        // changelog of a large contract costs a pair of tags.
+        if parts.contains(.history) {
+            let fleetSize = smoke ? ScaleGenerator.Size.smoke : .l
+            let (fleetCommits, fleetTags) = smoke ? (10, 3) : (50, 10)
+            let fleet = work.appendingPathComponent("history-fleet")
+            try HistoryBuilder.build(
+                size: fleetSize, commits: fleetCommits, tags: fleetTags, seed: options.seed, at: fleet)
+            let changelog = try measure([linkwright, "changelog", "--format", "json"], in: fleet, runs: 1)
+            let domainCount = fleetSize.domains == 1 ? "1 domain" : "\(fleetSize.domains) domains"
+            let log = try measure(
+                ["git", "log", "-p", "v1.1..v1.\(fleetTags)", "--", "environments", "domains", "policies"], in: fleet)
+            rows.append(
+                Row(
+                    figure:
+                        "changelog, \(fleetTags) tags, size \(fleetSize.name) history (\(domainCount))",
+                    seconds: changelog.seconds, peakKilobytes: changelog.peakKilobytes, baseline: "git log -p",
+                    baselineSeconds: log.seconds, ratio: changelog.seconds / log.seconds, goal: "", met: nil))
+        }
+
         // verify of a fleet against curl --parallel fetching the same URLs.
         if parts.contains(.fleet) {
             let fleet = FleetBenchmark(
