@@ -30,9 +30,10 @@ final class RevisionReader {
     private var cache: [String: RevisionContent] = [:]
     /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
     private(set) var keys: [String: String] = [:]
-    /// What the revisions read since `forgetContents` share (each file's reading, compiled
-    /// association files): consecutive revisions of a fleet's contract change a few domains,
-    /// and the others' files are read and compiled once.
+    /// What the revisions read since `forgetContents` share (each file's reading while they
+    /// are read, the association files their evaluators compile while a snapshot reads them):
+    /// consecutive revisions of a fleet's contract change a few domains, and the others' files
+    /// are read and compiled once.
     private var reuse = PolicySnapshot.Reuse()
 
     init(source: Source, terminal: Terminal) {
@@ -107,6 +108,7 @@ final class RevisionReader {
         }
         let toCompile = compilers
         for (key, content) in zip(uncompiled, uncompiled.parallelMap { toCompile[$0]!() }) { cache[key] = content }
+        reuse.forgetReadings()
         return reads.map { read in
             switch read {
             case .known(let content): content

@@ -50,6 +50,29 @@ import Testing
         }
     }
 
+    /// A compiled file is kept while a snapshot whose evaluators read it has not forgotten
+    /// them, so sharing costs no memory past the snapshots in use.
+    @Test func compiledFilesAreKeptWhileASnapshotReadsThem() throws {
+        let reuse = PolicySnapshot.Reuse()
+        let snapshots = try Self.revisions.prefix(2).map {
+            try #require(PolicySnapshot.make($0, reusing: reuse).snapshot)
+        }
+        for snapshot in snapshots {
+            for release in AndroidRelease.allCases { _ = snapshot.evaluator("production", androidRelease: release) }
+        }
+        let kept = reuse.compiledFiles.withLock { $0.count }
+        #expect(kept > 0)
+        snapshots[0].forgetEvaluators()
+        let afterFirst = reuse.compiledFiles.withLock { $0.count }
+        #expect(afterFirst > 0 && afterFirst < kept, "the second still reads its files and the first's unchanged ones")
+        let url = try #require(LinkURL("https://shop.example/sale/1x"))
+        let evaluator = try #require(snapshots[1].evaluator("production"))
+        let opened = evaluator.verdicts(for: url, platform: .android).contains { $0.opens }
+        #expect(opened)
+        snapshots[1].forgetEvaluators()
+        #expect(reuse.compiledFiles.withLock { $0.count } == 0)
+    }
+
     /// A file's reading is reused for the same path and bytes only, its diagnostics with it.
     @Test func readingsAreReusedForTheSamePathAndBytesOnly() {
         let readings = ConfigLoader.Readings()

@@ -48,9 +48,17 @@ public final class EnvironmentEvaluator: Sendable {
     /// differently named apps, so each environment after the first takes them with its app IDs.
     /// Android's by document and release: a revision of a fleet's contract serves the files of
     /// every domain it did not change again.
+    ///
+    /// Shared by several snapshots (`PolicySnapshot.Reuse`), a file is kept while a snapshot
+    /// whose evaluators read it keeps them: each snapshot counts once per file it read (`add`)
+    /// and is discounted when it forgets its evaluators (`release`).
     struct CompiledFiles {
         fileprivate var aasa: [HashedKey<AppLinksSection>?: CompiledAASA] = [:]
         fileprivate var assetLinks: [AssetLinksKey: CompiledAssetLinks] = [:]
+        /// The files read since `beginReading`.
+        private(set) var read = Keys()
+        /// How many snapshots read each file.
+        private var readers: [Keys.Key: Int] = [:]
 
         /// An asset links document as one release reads it.
         fileprivate struct AssetLinksKey: Hashable {
@@ -58,10 +66,60 @@ public final class EnvironmentEvaluator: Sendable {
             var release: AndroidRelease
         }
 
-        /// Keeps the files of `other` too.
-        mutating func add(_ other: CompiledFiles) {
-            aasa.merge(other.aasa) { kept, _ in kept }
-            assetLinks.merge(other.assetLinks) { kept, _ in kept }
+        /// Names of compiled files.
+        struct Keys {
+            fileprivate enum Key: Hashable {
+                case aasa(HashedKey<AppLinksSection>?)
+                case assetLinks(AssetLinksKey)
+            }
+
+            fileprivate var keys: Set<Key> = []
+
+            /// Those not in `other`.
+            func subtracting(_ other: Keys) -> Keys { Keys(keys: keys.subtracting(other.keys)) }
+            mutating func formUnion(_ other: Keys) { keys.formUnion(other.keys) }
+        }
+
+        mutating func beginReading() { read = Keys() }
+
+        /// How many compiled files are kept.
+        var count: Int { aasa.count + assetLinks.count }
+
+        fileprivate mutating func aasa(_ key: HashedKey<AppLinksSection>?) -> CompiledAASA? {
+            read.keys.insert(.aasa(key))
+            return aasa[key]
+        }
+
+        fileprivate mutating func assetLinks(_ key: AssetLinksKey) -> CompiledAssetLinks? {
+            read.keys.insert(.assetLinks(key))
+            return assetLinks[key]
+        }
+
+        /// Adds the files `other` read, and counts one more snapshot reading those of `readers`.
+        mutating func add(_ other: CompiledFiles, readers: Keys = Keys()) {
+            for key in other.read.keys {
+                switch key {
+                case .aasa(let name): aasa[name] = aasa[name] ?? other.aasa[name]
+                case .assetLinks(let name): assetLinks[name] = assetLinks[name] ?? other.assetLinks[name]
+                }
+            }
+            for key in readers.keys { self.readers[key, default: 0] += 1 }
+        }
+
+        /// Counts one snapshot fewer reading `keys`, and drops the files no snapshot reads.
+        mutating func release(_ keys: Keys) {
+            for key in keys.keys {
+                guard let count = readers[key] else { continue }
+                guard count <= 1 else {
+                    readers[key] = count - 1
+                    continue
+                }
+                readers[key] = nil
+                switch key {
+                case .aasa(let name): aasa[name] = nil
+                case .assetLinks(let name): assetLinks[name] = nil
+                }
+            }
         }
     }
 
@@ -90,7 +148,7 @@ public final class EnvironmentEvaluator: Sendable {
         for site in appleSites where keyOfDomain[site.domain] == nil {
             let key = CompiledAASA.rulesKey(site.aasa!)
             keyOfDomain[site.domain] = key
-            guard files.aasa[key] == nil, keysToCompile.insert(key).inserted else { continue }
+            guard files.aasa(key) == nil, keysToCompile.insert(key).inserted else { continue }
             toCompile.append((key, site.aasa!))
         }
         let newlyCompiled = toCompile.parallelMap { CompiledAASA($0.document) }
@@ -147,7 +205,7 @@ public final class EnvironmentEvaluator: Sendable {
             var read = byDomain[site.domain]
             if read == nil {
                 let key = CompiledFiles.AssetLinksKey(document: HashedKey(document), release: release)
-                read = files.assetLinks[key] ?? compiled.reading(release)
+                read = files.assetLinks(key) ?? compiled.reading(release)
                 files.assetLinks[key] = read
             }
             byDomain[site.domain] = read
@@ -198,7 +256,7 @@ public final class EnvironmentEvaluator: Sendable {
             position[site.domain] = domainFiles.count
             domainFiles.append((site.assetLinks!, .init(document: HashedKey(site.assetLinks!), release: release)))
         }
-        let toCompile = domainFiles.indices.filter { files.assetLinks[domainFiles[$0].key] == nil }
+        let toCompile = domainFiles.indices.filter { files.assetLinks(domainFiles[$0].key) == nil }
         let domainDocuments = domainFiles.map(\.document)
         let newlyCompiled = toCompile.parallelMap { CompiledAssetLinks(domainDocuments[$0], release: release) }
         for (index, file) in zip(toCompile, newlyCompiled) { files.assetLinks[domainFiles[index].key] = file }

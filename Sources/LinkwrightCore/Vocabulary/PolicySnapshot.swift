@@ -17,6 +17,9 @@ public struct PolicySnapshot: Sendable {
     /// with the same `Reuse`: a changelog's revisions of a fleet's contract change a few
     /// domains each.
     private let reuse: Reuse
+    /// The compiled files this snapshot's evaluators read, which `reuse` keeps for it until
+    /// `forgetEvaluators`.
+    private let filesRead = LockedValue(EnvironmentEvaluator.CompiledFiles.Keys())
     /// The routes rules name, for the newest release's lists.
     private let routeLabels: RouteLabels
     /// Each environment's rule sequences (`StructuralDiff`) made so far: a changelog diffs each
@@ -46,15 +49,22 @@ public struct PolicySnapshot: Sendable {
         let key = EvaluatorKey(environment: name, release: release)
         if let made = evaluators.withLock({ $0[key] }) { return made }
         let made: EnvironmentEvaluator
+        let latest = release != .latest ? evaluator(name) : nil
         // Made outside the lock; two evaluators made at once may both compile a file.
         var files = reuse.compiledFiles.withLock { $0 }
-        if release != .latest, let latest = evaluator(name) {
+        files.beginReading()
+        if let latest {
             made = latest.reading(androidRelease: release, sharing: &files)
         } else {
             guard let environment = compiled.environments.first(where: { $0.name == name }) else { return nil }
             made = EnvironmentEvaluator(environment, androidRelease: release, sharing: &files)
         }
-        reuse.compiledFiles.withLock { $0.add(files) }
+        let newlyRead = filesRead.withLock { known in
+            let new = files.read.subtracting(known)
+            known.formUnion(new)
+            return new
+        }
+        reuse.compiledFiles.withLock { $0.add(files, readers: newlyRead) }
         // Two threads may make the same one; the first kept is the one everyone uses next.
         return evaluators.withLock { cache in
             if let first = cache[key] { return first }
@@ -93,22 +103,31 @@ public struct PolicySnapshot: Sendable {
 
     /// Drops the evaluators, decision lists and rule sequences made so far, in every copy: a
     /// caller done comparing the snapshot keeps memory to what it still compares (a changelog
-    /// holds every revision's snapshot). The compiled files stay in the snapshot's `Reuse`,
-    /// which other snapshots may share, until the last snapshot sharing it goes.
+    /// holds every revision's snapshot). The compiled files its evaluators read stay in its
+    /// `Reuse` while another snapshot's evaluators read them.
     public func forgetEvaluators() {
         evaluators.withLock { $0 = [:] }
         decisionLists.withLock { $0 = [:] }
         ruleSequenceMemo.withLock { $0 = [:] }
+        let read = filesRead.withLock { read in
+            defer { read = EnvironmentEvaluator.CompiledFiles.Keys() }
+            return read
+        }
+        reuse.compiledFiles.withLock { $0.release(read) }
     }
 
     /// What snapshots made with the same `Reuse` share: each configuration file's reading
     /// (`ConfigLoader.Readings`) and the association files their evaluators compiled
     /// (`EnvironmentEvaluator.CompiledFiles`).
     public final class Reuse: Sendable {
-        fileprivate let readings = ConfigLoader.Readings()
-        fileprivate let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
+        fileprivate let readings = LockedValue(ConfigLoader.Readings())
+        let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
 
         public init() {}
+
+        /// Forgets the files read so far: a changelog reads the revisions it compares at once,
+        /// and their snapshots hold what they need.
+        public func forgetReadings() { readings.withLock { $0 = ConfigLoader.Readings() } }
     }
 
     /// Loads and compiles `files`; `nil` with the errors when they do not compile. Files read
@@ -116,7 +135,7 @@ public struct PolicySnapshot: Sendable {
     public static func make(_ files: [SourceFile], reusing reuse: Reuse = Reuse()) -> (
         snapshot: PolicySnapshot?, diagnostics: [Diagnostic]
     ) {
-        let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings)
+        let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings.withLock { $0 })
         guard let configuration else { return (nil, loadDiagnostics) }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
