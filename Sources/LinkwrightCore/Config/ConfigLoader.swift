@@ -16,6 +16,9 @@ public struct ConfigLoader: Sendable {
         fileprivate let known = LockedValue([SourceFile: FileReading]())
 
         public init() {}
+
+        /// Forgets every reading kept so far.
+        public func forget() { known.withLock { $0 = [:] } }
     }
 
     /// The configuration, or `nil` when an error makes it unusable; warnings come either way.

@@ -188,11 +188,6 @@ public final class EnvironmentEvaluator: Sendable {
     /// The same environment with Android's dynamic rules read as `release` reads them: the asset
     /// links are read again once per domain, sharing their compiled patterns, or taken from
     /// `files` where read before; everything else is shared.
-    public func reading(androidRelease release: AndroidRelease) -> EnvironmentEvaluator {
-        var files = CompiledFiles()
-        return reading(androidRelease: release, sharing: &files)
-    }
-
     func reading(androidRelease release: AndroidRelease, sharing files: inout CompiledFiles) -> EnvironmentEvaluator {
         guard platforms.contains(.android) else { return self }
         var byDomain: [String: CompiledAssetLinks] = [:]
@@ -202,14 +197,12 @@ public final class EnvironmentEvaluator: Sendable {
             guard let compiled = compiledAssetLinks(fileHost: host), let document = assetLinksDocuments[host] else {
                 continue
             }
-            var read = byDomain[site.domain]
-            if read == nil {
+            if byDomain[site.domain] == nil {
                 let key = CompiledFiles.AssetLinksKey(document: HashedKey(document), release: release)
-                read = files.assetLinks(key) ?? compiled.reading(release)
-                files.assetLinks[key] = read
+                byDomain[site.domain] = files.assetLinks(key) ?? compiled.reading(release)
+                files.assetLinks[key] = byDomain[site.domain]
             }
-            byDomain[site.domain] = read
-            assetLinks[host] = read
+            assetLinks[host] = byDomain[site.domain]
         }
         return EnvironmentEvaluator(self, assetLinks: assetLinks, androidRelease: release)
     }

@@ -120,14 +120,14 @@ public struct PolicySnapshot: Sendable {
     /// (`ConfigLoader.Readings`) and the association files their evaluators compiled
     /// (`EnvironmentEvaluator.CompiledFiles`).
     public final class Reuse: Sendable {
-        fileprivate let readings = LockedValue(ConfigLoader.Readings())
+        fileprivate let readings = ConfigLoader.Readings()
         let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
 
         public init() {}
 
         /// Forgets the files read so far: a changelog reads the revisions it compares at once,
         /// and their snapshots hold what they need.
-        public func forgetReadings() { readings.withLock { $0 = ConfigLoader.Readings() } }
+        public func forgetReadings() { readings.forget() }
     }
 
     /// Loads and compiles `files`; `nil` with the errors when they do not compile. Files read
@@ -135,7 +135,7 @@ public struct PolicySnapshot: Sendable {
     public static func make(_ files: [SourceFile], reusing reuse: Reuse = Reuse()) -> (
         snapshot: PolicySnapshot?, diagnostics: [Diagnostic]
     ) {
-        let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings.withLock { $0 })
+        let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings)
         guard let configuration else { return (nil, loadDiagnostics) }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
