@@ -525,6 +525,53 @@ public final class EnvironmentEvaluator: Sendable {
         var android: [[Int: String]]
     }
 
+    /// What decides every path, query and fragment on a host, in terms that compare across
+    /// environments: per app of the platform, in order, its name and each way it may claim a URL
+    /// there (its iOS claim; on Android each intent filter naming the host, in order, with the
+    /// path scopes that accept), with the rules that then decide as `rules` numbers them (nil:
+    /// none, so the app does not open). Hosts of any environments with equal keys decide every
+    /// path alike, through the same deciding rule: `test` decides an expectation once per key.
+    /// The names are those of the apps built for the platform (a usable configuration gives
+    /// every iOS build an app ID: `MISSING_TEAM_ID`), so an expectation naming an app finds it
+    /// built alike too.
+    struct DecidingKey: Hashable {
+        struct App: Hashable {
+            var name: String
+            var ways: [Way]
+        }
+
+        struct Way: Hashable {
+            /// Android: the filter's path scopes; nil on iOS, where a claim covers every path.
+            var scopes: [PathScope]?
+            var rules: Int?
+        }
+
+        var apps: [App]
+    }
+
+    /// The key of hosts with `claims`; `rules` numbers the rules a file gives the app at a
+    /// position (`decidingRules`), nil when it gives none.
+    func decidingKey(_ claims: HostClaims, rules: (_ app: Int, _ file: FileRef) -> Int?) -> DecidingKey {
+        switch claims.platform {
+        case .ios:
+            return DecidingKey(
+                apps: environment.iosApps.indices.map { position in
+                    DecidingKey.App(
+                        name: environment.iosApps[position].name,
+                        ways: claims.ios[position].file.map { [DecidingKey.Way(rules: rules(position, $0))] } ?? [])
+                })
+        case .android:
+            return DecidingKey(
+                apps: environment.androidApps.indices.map { position in
+                    DecidingKey.App(
+                        name: environment.androidApps[position].name,
+                        ways: claims.android[position].map { link in
+                            DecidingKey.Way(scopes: link.filter.scopes, rules: rules(position, link.file))
+                        })
+                })
+        }
+    }
+
     /// The situation of the host both claims were found for.
     func situation(ios: HostClaims, android: HostClaims) -> Situation {
         func domain(_ fileHost: String) -> String { domainByFileHost[fileHost] ?? "" }

@@ -161,10 +161,12 @@ public enum ExpectationRunner {
     /// configuration's domains and of each domain's expectations, keeping what `detail` says.
     ///
     /// Every host of a domain in one situation (`EnvironmentEvaluator.Situation`: the same
-    /// claims, through the same files) decides a path alike, so a path expectation is decided
-    /// once per situation and environment, and its outcome holds for each such host. Each
-    /// file's decision is then made once per distinct rule list (`SharedDecisions`): the
-    /// environments of a domain usually serve the same rules to differently named apps.
+    /// claims, through the same files) decides a path alike, and so do the groups of such hosts
+    /// in other environments whose apps of the same names claim through the same rules
+    /// (`EnvironmentEvaluator.DecidingKey`): a path expectation is observed once per such key,
+    /// and its outcome holds for each host. Each file's decision is made once per distinct rule
+    /// list (`SharedDecisions`): the environments of a domain usually serve the same rules to
+    /// apps of other IDs, or of other names.
     public static func checks(
         _ configuration: Configuration, _ compiled: CompiledConfiguration, keeping detail: Detail
     ) -> (checks: [Check], tally: Tally) {
@@ -193,6 +195,23 @@ public enum ExpectationRunner {
         var shared = SharedDecisions()
         var checks: [Check] = []
         let routes = domain.routesByRule
+        // Groups of any environments deciding every path alike on a platform share a number,
+        // and a path expectation is observed once per number: production, staging and
+        // development usually serve the same rules to apps of the same names.
+        var alikeNumbers: [EnvironmentEvaluator.DecidingKey: Int] = [:]
+        var alikeByGroup: [Platform: [Int?]] = [:]
+        func alike(_ index: Int, on platform: Platform) -> Int {
+            if let known = alikeByGroup[platform]?[index] { return known }
+            let group = groups[index]
+            let evaluator = situations.evaluators[group.environmentIndex]
+            let key = evaluator.decidingKey(group.claims(on: platform)) { app, file in
+                shared.rules((group.environmentIndex, platform, app, file), in: evaluator)
+            }
+            let number = alikeNumbers[key] ?? alikeNumbers.count
+            alikeNumbers[key] = number
+            alikeByGroup[platform, default: Array(repeating: nil, count: groups.count)][index] = number
+            return number
+        }
         for expectation in domain.expectations {
             // Lint reports a URL that does not parse.
             guard let written = LinkURL(expectation.url.value) else { continue }
@@ -221,7 +240,10 @@ public enum ExpectationRunner {
                                 count: places.count))
                     }
                 }
-                for group in groups where Resolution.applies(expectation.environments, to: group.environment) {
+                // The observation of each number of alike groups met so far.
+                var observedAlike: [(number: Int, observed: Observation?)] = []
+                for (index, group) in groups.enumerated()
+                where Resolution.applies(expectation.environments, to: group.environment) {
                     if let own = written.host {
                         // An absolute URL is checked on its own host, on the bindings that serve it;
                         // it is the same URL on each, so it is decided once.
@@ -241,12 +263,17 @@ public enum ExpectationRunner {
                                 return checked
                             }, in: group.environment)
                     } else {
-                        let url = written.on(host: group.places[0].urlHost)
-                        guard
-                            let observed = observe(
-                                expectation, url, group.claims(on: platform), in: group.environmentIndex,
-                                of: situations, sharing: &shared, routes)
-                        else { continue }
+                        let number = alike(index, on: platform)
+                        let observed: Observation?
+                        if let known = observedAlike.first(where: { $0.number == number }) {
+                            observed = known.observed
+                        } else {
+                            observed = observe(
+                                expectation, written.on(host: group.places[0].urlHost), group.claims(on: platform),
+                                in: group.environmentIndex, of: situations, sharing: &shared, routes)
+                            observedAlike.append((number, observed))
+                        }
+                        guard let observed else { continue }
                         add(observed, group.places, in: group.environment)
                     }
                 }
@@ -344,24 +371,29 @@ public enum ExpectationRunner {
             in evaluator: EnvironmentEvaluator,
             make: () -> LinkDecision
         ) -> LinkDecision {
-            let key = FileForApp(
-                environment: file.environment, platform: file.platform, app: file.app, file: file.file.number)
-            var list: Int?
-            if let known = lists[key] {
-                list = known
-            } else {
-                // A host serving no file (number -1) has no rules, whichever it is.
-                if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.file.host)
-                {
-                    list = number(rules)
-                }
-                lists[key] = list
-            }
-            guard let list else { return make() }
+            guard let list = rules(file, in: evaluator) else { return make() }
             if let known = decided[list] { return known }
             let decision = make()
             decided[list] = decision
             return decision
+        }
+
+        /// The number of the rules `file` gives the app, alike for every file and app with the
+        /// same rules; nil when it gives none.
+        mutating func rules(
+            _ file: (environment: Int, platform: Platform, app: Int, file: EnvironmentEvaluator.FileRef),
+            in evaluator: EnvironmentEvaluator
+        ) -> Int? {
+            let key = FileForApp(
+                environment: file.environment, platform: file.platform, app: file.app, file: file.file.number)
+            if let known = lists[key] { return known }
+            // A host serving no file (number -1) has no rules, whichever it is.
+            var list: Int?
+            if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.file.host) {
+                list = number(rules)
+            }
+            lists[key] = list
+            return list
         }
 
         private mutating func number(_ rules: EnvironmentEvaluator.DecidingRules) -> Int {
