@@ -132,6 +132,24 @@ import Testing
         #expect(empty.isEmpty && Array(empty).isEmpty)
     }
 
+    /// Reports read an outcome's places per environment: consecutive places of one environment
+    /// are one run, however they were appended, and each run names its first hosts.
+    @Test func placesReadAsRunsOfOneEnvironment() {
+        func places(_ environment: String, _ hosts: ClosedRange<Int>) -> [ExpectationRunner.Place] {
+            hosts.map { ExpectationRunner.Place(environment: environment, host: "h\($0)", urlHost: "h\($0)") }
+        }
+        // A literal mixing environments, then groups continuing and changing the last one.
+        var list = ExpectationRunner.PlaceList(places("production", 1...2) + places("staging", 1...1))
+        list.append(contentsOf: places("staging", 2...4))
+        list.append(contentsOf: places("production", 3...3) + places("dev", 1...2))
+        let runs = list.environmentRuns(naming: 3)
+        #expect(runs.map(\.environment) == ["production", "staging", "production", "dev"])
+        #expect(runs.map(\.count) == [2, 4, 1, 2])
+        #expect(runs.map(\.hosts) == [["h1", "h2"], ["h1", "h2", "h3"], ["h3"], ["h1", "h2"]])
+        #expect(list.environmentRuns(naming: 0).map(\.hosts) == [[], [], [], []])
+        #expect(Array(list).map(\.environment) == runs.flatMap { Array(repeating: $0.environment, count: $0.count) })
+    }
+
     /// One outcome in two environments: each names its first three hosts and counts the rest.
     @Test func theReportNamesTheFirstHostsOfEachEnvironment() throws {
         let (configuration, compiled) = try promotedRule(

@@ -76,6 +76,8 @@ public enum ExpectationRunner {
     /// elements. A failing path expectation on a fleet lists every host of its groups, and copying
     /// them into one array per outcome was most of what `test` kept in memory.
     public struct PlaceList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
+        /// Each of one environment: reports say where an outcome happened per environment, and
+        /// read it per segment rather than per place.
         private var segments: [[Place]] = []
         /// Per segment, the index just past its last place.
         private var ends: [Int] = []
@@ -101,10 +103,32 @@ public enum ExpectationRunner {
         /// Walks the segments in order, without a search per place.
         public func makeIterator() -> FlattenSequence<[[Place]]>.Iterator { segments.joined().makeIterator() }
 
+        /// Adds `places` as one segment per run of one environment (a host group's places are
+        /// one run).
         mutating func append(contentsOf places: [Place]) {
-            guard !places.isEmpty else { return }
-            segments.append(places)
-            ends.append(endIndex + places.count)
+            var start = places.startIndex
+            while start < places.endIndex {
+                let environment = places[start].environment
+                let end = places[start...].firstIndex { $0.environment != environment } ?? places.endIndex
+                segments.append(
+                    start == places.startIndex && end == places.endIndex ? places : Array(places[start..<end]))
+                ends.append(endIndex + end - start)
+                start = end
+            }
+        }
+
+        /// The environments of the places, in order, each with how many places in a row are in
+        /// it and the hosts of the first `limit` of them.
+        public func environmentRuns(naming limit: Int) -> [(environment: String, hosts: [String], count: Int)] {
+            var runs: [(environment: String, hosts: [String], count: Int)] = []
+            for segment in segments {
+                let environment = segment[0].environment
+                if runs.last?.environment != environment { runs.append((environment, [], 0)) }
+                let named = runs[runs.count - 1].hosts.count
+                if named < limit { runs[runs.count - 1].hosts += segment.prefix(limit - named).map(\.host) }
+                runs[runs.count - 1].count += segment.count
+            }
+            return runs
         }
     }
 
@@ -192,6 +216,8 @@ public enum ExpectationRunner {
         _ domain: Domain, _ groups: [Situations.Group], of situations: Situations, keeping detail: Detail
     ) -> (checks: [Check], tally: Tally) {
         var tally = Tally()
+        // By position in `situations.evaluators`: named once, at the end.
+        var checkedEnvironments = Array(repeating: false, count: situations.evaluators.count)
         var shared = SharedDecisions()
         var checks: [Check] = []
         let routes = domain.routesByRule
@@ -221,9 +247,9 @@ public enum ExpectationRunner {
                 var check = Check(
                     location: expectation.location, url: written, platform: platform, expected: "",
                     comment: expectation.comment, outcomes: [])
-                func add(_ observed: Observation, _ places: [Place], in environment: String) {
+                func add(_ observed: Observation, _ places: [Place], in environment: Int) {
                     tally.checks += places.count
-                    tally.environments.insert(environment)
+                    checkedEnvironments[environment] = true
                     check.expected = observed.expected
                     let keep = detail == .everyPlace || !observed.passed
                     if let index = check.outcomes.firstIndex(where: {
@@ -261,7 +287,7 @@ public enum ExpectationRunner {
                                 var checked = place
                                 checked.urlHost = own
                                 return checked
-                            }, in: group.environment)
+                            }, in: group.environmentIndex)
                     } else {
                         let number = alike(index, on: platform)
                         let observed: Observation?
@@ -274,13 +300,15 @@ public enum ExpectationRunner {
                             observedAlike.append((number, observed))
                         }
                         guard let observed else { continue }
-                        add(observed, group.places, in: group.environment)
+                        add(observed, group.places, in: group.environmentIndex)
                     }
                 }
                 if detail == .failures { check.outcomes.removeAll(where: \.passed) }
                 if !check.outcomes.isEmpty { checks.append(check) }
             }
         }
+        tally.environments = Set(
+            checkedEnvironments.indices.filter { checkedEnvironments[$0] }.map { situations.declared[$0].name })
         return (checks, tally)
     }
 

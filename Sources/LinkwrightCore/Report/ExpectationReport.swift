@@ -47,7 +47,9 @@ public struct ExpectationReport: Report {
             check.outcomes.filter { !$0.passed }.map { outcome in
                 (
                     failure: Failure(check: check, outcome: outcome),
-                    inProduction: outcome.places.contains { production.contains($0.environment) }
+                    inProduction: outcome.places.environmentRuns(naming: 0).contains {
+                        production.contains($0.environment)
+                    }
                 )
             }
         }
@@ -76,7 +78,7 @@ public struct ExpectationReport: Report {
         if outcome.places.count == 1 {
             message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         } else {
-            let environments = outcome.places.map(\.environment).uniqued().count
+            let environments = outcome.places.environmentRuns(naming: 0).map(\.environment).uniqued().count
             message =
                 "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
                 + (decidingRule.map { " (decided by \($0))" } ?? "")
@@ -130,17 +132,9 @@ public struct ExpectationReport: Report {
     static func places(_ failure: Failure) -> String {
         // Only the first hosts of each environment are named: the rest are counted, not kept
         // (15,000 failures of a fleet's expectations list a hundred hosts each).
-        var environments: [(name: String, named: [String], hosts: Int)] = []
-        for place in failure.outcome.places {
-            if environments.last?.name != place.environment { environments.append((place.environment, [], 0)) }
-            environments[environments.count - 1].hosts += 1
-            if environments[environments.count - 1].named.count < hostsNamed {
-                environments[environments.count - 1].named.append(place.host)
-            }
-        }
-        return environments.map { environment in
-            let more = environment.hosts - hostsNamed
-            return environment.name + ": " + environment.named.joined(separator: ", ")
+        failure.outcome.places.environmentRuns(naming: hostsNamed).map { run in
+            let more = run.count - hostsNamed
+            return run.environment + ": " + run.hosts.joined(separator: ", ")
                 + (more > 0 ? " and \(counted(more, "more host"))" : "")
         }.joined(separator: "; ")
     }
