@@ -431,31 +431,52 @@ public final class EnvironmentEvaluator: Sendable {
         for url: LinkURL, claims found: HostClaims, tracing: Bool = false,
         decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision
     ) -> [Verdict] {
+        var verdicts: [Verdict] = []
+        forEachApp(for: url, claims: found, tracing: tracing, decide: decide) {
+            position, claim, file, scope, decision in
+            let (name, identity) =
+                found.platform == .ios
+                ? (environment.iosApps[position].name, environment.iosApps[position].appID)
+                : (environment.androidApps[position].name, environment.androidApps[position].package)
+            verdicts.append(
+                Verdict(
+                    platform: found.platform, app: name, identity: identity, claim: claim, fileHost: file?.host,
+                    scope: scope, decision: decision))
+        }
+        return verdicts
+    }
+
+    /// What `verdicts` makes its verdicts of, handed to `body` app by app, in declaration order:
+    /// the app's position, its claim on the URL's host, the file that decides, the intent-filter
+    /// scope that accepted the path (Android) and the decision. `test` reads these in place: a
+    /// verdict holds half a dozen strings, copied for each of 100,000 expectations.
+    func forEachApp(
+        for url: LinkURL, claims found: HostClaims, tracing: Bool = false,
+        decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision,
+        _ body: (_ app: Int, _ claim: Claim, _ file: FileRef?, _ scope: PathScope?, _ decision: LinkDecision) -> Void
+    ) {
         precondition(
             platforms.contains(found.platform), "the evaluator did not compile \(found.platform.rawValue)'s files")
-        guard let host = url.host else { return [] }
+        guard let host = url.host else { return }
         let claims = host == found.host ? found : self.claims(of: host, on: found.platform)
         switch claims.platform {
         case .ios:
-            return environment.iosApps.indices.map { position in
-                let app = environment.iosApps[position]
+            for position in environment.iosApps.indices {
                 let (claim, file) = claims.ios[position]
                 let decision =
                     file.map { file in
                         decide(position, file) {
                             file.number < 0
                                 ? LinkDecision(outcome: .noMatch)
-                                : aasaByFile[file.number]?.decision(for: url, appID: app.appID, tracing: tracing)
+                                : aasaByFile[file.number]?.decision(
+                                    for: url, appID: environment.iosApps[position].appID, tracing: tracing)
                                     ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
-                return Verdict(
-                    platform: .ios, app: app.name, identity: app.appID, claim: claim, fileHost: file?.host, scope: nil,
-                    decision: decision)
+                body(position, claim, file, nil, decision)
             }
         case .android:
-            return environment.androidApps.indices.map { position in
-                let app = environment.androidApps[position]
+            for position in environment.androidApps.indices {
                 var claim = Claim.none
                 var scope: PathScope?
                 var file: FileRef?
@@ -473,15 +494,18 @@ public final class EnvironmentEvaluator: Sendable {
                             file.number < 0
                                 ? LinkDecision(outcome: .noMatch)
                                 : assetLinksByFile[file.number]?.decision(
-                                    for: url, package: app.package, tracing: tracing) ?? LinkDecision(outcome: .noMatch)
+                                    for: url, package: environment.androidApps[position].package, tracing: tracing)
+                                    ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
-                return Verdict(
-                    platform: .android, app: app.name, identity: app.package, claim: claim, fileHost: file?.host,
-                    scope: scope,
-                    decision: decision)
+                body(position, claim, file, scope, decision)
             }
         }
+    }
+
+    /// The logical name of the app at `position` among the apps of `platform`.
+    func appName(_ position: Int, on platform: Platform) -> String {
+        platform == .ios ? environment.iosApps[position].name : environment.androidApps[position].name
     }
 
     /// One intent filter that may claim a host, with the host it names and whose file it reads.

@@ -225,9 +225,11 @@ public enum ExpectationRunner {
         // and a path expectation is observed once per number: production, staging and
         // development usually serve the same rules to apps of the same names.
         var alikeNumbers: [EnvironmentEvaluator.DecidingKey: Int] = [:]
-        var alikeByGroup: [Platform: [Int?]] = [:]
+        // Per platform (iOS first), per group.
+        var alikeByGroup = Array(repeating: [Int?](repeating: nil, count: groups.count), count: 2)
         func alike(_ index: Int, on platform: Platform) -> Int {
-            if let known = alikeByGroup[platform]?[index] { return known }
+            let row = platform == .ios ? 0 : 1
+            if let known = alikeByGroup[row][index] { return known }
             let group = groups[index]
             let evaluator = situations.evaluators[group.environmentIndex]
             let key = evaluator.decidingKey(group.claims(on: platform)) { app, file in
@@ -235,7 +237,7 @@ public enum ExpectationRunner {
             }
             let number = alikeNumbers[key] ?? alikeNumbers.count
             alikeNumbers[key] = number
-            alikeByGroup[platform, default: Array(repeating: nil, count: groups.count)][index] = number
+            alikeByGroup[row][index] = number
             return number
         }
         for expectation in domain.expectations {
@@ -268,9 +270,11 @@ public enum ExpectationRunner {
                 }
                 // The observation of each number of alike groups met so far.
                 var observedAlike: [(number: Int, observed: Observation?)] = []
-                for (index, group) in groups.enumerated()
-                where Resolution.applies(expectation.environments, to: group.environment) {
+                // By position: a group holds its places and claims, copied for every expectation.
+                for index in groups.indices
+                where Resolution.applies(expectation.environments, to: groups[index].environment) {
                     if let own = written.host {
+                        let group = groups[index]
                         // An absolute URL is checked on its own host, on the bindings that serve it;
                         // it is the same URL on each, so it is decided once.
                         let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
@@ -295,12 +299,13 @@ public enum ExpectationRunner {
                             observed = known.observed
                         } else {
                             observed = observe(
-                                expectation, written.on(host: group.places[0].urlHost), group.claims(on: platform),
-                                in: group.environmentIndex, of: situations, sharing: &shared, routes)
+                                expectation, written.on(host: groups[index].places[0].urlHost),
+                                groups[index].claims(on: platform), in: groups[index].environmentIndex,
+                                of: situations, sharing: &shared, routes)
                             observedAlike.append((number, observed))
                         }
                         guard let observed else { continue }
-                        add(observed, group.places, in: group.environmentIndex)
+                        add(observed, groups[index].places, in: groups[index].environmentIndex)
                     }
                 }
                 if detail == .failures { check.outcomes.removeAll(where: \.passed) }
@@ -447,36 +452,44 @@ public enum ExpectationRunner {
     ) -> Observation? {
         let platform = claims.platform
         let evaluator = situations.evaluators[environment]
-        let verdicts = evaluator.verdicts(for: url, claims: claims) { app, file, make in
-            shared.decision((environment, platform, app, file), in: evaluator, make: make)
+        let named: String? = if case .opensApp(let name?) = expectation.outcome { name.value } else { nil }
+        if let named {
+            // An app without a build on this platform in this environment has nothing to check.
+            let app = situations.declared[environment].app(named: named)
+            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
         }
-        // Positions rather than copies: a verdict holds half a dozen strings, and `test` makes
-        // an observation per expectation and host group.
-        let opening = verdicts.indices.filter { verdicts[$0].opens }
-        let actual =
-            switch opening.count {
-            case 0: "web"
-            case 1: verdicts[opening[0]].app
-            default: opening.map { verdicts[$0].app }.joined(separator: ", ")
+        // What an observation needs of the verdicts, read as they are made.
+        // The opening apps' names, comma-separated; nil while none opens.
+        var opening: String?
+        var namedOpens = false
+        var subject: LinkDecision?
+        evaluator.forEachApp(for: url, claims: claims) { app, file, make in
+            shared.decision((environment, platform, app, file), in: evaluator, make: make)
+        } _: { position, claim, _, _, decision in
+            let name = evaluator.appName(position, on: platform)
+            let opens = claim != .none && decision.outcome == .match
+            if opens { opening = opening.map { $0 + ", " + name } ?? name }
+            if name == named {
+                namedOpens = namedOpens || opens
+                if subject == nil { subject = decision }
             }
+            switch expectation.outcome {
+            case .opensWeb where opens && subject == nil: subject = decision
+            case .opensApp(nil) where decision.origin != nil && subject == nil: subject = decision
+            default: break
+            }
+        }
+        let actual = opening ?? "web"
         var observed: Observation
-        let subject: Int?
         switch expectation.outcome {
         case .opensWeb:
-            observed = Observation(expected: "web", actual: actual, passed: opening.isEmpty)
-            subject = opening.first
+            observed = Observation(expected: "web", actual: actual, passed: opening == nil)
         case .opensApp(nil):
-            observed = Observation(expected: "an app", actual: actual, passed: !opening.isEmpty)
-            subject = verdicts.firstIndex { $0.decision.origin != nil }
+            observed = Observation(expected: "an app", actual: actual, passed: opening != nil)
         case .opensApp(let name?):
-            // An app without a build on this platform in this environment has nothing to check.
-            let app = situations.declared[environment].app(named: name.value)
-            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
-            observed = Observation(
-                expected: name.value, actual: actual, passed: opening.contains { verdicts[$0].app == name.value })
-            subject = verdicts.firstIndex { $0.app == name.value }
+            observed = Observation(expected: name.value, actual: actual, passed: namedOpens)
         }
-        observed.decidingRule = subject.flatMap { verdicts[$0].decision.origin }
+        observed.decidingRule = subject?.origin
         if let route = expectation.route {
             // Every outcome names the route expected, so outcomes of one check share `expected`.
             observed.expected += " at \(route.value)"
