@@ -179,6 +179,48 @@ import Testing
         #expect(report.blocks)
     }
 
+    /// Failures come most important first: those failing in production, then those failing on
+    /// more hosts, then in file order.
+    @Test func failuresAreRankedProductionFirstThenByHosts() throws {
+        var files = [
+            "domains/shop.yaml": """
+            applinks:
+              - apps: [shop]
+                rules:
+                  - path: /prod-only/*
+                    environments: [production]
+                  - path: /staging-only/*
+                    environments: [staging]
+            expectations:
+              - url: /prod-only/1
+                opens_app: shop
+              - url: /staging-only/1
+                opens_app: shop
+              - url: /prod-only/2
+                opens_app: shop
+              - url: /nowhere
+                opens_app: shop
+
+            """
+        ]
+        // Production has one host, staging three: a failure in staging alone is on more hosts.
+        for (name, hosts) in [("production", ["p1.example"]), ("staging", ["s1.example", "s2.example", "s3.example"])] {
+            files["environments/\(name).yaml"] =
+                "tier: \(name)\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop}\n"
+                + "hosts:\n" + hosts.map { "  \($0): shop\n" }.joined()
+        }
+        let (loaded, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
+        let configuration = try #require(loaded, "\(diagnostics)")
+        let compiled = Compiler().compile(configuration).compiled
+        let report = ExpectationReport(configuration, compiled, keeping: .failures, pathPrefix: "")
+        let ranked = report.failures.map { "\($0.check.url) \($0.outcome.count)" }
+        // /nowhere fails everywhere (production, 4 hosts); /staging-only/1 in production (1 host);
+        // the two /prod-only URLs in staging (3 hosts each), in file order.
+        #expect(ranked == ["/nowhere 4", "/staging-only/1 1", "/prod-only/1 3", "/prod-only/2 3"])
+        // The findings follow the same order.
+        #expect(report.findings.map(\.location?.line) == report.failures.map(\.check.location.line))
+    }
+
     /// `build` counts a fleet's hosts rather than listing them all on one line.
     @Test func theBuildSummaryNamesTheFirstHostsOfAFleet() throws {
         let (_, compiled) = try promotedRule(hosts: 12)
