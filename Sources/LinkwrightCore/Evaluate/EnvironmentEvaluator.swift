@@ -365,7 +365,12 @@ public final class EnvironmentEvaluator: Sendable {
         public var scope: PathScope?
         public var decision: LinkDecision
         /// Whether the link opens the app.
-        public var opens: Bool { claim != .none && decision.outcome == .match }
+        public var opens: Bool { Self.opens(claim, decision) }
+
+        /// Whether an app with `claim` on the host opens a link its file decides so.
+        static func opens(_ claim: Claim, _ decision: LinkDecision) -> Bool {
+            claim != .none && decision.outcome == .match
+        }
     }
 
     /// Every app of the environment on `platform`, in declaration order, with what it does with

@@ -458,8 +458,8 @@ public enum ExpectationRunner {
             let app = situations.declared[environment].app(named: named)
             guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
         }
-        // What an observation needs of the verdicts, read as they are made.
-        // The opening apps' names, comma-separated; nil while none opens.
+        // What an observation needs of the verdicts, read as they are made: the opening apps'
+        // names, comma-separated (nil while none opens), and the decision it names the rule of.
         var opening: String?
         var namedOpens = false
         var subject: LinkDecision?
@@ -467,7 +467,7 @@ public enum ExpectationRunner {
             shared.decision((environment, platform, app, file), in: evaluator, make: make)
         } _: { position, claim, _, _, decision in
             let name = evaluator.appName(position, on: platform)
-            let opens = claim != .none && decision.outcome == .match
+            let opens = EnvironmentEvaluator.Verdict.opens(claim, decision)
             if opens { opening = opening.map { $0 + ", " + name } ?? name }
             if name == named {
                 namedOpens = namedOpens || opens
