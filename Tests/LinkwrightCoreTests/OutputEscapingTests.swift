@@ -1,5 +1,6 @@
-import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// Every report format keeps values from input in their place: no new line, command, table row,
 /// HTML or control character comes out of a value.
@@ -90,5 +91,22 @@ import Testing
         #expect(MarkdownText.code("a`b") == "``a`b``")
         #expect(MarkdownText.code("`a") == "`` `a ``")
         #expect(MarkdownText.code(" a ") == "`  a  `")
+    }
+
+    /// A combining mark joins the character before it into one `Character` (`<` + U+0338 is even
+    /// canonically equal to `≮`), but parsers read the reserved byte: it is escaped all the same.
+    @Test func reservedCharactersFollowedByCombiningMarksAreEscaped() {
+        let (acute, longSolidus) = ("\u{301}", "\u{338}")
+        #expect(
+            XMLText.escaped("a<\(longSolidus)b&\(acute)c>\(longSolidus)\"\(acute)")
+                == "a&lt;\(longSolidus)b&amp;\(acute)c&gt;\(longSolidus)&quot;\(acute)")
+        #expect(XMLText.comment("a--\(acute)b---") == "a- -\(acute)b- - -")
+        #expect(MarkdownText.cell("a|\(acute)b<\(longSolidus)") == "a\\|\(acute)b&lt;\(longSolidus)")
+        #expect(MarkdownText.code("a|\(acute)") == "`a\\|\(acute)`")
+        // The content's first byte is a backtick, however its Character reads.
+        #expect(MarkdownText.code("`\(acute)a") == "`` `\(acute)a ``")
+        #expect(MarkdownText.code("a``\(acute)b") == "```a``\(acute)b```")
+        #expect(GitHubAnnotations.escapeData("a\r\nb%\(acute)") == "a%0D%0Ab%25\(acute)")
+        #expect(GitHubAnnotations.escapeProperty("file=a,\(acute)b:\(acute)") == "file=a%2C\(acute)b%3A\(acute)")
     }
 }

@@ -244,6 +244,33 @@ import Testing
         #expect(checked.stdout.split(separator: "\n").count == written.count - 1)
     }
 
+    /// A path may hold `&`, `<` or `--` followed by a combining mark: one Swift `Character` each,
+    /// but still the reserved byte to an XML parser. The intent filters stay well formed and
+    /// give the path back unchanged.
+    @Test func intentFiltersKeepReservedCharactersBeforeCombiningMarks() throws {
+        defer { folder.remove() }
+        let path = "/a&\u{301}b<\u{338}c--\u{301}"
+        let domain = try folder.read("domains/emergencias.yaml").replacingOccurrences(
+            of: "      - path: /servicio/*\n",
+            with:
+                "      - path: \"\(path)/*\"\n        route: none\n        reason: odd names\n      - path: /servicio/*\n"
+        )
+        try folder.write("domains/emergencias.yaml", domain)
+        let build = try linkwright(["build"])
+        #expect(build.status == 0, "\(build)")
+        let script = """
+            import sys, pathlib, xml.etree.ElementTree as ET
+            prefixes = set()
+            for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.intent-filters.xml")):
+                for data in ET.parse(path).iter("data"):
+                    prefixes.add(data.get("{http://schemas.android.com/apk/res/android}pathPrefix"))
+            assert sys.argv[2] + "/" in prefixes, sorted(p for p in prefixes if p)
+            print("ok")
+            """
+        let checked = try python(script, [folder.url.appendingPathComponent("dist").path, path])
+        #expect(checked.stdout == "ok\n", "\(checked)")
+    }
+
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
         defer { folder.remove() }
         let broken = try folder.read("environments/staging.yaml").replacingOccurrences(

@@ -97,16 +97,32 @@ public enum GitHubAnnotations {
         return ("::\(level.rawValue) " + properties.map(escapeProperty).joined(separator: ","), message)
     }
 
+    /// A workflow command's message: `%`, CR and LF percent-encoded, byte by byte
+    /// (`ASCIIEscaping`: `\r\n` is one Character, equal to neither `\r` nor `\n`).
     static func escapeData(_ text: String) -> String {
-        text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+        ASCIIEscaping.replacing(in: text) { percentEncoded($0, also: false) }
     }
 
     static func escapeProperty(_ text: String) -> String {
         // Only the value after `=` needs the extra escapes; keys are ours.
         guard let equals = text.firstIndex(of: "=") else { return escapeData(text) }
         let key = text[...equals]
-        let value = escapeData(PrintableText.escaped(text[text.index(after: equals)...])).replacing(":", with: "%3A")
-            .replacing(",", with: "%2C")
+        let value = ASCIIEscaping.replacing(in: PrintableText.escaped(text[text.index(after: equals)...])) {
+            percentEncoded($0, also: true)
+        }
         return key + value
+    }
+
+    /// How GitHub's runner reads escapes back: `%25`, `%0D`, `%0A`, and in a property's value
+    /// also `%3A` and `%2C`.
+    private static func percentEncoded(_ byte: UInt8, also propertySeparators: Bool) -> String? {
+        switch byte {
+        case UInt8(ascii: "%"): "%25"
+        case UInt8(ascii: "\r"): "%0D"
+        case UInt8(ascii: "\n"): "%0A"
+        case UInt8(ascii: ":") where propertySeparators: "%3A"
+        case UInt8(ascii: ",") where propertySeparators: "%2C"
+        default: nil
+        }
     }
 }
