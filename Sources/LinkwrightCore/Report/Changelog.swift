@@ -49,7 +49,7 @@ public struct Changelog: CommandOutput {
     }
 
     /// The forge's page comparing the release with the one before it.
-    func compareURL(_ release: Release) -> String? {
+    static func compareURL(_ release: Release, _ compareLinks: CompareLinks?) -> String? {
         compareLinks?.url(from: release.from.name, to: release.to.name)
     }
 
@@ -74,7 +74,7 @@ public struct Changelog: CommandOutput {
                     releases.reversed().map { release in
                         .object([
                             ("from", release.from.json), ("to", release.to.json),
-                            ("compare", compareURL(release).map(JSON.string) ?? .null),
+                            ("compare", Self.compareURL(release, compareLinks).map(JSON.string) ?? .null),
                             ("changes", .array(release.changes.map(\.json))),
                             ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
                         ])
@@ -86,26 +86,33 @@ public struct Changelog: CommandOutput {
     /// "v1.5 · 2026-11-20 · abc1234".
     static func heading(_ point: Point) -> String { "\(point.name) · \(point.date) · \(point.commit)" }
 
-    /// Release notes, newest release first: per host and platform, one sentence per change.
+    /// Release notes, newest release first: per host and platform, one sentence per change. Each
+    /// release's text is made on every core (a year of tags on a fleet writes megabytes), then
+    /// joined in order.
     public var markdown: String {
-        var text = "# Link changes\n"
-        for release in releases.reversed() {
-            let compare =
-                compareURL(release).map { " · [Compare \(release.from.name)...\(release.to.name)](\($0))" } ?? ""
-            text +=
-                "\n## \(MarkdownText.cell(Self.heading(release.to)))\n\n"
-                + "Since \(MarkdownText.cell(release.from.name)) (\(release.from.date), `\(release.from.commit)`)"
-                + "\(MarkdownText.cell(compare)).\n"
-            for note in release.notes { text += "\n> \(MarkdownText.cell(note))\n" }
-            if release.changes.isEmpty {
-                if release.compared { text += "\nNo change in which URLs open which app.\n" }
-                continue
-            }
-            for (section, changes) in Self.sections(release.changes) {
-                text += "\n### \(MarkdownText.cell(section))\n\n"
-                for change in changes {
-                    text += "- \(Self.sentence(change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
-                }
+        let releases = Array(releases.reversed())
+        let compareLinks = compareLinks
+        return "# Link changes\n" + releases.parallelMap { Self.markdown($0, compareLinks: compareLinks) }.joined()
+    }
+
+    static func markdown(_ release: Release, compareLinks: CompareLinks?) -> String {
+        let compare =
+            compareURL(release, compareLinks).map {
+                " · [Compare \(release.from.name)...\(release.to.name)](\($0))"
+            } ?? ""
+        var text =
+            "\n## \(MarkdownText.cell(Self.heading(release.to)))\n\n"
+            + "Since \(MarkdownText.cell(release.from.name)) (\(release.from.date), `\(release.from.commit)`)"
+            + "\(MarkdownText.cell(compare)).\n"
+        for note in release.notes { text += "\n> \(MarkdownText.cell(note))\n" }
+        if release.changes.isEmpty {
+            if release.compared { text += "\nNo change in which URLs open which app.\n" }
+            return text
+        }
+        for (section, changes) in Self.sections(release.changes) {
+            text += "\n### \(MarkdownText.cell(section))\n\n"
+            for change in changes {
+                text += "- \(Self.sentence(change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
             }
         }
         return text
@@ -177,36 +184,11 @@ public struct Changelog: CommandOutput {
         return change.approximate ? text + " Other links may change too: not every rule pair was proven." : text
     }
 
-    /// A single self-contained page: one table per release, newest first.
+    /// A single self-contained page: one table per release, newest first (made as `markdown` is).
     public var html: String {
-        var body = ""
-        for release in releases.reversed() {
-            body +=
-                "<section>\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
-                + "<p class=\"since\">since \(XMLText.printable(release.from.name)) (\(release.from.date), "
-                + "<code>\(release.from.commit)</code>)"
-                + (compareURL(release).map {
-                    " · <a href=\"\(XMLText.printable($0))\">compare \(XMLText.printable(release.from.name))..."
-                        + "\(XMLText.printable(release.to.name))</a>"
-                } ?? "") + "</p>\n"
-            for note in release.notes { body += "<p class=\"note\">\(XMLText.printable(note))</p>\n" }
-            if release.changes.isEmpty {
-                if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
-                body += "</section>\n"
-                continue
-            }
-            for (section, changes) in Self.sections(release.changes) {
-                body += "<h3>\(XMLText.printable(section))</h3>\n<ul>\n"
-                for change in changes {
-                    let kind = change.kind.isBehaviour ? "behaviour" : "structure"
-                    let sentence = Self.sentence(
-                        change, code: { "<code>\(XMLText.printable($0))</code>" }, prose: XMLText.printable)
-                    body += "<li class=\"\(kind)\">\(sentence)</li>\n"
-                }
-                body += "</ul>\n"
-            }
-            body += "</section>\n"
-        }
+        let releases = Array(releases.reversed())
+        let compareLinks = compareLinks
+        let body = releases.parallelMap { Self.html($0, compareLinks: compareLinks) }.joined()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -231,6 +213,33 @@ public struct Changelog: CommandOutput {
             </html>
 
             """
+    }
+
+    static func html(_ release: Release, compareLinks: CompareLinks?) -> String {
+        var body =
+            "<section>\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
+            + "<p class=\"since\">since \(XMLText.printable(release.from.name)) (\(release.from.date), "
+            + "<code>\(release.from.commit)</code>)"
+            + (compareURL(release, compareLinks).map {
+                " · <a href=\"\(XMLText.printable($0))\">compare \(XMLText.printable(release.from.name))..."
+                    + "\(XMLText.printable(release.to.name))</a>"
+            } ?? "") + "</p>\n"
+        for note in release.notes { body += "<p class=\"note\">\(XMLText.printable(note))</p>\n" }
+        if release.changes.isEmpty {
+            if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
+            return body + "</section>\n"
+        }
+        for (section, changes) in Self.sections(release.changes) {
+            body += "<h3>\(XMLText.printable(section))</h3>\n<ul>\n"
+            for change in changes {
+                let kind = change.kind.isBehaviour ? "behaviour" : "structure"
+                let sentence = Self.sentence(
+                    change, code: { "<code>\(XMLText.printable($0))</code>" }, prose: XMLText.printable)
+                body += "<li class=\"\(kind)\">\(sentence)</li>\n"
+            }
+            body += "</ul>\n"
+        }
+        return body + "</section>\n"
     }
 
     /// The change without its environment and host, which the tables show in their own columns.
