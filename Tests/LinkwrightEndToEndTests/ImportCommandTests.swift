@@ -134,6 +134,34 @@ import Testing
         #expect(try folder.read("environments/production.yaml") == after, "a refused import writes nothing")
     }
 
+    /// An environment file saved on Windows (CR LF) is edited where libyaml placed its nodes,
+    /// and every line it gains ends with CR LF; a domain file of the same name already there
+    /// sends the new host to the renamed contract.
+    @Test func anEnvironmentWithWindowsLineBreaksKeepsThem() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.copyExampleConfiguration()
+        let before = try folder.read("environments/production.yaml").replacingOccurrences(of: "\n", with: "\r\n")
+        try folder.write("environments/production.yaml", before)
+        try folder.write("domains/news.yaml", "applinks:\n  - apps: [museo]\n    rules:\n      - path: /other/*\n")
+        let result = try runLinkwright(
+            [
+                "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
+                "--env", "production",
+            ],
+            in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("domains/news-2.yaml"), "\(result)")
+        let after = try folder.read("environments/production.yaml")
+        let app = "\r\n  news:\r\n    ios:\r\n      bundle_id: com.example.news\r\n      team_id: ABCDE12345"
+        let host = "\r\n  news.example: news-2"
+        #expect(after.contains(app + "\r\nhosts:") && after.hasSuffix(host + "\r\n"), "\(after)")
+        #expect(
+            after.replacingOccurrences(of: app, with: "").replacingOccurrences(of: host, with: "") == before,
+            "everything else is as it was")
+        #expect(try runLinkwright(["test"], in: folder.url).status == 0)
+    }
+
     /// A real site's file (firefly.social's, 11 rules and an exclusion on a fragment): the import
     /// pins each rule with a URL written from its own text, `test` passes on the result, and fails
     /// once a rule no longer decides what it did.

@@ -95,6 +95,22 @@ import Testing
         }
     }
 
+    /// Files saved on Windows end their lines with CR LF, where libyaml counts one break: the
+    /// edits land on the same lines as in the LF files (the golden file), and lines they add end
+    /// with CR LF too.
+    @Test func filesWithWindowsLineBreaksGetTheSameEdits() throws {
+        let paths = ["domains/museo.yaml", "domains/emergencias.yaml", "environments/production.yaml"]
+        var files: [String: String?] = [:]
+        for path in paths { files[path] = try read(path).replacingOccurrences(of: "\n", with: "\r\n") }
+        try fixture.commit("Saved on Windows", files)
+        let applied = try linkwright(["promote", "staging", "production", "--write"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(applied.stdout.contains("wrote domains/museo.yaml\n"))
+        let museo = try read("domains/museo.yaml")
+        let golden = try String(contentsOf: Self.golden.appendingPathComponent("museo.yaml"), encoding: .utf8)
+        #expect(museo == golden.replacingOccurrences(of: "\n", with: "\r\n"))
+    }
+
     @Test func uncommittedEditsToAFileItWouldChangeStopIt() throws {
         try fixture.write(["domains/museo.yaml": try read("domains/museo.yaml") + "# a note in progress\n"])
         let result = try linkwright(["promote", "staging", "production", "--write"])

@@ -229,17 +229,21 @@ struct ImportCommand: Command {
         guard let environment = generated.first(where: { $0.path.hasPrefix("environments/") }) else { return files }
         // Only the lines the import wrote name the renamed domains: a host the environment served
         // already keeps its domain even when it has the same name.
+        // Lines as libyaml cuts them, each keeping its break: a file saved on Windows keeps CR LF.
         let before = Set(
             existing.first { $0.path == environment.path }.map {
-                String(decoding: $0.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                YAMLLines(String(decoding: $0.bytes, as: UTF8.self)).lines.map(\.text)
             } ?? [])
-        let lines = environment.text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            guard !before.contains(line),
-                let rename = renames.first(where: { $0.key != $0.value && line.hasSuffix(": \($0.key)") })
-            else { return String(line) }
-            return line.dropLast(rename.key.count) + rename.value
+        var edited = YAMLLines(environment.text)
+        edited.lines = edited.lines.map { line in
+            let text = line.text
+            guard !before.contains(text),
+                let rename = renames.first(where: { $0.key != $0.value && text.hasSuffix(": \($0.key)") })
+            else { return line }
+            let renamed = text.dropLast(rename.key.count) + rename.value
+            return YAMLLines.Line(content: Array(renamed.unicodeScalars), lineBreak: line.lineBreak)
         }
-        files.insert(SourceFile(path: environment.path, bytes: Array(lines.joined(separator: "\n").utf8)), at: 0)
+        files.insert(SourceFile(path: environment.path, bytes: Array(edited.text.utf8)), at: 0)
         return files
     }
 

@@ -1,10 +1,12 @@
 /// Minimal edits to YAML text at positions the parser reported, so a file keeps its comments,
 /// order and formatting. Edits are collected, then applied from the end of the file backwards
-/// so earlier positions stay valid.
+/// so earlier positions stay valid. Lines are cut where libyaml cuts them (`YAMLLines`), and
+/// lines added end as the file's own lines do (CR LF in a file saved on Windows).
 struct YAMLTextEditor {
     /// The file's lines as Unicode scalars (columns in diagnostics count scalars, as libyaml does).
-    private var lines: [[Unicode.Scalar]]
-    private let endsWithNewline: Bool
+    private var lines: [YAMLLines.Line]
+    /// What ends a line the edits add.
+    private let lineBreak: String
     private var edits: [Edit] = []
 
     enum Edit {
@@ -21,15 +23,16 @@ struct YAMLTextEditor {
     }
 
     init(_ text: String) {
-        var split = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        endsWithNewline = text.hasSuffix("\n")
-        if endsWithNewline { split.removeLast() }
-        lines = split
+        let split = YAMLLines(text)
+        lines = split.lines
+        lineBreak = split.lineBreak
     }
 
     func character(at location: SourceLocation) -> Unicode.Scalar? {
-        guard location.line - 1 < lines.count, location.column - 1 < lines[location.line - 1].count else { return nil }
-        return lines[location.line - 1][location.column - 1]
+        guard location.line - 1 < lines.count, location.column - 1 < lines[location.line - 1].content.count else {
+            return nil
+        }
+        return lines[location.line - 1].content[location.column - 1]
     }
 
     /// Appends `value` to a sequence: `[a]` becomes `[a, value]`; a block list gets a `- value`
@@ -44,7 +47,9 @@ struct YAMLTextEditor {
         guard let last = items.last else { throw EditError(message: "an empty block list cannot be extended") }
         let indentation = String(repeating: " ", count: max(0, last.location.column - 3))
         let lastLine = Self.lastLine(of: last)
-        edits.append(.insert(line: lastLine, column: lines[lastLine - 1].count + 1, text: "\n\(indentation)- \(value)"))
+        edits.append(
+            .insert(
+                line: lastLine, column: lines[lastLine - 1].content.count + 1, text: "\n\(indentation)- \(value)"))
     }
 
     /// Removes item `index` of a list of plain scalars, with the separator next to it.
@@ -58,7 +63,7 @@ struct YAMLTextEditor {
             return
         }
         let line = item.location.line
-        let text = lines[line - 1]
+        let text = lines[line - 1].content
         var end = item.location.column - 1
         while end < text.count, text[end] != ",", text[end] != "]" { end += 1 }
         while end > item.location.column - 1, text[end - 1] == " " { end -= 1 }
@@ -102,7 +107,7 @@ struct YAMLTextEditor {
         let separator = value.hasPrefix("\n") ? ":" : ": "
         edits.append(
             .insert(
-                line: lastLine, column: lines[lastLine - 1].count + 1,
+                line: lastLine, column: lines[lastLine - 1].content.count + 1,
                 text: "\n\(indentation)\(key)\(separator)\(value)"))
     }
 
@@ -113,16 +118,18 @@ struct YAMLTextEditor {
         for edit in ordered {
             switch edit {
             case .insert(let line, let column, let text):
-                lines[line - 1].insert(contentsOf: text.unicodeScalars, at: column - 1)
+                // Inserted text holds whole lines after its first: each ends as the file's do.
+                let scalars = Array(
+                    text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+                        .joined(separator: Array(lineBreak.unicodeScalars)))
+                lines[line - 1].content.insert(contentsOf: scalars, at: column - 1)
             case .remove(let line, let from, let to):
-                lines[line - 1].removeSubrange((from - 1)..<(to - 1))
+                lines[line - 1].content.removeSubrange((from - 1)..<(to - 1))
             case .removeLines(let first, let last):
                 lines.removeSubrange((first - 1)...(last - 1))
             }
         }
-        // Inserted text may hold newlines; joining scalars restores them.
-        let text = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
-        return endsWithNewline ? text + "\n" : text
+        return YAMLLines(lines: lines).text
     }
 
     private static func position(_ edit: Edit) -> (Int, Int) {
@@ -151,7 +158,7 @@ struct YAMLTextEditor {
         var line = start.line
         var column = start.column
         while line <= lines.count {
-            let text = lines[line - 1]
+            let text = lines[line - 1].content
             while column <= text.count {
                 let character = text[column - 1]
                 if let open = quote {

@@ -97,24 +97,18 @@ public struct YAMLParser: Sendable {
         }
     }
 
-    /// The `number`th line of `bytes` (1-based), without its line break.
-    static func line(_ number: Int, of bytes: [UInt8]) -> ArraySlice<UInt8> {
-        var start = 0
-        var line = 1
-        while line < number, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            start = newline + 1
-            line += 1
-        }
-        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-        return bytes[start..<end]
+    /// The `number`th line of `bytes` (1-based) as libyaml counts lines, without its break.
+    static func line(_ number: Int, of bytes: [UInt8]) -> [Unicode.Scalar] {
+        let lines = YAMLLines(String(decoding: bytes, as: UTF8.self)).lines
+        return number >= 1 && number <= lines.count ? lines[number - 1].content : []
     }
 
     /// How to fix what libyaml found, from its words and the line it stopped on: the usual
     /// causes are a tab in the indentation, a missing `: `, a value holding `: ` or starting
     /// with a character YAML reserves, and keys or items out of line.
-    static func syntaxHint(_ problem: String, line: ArraySlice<UInt8>, column: Int) -> String {
-        let indentation = line.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        if problem.contains("tab") || indentation.contains(UInt8(ascii: "\t")) {
+    static func syntaxHint(_ problem: String, line: [Unicode.Scalar], column: Int) -> String {
+        let indentation = line.prefix { $0 == " " || $0 == "\t" }
+        if problem.contains("tab") || indentation.contains("\t") {
             return "indent with spaces: YAML does not allow tabs in indentation"
         }
         if problem.contains("could not find expected ':'") {
@@ -124,8 +118,8 @@ public struct YAMLParser: Sendable {
             return "quote a value that holds `: `, e.g. \"Note: text\", or end the key on the line above with `:`"
         }
         if problem.contains("cannot start any token") {
-            let offset = line.startIndex + column - 1
-            let character = offset < line.endIndex ? String(UnicodeScalar(line[offset])) : "this character"
+            // libyaml's columns count scalars, as `line` holds them.
+            let character = column >= 1 && column <= line.count ? String(line[column - 1]) : "this character"
             return "quote the value: YAML reserves \(PrintableText.quoted(character)) at the start of a plain value"
         }
         if problem.contains("did not find expected key") || problem.contains("did not find expected '-'") {
