@@ -149,6 +149,30 @@ enum ShopConfiguration {
         #expect(json.stdout.contains("\"base_rule\": \"/admin/* (exclude)\""), "\(json)")
     }
 
+    /// `/café/*` respelt from NFD (`e` + U+0301) to NFC (`é`): Swift's String equality holds
+    /// the two equal, but their bytes differ, and so do the URLs each matches. The check finds
+    /// the URLs that gain the app and those that lose it, each decided by its own spelling.
+    @Test func aRuleRespeltInAnotherUnicodeNormalizationChangesBehaviour() throws {
+        let decomposed = ShopConfiguration.domain.replacingOccurrences(
+            of: "      - path: /products/*\n", with: "      - path: \"/cafe\u{301}/*\"\n      - path: /products/*\n")
+        try fixture.commit("Add the café", ["domains/shop.yaml": decomposed])
+        try fixture.commit(
+            "Respell it",
+            ["domains/shop.yaml": decomposed.replacingOccurrences(of: "cafe\u{301}", with: "caf\u{E9}")])
+        let result = try linkwright(["check", "--against", "HEAD~1", "--format", "json"])
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let changes = try #require(report["changes"] as? [[String: Any]])
+        let byKind = Dictionary(grouping: changes.filter { $0["platform"] as? String == "ios" }) {
+            $0["kind"] as? String ?? ""
+        }
+        let witness = { (kind: String) in
+            (byKind[kind]?.first?["witnesses"] as? [String])?.first.map { Array($0.unicodeScalars) } ?? []
+        }
+        #expect(witness("opens_app") == Array("https://shop.example/caf\u{E9}".unicodeScalars), "\(changes)")
+        #expect(witness("opens_web") == Array("https://shop.example/cafe\u{301}".unicodeScalars), "\(changes)")
+    }
+
     @Test func aSafeChangePasses() throws {
         try fixture.write([
             "domains/shop.yaml": ShopConfiguration.domain.replacingOccurrences(

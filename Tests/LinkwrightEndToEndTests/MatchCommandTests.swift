@@ -26,6 +26,41 @@ import Testing
                 """)
     }
 
+    /// Two apps' rules spell `/café` in NFC and in NFD. Each matches the URL of its own bytes
+    /// only, in whichever order the file lists them (a compiled pattern shared by texts Swift
+    /// holds equal would answer for both).
+    @Test func patternsSpeltInOtherNormalizationsMatchTheirOwnURLsOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let (composed, decomposed) = ("/caf\u{E9}", "/cafe\u{301}")
+        let entry = { (app: String, path: String) in
+            "{\"appIDs\": [\"ABCDE12345.com.example.\(app)\"], \"components\": [{\"/\": \"\(path)\"}]}"
+        }
+        let input = "https://x.example\(composed)\nhttps://x.example\(decomposed)\n"
+        var answers: [[String]] = []
+        for entries in [
+            [entry("nfc", composed), entry("nfd", decomposed)], [entry("nfd", decomposed), entry("nfc", composed)],
+        ] {
+            let file = try folder.write(
+                "aasa.json", "{\"applinks\": {\"details\": [\(entries.joined(separator: ", "))]}}")
+            let result = try linkwright(["match", "--aasa", file.path, "--host", "x.example"], input: input)
+            #expect(result.status == 0, "\(result)")
+            answers.append(
+                result.stdout.split(separator: "\n").map { line in
+                    line.split(separator: "\t").prefix(3).joined(separator: " ")
+                }.sorted())
+        }
+        let expected = [
+            "match ABCDE12345.com.example.nfc https://x.example\(composed)",
+            "match ABCDE12345.com.example.nfd https://x.example\(decomposed)",
+            "no_match ABCDE12345.com.example.nfc https://x.example\(decomposed)",
+            "no_match ABCDE12345.com.example.nfd https://x.example\(composed)",
+        ]
+        for answer in answers {
+            #expect(answer.map { Array($0.unicodeScalars) } == expected.sorted().map { Array($0.unicodeScalars) })
+        }
+    }
+
     @Test func streamsJSONLinesFromStandardInputAndSurvivesABadLine() throws {
         let input = "https://museo.example/es/coleccion/goya\n\nnot a url\nhttps://museo.example/clip/x#a\n"
         let result = try linkwright(

@@ -130,12 +130,13 @@ public enum BehaviourDiff {
         }
     }
 
-    /// A URL on a host of an environment, on one platform.
+    /// A URL on a host of an environment, on one platform. The URL compares exactly
+    /// (`ExactText`): `/café` spelt NFC and NFD are two URLs, which a change can treat apart.
     private struct ObservedURL: Hashable {
         var environment: String
         var host: String
         var platform: Platform
-        var url: String
+        var url: ExactText
     }
 
     /// What makes two observations one change, listed with several witnesses.
@@ -277,7 +278,7 @@ public enum BehaviourDiff {
             let platform = context.platform
             // Each context's sides decide a URL once: an older release's proofs meet the newest's
             // witnesses again, and its readings its own.
-            var newestDecided: [String: DecidedURL] = [:]
+            var newestDecided: [ExactText: DecidedURL] = [:]
             context.report(
                 proofs.result(ProofRequest(platform: platform, old: old, new: new)), into: &comparison,
                 decided: &newestDecided)
@@ -289,7 +290,7 @@ public enum BehaviourDiff {
                     environment: context.environment, host: context.host, concrete: context.concrete,
                     platform: platform, old: sides.old, new: sides.new, routes: context.routes)
                 var found = Comparison()
-                var decided: [String: DecidedURL] = [:]
+                var decided: [ExactText: DecidedURL] = [:]
                 releaseContext.report(
                     proofs.result(ProofRequest(platform: platform, old: release.old, new: release.new)), into: &found,
                     decided: &decided)
@@ -390,20 +391,22 @@ public enum BehaviourDiff {
         }
 
         /// `url` decided on both sides for every app, once per URL in `decided`.
-        func decide(_ url: String, _ parsed: LinkURL, decided: inout [String: DecidedURL]) -> DecidedURL {
-            if let known = decided[url] { return known }
+        func decide(_ url: String, _ parsed: LinkURL, decided: inout [ExactText: DecidedURL]) -> DecidedURL {
+            // Keyed exactly: `/café` spelt NFC and NFD are two witnesses, decided apart.
+            let key = ExactText(url)
+            if let known = decided[key] { return known }
             let verdicts = DecidedURL(
                 before: self.verdicts(parsed, onNewSide: false), after: self.verdicts(parsed, onNewSide: true))
-            decided[url] = verdicts
+            decided[key] = verdicts
             return verdicts
         }
 
         func report(
-            _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [String: DecidedURL]
+            _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [ExactText: DecidedURL]
         ) {
             var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
             var observations: [Observation] = []
-            var seen: Set<String> = []
+            var seen: Set<ExactText> = []
             // Many regions share a witness (every app of a file added on `/x`): each URL is
             // decided once for every app, not once per region (4,000 apps took 86 s).
             // Shortest witnesses first, each URL written once rather than at every comparison.
@@ -424,7 +427,7 @@ public enum BehaviourDiff {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
                 }
-                guard seen.insert(url).inserted else { continue }
+                guard seen.insert(ExactText(url)).inserted else { continue }
                 for identity in verdicts.identities {
                     var observation = routed(
                         Observation(
@@ -490,7 +493,7 @@ public enum BehaviourDiff {
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
-        func observation(at url: String, identity: String, decided: inout [String: DecidedURL]) -> Observation? {
+        func observation(at url: String, identity: String, decided: inout [ExactText: DecidedURL]) -> Observation? {
             guard let parsed = LinkURL(url) else { return nil }
             let verdicts = decide(url, parsed, decided: &decided)
             let (before, after) = (verdicts.before(identity), verdicts.after(identity))
@@ -503,7 +506,7 @@ public enum BehaviourDiff {
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
         /// an older release's change the newest shares is reported once, as the newest's.
-        func changesAlike(_ observation: Observation, decided: inout [String: DecidedURL]) -> Bool {
+        func changesAlike(_ observation: Observation, decided: inout [ExactText: DecidedURL]) -> Bool {
             guard let url = LinkURL(observation.url) else { return false }
             let verdicts = decide(observation.url, url, decided: &decided)
             let (opened, opens) = (verdicts.before(observation.identity), verdicts.after(observation.identity))
@@ -615,7 +618,7 @@ public enum BehaviourDiff {
         for position in observations.indices where openedBefore[position] != opensAfter[position] {
             let key = ObservedURL(
                 environment: observations[position].environment, host: observations[position].host,
-                platform: observations[position].platform, url: observations[position].url)
+                platform: observations[position].platform, url: ExactText(observations[position].url))
             if byURL[key] == nil { urlOrder.append(key) }
             byURL[key, default: []].append(position)
         }

@@ -140,7 +140,7 @@ struct ComparedValues {
     mutating func itemValues(named name: String, options: PatternOptions) -> [[Unicode.Scalar]] {
         items.compactMap { item in
             let itemName = options.decoded ? PercentDecoding.decode(item.name) : item.name
-            guard itemName == name else { return nil }
+            guard ExactText.equal(itemName, name) else { return nil }
             return options.prepare(item.value)
         }
     }

@@ -256,7 +256,7 @@ struct AppleRuleCompiler {
     private(set) var diagnostics: [Diagnostic] = []
 
     private struct CacheKey: Hashable {
-        var pattern: String
+        var pattern: ExactText
         var options: PatternOptions
     }
 
@@ -304,7 +304,7 @@ struct AppleRuleCompiler {
     private mutating func compile(_ pattern: String, _ options: PatternOptions, at origin: SourceLocation?)
         -> CompiledAASA.CompiledPattern
     {
-        let key = CacheKey(pattern: pattern, options: options)
+        let key = CacheKey(pattern: ExactText(pattern), options: options)
         if let cached = cache[key] { return CompiledAASA.CompiledPattern(text: pattern, matcher: cached) }
         let matcher: PatternMatcher?
         do {

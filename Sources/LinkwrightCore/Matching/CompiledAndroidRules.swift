@@ -67,14 +67,14 @@ public struct CompiledDynamicRules: Sendable {
         /// as `PatternMatcher` runs it); one that stops at its budget answers no, so the rule
         /// is tried as the release reads it, as before.
         private static func readsAlike(_ pattern: String, release: AndroidRelease) -> Bool {
-            knownReadings.value(release.rawValue + "\u{1}" + pattern) {
+            knownReadings.value(ExactText(release.rawValue + "\u{1}" + pattern)) {
                 let own = AndroidFilter(expression: pattern, release: release)
                 let newest = AndroidFilter(expression: pattern, release: .latest)
                 return own == newest || own.acceptsAlike(newest, workLimit: 200_000)
             }
         }
 
-        private static let knownReadings = ProcessMemo<String, Bool>(limit: 100_000)
+        private static let knownReadings = ProcessMemo<ExactText, Bool>(limit: 100_000)
 
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
     }

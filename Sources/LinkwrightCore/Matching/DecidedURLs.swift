@@ -17,6 +17,12 @@ final class DecidedURLs: Sendable {
         var path: String
         var query: String?
         var fragment: String?
+
+        /// Parts compare exactly (`ExactText`), as the rules read them.
+        static func == (left: Key, right: Key) -> Bool {
+            ExactText.equal(left.path, right.path) && ExactText.equal(left.query, right.query)
+                && ExactText.equal(left.fragment, right.fragment)
+        }
     }
 
     /// The position of the deciding rule in its list, `nil` for none.

@@ -87,6 +87,14 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// Parts compare exactly (`ExactText`): `/café` spelt NFC and NFD are different URLs, as
+    /// their bytes are. The hash stays the synthesized one.
+    public static func == (left: LinkURL, right: LinkURL) -> Bool {
+        left.port == right.port && ExactText.equal(left.scheme, right.scheme) && ExactText.equal(left.host, right.host)
+            && ExactText.equal(left.path, right.path) && ExactText.equal(left.query, right.query)
+            && ExactText.equal(left.fragment, right.fragment)
+    }
+
     public var description: String {
         var text = ""
         if let host {

@@ -219,6 +219,15 @@ public struct PatternMatcher: Sendable {
         let pattern: String
         let options: PatternOptions
         let variables: [String: [String]]
+
+        /// Texts compare exactly (`ExactText`): a pattern spelt NFC is not one spelt NFD.
+        static func == (left: CompilationKey, right: CompilationKey) -> Bool {
+            left.options == right.options && ExactText.equal(left.pattern, right.pattern)
+                && left.variables.count == right.variables.count
+                && left.variables.allSatisfy { name, values in
+                    right.variables.contains { ExactText.equal($0.key, name) && ExactText.equal($0.value, values) }
+                }
+        }
     }
 
     private static let compilations = ProcessMemo<CompilationKey, Result<PatternMatcher, PatternError>>(

@@ -17,7 +17,8 @@ struct Preparation: Hashable {
 
 /// A compiled pattern and how its part is prepared for it.
 struct PatternTest {
-    /// Equal keys accept the same texts.
+    /// Equal keys accept the same texts. ASCII (`ExactText.key`), so that keys built from them
+    /// and kept in plain `String` sets compare exactly: `/café` spelt NFC is not spelt NFD.
     let key: String
     let automaton: Automaton
     let preparation: Preparation
@@ -36,13 +37,14 @@ struct PatternTest {
         }
         // The semantics too: the same text is another pattern on the other platform, and tests
         // of both meet in `ProofViews`' process-wide distinctions.
-        key = ([preparation.key, matcher.options.semantics.rawValue, matcher.pattern] + used).joined(separator: "\u{2}")
+        key = ExactText.key(
+            ([preparation.key, matcher.options.semantics.rawValue, matcher.pattern] + used).joined(separator: "\u{2}"))
         automaton = matcher.automaton
         self.preparation = preparation
     }
 
     init(key: String, automaton: Automaton, preparation: Preparation) {
-        self.key = key
+        self.key = ExactText.key(key)
         self.automaton = automaton
         self.preparation = preparation
     }
@@ -58,12 +60,12 @@ struct LiteralFacts {
     let forcedPrefix: [Unicode.Scalar]
     let ways: LiteralWays?
 
-    private static let known = ProcessMemo<String, LiteralFacts>(limit: 100_000)
+    private static let known = ProcessMemo<ExactText, LiteralFacts>(limit: 100_000)
 
     /// Equal keys (`PatternTest.key`) are compiled from the same text alike, so their automata
     /// have the same literal ways.
     static func of(_ pattern: PatternTest) -> LiteralFacts {
-        known.value(pattern.key) {
+        known.value(ExactText(pattern.key)) {
             LiteralFacts(forcedPrefix: pattern.forcedPrefix, ways: pattern.automaton.literalWays())
         }
     }

@@ -68,10 +68,10 @@ final class ProofViews {
     /// Each test's distinctions by a key naming the test and its preparation, made once per
     /// process: they depend on the test alone, and a changelog meets the same rules in every
     /// pair of revisions (most of its tests are in all of them).
-    private static let knownDistinctions = ProcessMemo<String, MachineDistinctions>(limit: 200_000)
+    private static let knownDistinctions = ProcessMemo<ExactText, MachineDistinctions>(limit: 200_000)
 
     private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> MachineDistinctions {
-        knownDistinctions.value(key) { MachineDistinctions(machine()) }
+        knownDistinctions.value(ExactText(key)) { MachineDistinctions(machine()) }
     }
 
     /// A pattern test's distinctions, as its decorated machine reads it.

@@ -43,6 +43,11 @@ public struct AASAVariable: Sendable, Hashable {
         self.name = name
         self.values = values
     }
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: AASAVariable, right: AASAVariable) -> Bool {
+        ExactText.equal(left.name, right.name) && ExactText.equal(left.values, right.values)
+    }
 }
 
 /// One entry of `applinks.details`.
@@ -72,6 +77,13 @@ public struct AASADetails: Sendable, Hashable {
 
     /// The app IDs this entry speaks for.
     public var effectiveAppIDs: [String] { appIDs ?? appID.map { [$0] } ?? [] }
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: AASADetails, right: AASADetails) -> Bool {
+        ExactText.equal(left.appIDs, right.appIDs) && ExactText.equal(left.appID, right.appID)
+            && ExactText.equal(left.paths, right.paths)
+            && (left.defaults, left.components, left.origin) == (right.defaults, right.components, right.origin)
+    }
 
     /// The entry with neither `appIDs` nor `appID`: what it decides, for whichever apps.
     public var withoutAppIDs: AASADetails {
@@ -103,6 +115,15 @@ public struct AASAComponent: Sendable, Hashable {
         self.comment = comment
         self.origin = origin
     }
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: AASAComponent, right: AASAComponent) -> Bool {
+        ExactText.equal(left.path, right.path) && ExactText.equal(left.fragment, right.fragment)
+            && ExactText.equal(left.comment, right.comment)
+            && (left.query, left.exclude, left.flags, left.origin) == (
+                right.query, right.exclude, right.flags, right.origin
+            )
+    }
 }
 
 public enum AASAQuery: Sendable, Hashable {
@@ -113,6 +134,16 @@ public enum AASAQuery: Sendable, Hashable {
     /// A dictionary holding a non-string value, which swcutil ignores as a whole
     /// (blazingly-aasa conformance/oracle/swcutil-probes.tsv, `query-nonstring`). Never emitted.
     case ignoredDictionary
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: AASAQuery, right: AASAQuery) -> Bool {
+        switch (left, right) {
+        case (.whole(let left), .whole(let right)): ExactText.equal(left, right)
+        case (.items(let left), .items(let right)): left == right
+        case (.ignoredDictionary, .ignoredDictionary): true
+        default: false
+        }
+    }
 }
 
 public struct AASAQueryItem: Sendable, Hashable {
@@ -122,6 +153,11 @@ public struct AASAQueryItem: Sendable, Hashable {
     public init(name: String, pattern: String) {
         self.name = name
         self.pattern = pattern
+    }
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: AASAQueryItem, right: AASAQueryItem) -> Bool {
+        ExactText.equal(left.name, right.name) && ExactText.equal(left.pattern, right.pattern)
     }
 }
 

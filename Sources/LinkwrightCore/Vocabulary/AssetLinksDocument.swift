@@ -103,6 +103,13 @@ public struct DynamicComponent: Sendable, Hashable {
         self.origin = origin
     }
 
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    public static func == (left: DynamicComponent, right: DynamicComponent) -> Bool {
+        ExactText.equal(left.path, right.path) && ExactText.equal(left.fragment, right.fragment)
+            && ExactText.equal(left.comments, right.comments)
+            && (left.query, left.exclude, left.origin) == (right.query, right.exclude, right.origin)
+    }
+
     var json: JSON {
         var members: [(ComponentKey, JSON)] = []
         if let path { members.append((.path, .string(path))) }

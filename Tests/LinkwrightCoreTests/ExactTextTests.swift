@@ -1,0 +1,47 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// Texts Swift holds equal (canonical equivalence) name different rules and URLs when their
+/// scalars differ: `ExactText` and the vocabulary's equalities tell them apart.
+@Suite struct ExactTextTests {
+    static let (composed, decomposed) = ("/caf\u{E9}", "/cafe\u{301}")
+
+    @Test func canonicallyEquivalentTextsAreNotExactlyEqual() {
+        #expect(Self.composed == Self.decomposed, "Swift's own equality, which the rest must not rely on")
+        #expect(ExactText(Self.composed) != ExactText(Self.decomposed))
+        #expect(ExactText(Self.composed) == ExactText("/caf\u{E9}"))
+        #expect(Set([ExactText(Self.composed), ExactText(Self.decomposed)]).count == 2)
+    }
+
+    @Test func keysAreASCIIAndEqualOnlyForExactlyEqualTexts() {
+        #expect(ExactText.key("/products/*") == "/products/*")
+        #expect(ExactText.key(Self.composed) == "/caf\\u{e9}")
+        #expect(ExactText.key(Self.decomposed) == "/cafe\\u{301}")
+        // A backslash is escaped, so ASCII that reads like an escape stays apart.
+        #expect(ExactText.key("/caf\\u{e9}") == "/caf\\\\u{e9}")
+        #expect(ExactText.key(Self.composed).unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test func rulesAndURLsCompareTheirTextsExactly() {
+        #expect(AASAComponent(path: Self.composed) != AASAComponent(path: Self.decomposed))
+        #expect(AASAComponent(path: "/a") == AASAComponent(path: "/a"))
+        #expect(AASAQuery.whole(Self.composed) != AASAQuery.whole(Self.decomposed))
+        #expect(
+            AASAQueryItem(name: "q", pattern: Self.composed) != AASAQueryItem(name: "q", pattern: Self.decomposed))
+        #expect(
+            AASAVariable(name: "v", values: [Self.composed]) != AASAVariable(name: "v", values: [Self.decomposed]))
+        #expect(AASADetails(paths: [Self.composed]) != AASADetails(paths: [Self.decomposed]))
+        #expect(DynamicComponent(path: Self.composed) != DynamicComponent(path: Self.decomposed))
+        #expect(LinkURL(Self.composed) != LinkURL(Self.decomposed))
+        #expect(LinkURL("/x?\(Self.composed)") != LinkURL("/x?\(Self.decomposed)"))
+    }
+
+    /// A query dictionary's item names compare exactly too (`ComparedValues.itemValues`).
+    @Test func queryItemNamesCompareExactly() throws {
+        var values = ComparedValues(try #require(LinkURL("/x?caf\u{E9}=1&cafe\u{301}=2")))
+        let options = PatternOptions()
+        #expect(values.itemValues(named: "caf\u{E9}", options: options) == [["1"]])
+        #expect(values.itemValues(named: "cafe\u{301}", options: options) == [["2"]])
+    }
+}
