@@ -244,30 +244,37 @@ import Testing
         #expect(checked.stdout.split(separator: "\n").count == written.count - 1)
     }
 
-    /// A path may hold `&`, `<` or `--` followed by a combining mark: one Swift `Character` each,
-    /// but still the reserved byte to an XML parser. The intent filters stay well formed and
-    /// give the path back unchanged.
-    @Test func intentFiltersKeepReservedCharactersBeforeCombiningMarks() throws {
+    /// A path may hold `&`, `<` or `--` followed by a combining mark, or start with `/` and one:
+    /// one Swift `Character` each, but still the reserved byte to an XML parser and the leading
+    /// slash to Android. The intent filters stay well formed and, like the dynamic rules of
+    /// `assetlinks.json`, give each path back unchanged.
+    @Test func androidOutputKeepsPathsWithCombiningMarksAsWritten() throws {
         defer { folder.remove() }
-        let path = "/a&\u{301}b<\u{338}c--\u{301}"
+        let paths = ["/a&\u{301}b<\u{338}c--\u{301}", "/\u{301}x"]
+        let rules = paths.map { "      - path: \"\($0)/*\"\n        route: none\n        reason: odd names\n" }.joined()
         let domain = try folder.read("domains/emergencias.yaml").replacingOccurrences(
-            of: "      - path: /servicio/*\n",
-            with:
-                "      - path: \"\(path)/*\"\n        route: none\n        reason: odd names\n      - path: /servicio/*\n"
-        )
+            of: "      - path: /servicio/*\n", with: rules + "      - path: /servicio/*\n")
         try folder.write("domains/emergencias.yaml", domain)
         let build = try linkwright(["build"])
         #expect(build.status == 0, "\(build)")
         let script = """
-            import sys, pathlib, xml.etree.ElementTree as ET
+            import json, sys, pathlib, xml.etree.ElementTree as ET
+            root, wanted = pathlib.Path(sys.argv[1]), [p + "/" for p in sys.argv[2:]]
             prefixes = set()
-            for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.intent-filters.xml")):
+            for path in sorted(root.rglob("*.intent-filters.xml")):
                 for data in ET.parse(path).iter("data"):
                     prefixes.add(data.get("{http://schemas.android.com/apk/res/android}pathPrefix"))
-            assert sys.argv[2] + "/" in prefixes, sorted(p for p in prefixes if p)
+            assert all(p in prefixes for p in wanted), sorted(p for p in prefixes if p)
+            dynamic = set()
+            for path in root.rglob("assetlinks.json"):
+                for statement in json.loads(path.read_text()):
+                    for component in statement.get("relation_extensions", {}).get(
+                            "delegate_permission/common.handle_all_urls", {}).get("dynamic_app_link_components", []):
+                        dynamic.add(component.get("/"))
+            assert all(p + "*" in dynamic for p in wanted), sorted(p for p in dynamic if p)
             print("ok")
             """
-        let checked = try python(script, [folder.url.appendingPathComponent("dist").path, path])
+        let checked = try python(script, [folder.url.appendingPathComponent("dist").path] + paths)
         #expect(checked.stdout == "ok\n", "\(checked)")
     }
 

@@ -248,7 +248,7 @@ public struct RuleAnalysis: Sendable {
             }
         }
         let text = String(sample)
-        return text.hasPrefix("/") && !text.contains("//") && matcher.matches(text) ? text : nil
+        return sample.first == "/" && !text.contains("//") && matcher.matches(text) ? text : nil
     }
 
     /// A value Apple's predefined variable `name` stands for; the matcher has the last word.

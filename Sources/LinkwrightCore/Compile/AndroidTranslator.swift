@@ -114,7 +114,9 @@ struct AndroidTranslator {
     }
 
     static func withLeadingSlash(_ pattern: String) -> String {
-        pattern.hasPrefix("/") || pattern.hasPrefix("*") ? pattern : "/" + pattern
+        // The first scalar, not Character: `/` followed by a combining mark is one Character.
+        let first = pattern.unicodeScalars.first
+        return first == "/" || first == "*" ? pattern : "/" + pattern
     }
 
     // MARK: Static scope

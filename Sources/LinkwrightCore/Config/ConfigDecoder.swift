@@ -51,7 +51,7 @@ struct ConfigDecoder {
             let purpose = map["purpose"].flatMap({ reader.choice($0, "scheme purpose", SchemePurpose.self) })
         else { return nil }
         let callback = map["callback"].flatMap { reader.string($0, "callback path") }
-        if let callback, !callback.value.hasPrefix("/") || LinkURL(callback.value) == nil {
+        if let callback, callback.value.unicodeScalars.first != "/" || LinkURL(callback.value) == nil {
             diagnostics.report(
                 .invalidValue, "callback \(PrintableText.quoted(callback.value)) is not a path such as /oauth/callback",
                 at: callback.location, hint: "write the redirect URI's path alone, starting with /")
@@ -498,7 +498,7 @@ struct ConfigDecoder {
                 let path = entry["path"].flatMap({ reader.string($0, "path") }),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
             else { continue }
-            if !path.value.hasPrefix("/") || LinkURL(path.value) == nil {
+            if path.value.unicodeScalars.first != "/" || LinkURL(path.value) == nil {
                 diagnostics.report(
                     .invalidValue,
                     "forbidden path \(PrintableText.quoted(path.value)) is not a path such as /oauth/callback",

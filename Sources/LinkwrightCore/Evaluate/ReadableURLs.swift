@@ -74,7 +74,7 @@ public enum ReadableURLs {
             guard var url = path.map({ instance(of: $0, variables: variables, alternative: index) }) ?? "/" else {
                 return nil
             }
-            if !url.hasPrefix("/") { url = "/" + url }
+            if url.unicodeScalars.first != "/" { url = "/" + url }
             url = encoded(url, keeping: [])
             switch query {
             case .whole(let pattern):
