@@ -37,6 +37,14 @@ import Testing
         #expect(LinkURL("/x?\(Self.composed)") != LinkURL("/x?\(Self.decomposed)"))
     }
 
+    /// Query items split at `&` and `=` bytes, as `NSURLComponents` splits UTF-16 units, even
+    /// where a combining mark follows the separator and makes one Character of the two.
+    @Test func queryItemsSplitAtSeparatorsBeforeCombiningMarks() throws {
+        let items = try #require(LinkURL("/x?a=\u{301}&\u{301}=2&b=1")).queryItems
+        #expect(items.map(\.name).map { Array($0.unicodeScalars) } == [["a"], ["\u{301}"], ["b"]])
+        #expect(items.map(\.value).map { Array($0.unicodeScalars) } == [["\u{301}"], ["2"], ["1"]])
+    }
+
     /// A query dictionary's item names compare exactly too (`ComparedValues.itemValues`).
     @Test func queryItemNamesCompareExactly() throws {
         var values = ComparedValues(try #require(LinkURL("/x?caf\u{E9}=1&cafe\u{301}=2")))

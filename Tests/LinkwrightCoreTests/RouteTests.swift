@@ -42,6 +42,19 @@ import Testing
         RouteResolver.resolve(route, url: try #require(LinkURL(url)))
     }
 
+    /// A `/`, `&` or `=` followed by a combining mark is one Swift Character, but a separator
+    /// to the router reading the percent-encoded URL: a raw URL splits at the same places.
+    @Test func separatorsBeforeCombiningMarksStillSeparate() throws {
+        let ticket = try route(
+            "        route: ticket\n        params:\n          id?: segment 3\n          source?: query source\n")
+        #expect(
+            try resolve(ticket, "https://shop.example/t/x/\u{301}y?a=1&\u{301}=2&source=\u{301}z")
+                == .success(
+                    .init(
+                        destination: "ticket",
+                        arguments: [.init(name: "id", value: "\u{301}y"), .init(name: "source", value: "\u{301}z")])))
+    }
+
     @Test func readsDecodedSegmentsAndTheFirstQueryItem() throws {
         let ticket = try route(
             "        route: ticket\n        params:\n          id?: segment 2\n          source?: query source\n")

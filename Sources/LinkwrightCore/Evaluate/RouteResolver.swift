@@ -70,10 +70,17 @@ public enum RouteResolver {
     /// The value, or why the router would return no destination for a URL the rule opens.
     public static func resolve(_ route: Route, url: LinkURL) -> Result<RouteValue, RouteProblem> {
         guard let destination = route.destination else { return .success(RouteValue(destination: nil, arguments: [])) }
-        let segments = url.path.split(separator: "/").map(String.init)
-        let items = (url.query ?? "").split(separator: "&").map { item in
-            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (name: decoded(String(pair[0])), value: pair.count > 1 ? decoded(String(pair[1])) : "")
+        // Split on bytes, as the routers split the percent-encoded URL a device hands them: a
+        // `/`, `&` or `=` followed by a combining mark is one Character, but still the separator.
+        func pieces(_ text: String, at separator: UInt8, keepingEmpty: Bool = false, maxSplits: Int = .max) -> [String]
+        {
+            text.utf8.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: !keepingEmpty)
+                .map { String(Substring($0)) }
+        }
+        let segments = pieces(url.path, at: UInt8(ascii: "/"))
+        let items = pieces(url.query ?? "", at: UInt8(ascii: "&")).map { item in
+            let pair = pieces(item, at: UInt8(ascii: "="), keepingEmpty: true, maxSplits: 1)
+            return (name: decoded(pair[0]), value: pair.count > 1 ? decoded(pair[1]) : "")
         }
         var arguments: [RouteValue.Argument] = []
         for parameter in route.parameters {

@@ -46,12 +46,17 @@ struct QueryItem: Hashable, Sendable {
 
 extension LinkURL {
     /// The query's items as written: split on `&`, each at its first `=`. Empty pieces (`a=1&&b=2`)
-    /// are skipped.
+    /// are skipped. Split on bytes, as `NSURLComponents` splits UTF-16 units: a `&` or `=`
+    /// followed by a combining mark is one Character, but still the separator.
     var queryItems: [QueryItem] {
         guard let query else { return [] }
-        return query.split(separator: "&").map { piece in
-            guard let equals = piece.firstIndex(of: "=") else { return QueryItem(name: String(piece), value: "") }
-            return QueryItem(name: String(piece[..<equals]), value: String(piece[piece.index(after: equals)...]))
+        return query.utf8.split(separator: UInt8(ascii: "&")).map { piece in
+            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else {
+                return QueryItem(name: String(Substring(piece)), value: "")
+            }
+            return QueryItem(
+                name: String(Substring(piece[..<equals])),
+                value: String(Substring(piece[piece.index(after: equals)...])))
         }
     }
 }
