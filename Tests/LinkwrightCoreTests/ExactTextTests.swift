@@ -37,6 +37,22 @@ import Testing
         #expect(LinkURL("/x?\(Self.composed)") != LinkURL("/x?\(Self.decomposed)"))
     }
 
+    /// The exact equalities are written by hand: a stored property added later must join them.
+    /// This counts the properties each compares, and fails when the type gains one.
+    @Test func everyStoredPropertyIsCompared() throws {
+        let counts: [(String, Int, Int)] = [
+            ("AASAVariable", Mirror(reflecting: AASAVariable(name: "", values: [])).children.count, 2),
+            ("AASADetails", Mirror(reflecting: AASADetails()).children.count, 6),
+            ("AASAComponent", Mirror(reflecting: AASAComponent()).children.count, 7),
+            ("AASAQueryItem", Mirror(reflecting: AASAQueryItem(name: "", pattern: "")).children.count, 2),
+            ("DynamicComponent", Mirror(reflecting: DynamicComponent()).children.count, 6),
+            ("LinkURL", Mirror(reflecting: try #require(LinkURL("/"))).children.count, 6),
+        ]
+        for (type, properties, compared) in counts {
+            #expect(properties == compared, "\(type) has \(properties) stored properties; its == compares \(compared)")
+        }
+    }
+
     /// Query items split at `&` and `=` bytes, as `NSURLComponents` splits UTF-16 units, even
     /// where a combining mark follows the separator and makes one Character of the two.
     @Test func queryItemsSplitAtSeparatorsBeforeCombiningMarks() throws {
