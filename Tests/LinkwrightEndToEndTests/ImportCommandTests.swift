@@ -102,21 +102,8 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.copyExampleConfiguration()
-        let before = try folder.read("environments/production.yaml")
-        let result = try runLinkwright(
-            [
-                "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
-                "--env", "production",
-            ],
-            in: folder.url)
-        #expect(result.status == 0, "\(result)")
+        try importNewsIntoProduction(folder, domain: "news", lineBreak: "\n")
         let after = try folder.read("environments/production.yaml")
-        let app = "\n  news:\n    ios:\n      bundle_id: com.example.news\n      team_id: ABCDE12345"
-        let host = "\n  news.example: news"
-        #expect(after.contains(app + "\nhosts:") && after.hasSuffix(host + "\n"), "\(after)")
-        #expect(
-            after.replacingOccurrences(of: app, with: "").replacingOccurrences(of: host, with: "") == before,
-            "everything else is as it was")
         #expect(try runLinkwright(["lint"], in: folder.url).status == 0)
         #expect(try runLinkwright(["test"], in: folder.url).status == 0)
 
@@ -141,9 +128,22 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.copyExampleConfiguration()
-        let before = try folder.read("environments/production.yaml").replacingOccurrences(of: "\n", with: "\r\n")
-        try folder.write("environments/production.yaml", before)
+        let windows = try folder.read("environments/production.yaml").replacingOccurrences(of: "\n", with: "\r\n")
+        try folder.write("environments/production.yaml", windows)
         try folder.write("domains/news.yaml", "applinks:\n  - apps: [museo]\n    rules:\n      - path: /other/*\n")
+        let result = try importNewsIntoProduction(folder, domain: "news-2", lineBreak: "\r\n")
+        #expect(result.stdout.contains("domains/news-2.yaml"), "\(result)")
+        #expect(try runLinkwright(["test"], in: folder.url).status == 0)
+    }
+
+    /// Imports `legacy.json` for news.example into production, and checks that the environment
+    /// gained the app and the host, bound to `domain`, in lines ending with `lineBreak`, and
+    /// nothing else.
+    @discardableResult
+    private func importNewsIntoProduction(_ folder: TemporaryFolder, domain: String, lineBreak: String) throws
+        -> ProcessResult
+    {
+        let before = try folder.read("environments/production.yaml")
         let result = try runLinkwright(
             [
                 "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
@@ -151,15 +151,15 @@ import Testing
             ],
             in: folder.url)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("domains/news-2.yaml"), "\(result)")
         let after = try folder.read("environments/production.yaml")
-        let app = "\r\n  news:\r\n    ios:\r\n      bundle_id: com.example.news\r\n      team_id: ABCDE12345"
-        let host = "\r\n  news.example: news-2"
-        #expect(after.contains(app + "\r\nhosts:") && after.hasSuffix(host + "\r\n"), "\(after)")
+        let app = ["", "  news:", "    ios:", "      bundle_id: com.example.news", "      team_id: ABCDE12345"]
+            .joined(separator: lineBreak)
+        let host = lineBreak + "  news.example: " + domain
+        #expect(after.contains(app + lineBreak + "hosts:") && after.hasSuffix(host + lineBreak), "\(after)")
         #expect(
             after.replacingOccurrences(of: app, with: "").replacingOccurrences(of: host, with: "") == before,
             "everything else is as it was")
-        #expect(try runLinkwright(["test"], in: folder.url).status == 0)
+        return result
     }
 
     /// A real site's file (firefly.social's, 11 rules and an exclusion on a fragment): the import
