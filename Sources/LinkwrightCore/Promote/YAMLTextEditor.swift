@@ -7,6 +7,7 @@ struct YAMLTextEditor {
     private var lines: [YAMLLines.Line]
     /// What ends a line the edits add.
     private let lineBreak: String
+    private let byteOrderMark: String
     private var edits: [Edit] = []
 
     enum Edit {
@@ -26,6 +27,7 @@ struct YAMLTextEditor {
         let split = YAMLLines(text)
         lines = split.lines
         lineBreak = split.lineBreak
+        byteOrderMark = split.byteOrderMark
     }
 
     func character(at location: SourceLocation) -> Unicode.Scalar? {
@@ -129,7 +131,7 @@ struct YAMLTextEditor {
                 lines.removeSubrange((first - 1)...(last - 1))
             }
         }
-        return YAMLLines(lines: lines).text
+        return YAMLLines(lines: lines, byteOrderMark: byteOrderMark).text
     }
 
     private static func position(_ edit: Edit) -> (Int, Int) {

@@ -22,14 +22,22 @@ public struct YAMLLines: Sendable {
 
     /// Every line of the text; a text ending with a break has no empty line after it.
     public var lines: [Line]
+    /// U+FEFF when the text starts with it: libyaml reads it as the encoding's mark, not as part
+    /// of the first line, whose columns start after it.
+    public var byteOrderMark: String
 
-    public init(lines: [Line]) { self.lines = lines }
+    public init(lines: [Line], byteOrderMark: String = "") {
+        self.lines = lines
+        self.byteOrderMark = byteOrderMark
+    }
 
     public init(_ text: String) {
         var lines: [Line] = []
         var content: [Unicode.Scalar] = []
         var scalars = text.unicodeScalars.makeIterator()
         var pending = scalars.next()
+        byteOrderMark = pending == "\u{FEFF}" ? "\u{FEFF}" : ""
+        if !byteOrderMark.isEmpty { pending = scalars.next() }
         while let scalar = pending {
             pending = scalars.next()
             switch scalar {
@@ -52,5 +60,5 @@ public struct YAMLLines: Sendable {
     public var lineBreak: String { lines.first { !$0.lineBreak.isEmpty }?.lineBreak ?? "\n" }
 
     /// The text again.
-    public var text: String { lines.map { $0.text + $0.lineBreak }.joined() }
+    public var text: String { byteOrderMark + lines.map { $0.text + $0.lineBreak }.joined() }
 }
