@@ -60,12 +60,12 @@ struct LiteralFacts {
     let forcedPrefix: [Unicode.Scalar]
     let ways: LiteralWays?
 
-    private static let known = ProcessMemo<ExactText, LiteralFacts>(limit: 100_000)
+    private static let known = ProcessMemo<String, LiteralFacts>(limit: 100_000)
 
     /// Equal keys (`PatternTest.key`) are compiled from the same text alike, so their automata
     /// have the same literal ways.
     static func of(_ pattern: PatternTest) -> LiteralFacts {
-        known.value(ExactText(pattern.key)) {
+        known.value(pattern.key) {
             LiteralFacts(forcedPrefix: pattern.forcedPrefix, ways: pattern.automaton.literalWays())
         }
     }
@@ -92,7 +92,8 @@ enum QueryTest {
         switch self {
         case .pattern(let pattern): return "P" + pattern.key
         case .items(let names, let values, let decode, let quantifier):
-            let items = zip(names, values).map { $0 + "\u{1}" + $1.key }.sorted()
+            // Names as ASCII too (`ExactText.key`), as the value tests' keys are.
+            let items = zip(names, values).map { ExactText.key($0) + "\u{1}" + $1.key }.sorted()
             return "I" + (decode ? "true" : "false") + (quantifier == .every ? "every" : "some")
                 + items.joined(separator: "\u{2}")
         }

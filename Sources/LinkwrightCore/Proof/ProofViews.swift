@@ -50,7 +50,7 @@ final class ProofViews {
             for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
                 for name in itemNames {
                     names.formUnion(
-                        ProofViews.distinctions("n\u{0}\(decode)\u{0}\(name)") {
+                        ProofViews.distinctions("n\u{0}\(decode)\u{0}\(ExactText.key(name))") {
                             ProofViews.nameMachine(name, decode: decode)
                         })
                 }
@@ -67,11 +67,12 @@ final class ProofViews {
 
     /// Each test's distinctions by a key naming the test and its preparation, made once per
     /// process: they depend on the test alone, and a changelog meets the same rules in every
-    /// pair of revisions (most of its tests are in all of them).
-    private static let knownDistinctions = ProcessMemo<ExactText, MachineDistinctions>(limit: 200_000)
+    /// pair of revisions (most of its tests are in all of them). Keys are ASCII, built from
+    /// `PatternTest.key`s and names through `ExactText.key`, so they compare exactly.
+    private static let knownDistinctions = ProcessMemo<String, MachineDistinctions>(limit: 200_000)
 
     private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> MachineDistinctions {
-        knownDistinctions.value(ExactText(key)) { MachineDistinctions(machine()) }
+        knownDistinctions.value(key) { MachineDistinctions(machine()) }
     }
 
     /// A pattern test's distinctions, as its decorated machine reads it.
