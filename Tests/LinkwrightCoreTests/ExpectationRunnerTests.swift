@@ -147,6 +147,8 @@ import Testing
         #expect(runs.map(\.count) == [2, 4, 1, 2])
         #expect(runs.map(\.hosts) == [["h1", "h2"], ["h1", "h2", "h3"], ["h3"], ["h1", "h2"]])
         #expect(list.environmentRuns(naming: 0).map(\.hosts) == [[], [], [], []])
+        // Per segment: staging's two groups are two segments of one run.
+        #expect(Array(list.segmentEnvironments) == ["production", "staging", "staging", "production", "dev"])
         #expect(Array(list).map(\.environment) == runs.flatMap { Array(repeating: $0.environment, count: $0.count) })
     }
 

@@ -44,6 +44,9 @@ struct TestCommand: Command {
         let report = ExpectationReport(
             configuration, compiled, keeping: detail, pathPrefix: workspace.pathPrefix(for: format))
         try terminal.print(report, as: format)
-        return ExitStatus(report)
+        let status = ExitStatus(report)
+        // The process ends here: what it read and decided is freed while it does.
+        releaseInBackground((consume configuration, consume compiled, consume report))
+        return status
     }
 }

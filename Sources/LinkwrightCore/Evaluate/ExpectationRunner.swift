@@ -117,6 +117,13 @@ public enum ExpectationRunner {
             }
         }
 
+        /// The environment of each segment, in order: an environment whose places came in
+        /// several runs appears once per run. Enough to ask which environments an outcome
+        /// touched without building `environmentRuns`.
+        public var segmentEnvironments: LazyMapSequence<[[Place]], String> {
+            segments.lazy.map { $0[0].environment }
+        }
+
         /// The environments of the places, in order, each with how many places in a row are in
         /// it and the hosts of the first `limit` of them.
         public func environmentRuns(naming limit: Int) -> [(environment: String, hosts: [String], count: Int)] {
@@ -208,6 +215,7 @@ public enum ExpectationRunner {
             tally.environments.formUnion(part.tally.environments)
         }
         checks += schemeChecks(configuration, compiled, keeping: detail, tally: &tally)
+        releaseInBackground(consume situations)
         return (checks, tally)
     }
 

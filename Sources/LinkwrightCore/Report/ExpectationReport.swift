@@ -43,25 +43,24 @@ public struct ExpectationReport: Report {
         self.context = context
         let production = Set(
             configuration.environments.filter { $0.tier.value == .production }.map(\.name))
-        let ranked = checks.flatMap { check in
-            check.outcomes.filter { !$0.passed }.map { outcome in
-                (
-                    failure: Failure(check: check, outcome: outcome),
-                    inProduction: outcome.places.environmentRuns(naming: 0).contains {
-                        production.contains($0.environment)
-                    }
-                )
+        // Ranked by small keys, then gathered: a fleet's report sorts thousands of failures, and
+        // moving each failure's strings and arrays through the sort cost more than ranking them.
+        var found: [Failure] = []
+        var ranks: [(inProduction: Bool, count: Int, position: Int)] = []
+        for check in checks {
+            for outcome in check.outcomes where !outcome.passed {
+                let inProduction = outcome.places.segmentEnvironments.contains(where: production.contains)
+                ranks.append((inProduction, outcome.count, found.count))
+                found.append(Failure(check: check, outcome: outcome))
             }
         }
-        failedCount = ranked.reduce(0) { $0 + $1.failure.outcome.count }
-        failures = ranked.enumerated().sorted { left, right in
-            let (l, r) = (left.element, right.element)
-            if l.inProduction != r.inProduction { return l.inProduction }
-            if l.failure.outcome.count != r.failure.outcome.count {
-                return l.failure.outcome.count > r.failure.outcome.count
-            }
-            return left.offset < right.offset
-        }.map(\.element.failure)
+        failedCount = ranks.reduce(0) { $0 + $1.count }
+        ranks.sort { left, right in
+            if left.inProduction != right.inProduction { return left.inProduction }
+            if left.count != right.count { return left.count > right.count }
+            return left.position < right.position
+        }
+        failures = ranks.map { found[$0.position] }
         // On every core: a fleet's report holds thousands of failures, each naming its URL and
         // first hosts.
         findings = failures.parallelMap { Self.finding($0, context) }
@@ -78,7 +77,7 @@ public struct ExpectationReport: Report {
         if outcome.places.count == 1 {
             message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         } else {
-            let environments = outcome.places.environmentRuns(naming: 0).map(\.environment).uniqued().count
+            let environments = outcome.places.segmentEnvironments.uniqued().count
             message =
                 "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
                 + (decidingRule.map { " (decided by \($0))" } ?? "")
