@@ -3,9 +3,21 @@
 /// a changelog reads. Past `limit` entries the memo starts again, so a long-running process
 /// (`monitor`) meeting ever new rules keeps bounded memory. Two threads missing the same key at
 /// once may both make the value; the first stored is kept, and equal keys make equal values.
+///
+/// A key is hashed once, before the lock is taken: the threads compiling a fleet's files both
+/// met every new pattern here, and hashing each key (its file's substitution variables with it)
+/// twice inside the lock kept one thread waiting on the other.
 final class ProcessMemo<Key: Hashable, Value>: @unchecked Sendable {
-    private let known: LockedValue<[Key: Value]>
+    private let known: LockedValue<[Hashed: Value]>
     private let limit: Int
+
+    private struct Hashed: Hashable {
+        let key: Key
+        let hash: Int
+
+        static func == (left: Hashed, right: Hashed) -> Bool { left.hash == right.hash && left.key == right.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
 
     init(limit: Int) {
         self.limit = limit
@@ -14,12 +26,13 @@ final class ProcessMemo<Key: Hashable, Value>: @unchecked Sendable {
 
     /// The value for `key`, made by `make` on first use (outside the lock).
     func value(_ key: Key, _ make: () throws -> Value) rethrows -> Value {
-        if let value = known.withLock({ $0[key] }) { return value }
+        let hashed = Hashed(key: key, hash: key.hashValue)
+        if let value = known.withLock({ $0[hashed] }) { return value }
         let made = try make()
         return known.withLock { known in
-            if let first = known[key] { return first }
+            if let first = known[hashed] { return first }
             if known.count >= limit { known = [:] }
-            known[key] = made
+            known[hashed] = made
             return made
         }
     }
