@@ -30,6 +30,21 @@ import Testing
         #expect(pthread_equal(freer, pthread_self()) == 0)
     }
 
+    /// A value nested 20,000 levels deep (lists in lists) is freed one level inside the other:
+    /// the releasing thread's stack must be as deep as the main thread's, which freed such
+    /// values before.
+    @Test func aDeeplyNestedValueIsFreedWholly() {
+        struct Nested: @unchecked Sendable {
+            var inner: [Nested]
+            var last: Tracked?
+        }
+        let freed = DispatchSemaphore(value: 0)
+        var nested = Nested(inner: [], last: Tracked(freed, LockedValue(nil)))
+        for _ in 1..<20_000 { nested = Nested(inner: [nested], last: nil) }
+        releaseInBackground(consume nested)
+        #expect(freed.wait(timeout: .now() + 30) == .success)
+    }
+
     /// A part the caller still references stays alive; only what the value alone held is freed.
     @Test func whatIsStillReferencedElsewhereStaysAlive() {
         let freed = DispatchSemaphore(value: 0)
