@@ -85,9 +85,16 @@ public final class EnvironmentEvaluator: Sendable {
         /// How many compiled files are kept.
         var count: Int { aasa.count + assetLinks.count }
 
+        /// Compares `key` in full once, with the stored key it equals, and records the stored
+        /// one as read: copies of one key share its storage and compare at once, where each
+        /// environment's key was its own and compared rule by rule with every lookup.
         fileprivate mutating func aasa(_ key: HashedKey<AppLinksSection>?) -> CompiledAASA? {
-            read.keys.insert(.aasa(key))
-            return aasa[key]
+            guard let index = aasa.index(forKey: key) else {
+                read.keys.insert(.aasa(key))
+                return nil
+            }
+            read.keys.insert(.aasa(aasa[index].key))
+            return aasa[index].value
         }
 
         fileprivate mutating func assetLinks(_ key: AssetLinksKey) -> CompiledAssetLinks? {
@@ -143,13 +150,18 @@ public final class EnvironmentEvaluator: Sendable {
         // The rules no earlier environment compiled are compiled on every core, each set once.
         let appleSites = platforms.contains(.ios) ? environment.sites.filter { $0.aasa != nil } : []
         var keyOfDomain: [String: HashedKey<AppLinksSection>?] = [:]
+        // The rules compiled before, by domain: each key is looked up once.
+        var compiledOfDomain: [String: CompiledAASA] = [:]
         var toCompile: [(key: HashedKey<AppLinksSection>?, document: AASADocument)] = []
         var keysToCompile: Set<HashedKey<AppLinksSection>?> = []
         for site in appleSites where keyOfDomain[site.domain] == nil {
             let key = CompiledAASA.rulesKey(site.aasa!)
             keyOfDomain[site.domain] = key
-            guard files.aasa(key) == nil, keysToCompile.insert(key).inserted else { continue }
-            toCompile.append((key, site.aasa!))
+            if let compiled = files.aasa(key) {
+                compiledOfDomain[site.domain] = compiled
+            } else if keysToCompile.insert(key).inserted {
+                toCompile.append((key, site.aasa!))
+            }
         }
         let newlyCompiled = toCompile.parallelMap { CompiledAASA($0.document) }
         for (file, compiled) in zip(toCompile, newlyCompiled) { files.aasa[file.key] = compiled }
@@ -158,7 +170,12 @@ public final class EnvironmentEvaluator: Sendable {
             let document = site.aasa!
             let compiled =
                 aasaByDomain[site.domain]
-                ?? (CompiledAASA(document, sharingRulesOf: files.aasa[keyOfDomain[site.domain]!]!), document)
+                ?? (
+                    CompiledAASA(
+                        document,
+                        sharingRulesOf: compiledOfDomain[site.domain] ?? files.aasa[keyOfDomain[site.domain]!]!),
+                    document
+                )
             aasaByDomain[site.domain] = compiled
             (aasa[site.fileHost.name], aasaDocuments[site.fileHost.name]) = compiled
         }
