@@ -69,7 +69,7 @@ import Testing
         let fixture = try Self.exampleRepository()
         try Self.threeEdits(fixture)
         let summary = fixture.folder + "/step-summary.md"
-        FileManager.default.createFile(atPath: summary, contents: Data("earlier step\n".utf8))
+        try Data("earlier step\n".utf8).write(to: URL(fileURLWithPath: summary))
         let result = try Self.check(fixture, ["--format", "github"], ["GITHUB_STEP_SUMMARY": summary])
         #expect(result.status == 1, "\(result)")
         let errors = Self.annotations(result.stdout, "error")
