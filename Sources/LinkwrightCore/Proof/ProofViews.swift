@@ -249,7 +249,7 @@ final class ProofViews {
             // separators are text there).
             func decoding<Value: PartMachine>(_ values: [Value]) -> AnyMachine {
                 AnyMachine(
-                    make(literals.map(PercentDecodeStage.init), values.map(PercentDecodeStage.init)),
+                    make(literals.map(PercentDecodeStage.init), values.map { PercentDecodeStage($0) }),
                     decoded: AnyMachine(
                         make(
                             literals.map { EscapedSeparatorStage(inner: $0) },

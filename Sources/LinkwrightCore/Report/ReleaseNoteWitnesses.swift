@@ -100,7 +100,7 @@ public enum ReleaseNoteWitnesses {
                     }
                 return ReadableURLs.candidates(
                     path: component.path, query: query, fragment: component.fragment,
-                    variables: applinks.substitutionVariables ?? [])
+                    variables: applinks.substitutionVariables)
             case .legacyPath(let site, let details, let position):
                 let path = sites[site].aasa!.applinks!.details[details].paths![position]
                 let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path

@@ -51,7 +51,7 @@ import Testing
                 {"applinks": {"substitutionVariables": {"section": ["shop", "news"]},
                   "details": [{"appIDs": ["\(exampleApp)"], "components": [{"/": "\(pattern)"}]}]}}
                 """
-            let compiled = try CompiledAASA(readAASA(file))
+            let compiled = CompiledAASA(readAASA(file))
             let rule = try #require(compiled.entries.first?.rules.first)
             guard let sample = RuleAnalysis.pathSample(rule, variables: compiled.variables) else { continue }
             if pattern.contains("$(") { sampled += 1 }
@@ -59,7 +59,7 @@ import Testing
             #expect(RuleAnalysis().neverMatches(RuleLanguages(rule)) == nil, "\(pattern): \(sample)")
         }
         #expect(sampled > 40, "\(sampled)")
-        let section = try CompiledAASA(
+        let section = CompiledAASA(
             readAASA(
                 """
                 {"applinks": {"substitutionVariables": {"section": ["shop"]},
