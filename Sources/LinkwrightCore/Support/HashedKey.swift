@@ -2,7 +2,7 @@
 /// every element every time: a changelog looked up each revision's thousand rules per host,
 /// platform and app, a tenth of its time. Equal keys are compared in full only when their
 /// hashes agree, and keys copied from one value share its storage, which compares at once.
-struct HashedKey<Value: Hashable & Sendable>: Hashable, Sendable {
+struct HashedKey<Value: Hashable>: Hashable {
     let value: Value
     private let hash: Int
 
@@ -17,3 +17,5 @@ struct HashedKey<Value: Hashable & Sendable>: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
+
+extension HashedKey: Sendable where Value: Sendable {}

@@ -8,16 +8,8 @@
 /// met every new pattern here, and hashing each key (its file's substitution variables with it)
 /// twice inside the lock kept one thread waiting on the other.
 final class ProcessMemo<Key: Hashable, Value>: @unchecked Sendable {
-    private let known: LockedValue<[Hashed: Value]>
+    private let known: LockedValue<[HashedKey<Key>: Value]>
     private let limit: Int
-
-    private struct Hashed: Hashable {
-        let key: Key
-        let hash: Int
-
-        static func == (left: Hashed, right: Hashed) -> Bool { left.hash == right.hash && left.key == right.key }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
 
     init(limit: Int) {
         self.limit = limit
@@ -26,7 +18,7 @@ final class ProcessMemo<Key: Hashable, Value>: @unchecked Sendable {
 
     /// The value for `key`, made by `make` on first use (outside the lock).
     func value(_ key: Key, _ make: () throws -> Value) rethrows -> Value {
-        let hashed = Hashed(key: key, hash: key.hashValue)
+        let hashed = HashedKey(key)
         if let value = known.withLock({ $0[hashed] }) { return value }
         let made = try make()
         return known.withLock { known in
