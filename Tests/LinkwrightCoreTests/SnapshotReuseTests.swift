@@ -73,6 +73,46 @@ import Testing
         #expect(reuse.compiledFiles.withLock { $0.count } == 0)
     }
 
+    /// Production also serves `news.example` from a domain no revision changes.
+    static func withNews(_ files: [SourceFile]) -> [SourceFile] {
+        let news =
+            "applinks:\n  - apps: [shop]\n    rules:\n      - path: /news/*\n"
+            + "emit:\n  android_dynamic_rules: true\n"
+        return files.map { file in
+            guard file.path == "environments/production.yaml" else { return file }
+            let text = String(decoding: file.bytes, as: UTF8.self) + "  news.example: news\n"
+            return SourceFile(path: file.path, bytes: Array(text.utf8))
+        } + [SourceFile(path: "domains/news.yaml", bytes: Array(news.utf8))]
+    }
+
+    /// Snapshots of one `Reuse` hold one instance of each association file: a revision's
+    /// unchanged domain serves the instance the revision before it compiled (so comparing the
+    /// two costs nothing), and a changed domain its own.
+    @Test func unchangedDomainsServeOneInstanceOfTheirFiles() throws {
+        func site(_ snapshot: PolicySnapshot, _ host: String) throws -> CompiledSite {
+            let production = try #require(snapshot.compiled.environments.first { $0.name == "production" })
+            return try #require(production.sites.first { $0.fileHost.name == host })
+        }
+        func storage<Element>(_ array: [Element]?) -> UnsafeRawPointer? {
+            array?.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        }
+        func sameInstance(_ one: CompiledSite, _ other: CompiledSite) -> Bool {
+            storage(one.aasa?.applinks?.details) == storage(other.aasa?.applinks?.details)
+                && storage(one.assetLinks?.statements) == storage(other.assetLinks?.statements)
+        }
+        let reuse = PolicySnapshot.Reuse()
+        let shared = try Self.revisions.prefix(2).map {
+            try #require(PolicySnapshot.make(Self.withNews($0), reusing: reuse).snapshot)
+        }
+        let alone = try #require(PolicySnapshot.make(Self.withNews(Self.revisions[1])).snapshot)
+        let news = try (site(shared[0], "news.example"), site(shared[1], "news.example"))
+        #expect(news.0.aasa != nil && news.0.assetLinks != nil)
+        #expect(sameInstance(news.0, news.1))
+        #expect(!sameInstance(news.0, try site(alone, "news.example")), "made alone, a snapshot compiles its own")
+        #expect(try !sameInstance(site(shared[0], "shop.example"), site(shared[1], "shop.example")))
+        #expect(try site(shared[1], "shop.example").aasa == site(alone, "shop.example").aasa)
+    }
+
     /// A file's reading is reused for the same path and bytes only, its diagnostics with it.
     @Test func readingsAreReusedForTheSamePathAndBytesOnly() {
         let readings = ConfigLoader.Readings()

@@ -117,11 +117,13 @@ public struct PolicySnapshot: Sendable {
     }
 
     /// What snapshots made with the same `Reuse` share: each configuration file's reading
-    /// (`ConfigLoader.Readings`) and the association files their evaluators compiled
+    /// (`ConfigLoader.Readings`), one instance of each association file they compile to
+    /// (`SharedDocuments`), and those files as their evaluators compiled them
     /// (`EnvironmentEvaluator.CompiledFiles`).
     public final class Reuse: Sendable {
         fileprivate let readings = ConfigLoader.Readings()
         let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
+        fileprivate let documents = LockedValue(SharedDocuments())
 
         public init() {}
 
@@ -137,7 +139,8 @@ public struct PolicySnapshot: Sendable {
     ) {
         let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings)
         guard let configuration else { return (nil, loadDiagnostics) }
-        let (compiled, compileDiagnostics) = Compiler().compile(configuration)
+        var (compiled, compileDiagnostics) = Compiler().compile(configuration)
+        SharedDocuments.share(&compiled, with: reuse.documents)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         return (
