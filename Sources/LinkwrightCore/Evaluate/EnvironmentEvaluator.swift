@@ -9,7 +9,8 @@ public final class EnvironmentEvaluator: Sendable {
     /// The documents the compiled association files were compiled from (what `decidingRules`
     /// compares), by the name of the host that serves them.
     private let aasaDocuments: [String: AASADocument]
-    private let assetLinksDocuments: [String: AssetLinksDocument]
+    /// Hashed once: `reading` looks each up again for every older Android release.
+    private let assetLinksDocuments: [String: HashedKey<AssetLinksDocument>]
     /// How `assetLinksByFile` reads Android's dynamic rules.
     private let androidRelease: AndroidRelease
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
@@ -215,7 +216,7 @@ public final class EnvironmentEvaluator: Sendable {
                 continue
             }
             if byDomain[site.domain] == nil {
-                let key = CompiledFiles.AssetLinksKey(document: HashedKey(document), release: release)
+                let key = CompiledFiles.AssetLinksKey(document: document, release: release)
                 byDomain[site.domain] = files.assetLinks(key) ?? compiled.reading(release)
                 files.assetLinks[key] = byDomain[site.domain]
             }
@@ -255,9 +256,9 @@ public final class EnvironmentEvaluator: Sendable {
     /// before, and added to it otherwise.
     private static func assetLinks(
         of environment: CompiledEnvironment, release: AndroidRelease, sharing files: inout CompiledFiles
-    ) -> (compiled: [String: CompiledAssetLinks], documents: [String: AssetLinksDocument]) {
+    ) -> (compiled: [String: CompiledAssetLinks], documents: [String: HashedKey<AssetLinksDocument>]) {
         var byHost: [String: CompiledAssetLinks] = [:]
-        var documents: [String: AssetLinksDocument] = [:]
+        var documents: [String: HashedKey<AssetLinksDocument>] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
         // domains' files not compiled before are compiled on every core.
         var domainFiles: [(document: AssetLinksDocument, key: CompiledFiles.AssetLinksKey)] = []
@@ -274,7 +275,7 @@ public final class EnvironmentEvaluator: Sendable {
         for site in environment.sites where site.assetLinks != nil {
             let domain = position[site.domain]!
             (byHost[site.fileHost.name], documents[site.fileHost.name]) = (
-                compiled[domain]!, domainFiles[domain].document
+                compiled[domain]!, domainFiles[domain].key.document
             )
         }
         return (byHost, documents)
@@ -309,7 +310,7 @@ public final class EnvironmentEvaluator: Sendable {
             else { return nil }
             let statement = file.deciding(package: environment.androidApps[position].package)?.index
             return .android(
-                statement: statement, rules: statement.flatMap { document.statements[$0].dynamicComponents },
+                statement: statement, rules: statement.flatMap { document.value.statements[$0].dynamicComponents },
                 release: androidRelease)
         }
     }
