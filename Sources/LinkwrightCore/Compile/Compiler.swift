@@ -9,16 +9,19 @@ public struct Compiler: Sendable {
 
     public init() {}
 
-    /// Compiles the named environments (all when `environments` is empty).
-    public func compile(_ configuration: Configuration, environments: [String] = []) -> (
-        compiled: CompiledConfiguration, diagnostics: [Diagnostic]
-    ) {
+    /// Compiles the named environments (all when `environments` is empty), taking each domain's
+    /// compilation for an environment from `compilations` where it was kept before, and keeping
+    /// there those it makes.
+    public func compile(
+        _ configuration: Configuration, environments: [String] = [], reusing compilations: DomainCompilations? = nil
+    ) -> (compiled: CompiledConfiguration, diagnostics: [Diagnostic]) {
         var diagnostics = DiagnosticBag()
         let selected = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
         var translations = AndroidTranslations()
         let compiled = selected.map { environment in
             var environmentCompiler = EnvironmentCompiler(
-                configuration: configuration, environment: environment, translations: translations)
+                configuration: configuration, environment: environment, translations: translations,
+                reusing: compilations)
             let result = environmentCompiler.compile()
             diagnostics.add(contentsOf: environmentCompiler.diagnostics.items)
             translations = environmentCompiler.translations
@@ -28,43 +31,17 @@ public struct Compiler: Sendable {
     }
 }
 
-/// A domain's rules translated for Android, kept for the environments after the first: where
-/// no entry or rule of the domain names `environments:`, every environment resolves the same
-/// entries, so apps listed by the same entries get the same dynamic rules and scopes. What a
-/// translation diagnoses is reported when it is made: each environment would report the same.
-private struct AndroidTranslations {
-    struct Key: Hashable {
-        var domain: String
-        /// Nil when the domain resolves alike everywhere.
-        var environment: String?
-        /// The resolved entries listing the app.
-        var positions: [Int]
-    }
-
-    var dynamicRules: [Key: [DynamicComponent]] = [:]
-    var scopes: [Key: [PathScope]] = [:]
-
-    /// Keeps the translations of `other` too.
-    mutating func add(_ other: AndroidTranslations) {
-        dynamicRules.merge(other.dynamicRules) { kept, _ in kept }
-        scopes.merge(other.scopes) { kept, _ in kept }
-    }
-
-    static func key(_ domain: Domain, in environment: String, positions: [Int]) -> Key {
-        let uniform = domain.applinks.allSatisfy { entry in
-            entry.environments == nil && entry.rules.allSatisfy { $0.environments == nil }
-        }
-        return Key(domain: domain.name, environment: uniform ? nil : environment, positions: positions)
-    }
-}
-
 /// Compiles one environment.
 private struct EnvironmentCompiler {
     let configuration: Configuration
     let environment: Environment
     var diagnostics = DiagnosticBag()
-    typealias DomainFiles = (aasa: AASADocument?, aasaSize: Int?, assetLinks: AssetLinksDocument?)
-    private var filesByDomain: [String: DomainFiles] = [:]
+    /// Each domain of the environment's hosts, compiled once (`compileDomains`).
+    private var compilations: [String: DomainCompilation] = [:]
+    /// Compilations kept across compiles.
+    private let reused: DomainCompilations?
+    /// The translations a domain's compilation used, made or found (`compilation(of:)`).
+    private var used = AndroidTranslations()
     /// Each domain's entries as they apply to this environment, resolved once: every host and
     /// app asks for them.
     private let entriesByDomain: [String: [AppLinksEntry]]
@@ -77,10 +54,14 @@ private struct EnvironmentCompiler {
     /// Shared with the environments compiled before and after this one.
     private(set) var translations: AndroidTranslations
 
-    init(configuration: Configuration, environment: Environment, translations: AndroidTranslations) {
+    init(
+        configuration: Configuration, environment: Environment, translations: AndroidTranslations,
+        reusing reused: DomainCompilations?
+    ) {
         self.configuration = configuration
         self.environment = environment
         self.translations = translations
+        self.reused = reused
         let entriesByDomain = Dictionary(
             configuration.domains.map { ($0.name, Resolution.entries(of: $0, in: environment.name)) },
             uniquingKeysWith: { first, _ in first })
@@ -114,7 +95,7 @@ private struct EnvironmentCompiler {
             if hostsByFileHost[fileHost] == nil { fileHostOrder.append(fileHost) }
             hostsByFileHost[fileHost, default: []].append(binding)
         }
-        compileDomains(fileHostOrder.map { hostsByFileHost[$0]![0].domain.value })
+        compileDomains(environment.hosts.map(\.domain.value))
         for fileHost in fileHostOrder {
             let bindings = hostsByFileHost[fileHost]!
             guard let domain = domainsByName[bindings[0].domain.value] else { continue }
@@ -125,44 +106,54 @@ private struct EnvironmentCompiler {
             iosApps: iosApps(), androidApps: androidApps())
     }
 
-    /// Compiles what each domain named in `names` gives every host and app, on every core: its
-    /// files and its apps' intent-filter scopes depend on the domain alone, and so do the
-    /// translations each adds (their keys name the domain). Diagnostics are sorted afterwards,
-    /// so the order they are joined in does not show.
+    /// Compiles what each domain named in `names` gives every host and app: taken from `reused`
+    /// where compiled alike before, the others on every core (a domain's files and its apps'
+    /// intent-filter scopes depend on the domain alone, and so do the translations each makes:
+    /// their keys name the domain). Diagnostics are sorted afterwards, so the order they are
+    /// joined in does not show.
     private mutating func compileDomains(_ names: [String]) {
-        let pending = names.uniqued().filter { filesByDomain[$0] == nil }.compactMap { domainsByName[$0] }
-        guard pending.count > 1 else { return }
+        let domains = names.uniqued().compactMap { domainsByName[$0] }
+        var made = domains.map { reused?.compilation(of: $0, for: environment) }
+        let missing = made.indices.filter { made[$0] == nil }
         let start = self
-        let compiled = pending.parallelMap { domain in
-            var compiler = start
-            compiler.diagnostics = DiagnosticBag()
-            let files = compiler.files(for: domain)
-            for app in compiler.environment.apps where app.android != nil {
-                _ = compiler.scopes(of: domain, forApp: app.name.value)
-            }
-            return (files: files, compiler: compiler)
+        let compiled = missing.parallelMap { start.compilation(of: domains[$0]) }
+        for (index, compilation) in zip(missing, compiled) {
+            made[index] = reused?.keep(compilation, of: domains[index], for: environment) ?? compilation
         }
-        for (domain, result) in zip(pending, compiled) {
-            filesByDomain[domain.name] = result.files
-            diagnostics.add(contentsOf: result.compiler.diagnostics.items)
-            translations.add(result.compiler.translations)
+        for (domain, compilation) in zip(domains, made) {
+            compilations[domain.name] = compilation
+            diagnostics.add(contentsOf: compilation!.diagnostics)
+            diagnostics.add(contentsOf: translations.add(compilation!.translations))
         }
+    }
+
+    /// What `domain` gives this environment, compiled on a copy of this compiler: the
+    /// translations it uses are those of the environments before, or made anew.
+    private func compilation(of domain: Domain) -> DomainCompilation {
+        var compiler = self
+        (compiler.diagnostics, compiler.used) = (DiagnosticBag(), AndroidTranslations())
+        let files = compiler.files(for: domain)
+        var scopes: [String: [PathScope]] = [:]
+        for app in environment.apps where app.android != nil {
+            scopes[app.name.value] = compiler.scopes(of: domain, forApp: app.name.value)
+        }
+        return DomainCompilation(
+            files: files, scopes: scopes, diagnostics: compiler.diagnostics.items, translations: compiler.used)
     }
 
     // MARK: Association files
 
     private mutating func site(fileHost: Host, hosts: [Host], domain: Domain) -> CompiledSite {
         // The files depend on the domain and the environment only: every host of a domain
-        // serves the same ones, compiled once.
-        let files = filesByDomain[domain.name] ?? self.files(for: domain)
-        filesByDomain[domain.name] = files
+        // serves the same ones, compiled once (`compileDomains`).
+        let files = compilations[domain.name]!.files
         if let size = files.aasaSize { checkSize(size, domain: domain, host: fileHost) }
         return CompiledSite(
             fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: files.aasa, assetLinks: files.assetLinks)
     }
 
     /// The association files `domain` serves in this environment, and the AASA's size.
-    private mutating func files(for domain: Domain) -> DomainFiles {
+    private mutating func files(for domain: Domain) -> DomainCompilation.Files {
         let aasa = aasaDocument(for: domain)
         return (aasa, aasa.map(\.json.renderedSize), assetLinksDocument(for: domain))
     }
@@ -280,17 +271,13 @@ private struct EnvironmentCompiler {
             if domain.emit.androidDynamicRules && !positions.isEmpty {
                 // Apps listed by the same entries (the usual case) share their dynamic rules.
                 let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
-                dynamic =
-                    translations.dynamicRules[key]
-                    ?? {
-                        var translator = AndroidTranslator(domain: domain)
-                        let components = positions.map { entries[$0] }.flatMap { entry in
-                            entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
-                        }
-                        diagnostics.add(contentsOf: translator.diagnostics.items)
-                        return components
-                    }()
-                translations.dynamicRules[key] = dynamic
+                dynamic = translated(\.dynamicRules, key) {
+                    var translator = AndroidTranslator(domain: domain)
+                    let components = positions.map { entries[$0] }.flatMap { entry in
+                        entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
+                    }
+                    return .init(value: components, diagnostics: translator.diagnostics.items)
+                }
             }
             statements.append(
                 AssetStatement(
@@ -352,8 +339,7 @@ private struct EnvironmentCompiler {
             guard let android = app.android else { return nil }
             var filters: [IntentFilter] = []
             for domainName in domainOrder {
-                guard let domain = domainsByName[domainName], let scopes = scopes(of: domain, forApp: app.name.value)
-                else { continue }
+                guard let scopes = compilations[domainName]?.scopes[app.name.value] else { continue }
                 filters.append(IntentFilter(domain: domainName, hosts: hostsByDomain[domainName]!, scopes: scopes))
             }
             return CompiledAndroidApp(
@@ -372,14 +358,26 @@ extension EnvironmentCompiler {
         guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { return nil }
         // Apps sharing the same entries (the usual case) share their scopes.
         let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
-        if let known = translations.scopes[key] { return known }
-        let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
-        let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
-        if !domain.emit.androidDynamicRules {
-            diagnostics.add(contentsOf: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
+        return translated(\.scopes, key) {
+            let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
+            let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
+            let ignored =
+                domain.emit.androidDynamicRules
+                ? [] : AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain)
+            return .init(value: scopes, diagnostics: ignored)
         }
-        translations.scopes[key] = scopes
-        return scopes
+    }
+
+    /// The translation under `key` in `table`: the one an environment before made, else made
+    /// now. Either way recorded as used, so the compilation carries it (`DomainCompilation`).
+    fileprivate mutating func translated<Value>(
+        _ table: WritableKeyPath<AndroidTranslations, [AndroidTranslations.Key: AndroidTranslations.Made<Value>]>,
+        _ key: AndroidTranslations.Key, make: () -> AndroidTranslations.Made<Value>
+    ) -> Value {
+        let made = translations[keyPath: table][key] ?? make()
+        translations[keyPath: table][key] = made
+        used[keyPath: table][key] = made
+        return made.value
     }
 }
 

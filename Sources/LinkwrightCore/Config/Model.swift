@@ -30,7 +30,7 @@ public enum EntitlementMode: String, Sendable, CaseIterable {
 }
 
 /// `environments/<name>.yaml`: the apps, identities and hosts of one deployment.
-public struct Environment: Sendable {
+public struct Environment: Sendable, Equatable {
     public var name: String
     public var file: String
     public var tier: Located<Tier>
@@ -43,7 +43,7 @@ public struct Environment: Sendable {
 }
 
 /// An app under its logical name, with its identity on each platform it ships on.
-public struct AppDefinition: Sendable {
+public struct AppDefinition: Sendable, Equatable {
     public var name: Located<String>
     public var ios: IOSApp?
     public var android: AndroidApp?
@@ -65,7 +65,7 @@ public enum SchemePurpose: String, Sendable, CaseIterable {
 /// A custom URL scheme (`es.emergencias.app:`) an app declares in Info.plist `CFBundleURLTypes`
 /// and in an Android `<intent-filter>` without `autoVerify`. Unlike a universal link, any app
 /// can declare the same scheme: nothing verifies who owns it.
-public struct CustomScheme: Sendable {
+public struct CustomScheme: Sendable, Equatable {
     /// Lowercase, as RFC 3986 section 3.1 spells a scheme.
     public var name: Located<String>
     public var purpose: Located<SchemePurpose>
@@ -84,7 +84,7 @@ public struct CustomScheme: Sendable {
     public var expectations: [Expectation] = []
 }
 
-public struct IOSApp: Sendable {
+public struct IOSApp: Sendable, Equatable {
     public var bundleID: Located<String>
     /// Overrides the environment's team ID for this app.
     public var teamID: Located<String>?
@@ -92,26 +92,26 @@ public struct IOSApp: Sendable {
     public var location: SourceLocation
 }
 
-public struct AndroidApp: Sendable {
+public struct AndroidApp: Sendable, Equatable {
     public var package: Located<String>
     /// Signing certificates by channel (`play-signing`, `upload`, `debug`…), in file order.
     public var fingerprints: [SigningKey]
     public var location: SourceLocation
 }
 
-public struct SigningKey: Sendable {
+public struct SigningKey: Sendable, Equatable {
     public var channel: Located<String>
     public var fingerprint: Located<Fingerprint>
 }
 
 /// `host: domain` in an environment: this host serves that domain contract.
-public struct HostBinding: Sendable {
+public struct HostBinding: Sendable, Equatable {
     public var host: Located<Host>
     public var domain: Located<String>
 }
 
 /// `domains/<name>.yaml`: the link contract of a site, the same in every environment.
-public struct Domain: Sendable {
+public struct Domain: Sendable, Equatable {
     public var name: String
     public var file: String
     public var flags: MatchFlags
@@ -135,13 +135,13 @@ extension Rule {
     }
 }
 
-public struct SubstitutionVariable: Sendable {
+public struct SubstitutionVariable: Sendable, Equatable {
     public var name: Located<String>
     public var values: [Located<String>]
 }
 
 /// One `applinks.details` entry: apps that share an ordered list of rules.
-public struct AppLinksEntry: Sendable {
+public struct AppLinksEntry: Sendable, Equatable {
     public var apps: [Located<String>]
     public var flags: MatchFlags
     public var rules: [Rule]
@@ -153,7 +153,7 @@ public struct AppLinksEntry: Sendable {
 }
 
 /// One component of a `components` array.
-public struct Rule: Sendable {
+public struct Rule: Sendable, Equatable {
     public var path: Located<String>?
     public var query: Located<QueryPattern>?
     public var fragment: Located<String>?
@@ -169,7 +169,7 @@ public struct Rule: Sendable {
 
 /// The destination of the app's router that a rule's URLs lead to, and how its parameters are
 /// read from the URL.
-public struct Route: Sendable {
+public struct Route: Sendable, Equatable {
     public enum Target: Sendable, Equatable {
         /// A destination of the router, by its name (`exhibition`).
         case destination(String)
@@ -187,7 +187,7 @@ public struct Route: Sendable {
 }
 
 /// One typed parameter of a route: `slug: segment 2`, `source?: query source`, `id: segment 2 as int`.
-public struct RouteParameter: Sendable {
+public struct RouteParameter: Sendable, Equatable {
     /// Where in the URL the value is read.
     public enum Source: Sendable, Hashable, CustomStringConvertible {
         /// The n-th segment of the path, from 1 (`/exhibitions/monet`: 2 is `monet`).
@@ -241,7 +241,7 @@ extension Domain {
 }
 
 /// Opt-in outputs and limits for a domain's files.
-public struct EmitOptions: Sendable {
+public struct EmitOptions: Sendable, Equatable {
     /// Also emit a legacy `paths` entry for iOS 12 and older.
     public var legacyPaths: Bool = false
     /// Emit Android 15 `dynamic_app_link_components` in assetlinks.json.
@@ -260,7 +260,7 @@ public enum Platform: String, Sendable, CaseIterable {
 }
 
 /// A URL and what it must do, checked by `linkwright test`.
-public struct Expectation: Sendable {
+public struct Expectation: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
         /// Opens an app: any app when `nil`, else the app with this logical name.
         case opensApp(Located<String>?)

@@ -117,13 +117,14 @@ public struct PolicySnapshot: Sendable {
     }
 
     /// What snapshots made with the same `Reuse` share: each configuration file's reading
-    /// (`ConfigLoader.Readings`), one instance of each association file they compile to
-    /// (`SharedDocuments`), and those files as their evaluators compiled them
+    /// (`ConfigLoader.Readings`), each domain's compilation for each environment, with one
+    /// instance of each association file (`DomainCompilations`), and those files as their
+    /// evaluators compiled them
     /// (`EnvironmentEvaluator.CompiledFiles`).
     public final class Reuse: Sendable {
         fileprivate let readings = ConfigLoader.Readings()
         let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
-        fileprivate let documents = LockedValue(SharedDocuments())
+        fileprivate let compilations = DomainCompilations()
 
         public init() {}
 
@@ -139,8 +140,7 @@ public struct PolicySnapshot: Sendable {
     ) {
         let (configuration, loadDiagnostics) = ConfigLoader().load(files, reusing: reuse.readings)
         guard let configuration else { return (nil, loadDiagnostics) }
-        var (compiled, compileDiagnostics) = Compiler().compile(configuration)
-        SharedDocuments.share(&compiled, with: reuse.documents)
+        let (compiled, compileDiagnostics) = Compiler().compile(configuration, reusing: reuse.compilations)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         return (
