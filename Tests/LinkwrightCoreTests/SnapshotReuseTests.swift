@@ -113,6 +113,28 @@ import Testing
         #expect(try site(shared[1], "shop.example").aasa == site(alone, "shop.example").aasa)
     }
 
+    /// A domain's own checks are taken from a load before only when the environments and the
+    /// files that did not load are the same: renaming the app it names, or breaking the
+    /// environments that define it, changes what the unchanged domain is diagnosed with.
+    @Test func domainChecksAreReusedForTheSameEnvironmentsOnly() throws {
+        let base = Self.files(shop: "      - path: /products/*\n")
+        func replacing(_ old: String, with new: String) -> [SourceFile] {
+            base.map { file in
+                guard file.path.hasPrefix("environments/") else { return file }
+                let text = String(decoding: file.bytes, as: UTF8.self)
+                return SourceFile(path: file.path, bytes: Array(text.replacingOccurrences(old, with: new).utf8))
+            }
+        }
+        let renamed = replacing("  shop:\n    ios:", with: "  boutique:\n    ios:")
+        let broken = replacing("tier: ", with: "tier: [")
+        let readings = ConfigLoader.Readings()
+        for files in [base, renamed, base, broken, renamed, base] {
+            let reused = ConfigLoader().load(files, reusing: readings).diagnostics
+            #expect(reused == ConfigLoader().load(files).diagnostics)
+        }
+        #expect(ConfigLoader().load(renamed).diagnostics.contains { $0.id == .undefinedApp })
+    }
+
     /// A file's reading is reused for the same path and bytes only, its diagnostics with it.
     @Test func readingsAreReusedForTheSamePathAndBytesOnly() {
         let readings = ConfigLoader.Readings()
@@ -126,5 +148,12 @@ import Testing
                     == fresh.configuration?.domains.map { $0.applinks.map(\.rules.count) })
         }
         #expect(ConfigLoader().load(broken, reusing: readings).diagnostics.contains { $0.severity == .error })
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(_ old: String, with new: String) -> String {
+        precondition(contains(old), "example text not found: \(old)")
+        return split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
     }
 }

@@ -11,14 +11,19 @@ public struct ConfigLoader: Sendable {
 
     /// What each file gave on its own, by path and bytes, for loads that share it: the
     /// revisions a changelog reads of a fleet's contract change a few files each, and the
-    /// others are parsed and decoded once. For loaders with the same parser settings.
+    /// others are parsed and decoded once, and their domains' own checks made once
+    /// (`CheckedDomains`). For loaders with the same parser settings.
     public final class Readings: Sendable {
         fileprivate let known = LockedValue([SourceFile: FileReading]())
+        fileprivate let checked = CheckedDomains()
 
         public init() {}
 
-        /// Forgets every reading kept so far.
-        public func forget() { known.withLock { $0 = [:] } }
+        /// Forgets every reading and check kept so far.
+        public func forget() {
+            known.withLock { $0 = [:] }
+            checked.forget()
+        }
     }
 
     /// The configuration, or `nil` when an error makes it unusable; warnings come either way.
@@ -29,12 +34,18 @@ public struct ConfigLoader: Sendable {
         // Each file is parsed and decoded on its own, on every core at once (parsing and
         // decoding are most of loading a large configuration); what depends on other files
         // comes after, in file order, so the result never depends on which finished first.
+        let checked = readings?.checked
         let readings = files.parallelMap { file in
             guard let readings else { return read(file) }
             if let known = readings.known.withLock({ $0[file] }) { return known }
             let reading = read(file)
-            readings.known.withLock { $0[file] = reading }
-            return reading
+            // Two revisions read at once may both read a file: both take the first reading
+            // kept, so their values share storage and compare at once (`DomainCompilations`).
+            return readings.known.withLock { known in
+                if let first = known[file] { return first }
+                known[file] = reading
+                return reading
+            }
         }
         var diagnostics = DiagnosticBag()
         var environments: [Environment] = []
@@ -77,7 +88,7 @@ public struct ConfigLoader: Sendable {
         }
         SchemeRouteSharing.resolve(&environments, into: &diagnostics)
         let configuration = Configuration(environments: environments, domains: domains, policies: policies)
-        var validator = ConfigValidator(configuration, unloadable: unloadable)
+        var validator = ConfigValidator(configuration, unloadable: unloadable, reusing: checked)
         diagnostics.add(contentsOf: validator.validate())
         return (diagnostics.hasErrors ? nil : configuration, diagnostics.sorted)
     }

@@ -5,11 +5,17 @@ struct ConfigValidator {
     /// Names whose files exist but could not be loaded: references to them are not reported
     /// again as undefined.
     let unloadable: Set<String>
+    /// Names of the domains defined: thousands of hosts ask for theirs.
+    private let domainNames: Set<String>
     var diagnostics = DiagnosticBag()
+    /// Each domain's own checks made by validations before.
+    private let checked: CheckedDomains?
 
-    init(_ configuration: Configuration, unloadable: Set<String> = []) {
+    init(_ configuration: Configuration, unloadable: Set<String> = [], reusing checked: CheckedDomains? = nil) {
         self.configuration = configuration
         self.unloadable = unloadable
+        self.checked = checked
+        domainNames = Set(configuration.domains.map(\.name))
     }
 
     mutating func validate() -> [Diagnostic] {
@@ -22,14 +28,16 @@ struct ConfigValidator {
         // What reads one domain alone is checked on every core (a fleet's domains hold 100,000
         // expectation URLs to parse); routes, which every domain and scheme must agree on, are
         // checked in order after each domain's own checks, as one pass would report them.
-        let (configuration, unloadable) = (configuration, unloadable)
+        let (configuration, unloadable, checked) = (configuration, unloadable, checked)
         let ownChecks = configuration.domains.parallelMap { domain in
+            if let known = checked?.diagnostics(of: domain, in: configuration, unloadable: unloadable) { return known }
             var validator = ConfigValidator(configuration, unloadable: unloadable)
             validator.checkVariables(of: domain)
             validator.checkAppReferences(of: domain)
             validator.checkPatterns(of: domain)
             validator.checkEnvironmentReferences(in: domain, known: environmentNames)
             validator.checkExpectations(of: domain)
+            checked?.keep(validator.diagnostics.items, of: domain, in: configuration, unloadable: unloadable)
             return validator.diagnostics.items
         }
         let bound = Set(configuration.environments.flatMap { $0.hosts.map(\.domain.value) })
@@ -100,7 +108,7 @@ struct ConfigValidator {
             }
         }
         // A domain that is missing or broken uses apps nobody can see: do not call them unused.
-        let servesUnknown = environment.hosts.contains { configuration.domain(named: $0.domain.value) == nil }
+        let servesUnknown = environment.hosts.contains { !domainNames.contains($0.domain.value) }
         // Thousands of hosts serve a few dozen domains: resolve each domain once.
         let used = Set(
             Set(environment.hosts.map(\.domain.value)).flatMap { name in
@@ -119,7 +127,7 @@ struct ConfigValidator {
         for binding in environment.hosts { byHost[binding.host.value] = binding }
         for binding in environment.hosts {
             let domainName = binding.domain.value
-            guard configuration.domain(named: domainName) != nil else {
+            guard domainNames.contains(domainName) else {
                 if !unloadable.contains("domains/" + domainName) {
                     let known = configuration.domains.map(\.name)
                     diagnostics.report(
@@ -450,6 +458,44 @@ struct ConfigValidator {
                     }
                         ?? "name an app of this domain's applinks entries")
             }
+        }
+    }
+}
+
+/// Each domain's own checks (`ConfigValidator.validate`), kept across validations: consecutive
+/// revisions of a fleet's contract change a domain or two each, and checking every other
+/// domain's 1,500 expectation URLs again was a twentieth of a changelog's time. The checks read
+/// the domain, the environments and the files that did not load; they are taken again when all
+/// three equal what they were made with (revisions reading a file alike share its values'
+/// storage, which compares at once).
+final class CheckedDomains: Sendable {
+    private struct Entry {
+        var domain: Domain
+        var environments: [Environment]
+        var unloadable: Set<String>
+        var diagnostics: [Diagnostic]
+    }
+
+    private let kept = LockedValue([String: [Entry]]())
+    /// The latest few versions of each domain: a lookup compares each.
+    private static let versionsKept = 4
+
+    func diagnostics(of domain: Domain, in configuration: Configuration, unloadable: Set<String>) -> [Diagnostic]? {
+        let candidates = kept.withLock { $0[domain.name] } ?? []
+        return candidates.last {
+            $0.domain == domain && $0.environments == configuration.environments && $0.unloadable == unloadable
+        }?.diagnostics
+    }
+
+    func forget() { kept.withLock { $0 = [:] } }
+
+    func keep(_ diagnostics: [Diagnostic], of domain: Domain, in configuration: Configuration, unloadable: Set<String>)
+    {
+        let entry = Entry(
+            domain: domain, environments: configuration.environments, unloadable: unloadable, diagnostics: diagnostics)
+        kept.withLock { kept in
+            kept[domain.name, default: []].append(entry)
+            if kept[domain.name]!.count > Self.versionsKept { kept[domain.name]!.removeFirst() }
         }
     }
 }
