@@ -32,6 +32,9 @@ import Testing
             let changes = BehaviourDiff.changes(base: shared[before], head: shared[after])
             #expect(!changes.isEmpty)
             #expect(changes == BehaviourDiff.changes(base: alone[before], head: alone[after]))
+            let structural = StructuralDiff.changes(base: shared[before], head: shared[after])
+            #expect(!structural.isEmpty)
+            #expect(structural == StructuralDiff.changes(base: alone[before], head: alone[after]))
         }
         for (shared, alone) in zip(shared, alone) {
             for release in AndroidRelease.allCases {
@@ -111,6 +114,14 @@ import Testing
         #expect(!sameInstance(news.0, try site(alone, "news.example")), "made alone, a snapshot compiles its own")
         #expect(try !sameInstance(site(shared[0], "shop.example"), site(shared[1], "shop.example")))
         #expect(try site(shared[1], "shop.example").aasa == site(alone, "shop.example").aasa)
+        // The structural diff's rule lists of the unchanged domain are one instance too.
+        func newsList(_ snapshot: PolicySnapshot) throws -> [RuleSignature] {
+            let sequences = snapshot.ruleSequences("production")
+            let key = RuleSequences.Key(host: "news.example", platform: .ios, app: "ABCDE12345.com.example.shop")
+            return sequences.lists[try #require(sequences.listOfKey[key])]
+        }
+        #expect(try storage(newsList(shared[0])) == storage(newsList(shared[1])))
+        #expect(try storage(newsList(shared[0])) != storage(newsList(alone)))
     }
 
     /// A domain's own checks are taken from a load before only when the environments and the

@@ -94,7 +94,7 @@ public final class DomainCompilations: Sendable {
     /// The compilation of `domain` for `environment` kept before, if any.
     func compilation(of domain: Domain, for environment: Environment) -> DomainCompilation? {
         let candidates = kept.withLock { $0.entries[Key(environment: environment.name, domain: domain.name)] } ?? []
-        return candidates.first {
+        return candidates.last {
             $0.domain == domain && $0.apps == environment.apps && $0.teamID == environment.teamID
         }?.compilation
     }

@@ -28,12 +28,25 @@ public enum StructuralDiff {
         let environment: String
         let baseConfiguration: Environment?
         let headConfiguration: Environment?
+        /// Where each side first binds each host: a fleet's thousands of hosts each ask.
+        private let baseHosts: [Host: SourceLocation]
+        private let headHosts: [Host: SourceLocation]
+
+        init(environment: String, baseConfiguration: Environment?, headConfiguration: Environment?) {
+            (self.environment, self.baseConfiguration, self.headConfiguration) = (
+                environment, baseConfiguration, headConfiguration
+            )
+            func locations(_ configuration: Environment?) -> [Host: SourceLocation] {
+                Dictionary(
+                    (configuration?.hosts ?? []).map { ($0.host.value, $0.host.location) },
+                    uniquingKeysWith: { first, _ in first })
+            }
+            (baseHosts, headHosts) = (locations(baseConfiguration), locations(headConfiguration))
+        }
 
         func hostLocation(_ host: Host) -> (SourceLocation?, RevisionSide) {
-            if let binding = headConfiguration?.hosts.first(where: { $0.host.value == host }) {
-                return (binding.host.location, .head)
-            }
-            return (baseConfiguration?.hosts.first { $0.host.value == host }?.host.location, .base)
+            if let location = headHosts[host] { return (location, .head) }
+            return (baseHosts[host], .base)
         }
 
         /// `play-signing 2C:F0:…` for a fingerprint, from whichever side declares it.
@@ -51,8 +64,9 @@ public enum StructuralDiff {
     {
         let old = (before?.sites ?? []).flatMap(\.servedHosts)
         let new = (after?.sites ?? []).flatMap(\.servedHosts)
-        return new.filter { !old.contains($0) }.map { change(.hostAdded, $0, context) }
-            + old.filter { !new.contains($0) }.map { change(.hostRemoved, $0, context) }
+        let (oldSet, newSet) = (Set(old), Set(new))
+        return new.filter { !oldSet.contains($0) }.map { change(.hostAdded, $0, context) }
+            + old.filter { !newSet.contains($0) }.map { change(.hostRemoved, $0, context) }
     }
 
     private static func change(_ kind: LinkChange.Kind, _ host: Host, _ context: Context) -> LinkChange {
@@ -63,11 +77,24 @@ public enum StructuralDiff {
     static func sites(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
     {
         var changes: [LinkChange] = []
+        // Every site of a domain serves the same files (`CompiledSite.domain`): their parties
+        // are read once per domain, and a host whose domains' parties are equal is skipped.
+        func parties(_ environment: CompiledEnvironment?) -> [Host: SiteParties] {
+            var byDomain: [String: SiteParties] = [:]
+            var byHost: [Host: SiteParties] = [:]
+            for site in environment?.sites ?? [] where byHost[site.fileHost] == nil {
+                let parties = byDomain[site.domain] ?? SiteParties(site)
+                (byDomain[site.domain], byHost[site.fileHost]) = (parties, parties)
+            }
+            return byHost
+        }
+        let (oldParties, newParties) = (parties(before), parties(after))
         var fileHosts = (after?.sites ?? []).map(\.fileHost)
-        fileHosts += (before?.sites ?? []).map(\.fileHost).filter { !fileHosts.contains($0) }
-        for fileHost in fileHosts {
-            let old = before?.sites.first { $0.fileHost == fileHost }.map(SiteParties.init) ?? SiteParties()
-            let new = after?.sites.first { $0.fileHost == fileHost }.map(SiteParties.init) ?? SiteParties()
+        fileHosts += (before?.sites ?? []).map(\.fileHost).filter { newParties[$0] == nil }
+        for fileHost in fileHosts.uniqued() {
+            let old = oldParties[fileHost] ?? SiteParties()
+            let new = newParties[fileHost] ?? SiteParties()
+            guard old != new else { continue }
             let (location, side) = context.hostLocation(fileHost)
             func make(
                 _ kind: LinkChange.Kind, _ platform: Platform, _ app: String, before: String? = nil,
@@ -123,16 +150,18 @@ public enum StructuralDiff {
             let new = after?.iosApps.first { $0.name == name }
             let oldEntries = old?.associatedDomains ?? []
             let newEntries = new?.associatedDomains ?? []
+            guard oldEntries != newEntries else { continue }
+            let (oldSet, newSet) = (Set(oldEntries), Set(newEntries))
             let location = context.headConfiguration?.app(named: name)?.ios?.location
             let app = new?.appID ?? old?.appID
-            for entry in newEntries where !oldEntries.contains(entry) {
+            for entry in newEntries where !oldSet.contains(entry) {
                 changes.append(
                     LinkChange(
                         kind: .entitlementAdded, environment: context.environment, platform: .ios, app: app,
                         after: entry,
                         location: location))
             }
-            for entry in oldEntries where !newEntries.contains(entry) {
+            for entry in oldEntries where !newSet.contains(entry) {
                 changes.append(
                     LinkChange(
                         kind: .entitlementRemoved, environment: context.environment, platform: .ios, app: app,
@@ -159,7 +188,8 @@ public enum StructuralDiff {
             let oldRules = old.lists[oldList]
             let newRules = new.lists[newList]
             // A whole app appearing or disappearing is reported once, as app_added/app_removed.
-            guard !oldRules.isEmpty && !newRules.isEmpty else { continue }
+            // Lists made from the same files (`SharedRuleLists`) compare at once.
+            guard !oldRules.isEmpty && !newRules.isEmpty && oldRules != newRules else { continue }
             let listEdits = edits[[oldList, newList]] ?? SequenceDiff.changes(from: oldRules, to: newRules)
             edits[[oldList, newList]] = listEdits
             changes += listEdits.map { edit in
@@ -194,10 +224,16 @@ struct RuleSequences {
     private(set) var listOfKey: [Key: Int] = [:]
     private(set) var lists: [[RuleSignature]] = []
 
-    init(_ environment: CompiledEnvironment?) {
+    /// The sequences of `environment`, each domain's lists taken from `shared` where made
+    /// before from the same files.
+    init(_ environment: CompiledEnvironment?, sharing shared: SharedRuleLists? = nil) {
         var domainLists: [String: [(key: Key, list: Int)]] = [:]
         for site in environment?.sites ?? [] {
-            let served = domainLists[site.domain] ?? siteLists(site)
+            let served =
+                domainLists[site.domain]
+                ?? (shared.map { $0.lists(of: site, in: environment!.name) } ?? Self.lists(of: site)).map {
+                    (key: $0.key, list: add($0.signatures))
+                }
             domainLists[site.domain] = served
             for (key, list) in served {
                 var key = key
@@ -217,7 +253,7 @@ struct RuleSequences {
 
     /// The lists one site's files give each platform and app (the key's host left empty), in
     /// the order of the files.
-    private mutating func siteLists(_ site: CompiledSite) -> [(key: Key, list: Int)] {
+    static func lists(of site: CompiledSite) -> [(key: Key, signatures: [RuleSignature])] {
         var files = RuleSequences(nil)
         if let applinks = site.aasa?.applinks {
             for details in applinks.details {
@@ -239,7 +275,7 @@ struct RuleSequences {
             }
             files.append(Key(host: "", platform: .android, app: package), files.add(dynamic.map(RuleSignature.init)))
         }
-        return files.order.map { key in (key, add(files.lists[files.listOfKey[key]!])) }
+        return files.order.map { key in (key, files.lists[files.listOfKey[key]!]) }
     }
 
     /// The index of a new list of `signatures`.
@@ -256,6 +292,38 @@ struct RuleSequences {
             return
         }
         listOfKey[key] = add(lists[known] + lists[list])
+    }
+}
+
+/// Each domain's rule lists (`RuleSequences.lists(of:)`) by environment, kept across the
+/// snapshots of one `PolicySnapshot.Reuse`: a changelog's revisions of a fleet's contract serve
+/// the same files for every domain they did not change (one instance each,
+/// `DomainCompilations`), and making their lists again was a fifteenth of its time. Lists made
+/// from the same files share storage, so the structural diff compares them at once.
+final class SharedRuleLists: Sendable {
+    private struct Made {
+        var aasa: AASADocument?
+        var assetLinks: AssetLinksDocument?
+        var lists: [(key: RuleSequences.Key, signatures: [RuleSignature])]
+    }
+
+    private let made = LockedValue([String: [Made]]())
+    /// The latest few versions of each domain's files: a lookup compares each.
+    private static let versionsKept = 4
+
+    func lists(of site: CompiledSite, in environment: String) -> [(key: RuleSequences.Key, signatures: [RuleSignature])]
+    {
+        let name = environment + "/" + site.domain
+        let known = made.withLock { $0[name] } ?? []
+        if let same = known.last(where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
+            return same.lists
+        }
+        let lists = RuleSequences.lists(of: site)
+        made.withLock { made in
+            made[name, default: []].append(Made(aasa: site.aasa, assetLinks: site.assetLinks, lists: lists))
+            if made[name]!.count > Self.versionsKept { made[name]!.removeFirst() }
+        }
+        return lists
     }
 }
 

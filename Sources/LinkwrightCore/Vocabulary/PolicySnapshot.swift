@@ -96,7 +96,7 @@ public struct PolicySnapshot: Sendable {
     /// per snapshot.
     func ruleSequences(_ name: String) -> RuleSequences {
         if let made = ruleSequenceMemo.withLock({ $0[name] }) { return made }
-        let made = RuleSequences(compiled.environments.first { $0.name == name })
+        let made = RuleSequences(compiled.environments.first { $0.name == name }, sharing: reuse.ruleLists)
         ruleSequenceMemo.withLock { $0[name] = made }
         return made
     }
@@ -118,13 +118,14 @@ public struct PolicySnapshot: Sendable {
 
     /// What snapshots made with the same `Reuse` share: each configuration file's reading
     /// (`ConfigLoader.Readings`), each domain's compilation for each environment, with one
-    /// instance of each association file (`DomainCompilations`), and those files as their
-    /// evaluators compiled them
-    /// (`EnvironmentEvaluator.CompiledFiles`).
+    /// instance of each association file (`DomainCompilations`), the rule lists the structural
+    /// diff reads of those files (`SharedRuleLists`), and those files as their evaluators
+    /// compiled them (`EnvironmentEvaluator.CompiledFiles`).
     public final class Reuse: Sendable {
         fileprivate let readings = ConfigLoader.Readings()
         let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
         fileprivate let compilations = DomainCompilations()
+        fileprivate let ruleLists = SharedRuleLists()
 
         public init() {}
 

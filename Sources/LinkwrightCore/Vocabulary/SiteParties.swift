@@ -1,5 +1,5 @@
 /// Who a compiled site lets in: iOS app IDs per service, Android packages with their keys.
-struct SiteParties {
+struct SiteParties: Equatable {
     struct Service: Hashable, Comparable {
         var service: String
         var appID: String
