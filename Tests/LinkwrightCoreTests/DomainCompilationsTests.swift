@@ -111,6 +111,28 @@ import Testing
         let ids = Set(Compiler().compile(try #require(configuration)).diagnostics.map(\.id))
         #expect(ids.isSuperset(of: [.legacyPathsInexact, .androidExclusionIgnored, .androidQueryString]))
     }
+
+    /// A domain file changed elsewhere than in its rules (here an expectation added) compiles
+    /// again, to files equal to those before: the compilation serves the instance kept before,
+    /// so comparisons of the two cost nothing.
+    @Test func equalFilesCompiledAgainAreOneInstance() throws {
+        let compilations = DomainCompilations()
+        let expecting = Self.base.replacing(
+            "  android_dynamic_rules: true\n",
+            with: "  android_dynamic_rules: true\nexpectations:\n  - url: /news/1\n    opens_app: shop\n",
+            in: "domains/news.yaml")
+        let sites = try [Self.base, expecting].map { revision in
+            let configuration = try #require(ConfigLoader().load(Self.files(revision)).configuration)
+            let compiled = Compiler().compile(configuration, reusing: compilations).compiled
+            return try #require(compiled.environments.flatMap(\.sites).first { $0.fileHost.name == "news.example" })
+        }
+        func storage<Element>(_ array: [Element]?) -> UnsafeRawPointer? {
+            array?.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        }
+        #expect(storage(sites[0].assetLinks?.statements) != nil)
+        #expect(storage(sites[0].assetLinks?.statements) == storage(sites[1].assetLinks?.statements))
+        #expect(storage(sites[0].aasa?.applinks?.details) == storage(sites[1].aasa?.applinks?.details))
+    }
 }
 
 extension String {

@@ -63,10 +63,10 @@ struct AndroidTranslations: Sendable {
 /// tenth of a changelog's time. A compilation is taken again when the domain and what compiling
 /// it reads of the environment (its name, team ID and apps) equal those it was made from;
 /// revisions reading a file alike (`ConfigLoader.Readings`) share its values' storage, so those
-/// compare at once. Compilations kept here share one instance of each distinct association file,
-/// so the snapshots compiled with them compare unchanged files at once too (the behaviour diff
-/// asking which hosts' files changed, evaluators looking up files compiled before), where
-/// comparing copies rule by rule was a quarter of a fleet changelog's time.
+/// compare at once. A domain's compilations kept here share one instance of each distinct
+/// association file, so the snapshots compiled with them compare unchanged files at once too
+/// (the behaviour diff asking which hosts' files changed, evaluators looking up files compiled
+/// before), where comparing copies rule by rule was a quarter of a fleet changelog's time.
 public final class DomainCompilations: Sendable {
     private struct Key: Hashable {
         var environment: String
@@ -80,40 +80,39 @@ public final class DomainCompilations: Sendable {
         var compilation: DomainCompilation
     }
 
-    private struct Kept {
-        var entries: [Key: [Entry]] = [:]
-        var aasa: Set<HashedKey<AASADocument>> = []
-        var assetLinks: Set<HashedKey<AssetLinksDocument>> = []
-    }
-
-    private let kept = LockedValue(Kept())
+    private let kept = LockedValue([Key: [Entry]]())
     private static let versionsKept = 4
 
     public init() {}
 
     /// The compilation of `domain` for `environment` kept before, if any.
     func compilation(of domain: Domain, for environment: Environment) -> DomainCompilation? {
-        let candidates = kept.withLock { $0.entries[Key(environment: environment.name, domain: domain.name)] } ?? []
+        let candidates = kept.withLock { $0[Key(environment: environment.name, domain: domain.name)] } ?? []
         return candidates.last {
             $0.domain == domain && $0.apps == environment.apps && $0.teamID == environment.teamID
         }?.compilation
     }
 
     /// Keeps `compilation`, made of `domain` for `environment`, and returns it with the instance
-    /// of each of its files kept before where an equal one was (hashed outside the lock).
+    /// of each of its files kept before for the same domain and environment where an equal one
+    /// was: a domain file changed elsewhere than in its rules, or compiled by two revisions at
+    /// once, compiles to files equal to those before. Compared outside the lock.
     func keep(_ compilation: DomainCompilation, of domain: Domain, for environment: Environment) -> DomainCompilation {
-        let aasa = compilation.files.aasa.map(HashedKey.init)
-        let assetLinks = compilation.files.assetLinks.map(HashedKey.init)
+        let key = Key(environment: environment.name, domain: domain.name)
+        let known = (kept.withLock { $0[key] } ?? []).map(\.compilation.files)
         var shared = compilation
+        if let aasa = shared.files.aasa {
+            shared.files.aasa = known.lazy.compactMap(\.aasa).first { $0 == aasa } ?? aasa
+        }
+        if let assetLinks = shared.files.assetLinks {
+            shared.files.assetLinks = known.lazy.compactMap(\.assetLinks).first { $0 == assetLinks } ?? assetLinks
+        }
+        let entry = Entry(teamID: environment.teamID, apps: environment.apps, domain: domain, compilation: shared)
         kept.withLock { kept in
-            shared.files.aasa = aasa.map { kept.aasa.insert($0).memberAfterInsert.value }
-            shared.files.assetLinks = assetLinks.map { kept.assetLinks.insert($0).memberAfterInsert.value }
-            let key = Key(environment: environment.name, domain: domain.name)
-            kept.entries[key, default: []].append(
-                Entry(teamID: environment.teamID, apps: environment.apps, domain: domain, compilation: shared))
+            kept[key, default: []].append(entry)
             // The latest few: a walk through revisions meets a domain's versions in turn, and a
             // lookup compares each version kept.
-            if kept.entries[key]!.count > Self.versionsKept { kept.entries[key]!.removeFirst() }
+            if kept[key]!.count > Self.versionsKept { kept[key]!.removeFirst() }
         }
         return shared
     }

@@ -1,6 +1,6 @@
 /// An `apple-app-site-association` file as a value: what `build` emits and what `match` reads.
 /// Field names follow Apple's (https://developer.apple.com/documentation/bundleresources/applinks).
-public struct AASADocument: Sendable, Hashable {
+public struct AASADocument: Sendable, Equatable {
     public var applinks: AppLinksSection?
     public var webcredentials: [String]?
     public var appclips: [String]?
