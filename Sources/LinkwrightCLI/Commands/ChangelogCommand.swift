@@ -20,12 +20,13 @@ struct ChangelogCommand: Command {
             the behaviour and structural changes per environment, host, platform and app, with
             example URLs. FROM..TO takes any revisions (TO defaults to HEAD); FROM and TO are the
             first and last points. Tags that did not touch the contract cost nothing: compiled
-            results are cached by git tree ID. A revision where the contract is absent or does not
-            compile is reported as such and the walk continues. Each release is headed with its tag,
-            date and commit, and links to the forge's comparison page when the remote origin is on
-            GitHub, GitLab or Bitbucket; its changes are sentences under a heading per host and
-            platform, each shown on a URL written from the rules' own text. With --artifact, --host
-            names the host that serves the file, and the URLs shown are on it.
+            results are cached by git tree ID, and a domain a tag did not change is compiled once.
+            A revision where the contract is absent or does not compile is reported as such and the
+            walk continues. Each release is headed with its tag, date and commit, and links to the
+            forge's comparison page when the remote origin is on GitHub, GitLab or Bitbucket; its
+            changes are sentences under a heading per host and platform, each shown on a URL
+            written from the rules' own text. With --artifact, --host names the host that serves
+            the file, and the URLs shown are on it.
             """,
         options: [tags, Workspace.config] + RevisionReader.options + [onlyChanged, format],
         arguments: [ArgumentSpec(name: "FROM..TO", help: "Revision range (default: every tag)", occurrence: .optional)])
