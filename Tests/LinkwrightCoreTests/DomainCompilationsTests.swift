@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LinkwrightCore
@@ -6,26 +7,13 @@ import Testing
 /// gives: the same files, apps and diagnostics, however the revisions before changed domains,
 /// apps or environments.
 @Suite struct DomainCompilationsTests {
-    static let production = """
-        tier: production
-        team_id: ABCDE12345
-        apps:
-          shop:
-            ios:
-              bundle_id: com.example.shop
-            android:
-              package: com.example.shop
-              fingerprints:
-                play-signing: "\(RuleExampleConfiguration.fingerprint)"
-        hosts:
-          shop.example: shop
-          news.example: news
+    /// The rule examples' production, also serving `news.example`.
+    static let production = RuleExampleConfiguration.production.replacingOccurrences(
+        of: "  shop.example: shop\n", with: "  shop.example: shop\n  news.example: news\n")
 
-        """
-
-    static let staging = production.replacingOccurrences("tier: production", with: "tier: staging")
-        .replacingOccurrences("shop.example: shop", with: "staging.shop.example: shop")
-        .replacingOccurrences("news.example: news", with: "staging.news.example: news")
+    static let staging = production.replacingOccurrences(of: "tier: production", with: "tier: staging")
+        .replacingOccurrences(of: "shop.example: shop", with: "staging.shop.example: shop")
+        .replacingOccurrences(of: "news.example: news", with: "staging.news.example: news")
 
     /// Legacy paths it cannot write exactly, and an exclusion Android cannot honour without
     /// dynamic rules: diagnostics of the domain and of a translation shared by environments.
@@ -132,11 +120,5 @@ import Testing
         #expect(storage(sites[0].assetLinks?.statements) != nil)
         #expect(storage(sites[0].assetLinks?.statements) == storage(sites[1].assetLinks?.statements))
         #expect(storage(sites[0].aasa?.applinks?.details) == storage(sites[1].aasa?.applinks?.details))
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(_ old: String, with new: String) -> String {
-        split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LinkwrightCore
@@ -133,7 +134,7 @@ import Testing
             base.map { file in
                 guard file.path.hasPrefix("environments/") else { return file }
                 let text = String(decoding: file.bytes, as: UTF8.self)
-                return SourceFile(path: file.path, bytes: Array(text.replacingOccurrences(old, with: new).utf8))
+                return SourceFile(path: file.path, bytes: Array(text.replacingOccurrences(of: old, with: new).utf8))
             }
         }
         let renamed = replacing("  shop:\n    ios:", with: "  boutique:\n    ios:")
@@ -159,12 +160,5 @@ import Testing
                     == fresh.configuration?.domains.map { $0.applinks.map(\.rules.count) })
         }
         #expect(ConfigLoader().load(broken, reusing: readings).diagnostics.contains { $0.severity == .error })
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(_ old: String, with new: String) -> String {
-        precondition(contains(old), "example text not found: \(old)")
-        return split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
     }
 }
