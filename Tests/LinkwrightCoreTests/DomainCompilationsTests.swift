@@ -114,11 +114,8 @@ import Testing
             let compiled = Compiler().compile(configuration, reusing: compilations).compiled
             return try #require(compiled.environments.flatMap(\.sites).first { $0.fileHost.name == "news.example" })
         }
-        func storage<Element>(_ array: [Element]?) -> UnsafeRawPointer? {
-            array?.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
-        }
-        #expect(storage(sites[0].assetLinks?.statements) != nil)
-        #expect(storage(sites[0].assetLinks?.statements) == storage(sites[1].assetLinks?.statements))
-        #expect(storage(sites[0].aasa?.applinks?.details) == storage(sites[1].aasa?.applinks?.details))
+        #expect(storageAddress(sites[0].assetLinks?.statements) != nil)
+        #expect(storageAddress(sites[0].assetLinks?.statements) == storageAddress(sites[1].assetLinks?.statements))
+        #expect(storageAddress(sites[0].aasa?.applinks?.details) == storageAddress(sites[1].aasa?.applinks?.details))
     }
 }

@@ -97,12 +97,9 @@ import Testing
             let production = try #require(snapshot.compiled.environments.first { $0.name == "production" })
             return try #require(production.sites.first { $0.fileHost.name == host })
         }
-        func storage<Element>(_ array: [Element]?) -> UnsafeRawPointer? {
-            array?.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
-        }
         func sameInstance(_ one: CompiledSite, _ other: CompiledSite) -> Bool {
-            storage(one.aasa?.applinks?.details) == storage(other.aasa?.applinks?.details)
-                && storage(one.assetLinks?.statements) == storage(other.assetLinks?.statements)
+            storageAddress(one.aasa?.applinks?.details) == storageAddress(other.aasa?.applinks?.details)
+                && storageAddress(one.assetLinks?.statements) == storageAddress(other.assetLinks?.statements)
         }
         let reuse = PolicySnapshot.Reuse()
         let shared = try Self.revisions.prefix(2).map {
@@ -121,8 +118,8 @@ import Testing
             let key = RuleSequences.Key(host: "news.example", platform: .ios, app: "ABCDE12345.com.example.shop")
             return sequences.lists[try #require(sequences.listOfKey[key])]
         }
-        #expect(try storage(newsList(shared[0])) == storage(newsList(shared[1])))
-        #expect(try storage(newsList(shared[0])) != storage(newsList(alone)))
+        #expect(try storageAddress(newsList(shared[0])) == storageAddress(newsList(shared[1])))
+        #expect(try storageAddress(newsList(shared[0])) != storageAddress(newsList(alone)))
     }
 
     /// A domain's own checks are taken from a load before only when the environments and the

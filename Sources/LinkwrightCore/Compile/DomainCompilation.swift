@@ -68,27 +68,25 @@ struct AndroidTranslations: Sendable {
 /// (the behaviour diff asking which hosts' files changed, evaluators looking up files compiled
 /// before), where comparing copies rule by rule was a quarter of a fleet changelog's time.
 public final class DomainCompilations: Sendable {
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         var environment: String
         var domain: String
     }
 
-    private struct Entry {
+    private struct Entry: Sendable {
         var teamID: Located<String>?
         var apps: [AppDefinition]
         var domain: Domain
         var compilation: DomainCompilation
     }
 
-    private let kept = LockedValue([Key: [Entry]]())
-    private static let versionsKept = 4
+    private let kept = RecentVersions<Key, Entry>()
 
     public init() {}
 
     /// The compilation of `domain` for `environment` kept before, if any.
     func compilation(of domain: Domain, for environment: Environment) -> DomainCompilation? {
-        let candidates = kept.withLock { $0[Key(environment: environment.name, domain: domain.name)] } ?? []
-        return candidates.last {
+        kept.newest(of: Key(environment: environment.name, domain: domain.name)) {
             $0.domain == domain && $0.apps == environment.apps && $0.teamID == environment.teamID
         }?.compilation
     }
@@ -99,7 +97,7 @@ public final class DomainCompilations: Sendable {
     /// once, compiles to files equal to those before. Compared outside the lock.
     func keep(_ compilation: DomainCompilation, of domain: Domain, for environment: Environment) -> DomainCompilation {
         let key = Key(environment: environment.name, domain: domain.name)
-        let known = (kept.withLock { $0[key] } ?? []).map(\.compilation.files)
+        let known = kept.versions(of: key).map(\.compilation.files)
         var shared = compilation
         if let aasa = shared.files.aasa {
             shared.files.aasa = known.lazy.compactMap(\.aasa).first { $0 == aasa } ?? aasa
@@ -107,13 +105,8 @@ public final class DomainCompilations: Sendable {
         if let assetLinks = shared.files.assetLinks {
             shared.files.assetLinks = known.lazy.compactMap(\.assetLinks).first { $0 == assetLinks } ?? assetLinks
         }
-        let entry = Entry(teamID: environment.teamID, apps: environment.apps, domain: domain, compilation: shared)
-        kept.withLock { kept in
-            kept[key, default: []].append(entry)
-            // The latest few: a walk through revisions meets a domain's versions in turn, and a
-            // lookup compares each version kept.
-            if kept[key]!.count > Self.versionsKept { kept[key]!.removeFirst() }
-        }
+        kept.keep(
+            Entry(teamID: environment.teamID, apps: environment.apps, domain: domain, compilation: shared), as: key)
         return shared
     }
 }

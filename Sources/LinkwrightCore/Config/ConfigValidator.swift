@@ -469,33 +469,27 @@ struct ConfigValidator {
 /// three equal what they were made with (revisions reading a file alike share its values'
 /// storage, which compares at once).
 final class CheckedDomains: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         var domain: Domain
         var environments: [Environment]
         var unloadable: Set<String>
         var diagnostics: [Diagnostic]
     }
 
-    private let kept = LockedValue([String: [Entry]]())
-    /// The latest few versions of each domain: a lookup compares each.
-    private static let versionsKept = 4
+    private let kept = RecentVersions<String, Entry>()
 
     func diagnostics(of domain: Domain, in configuration: Configuration, unloadable: Set<String>) -> [Diagnostic]? {
-        let candidates = kept.withLock { $0[domain.name] } ?? []
-        return candidates.last {
+        kept.newest(of: domain.name) {
             $0.domain == domain && $0.environments == configuration.environments && $0.unloadable == unloadable
         }?.diagnostics
     }
 
-    func forget() { kept.withLock { $0 = [:] } }
+    func forget() { kept.forget() }
 
     func keep(_ diagnostics: [Diagnostic], of domain: Domain, in configuration: Configuration, unloadable: Set<String>)
     {
         let entry = Entry(
             domain: domain, environments: configuration.environments, unloadable: unloadable, diagnostics: diagnostics)
-        kept.withLock { kept in
-            kept[domain.name, default: []].append(entry)
-            if kept[domain.name]!.count > Self.versionsKept { kept[domain.name]!.removeFirst() }
-        }
+        kept.keep(entry, as: domain.name)
     }
 }

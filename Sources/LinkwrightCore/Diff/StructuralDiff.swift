@@ -301,28 +301,22 @@ struct RuleSequences {
 /// `DomainCompilations`), and making their lists again was a fifteenth of its time. Lists made
 /// from the same files share storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
-    private struct Made {
+    private struct Made: Sendable {
         var aasa: AASADocument?
         var assetLinks: AssetLinksDocument?
         var lists: [(key: RuleSequences.Key, signatures: [RuleSignature])]
     }
 
-    private let made = LockedValue([String: [Made]]())
-    /// The latest few versions of each domain's files: a lookup compares each.
-    private static let versionsKept = 4
+    private let made = RecentVersions<String, Made>()
 
     func lists(of site: CompiledSite, in environment: String) -> [(key: RuleSequences.Key, signatures: [RuleSignature])]
     {
         let name = environment + "/" + site.domain
-        let known = made.withLock { $0[name] } ?? []
-        if let same = known.last(where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
+        if let same = made.newest(of: name, where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
             return same.lists
         }
         let lists = RuleSequences.lists(of: site)
-        made.withLock { made in
-            made[name, default: []].append(Made(aasa: site.aasa, assetLinks: site.assetLinks, lists: lists))
-            if made[name]!.count > Self.versionsKept { made[name]!.removeFirst() }
-        }
+        made.keep(Made(aasa: site.aasa, assetLinks: site.assetLinks, lists: lists), as: name)
         return lists
     }
 }
