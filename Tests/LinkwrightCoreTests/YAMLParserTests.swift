@@ -127,6 +127,110 @@ import Testing
         #expect(diagnostics.first?.location == SourceLocation(file: "f.yaml", line: 2, column: 5))
     }
 
+    /// A value as a test writes it and reads it back: the document's flat layout must give back
+    /// every collection's children, in order, under the right parent.
+    indirect enum Shape: Equatable {
+        case scalar(String, YAMLScalar.Style)
+        case mapping([String], [Shape])
+        case list([Shape])
+
+        init(_ node: YAMLNode) {
+            switch node.content {
+            case .scalar(let scalar): self = .scalar(scalar.text, scalar.style)
+            case .mapping(let pairs): self = .mapping(pairs.map(\.key.value), pairs.map { Shape($0.value) })
+            case .sequence(let items): self = .list(items.map(Shape.init))
+            }
+        }
+
+        static func random(depth: Int, flow: Bool, using generator: inout SplitMix64) -> Shape {
+            let pick = depth == 0 ? 0 : Int.random(in: 0..<6, using: &generator)
+            switch pick {
+            case 0, 1, 2:
+                let word = "w\(Int.random(in: 0..<1000, using: &generator))"
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: return .scalar(word, .plain)
+                case 1: return .scalar("\(word): \"x\" #y", .quoted)
+                default: return flow ? .scalar(word + " z", .quoted) : .scalar("\(word)\nsecond line\n", .block)
+                }
+            case 3, 4:
+                let count = Int.random(in: 0..<5, using: &generator)
+                return .mapping(
+                    (0..<count).map { "k\($0)" },
+                    (0..<count).map { _ in random(depth: depth - 1, flow: flow, using: &generator) })
+            default:
+                return .list(
+                    (0..<Int.random(in: 0..<5, using: &generator)).map { _ in
+                        random(depth: depth - 1, flow: flow, using: &generator)
+                    })
+            }
+        }
+
+        /// Flow style: `{k0: [a, "b c"]}`.
+        var flow: String {
+            switch self {
+            case .scalar(let text, let style):
+                return style == .plain ? text : "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            case .mapping(let keys, let values):
+                return "{" + zip(keys, values).map { "\($0): \($1.flow)" }.joined(separator: ", ") + "}"
+            case .list(let items):
+                return "[" + items.map(\.flow).joined(separator: ", ") + "]"
+            }
+        }
+
+        /// Block style, as the value after `key:` or `-` at `indent`.
+        func block(indent: Int) -> String {
+            let pad = String(repeating: "  ", count: indent)
+            switch self {
+            case .scalar(_, .block):
+                guard case .scalar(let text, _) = self else { return "" }
+                return " |\n" + text.split(separator: "\n").map { pad + $0 + "\n" }.joined()
+            case .scalar, .mapping([], _), .list([]):
+                return " " + flow + "\n"
+            case .mapping(let keys, let values):
+                return "\n" + zip(keys, values).map { pad + $0 + ":" + $1.block(indent: indent + 1) }.joined()
+            case .list(let items):
+                return "\n" + items.map { pad + "-" + $0.block(indent: indent + 1) }.joined()
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aDocumentGivesBackEveryNodeUnderItsParentInOrder(flow: Bool) throws {
+        var generator = SplitMix64(seed: flow ? 7 : 11)
+        for _ in 0..<200 {
+            let keys = (0..<Int.random(in: 1..<4, using: &generator)).map { "top\($0)" }
+            let values = keys.map { _ in Shape.random(depth: 4, flow: flow, using: &generator) }
+            let shape = Shape.mapping(keys, values)
+            let text = flow ? shape.flow + "\n" : String(shape.block(indent: 0).dropFirst())
+            let (root, diagnostics) = parser.parse(Array(text.utf8), file: "f.yaml")
+            #expect(diagnostics.isEmpty, "\(text)")
+            #expect(try Shape(#require(root)) == shape, "\(text)")
+        }
+    }
+
+    @Test func explicitTagsDecideWhatAScalarIs() throws {
+        let (root, _) = parser.parse(Array("a: !!str 1\nb: 1\nc: !!null x\n".utf8), file: "f.yaml")
+        guard case .mapping(let pairs) = try #require(root).content else {
+            Issue.record("unexpected shape")
+            return
+        }
+        let resolved = pairs.map { pair -> YAMLScalar.Resolved? in
+            if case .scalar(let scalar) = pair.value.content { return scalar.resolved }
+            return nil
+        }
+        #expect(resolved == [.string, .integer(1), .null])
+    }
+
+    @Test func aNodeEqualsItselfOnlyNotAnotherOfTheSameText() throws {
+        let (root, _) = parser.parse(Array("a: x\nb: x\n".utf8), file: "f.yaml")
+        guard case .mapping(let pairs) = try #require(root).content else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(pairs[0].value == pairs[0].value)
+        #expect(pairs[0].value != pairs[1].value)
+    }
+
     @Test func anEmptyDocumentHasNoRoot() {
         let (root, diagnostics) = parser.parse(Array("# only a comment\n".utf8), file: "f.yaml")
         #expect(root == nil)

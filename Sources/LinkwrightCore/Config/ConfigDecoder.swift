@@ -493,7 +493,7 @@ struct ConfigDecoder {
                 }
             }
         }
-        for item in map["forbidden_paths"].flatMap({ reader.list($0, of: "forbidden paths") }) ?? [] {
+        for item in map["forbidden_paths"].flatMap({ reader.list($0, of: "forbidden paths") }).map(Array.init) ?? [] {
             guard let entry = reader.mapping(item, ConfigSchema.forbiddenPath),
                 let path = entry["path"].flatMap({ reader.string($0, "path") }),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
@@ -517,7 +517,7 @@ struct ConfigDecoder {
                 reader.integer($0, "total_steps", minimum: ProofLimits.minimumSteps)
             }
         }
-        for item in map["ignore"].flatMap({ reader.list($0, of: "ignores") }) ?? [] {
+        for item in map["ignore"].flatMap({ reader.list($0, of: "ignores") }).map(Array.init) ?? [] {
             guard let entry = reader.mapping(item, ConfigSchema.ignore),
                 let rule = entry["rule"].flatMap({ reader.string($0, "rule ID") }), checkRuleID(rule, allowAll: false),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
@@ -528,7 +528,7 @@ struct ConfigDecoder {
                     host: entry["host"].flatMap { reader.string($0, "host") }, reason: reason.value,
                     location: item.location))
         }
-        for item in map["approvals"].flatMap({ reader.list($0, of: "approvals") }) ?? [] {
+        for item in map["approvals"].flatMap({ reader.list($0, of: "approvals") }).map(Array.init) ?? [] {
             guard let entry = reader.mapping(item, ConfigSchema.approval),
                 let fingerprint = entry["finding"].flatMap({ reader.string($0, "finding fingerprint") }),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })

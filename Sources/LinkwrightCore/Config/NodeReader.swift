@@ -53,7 +53,7 @@ struct NodeReader {
     }
 
     /// A mapping with user-chosen keys, in file order.
-    mutating func entries(_ node: YAMLNode, of noun: String) -> [YAMLPair]? {
+    mutating func entries(_ node: YAMLNode, of noun: String) -> YAMLMapping? {
         guard case .mapping(let pairs) = node.content else {
             wrongType(node, expected: "a mapping of \(noun)")
             return nil
@@ -61,7 +61,7 @@ struct NodeReader {
         return pairs
     }
 
-    mutating func list(_ node: YAMLNode, of noun: String) -> [YAMLNode]? {
+    mutating func list(_ node: YAMLNode, of noun: String) -> YAMLSequence? {
         guard case .sequence(let items) = node.content else {
             wrongType(node, expected: "a list of \(noun)")
             return nil

@@ -1,20 +1,90 @@
-/// A YAML document as a tree whose every node remembers where it was written.
+/// A parsed YAML document: every node in one array, in document order, and every scalar's
+/// bytes in one buffer.
 ///
-/// Built from libyaml's event stream by `YAMLParser`; aliases are refused there, so the
-/// tree is always finite and its size is bounded by the input size.
-public struct YAMLNode: Sendable, Equatable {
-    public enum Content: Sendable, Equatable {
-        case scalar(YAMLScalar)
-        case mapping([YAMLPair])
-        case sequence([YAMLNode])
+/// Built from libyaml's event stream by `YAMLParser`; aliases are refused there, so the tree is
+/// always finite and its size is bounded by the input size. Flat rather than a tree of values:
+/// a configuration of 100,000 expectations has half a million nodes, and a node of its own per
+/// value (an enum holding its text, its file name and its children's array) cost as much to build
+/// and free as libyaml took to parse the file (`docs/performance.md`).
+public final class YAMLDocument: Sendable {
+    public let file: String
+    let nodes: [Record]
+    /// The children of every collection, each collection's contiguous; a mapping's are its keys
+    /// and values in turn.
+    let children: [Int32]
+    /// Every scalar's bytes, each scalar's contiguous.
+    let text: [UInt8]
+    /// Explicit tags (`!!str`), by node; nearly every document has none.
+    let tags: [Int32: String]
+
+    struct Record {
+        enum Kind: UInt8 {
+            case plain, quoted, block, mapping, sequence
+        }
+        var line: Int32
+        var column: Int32
+        /// A scalar's first byte in `text`; a collection's first child in `children`.
+        var first: Int32
+        /// A scalar's length in bytes; the number of a collection's children.
+        var count: Int32
+        var kind: Kind
     }
 
-    public var content: Content
-    public var location: SourceLocation
+    init(file: String, nodes: [Record], children: [Int32], text: [UInt8], tags: [Int32: String]) {
+        self.file = file
+        self.nodes = nodes
+        self.children = children
+        self.text = text
+        self.tags = tags
+    }
 
-    public init(_ content: Content, at location: SourceLocation) {
-        self.content = content
-        self.location = location
+    /// The first node written: the document's root.
+    public var root: YAMLNode { YAMLNode(self, 0) }
+
+    func location(_ index: Int32) -> SourceLocation {
+        let record = nodes[Int(index)]
+        return SourceLocation(file: file, line: Int(record.line), column: Int(record.column))
+    }
+
+    func string(_ index: Int32) -> String {
+        let record = nodes[Int(index)]
+        let bytes = Int(record.first)..<Int(record.first + record.count)
+        return text.withUnsafeBufferPointer { String(decoding: $0[bytes], as: UTF8.self) }
+    }
+}
+
+/// One node of a `YAMLDocument`, which remembers where it was written. Two nodes are equal when
+/// they are the same node of the same document.
+public struct YAMLNode: Sendable, Equatable {
+    public enum Content: Sendable {
+        case scalar(YAMLScalar)
+        case mapping(YAMLMapping)
+        case sequence(YAMLSequence)
+    }
+
+    public let document: YAMLDocument
+    let index: Int32
+
+    init(_ document: YAMLDocument, _ index: Int32) {
+        self.document = document
+        self.index = index
+    }
+
+    public static func == (left: YAMLNode, right: YAMLNode) -> Bool {
+        left.document === right.document && left.index == right.index
+    }
+
+    public var location: SourceLocation { document.location(index) }
+
+    public var content: Content {
+        let record = document.nodes[Int(index)]
+        switch record.kind {
+        case .mapping: return .mapping(YAMLMapping(node: self, record: record))
+        case .sequence: return .sequence(YAMLSequence(node: self, record: record))
+        case .plain, .quoted, .block:
+            let style: YAMLScalar.Style = record.kind == .plain ? .plain : record.kind == .quoted ? .quoted : .block
+            return .scalar(YAMLScalar(text: document.string(index), style: style, tag: document.tags[index]))
+        }
     }
 
     /// What kind of node this is, in words, for "expected X, found Y" messages, with an excerpt
@@ -34,6 +104,48 @@ public struct YAMLNode: Sendable, Equatable {
             case .string: return showingValue ? "the string \(PrintableText.quoted(scalar.text))" : "a string"
             }
         }
+    }
+}
+
+/// A list's items, in file order.
+public struct YAMLSequence: RandomAccessCollection, Sendable {
+    let node: YAMLNode
+    let first: Int
+
+    public let startIndex = 0
+    public let endIndex: Int
+
+    init(node: YAMLNode, record: YAMLDocument.Record) {
+        self.node = node
+        first = Int(record.first)
+        endIndex = Int(record.count)
+    }
+
+    public subscript(position: Int) -> YAMLNode {
+        YAMLNode(node.document, node.document.children[first + position])
+    }
+}
+
+/// A mapping's `key: value` entries, in file order.
+public struct YAMLMapping: RandomAccessCollection, Sendable {
+    let node: YAMLNode
+    let first: Int
+
+    public let startIndex = 0
+    public let endIndex: Int
+
+    init(node: YAMLNode, record: YAMLDocument.Record) {
+        self.node = node
+        first = Int(record.first)
+        endIndex = Int(record.count) / 2
+    }
+
+    public subscript(position: Int) -> YAMLPair {
+        let document = node.document
+        let key = document.children[first + 2 * position]
+        return YAMLPair(
+            key: Located(document.string(key), at: document.location(key)),
+            value: YAMLNode(document, document.children[first + 2 * position + 1]))
     }
 }
 

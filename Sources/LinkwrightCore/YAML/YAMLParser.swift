@@ -1,6 +1,6 @@
 import CYaml
 
-/// Reads one YAML document into a `YAMLNode` tree through libyaml's event API, with the limits a
+/// Reads one YAML document into a `YAMLDocument` through libyaml's event API, with the limits a
 /// configuration file needs and libyaml does not enforce:
 /// - a size cap, checked before parsing;
 /// - valid UTF-8 only;
@@ -27,6 +27,7 @@ public struct YAMLParser: Sendable {
 
     /// Parses `bytes` read from `file`. Returns the root node (`nil` for an empty document) or
     /// the diagnostics that make the file unusable. Duplicate keys are reported all at once.
+    /// The root's `document` holds every node.
     public func parse(_ bytes: [UInt8], file: String) -> (root: YAMLNode?, diagnostics: [Diagnostic]) {
         if bytes.count > maximumBytes { return (nil, [Self.tooLarge(file: file, limit: maximumBytes)]) }
         if let (line, column) = Self.firstInvalidUTF8(bytes) {
@@ -40,7 +41,7 @@ public struct YAMLParser: Sendable {
                 ]
             )
         }
-        var builder = TreeBuilder(file: file, maximumDepth: maximumDepth)
+        var builder = DocumentBuilder(file: file, maximumDepth: maximumDepth, inputBytes: bytes.count)
         do {
             try Self.events(bytes) { event, start in try builder.consume(event, at: start) }
         } catch let failure as ParseFailure {
@@ -48,7 +49,7 @@ public struct YAMLParser: Sendable {
         } catch {
             preconditionFailure("unexpected error \(error)")
         }
-        return (builder.root, builder.diagnostics)
+        return (builder.document().map(\.root), builder.diagnostics)
     }
 
     /// Line and column (1-based, counted in scalars like libyaml) of the first invalid byte.
@@ -75,13 +76,15 @@ public struct YAMLParser: Sendable {
         }
     }
 
+    /// What the builder needs of libyaml's events. A scalar's bytes are libyaml's, valid only
+    /// while the event is handled: the builder copies them into its document's buffer.
     enum Event {
         case documentStart
-        case mappingStart(anchor: String?)
+        case mappingStart(anchored: Bool)
         case mappingEnd
-        case sequenceStart(anchor: String?)
+        case sequenceStart(anchored: Bool)
         case sequenceEnd
-        case scalar(YAMLScalar, anchor: String?)
+        case scalar(UnsafeBufferPointer<UInt8>, style: YAMLScalar.Style, tag: String?, anchored: Bool)
         case alias(String)
     }
 
@@ -161,25 +164,24 @@ public struct YAMLParser: Sendable {
                 case YAML_DOCUMENT_START_EVENT:
                     try handle(.documentStart, start)
                 case YAML_MAPPING_START_EVENT:
-                    try handle(.mappingStart(anchor: string(event.data.mapping_start.anchor)), start)
+                    try handle(.mappingStart(anchored: event.data.mapping_start.anchor != nil), start)
                 case YAML_MAPPING_END_EVENT:
                     try handle(.mappingEnd, start)
                 case YAML_SEQUENCE_START_EVENT:
-                    try handle(.sequenceStart(anchor: string(event.data.sequence_start.anchor)), start)
+                    try handle(.sequenceStart(anchored: event.data.sequence_start.anchor != nil), start)
                 case YAML_SEQUENCE_END_EVENT:
                     try handle(.sequenceEnd, start)
                 case YAML_SCALAR_EVENT:
                     let data = event.data.scalar
-                    let text = String(
-                        decoding: UnsafeBufferPointer(start: data.value, count: Int(data.length)), as: UTF8.self)
+                    let bytes = UnsafeBufferPointer(start: data.value, count: Int(data.length))
                     let style: YAMLScalar.Style =
                         switch data.style {
                         case YAML_PLAIN_SCALAR_STYLE: .plain
                         case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
                         default: .quoted
                         }
-                    let scalar = YAMLScalar(text: text, style: style, tag: string(data.tag))
-                    try handle(.scalar(scalar, anchor: string(data.anchor)), start)
+                    try handle(
+                        .scalar(bytes, style: style, tag: string(data.tag), anchored: data.anchor != nil), start)
                 case YAML_ALIAS_EVENT:
                     try handle(.alias(string(event.data.alias.anchor) ?? ""), start)
                 default:
@@ -194,51 +196,53 @@ public struct YAMLParser: Sendable {
     }
 }
 
-/// Turns the event stream into a tree, reporting what the limits forbid.
-private struct TreeBuilder {
-    /// An open mapping or list. A struct mutated in place on the stack: rebuilding an enum
-    /// payload would copy a long list on every append, quadratic in its length.
+/// Turns the event stream into a `YAMLDocument`, reporting what the limits forbid.
+private struct DocumentBuilder {
+    /// An open mapping or list.
     struct Frame {
-        let start: SourceLocation
+        let node: Int32
         let isMapping: Bool
-        var pairs: [YAMLPair] = []
-        var items: [YAMLNode] = []
-        /// A mapping's key waiting for its value.
-        var pendingKey: Located<String>?
+        /// Where its children start in `open`.
+        let firstChild: Int
         /// Each key and where it was first written, kept only once the mapping has more than a
         /// few pairs: smaller mappings (nearly all) are scanned, with no hashing or allocation.
         var keyIndex: [String: SourceLocation]?
-
-        /// A mapping expecting a key: a collection here would be a complex key.
-        var expectsKey: Bool { isMapping && pendingKey == nil }
-
-        /// Where `key` was first written in this mapping; nil when it is new, which records it.
-        mutating func firstWriting(of key: String, at location: SourceLocation) -> SourceLocation? {
-            if keyIndex == nil && pairs.count >= 16 {
-                keyIndex = Dictionary(
-                    pairs.map { ($0.key.value, $0.key.location) }, uniquingKeysWith: { first, _ in first })
-            }
-            guard keyIndex != nil else { return pairs.first { $0.key.value == key }?.key.location }
-            if let first = keyIndex![key] { return first }
-            keyIndex![key] = location
-            return nil
-        }
     }
 
     let file: String
     let maximumDepth: Int
+    var nodes: [YAMLDocument.Record] = []
+    var children: [Int32] = []
+    var text: [UInt8] = []
+    var tags: [Int32: String] = [:]
     var stack: [Frame] = []
-    var root: YAMLNode?
+    /// The children of every open collection, each one's after its parent's: a collection's are
+    /// moved to `children` when it ends, so each collection's children are contiguous there.
+    var open: [Int32] = []
     var documents = 0
     var diagnostics: [Diagnostic] = []
 
-    init(file: String, maximumDepth: Int) {
+    init(file: String, maximumDepth: Int, inputBytes: Int) {
         self.file = file
         self.maximumDepth = maximumDepth
+        // The scalars' bytes are about the input's at most, and a node takes a few bytes of it.
+        text.reserveCapacity(inputBytes)
+        nodes.reserveCapacity(inputBytes / 16)
+        children.reserveCapacity(inputBytes / 16)
+    }
+
+    /// The document, `nil` when it holds no node.
+    func document() -> YAMLDocument? {
+        nodes.isEmpty ? nil : YAMLDocument(file: file, nodes: nodes, children: children, text: text, tags: tags)
+    }
+
+    /// A mapping expecting a key: a collection here would be a complex key.
+    private var expectsKey: Bool {
+        guard let top = stack.last, top.isMapping else { return false }
+        return (open.count - top.firstChild) % 2 == 0
     }
 
     mutating func consume(_ event: YAMLParser.Event, at mark: (Int, Int)) throws {
-        let location = SourceLocation(file: file, line: mark.0, column: mark.1)
         switch event {
         case .documentStart:
             documents += 1
@@ -247,8 +251,8 @@ private struct TreeBuilder {
                     id: .multipleDocuments, message: "a configuration file holds one YAML document",
                     line: mark.0, column: mark.1, hint: "remove the `---` separator, or split the file")
             }
-        case .mappingStart(let anchor), .sequenceStart(let anchor):
-            if anchor != nil { try refuseAnchor(at: mark) }
+        case .mappingStart(let anchored), .sequenceStart(let anchored):
+            if anchored { try refuseAnchor(at: mark) }
             if stack.count >= maximumDepth {
                 throw YAMLParser.ParseFailure(
                     id: .nestingTooDeep, message: "nesting deeper than \(maximumDepth) levels",
@@ -257,30 +261,86 @@ private struct TreeBuilder {
             let isMapping: Bool
             if case .mappingStart = event { isMapping = true } else { isMapping = false }
             try requireValuePosition(at: mark, kind: isMapping ? "a mapping" : "a list")
-            stack.append(Frame(start: location, isMapping: isMapping))
+            let node = append(mark, first: 0, count: 0, kind: isMapping ? .mapping : .sequence)
+            stack.append(Frame(node: node, isMapping: isMapping, firstChild: open.count))
         case .mappingEnd, .sequenceEnd:
             guard let frame = stack.popLast() else { return }
-            try attach(YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items), at: frame.start))
-        case .scalar(let scalar, let anchor):
-            if anchor != nil { try refuseAnchor(at: mark) }
-            if let top = stack.indices.last, stack[top].expectsKey {
-                if let first = stack[top].firstWriting(of: scalar.text, at: location) {
-                    diagnostics.append(
-                        Diagnostic(
-                            .duplicateKey,
-                            "duplicate key \(PrintableText.quoted(scalar.text)) (first written at line \(first.line), column \(first.column))",
-                            at: location, hint: "keep one of the two entries"))
+            nodes[Int(frame.node)].first = Int32(children.count)
+            nodes[Int(frame.node)].count = Int32(open.count - frame.firstChild)
+            children.append(contentsOf: open[frame.firstChild...])
+            open.removeSubrange(frame.firstChild...)
+        case .scalar(let bytes, let style, let tag, let anchored):
+            if anchored { try refuseAnchor(at: mark) }
+            if expectsKey { checkKey(bytes, at: mark) }
+            let kind: YAMLDocument.Record.Kind =
+                switch style {
+                case .plain: .plain
+                case .quoted: .quoted
+                case .block: .block
                 }
-                stack[top].pendingKey = Located(scalar.text, at: location)
-            } else {
-                try attach(YAMLNode(.scalar(scalar), at: location))
-            }
+            let node = append(mark, first: Int32(text.count), count: Int32(bytes.count), kind: kind)
+            text.append(contentsOf: bytes)
+            if let tag { tags[node] = tag }
         case .alias(let name):
             throw YAMLParser.ParseFailure(
                 id: .yamlAlias,
                 message: "YAML aliases (*\(PrintableText.excerpt(name))) are not allowed in configuration files",
                 line: mark.0, column: mark.1, hint: "write the value out where it is used")
         }
+    }
+
+    /// Adds a node, as a child of the open collection if there is one.
+    private mutating func append(
+        _ mark: (Int, Int), first: Int32, count: Int32, kind: YAMLDocument.Record.Kind
+    ) -> Int32 {
+        let node = Int32(nodes.count)
+        nodes.append(
+            YAMLDocument.Record(line: Int32(mark.0), column: Int32(mark.1), first: first, count: count, kind: kind))
+        if !stack.isEmpty { open.append(node) }
+        return node
+    }
+
+    /// Reports a key the open mapping already has (libyaml accepts duplicates silently).
+    private mutating func checkKey(_ bytes: UnsafeBufferPointer<UInt8>, at mark: (Int, Int)) {
+        let top = stack.count - 1
+        let keys = stride(from: stack[top].firstChild, to: open.count, by: 2)
+        var first: SourceLocation?
+        if stack[top].keyIndex == nil && (open.count - stack[top].firstChild) / 2 < 16 {
+            first = keys.first { bytesEqual(key: open[$0], bytes) }.map { location(of: open[$0]) }
+        } else {
+            if stack[top].keyIndex == nil {
+                var index: [String: SourceLocation] = [:]
+                for key in keys where index[string(of: open[key])] == nil {
+                    index[string(of: open[key])] = location(of: open[key])
+                }
+                stack[top].keyIndex = index
+            }
+            let key = String(decoding: bytes, as: UTF8.self)
+            first = stack[top].keyIndex![key]
+            if first == nil { stack[top].keyIndex![key] = SourceLocation(file: file, line: mark.0, column: mark.1) }
+        }
+        guard let first else { return }
+        let key = String(decoding: bytes, as: UTF8.self)
+        diagnostics.append(
+            Diagnostic(
+                .duplicateKey,
+                "duplicate key \(PrintableText.quoted(key)) (first written at line \(first.line), column \(first.column))",
+                at: SourceLocation(file: file, line: mark.0, column: mark.1), hint: "keep one of the two entries"))
+    }
+
+    private func bytesEqual(key node: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let record = nodes[Int(node)]
+        guard Int(record.count) == bytes.count else { return false }
+        return text[Int(record.first)..<Int(record.first + record.count)].elementsEqual(bytes)
+    }
+
+    private func string(of node: Int32) -> String {
+        let record = nodes[Int(node)]
+        return String(decoding: text[Int(record.first)..<Int(record.first + record.count)], as: UTF8.self)
+    }
+
+    private func location(of node: Int32) -> SourceLocation {
+        SourceLocation(file: file, line: Int(nodes[Int(node)].line), column: Int(nodes[Int(node)].column))
     }
 
     private func refuseAnchor(at mark: (Int, Int)) throws {
@@ -291,24 +351,10 @@ private struct TreeBuilder {
 
     /// A mapping or list can only be a value: as a key it would be a complex key.
     private func requireValuePosition(at mark: (Int, Int), kind: String) throws {
-        if stack.last?.expectsKey == true {
+        if expectsKey {
             throw YAMLParser.ParseFailure(
                 id: .complexKey, message: "\(kind) cannot be used as a key", line: mark.0, column: mark.1,
                 hint: "keys are plain strings")
-        }
-    }
-
-    private mutating func attach(_ node: YAMLNode) throws {
-        guard let top = stack.indices.last else {
-            root = node
-            return
-        }
-        if stack[top].isMapping {
-            guard let key = stack[top].pendingKey else { preconditionFailure("scalar keys are handled in consume") }
-            stack[top].pairs.append(YAMLPair(key: key, value: node))
-            stack[top].pendingKey = nil
-        } else {
-            stack[top].items.append(node)
         }
     }
 }
