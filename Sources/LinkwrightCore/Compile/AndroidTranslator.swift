@@ -77,19 +77,25 @@ struct AndroidTranslator {
     /// values and predefined ones by wildcards.
     private func expand(_ pattern: String, widened: inout Bool) -> [String] {
         guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [pattern] }
+        // Each result grows in place: a new array of new strings per character cost most of
+        // compiling a large domain's dynamic rules.
         var results = [""]
+        func appendToEach(_ text: String) {
+            for index in results.indices { results[index] += text }
+        }
         for token in tokens {
             switch token {
-            case .literal(let scalar): results = results.map { $0 + String(scalar) }
-            case .one: results = results.map { $0 + "?" }
-            case .any: results = results.map { $0 + "*" }
+            case .literal(let scalar):
+                for index in results.indices { results[index].unicodeScalars.append(scalar) }
+            case .one: appendToEach("?")
+            case .any: appendToEach("*")
             case .variable(let name):
                 let values = domain.variables.first { $0.name.value == name }?.values.map(\.value)
                 if let values, results.count * values.count <= Self.expansionLimit {
                     results = results.flatMap { prefix in values.map { prefix + $0 } }
                 } else {
                     widened = true
-                    results = results.map { $0 + Self.wildcard(forVariable: name) }
+                    appendToEach(Self.wildcard(forVariable: name))
                 }
             }
         }
@@ -153,12 +159,8 @@ struct AndroidTranslator {
                 guard case .literal(let scalar) = token else { return true }
                 return !readsAlike(scalar)
             } ?? tokens.endIndex
-        let literal = String(
-            String.UnicodeScalarView(
-                tokens[..<literalEnd].compactMap { token -> Unicode.Scalar? in
-                    if case .literal(let scalar) = token { return scalar }
-                    return nil
-                }))
+        var literal = ""
+        for case .literal(let scalar) in tokens[..<literalEnd] { literal.unicodeScalars.append(scalar) }
         if literalEnd == tokens.endIndex {
             // Apple ignores trailing slashes (swcutil captures): cover both spellings.
             let bare = literal.count > 1 && literal.hasSuffix("/") ? String(literal.dropLast()) : literal

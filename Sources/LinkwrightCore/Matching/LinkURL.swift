@@ -96,15 +96,33 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
+        // Appended in place into one string sized for it: reports write one per failing host
+        // named, and interpolating the pieces into new strings cost more than the rest of a finding.
         var text = ""
+        text.reserveCapacity(
+            (scheme?.utf8.count ?? 5) + 3 + (host?.utf8.count ?? 0) + 6 + path.utf8.count
+                + (query?.utf8.count ?? -1) + 1 + (fragment?.utf8.count ?? -1) + 1)
         if let host {
-            text += "\(scheme ?? "https")://\(host)" + (port.map { ":\($0)" } ?? "")
+            text += scheme ?? "https"
+            text += "://"
+            text += host
+            if let port {
+                text += ":"
+                text += String(port)
+            }
         } else if let scheme {
-            text += scheme + ":"
+            text += scheme
+            text += ":"
         }
         text += path
-        if let query { text += "?" + query }
-        if let fragment { text += "#" + fragment }
+        if let query {
+            text += "?"
+            text += query
+        }
+        if let fragment {
+            text += "#"
+            text += fragment
+        }
         return text
     }
 }
