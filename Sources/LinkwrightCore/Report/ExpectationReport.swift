@@ -72,23 +72,30 @@ public struct ExpectationReport: Report {
         let (check, outcome) = (failure.check, failure.outcome)
         let first = outcome.places[0]
         let result = check.result(outcome, at: first)
+        let url = check.url.description
         let decidingRule = outcome.decidingRule.map(context.place)
         let message: String
         if outcome.places.count == 1 {
             message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         } else {
-            let environments = outcome.places.segmentEnvironments.uniqued().count
+            // A handful of environments: found by scanning, not hashing.
+            var environments: [String] = []
+            for environment in outcome.places.segmentEnvironments where !environments.contains(environment) {
+                environments.append(environment)
+            }
             message =
-                "\(check.url) on \(check.platform.rawValue): \(result.mismatch)"
+                "\(url) on \(check.platform.rawValue): \(result.mismatch)"
                 + (decidingRule.map { " (decided by \($0))" } ?? "")
                 + " on \(counted(outcome.places.count, "host"))"
-                + (environments > 1 ? " in \(counted(environments, "environment"))" : " in \(first.environment)")
+                + (environments.count > 1
+                    ? " in \(counted(environments.count, "environment"))" : " in \(first.environment)")
         }
         return Finding(
             rule: PolicyRules.expectationFailed.id, severity: .error, message: message, location: check.location,
-            hint: check.comment, witnesses: outcome.places.prefix(witnessesKept).map(check.url(at:)),
+            hint: check.comment,
+            witnesses: [result.url] + outcome.places.dropFirst().prefix(witnessesKept - 1).map(check.url(at:)),
             environment: first.environment, host: first.host, platform: check.platform,
-            identity: [check.url.description, check.platform.rawValue, outcome.actual])
+            identity: [url, check.platform.rawValue, outcome.actual])
     }
 
     public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id } }
