@@ -32,9 +32,11 @@ struct ConfigValidator {
         let ownChecks = configuration.domains.parallelMap { domain in
             if let known = checked?.diagnostics(of: domain, in: configuration, unloadable: unloadable) { return known }
             var validator = ConfigValidator(configuration, unloadable: unloadable)
-            validator.checkVariables(of: domain)
+            // Each pattern read once for both checks that need its variables.
+            let patterns = Resolution.patterns(of: domain).map { ($0, PatternSyntax.tokens($0.value)) }
+            validator.checkVariables(of: domain, patterns: patterns)
             validator.checkAppReferences(of: domain)
-            validator.checkPatterns(of: domain)
+            validator.checkPatterns(of: domain, patterns)
             validator.checkEnvironmentReferences(in: domain, known: environmentNames)
             validator.checkExpectations(of: domain)
             checked?.keep(validator.diagnostics.items, of: domain, in: configuration, unloadable: unloadable)
@@ -209,8 +211,16 @@ struct ConfigValidator {
 
     // MARK: Domains
 
-    private mutating func checkVariables(of domain: Domain) {
-        let used = Set(Resolution.patterns(of: domain).flatMap { PatternSyntax.variableNames($0.value) })
+    /// A domain's patterns, each with what `PatternSyntax.tokens` reads in it.
+    typealias ReadPatterns = [(Located<String>, Result<[PatternToken], PatternSyntaxError>)]
+
+    private mutating func checkVariables(of domain: Domain, patterns: ReadPatterns) {
+        // Most domains define none: their patterns need not be searched for the names they use.
+        guard !domain.variables.isEmpty else { return }
+        var used: Set<String> = []
+        for case (_, .success(let tokens)) in patterns {
+            for case .variable(let name) in tokens { used.insert(name) }
+        }
         for variable in domain.variables {
             let name = variable.name.value
             if PatternSyntax.predefinedVariables.contains(name) {
@@ -245,10 +255,10 @@ struct ConfigValidator {
         }
     }
 
-    private mutating func checkPatterns(of domain: Domain) {
+    private mutating func checkPatterns(of domain: Domain, _ patterns: ReadPatterns) {
         let defined = Set(domain.variables.map(\.name.value)).union(PatternSyntax.predefinedVariables)
-        for pattern in Resolution.patterns(of: domain) {
-            switch PatternSyntax.tokens(pattern.value) {
+        for (pattern, tokens) in patterns {
+            switch tokens {
             case .failure(.unterminatedVariable):
                 diagnostics.report(
                     .unterminatedVariable, "pattern \(PrintableText.quoted(pattern.value)) has a $( without its )",

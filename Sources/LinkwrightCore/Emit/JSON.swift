@@ -23,10 +23,9 @@ public indirect enum JSON: Equatable, Sendable {
 
     /// Pretty-printed with two-space indentation and a final newline.
     public func rendered() -> String {
-        var out = ""
-        write(to: &out, indent: 0)
-        out.append("\n")
-        return out
+        // Written as bytes and decoded once: appending each small piece to a string cost a
+        // changelog's JSON (8 MB for 100 tags) more than the values it holds.
+        String(decoding: renderedBytes(), as: UTF8.self)
     }
 
     /// A member of an object written a piece at a time (`render(object:to:)`).
@@ -110,9 +109,9 @@ public indirect enum JSON: Equatable, Sendable {
 
     /// On one line, for JSON Lines output.
     public func renderedCompact() -> String {
-        var out = ""
+        var out: [UInt8] = []
         writeCompact(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func write(to out: inout some JSONTextOutput, indent: Int) {
@@ -226,36 +225,13 @@ public indirect enum JSON: Equatable, Sendable {
     }
 }
 
-/// Where JSON text is written: a `String` while rendering documents, UTF-8 bytes on the hot
-/// path of streaming commands, which append each line straight to their output buffer.
+/// Where JSON text is written: UTF-8 bytes (documents, and the streaming commands' lines, which
+/// are appended straight to their output buffer), or only counted (`renderedSize`).
 public protocol JSONTextOutput {
     mutating func write(_ text: String)
     mutating func writeASCII(_ byte: UInt8)
     /// `count` spaces: indentation.
     mutating func writeSpaces(_ count: Int)
-}
-
-extension JSONTextOutput {
-    public mutating func writeSpaces(_ count: Int) { write(String(repeating: " ", count: count)) }
-}
-
-extension String: JSONTextOutput {
-    public mutating func write(_ text: String) { append(text) }
-    public mutating func writeASCII(_ byte: UInt8) { unicodeScalars.append(Unicode.Scalar(byte)) }
-
-    /// Appended from strings of spaces made once: `String(repeating:count:)` allocates a string
-    /// per indent past 15 spaces, and a long report indents every line. (A prefix of one string
-    /// of spaces would be cut character by character: slower still.)
-    public mutating func writeSpaces(_ count: Int) {
-        var left = count
-        while left > 0 {
-            let piece = Swift.min(left, Self.indents.count - 1)
-            append(Self.indents[piece])
-            left -= piece
-        }
-    }
-
-    private static let indents = (0...64).map { String(repeating: " ", count: $0) }
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {

@@ -83,7 +83,8 @@ public struct YAMLNode: Sendable, Equatable {
         case .sequence: return .sequence(YAMLSequence(node: self, record: record))
         case .plain, .quoted, .block:
             let style: YAMLScalar.Style = record.kind == .plain ? .plain : record.kind == .quoted ? .quoted : .block
-            return .scalar(YAMLScalar(text: document.string(index), style: style, tag: document.tags[index]))
+            let tag = document.tags.isEmpty ? nil : document.tags[index]
+            return .scalar(YAMLScalar(text: document.string(index), style: style, tag: tag))
         }
     }
 
