@@ -79,7 +79,7 @@ public struct YAMLNode: Sendable, Equatable {
     public var content: Content {
         let record = document.nodes[Int(index)]
         switch record.kind {
-        case .mapping: return .mapping(YAMLMapping(node: self, record: record))
+        case .mapping: return .mapping(YAMLMapping(children: YAMLSequence(node: self, record: record)))
         case .sequence: return .sequence(YAMLSequence(node: self, record: record))
         case .plain, .quoted, .block:
             let style: YAMLScalar.Style = record.kind == .plain ? .plain : record.kind == .quoted ? .quoted : .block
@@ -129,24 +129,16 @@ public struct YAMLSequence: RandomAccessCollection, Sendable {
 
 /// A mapping's `key: value` entries, in file order.
 public struct YAMLMapping: RandomAccessCollection, Sendable {
-    let node: YAMLNode
-    let first: Int
+    /// The keys and values in turn.
+    let children: YAMLSequence
 
-    public let startIndex = 0
-    public let endIndex: Int
-
-    init(node: YAMLNode, record: YAMLDocument.Record) {
-        self.node = node
-        first = Int(record.first)
-        endIndex = Int(record.count) / 2
-    }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { children.count / 2 }
 
     public subscript(position: Int) -> YAMLPair {
-        let document = node.document
-        let key = document.children[first + 2 * position]
+        let key = children[2 * position]
         return YAMLPair(
-            key: Located(document.string(key), at: document.location(key)),
-            value: YAMLNode(document, document.children[first + 2 * position + 1]))
+            key: Located(key.document.string(key.index), at: key.location), value: children[2 * position + 1])
     }
 }
 
