@@ -99,9 +99,11 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         // Appended in place into one string sized for it: reports write one per failing host
         // named, and interpolating the pieces into new strings cost more than the rest of a finding.
         var text = ""
-        text.reserveCapacity(
-            (scheme?.utf8.count ?? 5) + 3 + (host?.utf8.count ?? 0) + 6 + path.utf8.count
-                + (query?.utf8.count ?? -1) + 1 + (fragment?.utf8.count ?? -1) + 1)
+        // The parts, and room for "://", a port, "?" and "#".
+        let partsLength =
+            (scheme?.utf8.count ?? 5) + (host?.utf8.count ?? 0) + path.utf8.count + (query?.utf8.count ?? 0)
+            + (fragment?.utf8.count ?? 0)
+        text.reserveCapacity(partsLength + 16)
         if let host {
             text += scheme ?? "https"
             text += "://"

@@ -20,6 +20,24 @@ public final class YAMLDocument: Sendable {
     struct Record {
         enum Kind: UInt8 {
             case plain, quoted, block, mapping, sequence
+
+            init(_ style: YAMLScalar.Style) {
+                switch style {
+                case .plain: self = .plain
+                case .quoted: self = .quoted
+                case .block: self = .block
+                }
+            }
+
+            /// A scalar's style; nil for a collection.
+            var style: YAMLScalar.Style? {
+                switch self {
+                case .plain: .plain
+                case .quoted: .quoted
+                case .block: .block
+                case .mapping, .sequence: nil
+                }
+            }
         }
         var line: Int32
         var column: Int32
@@ -28,6 +46,13 @@ public final class YAMLDocument: Sendable {
         /// A scalar's length in bytes; the number of a collection's children.
         var count: Int32
         var kind: Kind
+
+        /// A scalar's bytes in `text`.
+        var bytes: Range<Int> { Int(first)..<Int(first + count) }
+
+        func location(in file: String) -> SourceLocation {
+            SourceLocation(file: file, line: Int(line), column: Int(column))
+        }
     }
 
     init(file: String, nodes: [Record], children: [Int32], text: [UInt8], tags: [Int32: String]) {
@@ -41,14 +66,10 @@ public final class YAMLDocument: Sendable {
     /// The first node written: the document's root.
     public var root: YAMLNode { YAMLNode(self, 0) }
 
-    func location(_ index: Int32) -> SourceLocation {
-        let record = nodes[Int(index)]
-        return SourceLocation(file: file, line: Int(record.line), column: Int(record.column))
-    }
+    func location(_ index: Int32) -> SourceLocation { nodes[Int(index)].location(in: file) }
 
     func string(_ index: Int32) -> String {
-        let record = nodes[Int(index)]
-        let bytes = Int(record.first)..<Int(record.first + record.count)
+        let bytes = nodes[Int(index)].bytes
         return text.withUnsafeBufferPointer { String(decoding: $0[bytes], as: UTF8.self) }
     }
 }
@@ -78,14 +99,12 @@ public struct YAMLNode: Sendable, Equatable {
 
     public var content: Content {
         let record = document.nodes[Int(index)]
-        switch record.kind {
-        case .mapping: return .mapping(YAMLMapping(children: YAMLSequence(node: self, record: record)))
-        case .sequence: return .sequence(YAMLSequence(node: self, record: record))
-        case .plain, .quoted, .block:
-            let style: YAMLScalar.Style = record.kind == .plain ? .plain : record.kind == .quoted ? .quoted : .block
+        if let style = record.kind.style {
             let tag = document.tags.isEmpty ? nil : document.tags[index]
             return .scalar(YAMLScalar(text: document.string(index), style: style, tag: tag))
         }
+        let children = YAMLSequence(node: self, record: record)
+        return record.kind == .mapping ? .mapping(YAMLMapping(children: children)) : .sequence(children)
     }
 
     /// What kind of node this is, in words, for "expected X, found Y" messages, with an excerpt

@@ -272,13 +272,7 @@ private struct DocumentBuilder {
         case .scalar(let bytes, let style, let tag, let anchored):
             if anchored { try refuseAnchor(at: mark) }
             if expectsKey { checkKey(bytes, at: mark) }
-            let kind: YAMLDocument.Record.Kind =
-                switch style {
-                case .plain: .plain
-                case .quoted: .quoted
-                case .block: .block
-                }
-            let node = append(mark, first: Int32(text.count), count: Int32(bytes.count), kind: kind)
+            let node = append(mark, first: Int32(text.count), count: Int32(bytes.count), kind: .init(style))
             text.append(contentsOf: bytes)
             if let tag { tags[node] = tag }
         case .alias(let name):
@@ -303,15 +297,17 @@ private struct DocumentBuilder {
     /// Reports a key the open mapping already has (libyaml accepts duplicates silently).
     private mutating func checkKey(_ bytes: UnsafeBufferPointer<UInt8>, at mark: (Int, Int)) {
         let top = stack.count - 1
-        let keys = stride(from: stack[top].firstChild, to: open.count, by: 2)
+        let (nodes, open) = (nodes, open)
+        let keys = stride(from: stack[top].firstChild, to: open.count, by: 2).lazy.map { nodes[Int(open[$0])] }
         var first: SourceLocation?
         if stack[top].keyIndex == nil && (open.count - stack[top].firstChild) / 2 < 16 {
-            first = keys.first { bytesEqual(key: open[$0], bytes) }.map { location(of: open[$0]) }
+            first = keys.first { text[$0.bytes].elementsEqual(bytes) }?.location(in: file)
         } else {
             if stack[top].keyIndex == nil {
                 var index: [String: SourceLocation] = [:]
-                for key in keys where index[string(of: open[key])] == nil {
-                    index[string(of: open[key])] = location(of: open[key])
+                for key in keys {
+                    let name = String(decoding: text[key.bytes], as: UTF8.self)
+                    if index[name] == nil { index[name] = key.location(in: file) }
                 }
                 stack[top].keyIndex = index
             }
@@ -326,21 +322,6 @@ private struct DocumentBuilder {
                 .duplicateKey,
                 "duplicate key \(PrintableText.quoted(key)) (first written at line \(first.line), column \(first.column))",
                 at: SourceLocation(file: file, line: mark.0, column: mark.1), hint: "keep one of the two entries"))
-    }
-
-    private func bytesEqual(key node: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let record = nodes[Int(node)]
-        guard Int(record.count) == bytes.count else { return false }
-        return text[Int(record.first)..<Int(record.first + record.count)].elementsEqual(bytes)
-    }
-
-    private func string(of node: Int32) -> String {
-        let record = nodes[Int(node)]
-        return String(decoding: text[Int(record.first)..<Int(record.first + record.count)], as: UTF8.self)
-    }
-
-    private func location(of node: Int32) -> SourceLocation {
-        SourceLocation(file: file, line: Int(nodes[Int(node)].line), column: Int(nodes[Int(node)].column))
     }
 
     private func refuseAnchor(at mark: (Int, Int)) throws {
