@@ -33,16 +33,16 @@ import Testing
         #expect(
             lines == [
                 "a.example ios https://a.example/p/1 true", "b.example ios https://b.example/p/1 true",
-                "c.example ios https://c.example/p/1 true", "*.c.example ios https://subdomain.c.example/p/1 true",
+                "c.example ios https://c.example/p/1 true", "*.c.example ios https://www.c.example/p/1 true",
                 "a.example android https://a.example/p/1 true", "b.example android https://b.example/p/1 true",
                 "c.example android https://c.example/p/1 true",
-                "*.c.example android https://subdomain.c.example/p/1 true",
+                "*.c.example android https://www.c.example/p/1 true",
                 "b.example ios https://b.example/admin/x true", "b.example android https://b.example/admin/x true",
                 "a.example ios https://a.example/q false", "b.example ios https://b.example/q false",
-                "c.example ios https://c.example/q false", "*.c.example ios https://subdomain.c.example/q false",
+                "c.example ios https://c.example/q false", "*.c.example ios https://www.c.example/q false",
                 "a.example android https://a.example/q false", "b.example android https://b.example/q false",
                 "c.example android https://c.example/q false",
-                "*.c.example android https://subdomain.c.example/q false",
+                "*.c.example android https://www.c.example/q false",
             ])
     }
 

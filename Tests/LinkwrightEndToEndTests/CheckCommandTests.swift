@@ -180,6 +180,32 @@ enum ShopConfiguration {
         #expect(witness("opens_web", decomposed) && !witness("opens_web", composed), "\(changes)")
     }
 
+    /// The example's production drops `*.museo.example` while `museo.example` keeps its files:
+    /// every subdomain's links go to the browser, which blocks with URLs on `www.museo.example`.
+    @Test func droppingTheExamplesProductionWildcardBlocksWithWitnesses() throws {
+        let example = try GitFixture()
+        var files: [String: String?] = [:]
+        for folder in ["environments", "domains", "policies"] {
+            let url = RepositoryPaths.root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+                files[folder + "/" + name] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        try example.commit("The example configuration", files)
+        let production = try #require(files["environments/production.yaml"] ?? nil)
+        let binding = "  \"*.museo.example\": museo\n"
+        #expect(production.contains(binding))
+        try example.write(["environments/production.yaml": production.replacingOccurrences(of: binding, with: "")])
+        let result = try runLinkwright(
+            ["check", "--against", "HEAD"], in: URL(fileURLWithPath: example.repository),
+            environment: ["HOME": example.folder, "XDG_CONFIG_HOME": example.folder])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("*.museo.example in production no longer serves"), "\(result)")
+        #expect(result.stdout.contains("[PRODUCTION_APP_REMOVED]"))
+        #expect(result.stdout.contains("witness: https://www.museo.example/exhibitions"), "\(result)")
+        #expect(result.stdout.contains("no longer opens com.example.museo"))
+    }
+
     @Test func aSafeChangePasses() throws {
         try fixture.write([
             "domains/shop.yaml": ShopConfiguration.domain.replacingOccurrences(

@@ -302,7 +302,7 @@ struct RouterSampleURLs {
     /// one, an upper-case spelling, and a host nobody claims.
     var hosts: [String] {
         let bound = configuration.environments.flatMap(\.hosts).map(\.host.value)
-        var hosts = bound.map { URLSamples.host(for: $0) }
+        var hosts = bound.map { URLSamples.host(for: $0, avoiding: Set(bound.map(\.name))) }
         hosts += bound.filter(\.isWildcard).map { "a.b." + $0.fileHost.name }
         hosts += bound.prefix(1).map { $0.fileHost.name.uppercased() }
         return (hosts + ["unclaimed.example"]).uniqued()

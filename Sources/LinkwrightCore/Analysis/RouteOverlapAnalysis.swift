@@ -15,6 +15,7 @@ public struct RouteOverlapAnalysis: Sendable {
         var reported: Set<[SourceLocation]> = []
         for environment in compiled.environments {
             let evaluator = EnvironmentEvaluator(environment)
+            let mentioned = environment.boundHostNames
             for site in environment.sites {
                 guard let document = site.aasa, let domain = configuration.domain(named: site.domain),
                     let host = site.servedHosts.first
@@ -24,7 +25,7 @@ public struct RouteOverlapAnalysis: Sendable {
                 for entry in CompiledAASA(document).entries {
                     report(
                         Self.routed(entry.rules, routes), noun: "rule",
-                        url: { LinkURL($0)?.on(host: URLSamples.host(for: host)) },
+                        url: { LinkURL($0)?.on(host: URLSamples.host(for: host, avoiding: mentioned)) },
                         decidedBy: { url, earlier in
                             evaluator.verdicts(for: url, platform: .ios).contains {
                                 $0.opens && $0.decision.origin == earlier.origin

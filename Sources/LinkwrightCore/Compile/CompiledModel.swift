@@ -18,6 +18,10 @@ public struct CompiledEnvironment: Sendable {
     /// The site whose files decide links on `host` (its own, or its root's for a wildcard match).
     /// For many lookups, make a `SiteLookup` once.
     public func site(serving host: String) -> CompiledSite? { SiteLookup(self).site(serving: host) }
+
+    /// Every host name the environment binds, wildcards as written: what a sample standing for
+    /// a wildcard avoids (`URLSamples.host(for:avoiding:)`).
+    public var boundHostNames: Set<String> { Set(sites.flatMap { $0.servedHosts.map(\.name) }) }
 }
 
 /// An environment's sites by the hosts they serve: a host's own site (the first serving it by

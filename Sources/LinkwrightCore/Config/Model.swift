@@ -40,6 +40,10 @@ public struct Environment: Sendable, Equatable {
     public var hosts: [HostBinding]
 
     public func app(named name: String) -> AppDefinition? { apps.first { $0.name.value == name } }
+
+    /// Every host name the environment binds, wildcards as written: what a sample standing for
+    /// a wildcard avoids (`URLSamples.host(for:avoiding:)`).
+    public var boundHostNames: Set<String> { Set(hosts.map(\.host.value.name)) }
 }
 
 /// An app under its logical name, with its identity on each platform it ships on.

@@ -1,7 +1,7 @@
 /// Which URLs change what they open between two compiled configurations.
 ///
-/// For every environment on both sides, every host served on both whose files or claims may
-/// have changed (`affectedHosts`) and each platform, `BehaviourProof` finds every way the two
+/// For every environment on both sides, every host served on one side only and every host served
+/// on both whose files or claims may have changed (`affectedHosts`), and each platform, `BehaviourProof` finds every way the two
 /// sides decide some URL differently, with a shortest URL for each, or says which rule pairs it
 /// could not settle within its budget. Every witness is decided again on both sides as devices
 /// decide it (`EnvironmentEvaluator`) before it is reported, so a difference shown is real.
@@ -169,7 +169,7 @@ public enum BehaviourDiff {
         public var changes: [LinkChange] { BehaviourDiff.changes(from: observations) + schemeRouteChanges }
     }
 
-    /// Every URL whose outcome differs for some app, on hosts served on both sides.
+    /// Every URL whose outcome differs for some app, on hosts served on either side.
     public static func observations(base: PolicySnapshot, head: PolicySnapshot) -> [Observation] {
         compare(base: base, head: head).observations
     }
@@ -198,7 +198,6 @@ public enum BehaviourDiff {
                 else { return nil }
                 return ReleaseSides(release: release, old: old, new: new)
             }
-            let oldHosts = Set(before.sites.flatMap(\.servedHosts))
             let filesOrClaimsChanged = affectedHosts(before, after)
             // Routes change what the router does with URLs whose files stayed the same.
             let routesChanged = Set(
@@ -207,8 +206,8 @@ public enum BehaviourDiff {
                         != RouteLabels.sequence(of: $0.domain, in: head.configuration)
                 }.flatMap(\.servedHosts))
             let affected = { (host: Host) in filesOrClaimsChanged(host) || routesChanged.contains(host) }
-            let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
-            for host in after.sites.flatMap(\.servedHosts) where oldHosts.contains(host) && affected(host) {
+            let mentioned = before.boundHostNames.union(after.boundHostNames)
+            for host in comparedHosts(before, after, affected: affected) {
                 let concrete = URLSamples.host(for: host, avoiding: mentioned)
                 for platform in Platform.allCases {
                     guard let old = base.decisionLists(before.name, host: concrete, platform: platform),
@@ -520,6 +519,23 @@ public enum BehaviourDiff {
                 headRule: head?.label, location: head?.origin ?? base?.origin,
                 side: head?.origin == nil && base?.origin != nil ? .base : .head,
                 touchesExclusion: base?.isExclusion == true || head?.isExclusion == true)
+        }
+    }
+
+    /// The hosts of an environment to prove, the head's in order then the base's others: every
+    /// host served on one side only (a dropped or added host or wildcard: its URLs are decided
+    /// on the other side by a wider wildcard's files, or by nothing), and the hosts served on
+    /// both that `affected` says may change.
+    static func comparedHosts(_ before: CompiledEnvironment, _ after: CompiledEnvironment, affected: (Host) -> Bool)
+        -> [Host]
+    {
+        let oldHosts = before.sites.flatMap(\.servedHosts)
+        let newHosts = after.sites.flatMap(\.servedHosts)
+        let (oldSet, newSet) = (Set(oldHosts), Set(newHosts))
+        var listed: Set<Host> = []
+        return (newHosts + oldHosts).filter { host in
+            guard listed.insert(host).inserted else { return false }
+            return !(oldSet.contains(host) && newSet.contains(host)) || affected(host)
         }
     }
 

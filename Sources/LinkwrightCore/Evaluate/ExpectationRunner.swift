@@ -359,9 +359,10 @@ public enum ExpectationRunner {
                 evaluators.append(evaluator)
                 self.declared.append(declared)
                 var index: [Key: Int] = [:]
+                let mentioned = declared.boundHostNames
                 for binding in declared.hosts {
                     let domain = binding.domain.value
-                    let urlHost = URLSamples.host(for: binding.host.value)
+                    let urlHost = URLSamples.host(for: binding.host.value, avoiding: mentioned)
                     let place = Place(environment: environment.name, host: binding.host.value.name, urlHost: urlHost)
                     let ios = evaluator.claims(of: urlHost, on: .ios)
                     let android = evaluator.claims(of: urlHost, on: .android)

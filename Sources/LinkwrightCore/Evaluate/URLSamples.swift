@@ -18,16 +18,17 @@ public enum URLSamples {
     }
 
     /// A host a URL can stand on for a binding: the host itself, or for a wildcard a subdomain
-    /// that no binding in `mentioned` names (`subdomain.shop.example`, else `subdomain2.…`), so
-    /// the sample checks the wildcard and not some exact binding.
-    public static func host(for binding: Host, avoiding mentioned: Set<String> = []) -> String {
+    /// that no binding in `mentioned` names (`www.shop.example`, the subdomain people link most,
+    /// else `subdomain.…`, `subdomain2.…`), so the sample checks the wildcard and not some exact
+    /// binding. `mentioned` holds every host name bound in the environments the sample is read in.
+    public static func host(for binding: Host, avoiding mentioned: Set<String>) -> String {
         guard binding.isWildcard else { return binding.name }
         let root = binding.fileHost.name
-        var label = "subdomain"
-        var counter = 1
+        var label = "www"
+        var counter = 0
         while mentioned.contains(label + "." + root) {
             counter += 1
-            label = "subdomain\(counter)"
+            label = counter == 1 ? "subdomain" : "subdomain\(counter)"
         }
         return label + "." + root
     }

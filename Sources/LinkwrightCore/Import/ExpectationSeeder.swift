@@ -103,8 +103,9 @@ public enum ExpectationSeeder {
     ) -> [(platform: Platform, outcome: Outcome)]? {
         guard let parsed = LinkURL(candidate), !hosts.isEmpty else { return nil }
         var agreed: [(platform: Platform, outcome: Outcome)]?
+        let mentioned = evaluator.environment.boundHostNames
         for host in hosts {
-            let url = parsed.on(host: URLSamples.host(for: host))
+            let url = parsed.on(host: URLSamples.host(for: host, avoiding: mentioned))
             var decidedByRule = false
             var outcomes: [(platform: Platform, outcome: Outcome)] = []
             for platform in platforms {

@@ -42,7 +42,7 @@ struct PathOpenings {
         var positions: [OpenedApp: Int] = [:]
         for binding in declared.hosts {
             guard let domain = configuration.domain(named: binding.domain.value) else { continue }
-            let host = URLSamples.host(for: binding.host.value)
+            let host = URLSamples.host(for: binding.host.value, avoiding: declared.boundHostNames)
             for sample in URLSamples.around(path: path, in: domain) {
                 guard let url = LinkURL(sample)?.on(host: host) else { continue }
                 for platform in Platform.allCases {

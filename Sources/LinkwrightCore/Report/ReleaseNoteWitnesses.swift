@@ -19,7 +19,7 @@ public enum ReleaseNoteWitnesses {
             else { return change }
             guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
             let evaluators = (old: old, new: new)
-            let concrete = URLSamples.host(for: host)
+            let concrete = URLSamples.host(for: host, avoiding: before.boundHostNames.union(after.boundHostNames))
             let key = change.environment + "\u{1}" + concrete
             let lookup = lookups[change.environment] ?? (SiteLookup(before), SiteLookup(after))
             lookups[change.environment] = lookup

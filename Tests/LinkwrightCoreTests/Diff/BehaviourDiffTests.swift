@@ -17,12 +17,12 @@ import Testing
 
     /// The rule examples' configuration, production serving the shop on its subdomains too and a
     /// blog beside it; without `android`, production's app is iOS only.
-    func snapshot(shop: String, blog: String = "      - path: /posts/*\n", android: Bool = false) throws
-        -> PolicySnapshot
-    {
+    func snapshot(
+        shop: String, blog: String = "      - path: /posts/*\n", android: Bool = false,
+        hosts: String = "  shop.example: shop\n  \"*.shop.example\": shop\n  blog.example: blog\n"
+    ) throws -> PolicySnapshot {
         var files = RuleExampleConfiguration.replacing(
-            "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n  blog.example: blog\n",
-            in: "environments/production.yaml")
+            "  shop.example: shop\n", with: hosts, in: "environments/production.yaml")
         if !android { files = files.replacing(Self.android, with: "", in: "environments/production.yaml") }
         return try LinkwrightCoreTests.snapshot(
             files.merging(["domains/shop.yaml": Self.domain(shop), "domains/blog.yaml": Self.domain(blog)]) { $1 })
@@ -87,6 +87,46 @@ import Testing
         let affected = BehaviourDiff.affectedHosts(base, head)
         #expect(affected(try host("blog.example")))
         #expect(affected(try host("shop.example")))
+    }
+
+    /// A host served on one side only is decided on both: a dropped wildcard's subdomains go to
+    /// the web, shown on `www`, and a concrete host dropped under a wildcard is decided by the
+    /// wildcard's files from then on.
+    @Test func aDroppedWildcardSendsItsSubdomainsToTheWeb() throws {
+        let rules = "      - path: /products/*\n"
+        let base = try snapshot(shop: rules, android: true)
+        let head = try snapshot(shop: rules, android: true, hosts: "  shop.example: shop\n  blog.example: blog\n")
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        #expect(Set(changes.map(\.host)) == ["*.shop.example"])
+        #expect(Set(changes.compactMap(\.platform)) == [.ios, .android])
+        #expect(changes.allSatisfy { $0.kind == .opensWeb && !$0.approximate })
+        #expect(changes.allSatisfy { $0.witnesses.first?.hasPrefix("https://www.shop.example/products") == true })
+        let added = BehaviourDiff.changes(base: head, head: base).filter { $0.environment == "production" }
+        #expect(Set(added.map(\.host)) == ["*.shop.example"])
+        #expect(added.allSatisfy { $0.kind == .opensApp })
+    }
+
+    @Test func aConcreteHostDroppedUnderAWildcardIsDecidedByTheWildcard() throws {
+        let base = try snapshot(
+            shop: "      - path: /products/*\n",
+            hosts: "  shop.example: shop\n  \"*.shop.example\": shop\n  sale.shop.example: blog\n  blog.example: blog\n"
+        )
+        let head = try snapshot(shop: "      - path: /products/*\n")
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.environment == "production" }
+        #expect(Set(changes.map(\.host)) == ["sale.shop.example"])
+        #expect(changes.contains { $0.kind == .opensWeb && $0.witnesses.first == "https://sale.shop.example/posts" })
+        #expect(changes.contains { $0.kind == .opensApp && $0.witnesses.first == "https://sale.shop.example/products" })
+    }
+
+    /// A sample for a wildcard stands on `www` unless a binding names it.
+    @Test func aWildcardSampleAvoidsBoundHosts() throws {
+        let wildcard = try host("*.shop.example")
+        #expect(URLSamples.host(for: wildcard, avoiding: []) == "www.shop.example")
+        #expect(URLSamples.host(for: wildcard, avoiding: ["www.shop.example"]) == "subdomain.shop.example")
+        #expect(
+            URLSamples.host(for: wildcard, avoiding: ["www.shop.example", "subdomain.shop.example"])
+                == "subdomain2.shop.example")
+        #expect(URLSamples.host(for: try host("shop.example"), avoiding: ["shop.example"]) == "shop.example")
     }
 
     @Test func identicalSidesChangeNothing() throws {

@@ -75,7 +75,8 @@ import Testing
                     let declared = try #require(configuration.environment(named: environment.name))
                     let evaluator = EnvironmentEvaluator(environment)
                     for binding in declared.hosts {
-                        let url = written.on(host: URLSamples.host(for: binding.host.value))
+                        let url = written.on(
+                            host: URLSamples.host(for: binding.host.value, avoiding: declared.boundHostNames))
                         let verdicts = evaluator.verdicts(for: url, platform: platform)
                         let opening = verdicts.filter(\.opens)
                         let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")

@@ -79,13 +79,14 @@ struct JointKey: Hashable, CustomStringConvertible {
     var description: String { "\(environment) \(host) \(platform.rawValue): \(lost) → \(gained)" }
 }
 
-/// An environment present on both sides: its evaluators, and the hosts both sides serve, each
-/// with the host name its URLs are tried on (the diff's own choice for a wildcard binding).
+/// An environment present on both sides: its evaluators, and the hosts either side serves, each
+/// with the host name its URLs are tried on (the diff's own choice for a wildcard binding). A
+/// host served on one side only is decided on the other by whatever claims its name there.
 struct SharedEnvironment {
     let name: String
     let before: EnvironmentEvaluator
     let after: EnvironmentEvaluator
-    /// Hosts served on both sides: as configured, and the name URLs are tried on.
+    /// Hosts served on either side: as configured, and the name URLs are tried on.
     let hosts: [(configured: String, concrete: String)]
 
     /// Every environment of `head` that `base` has too, Android decided as `androidRelease` does.
@@ -95,10 +96,9 @@ struct SharedEnvironment {
         head.compiled.environments.compactMap { after -> SharedEnvironment? in
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }) else { return nil }
             let mentioned = Set((before.sites + after.sites).flatMap { $0.servedHosts.map(\.name) })
-            let servedBefore = Set(before.sites.flatMap(\.servedHosts))
             var hosts: [(String, String)] = []
-            for host in after.sites.flatMap(\.servedHosts)
-            where servedBefore.contains(host) && !hosts.contains(where: { $0.0 == host.name }) {
+            for host in (after.sites + before.sites).flatMap(\.servedHosts)
+            where !hosts.contains(where: { $0.0 == host.name }) {
                 hosts.append((host.name, URLSamples.host(for: host, avoiding: mentioned)))
             }
             return SharedEnvironment(
@@ -334,7 +334,7 @@ struct DifferentialCase {
             return ["\(place): the environment is not on both sides"]
         }
         guard let host = environment.hosts.first(where: { $0.configured == first.host }) else {
-            return ["\(place): the host is not served on both sides"]
+            return ["\(place): the host is served on neither side"]
         }
         guard let url = LinkURL(first.url), url.host == host.concrete else {
             return ["\(place): not a URL on \(host.concrete)"]

@@ -1,6 +1,8 @@
 /// An app ID, Android package or signing fingerprint that a production host served at the base
 /// is gone at the head.
 struct ProductionAppRemovedRule: PolicyRule {
+    /// For the URLs a dropped wildcard binding stops opening (`lostWildcards`).
+    let readsBehaviourDiff = true
     let info = RuleInfo(
         id: "PRODUCTION_APP_REMOVED", defaultSeverity: .error,
         purpose: "A production host stops serving an app, package or signing key it served before.",
@@ -23,6 +25,27 @@ struct ProductionAppRemovedRule: PolicyRule {
                 head: RuleExampleConfiguration.replacing(
                     "  shop.example: shop\n", with: "  store.example: shop\n", in: "environments/production.yaml")),
             RuleExample(
+                "the production wildcard host disappears, its root kept",
+                reportsAt: ["environments/production.yaml:13:3", "environments/production.yaml:13:3"],
+                base: RuleExampleConfiguration.replacing(
+                    "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n",
+                    in: "environments/production.yaml"),
+                head: RuleExampleConfiguration.files),
+            RuleExample(
+                "a production wildcard host is replaced by one of its subdomains",
+                reportsAt: ["environments/production.yaml:13:3", "environments/production.yaml:13:3"],
+                base: RuleExampleConfiguration.replacing(
+                    "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n",
+                    in: "environments/production.yaml"),
+                head: RuleExampleConfiguration.replacing(
+                    "  shop.example: shop\n", with: "  shop.example: shop\n  www.shop.example: shop\n",
+                    in: "environments/production.yaml")),
+            RuleExample(
+                "a production wildcard host is added", reportsAt: [], base: RuleExampleConfiguration.files,
+                head: RuleExampleConfiguration.replacing(
+                    "  shop.example: shop\n", with: "  shop.example: shop\n  \"*.shop.example\": shop\n",
+                    in: "environments/production.yaml")),
+            RuleExample(
                 "the Play signing key is replaced", reportsAt: ["environments/production.yaml:12:3"],
                 base: RuleExampleConfiguration.files,
                 head: RuleExampleConfiguration.replacing(
@@ -41,11 +64,13 @@ struct ProductionAppRemovedRule: PolicyRule {
 
     func check(_ context: PolicyContext) -> [Finding] {
         guard let base = context.base else { return [] }
+        let observations = context.behaviourObservations()
         var findings: [Finding] = []
         for before in base.compiled.environments where before.tier == .production {
             let after = context.head.compiled.environments.first { $0.name == before.name && $0.tier == .production }
             let headEnvironment = context.head.configuration.environment(named: before.name)
             let baseEnvironment = base.configuration.environment(named: before.name)
+            findings += lostWildcards(before, after, context, observations)
             for site in before.sites {
                 let afterSite = after?.sites.first { $0.fileHost == site.fileHost }
                 let oldParties = SiteParties(site)
@@ -87,5 +112,97 @@ struct ProductionAppRemovedRule: PolicyRule {
             }
         }
         return findings
+    }
+
+    /// What a production wildcard binding claimed at the base and no binding claims at the head,
+    /// while its root's files stay (a root gone with its files is reported above): `*.x` dropped
+    /// from `hosts:` sends every subdomain's links to the browser, though no file changed. A
+    /// subdomain still covered by a wider wildcard loses only what that wildcard does not claim.
+    /// Each finding carries the URLs the behaviour diff saw stop opening the app there.
+    private func lostWildcards(
+        _ before: CompiledEnvironment, _ after: CompiledEnvironment?, _ context: PolicyContext,
+        _ observations: [BehaviourDiff.Observation]
+    ) -> [Finding] {
+        guard let after else { return [] }
+        let headHosts = Set(after.sites.flatMap(\.servedHosts))
+        let headSites = SiteLookup(after)
+        let baseEnvironment = context.base?.configuration.environment(named: before.name)
+        var findings: [Finding] = []
+        for site in before.sites where after.sites.contains(where: { $0.fileHost == site.fileHost }) {
+            for wildcard in site.servedHosts where wildcard.isWildcard && !headHosts.contains(wildcard) {
+                let sample = URLSamples.host(for: wildcard, avoiding: before.boundHostNames.union(after.boundHostNames))
+                let covering = headSites.site(serving: sample)
+                let coveringBinding = covering?.servedHosts.first {
+                    $0.isWildcard && sample.hasSuffix("." + $0.fileHost.name)
+                }
+                let lost = WildcardClaims(before, site, wildcard)
+                    .subtracting(covering.flatMap { site in coveringBinding.map { WildcardClaims(after, site, $0) } })
+                guard !lost.isEmpty else { continue }
+                let location = baseEnvironment?.hosts.first { $0.host.value == wildcard }?.host.location
+                let lostURLs = observations.filter {
+                    $0.environment == before.name && $0.host == wildcard.name && $0.openedBefore && !$0.opensAfter
+                }
+                func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
+                    var finding = Finding(
+                        rule: info.id, severity: info.defaultSeverity,
+                        message:
+                            "\(wildcard) in \(before.name) no longer serves \(what) (no host binding covers its subdomains)",
+                        location: location, side: .base,
+                        hint:
+                            "restore the host binding, or approve the removal in policies/ with this finding's fingerprint",
+                        witnesses: Array(
+                            lostURLs.filter { $0.platform == platform && $0.identity == app }.map(\.url).prefix(3)),
+                        environment: before.name, host: wildcard.name, platform: platform, app: app,
+                        identity: [before.name, wildcard.name] + identity)
+                    finding.cause = [before.name, app]
+                    findings.append(finding)
+                }
+                for removed in lost.iosServices.sorted() {
+                    report(
+                        "\(removed.appID) for \(removed.service)", [removed.service, removed.appID], app: removed.appID,
+                        platform: .ios)
+                }
+                for package in lost.androidPackages.sorted() {
+                    report("the Android package \(package)", [package], app: package, platform: .android)
+                }
+            }
+        }
+        return findings
+    }
+}
+
+/// What apps a wildcard binding claims through its root's files: the iOS services whose
+/// entitlement names the wildcard and which the root's file lists, and the Android packages whose
+/// intent filters name it and which the root's asset links list.
+private struct WildcardClaims {
+    var iosServices: Set<SiteParties.Service>
+    var androidPackages: Set<String>
+
+    init(_ environment: CompiledEnvironment, _ site: CompiledSite, _ wildcard: Host) {
+        let parties = SiteParties(site)
+        let entitled = Set(
+            environment.iosApps.flatMap { app in
+                app.associatedDomains.compactMap { entry -> SiteParties.Service? in
+                    let (service, host) = (entry.prefix { $0 != ":" }, entry.drop { $0 != ":" }.dropFirst())
+                    guard host.prefix(while: { $0 != "?" }) == wildcard.name else { return nil }
+                    return SiteParties.Service(service: String(service), appID: app.appID)
+                }
+            })
+        iosServices = parties.iosServices.intersection(entitled)
+        androidPackages = Set(
+            environment.androidApps.filter { app in
+                parties.androidKeys[app.package] != nil
+                    && app.intentFilters.contains { $0.hosts.contains(wildcard) }
+            }.map(\.package))
+    }
+
+    var isEmpty: Bool { iosServices.isEmpty && androidPackages.isEmpty }
+
+    func subtracting(_ other: WildcardClaims?) -> WildcardClaims {
+        guard let other else { return self }
+        var left = self
+        left.iosServices.subtract(other.iosServices)
+        left.androidPackages.subtract(other.androidPackages)
+        return left
     }
 }

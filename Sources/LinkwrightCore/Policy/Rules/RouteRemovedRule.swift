@@ -89,7 +89,10 @@ struct RouteRemovedRule: PolicyRule {
                 var seen: Set<String> = []
                 for (name, sample) in removed where seen.insert(name).inserted {
                     let opened = hosts.flatMap { host -> [(String, EnvironmentEvaluator.Verdict)] in
-                        guard let url = LinkURL(sample)?.on(host: URLSamples.host(for: host)) else { return [] }
+                        guard
+                            let url = LinkURL(sample)?.on(
+                                host: URLSamples.host(for: host, avoiding: declared.boundHostNames))
+                        else { return [] }
                         return Platform.allCases.flatMap { evaluator.verdicts(for: url, platform: $0) }
                             .filter(\.opens).map { (url.description, $0) }
                     }
