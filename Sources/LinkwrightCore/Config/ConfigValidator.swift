@@ -346,6 +346,14 @@ struct ConfigValidator {
         } else {
             signatures[destination] = (signature, route.target.location)
         }
+        for parameter in route.parameters where parameter.type == .int {
+            guard let text = Self.neverAnInt(parameter.source, in: rule) else { continue }
+            diagnostics.report(
+                .routeParameterNeverParses,
+                "route parameter \(parameter.name.value) reads \(parameter.source) as int, but the rule opens only \(PrintableText.quoted(text)) there, which is never an integer",
+                at: parameter.name.location,
+                hint: "read it as a string (drop `as int`), or read the segment or item that holds the number")
+        }
         for parameter in route.parameters where !parameter.isOptional {
             guard let missing = Self.absence(of: parameter.source, in: rule) else { continue }
             diagnostics.report(
@@ -431,6 +439,33 @@ struct ConfigValidator {
             else { return "the rule does not require the query item \(PrintableText.quoted(name))" }
             return nil
         }
+    }
+
+    /// The pattern text a rule requires where `source` is read, when no URL the rule opens can
+    /// hold an integer there (as `Int` reads one: an optional sign, then digits): a segment fixed
+    /// by the path pattern, or an item's fixed pattern, whose literal characters are not all
+    /// digits. `?` stands for one character, which may be a digit. Anything a `*`, a variable or
+    /// an escape makes uncertain is left alone, so the warning is never wrong.
+    static func neverAnInt(_ source: RouteParameter.Source, in rule: Rule) -> String? {
+        let text: Substring
+        switch source {
+        case .pathSegment(let position):
+            guard let path = rule.path?.value else { return nil }
+            let pieces = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard pieces.first == "", pieces.count > position,
+                !pieces[1...position].contains(where: { $0.contains("*") })
+            else { return nil }
+            text = pieces[position]
+        case .queryItem(let name):
+            guard case .items(let items)? = rule.query?.value,
+                let item = items.first(where: { ExactText($0.name) == ExactText(name) })
+            else { return nil }
+            text = Substring(item.pattern)
+        }
+        guard !text.isEmpty, !text.contains(where: { "*$%\\".contains($0) }) else { return nil }
+        let unsigned = text.first == "-" || text.first == "+" ? text.dropFirst() : text
+        let canBeInt = !unsigned.isEmpty && unsigned.allSatisfy { $0 == "?" || ("0"..."9").contains($0) }
+        return canBeInt ? nil : String(text)
     }
 
     private mutating func checkExpectations(of domain: Domain) {

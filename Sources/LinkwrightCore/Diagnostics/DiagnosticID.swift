@@ -69,6 +69,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case routeMissing = "ROUTE_MISSING"
     case routeParametersDiffer = "ROUTE_PARAMETERS_DIFFER"
     case routeParameterMayBeAbsent = "ROUTE_PARAMETER_MAY_BE_ABSENT"
+    case routeParameterNeverParses = "ROUTE_PARAMETER_NEVER_PARSES"
     case schemeCallbackUnrouted = "SCHEME_CALLBACK_UNROUTED"
 
     // MARK: Compiling
@@ -340,6 +341,11 @@ extension DiagnosticID {
             (
                 .error, .referencesAndMeaning,
                 "A required route parameter reads a path segment or query item that some URL the rule opens does not have."
+            )
+        case .routeParameterNeverParses:
+            (
+                .warning, .referencesAndMeaning,
+                "A route parameter read `as int` reads a path segment or query item that the rule only opens with text that is not an integer, so the router never reaches the destination with it."
             )
         case .schemeCallbackUnrouted:
             (

@@ -35,8 +35,13 @@ public enum BehaviourDiff {
         public var routeBefore: String? = nil
         public var routeAfter: String? = nil
 
-        /// Both sides open the app, and its router takes the URL to another destination.
-        public var changesRoute: Bool { openedBefore && opensAfter && routeBefore != routeAfter }
+        /// Both sides open the app, and its router takes the URL to another destination. A
+        /// router giving no destination on both sides (`none`, or a value it cannot read) does
+        /// the same thing with the URL, whatever the reason.
+        public var changesRoute: Bool {
+            openedBefore && opensAfter && routeBefore != routeAfter
+                && !(LinkChange.reachesNoDestination(routeBefore) && LinkChange.reachesNoDestination(routeAfter))
+        }
     }
 
     /// Rules on a host that may decide some URLs differently, left unsettled by the budget.

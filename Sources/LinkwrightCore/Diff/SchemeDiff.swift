@@ -241,24 +241,63 @@ struct SchemeOnBothSides {
 }
 
 extension LinkURL {
-    /// This URL with the path segments and query items `parameters` read, when it lacks some:
-    /// `s3` for a third segment, `q` for an item, values that tell the sources apart. `nil`
-    /// when it holds them all already.
+    /// This URL with a value in every path segment and query item `parameters` read, each source
+    /// its own value, so a parameter moved from one source to another, or two parameters
+    /// swapped, read different values on the two sides: `s3` for a third segment, `q1`, `q2`, …
+    /// for items, and digits where a parameter reads the source as an int (`3` for a third
+    /// segment, `11`, `12`, … for items), which also replace text already there that would not
+    /// parse (an int filled with text gives no destination on either side, hiding the change).
+    /// `nil` when the URL holds all of that already.
     func holdingValues(of parameters: [RouteParameter]) -> LinkURL? {
-        let segments = parameters.compactMap { parameter -> Int? in
-            if case .pathSegment(let position) = parameter.source { return position }
-            return nil
+        var intSegments: Set<Int> = []
+        var lastSegment = 0
+        var items: [(name: String, isInt: Bool)] = []
+        for parameter in parameters {
+            let isInt = parameter.type == .int
+            switch parameter.source {
+            case .pathSegment(let position):
+                lastSegment = max(lastSegment, position)
+                if isInt { intSegments.insert(position) }
+            case .queryItem(let name):
+                if let known = items.firstIndex(where: { ExactText($0.name) == ExactText(name) }) {
+                    items[known].isInt = items[known].isInt || isInt
+                } else {
+                    items.append((name, isInt))
+                }
+            }
         }
-        let items = parameters.compactMap { parameter -> String? in
-            if case .queryItem(let name) = parameter.source { return name + "=q" }
-            return nil
+        // Segments are the non-empty pieces between slashes, as `RouteResolver` reads them.
+        var position = 0
+        var pieces = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            piece -> String in
+            let text = String(Substring(piece))
+            guard !text.isEmpty else { return text }
+            position += 1
+            return intSegments.contains(position) && Int(PercentDecoding.decode(text)) == nil ? "\(position)" : text
         }
-        let present = path.split(separator: "/").count
+        if lastSegment > position {
+            if pieces.last == "" { pieces.removeLast() }
+            pieces += (position + 1...lastSegment).map { intSegments.contains($0) ? "\($0)" : "s\($0)" }
+        }
+        var queryItems = (query ?? "").utf8.split(separator: UInt8(ascii: "&")).map { String(Substring($0)) }
+        for (index, item) in items.enumerated() {
+            let value = item.isInt ? "\(11 + index)" : "q\(index + 1)"
+            let present = queryItems.firstIndex { written in
+                let name = written.utf8.prefix { $0 != UInt8(ascii: "=") }
+                return ExactText(PercentDecoding.decode(String(Substring(name)))) == ExactText(item.name)
+            }
+            guard let present else {
+                queryItems.append(item.name + "=" + value)
+                continue
+            }
+            let written = queryItems[present].utf8.split(
+                separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let old = written.count > 1 ? PercentDecoding.decode(String(Substring(written[1]))) : ""
+            if item.isInt && Int(old) == nil { queryItems[present] = String(Substring(written[0])) + "=" + value }
+        }
         var candidate = self
-        if let needed = segments.max(), needed > present {
-            candidate.path += (present + 1...needed).map { "/s\($0)" }.joined()
-        }
-        if !items.isEmpty { candidate.query = ((query.map { [$0] } ?? []) + items).joined(separator: "&") }
+        candidate.path = pieces.joined(separator: "/")
+        if !queryItems.isEmpty { candidate.query = queryItems.joined(separator: "&") }
         return candidate == self ? nil : candidate
     }
 }

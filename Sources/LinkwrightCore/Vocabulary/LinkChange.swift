@@ -142,6 +142,13 @@ public struct LinkChange: Sendable, Equatable {
 
     /// How a route that cannot take a URL anywhere is written (`BehaviourDiff.route`).
     static let unresolvedPrefix = "no destination ("
+
+    /// Whether a router answer as `BehaviourDiff.route` writes it gives the app no destination:
+    /// `none`, or a value the router cannot read. `nil` (the rule names no route) is not one.
+    static func reachesNoDestination(_ route: String?) -> Bool {
+        guard let route else { return false }
+        return route == "none" || route.hasPrefix(unresolvedPrefix)
+    }
 }
 
 extension LinkChange {

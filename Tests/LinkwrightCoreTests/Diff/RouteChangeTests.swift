@@ -43,8 +43,45 @@ import Testing
             Self.products, Self.products.replacingOccurrences(of: "id?: segment 2", with: "id?: query id"))
         let change = try #require(changes.first, "\(changes)")
         // The shortest URL where the two readings differ.
-        #expect(change.before == "product(id: s2)" && change.after == "product(id: q)", "\(change)")
-        #expect(change.witnesses == ["https://shop.example/products/s2?id=q"])
+        #expect(change.before == "product(id: s2)" && change.after == "product(id: q1)", "\(change)")
+        #expect(change.witnesses == ["https://shop.example/products/s2?id=q1"])
+    }
+
+    /// Each query item a route reads holds its own value in the witness, so a parameter moved
+    /// from one item to another, or two parameters swapped, read different values.
+    @Test func aParameterMovedBetweenQueryItemsIsAChange() throws {
+        let video = "      - path: /video/*\n        route: product\n        params:\n"
+        let changes = try routeChanges(video + "          id?: query id\n", video + "          id?: query q\n")
+        let change = try #require(changes.first, "\(changes)")
+        #expect(change.before == "product(id: q1)" && change.after == "product(id: q2)", "\(change)")
+        #expect(change.witnesses == ["https://shop.example/video?id=q1&q=q2"])
+        let swapped = try routeChanges(
+            video + "          a?: query x\n          b?: query y\n",
+            video + "          a?: query y\n          b?: query x\n")
+        #expect(swapped.map(\.before) == ["product(a: q1, b: q2)"], "\(swapped)")
+        #expect(swapped.map(\.after) == ["product(a: q2, b: q1)"])
+    }
+
+    /// A parameter read as an int gets digits in the witness: filled with text, it gave no
+    /// destination on both sides and hid the change of the parameter beside it.
+    @Test func anIntParameterDoesNotHideAChangeBesideIt() throws {
+        let video = "      - path: /video/*\n        route: product\n        params:\n          n?: segment 2 as int\n"
+        let changes = try routeChanges(video + "          id?: query id\n", video + "          id?: query q\n")
+        let change = try #require(changes.first, "\(changes)")
+        #expect(change.before == "product(n: 2, id: q1)" && change.after == "product(n: 2, id: q2)", "\(change)")
+        let ints = try routeChanges(
+            video + "          id?: query id as int\n", video + "          id?: query q as int\n")
+        #expect(ints.map(\.before) == ["product(n: 2, id: 11)"] && ints.map(\.after) == ["product(n: 2, id: 12)"])
+    }
+
+    /// A router with no destination on both sides does the same with the URL: `none` becoming a
+    /// route whose int can never parse there is no change.
+    @Test func noDestinationOnBothSidesIsNoChange() throws {
+        let none = "      - path: /video/x\n        route: none\n        reason: the home screen\n"
+        let unparsable =
+            "      - path: /video/x\n        route: product\n        params:\n          id: segment 2 as int\n"
+        #expect(try routeChanges(none, unparsable).isEmpty)
+        #expect(try routeChanges(unparsable, none).isEmpty)
     }
 
     /// A new rule in front takes some of the old rule's URLs to another destination: only those.
