@@ -174,18 +174,48 @@ struct BehaviourProof {
     /// which must part ways with each of the other's. A rule whose pattern accepts only a few
     /// literal paths (`/help`, the commonest rule) meets another only on those the other
     /// accepts: `/travel1` and `/travel10*` share a prefix but no path.
+    ///
+    /// Rules whose paths are prepared otherwise only in decoding or case folding (a
+    /// `percent_encoded` or `case_sensitive` toggle makes every rule of a list one) are compared
+    /// too, through what both preparations share: a path's text up to its first `%` reads the same
+    /// decoded or not (`PercentDecoding` changes nothing before an escape, and Apple's slash rules
+    /// strip the same leading slashes), so a literal prefix without `%` that the undecoded text
+    /// starts with starts the decoded text too; and folding maps scalar to scalar, so a prefix of
+    /// the unfolded text folds to a prefix of the folded one. A toggle then costs the pairs whose
+    /// paths can meet, not every pair of two hundred rules.
     static func disjointPaths(_ a: ProofRule, _ b: ProofRule) -> Bool {
-        guard let first = a.path?.pattern, let second = b.path?.pattern, first.preparation == second.preparation
-        else { return false }
-        // Prefixes first: comparing them is cheaper than running an automaton.
-        if let ones = a.pathPrefixes, let others = b.pathPrefixes,
-            ones.allSatisfy({ one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } })
-        {
-            return true
+        guard let first = a.path?.pattern, let second = b.path?.pattern else { return false }
+        if first.preparation == second.preparation {
+            // Prefixes first: comparing them is cheaper than running an automaton.
+            if let ones = a.pathPrefixes, let others = b.pathPrefixes, partWays(ones, others) { return true }
+            if let texts = a.pathTexts { return !texts.contains { second.automaton.matches($0) } }
+            if let texts = b.pathTexts { return !texts.contains { first.automaton.matches($0) } }
+            return false
         }
-        if let texts = a.pathTexts { return !texts.contains { second.automaton.matches($0) } }
-        if let texts = b.pathTexts { return !texts.contains { first.automaton.matches($0) } }
-        return false
+        let (one, other) = (first.preparation, second.preparation)
+        guard one.appleSlash == other.appleSlash, one.options.semantics == other.options.semantics,
+            var ones = a.pathPrefixes, var others = b.pathPrefixes
+        else { return false }
+        // The undecoded side's prefixes hold of the decoded text only without an escape.
+        if one.decode != other.decode {
+            let undecoded = one.decode ? others : ones
+            guard undecoded.allSatisfy({ !$0.contains("%") }) else { return false }
+        }
+        // The unfolded side's prefixes, folded, are prefixes of the folded text.
+        if one.fold != other.fold {
+            if one.fold {
+                others = others.map { $0.map(CaseFolding.fold) }
+            } else {
+                ones = ones.map { $0.map(CaseFolding.fold) }
+            }
+        }
+        return partWays(ones, others)
+    }
+
+    /// Whether every prefix of `ones` parts ways with every prefix of `others`: neither starts
+    /// with the other, so no text starts with both.
+    private static func partWays(_ ones: [[Unicode.Scalar]], _ others: [[Unicode.Scalar]]) -> Bool {
+        ones.allSatisfy { one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } }
     }
 
     /// The pairs that can decide some URL differently (see the type's documentation), in the

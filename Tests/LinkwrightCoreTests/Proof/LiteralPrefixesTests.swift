@@ -123,6 +123,97 @@ import Testing
         }
     }
 
+    /// Rules whose paths are prepared otherwise (a `percent_encoded` or `case_sensitive`
+    /// toggle) are told apart only when no path can meet both: random pairs of patterns, each
+    /// with its own decoding and folding, are never called disjoint while some path, with escapes
+    /// and capitals in it, matches both as each prepares it.
+    @Test func rulesPreparedOtherwiseAreDisjointOnlyWhenNoPathMeetsBoth() throws {
+        var generator = SplitMix64(seed: 0xD1_5A6E)
+        let pieces = ["/", "a", "b", "A", "%", "*", "?", "/a/", "/b"]
+        let alphabet = ["/", "a", "b", "A", "%61", "%41", "%2F", "%2f", "%", "%25", "%62"]
+        func rule(_ pattern: String, _ options: PatternOptions) throws -> ProofRule {
+            let matcher = try PatternMatcher(pattern, options: options)
+            return ProofRule(
+                opens: true, isExclusion: false,
+                path: PathTest(scopes: nil, pattern: PatternTest(matcher, preparation: Preparation(options))),
+                query: nil, fragment: nil, origin: nil, label: pattern
+            ) { _ in false }
+        }
+        var toldApart = 0
+        var tried = 0
+        for _ in 0..<3000 {
+            let slashes = Bool.random(using: &generator)
+            let patterns = (0..<2).map { _ in
+                "/"
+                    + (0..<Int.random(in: 1...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)!
+                    }
+                    .joined()
+            }
+            let options = (0..<2).map { _ in
+                PatternOptions(
+                    caseSensitive: Bool.random(using: &generator), appleSlashRules: slashes,
+                    decoded: Bool.random(using: &generator))
+            }
+            let (a, b) = (try rule(patterns[0], options[0]), try rule(patterns[1], options[1]))
+            guard BehaviourProof.disjointPaths(a, b) else { continue }
+            toldApart += 1
+            let matchers = try (0..<2).map { try PatternMatcher(patterns[$0], options: options[$0]) }
+            for _ in 0..<60 {
+                // Paths written from one pattern, wildcards filled and letters sometimes escaped.
+                var path = ""
+                for character in patterns[Int.random(in: 0..<2, using: &generator)] {
+                    switch character {
+                    case "*":
+                        path += (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                            alphabet.randomElement(using: &generator)!
+                        }.joined()
+                    case "?": path += alphabet.randomElement(using: &generator)!
+                    case "a" where Bool.random(using: &generator): path += "%61"
+                    case "/" where Int.random(in: 0..<4, using: &generator) == 0: path += "%2F"
+                    default: path.append(character)
+                    }
+                }
+                tried += 1
+                #expect(
+                    !(matchers[0].matches(path) && matchers[1].matches(path)),
+                    "\(patterns[0]) \(options[0].preparationKey) and \(patterns[1]) \(options[1].preparationKey) both match \(path)"
+                )
+            }
+        }
+        #expect(toldApart > 300 && tried > 20_000, "\(toldApart) pairs told apart, \(tried) paths")
+    }
+
+    /// A `percent_encoded` toggle makes every rule of a list prepared otherwise on the two sides:
+    /// literal prefixes still tell most pairs apart, unless the undecoded side's holds a `%`.
+    @Test func aToggledRuleMeetsOnlyRulesSharingItsPrefix() throws {
+        func rule(_ pattern: String, decoded: Bool, caseSensitive: Bool = true) throws -> ProofRule {
+            let options = PatternOptions(caseSensitive: caseSensitive, appleSlashRules: true, decoded: decoded)
+            let matcher = try PatternMatcher(pattern, options: options)
+            return ProofRule(
+                opens: true, isExclusion: false,
+                path: PathTest(scopes: nil, pattern: PatternTest(matcher, preparation: Preparation(options))),
+                query: nil, fragment: nil, origin: nil, label: pattern
+            ) { _ in false }
+        }
+        let toggled: [(String, Bool, String, Bool, Bool)] = [
+            ("/shop/*", false, "/news/*", true, true), ("/shop/*", true, "/news/*", false, true),
+            ("/shop/*", false, "/shop/a*", true, false), ("/sh%6Fp/*", false, "/news/*", true, false),
+            ("/sh%6Fp/*", true, "/news/*", false, true), ("*.pdf", false, "/news/*", true, false),
+        ]
+        for (a, decodesA, b, decodesB, disjoint) in toggled {
+            #expect(
+                BehaviourProof.disjointPaths(try rule(a, decoded: decodesA), try rule(b, decoded: decodesB))
+                    == disjoint,
+                "\(a) and \(b)")
+        }
+        #expect(
+            !BehaviourProof.disjointPaths(
+                try rule("/Shop/*", decoded: false), try rule("/shop/*", decoded: false, caseSensitive: false)))
+        #expect(
+            BehaviourProof.disjointPaths(
+                try rule("/Shop/*", decoded: false), try rule("/news/*", decoded: false, caseSensitive: false)))
+    }
+
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
         let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
         let prefixes = try #require(matcher.automaton.literalWays()?.prefixes)
