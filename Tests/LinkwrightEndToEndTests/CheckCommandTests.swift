@@ -143,10 +143,18 @@ enum ShopConfiguration {
         #expect(result.stdout.contains("not proven within the work budget (these URLs may change too):"))
         #expect(
             result.stdout.contains(
-                "  production shop.example ios: not proven for ABCDE12345.com.example.shop: URLs the base decides "
-                    + "with /admin/* (exclude) and the head with \(wildcards)"), "\(result)")
+                "  production shop.example ios: 2 rule pairs not proven for ABCDE12345.com.example.shop, the first: "
+                    + "URLs the base decides with /admin/* (exclude) and the head with \(wildcards)"), "\(result)")
+        #expect(result.stdout.contains("not proven within the work budget: 11 rule pairs, the first: "))
         let json = try linkwright(["check", "--against", "HEAD", "--format", "json"])
         #expect(json.stdout.contains("\"base_rule\": \"/admin/* (exclude)\""), "\(json)")
+        // One finding per app, host and platform, however many pairs are left there; every
+        // pair is still listed in `unproven`.
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        #expect(findings.filter { $0["rule"] as? String == "BEHAVIOUR_UNPROVEN" }.count == 2, "\(findings)")
+        #expect((report["unproven"] as? [Any])?.count == 13)
     }
 
     /// `café` respelt from NFD (`e` + U+0301) to NFC (`é`), in a path and in a query item's

@@ -63,8 +63,38 @@ public enum BehaviourDiff {
 
         /// One line for people.
         public var summary: String {
-            "\(environment) \(host) \(platform.rawValue): not proven for \(identity): URLs the base decides with "
-                + "\(baseRule ?? "no rule") and the head with \(headRule ?? "no rule")"
+            "\(environment) \(host) \(platform.rawValue): not proven for \(identity): \(pair)"
+        }
+
+        /// The two rules, for people: `URLs the base decides with /a and the head with /b`.
+        public var pair: String {
+            "URLs the base decides with \(baseRule ?? "no rule") and the head with \(headRule ?? "no rule")"
+        }
+
+        /// The regions of each app on each host and platform, in the order first met: a budget
+        /// running out on a toggled flag leaves hundreds of pairs on one scope, which people
+        /// read as one entry with its count, not hundreds.
+        public static func byScope(_ regions: [Unproven]) -> [[Unproven]] {
+            var scopes: [[Unproven]] = []
+            var position: [[String]: Int] = [:]
+            for region in regions {
+                let key = [region.environment, region.host, region.platform.rawValue, region.identity]
+                if let known = position[key] {
+                    scopes[known].append(region)
+                } else {
+                    position[key] = scopes.count
+                    scopes.append([region])
+                }
+            }
+            return scopes
+        }
+
+        /// One line for a scope's regions (`byScope`): how many pairs, and the first.
+        public static func summary(ofScope regions: [Unproven]) -> String {
+            guard let first = regions.first else { return "" }
+            guard regions.count > 1 else { return first.summary }
+            return "\(first.environment) \(first.host) \(first.platform.rawValue): \(regions.count) rule pairs not "
+                + "proven for \(first.identity), the first: \(first.pair)"
         }
     }
 

@@ -83,8 +83,13 @@ public struct CheckReport: Report {
         }
         if !unproven.isEmpty {
             lines.append("not proven within the work budget (these URLs may change too):")
-            for region in unproven.prefix(20) { lines.append("  \(region.summary)") }
-            if unproven.count > 20 { lines.append("  … and \(unproven.count - 20) more") }
+            let scopes = BehaviourDiff.Unproven.byScope(unproven)
+            for scope in scopes.prefix(20) { lines.append("  \(BehaviourDiff.Unproven.summary(ofScope: scope))") }
+            if scopes.count > 20 {
+                let left = scopes.dropFirst(20)
+                lines.append(
+                    "  … and \(counted(left.map(\.count).reduce(0, +), "rule pair")) on \(left.count) more app hosts")
+            }
         }
         lines += notes.map { "note: \($0)" }
         lines.append(summary)

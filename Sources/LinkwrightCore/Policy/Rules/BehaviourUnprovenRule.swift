@@ -16,9 +16,7 @@ struct BehaviourUnprovenRule: PolicyRule {
         examples: [
             RuleExample(
                 "a rule with many wildcards inserted above an exclusion, with a tiny budget",
-                reportsAt: Array(repeating: "domains/shop.yaml:4:9", count: 5)
-                    + Array(repeating: "domains/shop.yaml:7:9", count: 8)
-                    + Array(repeating: "domains/shop.yaml:6:9", count: 8),
+                reportsAt: Array(repeating: "domains/shop.yaml:4:9", count: 2),
                 base: budget(RuleExampleConfiguration.files),
                 head: budget(
                     RuleExampleConfiguration.replacing(
@@ -44,25 +42,34 @@ struct BehaviourUnprovenRule: PolicyRule {
         ]) { $1 }
     }
 
+    /// One finding per app, host and platform, however many rule pairs the budget left there
+    /// (a toggled `percent_encoded` can leave hundreds): it names their count and the first
+    /// pair, at that pair's place. Its fingerprint covers exactly those pairs, so the same pairs
+    /// on the other hosts of a domain are one finding, and approving it approves no pair added
+    /// later.
     func check(_ context: PolicyContext) -> [Finding] {
         let tiers = Dictionary(
             context.head.compiled.environments.map { ($0.name, $0.tier) }, uniquingKeysWith: { first, _ in first })
-        return context.behaviourComparison().unproven.map { region in
-            let blocks = region.touchesExclusion || tiers[region.environment] == .production
+        return BehaviourDiff.Unproven.byScope(context.behaviourComparison().unproven).map { regions in
+            let first = regions[0]
+            let blocks = tiers[first.environment] == .production || regions.contains(where: \.touchesExclusion)
+            let pairs = regions.map { [$0.location?.file ?? "", $0.baseRule ?? "", $0.headRule ?? ""] }
+            let many = regions.count > 1 ? "\(regions.count) rule pairs, the first: " : ""
             var finding = Finding(
                 rule: info.id, severity: blocks ? .error : .warning,
-                message: "not proven within the work budget: URLs the base decides with "
-                    + "\(region.baseRule ?? "no rule") and the head with \(region.headRule ?? "no rule") may open "
-                    + "differently",
-                location: region.location, side: region.side,
+                message: "not proven within the work budget: \(many)\(first.pair) may open differently",
+                location: first.location, side: first.side,
                 hint: "raise proof_budget in policies/, write the patterns with fewer `*`, or approve the finding",
-                environment: region.environment, host: region.host, platform: region.platform,
-                app: region.identity,
-                identity: [region.location?.file ?? "", region.baseRule ?? "", region.headRule ?? ""])
+                environment: first.environment, host: first.host, platform: first.platform, app: first.identity,
+                identity: regions.count == 1
+                    ? pairs[0]
+                    : [
+                        pairs[0][0],
+                        StableHash.hex(pairs.map { $0.joined(separator: "\u{1F}") }.joined(separator: "\u{1E}")),
+                    ])
             finding.scopes = [
                 FindingScope(
-                    environment: region.environment, host: region.host, platform: region.platform,
-                    app: region.identity)
+                    environment: first.environment, host: first.host, platform: first.platform, app: first.identity)
             ]
             return finding
         }
