@@ -102,16 +102,7 @@ import Testing
     /// wildcard one is disjoint from it unless the wildcard one accepts its text.
     @Test func aLiteralRuleMeetsAnotherOnlyOnItsOwnTexts() throws {
         func rule(_ pattern: String) throws -> ProofRule {
-            var options = PatternOptions()
-            options.appleSlashRules = true
-            let matcher = try PatternMatcher(pattern, options: options, variables: ["lang": ["en", "fr"]])
-            return ProofRule(
-                opens: true, isExclusion: false,
-                path: PathTest(
-                    scopes: nil,
-                    pattern: PatternTest(matcher, preparation: Preparation(options), variables: ["lang": ["en", "fr"]])),
-                query: nil, fragment: nil, origin: nil, label: pattern
-            ) { _ in false }
+            try pathRule(pattern, PatternOptions(appleSlashRules: true), variables: ["lang": ["en", "fr"]])
         }
         let pairs: [(String, String, Bool)] = [
             ("/travel1", "/travel10*", true), ("/travel1", "/travel1*", false), ("/travel10*", "/travel1", true),
@@ -131,14 +122,6 @@ import Testing
         var generator = SplitMix64(seed: 0xD1_5A6E)
         let pieces = ["/", "a", "b", "A", "%", "*", "?", "/a/", "/b"]
         let alphabet = ["/", "a", "b", "A", "%61", "%41", "%2F", "%2f", "%", "%25", "%62"]
-        func rule(_ pattern: String, _ options: PatternOptions) throws -> ProofRule {
-            let matcher = try PatternMatcher(pattern, options: options)
-            return ProofRule(
-                opens: true, isExclusion: false,
-                path: PathTest(scopes: nil, pattern: PatternTest(matcher, preparation: Preparation(options))),
-                query: nil, fragment: nil, origin: nil, label: pattern
-            ) { _ in false }
-        }
         var toldApart = 0
         var tried = 0
         for _ in 0..<3000 {
@@ -154,7 +137,7 @@ import Testing
                     caseSensitive: Bool.random(using: &generator), appleSlashRules: slashes,
                     decoded: Bool.random(using: &generator))
             }
-            let (a, b) = (try rule(patterns[0], options[0]), try rule(patterns[1], options[1]))
+            let (a, b) = (try pathRule(patterns[0], options[0]), try pathRule(patterns[1], options[1]))
             guard BehaviourProof.disjointPaths(a, b) else { continue }
             toldApart += 1
             let matchers = try (0..<2).map { try PatternMatcher(patterns[$0], options: options[$0]) }
@@ -187,13 +170,7 @@ import Testing
     /// literal prefixes still tell most pairs apart, unless the undecoded side's holds a `%`.
     @Test func aToggledRuleMeetsOnlyRulesSharingItsPrefix() throws {
         func rule(_ pattern: String, decoded: Bool, caseSensitive: Bool = true) throws -> ProofRule {
-            let options = PatternOptions(caseSensitive: caseSensitive, appleSlashRules: true, decoded: decoded)
-            let matcher = try PatternMatcher(pattern, options: options)
-            return ProofRule(
-                opens: true, isExclusion: false,
-                path: PathTest(scopes: nil, pattern: PatternTest(matcher, preparation: Preparation(options))),
-                query: nil, fragment: nil, origin: nil, label: pattern
-            ) { _ in false }
+            try pathRule(pattern, PatternOptions(caseSensitive: caseSensitive, appleSlashRules: true, decoded: decoded))
         }
         let toggled: [(String, Bool, String, Bool, Bool)] = [
             ("/shop/*", false, "/news/*", true, true), ("/shop/*", true, "/news/*", false, true),
@@ -221,4 +198,17 @@ import Testing
         let many = try PatternMatcher("/$(n)", variables: ["n": (0..<40).map { "v\($0)" }])
         #expect(many.automaton.literalWays()?.prefixes == nil)
     }
+}
+
+/// A rule opening the app on the paths `pattern` accepts, read with `options`.
+private func pathRule(_ pattern: String, _ options: PatternOptions, variables: [String: [String]] = [:]) throws
+    -> ProofRule
+{
+    let matcher = try PatternMatcher(pattern, options: options, variables: variables)
+    return ProofRule(
+        opens: true, isExclusion: false,
+        path: PathTest(
+            scopes: nil, pattern: PatternTest(matcher, preparation: Preparation(options), variables: variables)),
+        query: nil, fragment: nil, origin: nil, label: pattern
+    ) { _ in false }
 }
