@@ -18,13 +18,16 @@ struct ServingRound {
         name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl")
     static let timeout = Option<String>(
         name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
+    static let deadline = Option<String>(
+        name: "deadline", valueName: "SECONDS", default: "20",
+        help: "Give up on a file after this long, its retries and their waits included")
     static let maximumConnections = Option<String>(
         name: "max-connections", valueName: "N", default: String(HTTPFetchOptions.defaultMaximumConnections),
         help: "Open at most N connections at once, one per host")
     static let shard = Option<String?>(
         name: "shard", valueName: "K/N", help: "Only part K of N of the hosts, split by host name (for CI matrices)")
     static let options: [any CommandOption] = [
-        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout,
+        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout, deadline,
         maximumConnections, Workspace.config,
     ]
 
@@ -191,6 +194,11 @@ struct ServingRound {
         }
         options.totalTimeout = .seconds(seconds)
         options.connectTimeout = .seconds(min(seconds, 5))
+        let deadline = arguments[Self.deadline]
+        guard let deadlineSeconds = Int(deadline), deadlineSeconds > 0 else {
+            throw UsageError(message: "--deadline takes whole seconds, not \(deadline)")
+        }
+        options.deadline = .seconds(deadlineSeconds)
         return options
     }
 
