@@ -137,8 +137,8 @@ struct PromoteCommand: Command {
         let edited = plan.files.filter { plan.editedPaths.contains($0.path) }
         do {
             try AtomicFiles.write(edited.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch {
-            throw UnusableInput(message: "\(error)", hint: "nothing was changed")
+        } catch let error as AtomicFiles.WriteError {
+            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
         }
         // The proof: what is now on disk compiles to exactly the plan's files.
         let (written, _) = PolicySnapshot.make(try workspace.files())
