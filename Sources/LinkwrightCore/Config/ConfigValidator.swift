@@ -232,8 +232,21 @@ struct ConfigValidator {
         for case (_, .success(let tokens)) in patterns {
             for case .variable(let name) in tokens { used.insert(name) }
         }
+        // Swift compares names as Unicode canonical equivalence: `café` in NFC and NFD is one
+        // key here, and two keys Apple reads apart in the file linkwright writes.
+        var first: [String: SourceLocation] = [:]
         for variable in domain.variables {
             let name = variable.name.value
+            if let earlier = first[name] {
+                diagnostics.report(
+                    .duplicateKey,
+                    "variable \(PrintableText.quoted(name)) is the variable at line \(earlier.line), column \(earlier.column) "
+                        + "written in another Unicode normal form",
+                    at: variable.name.location,
+                    hint: "spell the name one way (NFC, as most editors type it) and keep one")
+                continue
+            }
+            first[name] = variable.name.location
             if PatternSyntax.predefinedVariables.contains(name) {
                 diagnostics.report(
                     .variableShadowsPredefined,

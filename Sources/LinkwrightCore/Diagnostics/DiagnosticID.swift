@@ -178,7 +178,11 @@ extension DiagnosticID {
                     + "indent YAML."
             )
         case .duplicateKey:
-            (.error, .readingFiles, "A key appears twice in one mapping (libyaml accepts this silently; we do not).")
+            (
+                .error, .readingFiles,
+                "A key appears twice in one mapping (libyaml accepts this silently; we do not); two variable names "
+                    + "equal under Unicode normalisation (`café` in NFC and NFD) are one key."
+            )
         case .yamlAlias:
             (.error, .readingFiles, "Anchors (`&a`) and aliases (`*a`) are refused, so an alias bomb costs nothing.")
         case .nestingTooDeep:
