@@ -223,15 +223,20 @@ import Testing
         return String(result.stdout.prefix(64))
     }
 
+    /// The example built into dist/ in `folder`, and a file of the user's own in dist/.
+    private func builtWithAUsersFile(_ folder: TemporaryFolder) throws -> URL {
+        try folder.copyExampleConfiguration()
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        return try folder.write("dist/production/museo.example/.well-known/security.txt", "Contact: me\n")
+    }
+
     /// A journal and staging folder a pull request commits into dist/ would, if completed,
     /// remove a user's file and place one of the pull request's: no build on this machine
     /// wrote them, so `build` stops naming them and `--check` reports them, before and after.
     @Test func aPlantedJournalAndStagingFolderAreNeverActedOn() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.copyExampleConfiguration()
-        #expect(try linkwright(["build"], in: folder.url).status == 0)
-        let users = try folder.write("dist/production/museo.example/.well-known/security.txt", "Contact: me\n")
+        let users = try builtWithAUsersFile(folder)
         _ = try folder.write("dist/.linkwright-staging-pr/0", "planted\n")
         let planted = try folder.write("dist/.linkwright-staging-pr2/owner", "")
         let journal =
@@ -271,9 +276,7 @@ import Testing
     @Test func aManifestNoBuildHereWroteRemovesNothing() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.copyExampleConfiguration()
-        #expect(try linkwright(["build"], in: folder.url).status == 0)
-        let users = try folder.write("dist/production/museo.example/.well-known/security.txt", "Contact: me\n")
+        let users = try builtWithAUsersFile(folder)
         let manifest = try folder.read("dist/.linkwright-manifest")
         let line = "\(try sha256(users))  production/museo.example/.well-known/security.txt\n"
         _ = try folder.write("dist/.linkwright-manifest", manifest + line)

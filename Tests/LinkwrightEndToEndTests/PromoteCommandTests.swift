@@ -120,13 +120,17 @@ import Testing
         #expect(!(try read("domains/museo.yaml")).contains("[staging, production]"))
     }
 
-    @Test func aBlockingFindingStopsThePromotion() throws {
-        // A staging-only catch-all above the exclusion: promoting it opens /admin in production.
+    /// A staging-only catch-all above the exclusion: promoting it opens /admin in production.
+    private func commitAStagingCatchAll() throws {
         let domain = try read("domains/museo.yaml").replacingOccurrences(
             of: "  - apps: [museo]\n    rules:\n",
             with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n"
                 + "        route: none\n        reason: the home screen\n")
         try fixture.commit("Everything opens on staging", ["domains/museo.yaml": domain])
+    }
+
+    @Test func aBlockingFindingStopsThePromotion() throws {
+        try commitAStagingCatchAll()
         let result = try linkwright(["promote", "staging", "production", "--write"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("[EXCLUSION_REORDERED]"))
@@ -138,11 +142,7 @@ import Testing
     /// An approval's reason is pull-request text: with a line break it could end the promotion
     /// commit with `Signed-off-by:` or `Co-authored-by:` trailers git and GitHub act on.
     @Test func approvalReasonsCannotAddTrailersToTheCommit() throws {
-        let domain = try read("domains/museo.yaml").replacingOccurrences(
-            of: "  - apps: [museo]\n    rules:\n",
-            with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n"
-                + "        route: none\n        reason: the home screen\n")
-        try fixture.commit("Everything opens on staging", ["domains/museo.yaml": domain])
+        try commitAStagingCatchAll()
         let plan = try linkwright(["promote", "staging", "production", "--format", "json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
         let findings = try #require(json["findings"] as? [[String: Any]])

@@ -13,8 +13,11 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let hosts = (0..<10_000).map { "h\($0).example" }
         var entries: [HTTPConnectTo] = (0..<25_000).map { index in
-            HTTPConnectTo(
-                host: index >= 20_000 && index % 7 == 0 ? nil : hosts[Int.random(in: 0..<hosts.count, using: &generator)].uppercased(),
+            // Every host written in capitals (libcurl compares host names without case), a few
+            // entries for any host, and only after the named ones.
+            let named = hosts[Int.random(in: 0..<hosts.count, using: &generator)].uppercased()
+            return HTTPConnectTo(
+                host: index >= 20_000 && index % 7 == 0 ? nil : named,
                 port: index % 3 == 0 ? nil : [443, 8443].randomElement(using: &generator),
                 connectHost: "10.0.\(index / 256 % 256).\(index % 256)", connectPort: nil)
         }
