@@ -238,7 +238,7 @@ import Testing
         defer { folder.remove() }
         let users = try builtWithAUsersFile(folder)
         _ = try folder.write("dist/.linkwright-staging-pr/0", "planted\n")
-        let planted = try folder.write("dist/.linkwright-staging-pr2/owner", "")
+        let planted = try folder.write("dist/.linkwright-staging-pr2/owner", "not sealed\n")
         let journal =
             "linkwright-journal 1\nstaging .linkwright-staging-pr\n"
             + "move 0 \(try sha256(folder.url.appendingPathComponent("dist/.linkwright-staging-pr/0"))) production/evil.txt\n"

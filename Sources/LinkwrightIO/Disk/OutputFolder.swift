@@ -229,16 +229,18 @@ public final class OutputFolder {
     }
 
     /// The journal and staging folders in the folder, each with whether a build on this machine
-    /// wrote it: a sealed journal; a staging folder that is empty (a build killed as it made
-    /// it; git cannot carry an empty folder) or holds a sealed `owner`.
+    /// wrote it: a sealed journal; a staging folder that holds a sealed `owner`, or nothing but
+    /// an empty `owner` (a build killed before sealing it; removing that loses nothing).
     private func transactionState() throws -> [(name: String, ours: Bool)] {
         guard let handle else { return [] }
         return try handle.entries().compactMap { entry in
             if entry.name == Self.journalName { return (entry.name, try handle.isSealed(entry.name)) }
             guard entry.name.hasPrefix(Self.stagingPrefix) else { return nil }
             guard entry.kind == .folder, let staging = try handle.folder(entry.name) else { return (entry.name, false) }
-            let ours = try staging.entries().isEmpty || staging.isSealed(Self.stagingOwner)
-            return (entry.name, ours)
+            let names = try staging.entries().map(\.name)
+            let emptyOwner = try staging.holds(Self.stagingOwner, bytes: []) ?? true
+            if names.allSatisfy({ $0 == Self.stagingOwner }) && emptyOwner { return (entry.name, true) }
+            return (entry.name, try staging.isSealed(Self.stagingOwner))
         }
     }
 
