@@ -60,13 +60,14 @@ struct ServingRound {
         var selected = 0
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
-            let declared = configuration.environment(named: environment.name)
+            // Looked up per site: a search of every host for each made a fleet quadratic.
+            let bindings = configuration.environment(named: environment.name)?.bindingsByFileHost() ?? [:]
             for site in environment.sites {
                 let names = [site.fileHost.name] + site.servedHosts.map(\.name)
                 guard wanted.isEmpty || wanted.contains(where: names.contains) else { continue }
                 selected += 1
                 guard shard?.contains(host: site.fileHost.name) ?? true else { continue }
-                let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                let binding = bindings[site.fileHost]
                 var urls: [(String, String)] = []
                 if site.aasa != nil { urls.append(("aasa", AssociationFile.aasa.originURL(host: site.fileHost.name))) }
                 if site.assetLinks != nil {

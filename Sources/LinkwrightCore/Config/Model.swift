@@ -66,7 +66,7 @@ public struct Environment: Sendable, Equatable {
 
     /// Each file host's first binding (`*.a.example` and `a.example` share one file host), for
     /// rules that look up a binding per site: a search per site was quadratic in hosts.
-    func bindingsByFileHost() -> [Host: HostBinding] {
+    public func bindingsByFileHost() -> [Host: HostBinding] {
         var found: [Host: HostBinding] = [:]
         for binding in hosts where found[binding.host.value.fileHost] == nil {
             found[binding.host.value.fileHost] = binding
