@@ -20,7 +20,7 @@ struct ServingRound {
         name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
     static let deadline = Option<String>(
         name: "deadline", valueName: "SECONDS", default: "20",
-        help: "Give up on a file after this long, its retries and their waits included")
+        help: "Give up on a host's files after this long, retries and their waits included")
     static let maximumConnections = Option<String>(
         name: "max-connections", valueName: "N", default: String(HTTPFetchOptions.defaultMaximumConnections),
         help: "Open at most N connections at once, one per host")
@@ -100,7 +100,13 @@ struct ServingRound {
         var slots: [(plan: Int, slot: Int)] = []
         for (plan, entry) in plans.enumerated() { slots += entry.urls.indices.map { (plan, $0) } }
         let urls = plans.flatMap { $0.urls.map(\.1) }
-        fetcher.fetchEach(urls) { index, result in
+        // A host's origin files share one deadline; each CDN copy, fetched over Apple's one
+        // connection behind every other host's, has its own.
+        var groups: [Int] = []
+        for (plan, entry) in plans.enumerated() {
+            for (kind, _) in entry.urls { groups.append(kind == "cdn" ? plans.count + groups.count : plan) }
+        }
+        fetcher.fetchEach(urls, deadlineGroups: groups) { index, result in
             let (plan, slot) = slots[index]
             checks[plan].receive(Self.served(urls[index], result), at: slot)
         }

@@ -21,9 +21,10 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     public var connectTimeout: Duration
     /// The longest wait for the whole fetch, connection included. Values under 1 ms count as 1 ms.
     public var totalTimeout: Duration
-    /// The longest one URL may take from its first try to its result, every retry, every wait a
-    /// server asks for and every slowly trickled body included: a try gets at most what is left,
-    /// and a retry whose wait would end past it is not made (the last answer stands).
+    /// The longest one URL (or the URLs of one deadline group, `HTTPFetcher.fetchEach`) may take
+    /// from its first try to its result, every retry, every wait a server asks for and every
+    /// slowly trickled body included: a try gets at most what is left, and a retry whose wait
+    /// would end past it is not made (the last answer stands).
     public var deadline: Duration
     /// Bodies up to this many bytes are returned whole. Reading stops at the first byte beyond it:
     /// the response then holds the first `maximumBodySize` bytes and `isBodyTruncated` is true.
@@ -36,7 +37,7 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     /// When an answer of 429 or 503 is asked again, and after how long.
     public var retryPolicy: HTTPRetryPolicy
 
-    /// How long one URL may take, retries included, unless told otherwise.
+    /// How long one URL or deadline group may take, retries included, unless told otherwise.
     public static let defaultDeadline = Duration.seconds(20)
 
     /// How many connections `fetchAll` opens at most unless told otherwise.

@@ -70,6 +70,8 @@ final class CurlLists {
 struct MultiTransfer {
     let urls: [String]
     let options: HTTPFetchOptions
+    /// Which deadline each URL counts against (`HTTPFetcher.fetchEach`); nil: each its own.
+    var deadlineGroups: [Int]? = nil
 
     /// Hands each URL's result to `receive` as soon as it is final.
     func run(_ receive: (Int, HTTPFetchResult) -> Void) {
@@ -101,7 +103,8 @@ struct MultiTransfer {
         }
         var batch = Batch(
             multi: multi, urls: urls, options: options, lists: lists,
-            scheduler: TransferScheduler(hostKeys: urls.map(Self.connectionKey), maximumTransfers: connections))
+            scheduler: TransferScheduler(hostKeys: urls.map(Self.connectionKey), maximumTransfers: connections),
+            deadlineGroups: deadlineGroups ?? Array(urls.indices))
         withExtendedLifetime(lists) { batch.run(receive) }
     }
 
@@ -130,15 +133,19 @@ struct MultiTransfer {
         var isEnded: [Bool]
         var active: [UnsafeMutableRawPointer: (index: Int, transfer: CurlTransfer)] = [:]
         var retriesSoFar: [Int]
-        /// When each URL's first try started: every try and wait of it ends by then plus the deadline.
-        var firstStarted: [ContinuousClock.Instant?]
+        /// Which deadline each URL counts against.
+        let deadlineGroups: [Int]
+        /// When each deadline group's first try started: every try and wait of its URLs ends by
+        /// then plus the deadline.
+        var firstStarted: [Int: ContinuousClock.Instant] = [:]
         /// URLs waiting to be asked again, and when.
         var due: [(at: ContinuousClock.Instant, index: Int)] = []
 
         init(
             multi: UnsafeMutableRawPointer, urls: [String], options: HTTPFetchOptions, lists: CurlLists,
-            scheduler: TransferScheduler
+            scheduler: TransferScheduler, deadlineGroups: [Int]
         ) {
+            self.deadlineGroups = deadlineGroups
             self.multi = multi
             self.urls = urls
             self.options = options
@@ -146,12 +153,11 @@ struct MultiTransfer {
             self.scheduler = scheduler
             isEnded = Array(repeating: false, count: urls.count)
             retriesSoFar = Array(repeating: 0, count: urls.count)
-            firstStarted = Array(repeating: nil, count: urls.count)
         }
 
-        /// What is left of URL `index`'s deadline.
+        /// What is left of the deadline URL `index` counts against.
         func remaining(_ index: Int, now: ContinuousClock.Instant) -> Duration {
-            guard let started = firstStarted[index] else { return options.deadline }
+            guard let started = firstStarted[deadlineGroups[index]] else { return options.deadline }
             return options.deadline - (now - started)
         }
 
@@ -182,7 +188,7 @@ struct MultiTransfer {
             while let index = scheduler.next() {
                 let closesConnection = scheduler.isLastOfItsHost(index)
                 let now = ContinuousClock.now
-                if firstStarted[index] == nil { firstStarted[index] = now }
+                if firstStarted[deadlineGroups[index]] == nil { firstStarted[deadlineGroups[index]] = now }
                 var tryOptions = options
                 tryOptions.totalTimeout = min(options.totalTimeout, remaining(index, now: now))
                 switch CurlTransfer.make(

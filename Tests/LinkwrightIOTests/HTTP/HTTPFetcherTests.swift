@@ -380,7 +380,7 @@ import Testing
     /// A server that answers 503 with `Retry-After: 30` to every try, trickling each answer, held
     /// one file for minutes (4 tries of 9 s and 3 waits of 30 s). The deadline bounds a file from
     /// its first try: a retry whose wait ends past it is not made, and a try gets only what is
-    /// left of it, however slowly the body comes.
+    /// left of it, however slowly the body comes; a host's files can share one deadline.
     @Test func aStallingServerHoldsAFileNoLongerThanItsDeadline() throws {
         let site = TestSite(
             ["stall.example"],
@@ -416,6 +416,18 @@ import Testing
             }
             #expect(failure.kind == .timeout, "\(failure)")
             #expect(elapsed >= .seconds(3) && elapsed < .seconds(6), "\(elapsed)")
+            // The host's two files sharing one deadline (as verify fetches a host's origin files):
+            // the second gets what the first left, so the host takes 4 s, not 2.5 s and then 4.
+            let both = [
+                server.url("stall.example", "/.well-known/apple-app-site-association"),
+                server.url("stall.example", "/.well-known/assetlinks.json"),
+            ]
+            start = ContinuousClock.now
+            var statuses: [Int?] = [nil, nil]
+            fetcher.fetchEach(both, deadlineGroups: [0, 0]) { index, result in statuses[index] = result.value?.status }
+            let host = ContinuousClock.now - start
+            #expect(statuses == [503, nil])
+            #expect(host >= .seconds(3) && host < .seconds(5), "\(host)")
         }
     }
 
