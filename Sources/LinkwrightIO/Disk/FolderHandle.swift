@@ -313,9 +313,9 @@ public final class FolderHandle {
         guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
             throw Failure.system(child(name), "inspect it")
         }
-        let second = Int(status.st_mtim.tv_sec)
+        let second = Int(Self.modified(status).tv_sec)
         var times = [
-            status.st_atim,
+            Self.accessed(status),
             timespec(tv_sec: second, tv_nsec: Self.sealNanoseconds(status, second: second)),
         ]
         guard utimensat(descriptor, name, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -332,8 +332,25 @@ public final class FolderHandle {
             throw Failure.system(child(name), "inspect it")
         }
         guard Kind(mode: status.st_mode) == .file else { return false }
-        let second = Int(status.st_mtim.tv_sec)
-        return status.st_mtim.tv_nsec == Self.sealNanoseconds(status, second: second)
+        let modified = Self.modified(status)
+        return Int(modified.tv_nsec) == Self.sealNanoseconds(status, second: Int(modified.tv_sec))
+    }
+
+    // The C library names a file's times differently on Linux and Darwin.
+    private static func modified(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+            status.st_mtimespec
+        #else
+            status.st_mtim
+        #endif
+    }
+
+    private static func accessed(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+            status.st_atimespec
+        #else
+            status.st_atim
+        #endif
     }
 
     /// Whole microseconds, so file systems keeping only microseconds keep the mark.
