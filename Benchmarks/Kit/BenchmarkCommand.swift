@@ -18,7 +18,7 @@ public enum BenchmarkCommand {
           linkwright-bench baseline yaml DIR | baseline regex AASA [--deadline SECONDS] < URLS
                          | baseline scan < URLS
 
-        PARTS: startup, build, match, history, diff, example, fleet, comma-separated (default: all).
+        PARTS: startup, build, files, match, history, diff, example, fleet, comma-separated (default: all).
         fleet serves --fleet-hosts hosts (default 2000) from one local nginx (wildcard certificate) and
         times verify against curl --parallel --parallel-max 50 fetching the same URLs.
         MIXES: prefix, suffix, middle, mixed, adversarial, comma-separated (default: all); --urls URLs

@@ -19,7 +19,7 @@ struct BenchmarkRun {
 
     /// The parts of a run, which `--only` chooses among.
     enum Part: String, CaseIterable {
-        case startup, build, match, history, diff, example, fleet
+        case startup, build, files, match, history, diff, example, fleet
     }
 
     let options: Options
@@ -328,6 +328,33 @@ struct BenchmarkRun {
                         "changelog, \(fleetTags) tags, size \(fleetSize.name) history (\(domainCount))",
                     seconds: changelog.seconds, peakKilobytes: changelog.peakKilobytes, baseline: "git log -p",
                     baselineSeconds: log.seconds, ratio: changelog.seconds / log.seconds, goal: "", met: nil))
+        }
+
+        // lint of many one-rule domain files: linear in their number, against parsing them.
+        if parts.contains(.files) {
+            let counts = smoke ? [100, 1_000] : [10_000, 100_000]
+            var seconds: [Double] = []
+            for count in counts {
+                let folder = work.appendingPathComponent("files-\(count)")
+                try BenchmarkCommand.write(ScaleGenerator.manyDomains(count), to: folder)
+                let parse = try measure([bench, "baseline", "yaml", folder.path])
+                let lint = try measure([linkwright, "lint", "--config", folder.path])
+                seconds.append(lint.seconds)
+                rows.append(
+                    Row(
+                        figure: "lint, \(count.formatted()) domain files", seconds: lint.seconds,
+                        peakKilobytes: lint.peakKilobytes, baseline: "libyaml parse", baselineSeconds: parse.seconds,
+                        ratio: lint.seconds / parse.seconds, goal: "", met: nil))
+                try? FileManager.default.removeItem(at: folder)
+            }
+            let growth = Double(counts[1]) / Double(counts[0])
+            rows.append(
+                Row(
+                    figure: "lint cost, \(counts[1].formatted()) vs \(counts[0].formatted()) domain files",
+                    seconds: seconds[1], peakKilobytes: 0, baseline: "\(counts[0].formatted()) files",
+                    baselineSeconds: seconds[0], ratio: seconds[1] / seconds[0],
+                    goal: "≤ \(Int(growth * 1.2))× (linear)", met: smoke ? nil : seconds[1] / seconds[0] <= growth * 1.2
+                ))
         }
 
         // verify of a fleet against curl --parallel fetching the same URLs.

@@ -43,6 +43,16 @@ public struct ScaleGenerator {
     ]
     static let tiers = ["production", "staging", "development"]
 
+    /// `count` domain files of one rule (about 60 bytes each), each served by a host of its own in
+    /// one environment: the shape that made validation quadratic in files.
+    public static func manyDomains(_ count: Int) -> [(path: String, text: String)] {
+        let hosts = (0..<count).map { "  h\($0).example: d\($0)\n" }.joined()
+        let environment =
+            "tier: production\nteam_id: ABCDE10000\napps:\n  a:\n    ios: {bundle_id: com.example.a}\nhosts:\n" + hosts
+        return [("environments/production.yaml", environment)]
+            + (0..<count).map { ("domains/d\($0).yaml", "applinks:\n  - apps: [a]\n    rules:\n      - path: /p/*\n") }
+    }
+
     /// Every file of a configuration, path → text.
     public mutating func configuration(_ size: Size) -> [(path: String, text: String)] {
         var files: [(String, String)] = []

@@ -18,13 +18,16 @@ struct ServingRound {
         name: "cacert", valueName: "FILE", help: "Trust only the CAs in FILE (PEM), like curl")
     static let timeout = Option<String>(
         name: "timeout", valueName: "SECONDS", default: "10", help: "Give up on a request after this long")
+    static let deadline = Option<String>(
+        name: "deadline", valueName: "SECONDS", default: "20",
+        help: "Give up on a host's files after this long, retries and their waits included")
     static let maximumConnections = Option<String>(
         name: "max-connections", valueName: "N", default: String(HTTPFetchOptions.defaultMaximumConnections),
         help: "Open at most N connections at once, one per host")
     static let shard = Option<String?>(
         name: "shard", valueName: "K/N", help: "Only part K of N of the hosts, split by host name (for CI matrices)")
     static let options: [any CommandOption] = [
-        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout,
+        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout, deadline,
         maximumConnections, Workspace.config,
     ]
 
@@ -57,13 +60,14 @@ struct ServingRound {
         var selected = 0
         var plans: [(scope: ServingCheck.Scope, site: CompiledSite, urls: [(String, String)])] = []
         for environment in compiled.environments {
-            let declared = configuration.environment(named: environment.name)
+            // Looked up per site: a search of every host for each made a fleet quadratic.
+            let bindings = configuration.environment(named: environment.name)?.bindingsByFileHost() ?? [:]
             for site in environment.sites {
                 let names = [site.fileHost.name] + site.servedHosts.map(\.name)
                 guard wanted.isEmpty || wanted.contains(where: names.contains) else { continue }
                 selected += 1
                 guard shard?.contains(host: site.fileHost.name) ?? true else { continue }
-                let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                let binding = bindings[site.fileHost]
                 var urls: [(String, String)] = []
                 if site.aasa != nil { urls.append(("aasa", AssociationFile.aasa.originURL(host: site.fileHost.name))) }
                 if site.assetLinks != nil {
@@ -96,7 +100,13 @@ struct ServingRound {
         var slots: [(plan: Int, slot: Int)] = []
         for (plan, entry) in plans.enumerated() { slots += entry.urls.indices.map { (plan, $0) } }
         let urls = plans.flatMap { $0.urls.map(\.1) }
-        fetcher.fetchEach(urls) { index, result in
+        // A host's origin files share one deadline; each CDN copy, fetched over Apple's one
+        // connection behind every other host's, has its own.
+        var groups: [Int] = []
+        for (plan, entry) in plans.enumerated() {
+            for (kind, _) in entry.urls { groups.append(kind == "cdn" ? plans.count + groups.count : plan) }
+        }
+        fetcher.fetchEach(urls, deadlineGroups: groups) { index, result in
             let (plan, slot) = slots[index]
             checks[plan].receive(Self.served(urls[index], result), at: slot)
         }
@@ -191,6 +201,11 @@ struct ServingRound {
         }
         options.totalTimeout = .seconds(seconds)
         options.connectTimeout = .seconds(min(seconds, 5))
+        let deadline = arguments[Self.deadline]
+        guard let deadlineSeconds = Int(deadline), deadlineSeconds > 0 else {
+            throw UsageError(message: "--deadline takes whole seconds, not \(deadline)")
+        }
+        options.deadline = .seconds(deadlineSeconds)
         return options
     }
 

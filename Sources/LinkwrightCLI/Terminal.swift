@@ -8,6 +8,8 @@ import LinkwrightCore
 final class Terminal {
     /// Standard output not yet written, while buffering.
     private var pending: [UInt8]?
+    /// Standard output kept for a file (`--output`) instead of written, while capturing.
+    private var captured: [UInt8]?
     /// Past this many bytes the buffer is written even before `flush()`.
     private static let bufferLimit = 1 << 16
 
@@ -39,7 +41,7 @@ final class Terminal {
             var bytes: [UInt8] = []
             build(&bytes)
             bytes.append(UInt8(ascii: "\n"))
-            return Self.write(bytes, to: STDOUT_FILENO)
+            return writeOut(bytes)
         }
         build(&pending!)
         pending!.append(UInt8(ascii: "\n"))
@@ -65,7 +67,25 @@ final class Terminal {
     func flush() {
         guard let bytes = pending, !bytes.isEmpty else { return }
         pending = []
-        Self.write(bytes, to: STDOUT_FILENO)
+        writeOut(bytes)
+    }
+
+    /// Keeps standard output from now on for `takeCaptured()`.
+    func captureOutput() { captured = captured ?? [] }
+
+    /// What standard output received since `captureOutput()`; capturing stops.
+    func takeCaptured() -> [UInt8] {
+        flush()
+        defer { captured = nil }
+        return captured ?? []
+    }
+
+    private func writeOut(_ bytes: [UInt8]) {
+        if captured != nil {
+            captured! += bytes
+        } else {
+            Self.write(bytes, to: STDOUT_FILENO)
+        }
     }
 
     private static func line(_ text: String) -> [UInt8] {

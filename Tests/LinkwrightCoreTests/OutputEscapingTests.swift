@@ -88,6 +88,11 @@ import Testing
         #expect(XMLText.printable("a\u{0}<b>\u{1B}&") == "a\\u{0}&lt;b&gt;\\u{1B}&amp;")
         #expect(MarkdownText.cell("a|b<i>\nc") == "a\\|b&lt;i>\\nc")
         #expect(MarkdownText.code("/a/*") == "`/a/*`")
+        // Pull-request text in a comment: no image, link, mention or bare address comes alive.
+        #expect(
+            MarkdownText.inert("![x](https://e.example/p.png) [go](http://e.example) @octocat www.e.example")
+                == "!\\[x\\](https:\u{2060}//e.example/p.png) \\[go\\](http:\u{2060}//e.example) @\u{2060}octocat www\u{2060}.e.example"
+        )
         #expect(MarkdownText.code("a`b") == "``a`b``")
         #expect(MarkdownText.code("`a") == "`` `a ``")
         #expect(MarkdownText.code(" a ") == "`  a  `")

@@ -55,7 +55,7 @@ import Testing
             "check --against HEAD~1", "check, 29 vs 1 commit back (29 commits of changes)",
             "check, 29 vs 1 commit back (one change)", "changelog, 5 tags", "changelog, 29 tags (every commit)",
             "changelog cost, 29 vs 5 tags", "changelog, 3 tags, size smoke history (1 domain)",
-            "check on the example",
+            "check on the example", "lint, 1,000 domain files", "lint cost, 1,000 vs 100 domain files",
             "verify, 20 hosts × 2 files over TLS", "curl --parallel --parallel-max 50, 20 hosts",
         ] {
             #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")

@@ -217,6 +217,89 @@ import Testing
         #expect(!again.stderr.contains("left in place"), "\(again)")
     }
 
+    private func sha256(_ path: URL) throws -> String {
+        let result = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/sha256sum"), [path.path], in: path.deletingLastPathComponent())
+        return String(result.stdout.prefix(64))
+    }
+
+    /// The example built into dist/ in `folder`, and a file of the user's own in dist/.
+    private func builtWithAUsersFile(_ folder: TemporaryFolder) throws -> URL {
+        try folder.copyExampleConfiguration()
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        return try folder.write("dist/production/museo.example/.well-known/security.txt", "Contact: me\n")
+    }
+
+    /// A journal and staging folder a pull request commits into dist/ would, if completed,
+    /// remove a user's file and place one of the pull request's: no build on this machine
+    /// wrote them, so `build` stops naming them and `--check` reports them, before and after.
+    @Test func aPlantedJournalAndStagingFolderAreNeverActedOn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let users = try builtWithAUsersFile(folder)
+        _ = try folder.write("dist/.linkwright-staging-pr/0", "planted\n")
+        let planted = try folder.write("dist/.linkwright-staging-pr2/owner", "not sealed\n")
+        let journal =
+            "linkwright-journal 1\nstaging .linkwright-staging-pr\n"
+            + "move 0 \(try sha256(folder.url.appendingPathComponent("dist/.linkwright-staging-pr/0"))) production/evil.txt\n"
+            + "remove \(try sha256(users)) production/museo.example/.well-known/security.txt\nend\n"
+        _ = try folder.write("dist/.linkwright-journal", journal)
+        let before = snapshot(folder.url.appendingPathComponent("dist"))
+        for _ in 0..<2 {
+            let check = try linkwright(["build", "--check"], in: folder.url)
+            #expect(check.status == 1, "\(check)")
+            for name in [".linkwright-journal", ".linkwright-staging-pr", ".linkwright-staging-pr2"] {
+                #expect(
+                    check.stdout.contains("dist/\(name): was not written by a build on this machine"), "\(check)")
+            }
+            let build = try linkwright(["build"], in: folder.url)
+            #expect(build.status == 2, "\(build)")
+            #expect(
+                build.stderr.contains(
+                    "cannot write \(folder.url.path)/dist/.linkwright-journal: was not written by a build")
+                    || build.stderr.contains("cannot write dist/.linkwright-journal: was not written by a build"),
+                "\(build)")
+            #expect(build.stderr.contains("nothing was changed in dist"), "\(build)")
+            #expect(snapshot(folder.url.appendingPathComponent("dist")) == before)
+        }
+        #expect(!folder.exists("dist/production/evil.txt"))
+        // Once the user removes what was planted, the build runs and leaves their file alone.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("dist/.linkwright-journal"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("dist/.linkwright-staging-pr"))
+        try FileManager.default.removeItem(at: planted.deletingLastPathComponent())
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        #expect(try folder.read("dist/production/museo.example/.well-known/security.txt") == "Contact: me\n")
+    }
+
+    /// A manifest line carrying the right SHA-256 of a user's own file would make it "stale":
+    /// a manifest no build on this machine wrote removes nothing.
+    @Test func aManifestNoBuildHereWroteRemovesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let users = try builtWithAUsersFile(folder)
+        let manifest = try folder.read("dist/.linkwright-manifest")
+        let line = "\(try sha256(users))  production/museo.example/.well-known/security.txt\n"
+        _ = try folder.write("dist/.linkwright-manifest", manifest + line)
+        let check = try linkwright(["build", "--check"], in: folder.url)
+        #expect(
+            check.stderr.contains(
+                "security.txt: left in place although no longer produced: it is listed by a manifest no build on this machine wrote"
+            ), "\(check)")
+        let build = try linkwright(["build"], in: folder.url)
+        #expect(build.status == 0, "\(build)")
+        #expect(build.stderr.contains("it is listed by a manifest no build on this machine wrote"), "\(build)")
+        #expect(try folder.read("dist/production/museo.example/.well-known/security.txt") == "Contact: me\n")
+        // The build wrote its own manifest, which no longer lists the user's file.
+        #expect(try folder.read("dist/.linkwright-manifest") == manifest)
+        #expect(try linkwright(["build", "--check"], in: folder.url).status == 0)
+        // A file a build here recorded is still removed once it is no longer produced.
+        let staging = try folder.read("environments/staging.yaml")
+        _ = try folder.write(
+            "environments/staging.yaml", staging.replacingOccurrences(of: "staging.museo.example: museo\n", with: ""))
+        #expect(try linkwright(["build"], in: folder.url).status == 0)
+        #expect(!folder.exists("dist/staging/staging.museo.example"))
+    }
+
     @Test func aFileItWroteIsRemovedOnlyWhileUnchanged() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -295,7 +378,9 @@ import Testing
         var journals = 0
         for run in 0..<runs {
             try? FileManager.default.removeItem(at: dist)
-            try FileManager.default.copyItem(at: folder.url.appendingPathComponent("reference-old"), to: dist)
+            // Built here rather than copied: a copy's manifest was not written by a build on
+            // this machine, so it would remove nothing.
+            #expect(try linkwright(["build", "--out", dist.path], in: old).status == 0)
             let process = Process()
             process.executableURL = Self.products.appendingPathComponent("linkwright")
             process.arguments = ["build", "--out", dist.path]

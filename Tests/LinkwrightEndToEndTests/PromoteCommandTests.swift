@@ -120,19 +120,52 @@ import Testing
         #expect(!(try read("domains/museo.yaml")).contains("[staging, production]"))
     }
 
-    @Test func aBlockingFindingStopsThePromotion() throws {
-        // A staging-only catch-all above the exclusion: promoting it opens /admin in production.
+    /// A staging-only catch-all above the exclusion: promoting it opens /admin in production.
+    private func commitAStagingCatchAll() throws {
         let domain = try read("domains/museo.yaml").replacingOccurrences(
             of: "  - apps: [museo]\n    rules:\n",
             with: "  - apps: [museo]\n    rules:\n      - path: \"*\"\n        environments: [staging]\n"
                 + "        route: none\n        reason: the home screen\n")
         try fixture.commit("Everything opens on staging", ["domains/museo.yaml": domain])
+    }
+
+    @Test func aBlockingFindingStopsThePromotion() throws {
+        try commitAStagingCatchAll()
         let result = try linkwright(["promote", "staging", "production", "--write"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("[EXCLUSION_REORDERED]"))
         #expect(result.stdout.contains("[FORBIDDEN_PATH]") || result.stdout.contains("[EXPECTATION_FAILED]"))
         #expect(result.stderr.contains("error: not written: the promotion is refused or has blocking findings"))
         #expect(try fixture.git("status", "--porcelain").isEmpty)
+    }
+
+    /// An approval's reason is pull-request text: with a line break it could end the promotion
+    /// commit with `Signed-off-by:` or `Co-authored-by:` trailers git and GitHub act on.
+    @Test func approvalReasonsCannotAddTrailersToTheCommit() throws {
+        try commitAStagingCatchAll()
+        let plan = try linkwright(["promote", "staging", "production", "--format", "json"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        let fingerprints = Set(
+            findings.filter { $0["blocking"] as? Bool == true }.compactMap { $0["fingerprint"] as? String })
+        #expect(!fingerprints.isEmpty)
+        let approvals = fingerprints.sorted().map {
+            "  - finding: \($0)\n    reason: \"fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat\"\n"
+        }
+        try fixture.commit(
+            "Approve", ["policies/merge.yaml": try read("policies/merge.yaml") + "approvals:\n" + approvals.joined()])
+        // In the markdown report (a pull-request comment, a job summary) the reason is a code span:
+        // no image loads, no one is mentioned.
+        let markdown = try linkwright(["promote", "staging", "production", "--format", "markdown"]).stdout
+        #expect(
+            markdown.contains(
+                "approved: `fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat`"
+            ), "\(markdown)")
+        let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(try fixture.git("log", "-1", "--format=%(trailers)").isEmpty)
+        let message = try fixture.git("log", "-1", "--format=%B")
+        #expect(message.contains(": fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by:"), "\(message)")
     }
 
     @Test func anExpectationOnAStagingHostIsRefused() throws {

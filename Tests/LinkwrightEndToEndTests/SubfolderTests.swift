@@ -164,6 +164,34 @@ import Testing
         #expect(try step("Verdict", of: run)["status"] as? Int == 1)
     }
 
+    /// A pull request can commit a link where the SARIF file goes, or in place of a folder on
+    /// its way: the action's shell redirect wrote through it, over the link's target outside
+    /// the workspace. `check --output` replaces a link at the file and refuses one on the way.
+    @Test func theActionNeverWritesSARIFThroughALinkInTheWorkspace() throws {
+        let outside = fixture.folder + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "precious\n".write(toFile: outside + "/target", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.repository + "/links.sarif", withDestinationPath: outside + "/target")
+        try FileManager.default.createSymbolicLink(
+            atPath: fixture.repository + "/reports", withDestinationPath: outside)
+        let run = try runActionSteps([
+            "against": "main", "working-directory": "mobile/links/domains", "sarif-file": "links.sarif",
+        ])
+        #expect(try step("SARIF report", of: run)["status"] as? Int == 0)
+        #expect(try String(contentsOfFile: outside + "/target", encoding: .utf8) == "precious\n")
+        let written = try FileManager.default.attributesOfItem(atPath: fixture.repository + "/links.sarif")
+        #expect(written[.type] as? FileAttributeType == .typeRegular)
+        let sarif = try Data(contentsOf: URL(fileURLWithPath: fixture.repository + "/links.sarif"))
+        #expect((try JSONSerialization.jsonObject(with: sarif) as? [String: Any])?["version"] as? String == "2.1.0")
+
+        let through = try runActionSteps(["against": "main", "config": "mobile/links", "sarif-file": "reports/x.sarif"])
+        let refused = try step("SARIF report", of: through)
+        #expect(
+            (refused["stderr"] as? String)?.contains("reports: is a symbolic link, not a folder") == true, "\(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside) == ["target"])
+    }
+
     @Test func theActionTakesTheConfigurationFolderAndSkipsSARIFUnlessAsked() throws {
         let run = try runActionSteps(["against": "main", "config": "mobile/links", "format": "json"])
         let check = try step("Check", of: run)

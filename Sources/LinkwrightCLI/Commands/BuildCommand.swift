@@ -24,8 +24,11 @@ struct BuildCommand: Command {
             build completes first. Builds into one folder wait for each other. A file an earlier
             build wrote for a host or app that no longer exists is removed when its content is
             still what the manifest recorded; other files are never touched, and links inside the
-            folder are never followed. With --check nothing is written: exit 1 lists every file
-            that differs from the build and anything an interrupted build left.
+            folder are never followed. A journal, staging folder or manifest no build on this
+            machine wrote (one committed to the repository) is never acted on: the build stops
+            naming it, and a manifest's lines remove nothing. With --check nothing is written:
+            exit 1 lists every file that differs from the build and anything an interrupted
+            build, or anyone else, left.
             """,
         options: [Workspace.config, out, Workspace.environments, check, format])
 

@@ -33,7 +33,9 @@ struct CheckCommand: Command {
             (--fail-on warning, note or never moves the threshold). To approve a deliberate change,
             add its fingerprint to policies/ under approvals: (--format approvals prints them).
             """,
-        options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [format, failOn])
+        options: [against, noMergeBase, head, staged, Workspace.config] + RevisionReader.options + [
+            format, failOn, OutputFile.option,
+        ])
 
     let arguments: ParsedArguments
 
@@ -48,6 +50,10 @@ struct CheckCommand: Command {
     }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
+        try OutputFile.capturing(arguments, terminal) { try check(terminal) }
+    }
+
+    private func check(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let format = arguments[Self.format]
         let head: Comparison.Head =

@@ -130,8 +130,8 @@ struct ImportCommand: Command {
         }
         do {
             try AtomicFiles.write(files.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch {
-            throw UnusableInput(message: "\(error)", hint: "nothing was written")
+        } catch let error as AtomicFiles.WriteError {
+            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
         }
         terminal.out(
             "imported \(counted(sites.count, "host")) into "

@@ -85,8 +85,8 @@ struct InitCommand: Command {
         let output = seeded.files.filter { file in files.contains { $0.path == file.path } }
         do {
             try AtomicFiles.write(output.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch {
-            throw UnusableInput(message: "\(error)", hint: "nothing was written")
+        } catch let error as AtomicFiles.WriteError {
+            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
         }
         terminal.out(
             "created " + output.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", ")

@@ -137,8 +137,8 @@ struct PromoteCommand: Command {
         let edited = plan.files.filter { plan.editedPaths.contains($0.path) }
         do {
             try AtomicFiles.write(edited.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch {
-            throw UnusableInput(message: "\(error)", hint: "nothing was changed")
+        } catch let error as AtomicFiles.WriteError {
+            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
         }
         // The proof: what is now on disk compiles to exactly the plan's files.
         let (written, _) = PolicySnapshot.make(try workspace.files())
@@ -188,22 +188,28 @@ struct PromoteCommand: Command {
         return (touched + [OutputFolder.manifestName]).map { relative + "/" + $0 }
     }
 
+    /// Every value from YAML (an approval's reason, a rule, a URL) stays on a line that starts
+    /// with `- `, its line breaks escaped: no reason can end the message with a line git reads
+    /// as a trailer (`Signed-off-by:`, `Co-authored-by:`).
     private func commitMessage(_ plan: PromotionPlan, _ report: CheckReport) -> String {
+        func line(_ text: String) -> String { PrintableText.escaped(text) }
         var message = "Promote \(source) link rules to \(target)\n\n"
-        message += plan.edits.map { "- \($0.location.file): \($0.description)" }.joined(separator: "\n") + "\n"
+        message +=
+            plan.edits.map { "- " + line("\($0.location.file): \($0.description)") }.joined(separator: "\n") + "\n"
         let behaviour = report.changes.filter(\.kind.isBehaviour)
         if !behaviour.isEmpty {
             message += "\nBehaviour in \(target):\n"
             for change in behaviour {
                 let example = change.witnesses.first.map { ", e.g. \($0)" } ?? ""
                 let scope = "\(change.host ?? "") \(change.platform?.rawValue ?? "")"
-                message += "- \(Changelog.description(change)) on \(scope)\(example)\n"
+                message += "- " + line("\(Changelog.description(change)) on \(scope)\(example)") + "\n"
             }
         }
         let approved = report.findings.filter { $0.approval != nil }
         if !approved.isEmpty {
             message +=
-                "\nApproved findings:\n" + approved.map { "- \($0.rule): \($0.approval!)" }.joined(separator: "\n")
+                "\nApproved findings:\n"
+                + approved.map { "- " + line("\($0.rule): \($0.approval!)") }.joined(separator: "\n")
                 + "\n"
         }
         return message

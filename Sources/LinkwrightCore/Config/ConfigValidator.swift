@@ -12,10 +12,21 @@ struct ConfigValidator {
     private let checked: CheckedDomains?
 
     init(_ configuration: Configuration, unloadable: Set<String> = [], reusing checked: CheckedDomains? = nil) {
+        self.init(
+            configuration, unloadable: unloadable, domainNames: Set(configuration.domains.map(\.name)), checked: checked
+        )
+    }
+
+    /// One validator per domain shares the set of names: making it again for each of
+    /// thousands of domains made validation quadratic in their number.
+    private init(
+        _ configuration: Configuration, unloadable: Set<String>, domainNames: Set<String>,
+        checked: CheckedDomains? = nil
+    ) {
         self.configuration = configuration
         self.unloadable = unloadable
+        self.domainNames = domainNames
         self.checked = checked
-        domainNames = Set(configuration.domains.map(\.name))
     }
 
     mutating func validate() -> [Diagnostic] {
@@ -28,10 +39,10 @@ struct ConfigValidator {
         // What reads one domain alone is checked on every core (a fleet's domains hold 100,000
         // expectation URLs to parse); routes, which every domain and scheme must agree on, are
         // checked in order after each domain's own checks, as one pass would report them.
-        let (configuration, unloadable, checked) = (configuration, unloadable, checked)
+        let (configuration, unloadable, checked, domainNames) = (configuration, unloadable, checked, domainNames)
         let ownChecks = configuration.domains.parallelMap { domain in
             if let known = checked?.diagnostics(of: domain, in: configuration, unloadable: unloadable) { return known }
-            var validator = ConfigValidator(configuration, unloadable: unloadable)
+            var validator = ConfigValidator(configuration, unloadable: unloadable, domainNames: domainNames)
             // Each pattern read once for both checks that need its variables.
             let patterns = Resolution.patterns(of: domain).map { ($0, PatternSyntax.tokens($0.value)) }
             validator.checkVariables(of: domain, patterns: patterns)
@@ -221,8 +232,21 @@ struct ConfigValidator {
         for case (_, .success(let tokens)) in patterns {
             for case .variable(let name) in tokens { used.insert(name) }
         }
+        // Swift compares names as Unicode canonical equivalence: `café` in NFC and NFD is one
+        // key here, and two keys Apple reads apart in the file linkwright writes.
+        var first: [String: SourceLocation] = [:]
         for variable in domain.variables {
             let name = variable.name.value
+            if let earlier = first[name] {
+                diagnostics.report(
+                    .duplicateKey,
+                    "variable \(PrintableText.quoted(name)) is the variable at line \(earlier.line), column \(earlier.column) "
+                        + "written in another Unicode normal form",
+                    at: variable.name.location,
+                    hint: "spell the name one way (NFC, as most editors type it) and keep one")
+                continue
+            }
+            first[name] = variable.name.location
             if PatternSyntax.predefinedVariables.contains(name) {
                 diagnostics.report(
                     .variableShadowsPredefined,

@@ -2,8 +2,11 @@
 /// location of everything the user wrote.
 public struct Configuration: Sendable {
     public var environments: [Environment]
-    public var domains: [Domain]
+    public var domains: [Domain] { didSet { domainPositions = NamePositions() } }
     public var policies: [PolicyFile]
+    /// Where each domain name first appears in `domains`, built on the first lookup: thousands
+    /// of hosts and domains each asking for a domain by name made validation quadratic.
+    private var domainPositions = NamePositions()
 
     public init(environments: [Environment], domains: [Domain], policies: [PolicyFile]) {
         self.environments = environments
@@ -12,7 +15,27 @@ public struct Configuration: Sendable {
     }
 
     public func environment(named name: String) -> Environment? { environments.first { $0.name == name } }
-    public func domain(named name: String) -> Domain? { domains.first { $0.name == name } }
+    public func domain(named name: String) -> Domain? {
+        domainPositions.position(of: name, in: domains.map(\.name)).map { domains[$0] }
+    }
+}
+
+/// The position of each name's first occurrence in a list, computed once on first use and
+/// shared by copies of the value holding it (a fresh one replaces it when the list changes).
+final class NamePositions: Sendable {
+    private let positions = LockedValue<[String: Int]?>(nil)
+
+    /// `names` is read only on the first call: it must be the list every call means.
+    func position(of name: String, in names: @autoclosure () -> [String]) -> Int? {
+        positions.withLock { known in
+            if known == nil {
+                var made: [String: Int] = [:]
+                for (index, name) in names().enumerated() where made[name] == nil { made[name] = index }
+                known = made
+            }
+            return known?[name]
+        }
+    }
 }
 
 public enum Tier: String, Sendable, CaseIterable, Codable {
@@ -44,6 +67,16 @@ public struct Environment: Sendable, Equatable {
     /// Every host name the environment binds, wildcards as written: what a sample standing for
     /// a wildcard avoids (`URLSamples.host(for:avoiding:)`).
     public var boundHostNames: Set<String> { Set(hosts.map(\.host.value.name)) }
+
+    /// Each file host's first binding (`*.a.example` and `a.example` share one file host), for
+    /// rules that look up a binding per site: a search per site was quadratic in hosts.
+    public func bindingsByFileHost() -> [Host: HostBinding] {
+        var found: [Host: HostBinding] = [:]
+        for binding in hosts where found[binding.host.value.fileHost] == nil {
+            found[binding.host.value.fileHost] = binding
+        }
+        return found
+    }
 }
 
 /// An app under its logical name, with its identity on each platform it ships on.

@@ -43,6 +43,11 @@ public struct SourceFile: Sendable, Hashable {
         case notRegularFile(String)
         /// Larger than the tree reads (`limit` bytes), found out without reading it whole.
         case tooLarge(limit: Int)
+        /// A configuration folder holding more than `limit` entries: none of them is read.
+        case tooManyEntries(count: Int, limit: Int)
+        /// A name that is not read but looks meant to be (`merge.YAML`, `merge.yaml `, a
+        /// subfolder); the description completes "… is not read: it …".
+        case misnamed(String)
     }
 
     public init(path: String, bytes: [UInt8], refusal: Refusal? = nil) {
@@ -89,10 +94,16 @@ public enum SourceTreeError: Error, CustomStringConvertible {
     }
 }
 
+/// How many entries one configuration folder may hold: past it the folder is refused, so a tree
+/// of millions of names costs one listing, never a read of each.
+public let maximumEntriesPerFolder = 100_000
+
 extension SourceTree {
     /// The YAML files of the three configuration folders, in a stable order.
-    /// A configuration folder that is a link, or a configuration file that is not a regular
-    /// file, comes back refused (no bytes) for the loader to report.
+    /// A configuration folder that is a link or holds more than `maximumEntriesPerFolder`
+    /// entries, a configuration file that is not a regular file, and a name that looks meant
+    /// to be read but is not, come back refused (no bytes) for the loader to report: nothing
+    /// in a configuration folder is skipped silently but hidden files.
     public func configurationFiles() throws -> [SourceFile] {
         var files: [SourceFile] = []
         let top = Dictionary(try entries(in: "").map { ($0.name, $0.kind) }, uniquingKeysWith: { first, _ in first })
@@ -104,8 +115,22 @@ extension SourceTree {
                 continue
             case .file?, nil: continue
             }
-            for entry in try entries(in: folder) where ConfigLoader.isConfigurationFileName(entry.name) {
+            let entries = try entries(in: folder)
+            guard entries.count <= maximumEntriesPerFolder else {
+                files.append(
+                    SourceFile(
+                        path: folder, bytes: [],
+                        refusal: .tooManyEntries(count: entries.count, limit: maximumEntriesPerFolder)))
+                continue
+            }
+            for entry in entries {
                 let path = folder + "/" + entry.name
+                guard ConfigLoader.isConfigurationFileName(entry.name) else {
+                    if let why = ConfigLoader.nearMiss(entry.name, kind: entry.kind) {
+                        files.append(SourceFile(path: path, bytes: [], refusal: .misnamed(why)))
+                    }
+                    continue
+                }
                 switch entry.kind {
                 case .file:
                     do {

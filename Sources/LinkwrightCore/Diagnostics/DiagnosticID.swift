@@ -22,6 +22,8 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case invalidName = "INVALID_NAME"
     case duplicateName = "DUPLICATE_NAME"
     case notARegularFile = "NOT_A_REGULAR_FILE"
+    case tooManyEntries = "TOO_MANY_ENTRIES"
+    case misnamedFile = "MISNAMED_FILE"
     case noEnvironments = "NO_ENVIRONMENTS"
 
     // MARK: Shape and values
@@ -177,7 +179,11 @@ extension DiagnosticID {
                     + "indent YAML."
             )
         case .duplicateKey:
-            (.error, .readingFiles, "A key appears twice in one mapping (libyaml accepts this silently; we do not).")
+            (
+                .error, .readingFiles,
+                "A key appears twice in one mapping (libyaml accepts this silently; we do not); two variable names "
+                    + "equal under Unicode normalisation (`café` in NFC and NFD) are one key."
+            )
         case .yamlAlias:
             (.error, .readingFiles, "Anchors (`&a`) and aliases (`*a`) are refused, so an alias bomb costs nothing.")
         case .nestingTooDeep:
@@ -202,6 +208,19 @@ extension DiagnosticID {
                     + "Configuration is read only from regular files inside the configuration folder, in the working "
                     + "tree and in commits alike; a link is never followed, so a committed link cannot make linkwright"
                     + " read (and quote) a file outside the repository."
+            )
+        case .tooManyEntries:
+            (
+                .error, .readingFiles,
+                "A configuration folder holds more than 100,000 entries; none is read, so a tree of millions of "
+                    + "names costs one listing."
+            )
+        case .misnamedFile:
+            (
+                .error, .readingFiles,
+                "A name in a configuration folder that looks meant to be read but is not (`merge.YAML`, "
+                    + "`merge.yaml ` with a trailing space, a subfolder such as `policies/sub/`): it would vanish "
+                    + "silently, and with it a policy or an environment."
             )
         case .noEnvironments: (.error, .readingFiles, "`environments/` is missing or empty: nothing to compile.")
 

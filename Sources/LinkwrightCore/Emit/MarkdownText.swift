@@ -15,6 +15,23 @@ public enum MarkdownText {
         }
     }
 
+    /// Prose from pull-request text (messages quoting YAML, reasons) for a pull-request comment or
+    /// a job summary, where GitHub would render it: `cell`, with `[` and `]` escaped so no link
+    /// or image forms, and a word joiner (U+2060) after each `@` and inside `://` and `www.`, so
+    /// no one is mentioned and no address is linked. It reads the same.
+    public static func inert(_ text: String) -> String {
+        ASCIIEscaping.replacing(in: cell(text)) { byte in
+            switch byte {
+            case UInt8(ascii: "["): "\\["
+            case UInt8(ascii: "]"): "\\]"
+            case UInt8(ascii: "@"): "@\u{2060}"
+            default: nil
+            }
+        }
+        .replacing("://", with: ":\u{2060}//").replacing("www.", with: "www\u{2060}.")
+        .replacing("WWW.", with: "WWW\u{2060}.")
+    }
+
     /// A code span in a table cell, fenced with more backticks than any run inside `text` so it
     /// cannot be closed early (CommonMark), and with `|` escaped, which tables split on even
     /// inside code spans.

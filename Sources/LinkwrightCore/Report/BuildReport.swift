@@ -34,6 +34,7 @@ public struct BuildReport: Report {
             plan.changed.map { ($0, "differs from the build") } + plan.created.map { ($0, "is missing") }
             + plan.stale.map { ($0, "is no longer produced") }
             + plan.leftovers.map { ($0, "was left by an interrupted build") }
+            + plan.foreign.map { ($0.path, $0.reason) }
         for (path, what) in outOfDate {
             findings.append(
                 Finding(
@@ -54,7 +55,8 @@ public struct BuildReport: Report {
             return "\(outPath): \(plan.created.count) created, \(plan.changed.count) updated, "
                 + "\(plan.unchanged.count) unchanged, \(plan.stale.count) removed"
         }
-        let outOfDate = plan.changed.count + plan.created.count + plan.stale.count + plan.leftovers.count
+        let outOfDate =
+            plan.changed.count + plan.created.count + plan.stale.count + plan.leftovers.count + plan.foreign.count
         return outOfDate == 0
             ? "\(outPath): \(plan.unchanged.count) files up to date"
             : "\(outPath): \(outOfDate) of \(outOfDate + plan.unchanged.count) files out of date; "
@@ -93,6 +95,11 @@ public struct BuildReport: Report {
                     "\(folder)\(PrintableText.escaped(path)): left by an interrupted build; `linkwright build` completes or removes it"
                 )
             }
+            for foreign in plan.foreign {
+                out.append(
+                    "\(folder)\(PrintableText.escaped(foreign.path)): \(foreign.reason); look at it and remove it"
+                )
+            }
         } else {
             for environment in environments {
                 let hosts = environment.sites.flatMap(\.servedHosts).map(\.name)
@@ -120,6 +127,7 @@ public struct BuildReport: Report {
                 ? [
                     ("differs", plan.changed), ("missing", plan.created), ("stale", plan.stale),
                     ("up_to_date", plan.unchanged), ("leftover", plan.leftovers), ("kept", plan.kept.map(\.path)),
+                    ("foreign", plan.foreign.map(\.path)),
                 ]
                 : [
                     ("updated", plan.changed), ("created", plan.created), ("removed", plan.stale),

@@ -62,9 +62,9 @@ public struct PromotionReport: Report {
     /// The edits as a list, then the comment `check` would post.
     public var markdown: String {
         let edits = plan.edits.map {
-            "- `\(path($0.location)):\($0.location.line)` \(MarkdownText.cell($0.description))"
+            "- `\(path($0.location)):\($0.location.line)` \(MarkdownText.inert($0.description))"
         }
-        let kept = plan.keptBack.map { "- not promoted: \(MarkdownText.cell($0))" }
+        let kept = plan.keptBack.map { "- not promoted: \(MarkdownText.inert($0))" }
         return "## Promote \(source) to \(target)\n\n"
             + (edits.isEmpty ? "No edit.\n" : edits.joined(separator: "\n") + "\n")
             + (kept.isEmpty ? "" : "\n" + kept.joined(separator: "\n") + "\n") + "\n"

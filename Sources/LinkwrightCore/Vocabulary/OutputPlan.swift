@@ -12,10 +12,15 @@ public struct OutputPlan: Equatable, Sendable {
     public var kept: [KeptFile] = []
     /// What an interrupted build left behind: a journal, staging folders, temporary files.
     public var leftovers: [String] = []
+    /// A journal or staging folder no build on this machine wrote (a repository can carry one):
+    /// never acted on; `build` stops naming it, `build --check` reports it.
+    public var foreign: [KeptFile] = []
 
     public init() {}
 
-    public var isUpToDate: Bool { created.isEmpty && changed.isEmpty && stale.isEmpty && leftovers.isEmpty }
+    public var isUpToDate: Bool {
+        created.isEmpty && changed.isEmpty && stale.isEmpty && leftovers.isEmpty && foreign.isEmpty
+    }
 
     public struct KeptFile: Equatable, Sendable {
         public var path: String

@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 
 /// A folder opened by descriptor. Everything below it is reached one path component at a time
 /// with `O_NOFOLLOW`, so nothing a checked-out repository holds (a symbolic link committed in
@@ -297,6 +298,66 @@ public final class FolderHandle {
         default:
             try removeFile(name)
         }
+    }
+
+    // MARK: - Seals
+
+    /// Marks the regular file `name` as written by linkwright on this machine: its modification
+    /// time's microseconds become a digest of its device, inode and second. Git, which carries
+    /// a repository's files, records no times and no inodes, so a file a checkout made cannot
+    /// carry the mark (but for a one-in-a-million accident of the clock); a rename keeps it, a
+    /// rewrite loses it. Nothing secret is involved: the mark binds the file to its inode here.
+    public func seal(_ name: String) throws {
+        try Self.checkName(name, in: self)
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw Failure.system(child(name), "inspect it")
+        }
+        let second = Int(Self.modified(status).tv_sec)
+        var times = [
+            Self.accessed(status),
+            timespec(tv_sec: second, tv_nsec: Self.sealNanoseconds(status, second: second)),
+        ]
+        guard utimensat(descriptor, name, &times, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw Failure.system(child(name), "set its modification time")
+        }
+    }
+
+    /// Whether `name` is a regular file that `seal` marked (a link, folder or missing file is not).
+    public func isSealed(_ name: String) throws -> Bool {
+        try Self.checkName(name, in: self)
+        var status = stat()
+        guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return false }
+            throw Failure.system(child(name), "inspect it")
+        }
+        guard Kind(mode: status.st_mode) == .file else { return false }
+        let modified = Self.modified(status)
+        return Int(modified.tv_nsec) == Self.sealNanoseconds(status, second: Int(modified.tv_sec))
+    }
+
+    // The C library names a file's times differently on Linux and Darwin.
+    private static func modified(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+            status.st_mtimespec
+        #else
+            status.st_mtim
+        #endif
+    }
+
+    private static func accessed(_ status: stat) -> timespec {
+        #if canImport(Darwin)
+            status.st_atimespec
+        #else
+            status.st_atim
+        #endif
+    }
+
+    /// Whole microseconds, so file systems keeping only microseconds keep the mark.
+    private static func sealNanoseconds(_ status: stat, second: Int) -> Int {
+        let digest = SHA256.digest(Array("linkwright seal \(status.st_dev) \(status.st_ino) \(second)".utf8))
+        let word = digest.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        return word % 1_000_000 * 1000
     }
 
     /// Flushes the folder's entries (new names, renames) to disk.

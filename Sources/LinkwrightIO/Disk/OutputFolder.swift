@@ -17,11 +17,20 @@ import LinkwrightCore
 /// - The manifest records each file's SHA-256. A file the build no longer produces is removed
 ///   only when the manifest lists it and its bytes are still the ones recorded; anything else
 ///   is left in place and reported.
+/// - The folder trusts nothing it did not write itself: the journal, the manifest and each
+///   staging folder's `owner` file are sealed (`FolderHandle.seal`) when a build writes them.
+///   A journal or staging folder without the seal, such as one committed to the repository,
+///   stops the build naming it; a manifest without it removes nothing.
 public final class OutputFolder {
     public static let manifestName = ".linkwright-manifest"
     static let journalName = ".linkwright-journal"
     static let stagingPrefix = ".linkwright-staging-"
     static let temporarySuffix = ".linkwright-tmp"
+    /// The sealed file a build creates first in its staging folder, so a staging folder left by
+    /// a build killed before its journal can be told from one a repository carries.
+    static let stagingOwner = "owner"
+    static let foreignReason =
+        "was not written by a build on this machine (a repository can carry one), so linkwright does not act on it"
     /// Files in the folder are linkwright's own small artifacts; a bigger one is not ours.
     static let readLimit = 16 << 20
 
@@ -93,8 +102,12 @@ public final class OutputFolder {
         }
         // Compared as each is read (`FolderHandle.holds`), so no file is held whole.
         var unchanged: [String: Bool] = [:]
-        plan.leftovers = try Self.attempt { try handle.entries() }.map(\.name).filter {
-            $0 == Self.journalName || $0.hasPrefix(Self.stagingPrefix)
+        for (name, ours) in try Self.attempt({ try transactionState() }) {
+            if ours {
+                plan.leftovers.append(name)
+            } else {
+                plan.foreign.append(OutputPlan.KeptFile(path: name, reason: Self.foreignReason))
+            }
         }
         for (folder, files) in byFolder.sorted(by: { $0.key < $1.key }) {
             guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
@@ -116,8 +129,9 @@ public final class OutputFolder {
             }
         }
         let produced = Set(artifacts.map(\.path))
-        for entry in try manifest() where !produced.contains(entry.path) && environments.contains(entry.environment) {
-            switch try removability(of: entry) {
+        let (entries, sealed) = try manifest()
+        for entry in entries where !produced.contains(entry.path) && environments.contains(entry.environment) {
+            switch try removability(of: entry, listedBySealedManifest: sealed) {
             case .gone: break
             case .removable: plan.stale.append(entry.path)
             case .kept(let reason): plan.kept.append(OutputPlan.KeptFile(path: entry.path, reason: reason))
@@ -131,6 +145,9 @@ public final class OutputFolder {
     public func apply(_ plan: OutputPlan, artifacts: [Artifact], environments: Set<String>) throws {
         guard let handle else { return }
         let byPath = Dictionary(artifacts.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        if let untrusted = plan.foreign.first {
+            throw foreign(untrusted.path)
+        }
         for leftover in plan.leftovers {
             let (folder, name) = try Self.split(leftover)
             try Self.attempt { try handle.folder(at: folder)?.removeTree(name) }
@@ -142,26 +159,32 @@ public final class OutputFolder {
             guard let staging = try handle.folder(stagingName, create: true) else {
                 throw FolderHandle.Failure(path: path, reason: "cannot create the staging folder")
             }
+            try staging.createFile(Self.stagingOwner, bytes: [], flush: false)
+            try staging.seal(Self.stagingOwner)
             for (index, path) in (plan.created + plan.changed).enumerated() {
                 let bytes = byPath[path]!.bytes
                 try staging.createFile(String(index), bytes: bytes, flush: false)
                 journal.moves.append(.init(staged: String(index), path: path, hash: digests.hex(bytes)))
             }
-            let recorded = try manifest()
+            let (recorded, sealed) = try manifest()
             let hashes = Dictionary(recorded.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
             journal.removals = plan.stale.compactMap { path in
                 hashes[path].flatMap { $0 }.map { BuildJournal.Removal(path: path, hash: $0) }
             }
+            // Another environment's lines are carried over; from a manifest no build here wrote,
+            // without their hashes, so that sealing the new one cannot make them removable.
             let entries =
                 recorded.filter { !environments.contains($0.environment) }
+                .map { sealed ? $0 : ManifestEntry(path: $0.path, hash: nil) }
                 + artifacts.map { ManifestEntry(path: $0.path, hash: digests.hex($0.bytes)) }
             let manifestBytes = Self.manifestText(entries)
-            let unchangedManifest = try handle.holds(Self.manifestName, bytes: manifestBytes) == true
+            let unchangedManifest = try sealed && handle.holds(Self.manifestName, bytes: manifestBytes) == true
             if journal.moves.isEmpty && journal.removals.isEmpty && unchangedManifest {
                 try handle.removeTree(stagingName)
                 return
             }
             try staging.createFile("manifest", bytes: manifestBytes, flush: false)
+            try staging.seal("manifest")
             journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifestBytes)))
             // One flush for every staged file (an fsync each costs seconds for thousands of
             // hosts): the journal must never name a file whose bytes are not yet on disk.
@@ -170,6 +193,7 @@ public final class OutputFolder {
             // two leaves nothing beside the artifacts but the staging folder, which the next
             // build removes (a temporary journal beside them outlived such a build).
             try staging.createFile("journal", bytes: journal.encoded())
+            try staging.seal("journal")
             try staging.rename("journal", to: Self.journalName, in: handle)
             handle.sync()
         } catch let failure as FolderHandle.Failure {
@@ -185,6 +209,10 @@ public final class OutputFolder {
     /// folders of builds killed before.
     private func recover() throws {
         guard let handle else { return }
+        let state = try Self.attempt { try transactionState() }
+        if let untrusted = state.first(where: { !$0.ours }) {
+            throw foreign(untrusted.name)
+        }
         if let bytes = try Self.attempt({ try handle.read(Self.journalName, limit: Self.readLimit) }) {
             guard let journal = BuildJournal(decoding: bytes) else {
                 throw WriteError(
@@ -198,6 +226,28 @@ public final class OutputFolder {
         for entry in try Self.attempt({ try handle.entries() }) where entry.name.hasPrefix(Self.stagingPrefix) {
             try Self.attempt { try handle.removeTree(entry.name) }
         }
+    }
+
+    /// The journal and staging folders in the folder, each with whether a build on this machine
+    /// wrote it: a sealed journal; a staging folder that holds a sealed `owner`, or nothing but
+    /// an empty `owner` (a build killed before sealing it; removing that loses nothing).
+    private func transactionState() throws -> [(name: String, ours: Bool)] {
+        guard let handle else { return [] }
+        return try handle.entries().compactMap { entry in
+            if entry.name == Self.journalName { return (entry.name, try handle.isSealed(entry.name)) }
+            guard entry.name.hasPrefix(Self.stagingPrefix) else { return nil }
+            guard entry.kind == .folder, let staging = try handle.folder(entry.name) else { return (entry.name, false) }
+            let names = try staging.entries().map(\.name)
+            let emptyOwner = try staging.holds(Self.stagingOwner, bytes: []) ?? true
+            if names.allSatisfy({ $0 == Self.stagingOwner }) && emptyOwner { return (entry.name, true) }
+            return (entry.name, try staging.isSealed(Self.stagingOwner))
+        }
+    }
+
+    private func foreign(_ name: String) -> WriteError {
+        WriteError(
+            path: path + "/" + name, reason: Self.foreignReason + "; look at it, remove it, and run the build again",
+            changedNothing: true)
     }
 
     /// Carries out a journal's moves and removals; every step can be repeated, so a run that
@@ -275,10 +325,14 @@ public final class OutputFolder {
         var environment: String { String(path.prefix { $0 != "/" }) }
     }
 
-    private func manifest() throws -> [ManifestEntry] {
+    /// The manifest's entries, and whether a build on this machine wrote it (sealed): only then
+    /// may an entry remove a file.
+    private func manifest() throws -> (entries: [ManifestEntry], sealed: Bool) {
         guard let handle, let bytes = try Self.attempt({ try handle.read(Self.manifestName, limit: Self.readLimit) })
-        else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+        else { return ([], true) }
+        let sealed = try Self.attempt { try handle.isSealed(Self.manifestName) }
+        let entries: [ManifestEntry] = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap {
+            line in
             guard !line.hasPrefix("#"), !line.isEmpty else { return nil }
             // `sha256sum` form: 64 hex digits, two spaces, the path.
             let hash = line.prefix(64)
@@ -287,6 +341,7 @@ public final class OutputFolder {
             }
             return ManifestEntry(path: String(line), hash: nil)
         }
+        return (entries, sealed)
     }
 
     static func manifestText(_ entries: [ManifestEntry]) -> [UInt8] {
@@ -304,7 +359,7 @@ public final class OutputFolder {
         case kept(String)
     }
 
-    private func removability(of entry: ManifestEntry) throws -> Removability {
+    private func removability(of entry: ManifestEntry, listedBySealedManifest sealed: Bool) throws -> Removability {
         guard let handle else { return .gone }
         guard let (folder, name) = try? Self.split(entry.path) else { return .kept("is not a path linkwright writes") }
         let parent: FolderHandle?
@@ -317,7 +372,13 @@ public final class OutputFolder {
         guard kind == .file else { return .kept("is \(kind.description)") }
         guard let hash = entry.hash else { return .kept("was recorded without a content hash by an older linkwright") }
         let bytes = try Self.attempt { try parent.read(name, limit: Self.readLimit) } ?? []
-        return SHA256.hex(bytes) == hash ? .removable : .kept("was edited since linkwright wrote it")
+        guard SHA256.hex(bytes) == hash else { return .kept("was edited since linkwright wrote it") }
+        guard sealed else {
+            return .kept(
+                "is listed by a manifest no build on this machine wrote (a repository can carry one); remove it yourself if it is yours to remove"
+            )
+        }
+        return .removable
     }
 
     // MARK: - Paths

@@ -25,6 +25,9 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The loose object `id` is damaged (`defect` says how), met while doing `operation`: the
     /// repository itself must be repaired.
     case corruptObject(id: String, defect: String, operation: String)
+    /// A pack or its index at `path` is damaged (`defect` says how): checked before libgit2
+    /// reads it, since libgit2 1.5 trusts an index's tables.
+    case corruptPack(path: String, defect: String)
     /// Any other libgit2 failure, with libgit2's own explanation.
     case failed(operation: String, reason: String)
 
@@ -51,6 +54,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "nothing to commit: \(paths.joined(separator: ", ")) \(paths.count == 1 ? "has" : "have") no changes against HEAD"
         case .corruptObject(let id, let defect, let operation):
             "git object \(id) is corrupt, found while \(operation): \(defect)"
+        case .corruptPack(let path, let defect):
+            "git pack file \(path) is corrupt: \(defect)"
         case .failed(let operation, let reason):
             "git: \(operation) failed: \(reason)"
         }
@@ -83,6 +88,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "change the files first, or commit nothing"
         case .corruptObject:
             "the repository has a corrupt object: restore it from another clone, or clone again"
+        case .corruptPack:
+            "the repository has a corrupt pack: restore it from another clone, or clone again"
         case .failed:
             "check that git itself can read the repository"
         }
@@ -102,7 +109,7 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             missing.map { key in
                 key == "user.name" ? "git config user.name \"Your Name\"" : "git config user.email you@example.com"
             }.joined(separator: " && ")
-        case .corruptObject:
+        case .corruptObject, .corruptPack:
             "git fsck"
         case .failed:
             "git status"

@@ -14,6 +14,8 @@ public struct GitTreeSource: SourceTree {
     public let commit: GitCommit
     /// Blobs larger than this are refused from their header, without being inflated.
     public var readLimit = YAMLParser().maximumBytes
+    /// The folders read so far (`entries(of:)`).
+    private let folders = LockedValue<[String: [String: TreeEntry]]>([:])
 
     /// Whether the configuration folder exists at `commit`. When it does not (the configuration
     /// was added later), the tree reads as empty.
@@ -27,37 +29,59 @@ public struct GitTreeSource: SourceTree {
     }
 
     public func entries(in folder: String) throws -> [SourceEntry] {
-        guard let treeID else { return [] }
-        return try repository.withTree(try git_oid(hex: treeID)) { configurationTree in
-            let subtreeID: git_oid
-            if folder.isEmpty {
-                subtreeID = git_tree_id(configurationTree).pointee
-            } else {
-                guard let entry = try repository.entry(at: folder, in: configurationTree),
-                    entry.mode == GIT_FILEMODE_TREE
-                else { return [] }
-                subtreeID = entry.id
-            }
-            return try repository.withTree(subtreeID) { tree in
-                (0..<git_tree_entrycount(tree)).compactMap { index -> SourceEntry? in
-                    guard let entry = git_tree_entry_byindex(tree, index) else { return nil }
-                    return SourceEntry(
-                        name: String(cString: git_tree_entry_name(entry)),
-                        kind: git_tree_entry_filemode(entry).sourceEntryKind)
-                }.sorted { $0.name < $1.name }
-            }
-        }
+        try entries(of: folder).map { SourceEntry(name: $0.key, kind: $0.value.mode.sourceEntryKind) }
+            .sorted { $0.name < $1.name }
     }
 
     public func contents(of path: String) throws -> [UInt8] {
-        guard let treeID else { throw SourceTreeError.missing(path) }
-        return try repository.withTree(try git_oid(hex: treeID)) { configurationTree in
-            guard let entry = try repository.entry(at: path, in: configurationTree), entry.mode.isRegularFile else {
-                throw SourceTreeError.missing(path)
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard treeID != nil, let entry = try entries(of: folder)[name], entry.mode.isRegularFile else {
+            throw SourceTreeError.missing(path)
+        }
+        return try repository.blobBytes(entry.id, path: path, at: commit.shortID, limit: readLimit)
+    }
+
+    /// The entries of `folder` by name, read from its tree once: looking each file up by path
+    /// inflated the folder's tree again for every file, quadratic in a folder's files. A name a
+    /// damaged tree lists twice counts once, as its first entry.
+    private func entries(of folder: String) throws -> [String: TreeEntry] {
+        guard let treeID else { return [:] }
+        return try folders.withLock { known in
+            if let found = known[folder] { return found }
+            let read = try repository.withTree(try git_oid(hex: treeID)) { configurationTree -> [String: TreeEntry] in
+                let subtreeID: git_oid
+                if folder.isEmpty {
+                    subtreeID = git_tree_id(configurationTree).pointee
+                } else {
+                    guard let entry = try repository.entry(at: folder, in: configurationTree),
+                        entry.mode == GIT_FILEMODE_TREE
+                    else { return [:] }
+                    subtreeID = entry.id
+                }
+                return try repository.withTree(subtreeID) { tree in
+                    var entries: [String: TreeEntry] = [:]
+                    for index in 0..<git_tree_entrycount(tree) {
+                        guard let entry = git_tree_entry_byindex(tree, index) else { continue }
+                        let name = String(cString: git_tree_entry_name(entry))
+                        if entries[name] == nil {
+                            entries[name] = TreeEntry(
+                                id: git_tree_entry_id(entry).pointee, mode: git_tree_entry_filemode(entry))
+                        }
+                    }
+                    return entries
+                }
             }
-            return try repository.blobBytes(entry.id, path: path, at: commit.shortID, limit: readLimit)
+            known[folder] = read
+            return read
         }
     }
+}
+
+private struct TreeEntry: Sendable {
+    var id: git_oid
+    var mode: git_filemode_t
 }
 
 extension git_filemode_t {

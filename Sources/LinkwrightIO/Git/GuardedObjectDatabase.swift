@@ -11,7 +11,8 @@ import Foundation
 /// libgit2 never inflates a loose object itself, each one is inflated once, by the check.
 ///
 /// Packed objects stay with libgit2's pack backend: its inflate loop stops as soon as a round
-/// makes no progress, and truncated or damaged packs end in an error, not a spin.
+/// makes no progress, and truncated or damaged packs end in an error, not a spin. It trusts an
+/// index's tables, though, so every index is checked first (`PackIndex`).
 enum GuardedObjectDatabase {
     /// Replaces the object database of `repository` (before anything was read from it). The
     /// returned log receives every loose object the guard refused.
@@ -40,6 +41,11 @@ enum GuardedObjectDatabase {
         reading folder: String, to database: OpaquePointer?, asAlternate: Bool, log: CorruptObjectLog
     ) throws {
         let add = asAlternate ? git_odb_add_alternate : git_odb_add_backend
+        do {
+            try PackIndex.checkPacks(in: folder)
+        } catch {
+            throw GitError.corruptPack(path: error.path, defect: error.reason)
+        }
         var pack: Backend?
         try LibGit2.check(git_odb_backend_pack(&pack, folder), "opening the packs in \(folder)")
         let packCode = add(database, pack, packPriority)
@@ -134,6 +140,12 @@ private final class LooseObjectFolder {
             guard let data, let length, let kind, let backend, let id else { return GIT_ERROR.rawValue }
             return LooseObjectFolder.owner(of: backend).read(id.pointee, into: backend, data, length, kind)
         }
+        // Without it libgit2 reads the whole object to learn its size: a blob of 200 MiB that
+        // compresses to 200 KB was inflated whole before being refused as too large.
+        guardStruct.pointee.parent.read_header = { length, kind, backend, id in
+            guard let length, let kind, let backend, let id else { return GIT_ERROR.rawValue }
+            return LooseObjectFolder.owner(of: backend).readHeader(id.pointee, length, kind)
+        }
         guardStruct.pointee.parent.read_prefix = { fullID, data, length, kind, backend, shortID, hexLength in
             guard let fullID, let data, let length, let kind, let backend, let shortID else {
                 return GIT_ERROR.rawValue
@@ -192,15 +204,12 @@ private final class LooseObjectFolder {
         _ kind: UnsafeMutablePointer<git_object_t>
     ) -> Int32 {
         let hex = id.hex
-        let path = folder + "/" + hex.prefix(2) + "/" + hex.dropFirst(2)
         let object: LooseObject
         do {
-            guard let file = try Self.contents(of: path) else { return GIT_ENOTFOUND.rawValue }
+            guard let file = try Self.contents(of: path(of: hex)) else { return GIT_ENOTFOUND.rawValue }
             object = try LooseObject(decoding: file)
         } catch let defect as LooseObjectDefect {
-            log.record(CorruptObject(id: hex, defect: defect))
-            git_error_set_str(Int32(GIT_ERROR_ODB.rawValue), "corrupt loose object \(hex): \(defect)")
-            return GIT_ERROR.rawValue
+            return refuse(hex, defect)
         } catch {
             git_error_set_str(Int32(GIT_ERROR_OS.rawValue), "\(error)")
             return GIT_ERROR.rawValue
@@ -218,6 +227,33 @@ private final class LooseObjectFolder {
         length.pointee = object.body.count
         kind.pointee = object.kind.gitType
         return 0
+    }
+
+    /// libgit2's `read_header`: the kind and size of object `id` from the start of its file.
+    func readHeader(
+        _ id: git_oid, _ length: UnsafeMutablePointer<Int>, _ kind: UnsafeMutablePointer<git_object_t>
+    ) -> Int32 {
+        let hex = id.hex
+        do {
+            guard let file = try Self.contents(of: path(of: hex)) else { return GIT_ENOTFOUND.rawValue }
+            let (objectKind, size) = try LooseObject.kindAndSize(of: file)
+            length.pointee = size
+            kind.pointee = objectKind.gitType
+            return 0
+        } catch let defect as LooseObjectDefect {
+            return refuse(hex, defect)
+        } catch {
+            git_error_set_str(Int32(GIT_ERROR_OS.rawValue), "\(error)")
+            return GIT_ERROR.rawValue
+        }
+    }
+
+    private func path(of hex: String) -> String { folder + "/" + hex.prefix(2) + "/" + hex.dropFirst(2) }
+
+    private func refuse(_ hex: String, _ defect: LooseObjectDefect) -> Int32 {
+        log.record(CorruptObject(id: hex, defect: defect))
+        git_error_set_str(Int32(GIT_ERROR_ODB.rawValue), "corrupt loose object \(hex): \(defect)")
+        return GIT_ERROR.rawValue
     }
 
     /// The bytes of the file at `path`, or nil when there is none. Reading stops soon after

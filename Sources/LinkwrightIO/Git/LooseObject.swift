@@ -23,14 +23,7 @@ struct LooseObject {
     /// `file`, the bytes of a loose object file, as git defines it: a zlib stream, complete,
     /// holding `<kind> <size>\0` and exactly `size` bytes, with nothing after the stream.
     init(decoding file: [UInt8]) throws(LooseObjectDefect) {
-        guard file.count <= Self.maximumSize else { throw .tooLarge }
-        let inflater = Inflater(file)
-        try inflater.start()
-        // "commit 268435456\0" is the longest header within the limit; 32 bytes hold it.
-        var head = try inflater.inflate(atMost: 32)
-        guard let nul = head.firstIndex(of: 0) else { throw .badHeader }
-        let (kind, size) = try Self.parseHeader(head[..<nul])
-        head.removeSubrange(...nul)
+        let (inflater, kind, size, head) = try Self.header(file)
         var body = head
         guard body.count <= size else { throw .lengthMismatch(declared: size, actual: nil) }
         // The size is only a claim until the data bears it out.
@@ -45,6 +38,27 @@ struct LooseObject {
         guard inflater.inputLeft == 0 else { throw .trailingData }
         self.kind = kind
         self.body = body
+    }
+
+    /// The kind and declared size of the object in `file`, inflating only its first 32 bytes:
+    /// what `git_odb_read_header` asks, so a blob's size is known (and a huge one refused)
+    /// without inflating it.
+    static func kindAndSize(of file: [UInt8]) throws(LooseObjectDefect) -> (Kind, Int) {
+        let (_, kind, size, _) = try header(file)
+        return (kind, size)
+    }
+
+    /// The stream after the header, the header's kind and size, and the body bytes inflated with it.
+    private static func header(_ file: [UInt8]) throws(LooseObjectDefect) -> (Inflater, Kind, Int, [UInt8]) {
+        guard file.count <= maximumSize else { throw .tooLarge }
+        let inflater = Inflater(file)
+        try inflater.start()
+        // "commit 268435456\0" is the longest header within the limit; 32 bytes hold it.
+        var head = try inflater.inflate(atMost: 32)
+        guard let nul = head.firstIndex(of: 0) else { throw .badHeader }
+        let (kind, size) = try parseHeader(head[..<nul])
+        head.removeSubrange(...nul)
+        return (inflater, kind, size, head)
     }
 
     /// `<kind> <size>`: one of git's four kinds, one space, and the size in canonical decimal

@@ -93,7 +93,7 @@ final class CurlTransfer {
         if let resolve = lists.resolve {
             try check(ccurl_setopt_slist(handle, CURLOPT_RESOLVE, resolve), "the resolve overrides")
         }
-        if let connectTo = lists.connectTo {
+        if let connectTo = lists.connectTo(for: url) {
             try check(ccurl_setopt_slist(handle, CURLOPT_CONNECT_TO, connectTo), "the connect-to entries")
         }
         // HTTP/2 where the server offers it (ALPN), and a new transfer to a host whose connection
@@ -102,7 +102,7 @@ final class CurlTransfer {
         // go, so with `connectTo` every host would wait for every other host's handshake; the
         // scheduler then keeps to one connection per host alone.
         try check(ccurl_setopt_long(handle, CURLOPT_HTTP_VERSION, ccurl_http_version_2tls()), "HTTP/2 over TLS")
-        if lists.connectTo == nil {
+        if !lists.hasConnectTo {
             try check(ccurl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "waiting for multiplexing")
         }
         if closesConnection {

@@ -21,6 +21,11 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     public var connectTimeout: Duration
     /// The longest wait for the whole fetch, connection included. Values under 1 ms count as 1 ms.
     public var totalTimeout: Duration
+    /// The longest one URL (or the URLs of one deadline group, `HTTPFetcher.fetchEach`) may take
+    /// from its first try to its result, every retry, every wait a server asks for and every
+    /// slowly trickled body included: a try gets at most what is left, and a retry whose wait
+    /// would end past it is not made (the last answer stands).
+    public var deadline: Duration
     /// Bodies up to this many bytes are returned whole. Reading stops at the first byte beyond it:
     /// the response then holds the first `maximumBodySize` bytes and `isBodyTruncated` is true.
     public var maximumBodySize: Int
@@ -32,14 +37,18 @@ public struct HTTPFetchOptions: Sendable, Equatable {
     /// When an answer of 429 or 503 is asked again, and after how long.
     public var retryPolicy: HTTPRetryPolicy
 
+    /// How long one URL or deadline group may take, retries included, unless told otherwise.
+    public static let defaultDeadline = Duration.seconds(20)
+
     /// How many connections `fetchAll` opens at most unless told otherwise.
     public static let defaultMaximumConnections = 50
 
-    /// Options with bounded defaults: 5 s to connect, 10 s in all, bodies up to 128 KiB, at most
-    /// 50 connections, 429 and 503 asked again up to 3 times.
+    /// Options with bounded defaults: 5 s to connect, 10 s a try, 20 s a URL with its retries,
+    /// bodies up to 128 KiB, at most 50 connections, 429 and 503 asked again up to 3 times.
     public init(
         caBundlePath: String? = nil, resolveOverrides: [HTTPResolveOverride] = [], connectTo: [HTTPConnectTo] = [],
         connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(10),
+        deadline: Duration = defaultDeadline,
         maximumBodySize: Int = defaultMaximumBodySize, userAgent: String = "linkwright",
         maximumConnections: Int = defaultMaximumConnections, retryPolicy: HTTPRetryPolicy = HTTPRetryPolicy()
     ) {
@@ -50,6 +59,7 @@ public struct HTTPFetchOptions: Sendable, Equatable {
         self.retryPolicy = retryPolicy
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
+        self.deadline = deadline
         self.maximumBodySize = maximumBodySize
         self.userAgent = userAgent
     }

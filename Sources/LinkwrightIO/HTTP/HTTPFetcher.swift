@@ -29,7 +29,11 @@ public struct HTTPFetcher: Sendable {
     /// over at most `options.maximumConnections` connections and one per host, a host's URLs one
     /// after another on its connection (several at once once it speaks HTTP/2), and 429 or 503
     /// answers asked again as `options.retryPolicy` says. Nothing is kept once handed over.
-    public func fetchEach(_ urls: [String], _ receive: (Int, HTTPFetchResult) -> Void) {
-        MultiTransfer(urls: urls, options: options).run(receive)
+    /// URLs with the same `deadlineGroups` entry (one host's files) share one `options.deadline`,
+    /// counted from the first of them to start; without groups each URL has its own.
+    public func fetchEach(
+        _ urls: [String], deadlineGroups: [Int]? = nil, _ receive: (Int, HTTPFetchResult) -> Void
+    ) {
+        MultiTransfer(urls: urls, options: options, deadlineGroups: deadlineGroups).run(receive)
     }
 }

@@ -44,6 +44,49 @@ import Testing
                 atPath: folder.url.appendingPathComponent("config/environments").path) == ["production.yaml"])
     }
 
+    /// `init`, `import` and `promote --write` write several files: when a later one cannot be
+    /// replaced (a folder stands at its path), the earlier ones were already switched and the
+    /// command said nothing was written. Every destination is now checked before the first
+    /// rename, and no temporary file stays behind.
+    @Test func aLaterFileThatCannotBeReplacedLeavesEveryFileAsItWas() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.write("config/environments/production.yaml", "old\n")
+        _ = try folder.write("config/domains/shop.yaml/inside", "a folder where a file goes\n")
+        var failure: AtomicFiles.WriteError?
+        do {
+            try AtomicFiles.write(
+                [("environments/production.yaml", Array("new\n".utf8)), ("domains/shop.yaml", Array("y\n".utf8))],
+                under: folder.url.appendingPathComponent("config"))
+        } catch let error as AtomicFiles.WriteError {
+            failure = error
+        }
+        #expect(failure?.reason == "is a folder; remove it or rename it")
+        #expect(failure?.outcome == "nothing was written")
+        #expect(try folder.read("config/environments/production.yaml") == "old\n")
+        for name in ["environments", "domains"] {
+            let entries = try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent("config/\(name)").path)
+            #expect(entries.allSatisfy { !$0.hasSuffix(".linkwright-tmp") }, "\(entries)")
+        }
+    }
+
+    /// A write killed after staging leaves `.NAME.RANDOM.linkwright-tmp` files: the next write
+    /// into the same folder removes them.
+    @Test func temporaryFilesOfAKilledWriteGoWithTheNextWrite() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try folder.write("config/domains/.shop.yaml.1a2b3c.linkwright-tmp", "half\n")
+        _ = try folder.write("config/domains/.notes", "kept\n")
+        try AtomicFiles.write(
+            [("domains/other.yaml", Array("z\n".utf8))], under: folder.url.appendingPathComponent("config"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent("config/domains").path
+            )
+            .sorted() == [".notes", "other.yaml"])
+    }
+
     @Test func aLinkAtTheDestinationIsReplacedNotFollowed() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -29,6 +29,31 @@ import Testing
         #expect(FolderHandle.read(descriptor, limit: 1 << 20, expected: 3) == bytes)
     }
 
+    /// A seal survives a rename and nothing else a repository or a copy can do: a file written
+    /// the ordinary way, a copy, a rewrite and a link are not sealed.
+    @Test func aSealSurvivesARenameOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let handle = try FolderHandle(path: folder.url.path)
+        try handle.createFile("file", bytes: [1, 2, 3])
+        #expect(try !handle.isSealed("file"))
+        try handle.seal("file")
+        #expect(try handle.isSealed("file"))
+        try handle.rename("file", to: "moved", in: handle)
+        #expect(try handle.isSealed("moved"))
+        try FileManager.default.copyItem(
+            at: folder.url.appendingPathComponent("moved"), to: folder.url.appendingPathComponent("copy"))
+        #expect(try !handle.isSealed("copy"))
+        try Data([4]).write(to: folder.url.appendingPathComponent("moved"))
+        #expect(try !handle.isSealed("moved"))
+        try handle.createFile("target", bytes: [])
+        try handle.seal("target")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("link").path, withDestinationPath: "target")
+        #expect(try !handle.isSealed("link"))
+        #expect(try !handle.isSealed("absent"))
+    }
+
     @Test func holdsComparesWithoutReadingAFileOfAnotherSize() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -60,7 +60,7 @@ import Testing
         let source = try GitTreeSource(repository: repository, commit: try repository.resolve("HEAD~1"))
 
         #expect(
-            throws: GitError.corruptObject(id: domains, defect: Self.truncated, operation: "looking up domains/a.yaml")
+            throws: GitError.corruptObject(id: domains, defect: Self.truncated, operation: "reading tree \(domains)")
         ) { try source.contents(of: "domains/a.yaml") }
         #expect(
             throws: GitError.corruptObject(id: domains, defect: Self.truncated, operation: "reading tree \(domains)")

@@ -39,9 +39,15 @@ import Testing
         #expect(throws: SourceTreeError.self) { try source.contents(of: "README.md") }
         #expect(
             try source.configurationFiles().map(\.path) == [
-                "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml", "domains/link.yaml",
+                "environments/prod.yaml", "domains/a.yaml", "domains/b.yaml", "domains/link.yaml", "domains/nested",
             ])
-        #expect(try source.configurationFiles().last?.refusal == .notRegularFile("a symbolic link"))
+        // The link is refused, never read; the subfolder would be skipped silently, so it is named.
+        let refusals = try source.configurationFiles().suffix(2).map(\.refusal)
+        #expect(refusals.first == .notRegularFile("a symbolic link"))
+        guard case .misnamed? = refusals.last else {
+            Issue.record("the subfolder is not reported: \(refusals)")
+            return
+        }
     }
 
     @Test func readsAConfigurationFolderAtTheTopOfTheWorkTree() throws {

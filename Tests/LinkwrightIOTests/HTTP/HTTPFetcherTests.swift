@@ -377,6 +377,60 @@ import Testing
         }
     }
 
+    /// A server that answers 503 with `Retry-After: 30` to every try, trickling each answer, held
+    /// one file for minutes (4 tries of 9 s and 3 waits of 30 s). The deadline bounds a file from
+    /// its first try: a retry whose wait ends past it is not made, and a try gets only what is
+    /// left of it, however slowly the body comes; a host's files can share one deadline.
+    @Test func aStallingServerHoldsAFileNoLongerThanItsDeadline() throws {
+        let site = TestSite(
+            ["stall.example"],
+            directives: """
+                location = /.well-known/apple-app-site-association {
+                    limit_rate 100;
+                    add_header Retry-After 30 always;
+                    return 503 "\(String(repeating: "busy ", count: 10))";
+                }
+                location = /.well-known/assetlinks.json {
+                    limit_rate 100;
+                    add_header Retry-After 1 always;
+                    return 503 "\(String(repeating: "busy ", count: 300))";
+                }
+                """)
+        try withNginx(serving: [site]) { server in
+            var options = server.fetchOptions(totalTimeout: .seconds(10))
+            options.deadline = .seconds(4)
+            let fetcher = HTTPFetcher(options: options)
+            // About 250 bytes at 100 a second (nginx paces headers too): the answer stands, its
+            // 30 s wait is past the deadline.
+            var start = ContinuousClock.now
+            let refused = fetcher.fetch(server.url("stall.example", "/.well-known/apple-app-site-association"))
+            #expect(refused.value?.status == 503, "\(refused)")
+            #expect(ContinuousClock.now - start < .seconds(5))
+            // 1,700 bytes at 100 a second, a 1 s wait asked each time: the try is cut at the deadline.
+            start = ContinuousClock.now
+            let trickled = fetcher.fetch(server.url("stall.example", "/.well-known/assetlinks.json"))
+            let elapsed = ContinuousClock.now - start
+            guard case .failure(let failure) = trickled else {
+                Issue.record("the trickled answer was waited for whole: \(trickled)")
+                return
+            }
+            #expect(failure.kind == .timeout, "\(failure)")
+            #expect(elapsed >= .seconds(3) && elapsed < .seconds(6), "\(elapsed)")
+            // The host's two files sharing one deadline (as verify fetches a host's origin files):
+            // the second gets what the first left, so the host takes 4 s, not 2.5 s and then 4.
+            let both = [
+                server.url("stall.example", "/.well-known/apple-app-site-association"),
+                server.url("stall.example", "/.well-known/assetlinks.json"),
+            ]
+            start = ContinuousClock.now
+            var statuses: [Int?] = [nil, nil]
+            fetcher.fetchEach(both, deadlineGroups: [0, 0]) { index, result in statuses[index] = result.value?.status }
+            let host = ContinuousClock.now - start
+            #expect(statuses == [503, nil])
+            #expect(host >= .seconds(3) && host < .seconds(5), "\(host)")
+        }
+    }
+
     /// Results are handed over as they end, each once: a slow host holds back no other.
     @Test func fetchEachHandsOverEachResultAsItEnds() throws {
         try withNginx(serving: Scenario.sites) { server in

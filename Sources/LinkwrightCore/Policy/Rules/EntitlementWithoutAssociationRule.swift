@@ -29,6 +29,7 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
         var findings: [Finding] = []
         for environment in context.head.compiled.environments {
             let declared = context.head.configuration.environment(named: environment.name)
+            let bindings = declared?.bindingsByFileHost() ?? [:]
             let lookup = SiteLookup(environment)
             for app in environment.iosApps {
                 let location = declared?.app(named: app.name)?.ios?.location
@@ -56,7 +57,7 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
                 for party in SiteParties(site).iosServices.sorted() {
                     let claimed = claims[party.appID]?.contains(Claim(service: party.service, fileHost: site.fileHost))
                     guard claimed != true else { continue }
-                    let binding = declared?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                    let binding = bindings[site.fileHost]
                     findings.append(
                         finding(
                             "\(site.fileHost) lists \(party.appID) for \(party.service), but no host it serves is in the app's entitlements",

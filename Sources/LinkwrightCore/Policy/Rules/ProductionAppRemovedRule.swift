@@ -68,16 +68,18 @@ struct ProductionAppRemovedRule: PolicyRule {
         var findings: [Finding] = []
         for before in base.compiled.environments where before.tier == .production {
             let after = context.head.compiled.environments.first { $0.name == before.name && $0.tier == .production }
-            let headEnvironment = context.head.configuration.environment(named: before.name)
-            let baseEnvironment = base.configuration.environment(named: before.name)
+            let headBindings = context.head.configuration.environment(named: before.name)?.bindingsByFileHost() ?? [:]
+            let baseBindings = base.configuration.environment(named: before.name)?.bindingsByFileHost() ?? [:]
+            var afterSites: [Host: CompiledSite] = [:]
+            for site in after?.sites ?? [] where afterSites[site.fileHost] == nil { afterSites[site.fileHost] = site }
             findings += lostWildcards(before, after, context, observations)
             for site in before.sites {
-                let afterSite = after?.sites.first { $0.fileHost == site.fileHost }
+                let afterSite = afterSites[site.fileHost]
                 let oldParties = SiteParties(site)
                 let newParties = afterSite.map(SiteParties.init) ?? SiteParties()
                 // Point at the head's host binding while the host exists, else at the base's.
-                let headBinding = headEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
-                let baseBinding = baseEnvironment?.hosts.first { $0.host.value.fileHost == site.fileHost }
+                let headBinding = headBindings[site.fileHost]
+                let baseBinding = baseBindings[site.fileHost]
                 let (location, side): (SourceLocation?, RevisionSide) =
                     headBinding.map { ($0.host.location, .head) } ?? (baseBinding?.host.location, .base)
                 let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
@@ -128,7 +130,8 @@ struct ProductionAppRemovedRule: PolicyRule {
         let headSites = SiteLookup(after)
         let baseEnvironment = context.base?.configuration.environment(named: before.name)
         var findings: [Finding] = []
-        for site in before.sites where after.sites.contains(where: { $0.fileHost == site.fileHost }) {
+        let headFileHosts = Set(after.sites.map(\.fileHost))
+        for site in before.sites where headFileHosts.contains(site.fileHost) {
             for wildcard in site.servedHosts where wildcard.isWildcard && !headHosts.contains(wildcard) {
                 let sample = URLSamples.host(for: wildcard, avoiding: before.boundHostNames.union(after.boundHostNames))
                 let covering = headSites.site(serving: sample)

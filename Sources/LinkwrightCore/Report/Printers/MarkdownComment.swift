@@ -17,7 +17,7 @@ public enum MarkdownComment {
         text +=
             report.isUnusable
             ? "⛔ the input cannot be used" : report.blocks ? "❌ this change breaks links" : "✅ no blocking finding"
-        text += "\n\n" + MarkdownText.cell(report.summary) + "\n"
+        text += "\n\n" + MarkdownText.inert(report.summary) + "\n"
         // Room kept for the closing line that says what was left out.
         let closing = 200
         var omittedCauses = 0
@@ -63,9 +63,10 @@ public enum MarkdownComment {
                 MarkdownText.code("\(report.path($0)):\($0.line)") + (group.side == .base ? " (base)" : "")
             } ?? ""
         let count = group.findings.count > 1 ? " (\(group.findings.count) findings)" : ""
-        let approval = group.approval.map { "<br>approved: " + MarkdownText.cell($0) } ?? ""
+        // A reason is pull-request text: a code span shows it as written, nothing rendered.
+        let approval = group.approval.map { "<br>approved: " + MarkdownText.code($0) } ?? ""
         let witness = group.witnesses(2).map { "<br>e.g. " + MarkdownText.code($0) }.joined()
-        return "| \(icon) | `\(group.rule)` | \(MarkdownText.cell(group.first.message))\(count)\(witness)\(approval) "
+        return "| \(icon) | `\(group.rule)` | \(MarkdownText.inert(group.first.message))\(count)\(witness)\(approval) "
             + "| \(place) |\n"
     }
 
@@ -76,9 +77,9 @@ public enum MarkdownComment {
         text +=
             group.location.map { " at <code>" + XMLText.printable("\(report.path($0)):\($0.line)") + "</code>" } ?? ""
         text += ": \(group.findings.count) findings</summary>\n\n"
-        if let places = group.places { text += "Where: " + MarkdownText.cell(places) + "\n\n" }
+        if let places = group.places { text += "Where: " + MarkdownText.inert(places) + "\n\n" }
         for finding in group.findings.prefix(20) {
-            text += "- " + MarkdownText.cell(finding.message)
+            text += "- " + MarkdownText.inert(finding.message)
             text += finding.witnesses.prefix(2).map { " e.g. " + MarkdownText.code($0) }.joined() + "\n"
         }
         if group.findings.count > 20 { text += "- … and \(group.findings.count - 20) more\n" }
