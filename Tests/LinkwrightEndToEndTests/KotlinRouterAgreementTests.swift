@@ -245,7 +245,8 @@ struct KotlinRouterRun: Sendable {
         sources.append(try folder.write("main.kt", harness(scopes)))
         let classes = folder.url.appendingPathComponent("classes")
         let compile = try runProcess(
-            URL(fileURLWithPath: KotlinCompiler.kotlinc!), sources.map(\.path) + ["-d", classes.path], timeout: 900)
+            URL(fileURLWithPath: KotlinCompiler.kotlinc!), ["-Werror"] + sources.map(\.path) + ["-d", classes.path],
+            timeout: 900)
         guard compile.status == 0 else { throw RouterTestFailure("kotlinc failed:\n\(compile)") }
         let result = try runProcess(
             URL(fileURLWithPath: KotlinCompiler.kotlin!), ["-cp", classes.path, "MainKt"],
@@ -263,10 +264,10 @@ struct KotlinRouterRun: Sendable {
     private static func harness(_ scopes: [Scope]) -> String {
         var text = "fun show(value: Any?): String = value?.toString() ?: \"nil\"\n"
         for (index, scope) in scopes.enumerated() {
-            text += "\nfun describe\(index)(destination: \(scope.type)?): String = when (destination) {\n"
+            text += "\nprivate fun describe\(index)(destination: \(scope.type)?): String = when (destination) {\n"
             text += "    null -> \"none\"\n"
             for destination in scope.model.destinations {
-                let className = KotlinRouterWriter.className(destination.name)
+                let className = KotlinRouterWriter.className(destination.name, in: scope.model)
                 let arguments = destination.parameters.map {
                     "\($0.name): \" + show(destination.\(KotlinRouterWriter.identifier($0.name))) + \""
                 }
