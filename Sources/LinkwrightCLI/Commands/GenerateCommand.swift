@@ -14,6 +14,11 @@ struct GenerateCommand: Command {
         help:
             "kotlin: the package the router is declared in (default: the segments every environment's application ID of the app starts with)"
     )
+    static let access = Option<GeneratedAccess>(
+        name: "access", valueName: "LEVEL", choices: GeneratedAccess.allCases, default: .internal,
+        help:
+            "Who may use the destination type and its entry point: internal (default), public or package (swift only) for an app split into modules"
+    )
     static let out = Option<String?>(
         name: "out", valueName: "DIR",
         help:
@@ -28,6 +33,8 @@ struct GenerateCommand: Command {
             routes of domains/ and their typed parameters, and <App>Router.destination(for: URL),
             which returns a destination exactly when the apple-app-site-association files of the
             app's hosts open the app (nil for route: none rules); only Foundation is imported.
+            Both declare their destination type and entry point with --access: internal, or public
+            (or package, swift only) for an app split into modules.
             Both routers also return the destination a custom scheme's routes give for its URLs
             (scheme:/path?query), for the schemes the app declares in those environments.
             kotlin writes <App>Destination.kt per Android app: a sealed class with a data class or
@@ -42,7 +49,7 @@ struct GenerateCommand: Command {
             the same configuration always gives the same bytes. The output folder is not dist/:
             build owns that one.
             """,
-        options: [Workspace.config, Workspace.environments, apps, package, out],
+        options: [Workspace.config, Workspace.environments, apps, package, access, out],
         arguments: [language])
 
     let arguments: ParsedArguments
@@ -82,9 +89,17 @@ struct GenerateCommand: Command {
                 )
             }
         }
+        let access = arguments[Self.access]
+        if language == "kotlin" && access.kotlinModifier == nil {
+            throw UsageError(
+                message:
+                    "--access package is for swift routers: Kotlin has no package visibility; use internal or public")
+        }
         var files: [(path: String, bytes: [UInt8])] = []
         for app in apps {
-            let command = (["linkwright generate \(language)"] + environments.map { "--env \($0)" } + ["--app \(app)"])
+            let command =
+                ["linkwright generate \(language)"] + environments.map { "--env \($0)" } + ["--app \(app)"]
+                + (access == .internal ? [] : ["--access \(access.rawValue)"])
             do {
                 if language == "kotlin" {
                     let model = try AndroidRouterModel.android(
@@ -96,11 +111,12 @@ struct GenerateCommand: Command {
                     }
                     let written = command + (arguments[Self.package].map { ["--package \($0)"] } ?? [])
                     let source = KotlinRouterWriter.source(
-                        model, package: package, command: written.joined(separator: " "))
+                        model, package: package, command: written.joined(separator: " "), access: access)
                     files.append((KotlinRouterWriter.fileName(model), Array(source.utf8)))
                 } else {
                     let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
-                    let source = SwiftRouterWriter.source(model, command: command.joined(separator: " "))
+                    let source = SwiftRouterWriter.source(
+                        model, command: command.joined(separator: " "), access: access)
                     files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
                 }
             } catch let error as RouterModelError {
