@@ -52,6 +52,17 @@ import Testing
         #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
     }
 
+    /// Keywords of both languages and names the router declares, as apps, domains, environments,
+    /// routes and parameters, and `café` in two spellings in one query dictionary (`HostileNames`).
+    @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
+    func hostileNamesMakeRoutersThatCompileAndAgree() throws {
+        for seed in HostileNames.seeds {
+            let report = try report(.hostile(seed))
+            #expect(report.mismatches.isEmpty, "seed \(seed): \(report)")
+            #expect(report.opened > 20, "seed \(seed): \(report.opened) URLs open an app")
+        }
+    }
+
     /// The release matters: the example's collection pages (`/?*/coleccion`) never open the app
     /// on Android 15 as first released, and open it below 35 through the intent filter.
     @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
@@ -84,6 +95,8 @@ enum KotlinCompiler {
 struct KotlinRouterRun: Sendable {
     enum Part: Sendable, Hashable {
         case exampleSamples, exampleRandom, fixture
+        /// The configuration `HostileNames` makes from a seed.
+        case hostile(UInt64)
     }
 
     /// The API levels every URL is decided at.
@@ -122,6 +135,7 @@ struct KotlinRouterRun: Sendable {
             (
                 .exampleSamples, 0..<scopes.count,
                 exampleSamples.expectationURLs() + exampleSamples.ruleSamples() + exampleSamples.schemeURLs()
+                    + exampleSamples.malformedURLs()
             ))
         parts.append(
             (
@@ -139,6 +153,22 @@ struct KotlinRouterRun: Sendable {
                     + fixtureSamples.randomSchemeURLs(count: 500, using: &fixtureGenerator)
             ))
         scopes += fixtureScopes
+        var samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
+        for seed in HostileNames.seeds {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            for (path, text) in HostileNames.configuration(seed: seed) { try folder.write(path, text) }
+            let configuration = try RouterSampleURLs.load(folder.url)
+            let hostileSamples = RouterSampleURLs(configuration: configuration)
+            let hostileScopes = try Self.scopes(configuration, numberedFrom: scopes.count, environmentScopes: false)
+            parts.append(
+                (
+                    .hostile(seed), scopes.count..<(scopes.count + hostileScopes.count),
+                    HostileNames.urls(hostileSamples, seed: seed)
+                ))
+            scopes += hostileScopes
+            samples += hostileScopes.map { _ in hostileSamples }
+        }
         let collection = "https://museo.example/es/coleccion/goya"
         guard let museo = scopes.firstIndex(where: { $0.app == "museo" }) else {
             throw RouterTestFailure("the example has no Android router for museo")
@@ -153,7 +183,6 @@ struct KotlinRouterRun: Sendable {
         lines += levels.map { "\(museo) \($0) \(collection)" }
         let answers = try Self.answers(scopes: scopes, lines: lines)
 
-        let samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
         var run = KotlinRouterRun()
         var index = 0
         for part in parts {
@@ -180,9 +209,11 @@ struct KotlinRouterRun: Sendable {
     }
 
     /// A router per Android app naming routes, over every environment and over each alone.
-    private static func scopes(_ configuration: Configuration, numberedFrom first: Int) throws -> [Scope] {
+    private static func scopes(_ configuration: Configuration, numberedFrom first: Int, environmentScopes: Bool = true)
+        throws -> [Scope]
+    {
         var scopes: [Scope] = []
-        for environments in [[]] + configuration.environments.map({ [$0.name] }) {
+        for environments in [[]] + (environmentScopes ? configuration.environments.map { [$0.name] } : []) {
             let compiled = Compiler().compile(configuration, environments: environments).compiled
             for app in compiled.environments.flatMap({ $0.androidApps.map(\.name) }).uniqued() {
                 let model = try AndroidRouterModel.android(app: app, configuration: configuration, compiled: compiled)

@@ -15,13 +15,29 @@ import Testing
         let comparison = try RouterComparison(configuration: RepositoryPaths.root)
         let samples = comparison.samples
         let report = try comparison.run(
-            urls: samples.expectationURLs() + samples.ruleSamples() + samples.schemeURLs())
+            urls: samples.expectationURLs() + samples.ruleSamples() + samples.schemeURLs() + samples.malformedURLs())
         #expect(report.mismatches.isEmpty, "\(report)")
         // The sample reaches every destination and every way of not opening the app.
         #expect(report.destinationsSeen.isSuperset(of: ["exhibition", "ticket", "collection", "exhibitionPreview"]))
         #expect(report.destinationsSeen.isSuperset(of: ["clipExperience", "resetPassword", "incident"]))
         #expect(report.destinationsSeen.isSuperset(of: ["oauthCallback", "oauthFailed"]))
         #expect(report.opened > 50 && report.notOpened > 50, "\(report.opened) opened, \(report.notOpened) not")
+    }
+
+    /// An invalid port is refused, and a malformed escape compared as written, as `match` does
+    /// (issue 43): the router reads the URL's text, not what Foundation makes of it.
+    @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
+    func malformedURLsAreReadAsMatchReadsThem() throws {
+        let comparison = try RouterComparison(configuration: RepositoryPaths.root, environmentScopes: false)
+        let urls = [
+            "https://museo.example:99999/exhibitions/x", "https://museo.example:443/exhibitions/x",
+            "https://museo.example/exhibitions/%%433%A9",
+        ]
+        let report = try comparison.run(urls: urls)
+        #expect(report.mismatches.isEmpty, "\(report)")
+        let answers = urls.map { report.answers["Museo_all \($0)"] ?? "missing" }
+        #expect(answers[0] == "none" && answers[1] == "exhibition(slug: x)", "\(answers)")
+        #expect(answers[2].hasPrefix("exhibition(slug: %C3"), "\(answers)")
     }
 
     /// Random URLs from a seeded generator built from the rules' own words, compared with the
@@ -97,12 +113,15 @@ struct RouterComparison {
     /// The URLs the routers are tried on.
     var samples: RouterSampleURLs { RouterSampleURLs(configuration: configuration) }
 
-    init(configuration root: URL) throws {
+    /// The routers of the configuration at `root` over every environment, and over each alone
+    /// when `environmentScopes`.
+    init(configuration root: URL, environmentScopes: Bool = true) throws {
         let configuration = try RouterSampleURLs.load(root)
         self.configuration = configuration
         routes = configuration.routesByRule
         var scopes: [Scope] = []
-        for environments in [[]] + configuration.environments.map({ [$0.name] }) {
+        let alone = environmentScopes ? configuration.environments.map { [$0.name] } : []
+        for environments in [[]] + alone {
             let compiled = Compiler().compile(configuration, environments: environments).compiled
             for app in compiled.environments.flatMap({ $0.iosApps.map(\.name) }).uniqued() {
                 let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
@@ -123,6 +142,8 @@ struct RouterComparison {
         var notOpened = 0
         var noneRoutesSeen = 0
         var destinationsSeen: Set<String> = []
+        /// Each router's answer by `TAG URL` (Swift) or label.
+        var answers: [String: String] = [:]
 
         /// Counts one router answer and keeps it when it is not what the core decided.
         mutating func record(_ answer: String, expected: (opens: Bool, route: String), for label: String) {
@@ -131,6 +152,7 @@ struct RouterComparison {
             if let name = answer.split(separator: "(").first, answer != "none" {
                 destinationsSeen.insert(String(name))
             }
+            answers[label] = answer
             if answer != expected.route {
                 mismatches.append("\(label): router \(answer), association files \(expected.route)")
             }
@@ -311,6 +333,21 @@ struct RouterSampleURLs {
         hosts += bound.filter(\.isWildcard).map { "a.b." + $0.fileHost.name }
         hosts += bound.prefix(1).map { $0.fileHost.name.uppercased() }
         return (hosts + ["unclaimed.example"]).uniqued()
+    }
+
+    /// Text Foundation's `URL` reads differently from `match` on some platforms, on every host:
+    /// ports out of range or not a number (refused), a user name (refused), malformed escapes and
+    /// raw non-ASCII text (compared as written), and a good port beside them.
+    func malformedURLs() -> [String] {
+        let paths =
+            ["/%%433%A9/news", "/exhibitions/%%433%A9", "/exhibitions/%zz", "/tickets/a%?source=%E9x"]
+            + ["/es/coleccion/%%433%A9", "/exhibitions/caf\u{E9}", "/exhibitions/cafe\u{301}?source=caf\u{E9}"]
+        let ports = [":99999", ":65536", ":-1", ":", ":+443", ":443", ":0x1"]
+        return hosts.flatMap { host in
+            paths.map { "https://\(host)\($0)" }
+                + ports.map { "https://\(host)\($0)/exhibitions/x" }
+                + ["https://user@\(host)/exhibitions/x", "https://\(host):99999/tickets/x?source=a"]
+        }
     }
 
     /// Every expectation's URL, on every host (a path) or as written (an absolute URL).

@@ -37,8 +37,12 @@ enum SwiftNames {
     /// warns when `let` or `var` have them).
     static func label(_ name: String) -> String { name == "inout" ? "`inout`" : name }
 
-    /// What a router declares in its own scope, which no rule list may be called.
-    static let routerMembers: Set<String> = ["destination", "site", "Site", "Rule", "Link"]
+    /// What a rule list's name would hide where lists are named: the router's members, the locals
+    /// of `site(for:)`, and the file's functions and constants list initializers call.
+    static let routerMembers: Set<String> = [
+        "destination", "site", "Site", "Rule", "Link", "Query", "link", "host", "text", "url", "isSubdomain",
+        "isoLanguageCodes", "isoRegionCodes",
+    ]
 }
 
 enum KotlinNames {
@@ -75,8 +79,12 @@ enum KotlinNames {
         return typesInScope.contains(name) || name == sealedClass ? name + "_" : name
     }
 
-    /// What the router object declares in its own scope.
-    static let routerMembers: Set<String> = ["destination", "claimsOf", "builds", "schemeRoutes"]
+    /// What a property of the router object would hide where its properties are named: its
+    /// members, the parameters of its functions, and the functions its initializers call.
+    static let routerMembers: Set<String> = [
+        "destination", "claimsOf", "builds", "schemeRoutes", "url", "androidApiLevel", "host", "scheme", "listOf",
+        "emptyList", "literal", "prefix", "simpleGlob", "advancedGlob",
+    ]
 }
 
 /// Names made distinct within one scope of a generated file, in the order they are asked for:
