@@ -63,6 +63,15 @@ import Testing
         }
     }
 
+    /// Every component flag, at the value departing from Apple's default (`ComponentFlagFixture`):
+    /// Android's dynamic rules have fixed values, which the router keeps.
+    @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing), arguments: ComponentFlag.allCases)
+    func everyComponentFlagIsReadAsTheCoreReadsIt(_ flag: ComponentFlag) throws {
+        let report = try report(.flag(flag))
+        #expect(report.mismatches.isEmpty, "\(flag): \(report)")
+        #expect(report.opened > 10, "\(flag): \(report.opened) URLs open an app")
+    }
+
     /// The release matters: the example's collection pages (`/?*/coleccion`) never open the app
     /// on Android 15 as first released, and open it below 35 through the intent filter.
     @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
@@ -97,6 +106,8 @@ struct KotlinRouterRun: Sendable {
         case exampleSamples, exampleRandom, fixture
         /// The configuration `HostileNames` makes from a seed.
         case hostile(UInt64)
+        /// `ComponentFlagFixture` with the flag departing from Apple's default.
+        case flag(ComponentFlag)
     }
 
     /// The API levels every URL is decided at.
@@ -154,20 +165,24 @@ struct KotlinRouterRun: Sendable {
             ))
         scopes += fixtureScopes
         var samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
-        for seed in HostileNames.seeds {
+        // Generated configurations, each router over every environment.
+        var generated: [(part: Part, files: [(path: String, text: String)], urls: (RouterSampleURLs) -> [String])] =
+            HostileNames.seeds.map { seed in
+                (.hostile(seed), HostileNames.configuration(seed: seed), { HostileNames.urls($0, seed: seed) })
+            }
+        generated += ComponentFlag.allCases.map { flag in
+            (.flag(flag), ComponentFlagFixture.files(departing: flag), ComponentFlagFixture.urls)
+        }
+        for (part, files, urls) in generated {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
-            for (path, text) in HostileNames.configuration(seed: seed) { try folder.write(path, text) }
+            for (path, text) in files { try folder.write(path, text) }
             let configuration = try RouterSampleURLs.load(folder.url)
-            let hostileSamples = RouterSampleURLs(configuration: configuration)
-            let hostileScopes = try Self.scopes(configuration, numberedFrom: scopes.count, environmentScopes: false)
-            parts.append(
-                (
-                    .hostile(seed), scopes.count..<(scopes.count + hostileScopes.count),
-                    HostileNames.urls(hostileSamples, seed: seed)
-                ))
-            scopes += hostileScopes
-            samples += hostileScopes.map { _ in hostileSamples }
+            let partSamples = RouterSampleURLs(configuration: configuration)
+            let partScopes = try Self.scopes(configuration, numberedFrom: scopes.count, environmentScopes: false)
+            parts.append((part, scopes.count..<(scopes.count + partScopes.count), urls(partSamples)))
+            scopes += partScopes
+            samples += partScopes.map { _ in partSamples }
         }
         let collection = "https://museo.example/es/coleccion/goya"
         guard let museo = scopes.firstIndex(where: { $0.app == "museo" }) else {
