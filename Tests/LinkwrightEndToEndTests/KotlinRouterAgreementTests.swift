@@ -290,8 +290,10 @@ struct KotlinRouterRun: Sendable {
         }
         sources.append(try folder.write("main.kt", harness(scopes)))
         let classes = folder.url.appendingPathComponent("classes")
+        // kotlinc's default heap runs out on the routers of a score of hostile seeds at once.
         let compile = try runProcess(
-            URL(fileURLWithPath: KotlinCompiler.kotlinc!), ["-Werror"] + sources.map(\.path) + ["-d", classes.path],
+            URL(fileURLWithPath: KotlinCompiler.kotlinc!),
+            ["-Werror", "-J-Xmx3g"] + sources.map(\.path) + ["-d", classes.path],
             timeout: 900)
         guard compile.status == 0 else { throw RouterTestFailure("kotlinc failed:\n\(compile)") }
         let result = try runProcess(
