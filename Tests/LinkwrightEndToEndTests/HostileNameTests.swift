@@ -162,6 +162,13 @@ enum HostileNames {
                     "\(quoted(parameters[1] + "?")): \(quoted("segment 2" + (rule % 2 == 0 ? " as int" : "")))",
                     "\(quoted(parameters[2] + "?")): \(quoted("query " + item))",
                 ]
+                if rule == 1 {
+                    // The issue's names: `link` is the routers' own, and `id?` as int beside `idText?`
+                    // once declared `idText` twice in Kotlin.
+                    params = [
+                        "link: segment 1", "\"id?\": \"segment 2 as int\"", "\"idText?\": \"query \(item)\"",
+                    ]
+                }
                 if rule == 0 {
                     // The issue's trap: one name in two spellings in one query dictionary.
                     path = "/q/*"
