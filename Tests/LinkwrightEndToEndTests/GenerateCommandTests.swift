@@ -138,6 +138,27 @@ import Testing
         #expect(!folder.exists("kt2"))
     }
 
+    /// A folder where one router goes is refused before any router is replaced; the temporary
+    /// files a killed run left for the routers are gone after the next run, others' are kept.
+    @Test func aRunWritesEveryRouterOrNone() throws {
+        defer { folder.remove() }
+        #expect(try linkwright(["generate", "swift", "--out", "r"]).status == 0)
+        try folder.write("r/EmergenciasRouter.swift", "// the previous router\n")
+        try folder.write("r/.MuseoRouter.swift.k1lled.linkwright-tmp", "half a router")
+        try folder.write("r/.notes.txt.abc.linkwright-tmp", "someone else's")
+        let blocking = folder.url.appendingPathComponent("r/MuseoClipRouter.swift")
+        try FileManager.default.removeItem(at: blocking)
+        try FileManager.default.createDirectory(at: blocking, withIntermediateDirectories: false)
+        let refused = try linkwright(["generate", "swift", "--out", "r"])
+        #expect(refused.status != 0 && refused.stderr.contains("r/MuseoClipRouter.swift: a folder is in its place"))
+        #expect(try folder.read("r/EmergenciasRouter.swift") == "// the previous router\n")
+        try FileManager.default.removeItem(at: blocking)
+        #expect(try linkwright(["generate", "swift", "--out", "r"]).status == 0)
+        #expect(try folder.read("r/EmergenciasRouter.swift") != "// the previous router\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("r").path)
+        #expect(left.filter { $0.hasSuffix(".linkwright-tmp") } == [".notes.txt.abc.linkwright-tmp"], "\(left)")
+    }
+
     @Test func aKotlinRouterNeedsAPackageItsApplicationIDsShare() throws {
         defer { folder.remove() }
         let staging = try folder.read("environments/staging.yaml")
