@@ -87,6 +87,78 @@ import Testing
         #expect(!folder.exists("generated"))
     }
 
+    /// A router in its own module is usable from the app's module only when generated public (or
+    /// package, within one package); the default keeps it internal. Kotlin has no package visibility.
+    @Test(.enabled(if: SwiftCompiler.available, SwiftCompiler.missing))
+    func accessDecidesWhoMayUseTheRouter() throws {
+        defer { folder.remove() }
+        let client = try folder.write(
+            "client.swift",
+            """
+            import Routers
+
+            if case .ticket(let id, let source)? = MuseoRouter.destination(for: "https://museo.example/tickets/a?source=b") {
+                print(id ?? "", source)
+            }
+
+            """)
+        let swiftc = URL(fileURLWithPath: SwiftCompiler.path!)
+        /// Builds the router as the module `Routers` and type-checks the client against it.
+        func clientCompiles(_ access: [String], package: [String] = []) throws -> Bool {
+            let out = "swift" + (access.last ?? "default")
+            let generated = try linkwright(["generate", "swift", "--app", "museo", "--out", out] + access)
+            try #require(generated.status == 0, "\(generated)")
+            let module = folder.url.appendingPathComponent(out + "/module")
+            try FileManager.default.createDirectory(at: module, withIntermediateDirectories: true)
+            let library = try runProcess(
+                swiftc,
+                SwiftCompiler.strictSwift6 + package + [
+                    "-parse-as-library", "-emit-module", "-module-name", "Routers", "-emit-module-path",
+                    module.appendingPathComponent("Routers.swiftmodule").path,
+                    folder.url.appendingPathComponent(out + "/MuseoRouter.swift").path,
+                ])
+            try #require(library.status == 0, "\(library)")
+            let use = try runProcess(
+                swiftc, SwiftCompiler.strictSwift6 + package + ["-typecheck", "-I", module.path, client.path])
+            return use.status == 0
+        }
+        #expect(try !clientCompiles([]))
+        #expect(try clientCompiles(["--access", "public"]))
+        #expect(try clientCompiles(["--access", "package"], package: ["-package-name", "museum"]))
+        #expect(try folder.read("swiftpublic/MuseoRouter.swift").contains("--app museo --access public\n"))
+
+        let kotlin = try linkwright(["generate", "kotlin", "--app", "museo", "--out", "kt"])
+        #expect(kotlin.status == 0)
+        #expect(try folder.read("kt/MuseoDestination.kt").contains("\ninternal sealed class"))
+        let open = try linkwright(["generate", "kotlin", "--app", "museo", "--access", "public", "--out", "kt"])
+        #expect(open.status == 0)
+        #expect(try folder.read("kt/MuseoDestination.kt").contains("\nsealed class"))
+        let package = try linkwright(["generate", "kotlin", "--access", "package", "--out", "kt2"])
+        #expect(package.status == 2 && package.stderr.contains("Kotlin has no package visibility"), "\(package)")
+        #expect(!folder.exists("kt2"))
+    }
+
+    /// A folder where one router goes is refused before any router is replaced; the temporary
+    /// files a killed run left for the routers are gone after the next run, others' are kept.
+    @Test func aRunWritesEveryRouterOrNone() throws {
+        defer { folder.remove() }
+        #expect(try linkwright(["generate", "swift", "--out", "r"]).status == 0)
+        try folder.write("r/EmergenciasRouter.swift", "// the previous router\n")
+        try folder.write("r/.MuseoRouter.swift.k1lled.linkwright-tmp", "half a router")
+        try folder.write("r/.notes.txt.abc.linkwright-tmp", "someone else's")
+        let blocking = folder.url.appendingPathComponent("r/MuseoClipRouter.swift")
+        try FileManager.default.removeItem(at: blocking)
+        try FileManager.default.createDirectory(at: blocking, withIntermediateDirectories: false)
+        let refused = try linkwright(["generate", "swift", "--out", "r"])
+        #expect(refused.status != 0 && refused.stderr.contains("r/MuseoClipRouter.swift: a folder is in its place"))
+        #expect(try folder.read("r/EmergenciasRouter.swift") == "// the previous router\n")
+        try FileManager.default.removeItem(at: blocking)
+        #expect(try linkwright(["generate", "swift", "--out", "r"]).status == 0)
+        #expect(try folder.read("r/EmergenciasRouter.swift") != "// the previous router\n")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("r").path)
+        #expect(left.filter { $0.hasSuffix(".linkwright-tmp") } == [".notes.txt.abc.linkwright-tmp"], "\(left)")
+    }
+
     @Test func aKotlinRouterNeedsAPackageItsApplicationIDsShare() throws {
         defer { folder.remove() }
         let staging = try folder.read("environments/staging.yaml")

@@ -52,6 +52,26 @@ import Testing
         #expect(report.noneRoutesSeen > 0, "no URL reached the route: none rule")
     }
 
+    /// Keywords of both languages and names the router declares, as apps, domains, environments,
+    /// routes and parameters, and `café` in two spellings in one query dictionary (`HostileNames`).
+    @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
+    func hostileNamesMakeRoutersThatCompileAndAgree() throws {
+        for seed in HostileNames.seeds {
+            let report = try report(.hostile(seed))
+            #expect(report.mismatches.isEmpty, "seed \(seed): \(report)")
+            #expect(report.opened > 20, "seed \(seed): \(report.opened) URLs open an app")
+        }
+    }
+
+    /// Every component flag, at the value departing from Apple's default (`ComponentFlagFixture`):
+    /// Android's dynamic rules have fixed values, which the router keeps.
+    @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing), arguments: ComponentFlag.allCases)
+    func everyComponentFlagIsReadAsTheCoreReadsIt(_ flag: ComponentFlag) throws {
+        let report = try report(.flag(flag))
+        #expect(report.mismatches.isEmpty, "\(flag): \(report)")
+        #expect(report.opened > 10, "\(flag): \(report.opened) URLs open an app")
+    }
+
     /// The release matters: the example's collection pages (`/?*/coleccion`) never open the app
     /// on Android 15 as first released, and open it below 35 through the intent filter.
     @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
@@ -84,6 +104,10 @@ enum KotlinCompiler {
 struct KotlinRouterRun: Sendable {
     enum Part: Sendable, Hashable {
         case exampleSamples, exampleRandom, fixture
+        /// The configuration `HostileNames` makes from a seed.
+        case hostile(UInt64)
+        /// `ComponentFlagFixture` with the flag departing from Apple's default.
+        case flag(ComponentFlag)
     }
 
     /// The API levels every URL is decided at.
@@ -122,6 +146,7 @@ struct KotlinRouterRun: Sendable {
             (
                 .exampleSamples, 0..<scopes.count,
                 exampleSamples.expectationURLs() + exampleSamples.ruleSamples() + exampleSamples.schemeURLs()
+                    + exampleSamples.malformedURLs()
             ))
         parts.append(
             (
@@ -139,6 +164,26 @@ struct KotlinRouterRun: Sendable {
                     + fixtureSamples.randomSchemeURLs(count: 500, using: &fixtureGenerator)
             ))
         scopes += fixtureScopes
+        var samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
+        // Generated configurations, each router over every environment.
+        var generated: [(part: Part, files: [(path: String, text: String)], urls: (RouterSampleURLs) -> [String])] =
+            HostileNames.seeds.map { seed in
+                (.hostile(seed), HostileNames.configuration(seed: seed), { HostileNames.urls($0, seed: seed) })
+            }
+        generated += ComponentFlag.allCases.map { flag in
+            (.flag(flag), ComponentFlagFixture.files(departing: flag), ComponentFlagFixture.urls)
+        }
+        for (part, files, urls) in generated {
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            for (path, text) in files { try folder.write(path, text) }
+            let configuration = try RouterSampleURLs.load(folder.url)
+            let partSamples = RouterSampleURLs(configuration: configuration)
+            let partScopes = try Self.scopes(configuration, numberedFrom: scopes.count, environmentScopes: false)
+            parts.append((part, scopes.count..<(scopes.count + partScopes.count), urls(partSamples)))
+            scopes += partScopes
+            samples += partScopes.map { _ in partSamples }
+        }
         let collection = "https://museo.example/es/coleccion/goya"
         guard let museo = scopes.firstIndex(where: { $0.app == "museo" }) else {
             throw RouterTestFailure("the example has no Android router for museo")
@@ -153,7 +198,6 @@ struct KotlinRouterRun: Sendable {
         lines += levels.map { "\(museo) \($0) \(collection)" }
         let answers = try Self.answers(scopes: scopes, lines: lines)
 
-        let samples = scopes.indices.map { exampleScopes.indices.contains($0) ? exampleSamples : fixtureSamples }
         var run = KotlinRouterRun()
         var index = 0
         for part in parts {
@@ -180,9 +224,11 @@ struct KotlinRouterRun: Sendable {
     }
 
     /// A router per Android app naming routes, over every environment and over each alone.
-    private static func scopes(_ configuration: Configuration, numberedFrom first: Int) throws -> [Scope] {
+    private static func scopes(_ configuration: Configuration, numberedFrom first: Int, environmentScopes: Bool = true)
+        throws -> [Scope]
+    {
         var scopes: [Scope] = []
-        for environments in [[]] + configuration.environments.map({ [$0.name] }) {
+        for environments in [[]] + (environmentScopes ? configuration.environments.map { [$0.name] } : []) {
             let compiled = Compiler().compile(configuration, environments: environments).compiled
             for app in compiled.environments.flatMap({ $0.androidApps.map(\.name) }).uniqued() {
                 let model = try AndroidRouterModel.android(app: app, configuration: configuration, compiled: compiled)
@@ -244,8 +290,11 @@ struct KotlinRouterRun: Sendable {
         }
         sources.append(try folder.write("main.kt", harness(scopes)))
         let classes = folder.url.appendingPathComponent("classes")
+        // kotlinc's default heap runs out on the routers of a score of hostile seeds at once.
         let compile = try runProcess(
-            URL(fileURLWithPath: KotlinCompiler.kotlinc!), sources.map(\.path) + ["-d", classes.path], timeout: 900)
+            URL(fileURLWithPath: KotlinCompiler.kotlinc!),
+            ["-Werror", "-J-Xmx3g"] + sources.map(\.path) + ["-d", classes.path],
+            timeout: 900)
         guard compile.status == 0 else { throw RouterTestFailure("kotlinc failed:\n\(compile)") }
         let result = try runProcess(
             URL(fileURLWithPath: KotlinCompiler.kotlin!), ["-cp", classes.path, "MainKt"],
@@ -263,10 +312,10 @@ struct KotlinRouterRun: Sendable {
     private static func harness(_ scopes: [Scope]) -> String {
         var text = "fun show(value: Any?): String = value?.toString() ?: \"nil\"\n"
         for (index, scope) in scopes.enumerated() {
-            text += "\nfun describe\(index)(destination: \(scope.type)?): String = when (destination) {\n"
+            text += "\nprivate fun describe\(index)(destination: \(scope.type)?): String = when (destination) {\n"
             text += "    null -> \"none\"\n"
             for destination in scope.model.destinations {
-                let className = KotlinRouterWriter.className(destination.name)
+                let className = KotlinRouterWriter.className(destination.name, in: scope.model)
                 let arguments = destination.parameters.map {
                     "\($0.name): \" + show(destination.\(KotlinRouterWriter.identifier($0.name))) + \""
                 }

@@ -14,6 +14,11 @@ struct GenerateCommand: Command {
         help:
             "kotlin: the package the router is declared in (default: the segments every environment's application ID of the app starts with)"
     )
+    static let access = Option<GeneratedAccess>(
+        name: "access", valueName: "LEVEL", choices: GeneratedAccess.allCases, default: .internal,
+        help:
+            "Who may use the destination type and its entry point: internal (default), public or package (swift only) for an app split into modules"
+    )
     static let out = Option<String?>(
         name: "out", valueName: "DIR",
         help:
@@ -28,6 +33,8 @@ struct GenerateCommand: Command {
             routes of domains/ and their typed parameters, and <App>Router.destination(for: URL),
             which returns a destination exactly when the apple-app-site-association files of the
             app's hosts open the app (nil for route: none rules); only Foundation is imported.
+            Both declare their destination type and entry point with --access: internal, or public
+            (or package, swift only) for an app split into modules.
             Both routers also return the destination a custom scheme's routes give for its URLs
             (scheme:/path?query), for the schemes the app declares in those environments.
             kotlin writes <App>Destination.kt per Android app: a sealed class with a data class or
@@ -38,11 +45,12 @@ struct GenerateCommand: Command {
             (below 35 the filters alone open the app). Only the Kotlin 1.3 standard library is
             used, so Kotlin Multiplatform JVM code can share it. A domain naming routes needs
             emit.android_dynamic_rules for kotlin. Hosts are those of every environment, or of those given with --env; a host
-            two environments decide differently needs --env. Files are written atomically, and
+            two environments decide differently needs --env. Files are written atomically (a
+            folder in a router's place is refused before any is written), and
             the same configuration always gives the same bytes. The output folder is not dist/:
             build owns that one.
             """,
-        options: [Workspace.config, Workspace.environments, apps, package, out],
+        options: [Workspace.config, Workspace.environments, apps, package, access, out],
         arguments: [language])
 
     let arguments: ParsedArguments
@@ -82,9 +90,17 @@ struct GenerateCommand: Command {
                 )
             }
         }
+        let access = arguments[Self.access]
+        if language == "kotlin" && access.kotlinModifier == nil {
+            throw UsageError(
+                message:
+                    "--access package is for swift routers: Kotlin has no package visibility; use internal or public")
+        }
         var files: [(path: String, bytes: [UInt8])] = []
         for app in apps {
-            let command = (["linkwright generate \(language)"] + environments.map { "--env \($0)" } + ["--app \(app)"])
+            let command =
+                ["linkwright generate \(language)"] + environments.map { "--env \($0)" } + ["--app \(app)"]
+                + (access == .internal ? [] : ["--access \(access.rawValue)"])
             do {
                 if language == "kotlin" {
                     let model = try AndroidRouterModel.android(
@@ -96,11 +112,12 @@ struct GenerateCommand: Command {
                     }
                     let written = command + (arguments[Self.package].map { ["--package \($0)"] } ?? [])
                     let source = KotlinRouterWriter.source(
-                        model, package: package, command: written.joined(separator: " "))
+                        model, package: package, command: written.joined(separator: " "), access: access)
                     files.append((KotlinRouterWriter.fileName(model), Array(source.utf8)))
                 } else {
                     let model = try RouterModel.ios(app: app, configuration: configuration, compiled: compiled)
-                    let source = SwiftRouterWriter.source(model, command: command.joined(separator: " "))
+                    let source = SwiftRouterWriter.source(
+                        model, command: command.joined(separator: " "), access: access)
                     files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
                 }
             } catch let error as RouterModelError {
@@ -113,12 +130,43 @@ struct GenerateCommand: Command {
         let (root, folder, shown) = try outputFolder(
             workspace, terminal: terminal, environments: environments, language: language)
         do {
+            try Self.prepare(files.map(\.path), in: folder, under: root, shown: shown)
             try AtomicFiles.write(files.map { (folder + $0.path, $0.bytes) }, under: root)
         } catch let error as AtomicFiles.WriteError {
             throw UnusableInput(message: "cannot write \(error.path): \(error.reason)", hint: "nothing was written")
+        } catch let failure as FolderHandle.Failure {
+            throw UnusableInput(message: "cannot write \(failure.path): \(failure.reason)", hint: "nothing was written")
         }
         for file in files { terminal.out("wrote \(PrintableText.escaped(shown + file.path))") }
         return .success
+    }
+
+    /// What comes before any router is put in place. `AtomicFiles` stages every file, then renames
+    /// them one by one: something other than a file where a router goes would fail its rename
+    /// after earlier routers had replaced theirs, so it is refused while nothing is written. A
+    /// run killed between staging and renaming leaves its temporary files
+    /// (`FolderHandle.temporaryName`); those of these routers are removed.
+    private static func prepare(_ names: [String], in folder: String, under root: URL, shown: String) throws {
+        guard let handle = try FolderHandle(path: root.path).folder(at: folder) else { return }
+        for name in names {
+            switch try handle.kind(of: name) {
+            case nil, .file, .symbolicLink: continue
+            case .folder:
+                throw UnusableInput(
+                    message: "cannot write \(PrintableText.escaped(shown + name)): a folder is in its place",
+                    hint: "move the folder away; nothing was written")
+            case .special(let what):
+                throw UnusableInput(
+                    message: "cannot write \(PrintableText.escaped(shown + name)): \(what) is in its place",
+                    hint: "remove it; nothing was written")
+            }
+        }
+        for entry in try handle.entries()
+        where entry.kind == .file && entry.name.hasSuffix(".linkwright-tmp")
+            && names.contains(where: { entry.name.hasPrefix("." + $0 + ".") })
+        {
+            try handle.removeFile(entry.name)
+        }
     }
 
     /// Dot-separated Kotlin identifiers: a letter or `_`, then letters, digits or `_`.

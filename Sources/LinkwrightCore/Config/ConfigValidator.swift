@@ -66,6 +66,7 @@ struct ConfigValidator {
         }
         for environment in configuration.environments { checkSchemes(of: environment, signatures: &routeSignatures) }
         for policy in configuration.policies { checkIgnores(of: policy, known: environmentNames) }
+        checkGeneratedNames()
         return diagnostics.items
     }
 

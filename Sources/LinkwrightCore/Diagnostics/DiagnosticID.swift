@@ -70,6 +70,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case publicDebugKey = "PUBLIC_DEBUG_KEY"
     case routeMissing = "ROUTE_MISSING"
     case routeParametersDiffer = "ROUTE_PARAMETERS_DIFFER"
+    case generatedNameClash = "GENERATED_NAME_CLASH"
     case routeParameterMayBeAbsent = "ROUTE_PARAMETER_MAY_BE_ABSENT"
     case routeParameterNeverParses = "ROUTE_PARAMETER_NEVER_PARSES"
     case schemeCallbackUnrouted = "SCHEME_CALLBACK_UNROUTED"
@@ -355,6 +356,11 @@ extension DiagnosticID {
             (
                 .error, .referencesAndMeaning,
                 "Two rules lead to one route with different parameters (names, types or which are optional)."
+            )
+        case .generatedNameClash:
+            (
+                .error, .referencesAndMeaning,
+                "Two apps whose names make the same router types (`museo-clip`, `museo_clip`), or two routes that differ only in case, which the generated routers cannot keep apart."
             )
         case .routeParameterMayBeAbsent:
             (

@@ -195,7 +195,9 @@ private struct Scanner {
         // A repeated key leaves a hole where it was; the index finds it without a scan, which
         // took 28 s for an object of 100,000 keys.
         var members: [JSONMember?] = []
-        var positions: [String: Int] = [:]
+        // Keys compare exactly, as NSDictionary compares NSString keys: `café` precomposed and
+        // decomposed are two keys, as linkwright writes them for two query items.
+        var positions: [ExactText: Int] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             advance()
@@ -220,7 +222,7 @@ private struct Scanner {
             advance()
             skipWhitespace()
             let member = JSONMember(key: key, keyLocation: keyLocation, value: try value(depth: depth))
-            if let earlier = positions[key] {
+            if let earlier = positions[ExactText(key)] {
                 // NSJSONSerialization keeps the last value of a repeated key.
                 warnings.append(
                     Diagnostic(
@@ -230,7 +232,7 @@ private struct Scanner {
                         at: keyLocation, hint: "remove one of the two"))
                 members[earlier] = nil
             }
-            positions[key] = members.count
+            positions[ExactText(key)] = members.count
             members.append(member)
             skipWhitespace()
             switch current {

@@ -21,8 +21,9 @@
 /// Only the Kotlin standard library on the JVM, and nothing newer than Kotlin 1.3 (no trailing
 /// commas, no `fun interface`, no stdlib API added or deprecated since), so Android apps and
 /// Kotlin Multiplatform JVM code share it. `java.net.URI` is not used: it refuses malformed
-/// escapes and characters that `android.net.Uri` accepts. The same model always gives the same
-/// bytes.
+/// escapes and characters that `android.net.Uri` accepts. A string's emptiness is its `length`:
+/// on JDK 15 and later, `String.isEmpty()` is a Java default method Kotlin 1.3 warns about. The
+/// same model always gives the same bytes.
 public enum KotlinRouterWriter {
     /// The newest API level the router knows a reading of, and `parse`'s default.
     public static let latestAPILevel = 36
@@ -39,8 +40,11 @@ public enum KotlinRouterWriter {
     /// The file name: `MuseoDestination.kt`.
     public static func fileName(_ model: AndroidRouterModel) -> String { typeName(model) + ".kt" }
 
-    /// The router's source, declared in `package`. `command` is what regenerates it, for the header.
-    public static func source(_ model: AndroidRouterModel, package: String, command: String) -> String {
+    /// The router's source, declared in `package`, its destination class with `access` (public
+    /// or internal; Kotlin has no package visibility). `command` is what regenerates it, for the header.
+    public static func source(
+        _ model: AndroidRouterModel, package: String, command: String, access: GeneratedAccess = .internal
+    ) -> String {
         let type = typeName(model)
         let links = RouterModel.typeName(of: model.app) + "Links"
         var out = CodeText()
@@ -62,9 +66,9 @@ public enum KotlinRouterWriter {
                 " * the iOS router reads them, decide where one leads (`scheme:/path?query`, without an authority).")
         }
         out.line(" */")
-        out.line("sealed class \(type) {")
+        out.line("\(access.kotlinModifier ?? "")sealed class \(type) {")
         for destination in model.destinations {
-            let name = className(destination.name)
+            let name = className(destination.name, in: model)
             guard !destination.parameters.isEmpty else {
                 out.line("    object \(name) : \(type)()")
                 continue
@@ -143,44 +147,57 @@ public enum KotlinRouterWriter {
         out.line("        }")
         out.line("        return best")
         out.line("    }")
-        for site in model.sites {
+        let names = objectNames(model)
+        for (site, name) in zip(model.sites, names.sites) {
             out.blank()
-            self.site(site, model: model, type: type, into: &out)
+            self.site(site, named: name, model: model, type: type, into: &out)
         }
-        if !model.schemes.isEmpty { schemes(model, into: &out) }
-        for environment in model.environments {
+        if !model.schemes.isEmpty { schemes(model, names: names.schemeLists, into: &out) }
+        for (environmentIndex, environment) in model.environments.enumerated() {
             out.blank()
             out.line("    /** \(environment.package) in \(environment.name). */")
-            let name = RouterModel.listName(domain: environment.name, environments: []) + "Claims"
+            let name = names.claims[environmentIndex]
             // An environment whose build claims no host (its routes are all on schemes) has no claims.
             out.line("    private val \(name) = listOf" + (environment.claims.isEmpty ? "<Claim>(" : "("))
             for (index, claim) in environment.claims.enumerated() {
                 let scopes = claim.scopes.map(matcher)
                 let comma = index < environment.claims.count - 1 ? "," : ""
-                let opening = "        Claim(\(literal(claim.host)), \(model.sites[claim.site].name), "
+                let opening = "        Claim(\(literal(claim.host)), \(names.sites[claim.site]), "
                 out.wrapped(scopes, first: opening + "listOf(", continuation: "            ", last: "))" + comma)
             }
             out.line("    )")
         }
         out.blank()
-        let builds = model.environments.map {
-            RouterModel.listName(domain: $0.name, environments: []) + "Claims"
-        }
+        let builds = names.claims
         out.wrapped(builds, first: "    private val builds = listOf(", continuation: "        ", last: ")")
         out.line("}")
     }
 
+    /// The names of what the router object holds, distinct from each other, from its own members
+    /// and from Kotlin's keywords: each environment's claims, each site, each scheme's routes.
+    private static func objectNames(_ model: AndroidRouterModel) -> (
+        claims: [String], sites: [String], schemeLists: [String]
+    ) {
+        var scope = NameScope(reserved: KotlinNames.keywords.union(KotlinNames.routerMembers))
+        let claims = model.environments.map {
+            scope.claim(RouterModel.listName(domain: $0.name, environments: []) + "Claims")
+        }
+        let sites = model.sites.map { scope.claim($0.name) }
+        return (claims, sites, model.schemeLists.map { scope.claim($0.name) })
+    }
+
     private static func site(
-        _ site: AndroidRouterModel.Site, model: AndroidRouterModel, type: String, into out: inout CodeText
+        _ site: AndroidRouterModel.Site, named name: String, model: AndroidRouterModel, type: String,
+        into out: inout CodeText
     ) {
         guard let rules = site.rules else {
             out.line(
                 "    /** Its assetlinks.json has no dynamic rules: the intent filters alone open the app, to no destination. */"
             )
-            out.line("    private val \(site.name) = Site(rules = null)")
+            out.line("    private val \(name) = Site(rules = null)")
             return
         }
-        out.line("    private val \(site.name) = Site(")
+        out.line("    private val \(name) = Site(")
         out.line("        listOf(")
         for (index, rule) in rules.enumerated() {
             self.rule(rule, model: model, comma: index < rules.count - 1 ? "," : "", into: &out)
@@ -206,20 +223,20 @@ public enum KotlinRouterWriter {
 
     /// `schemeRoutes(scheme)` and each scheme's entries: Apple's reading of a rule's path and
     /// query items, as the iOS router reads them.
-    private static func schemes(_ model: AndroidRouterModel, into out: inout CodeText) {
+    private static func schemes(_ model: AndroidRouterModel, names: [String], into out: inout CodeText) {
         out.blank()
         out.line(
             "    /** The routes of a custom scheme the app declares, compared exactly as IntentFilter.matchData compares schemes. */"
         )
         out.line("    private fun schemeRoutes(scheme: String): SchemeRoutes? = when (scheme) {")
         for scheme in model.schemes {
-            out.line("        \(literal(scheme.scheme)) -> \(model.schemeLists[scheme.ruleList].name)")
+            out.line("        \(literal(scheme.scheme)) -> \(names[scheme.ruleList])")
         }
         out.line("        else -> null")
         out.line("    }")
-        for list in model.schemeLists {
+        for (list, name) in zip(model.schemeLists, names) {
             out.blank()
-            out.line("    private val \(list.name) = SchemeRoutes(")
+            out.line("    private val \(name) = SchemeRoutes(")
             out.line("        listOf(")
             for (index, rule) in list.rules.enumerated() {
                 if let origin = rule.origin { out.line("            // \(origin)") }
@@ -247,7 +264,8 @@ public enum KotlinRouterWriter {
     private static func destination(_ route: RouterRoute, model: AndroidRouterModel) -> String {
         let destination = model.destinations[route.destination]
         return destination.parameters.isEmpty
-            ? "{ \(typeName(model)).\(className(destination.name)) }" : "::\(readerName(route, model: model))"
+            ? "{ \(typeName(model)).\(className(destination.name, in: model)) }"
+            : "::\(readerName(route, model: model))"
     }
 
     /// The routes rules and scheme entries read, each once, in the order they first appear: rules
@@ -272,33 +290,27 @@ public enum KotlinRouterWriter {
     }
 
     /// A function reading `route`'s parameters from a link the rule opened; `null` when a
-    /// required one is absent or an `int` is not a whole number.
+    /// required one is absent or an `int` is not a whole number. Each value is read where it is
+    /// passed, so no local name can hide the link or a function another value is read with.
     private static func reader(_ route: RouterRoute, model: AndroidRouterModel, into out: inout CodeText) {
         let destination = model.destinations[route.destination]
         let type = typeName(model)
         out.line("private fun \(readerName(route, model: model))(link: Link): \(type)? {")
         var values: [String] = []
         for parameter in route.parameters {
-            let name = identifier(parameter.name)
-            let read = parameter.read(quoting: literal)
-            values.append("\(name) = \(name)")
-            switch (parameter.type, parameter.isOptional) {
-            case (.string, true):
-                out.line("    val \(name) = \(read)")
-            case (.string, false):
-                out.line("    val \(name) = \(read) ?: return null")
-            case (.int, false):
-                out.line("    val \(name) = \(read)?.let(::wholeNumber) ?: return null")
-            case (.int, true):
-                let text = identifier(parameter.name + "Text")
-                out.line("    val \(text) = \(read)")
-                out.line("    val \(name) = \(text)?.let(::wholeNumber)")
-                out.line("    if (\(text) != null && \(name) == null) return null")
-            }
+            let read = parameter.read(from: "link", quoting: literal)
+            let value =
+                switch (parameter.type, parameter.isOptional) {
+                case (.string, true): read
+                case (.string, false): "\(read) ?: return null"
+                case (.int, false): "\(read)?.let(::wholeNumber) ?: return null"
+                case (.int, true): "\(read)?.let { wholeNumber(it) ?: return null }"
+                }
+            values.append("\(identifier(parameter.name)) = \(value)")
         }
         out.expression(
-            .call("return \(type).\(className(destination.name))", values.map(KotlinExpression.text)), indent: "    ",
-            last: "")
+            .call("return \(type).\(className(destination.name, in: model))", values.map(KotlinExpression.text)),
+            indent: "    ", last: "")
         out.line("}")
     }
 
@@ -324,11 +336,13 @@ public enum KotlinRouterWriter {
         return "\(function)(\(literal(filter.filterText)))"
     }
 
-    /// `exhibitionPreview` → `ExhibitionPreview`.
-    public static func className(_ destination: String) -> String {
-        destination.prefix(1).uppercased() + destination.dropFirst()
+    /// `exhibitionPreview` → `ExhibitionPreview`, as `KotlinNames.className` spells it.
+    public static func className(_ destination: String, in model: AndroidRouterModel) -> String {
+        KotlinNames.className(destination, in: typeName(model))
     }
 
+    /// No destination class is called `String` or `Long` (`KotlinNames.typesInScope`), so the
+    /// names need no package.
     private static func typeName(_ parameter: RouterParameter) -> String {
         // `as int` is a whole number as the core reads it, 64 bits wide (Swift's Int).
         (parameter.type == .int ? "Long" : "String") + (parameter.isOptional ? "?" : "")
@@ -345,15 +359,8 @@ public enum KotlinRouterWriter {
         }
     }
 
-    /// Destination and parameter names are identifiers already; Kotlin's hard keywords get
-    /// backticks.
-    public static func identifier(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
-
-    private static let keywords: Set<String> = [
-        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is",
-        "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val",
-        "var", "when", "while",
-    ]
+    /// Destination parameters and package segments as declared (`KotlinNames`).
+    public static func identifier(_ name: String) -> String { KotlinNames.identifier(name) }
 
     /// What every router shares: the URL's parts as `android.net.Uri` gives them, and
     /// `PatternMatcher`'s pattern types. `destination` is the sealed class rules return.
@@ -457,7 +464,7 @@ public enum KotlinRouterWriter {
                     if (state == FAILED) return false
                 }
                 return when (state) {
-                    AT, REPEATING -> pattern.isEmpty() || next >= pattern.length ||
+                    AT, REPEATING -> pattern.length == 0 || next >= pattern.length ||
                         (next == pattern.length - 2 && pattern[next] == '.' && pattern[next + 1] == '*')
                     ACCEPTING_REST -> true
                     else -> false
@@ -617,7 +624,7 @@ public enum KotlinRouterWriter {
             /** The value of the first query item named `name`, decoded; null when absent or empty. */
             fun queryItem(name: String): String? {
                 for (item in (rawQuery ?: "").split('&')) {
-                    if (item.isEmpty()) continue
+                    if (item.length == 0) continue
                     val equals = item.indexOf('=')
                     val itemName = if (equals < 0) item else item.substring(0, equals)
                     if (decoded(itemName) == name) {
@@ -639,14 +646,14 @@ public enum KotlinRouterWriter {
                     if (!url.startsWith("https://") || end < "https://".length) return null
                     val authorityEnd = url.indexOf('/', "https://".length).let { if (it in 0 until end) it else end }
                     val authority = url.substring("https://".length, authorityEnd)
-                    if (authority.isEmpty() || authority.contains('@')) return null
+                    if (authority.length == 0 || authority.contains('@')) return null
                     val colon = authority.lastIndexOf(':')
                     if (colon >= 0) {
                         val port = wholeNumber(authority.substring(colon + 1))
                         if (port == null || port < 0 || port > 65535) return null
                     }
                     val host = if (colon >= 0) authority.substring(0, colon) else authority
-                    if (host.isEmpty()) return null
+                    if (host.length == 0) return null
                     return Link(
                         host,
                         url.substring(authorityEnd, end),
@@ -657,20 +664,20 @@ public enum KotlinRouterWriter {
             }
         }
 
-        private fun nonEmpty(text: String): String? = if (text.isEmpty()) null else text
+        private fun nonEmpty(text: String): String? = if (text.length == 0) null else text
 
         /** Pieces of `text` between `separator`s, trailing empty ones dropped; the whole text when it has none. */
         private fun javaSplit(text: String, separator: Char): List<String> {
             if (text.indexOf(separator) < 0) return listOf(text)
             val pieces = text.split(separator).toMutableList()
-            while (pieces.isNotEmpty() && pieces[pieces.size - 1].isEmpty()) pieces.removeAt(pieces.size - 1)
+            while (pieces.isNotEmpty() && pieces[pieces.size - 1].length == 0) pieces.removeAt(pieces.size - 1)
             return pieces
         }
 
         /** A whole number in ASCII digits with an optional sign, 64 bits wide; null otherwise. */
         private fun wholeNumber(text: String): Long? {
             val digits = if (text.startsWith("+") || text.startsWith("-")) text.substring(1) else text
-            if (digits.isEmpty() || digits.any { it !in '0'..'9' }) return null
+            if (digits.length == 0 || digits.any { it !in '0'..'9' }) return null
             return (if (text.startsWith("+")) digits else text).toLongOrNull()
         }
 
@@ -789,7 +796,7 @@ extension KotlinRouterWriter {
         private fun withAppleSlashes(text: String, isPattern: Boolean): String {
             val core = text.trim('/')
             return when {
-                core.isEmpty() -> "/"
+                core.length == 0 -> "/"
                 isPattern && core.endsWith("*") -> "/" + core
                 else -> "/$core/"
             }

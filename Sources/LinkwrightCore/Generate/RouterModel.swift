@@ -44,12 +44,13 @@ public struct RouterParameter: Sendable, Equatable {
 }
 
 extension RouterParameter {
-    /// The call reading the parameter in both routers, whose links have the same two readers:
-    /// `link.segment(2)`, `link.queryItem("source")` (the name written by `literal`).
-    func read(quoting literal: (String) -> String) -> String {
+    /// The call reading the parameter from the link `link` in both routers, whose links have
+    /// the same two readers: `link.segment(2)`, `link.queryItem("source")` (the name written by
+    /// `literal`).
+    func read(from link: String, quoting literal: (String) -> String) -> String {
         switch source {
-        case .pathSegment(let position): "link.segment(\(position))"
-        case .queryItem(let item): "link.queryItem(\(literal(item)))"
+        case .pathSegment(let position): "\(link).segment(\(position))"
+        case .queryItem(let item): "\(link).queryItem(\(literal(item)))"
         }
     }
 }

@@ -8,15 +8,16 @@ public enum SwiftRouterWriter {
     /// The file name: `MuseoRouter.swift`.
     public static func fileName(_ model: RouterModel) -> String { RouterModel.typeName(of: model.app) + "Router.swift" }
 
-    /// The router's source. `command` is what regenerates it, for the header.
-    public static func source(_ model: RouterModel, command: String) -> String {
+    /// The router's source, its two types and their entry points declared with `access`.
+    /// `command` is what regenerates it, for the header.
+    public static func source(_ model: RouterModel, command: String, access: GeneratedAccess = .internal) -> String {
         let type = RouterModel.typeName(of: model.app)
         var out = CodeText()
         out.header(sourceFiles: model.sourceFiles, command: command, comment: "//")
         out.line("import Foundation")
         out.blank()
         out.line("/// A screen of the \(model.app) app that a universal link opens.")
-        out.line("enum \(type)Destination: Hashable {")
+        out.line("\(access.swiftModifier)enum \(type)Destination: Hashable, Sendable {")
         for destination in model.destinations {
             let parameters = destination.parameters.map { "\(identifier($0.name)): \(typeName($0))" }
             out.line(
@@ -25,16 +26,17 @@ public enum SwiftRouterWriter {
         }
         out.line("}")
         out.blank()
-        router(model, type: type, into: &out)
+        router(model, type: type, access: access, into: &out)
         out.blank()
         out.text(support)
-        let constants = Dictionary(
-            model.ruleLists.flatMap(\.variables).compactMap { variable in
-                codeListConstant(variable).map { ($0, variable) }
-            },
-            uniquingKeysWith: { first, _ in first })
-        for name in constants.keys.sorted() {
-            let variable = constants[name]!
+        var constants: [(name: String, variable: RouterRuleList.Variable)] = []
+        for variable in model.ruleLists.flatMap(\.variables) {
+            guard let name = codeListConstant(variable), !constants.contains(where: { $0.name == name }) else {
+                continue
+            }
+            constants.append((name, variable))
+        }
+        for (name, variable) in constants.sorted(by: { $0.name < $1.name }) {
             out.blank()
             out.line("/// Apple's `$(\(variable.name))`: the ISO codes of Foundation's `Locale`.")
             out.array(variable.values.map(literal), opening: "private let \(name): [String] = ", closing: "")
@@ -51,7 +53,9 @@ public enum SwiftRouterWriter {
         return variable.name == "lang" ? isoLanguageCodes : "isoRegionCodes"
     }
 
-    private static func router(_ model: RouterModel, type: String, into out: inout CodeText) {
+    private static func router(_ model: RouterModel, type: String, access: GeneratedAccess, into out: inout CodeText) {
+        var scope = NameScope(reserved: SwiftNames.keywords.union(SwiftNames.routerMembers))
+        let listNames = model.ruleLists.map { scope.claim($0.name) }
         out.line("/// Decides where a universal link takes the \(model.app) app. A link opens the app exactly when")
         out.line("/// the apple-app-site-association file the device fetches for its host lets it: the app must")
         out.line("/// claim the host, and the first rule whose path, query and fragment match decides; an")
@@ -61,40 +65,47 @@ public enum SwiftRouterWriter {
             out.line("/// The system hands the app every URL of a custom scheme it declares; the scheme's routes,")
             out.line("/// read as rules are, decide where one leads (`scheme:/path?query`, without an authority).")
         }
-        out.line("enum \(type)Router {")
+        out.line("\(access.swiftModifier)enum \(type)Router {")
         out.line("    /// The destination of `url`; `nil` when the link does not open the app, or opens it")
         out.line(
             "    /// without a destination (`route: none`"
                 + (model.schemes.isEmpty ? ")." : ", or a scheme URL no route entry takes anywhere)."))
-        out.line("    static func destination(for url: URL) -> \(type)Destination? {")
-        out.line("        guard let link = Link(url), let site = site(for: link) else { return nil }")
+        out.line("    \(access.swiftModifier)static func destination(for url: URL) -> \(type)Destination? {")
+        out.line("        destination(for: url.absoluteString)")
+        out.line("    }")
+        out.blank()
+        out.line("    /// The destination of the URL `text`, read from the text itself as `linkwright match` reads")
+        out.line("    /// it: text with spaces or control characters, a user name or a port above 65535 opens nothing.")
+        out.line("    \(access.swiftModifier)static func destination(for text: String) -> \(type)Destination? {")
+        out.line("        guard let link = Link(text), let site = site(for: link) else { return nil }")
         out.line("        for rule in site.rules where rule.matches(link, variables: site.variables) {")
         out.line("            return rule.destination?(link)")
         out.line("        }")
         out.line("        return nil")
         out.line("    }")
         out.blank()
-        hostSwitch(model, into: &out)
-        for list in model.ruleLists {
+        hostSwitch(model, listNames: listNames, into: &out)
+        for (list, name) in zip(model.ruleLists, listNames) {
             out.blank()
-            ruleList(list, model: model, into: &out)
+            ruleList(list, named: name, model: model, type: type, into: &out)
         }
         out.blank()
-        out.line("    /// The rules of one association file for this app, in the order the device tries them.")
-        out.line("    private struct Site {")
-        out.line("        var variables: [String: [String]] = [:]")
+        out.line("    /// The rules of one association file for this app, in the order the device tries them, and")
+        out.line("    /// the values of the substitution variables they name.")
+        out.line("    private struct Site: Sendable {")
+        out.line("        var variables: [(name: String, values: [String])] = []")
         out.line("        var rules: [Rule]")
         out.line("    }")
         out.blank()
         out.line("    /// One component with what it inherits resolved; `destination` is `nil` for exclusions")
         out.line("    /// and for rules that open the app without a destination.")
-        out.line("    private struct Rule {")
+        out.line("    private struct Rule: Sendable {")
         out.line("        var path = \"*\"")
         out.line("        var query = Query.whole(\"*\")")
         out.line("        var fragment = \"*\"")
         out.line("        var exclude = false")
         for flag in ComponentFlag.allCases { out.line("        var \(flag.rawValue) = \(flag.appleDefault)") }
-        out.line("        var destination: ((Link) -> \(type)Destination?)?")
+        out.line("        var destination: (@Sendable (Link) -> \(type)Destination?)?")
         out.blank()
         out.text(ruleMatching)
         out.line("    }")
@@ -103,7 +114,7 @@ public enum SwiftRouterWriter {
 
     /// `site(for:)`: a custom scheme's routes, else exact claims in a switch, then wildcard
     /// roots, longest first.
-    private static func hostSwitch(_ model: RouterModel, into out: inout CodeText) {
+    private static func hostSwitch(_ model: RouterModel, listNames: [String], into out: inout CodeText) {
         let comment =
             model.schemes.isEmpty
             ? [
@@ -130,7 +141,7 @@ public enum SwiftRouterWriter {
             let indent = hostless ? "        " : "            "
             out.line(indent + "switch link.scheme {")
             for scheme in model.schemes {
-                out.line(indent + "case \(literal(scheme.scheme)): return \(model.ruleLists[scheme.ruleList].name)")
+                out.line(indent + "case \(literal(scheme.scheme)): return \(listNames[scheme.ruleList])")
             }
             out.line(indent + "default: return nil")
             out.line(indent + "}")
@@ -138,15 +149,15 @@ public enum SwiftRouterWriter {
         }
         if !model.exactHosts.isEmpty {
             out.line("        switch host {")
-            for (index, list) in model.ruleLists.enumerated() {
+            for index in model.ruleLists.indices {
                 let hosts = model.exactHosts.filter { $0.ruleList == index }.map { literal($0.host) }
                 guard !hosts.isEmpty else { continue }
-                let single = "        case \(hosts.joined(separator: ", ")): return \(list.name)"
+                let single = "        case \(hosts.joined(separator: ", ")): return \(listNames[index])"
                 if single.count <= lineLength {
                     out.line(single)
                 } else {
                     out.wrapped(hosts, first: "        case ", continuation: "            ", last: ":")
-                    out.line("            return \(list.name)")
+                    out.line("            return \(listNames[index])")
                 }
             }
             out.line("        default: break")
@@ -154,23 +165,26 @@ public enum SwiftRouterWriter {
         }
         for root in model.wildcardRoots {
             out.line(
-                "        if isSubdomain(host, of: \(literal(root.host))) { return \(model.ruleLists[root.ruleList].name) }"
+                "        if isSubdomain(host, of: \(literal(root.host))) { return \(listNames[root.ruleList]) }"
             )
         }
         if !hostless || model.schemes.isEmpty { out.line("        return nil") }
         out.line("    }")
     }
 
-    private static func ruleList(_ list: RouterRuleList, model: RouterModel, into out: inout CodeText) {
-        out.line("    private static let \(list.name) = Site(")
+    private static func ruleList(
+        _ list: RouterRuleList, named name: String, model: RouterModel, type: String, into out: inout CodeText
+    ) {
+        out.line("    private static let \(name) = Site(")
         if !list.variables.isEmpty {
             out.line("        variables: [")
             for variable in list.variables {
                 if let constant = codeListConstant(variable) {
-                    out.line("            \(literal(variable.name)): \(constant),")
+                    out.line("            (\(literal(variable.name)), \(constant)),")
                 } else {
                     out.array(
-                        variable.values.map(literal), opening: "            \(literal(variable.name)): ", closing: ",")
+                        variable.values.map(literal), opening: "            (\(literal(variable.name)), ",
+                        closing: "),")
                 }
             }
             out.line("        ],")
@@ -179,12 +193,15 @@ public enum SwiftRouterWriter {
         for (index, rule) in list.rules.enumerated() {
             // swift-format puts a comma after the last element only when there are several.
             self.rule(
-                rule, model: model, comma: list.rules.count > 1 || index < list.rules.count - 1 ? "," : "", into: &out)
+                rule, model: model, type: type,
+                comma: list.rules.count > 1 || index < list.rules.count - 1 ? "," : "", into: &out)
         }
         out.line("        ])")
     }
 
-    private static func rule(_ rule: RouterRule, model: RouterModel, comma: String, into out: inout CodeText) {
+    private static func rule(
+        _ rule: RouterRule, model: RouterModel, type: String, comma: String, into out: inout CodeText
+    ) {
         if let origin = rule.origin { out.line("            // \(origin)") }
         var arguments: [String] = []
         if rule.path != "*" { arguments.append("path: \(literal(rule.path))") }
@@ -192,7 +209,9 @@ public enum SwiftRouterWriter {
         case .whole(let pattern) where pattern != "*": arguments.append("query: .whole(\(literal(pattern)))")
         case .whole: break
         case .items(let items):
-            let pairs = items.map { "\(literal($0.name)): \(literal($0.pattern))" }
+            // Pairs, not a dictionary: two names that are one text in two Unicode spellings are two
+            // items, as the association file's JSON keys are, and a dictionary literal would trap.
+            let pairs = items.map { "(\(literal($0.name)), \(literal($0.pattern)))" }
             arguments.append("query: .items([\(pairs.joined(separator: ", "))])")
         case .notCompared: arguments.append("query: .notCompared")
         }
@@ -205,26 +224,28 @@ public enum SwiftRouterWriter {
             return
         }
         let destination = model.destinations[route.destination]
+        // The link is `$0`, which no parameter can be called, and the readers are `Link`'s, so no
+        // parameter's binding hides what a later one reads with.
         var guards: [String] = []
         var values: [String] = []
         for parameter in route.parameters {
             let name = identifier(parameter.name)
-            let read = parameter.read(quoting: literal)
+            let read = parameter.read(from: "$0", quoting: literal)
             switch (parameter.type, parameter.isOptional) {
-            case (.string, true): values.append("\(name): \(read)")
-            case (.string, false):
-                guards.append("guard let \(name) = \(read) else { return nil }")
-                values.append("\(name): \(name)")
-            case (.int, true):
-                guards.append("guard let \(name) = wholeNumber(\(read)) else { return nil }")
-                values.append("\(name): \(name)")
-            case (.int, false):
-                guards.append("guard let text = \(read), let \(name) = Int(text) else { return nil }")
-                values.append("\(name): \(name)")
+            case (.string, true): values.append("\(SwiftNames.label(parameter.name)): \(read)")
+            case (.string, false): guards.append("guard let \(name) = \(read) else { return nil }")
+            case (.int, true): guards.append("guard let \(name) = Link.wholeNumber(\(read)) else { return nil }")
+            case (.int, false): guards.append("guard let \(name) = Link.number(\(read)) else { return nil }")
+            }
+            if !(parameter.type == .string && parameter.isOptional) {
+                values.append("\(SwiftNames.label(parameter.name)): \(name)")
             }
         }
-        let value = "." + identifier(destination.name) + (values.isEmpty ? "" : "(\(values.joined(separator: ", ")))")
-        let head = (arguments.isEmpty ? "            Rule" : opening) + " { link in"
+        let value =
+            "\(type)Destination." + identifier(destination.name)
+            + (values.isEmpty ? "" : "(\(values.joined(separator: ", ")))")
+        // A destination without parameters reads nothing from the link.
+        let head = (arguments.isEmpty ? "            Rule" : opening) + (route.parameters.isEmpty ? " { _ in" : " {")
         if guards.isEmpty && (head + " " + value + " }" + comma).count <= lineLength {
             out.line(head + " " + value + " }" + comma)
             return
@@ -248,66 +269,88 @@ public enum SwiftRouterWriter {
         }
     }
 
-    /// Destination and parameter names are identifiers already; Swift keywords get backticks.
-    static func identifier(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
+    /// Destination and parameter names as declared (`SwiftNames`).
+    public static func identifier(_ name: String) -> String { SwiftNames.identifier(name) }
 
-    private static let keywords: Set<String> = [
-        "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do", "else",
-        "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func", "guard", "if", "import", "in",
-        "init", "inout", "internal", "is", "let", "nil", "open", "operator", "private", "protocol", "public",
-        "repeat", "rethrows", "return", "self", "Self", "static", "struct", "subscript", "super", "switch", "throw",
-        "throws", "true", "try", "typealias", "var", "where", "while", "Type",
-    ]
+    /// How the router reads values for one component flag, as `ComponentFlag.apply` makes the
+    /// engine read them: statements run when the rule departs from the flag's default, on the
+    /// compared `value`, the pattern's `tokens` and a query item's `name`, in `stage` order (the
+    /// engine decodes before it folds). A new flag does not compile here until it says its reading.
+    private static func reading(_ flag: ComponentFlag) -> (stage: Int, value: String, tokens: String?, name: String?) {
+        switch flag {
+        case .percentEncoded:
+            (
+                0, "if !percentEncoded { value = percentDecoded(value) }", nil,
+                "if !percentEncoded { name = percentDecoded(name) }"
+            )
+        case .caseSensitive:
+            // Item names are not folded (`ComparedValues.itemValues`).
+            (1, "if !caseSensitive { value = folded(value) }", "if !caseSensitive { tokens = tokens.map(folded) }", nil)
+        }
+    }
 
-    /// `Rule.matches`, the same for every router.
-    private static let ruleMatching = """
-                /// Whether the rule's path, query and fragment all match `link`. An absent query, query
-                /// item or fragment reads as empty, and every item of a name must match (WWDC19 session
-                /// 717, "What's New in Universal Links").
-                func matches(_ link: Link, variables: [String: [String]]) -> Bool {
-                    func compare(_ pattern: String, _ value: String, isPath: Bool = false) -> Bool {
-                        var tokens = globTokens(pattern, variables: variables, folding: !caseSensitive)
-                        var scalars = Array((percentEncoded ? value : percentDecoded(value)).unicodeScalars)
-                        if !caseSensitive { scalars = scalars.map(folded) }
-                        if isPath {
-                            tokens = withAppleSlashes(tokens)
-                            scalars = withAppleSlashes(scalars)
-                        }
-                        return globMatches(tokens, scalars)
-                    }
-                    guard compare(path, link.path, isPath: true) else { return false }
-                    switch query {
-                    case .whole(let pattern):
-                        guard compare(pattern, link.query ?? "") else { return false }
-                    case .items(let patterns):
-                        for (name, pattern) in patterns {
-                            let values = link.items.filter { (percentEncoded ? $0.name : percentDecoded($0.name)) == name }
-                            guard (values.isEmpty ? [""] : values.map(\\.value)).allSatisfy({ compare(pattern, $0) }) else {
-                                return false
+    /// `Rule.matches`, the same for every router but for the flags' readings.
+    private static var ruleMatching: String {
+        let readings = ComponentFlag.allCases.map(reading).sorted { $0.stage < $1.stage }
+        let reads = (readings.map(\.value) + readings.compactMap(\.tokens)).joined(
+            separator: "\n" + String(repeating: " ", count: 16))
+        let nameReads = readings.compactMap(\.name).joined(separator: "\n" + String(repeating: " ", count: 24))
+        return """
+                    /// Whether the rule's path, query and fragment all match `link`. An absent query, query
+                    /// item or fragment reads as empty, and every item of a name must match (WWDC19 session
+                    /// 717, "What's New in Universal Links"). Names compare scalar by scalar, as `match` does.
+                    func matches(_ link: Link, variables: [(name: String, values: [String])]) -> Bool {
+                        func compare(_ pattern: String, _ value: String, isPath: Bool = false) -> Bool {
+                            var tokens = globTokens(pattern, variables: variables)
+                            var value = value
+                            \(reads)
+                            var scalars = Array(value.unicodeScalars)
+                            if isPath {
+                                tokens = withAppleSlashes(tokens)
+                                scalars = withAppleSlashes(scalars)
                             }
+                            return globMatches(tokens, scalars)
                         }
-                    case .notCompared:
-                        break
+                        guard compare(path, link.path, isPath: true) else { return false }
+                        switch query {
+                        case .whole(let pattern):
+                            guard compare(pattern, link.query ?? "") else { return false }
+                        case .items(let patterns):
+                            for (wanted, pattern) in patterns {
+                                let values = link.items.filter { item in
+                                    var name = item.name
+                                    \(nameReads)
+                                    return same(name, wanted)
+                                }
+                                guard (values.isEmpty ? [""] : values.map(\\.value)).allSatisfy({ compare(pattern, $0) }) else {
+                                    return false
+                                }
+                            }
+                        case .notCompared:
+                            break
+                        }
+                        return compare(fragment, link.fragment ?? "")
                     }
-                    return compare(fragment, link.fragment ?? "")
-                }
 
-                enum Query {
-                    /// A pattern for the whole query string.
-                    case whole(String)
-                    /// Patterns for query items by name.
-                    case items([String: String])
-                    /// A dictionary Apple ignores.
-                    case notCompared
-                }
+                    enum Query: Sendable {
+                        /// A pattern for the whole query string.
+                        case whole(String)
+                        /// Patterns for query items by name, in the file's order.
+                        case items([(name: String, pattern: String)])
+                        /// A dictionary Apple ignores.
+                        case notCompared
+                    }
 
-        """
+            """
+    }
 
     /// What every router shares: the URL's parts and Apple's pattern language.
     private static let support = """
         /// The parts of a URL that association files and scheme routes compare, as written (still
-        /// percent-encoded).
-        private struct Link {
+        /// percent-encoded), split from the URL's text as `linkwright match` splits it, scalar by
+        /// scalar: Foundation's `URL` takes ports above 65535 and re-encodes malformed escapes on
+        /// some platforms, which would route text no association file is matched against.
+        private struct Link: Sendable {
             /// Lowercase: schemes are read without case (RFC 3986, section 3.1).
             let scheme: String
             /// `nil` for a custom scheme's URL, which has no authority.
@@ -316,61 +359,104 @@ public enum SwiftRouterWriter {
             let query: String?
             let fragment: String?
 
-            /// Universal links are HTTPS links on a named host; a custom scheme's links are
-            /// `scheme:/path?query`, since in `scheme://x/path` x is a host, not a path segment.
-            init?(_ url: URL) {
-                guard let scheme = url.scheme?.lowercased(),
-                    let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            /// Universal links are HTTPS links on a named host, without a user name, on a port up to
+            /// 65535; a custom scheme's links are `scheme:/path?query`, since in `scheme://x/path` x
+            /// is a host, not a path segment. Text holding spaces or control characters is no link:
+            /// a browser would have encoded them.
+            init?(_ text: String) {
+                let scalars = Array(text.unicodeScalars)
+                guard !scalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
+                    let colon = scalars.firstIndex(of: ":")
                 else { return nil }
+                let hash = scalars.firstIndex(of: "#") ?? scalars.count
+                let question = scalars[..<hash].firstIndex(of: "?")
+                let end = question ?? hash
+                guard colon < end else { return nil }
+                query = question.map { string(scalars[($0 + 1)..<hash]) }
+                fragment = hash < scalars.count ? string(scalars[(hash + 1)...]) : nil
+                scheme = string(scalars[..<colon]).lowercased()
+                let hasAuthority = colon + 2 < end && scalars[colon + 1] == "/" && scalars[colon + 2] == "/"
                 if scheme == "https" {
-                    guard components.user == nil, components.password == nil,
-                        let host = components.host?.lowercased(), !host.isEmpty
-                    else { return nil }
-                    self.host = host
+                    guard hasAuthority else { return nil }
+                    let start = colon + 3
+                    let authorityEnd = scalars[start..<end].firstIndex(of: "/") ?? end
+                    let authority = scalars[start..<authorityEnd]
+                    guard !authority.isEmpty, !authority.contains("@") else { return nil }
+                    var hostEnd = authorityEnd
+                    if let portColon = authority.lastIndex(of: ":") {
+                        guard let port = Int(string(scalars[(portColon + 1)..<authorityEnd])), (0...65535).contains(port)
+                        else { return nil }
+                        hostEnd = portColon
+                    }
+                    guard hostEnd > start else { return nil }
+                    host = string(scalars[start..<hostEnd]).lowercased()
+                    path = string(scalars[authorityEnd..<end])
                 } else {
-                    guard !url.absoluteString.dropFirst(scheme.count + 1).hasPrefix("//") else { return nil }
+                    let letters = "abcdefghijklmnopqrstuvwxyz0123456789+-.".unicodeScalars
+                    guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first),
+                        scheme.unicodeScalars.allSatisfy(letters.contains), scheme != "http",
+                        !scalars[(colon + 1)...].starts(with: ["/", "/"])
+                    else { return nil }
                     host = nil
+                    path = string(scalars[(colon + 1)..<end])
                 }
-                self.scheme = scheme
-                path = components.percentEncodedPath
-                query = components.percentEncodedQuery
-                fragment = components.percentEncodedFragment
             }
 
-            /// The query's items as written, each split at its first `=`; a bare name has the value "".
+            /// The query's items as written, split at `&` (empty pieces skipped), each at its first
+            /// `=`; a bare name has the value "".
             var items: [(name: String, value: String)] {
-                (query ?? "").split(separator: "&").map { item in
-                    let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+                Array((query ?? "").unicodeScalars).split(separator: "&").map { item in
+                    guard let equals = item.firstIndex(of: "=") else { return (string(item), "") }
+                    return (string(item[..<equals]), string(item[(equals + 1)...]))
                 }
             }
 
             /// The path's `position`-th segment (from 1, empty segments skipped), percent-decoded;
             /// `nil` when absent or empty.
             func segment(_ position: Int) -> String? {
-                let segments = path.split(separator: "/")
+                let segments = Array(path.unicodeScalars).split(separator: "/")
                 guard position <= segments.count else { return nil }
-                return nonEmpty(percentDecoded(String(segments[position - 1])))
+                return nonEmpty(percentDecoded(string(segments[position - 1])))
             }
 
             /// The value of the first query item named `name`, percent-decoded; `nil` when absent or empty.
             func queryItem(_ name: String) -> String? {
-                guard let item = items.first(where: { percentDecoded($0.name) == name }) else { return nil }
+                guard let item = items.first(where: { same(percentDecoded($0.name), name) }) else { return nil }
                 return nonEmpty(percentDecoded(item.value))
             }
+
+            /// A whole-number parameter: `nil` when absent or not a number.
+            static func number(_ text: String?) -> Int? { text.flatMap { Int($0) } }
+
+            /// An optional whole-number parameter: `.some(nil)` when absent, `nil` when present but
+            /// not a number.
+            static func wholeNumber(_ text: String?) -> Int?? {
+                guard let text else { return .some(nil) }
+                return Int(text).map { .some($0) }
+            }
+        }
+
+        /// Text from scalars, exactly.
+        private func string<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> String {
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars)
+            return String(text)
+        }
+
+        /// Whether two texts are the same scalar by scalar. Swift's `==` on strings also takes
+        /// canonically equivalent ones (`café` written with and without a combining accent), which
+        /// the association files tell apart.
+        private func same(_ left: String, _ right: String) -> Bool {
+            left.unicodeScalars.elementsEqual(right.unicodeScalars)
         }
 
         private func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
-        /// An optional whole-number parameter: `.some(nil)` when absent, `nil` when present but not a number.
-        private func wholeNumber(_ text: String?) -> Int?? {
-            guard let text else { return .some(nil) }
-            return Int(text).map { .some($0) }
-        }
-
         /// Whether `host` is a subdomain of `root`, at any depth.
         private func isSubdomain(_ host: String, of root: String) -> Bool {
-            host.hasSuffix("." + root) && host.count > root.count + 1
+            let suffix = Array(("." + root).unicodeScalars)
+            let scalars = Array(host.unicodeScalars)
+            return scalars.count > suffix.count && scalars.suffix(suffix.count).elementsEqual(suffix)
         }
 
         /// `%XX` escapes decoded and the bytes read as UTF-8: a `%` without two hex digits stays as
@@ -402,7 +488,17 @@ public enum SwiftRouterWriter {
         /// compares both sides so.
         private func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
             let lower = scalar.properties.lowercaseMapping.unicodeScalars
-            return lower.count == 1 ? lower.first! : scalar
+            return lower.count == 1 ? lower.first ?? scalar : scalar
+        }
+
+        private func folded(_ text: String) -> String { string(text.unicodeScalars.map(folded)) }
+
+        private func folded(_ token: GlobToken) -> GlobToken {
+            switch token {
+            case .literal(let scalar): .literal(folded(scalar))
+            case .one, .any: token
+            case .oneOf(let values): .oneOf(values.map { $0.map(folded) })
+            }
         }
 
         /// A piece of Apple's component patterns: `*` any run of characters (`/` included), `?` one
@@ -414,9 +510,9 @@ public enum SwiftRouterWriter {
             case oneOf([[GlobToken]])
         }
 
-        /// `pattern` as tokens, folded to lowercase when `folding`. `$(name)` is one value of the
-        /// variable (values may hold `*` and `?`, never another variable); an unknown one matches nothing.
-        private func globTokens(_ pattern: String, variables: [String: [String]]?, folding: Bool) -> [GlobToken] {
+        /// `pattern` as tokens. `$(name)` is one value of the variable (values may hold `*` and `?`,
+        /// never another variable); an unknown one matches nothing.
+        private func globTokens(_ pattern: String, variables: [(name: String, values: [String])]?) -> [GlobToken] {
             let scalars = Array(pattern.unicodeScalars)
             var tokens: [GlobToken] = []
             var index = 0
@@ -425,16 +521,16 @@ public enum SwiftRouterWriter {
                 if let variables, scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "(",
                     let close = scalars[(index + 2)...].firstIndex(of: ")")
                 {
-                    let name = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
-                    let values = variables[name] ?? []
-                    tokens.append(.oneOf(values.map { globTokens($0, variables: nil, folding: folding) }))
+                    let name = string(scalars[(index + 2)..<close])
+                    let values = variables.first(where: { same($0.name, name) })?.values ?? []
+                    tokens.append(.oneOf(values.map { globTokens($0, variables: nil) }))
                     index = close + 1
                     continue
                 }
                 switch scalar {
                 case "*": tokens.append(.any)
                 case "?": tokens.append(.one)
-                default: tokens.append(.literal(folding ? folded(scalar) : scalar))
+                default: tokens.append(.literal(scalar))
                 }
                 index += 1
             }

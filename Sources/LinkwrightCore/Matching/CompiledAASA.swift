@@ -182,7 +182,7 @@ extension CompiledAASA.Rule {
         var result: [RuleIndex.Constraint?] = [constraint(.path, path, pathOptions)]
         switch query {
         case .whole(let pattern): result.append(constraint(.query, pattern, options))
-        case .items(let items): result += items.map { constraint(.item($0.name), $0.pattern, options) }
+        case .items(let items): result += items.map { constraint(.item(ExactText($0.name)), $0.pattern, options) }
         case .ignoredDictionary, .notCompared: break
         }
         if let fragment { result.append(constraint(.fragment, fragment, options)) }

@@ -15,7 +15,9 @@ struct RuleIndex: Sendable {
     struct Part: Hashable, Sendable {
         enum Kind: Hashable, Sendable {
             case path, query, fragment
-            case item(String)
+            /// Named exactly: `café` precomposed and decomposed are two items, as `itemValues`
+            /// compares them, and must not share one group of patterns.
+            case item(ExactText)
             /// Android's whole `name=value` query items (`ComparedValues.androidQueryItems`), one
             /// of which must match.
             case queryPieces
@@ -166,7 +168,7 @@ struct RuleIndex: Sendable {
         case .queryPieces:
             return Array(Set(values.androidQueryItems().flatMap { group.union.accepting($0) }))
         case .item(let name):
-            let occurrences = values.itemValues(named: name, options: part.options)
+            let occurrences = values.itemValues(named: name.text, options: part.options)
             guard let first = occurrences.first else { return apple ? group.acceptsEmpty : [] }
             var result = Set(group.union.accepting(first))
             for occurrence in occurrences.dropFirst() {

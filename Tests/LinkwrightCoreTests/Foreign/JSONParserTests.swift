@@ -97,6 +97,21 @@ struct JSONParserTests {
         #expect(diagnostics.first?.location?.line == 2)
     }
 
+    /// Two spellings of one text are two keys: a query dictionary linkwright writes for `café`
+    /// precomposed and decomposed keeps both items when `match` reads it back.
+    @Test func canonicallyEquivalentKeysAreTwoKeys() throws {
+        let (root, diagnostics) = parse("{\"caf\u{E9}\": \"?*\", \"cafe\u{301}\": \"x*\"}")
+        guard case .object(let members) = try #require(root).value else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(
+            members.map { Array($0.key.unicodeScalars) } == [
+                Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars),
+            ])
+        #expect(diagnostics.isEmpty)
+    }
+
     @Test func depthAndSizeAreCapped() {
         let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
         #expect(failure(deep)?.0 == "NESTING_TOO_DEEP")
