@@ -46,7 +46,8 @@ struct GenerateCommand: Command {
             used, so Kotlin Multiplatform JVM code can share it. A domain naming routes needs
             emit.android_dynamic_rules for kotlin. Hosts are those of every environment, or of those given with --env; a host
             two environments decide differently needs --env. Files are written atomically (a
-            folder in a router's place is refused before any is written), and
+            folder in a router's place is refused before any is written, and temporary files a
+            killed run left are removed), and
             the same configuration always gives the same bytes. The output folder is not dist/:
             build owns that one.
             """,
@@ -130,43 +131,12 @@ struct GenerateCommand: Command {
         let (root, folder, shown) = try outputFolder(
             workspace, terminal: terminal, environments: environments, language: language)
         do {
-            try Self.prepare(files.map(\.path), in: folder, under: root, shown: shown)
             try AtomicFiles.write(files.map { (folder + $0.path, $0.bytes) }, under: root)
         } catch let error as AtomicFiles.WriteError {
-            throw UnusableInput(message: "cannot write \(error.path): \(error.reason)", hint: "nothing was written")
-        } catch let failure as FolderHandle.Failure {
-            throw UnusableInput(message: "cannot write \(failure.path): \(failure.reason)", hint: "nothing was written")
+            throw UnusableInput(message: "cannot write \(error.path): \(error.reason)", hint: error.outcome)
         }
         for file in files { terminal.out("wrote \(PrintableText.escaped(shown + file.path))") }
         return .success
-    }
-
-    /// What comes before any router is put in place. `AtomicFiles` stages every file, then renames
-    /// them one by one: something other than a file where a router goes would fail its rename
-    /// after earlier routers had replaced theirs, so it is refused while nothing is written. A
-    /// run killed between staging and renaming leaves its temporary files
-    /// (`FolderHandle.temporaryName`); those of these routers are removed.
-    private static func prepare(_ names: [String], in folder: String, under root: URL, shown: String) throws {
-        guard let handle = try FolderHandle(path: root.path).folder(at: folder) else { return }
-        for name in names {
-            switch try handle.kind(of: name) {
-            case nil, .file, .symbolicLink: continue
-            case .folder:
-                throw UnusableInput(
-                    message: "cannot write \(PrintableText.escaped(shown + name)): a folder is in its place",
-                    hint: "move the folder away; nothing was written")
-            case .special(let what):
-                throw UnusableInput(
-                    message: "cannot write \(PrintableText.escaped(shown + name)): \(what) is in its place",
-                    hint: "remove it; nothing was written")
-            }
-        }
-        for entry in try handle.entries()
-        where entry.kind == .file && entry.name.hasSuffix(".linkwright-tmp")
-            && names.contains(where: { entry.name.hasPrefix("." + $0 + ".") })
-        {
-            try handle.removeFile(entry.name)
-        }
     }
 
     /// Dot-separated Kotlin identifiers: a letter or `_`, then letters, digits or `_`.
