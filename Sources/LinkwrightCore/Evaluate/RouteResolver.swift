@@ -89,7 +89,7 @@ public enum RouteResolver {
             case .pathSegment(let position):
                 value = position <= segments.count ? decoded(segments[position - 1]) : nil
             case .queryItem(let name):
-                value = items.first { $0.name == name }?.value
+                value = items.first { ExactText.equal($0.name, name) }?.value
             }
             if value?.isEmpty == true { value = nil }
             if let text = value, parameter.type == .int, Int(text) == nil {
