@@ -110,4 +110,73 @@ import Testing
             SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
+
+    /// A configuration of two files, and a write of both killed after its first rename: the
+    /// temporary file of the second and the sealed journal naming both are left.
+    private func killedWrite(sealed: Bool) throws -> (folder: TemporaryFolder, config: URL) {
+        let folder = try TemporaryFolder()
+        _ = try folder.write("config/environments/production.yaml", "old\n")
+        _ = try folder.write("config/domains/shop.yaml", "old shop\n")
+        let config = folder.url.appendingPathComponent("config")
+        let top = try FolderHandle(path: config.path)
+        let environments = try #require(try top.folder(at: "environments"))
+        let domains = try #require(try top.folder(at: "domains"))
+        let (production, shop) = (Array("new\n".utf8), Array("new shop\n".utf8))
+        let first = try environments.stage(production, for: "production.yaml")
+        let second = try domains.stage(shop, for: "shop.yaml")
+        let journal =
+            "linkwright-write-journal 1\nmove \(first) \(SHA256.hex(production)) environments/production.yaml\n"
+            + "move \(second) \(SHA256.hex(shop)) domains/shop.yaml\nend\n"
+        try top.createFile(".linkwright-write-journal", bytes: Array(journal.utf8))
+        if sealed { try top.seal(".linkwright-write-journal") }
+        try environments.rename(first, to: "production.yaml", in: environments)
+        return (folder, config)
+    }
+
+    /// Several files are switched under a journal: the next write under the same root finishes
+    /// what a killed one began, so the set ends wholly in place, and leaves no journal.
+    @Test func aWriteKilledBetweenItsRenamesIsCompletedByTheNext() throws {
+        let (folder, config) = try killedWrite(sealed: true)
+        defer { folder.remove() }
+        #expect(try folder.read("config/domains/shop.yaml") == "old shop\n")
+        try AtomicFiles.write(
+            [("policies/merge.yaml", Array("forbidden_paths: []\n".utf8)), ("README", Array("x\n".utf8))],
+            under: config)
+        #expect(try folder.read("config/environments/production.yaml") == "new\n")
+        #expect(try folder.read("config/domains/shop.yaml") == "new shop\n")
+        #expect(!folder.exists("config/.linkwright-write-journal"))
+        for sub in ["config", "config/domains", "config/environments", "config/policies"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent(sub).path)
+            #expect(!names.contains { $0.hasSuffix(".linkwright-tmp") || $0.hasSuffix("journal") }, "\(sub): \(names)")
+        }
+    }
+
+    /// A journal without the seal (one a repository carries, naming a temporary file it carries
+    /// too) is never acted on: the write stops naming it, and nothing changes.
+    @Test func aJournalNoWriteHereMadeIsNeverActedOn() throws {
+        let (folder, config) = try killedWrite(sealed: false)
+        defer { folder.remove() }
+        var failure: AtomicFiles.WriteError?
+        do {
+            try AtomicFiles.write([("policies/merge.yaml", Array("x\n".utf8))], under: config)
+        } catch let error as AtomicFiles.WriteError { failure = error }
+        #expect(failure?.path.hasSuffix("config/.linkwright-write-journal") == true, "\(String(describing: failure))")
+        #expect(failure?.reason.contains("not written by linkwright on this machine") == true)
+        #expect(try folder.read("config/domains/shop.yaml") == "old shop\n")
+        #expect(!folder.exists("config/policies/merge.yaml"))
+    }
+
+    /// A temporary file whose bytes are not those the journal recorded is not put in place.
+    @Test func aTemporaryFileChangedSinceItWasStagedIsNotPutInPlace() throws {
+        let (folder, config) = try killedWrite(sealed: true)
+        defer { folder.remove() }
+        let domains = folder.url.appendingPathComponent("config/domains")
+        let staged = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: domains.path).first { $0.hasSuffix(".linkwright-tmp") })
+        try Data("planted\n".utf8).write(to: domains.appendingPathComponent(staged))
+        try AtomicFiles.write([("README", Array("x\n".utf8))], under: config)
+        #expect(try folder.read("config/domains/shop.yaml") == "old shop\n")
+        #expect(!folder.exists("config/.linkwright-write-journal"))
+    }
+
 }
