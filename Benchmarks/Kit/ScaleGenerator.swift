@@ -43,13 +43,20 @@ public struct ScaleGenerator {
     ]
     static let tiers = ["production", "staging", "development"]
 
-    /// `count` domain files of one rule (about 60 bytes each), each served by a host of its own in
-    /// one environment: the shape that made validation quadratic in files.
+    /// `count` domain files of one rule (about 60 bytes each), each served by a host of its own:
+    /// the shape that made validation quadratic in files. The hosts are split over production
+    /// environments of 20,000 each, so no environment file passes the 1 MiB a file may hold.
     public static func manyDomains(_ count: Int) -> [(path: String, text: String)] {
-        let hosts = (0..<count).map { "  h\($0).example: d\($0)\n" }.joined()
-        let environment =
-            "tier: production\nteam_id: ABCDE10000\napps:\n  a:\n    ios: {bundle_id: com.example.a}\nhosts:\n" + hosts
-        return [("environments/production.yaml", environment)]
+        let perEnvironment = 20_000
+        let environments = stride(from: 0, to: count, by: perEnvironment).map { first in
+            let hosts = (first..<min(count, first + perEnvironment)).map { "  h\($0).example: d\($0)\n" }.joined()
+            return (
+                "environments/production-\(first / perEnvironment).yaml",
+                "tier: production\nteam_id: ABCDE10000\napps:\n  a:\n    ios: {bundle_id: com.example.a}\nhosts:\n"
+                    + hosts
+            )
+        }
+        return environments
             + (0..<count).map { ("domains/d\($0).yaml", "applinks:\n  - apps: [a]\n    rules:\n      - path: /p/*\n") }
     }
 

@@ -56,7 +56,8 @@ import Testing
             "check, 29 vs 1 commit back (one change)", "changelog, 5 tags", "changelog, 29 tags (every commit)",
             "changelog cost, 29 vs 5 tags", "changelog, 3 tags, size smoke history (1 domain)",
             "check on the example", "lint, 1,000 domain files", "lint cost, 1,000 vs 100 domain files",
-            "verify, 20 hosts × 2 files over TLS", "curl --parallel --parallel-max 50, 20 hosts",
+            "verify, 20 hosts × 2 files over TLS", "verify, 20 hosts with 40 --connect-to entries",
+            "curl --parallel --parallel-max 50, 20 hosts",
         ] {
             #expect(result.stdout.contains("| \(figure)"), "\(figure) missing")
         }
