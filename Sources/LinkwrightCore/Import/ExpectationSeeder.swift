@@ -31,8 +31,12 @@ public enum ExpectationSeeder {
         else { return (files, 0) }
         let evaluator = EnvironmentEvaluator(compiled)
         var seeds: [String: [Seed]] = [:]
+        let bound = declared.boundHostNames
         for domain in snapshot.configuration.domains where domainFiles.contains(domain.file) {
-            let hosts = declared.hosts.filter { $0.domain.value == domain.name }.map(\.host.value)
+            // The host each URL stands on: a binding's own, or a subdomain for a wildcard.
+            let hosts = declared.hosts.filter { $0.domain.value == domain.name }.map {
+                URLSamples.host(for: $0.host.value, avoiding: bound)
+            }
             // Only the domain's apps claim its hosts: a platform none of them ships on opens nothing there.
             let apps = domain.applinks.flatMap(\.apps).compactMap { declared.app(named: $0.value) }
             let platforms = Platform.allCases.filter { platform in
@@ -62,7 +66,7 @@ public enum ExpectationSeeder {
 
     /// One seed per rule that decides some URL of its own in `environment`, in file order.
     static func seeds(
-        _ domain: Domain, environment: String, hosts: [Host], platforms: [Platform], evaluator: EnvironmentEvaluator
+        _ domain: Domain, environment: String, hosts: [String], platforms: [Platform], evaluator: EnvironmentEvaluator
     ) -> [Seed] {
         let variables = domain.variables.map { AASAVariable(name: $0.name.value, values: $0.values.map(\.value)) }
         var seeds: [Seed] = []
@@ -98,14 +102,13 @@ public enum ExpectationSeeder {
     /// What `candidate` does on each platform when `rule` decides it on at least one and every
     /// host decides it alike; `nil` otherwise (an earlier rule takes it, or hosts differ).
     static func decided(
-        _ candidate: String, by rule: Rule, preferring apps: [String], on hosts: [Host], platforms: [Platform],
+        _ candidate: String, by rule: Rule, preferring apps: [String], on hosts: [String], platforms: [Platform],
         evaluator: EnvironmentEvaluator
     ) -> [(platform: Platform, outcome: Outcome)]? {
         guard let parsed = LinkURL(candidate), !hosts.isEmpty else { return nil }
         var agreed: [(platform: Platform, outcome: Outcome)]?
-        let mentioned = evaluator.environment.boundHostNames
         for host in hosts {
-            let url = parsed.on(host: URLSamples.host(for: host, avoiding: mentioned))
+            let url = parsed.on(host: host)
             var decidedByRule = false
             var outcomes: [(platform: Platform, outcome: Outcome)] = []
             for platform in platforms {

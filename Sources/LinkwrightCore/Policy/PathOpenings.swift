@@ -40,9 +40,10 @@ struct PathOpenings {
         guard let declared = configuration.environment(named: environment.name) else { return [] }
         var openings: [Opening] = []
         var positions: [OpenedApp: Int] = [:]
+        let bound = declared.boundHostNames
         for binding in declared.hosts {
             guard let domain = configuration.domain(named: binding.domain.value) else { continue }
-            let host = URLSamples.host(for: binding.host.value, avoiding: declared.boundHostNames)
+            let host = URLSamples.host(for: binding.host.value, avoiding: bound)
             for sample in URLSamples.around(path: path, in: domain) {
                 guard let url = LinkURL(sample)?.on(host: host) else { continue }
                 for platform in Platform.allCases {

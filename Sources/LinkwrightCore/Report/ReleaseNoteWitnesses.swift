@@ -9,8 +9,9 @@ public enum ReleaseNoteWitnesses {
         let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         // The rules' URLs, once per environment and host: a release changes many URLs of one host.
         var books: [String: RuleURLBook] = [:]
-        // Each environment's sites by host, found once: a fleet has thousands.
-        var lookups: [String: (before: SiteLookup, after: SiteLookup)] = [:]
+        // Each environment's sites by host and the host names it binds, found once: a fleet has
+        // thousands.
+        var lookups: [String: (before: SiteLookup, after: SiteLookup, bound: Set<String>)] = [:]
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
                 case .success(let host) = Host.parse(configured),
@@ -19,10 +20,12 @@ public enum ReleaseNoteWitnesses {
             else { return change }
             guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
             let evaluators = (old: old, new: new)
-            let concrete = URLSamples.host(for: host, avoiding: before.boundHostNames.union(after.boundHostNames))
-            let key = change.environment + "\u{1}" + concrete
-            let lookup = lookups[change.environment] ?? (SiteLookup(before), SiteLookup(after))
+            let lookup =
+                lookups[change.environment]
+                ?? (SiteLookup(before), SiteLookup(after), before.boundHostNames.union(after.boundHostNames))
             lookups[change.environment] = lookup
+            let concrete = URLSamples.host(for: host, avoiding: lookup.bound)
+            let key = change.environment + "\u{1}" + concrete
             let book =
                 books[key]
                 ?? RuleURLBook(

@@ -128,12 +128,13 @@ struct ProductionAppRemovedRule: PolicyRule {
         guard let after else { return [] }
         let headHosts = Set(after.sites.flatMap(\.servedHosts))
         let headSites = SiteLookup(after)
+        let bound = before.boundHostNames.union(after.boundHostNames)
         let baseEnvironment = context.base?.configuration.environment(named: before.name)
         var findings: [Finding] = []
         let headFileHosts = Set(after.sites.map(\.fileHost))
         for site in before.sites where headFileHosts.contains(site.fileHost) {
             for wildcard in site.servedHosts where wildcard.isWildcard && !headHosts.contains(wildcard) {
-                let sample = URLSamples.host(for: wildcard, avoiding: before.boundHostNames.union(after.boundHostNames))
+                let sample = URLSamples.host(for: wildcard, avoiding: bound)
                 let covering = headSites.site(serving: sample)
                 let coveringBinding = covering?.servedHosts.first {
                     $0.isWildcard && sample.hasSuffix("." + $0.fileHost.name)

@@ -85,14 +85,14 @@ struct RouteRemovedRule: PolicyRule {
                 guard let declared = head.configuration.environment(named: environment.name),
                     let evaluator = head.evaluator(environment.name)
                 else { continue }
-                let hosts = declared.hosts.filter { $0.domain.value == domain.name }.map(\.host.value)
+                let bound = declared.boundHostNames
+                let hosts = declared.hosts.filter { $0.domain.value == domain.name }.map {
+                    URLSamples.host(for: $0.host.value, avoiding: bound)
+                }
                 var seen: Set<String> = []
                 for (name, sample) in removed where seen.insert(name).inserted {
                     let opened = hosts.flatMap { host -> [(String, EnvironmentEvaluator.Verdict)] in
-                        guard
-                            let url = LinkURL(sample)?.on(
-                                host: URLSamples.host(for: host, avoiding: declared.boundHostNames))
-                        else { return [] }
+                        guard let url = LinkURL(sample)?.on(host: host) else { return [] }
                         return Platform.allCases.flatMap { evaluator.verdicts(for: url, platform: $0) }
                             .filter(\.opens).map { (url.description, $0) }
                     }
