@@ -31,6 +31,9 @@ public struct CompiledEnvironment: Sendable {
 public struct SiteLookup {
     private let sites: [CompiledSite]
     private let exact: [String: Int]
+    /// Each host that files are fetched from: a wildcard's root serves its site's files even
+    /// where a wider wildcard also covers it (`*.eu.x` beside `*.x`).
+    private let fileHosts: [String: Int]
     /// `.root` suffixes of wildcard hosts, in site order.
     private let wildcards: [(suffix: String, site: Int)]
 
@@ -38,19 +41,28 @@ public struct SiteLookup {
         sites = environment.sites
         var exact: [String: Int] = [:]
         var wildcards: [(suffix: String, site: Int)] = []
+        var fileHosts: [String: Int] = [:]
         for (position, site) in environment.sites.enumerated() {
+            if fileHosts[site.fileHost.name] == nil { fileHosts[site.fileHost.name] = position }
             for host in site.servedHosts {
                 if exact[host.name] == nil { exact[host.name] = position }
                 if host.isWildcard { wildcards.append(("." + host.fileHost.name, position)) }
             }
         }
         self.exact = exact
+        self.fileHosts = fileHosts
         self.wildcards = wildcards
     }
 
     public func site(serving host: String) -> CompiledSite? {
         if let position = exact[host] { return sites[position] }
         return wildcards.first { host.hasSuffix($0.suffix) }.map { sites[$0.site] }
+    }
+
+    /// The site whose files a claim naming `fileHost` fetches (`Host.fileHost`): the one
+    /// fetched from that host, as devices and `EnvironmentEvaluator` read it, else as `serving`.
+    public func site(fetchedFrom fileHost: String) -> CompiledSite? {
+        fileHosts[fileHost].map { sites[$0] } ?? site(serving: fileHost)
     }
 }
 

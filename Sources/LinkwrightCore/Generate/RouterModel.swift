@@ -151,7 +151,7 @@ extension RouterModel {
                 let claimed = String(entry.dropFirst("applinks:".count).prefix { $0 != "?" }).lowercased()
                 let isWildcard = claimed.hasPrefix("*.")
                 let fileHost = isWildcard ? String(claimed.dropFirst(2)) : claimed
-                guard let site = lookup.site(serving: fileHost), let document = site.aasa else { continue }
+                guard let site = lookup.site(fetchedFrom: fileHost), let document = site.aasa else { continue }
                 let list = try builder.ruleList(
                     document, appID: iosApp.appID, domain: site.domain, environment: environment.name)
                 try builder.claim(claimed, ruleList: list, environment: environment.name)
