@@ -72,6 +72,14 @@ import Testing
         #expect(report.opened > 10, "\(flag): \(report.opened) URLs open an app")
     }
 
+    /// Rules looked up by the URL's host (`AndroidHostLookupFixture`), at every API level.
+    @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
+    func rulesAreLookedUpByTheURLsHost() throws {
+        let report = try report(.hostLookup)
+        #expect(report.mismatches.isEmpty, "\(report)")
+        #expect(report.destinationsSeen.isSuperset(of: ["home", "account", "europe"]), "\(report.destinationsSeen)")
+    }
+
     /// The release matters: the example's collection pages (`/?*/coleccion`) never open the app
     /// on Android 15 as first released, and open it below 35 through the intent filter.
     @Test(.enabled(if: KotlinCompiler.available, KotlinCompiler.missing))
@@ -108,6 +116,7 @@ struct KotlinRouterRun: Sendable {
         case hostile(UInt64)
         /// `ComponentFlagFixture` with the flag departing from Apple's default.
         case flag(ComponentFlag)
+        case hostLookup
     }
 
     /// The API levels every URL is decided at.
@@ -173,6 +182,7 @@ struct KotlinRouterRun: Sendable {
         generated += ComponentFlag.allCases.map { flag in
             (.flag(flag), ComponentFlagFixture.files(departing: flag), ComponentFlagFixture.urls)
         }
+        generated.append((.hostLookup, AndroidHostLookupFixture.files, AndroidHostLookupFixture.urls))
         for (part, files, urls) in generated {
             let folder = try TemporaryFolder()
             defer { folder.remove() }

@@ -19,6 +19,9 @@ public final class EnvironmentEvaluator: Sendable {
     private let exactFilters: [[String: [Int]]]
     /// Per Android app, the intent filters with a wildcard host.
     private let wildcardFilters: [[Int]]
+    /// Per Android app, every host its intent filters declare (lowercased, `*.` kept) with the
+    /// host whose assetlinks.json verifies it: the domains Android verifies for the package.
+    private let declaredDomains: [[String: String]]
 
     /// The domain whose files each host serves: hosts of one domain share their compiled files.
     private let domainByFileHost: [String: String]
@@ -231,6 +234,13 @@ public final class EnvironmentEvaluator: Sendable {
         wildcardFilters = environment.androidApps.map { app in
             app.intentFilters.indices.filter { app.intentFilters[$0].hosts.contains(where: \.isWildcard) }
         }
+        declaredDomains = environment.androidApps.map { app in
+            var domains: [String: String] = [:]
+            for host in app.intentFilters.flatMap(\.hosts) {
+                domains[host.name.lowercased()] = host.fileHost.name
+            }
+            return domains
+        }
     }
 
     /// The same environment with Android's dynamic rules read as `release` reads them: the asset
@@ -263,6 +273,7 @@ public final class EnvironmentEvaluator: Sendable {
         aasaDocuments = other.aasaDocuments
         (assetLinksDocuments, self.androidRelease) = (other.assetLinksDocuments, androidRelease)
         (iosClaims, exactFilters, wildcardFilters) = (other.iosClaims, other.exactFilters, other.wildcardFilters)
+        declaredDomains = other.declaredDomains
         (domainByFileHost, fileNumbers) = (other.domainByFileHost, other.fileNumbers)
         aasaByFile = other.aasaByFile
         assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
@@ -278,7 +289,21 @@ public final class EnvironmentEvaluator: Sendable {
     /// Whether Android's dynamic rules decide every URL as the newest release reads them: the
     /// newest itself, or a release reading each rule of each file alike.
     var decidesAndroidAsNewest: Bool {
-        androidRelease == .latest || assetLinksByFile.allSatisfy { $0?.readsEveryRuleAsNewest ?? true }
+        androidRelease == .latest
+            || (assetLinksByFile.allSatisfy { $0?.readsEveryRuleAsNewest ?? true } && !wildcardHasDynamicRules)
+    }
+
+    /// Whether an Android app's wildcard host verifies with dynamic rules: `15-initial` finds
+    /// no rules on the subdomains only the wildcard covers, where `latest` finds these
+    /// (`androidDecidingFile`).
+    private var wildcardHasDynamicRules: Bool {
+        environment.androidApps.indices.contains { position in
+            let package = environment.androidApps[position].package
+            return declaredDomains[position].contains { domain, fileHost in
+                domain.hasPrefix("*.")
+                    && compiledAssetLinks(fileHost: fileHost)?.deciding(package: package)?.rules != nil
+            }
+        }
     }
 
     /// Each host's asset links as `release` reads them, compiled once per domain: every host of
@@ -322,11 +347,12 @@ public final class EnvironmentEvaluator: Sendable {
         case android(statement: Int?, rules: [DynamicComponent]?, release: AndroidRelease)
     }
 
-    /// What decides for the app at `position` on `platform` in the file `fileHost` serves: equal
-    /// values make the same decision, naming the same rule, for every path, query and fragment,
-    /// so staging's apps reading production's rules under other IDs share its decisions (`test`).
-    /// Nil when no file of the platform was compiled for the host.
-    func decidingRules(app position: Int, platform: Platform, fileHost: String) -> DecidingRules? {
+    /// What decides for the app at `position` on `platform` through `file`: equal values make
+    /// the same decision, naming the same rule, for every path, query and fragment, so staging's
+    /// apps reading production's rules under other IDs share its decisions (`test`). Nil when
+    /// no file of the platform was compiled for the host.
+    func decidingRules(app position: Int, platform: Platform, file: FileRef) -> DecidingRules? {
+        let fileHost = file.host
         switch platform {
         case .ios:
             guard let applinks = aasaDocuments[fileHost].map(\.applinks) else { return nil }
@@ -337,11 +363,13 @@ public final class EnvironmentEvaluator: Sendable {
                     entry.effectiveAppIDs.contains(appID) ? entry.withoutAppIDs : nil
                 })
         case .android:
-            guard let file = compiledAssetLinks(fileHost: fileHost), let document = assetLinksDocuments[fileHost]
+            guard let compiled = compiledAssetLinks(fileHost: fileHost), let document = assetLinksDocuments[fileHost]
             else { return nil }
-            let statement = file.deciding(package: environment.androidApps[position].package)?.index
+            let statement = compiled.deciding(package: environment.androidApps[position].package)
             return .android(
-                statement: statement, rules: statement.flatMap { document.value.statements[$0].dynamicComponents },
+                statement: statement?.index,
+                rules: file.readsRules && statement?.rules != nil
+                    ? document.value.statements[statement!.index].dynamicComponents : nil,
                 release: androidRelease)
         }
     }
@@ -452,9 +480,12 @@ public final class EnvironmentEvaluator: Sendable {
 
     /// A file an app's claim makes decide: the host serving it, and a number naming that host
     /// among the environment's file hosts (`-1` for a host serving none), cheaper to compare.
-    struct FileRef: Sendable {
+    /// On Android, `readsRules` is false where the file verifies the host but its dynamic rules
+    /// are not the host's (`androidDecidingFile`): the intent filters alone decide there.
+    struct FileRef: Sendable, Hashable {
         let host: String
         let number: Int
+        var readsRules = true
     }
 
     /// How each app of `platform` claims `host`.
@@ -465,7 +496,7 @@ public final class EnvironmentEvaluator: Sendable {
                 let claim = iosClaims[position].claim(for: host)
                 // An exact entry fetches the host's own file, a wildcard its root's (TN3155).
                 let fileHost = claim.declared.map { $0.hasPrefix("*.") ? String($0.dropFirst(2)) : $0 }
-                return (claim, fileHost.map(file))
+                return (claim, fileHost.map(fileRef))
             }
             return HostClaims(host: host, platform: platform, ios: ios, android: [])
         case .android:
@@ -474,7 +505,8 @@ public final class EnvironmentEvaluator: Sendable {
         }
     }
 
-    private func file(_ host: String) -> FileRef { FileRef(host: host, number: fileNumbers[host] ?? -1) }
+    /// The file `host` serves, as claims name it.
+    func fileRef(_ host: String) -> FileRef { FileRef(host: host, number: fileNumbers[host] ?? -1) }
 
     /// `verdicts` with `found` found beforehand for the URL's host (found again when the URL is
     /// on another), with each file's decision for an app made through `decide`: it receives the
@@ -548,7 +580,8 @@ public final class EnvironmentEvaluator: Sendable {
                             file.number < 0
                                 ? LinkDecision(outcome: .noMatch)
                                 : assetLinksByFile[file.number]?.decision(
-                                    for: url, package: environment.androidApps[position].package, tracing: tracing)
+                                    for: url, package: environment.androidApps[position].package,
+                                    readingRules: file.readsRules, tracing: tracing)
                                     ?? LinkDecision(outcome: .noMatch)
                         }
                     } ?? LinkDecision(outcome: .noMatch)
@@ -562,7 +595,8 @@ public final class EnvironmentEvaluator: Sendable {
         platform == .ios ? environment.iosApps[position].name : environment.androidApps[position].name
     }
 
-    /// One intent filter that may claim a host, with the host it names and whose file it reads.
+    /// One intent filter that may claim a host, with the host it names and the file that then
+    /// decides (the same for every filter of the app on one host: `androidDecidingFile`).
     struct AndroidClaimLink: Sendable {
         /// The filter's position in the app's list.
         let index: Int
@@ -573,22 +607,72 @@ public final class EnvironmentEvaluator: Sendable {
     }
 
     /// The filters of the Android app at `position` that name `host`, exactly or by wildcard, in
-    /// declaration order: the first whose path scope accepts a URL claims it. Android verifies a
-    /// wildcard host against its root (add-applinks; AOSP StatementUtils).
+    /// declaration order: the first whose path scope accepts a URL claims it (AOSP
+    /// `IntentFilter.matchData`). Which filter claims decides nothing else: Android verifies and
+    /// applies dynamic rules per package and URL host (`androidDecidingFile`).
     private func androidClaimChain(app position: Int, host: String) -> [AndroidClaimLink] {
         let app = environment.androidApps[position]
         let exact = exactFilters[position][host] ?? []
         let wildcard = wildcardFilters[position]
         let candidates = wildcard.isEmpty ? exact : Array(Set(exact + wildcard)).sorted()
+        var deciding: FileRef?
         return candidates.compactMap { index in
             let filter = app.intentFilters[index]
             let declared =
                 filter.hosts.first { $0.name == host }
                 ?? filter.hosts.first { HostPattern.androidFilter($0.name, matches: host) }
             guard let declared else { return nil }
-            return AndroidClaimLink(
-                index: index, filter: filter, declared: declared, file: file(declared.fileHost.name))
+            deciding = deciding ?? androidDecidingFile(app: position, host: host)
+            return AndroidClaimLink(index: index, filter: filter, declared: declared, file: deciding!)
         }
+    }
+
+    /// The file deciding the Android app at `position`'s URLs on `host`, as AOSP's
+    /// `DomainVerificationService` decides once an intent filter matched (`fillMapWithApprovalLevels`):
+    ///
+    /// - Dynamic rules: `matchUriRelativeFilterGroups` takes the groups StatementService stored
+    ///   for the URL's own host (`getUriRelativeFilterGroups(package, uri.getHost())`), keyed by
+    ///   each domain the package declares and verified, with the rules of the file that verified
+    ///   it; an empty list is not stored (`setUriRelativeFilterGroups`). `latest` looks for the
+    ///   host itself, then `*.` with each parent domain, nearest first, never `*.` with the last
+    ///   label alone; `15-initial` for the host itself only. No groups: the filter alone decides.
+    /// - Verification, where no rules are found: the host is approved when a verified domain is
+    ///   the host or a wildcard whose root ends it (`approvalLevelForDomainInternal`:
+    ///   `host.endsWith(domain.substring(2))`); a domain is verified when its file vouches for
+    ///   the package. Its file decides then without rules (`readsRules` false).
+    /// - Nothing vouches: the host's own declared file, else the nearest wildcard's, decides
+    ///   that the link stays on the web.
+    private func androidDecidingFile(app position: Int, host: String) -> FileRef {
+        let package = environment.androidApps[position].package
+        let declared = declaredDomains[position]
+        let host = host.lowercased()
+        func vouching(_ domain: String) -> (fileHost: String, hasRules: Bool)? {
+            guard let fileHost = declared[domain],
+                let statement = compiledAssetLinks(fileHost: fileHost)?.deciding(package: package)
+            else { return nil }
+            return (fileHost, statement.rules != nil)
+        }
+        // The host, then `*.` with each parent domain holding a dot, nearest first.
+        var lookup = [host]
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: "."), rest[rest.index(after: dot)...].contains(".") {
+            rest = rest[rest.index(after: dot)...]
+            lookup.append("*." + rest)
+        }
+        let rulesLookup = androidRelease == .latest ? lookup : [host]
+        if let found = rulesLookup.lazy.compactMap(vouching).first(where: \.hasRules) {
+            return fileRef(found.fileHost)
+        }
+        // Approval by any verified wildcard whose root ends the host, the longest first.
+        let wildcards = declared.keys.filter { $0.hasPrefix("*.") && host.hasSuffix($0.dropFirst(2)) }
+            .sorted { ($0.count, $1) > ($1.count, $0) }
+        if let verified = ([host] + wildcards).lazy.compactMap(vouching).first {
+            var ref = fileRef(verified.fileHost)
+            ref.readsRules = false
+            return ref
+        }
+        let nearest = ([host] + wildcards).first { declared[$0] != nil }
+        return fileRef(nearest.flatMap { declared[$0] } ?? host)
     }
 
     /// What decides a URL on a host apart from its path, query and fragment: per app, whether and
@@ -599,8 +683,14 @@ public final class EnvironmentEvaluator: Sendable {
         /// Per iOS app: `nil` when it does not claim the host, else the domain of the file that
         /// decides (`""` when no file is served there).
         var ios: [String?]
-        /// Per Android app: the claiming filters in order, each with its file's domain.
-        var android: [[Int: String]]
+        /// Per Android app: the claiming filters in order, each with its file's domain and
+        /// whether that file's dynamic rules apply (`FileRef.readsRules`).
+        var android: [[Int: AndroidFile]]
+
+        struct AndroidFile: Hashable {
+            var domain: String
+            var readsRules: Bool
+        }
     }
 
     /// What decides every path, query and fragment on a host, in terms that compare across
@@ -656,8 +746,11 @@ public final class EnvironmentEvaluator: Sendable {
         return Situation(
             ios: ios.ios.map { $0.file.map { domain($0.host) } },
             android: android.android.map { chain in
-                var links: [Int: String] = [:]
-                for link in chain { links[link.index] = domain(link.fileHost) }
+                var links: [Int: Situation.AndroidFile] = [:]
+                for link in chain {
+                    links[link.index] = Situation.AndroidFile(
+                        domain: domain(link.fileHost), readsRules: link.file.readsRules)
+                }
                 return links
             })
     }

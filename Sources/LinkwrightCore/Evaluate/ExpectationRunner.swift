@@ -396,6 +396,7 @@ public enum ExpectationRunner {
             var app: Int
             /// `EnvironmentEvaluator.FileRef.number`, cheaper to hash than the host.
             var file: Int
+            var readsRules: Bool
         }
 
         /// Each file and app's rule list, numbered in order of first use; nil when there is none.
@@ -427,11 +428,12 @@ public enum ExpectationRunner {
             in evaluator: EnvironmentEvaluator
         ) -> Int? {
             let key = FileForApp(
-                environment: file.environment, platform: file.platform, app: file.app, file: file.file.number)
+                environment: file.environment, platform: file.platform, app: file.app, file: file.file.number,
+                readsRules: file.file.readsRules)
             if let known = lists[key] { return known }
             // A host serving no file (number -1) has no rules, whichever it is.
             var list: Int?
-            if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, fileHost: file.file.host) {
+            if let rules = evaluator.decidingRules(app: file.app, platform: file.platform, file: file.file) {
                 list = number(rules)
             }
             lists[key] = list

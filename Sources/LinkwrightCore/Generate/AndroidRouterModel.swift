@@ -24,9 +24,9 @@ public struct AndroidRouterModel: Sendable, Equatable {
         public var name: String
         /// The application ID of the app's build in this environment.
         public var package: String
-        /// One per host of each verified intent filter, in filter order: the first whose host
-        /// covers a URL's and whose path scope accepts its path claims it
-        /// (`EnvironmentEvaluator.claims(of:on:)`).
+        /// One per host of each verified intent filter, in filter order: a URL opens the app
+        /// when one whose host covers the URL's accepts its path, and the rules of the site its
+        /// host looks up then decide (`EnvironmentEvaluator.claims(of:on:)`).
         public var claims: [Claim]
     }
 
@@ -95,7 +95,7 @@ extension AndroidRouterModel {
             for filter in androidApp.intentFilters {
                 let scopes = filter.scopes.map(Self.filter)
                 for host in filter.hosts {
-                    guard let site = lookup.site(serving: host.fileHost.name) else { continue }
+                    guard let site = lookup.site(fetchedFrom: host.fileHost.name) else { continue }
                     let domain = configuration.domain(named: site.domain)
                     if let file = domain?.file { files.insert(file) }
                     let rules = try Self.rules(
@@ -165,7 +165,8 @@ extension AndroidRouterModel {
             else { return false }
             return name == package
         }
-        guard let components = statement?.dynamicComponents else {
+        // An empty list is no rules, as StatementService stores none for it (`CompiledAssetLinks`).
+        guard let components = statement?.dynamicComponents, !components.isEmpty else {
             if routes.values.contains(where: { $0.destination != nil }) {
                 throw RouterModelError(
                     message:

@@ -6,11 +6,14 @@
 /// - the URL is split as `android.net.Uri` splits it, and the path, query and fragment compared
 ///   decoded, as `Uri.getPath()` and its siblings return them (AOSP core/java/android/net/Uri.java,
 ///   `UriCodec`), with the core's reading of malformed escapes (`PercentDecoding`);
-/// - the first verified intent filter naming the host (`*.` as `IntentFilter.AuthorityEntry.match`
+/// - a verified intent filter naming the host (`*.` as `IntentFilter.AuthorityEntry.match`
 ///   reads it: a suffix, without case) whose `<data>` path attributes accept the path claims the
 ///   URL (`IntentFilter.matchData`, `PatternMatcher` PATTERN_LITERAL, PATTERN_PREFIX and
 ///   PATTERN_SIMPLE_GLOB; AOSP core/java/android/os/PatternMatcher.java);
-/// - from API level 35, the first of the site's `dynamic_app_link_components` to match decides,
+/// - the dynamic rules are those of the URL's own host, not the matching filter's: the site of
+///   the claim declaring the host itself, else (from API level 36) of the nearest `*.` parent
+///   claimed (`EnvironmentEvaluator.androidDecidingFile`);
+/// - from API level 35, the first of those `dynamic_app_link_components` to match decides,
 ///   an `exclude` keeping the link in the browser; each pattern is what that release's
 ///   `DalComponentParser` hands to `PatternMatcher` (`AndroidFilter`: 35 reads as `15-initial`,
 ///   later levels as `latest`), and query entries match whole decoded `name=value` items
@@ -55,10 +58,10 @@ public enum KotlinRouterWriter {
         out.line(" * A screen of the \(model.app) app that an Android App Link opens.")
         out.line(" *")
         out.line(" * `parse` returns one exactly when the device opens the app for the URL: a verified intent filter")
-        out.line(" * claims its host and path, and from API level 35 the first dynamic rule of the site's")
-        out.line(" * assetlinks.json that matches does not exclude it. Below 35 the intent filters alone open the")
-        out.line(" * app, so a URL the rules keep on the web, or that no rule matches, opens it with no destination:")
-        out.line(" * `parse` returns null, and the app shows its start screen.")
+        out.line(" * claims its host and path, and from API level 35 the first matching dynamic rule of the")
+        out.line(" * assetlinks.json the URL's own host looks up does not exclude it. Below 35 the intent filters")
+        out.line(" * alone open the app, so a URL the rules keep on the web, or that no rule matches, opens it with")
+        out.line(" * no destination: `parse` returns null, and the app shows its start screen.")
         if !model.schemes.isEmpty {
             out.line(" *")
             out.line(" * Android hands the app every URL of a custom scheme it declares; the scheme's routes, read as")
@@ -120,11 +123,11 @@ public enum KotlinRouterWriter {
         }
         out.line("        val link = Link.parse(url) ?: return null")
         out.line("        val claims = claimsOf(link.host) ?: return null")
-        out.line("        val claim = claims.firstOrNull { it.claims(link) } ?: return null")
-        out.line("        val rules = claim.site.rules ?: return null")
+        out.line("        if (claims.none { it.claims(link) }) return null")
         out.line(
             "        val release = if (androidApiLevel == \(android15APILevel)) Release.ANDROID_15_INITIAL else Release.LATEST"
         )
+        out.line("        val rules = rulesFor(claims, link.host, release) ?: return null")
         out.line("        val rule = rules.firstOrNull { it.matches(link, release) } ?: return null")
         out.line("        return rule.destination?.invoke(link)")
         out.line("    }")
@@ -146,6 +149,28 @@ public enum KotlinRouterWriter {
         out.line("            }")
         out.line("        }")
         out.line("        return best")
+        out.line("    }")
+        out.blank()
+        out.line("    /**")
+        out.line("     * The dynamic rules Android applies on [host], whichever filter claimed the URL")
+        out.line("     * (DomainVerificationService.getUriRelativeFilterGroups): those of the claim declaring")
+        out.line("     * the host itself, else, on LATEST, of the nearest `*.` parent declared, never `*.`")
+        out.line("     * with the last label alone; null when none has rules, so no rule names a destination.")
+        out.line("     */")
+        out.line("    private fun rulesFor(claims: List<Claim>, host: String, release: Release): List<Rule>? {")
+        out.line("        var domain = host")
+        out.line("        var rest = host")
+        out.line("        while (true) {")
+        out.line("            for (claim in claims) {")
+        out.line("                val rules = claim.site.rules")
+        out.line("                if (rules != null && claim.declares(domain)) return rules")
+        out.line("            }")
+        out.line("            if (release != Release.LATEST) return null")
+        out.line("            val dot = rest.indexOf('.')")
+        out.line("            if (dot < 0 || rest.indexOf('.', dot + 1) < 0) return null")
+        out.line("            rest = rest.substring(dot + 1)")
+        out.line("            domain = \"*.\" + rest")
+        out.line("        }")
         out.line("    }")
         let names = objectNames(model)
         for (site, name) in zip(model.sites, names.sites) {
@@ -370,6 +395,9 @@ public enum KotlinRouterWriter {
         private class Claim(private val host: String, val site: Site, private val scopes: List<Matcher>) {
             /** Whether the host is this one and a path attribute accepts the decoded path. */
             fun claims(link: Link): Boolean = rank(link.host) >= 0 && scopes.any { it.matches(link.path) }
+
+            /** Whether this is the host [domain] names, `*.` included: the key Android stores rules under. */
+            fun declares(domain: String): Boolean = host.equals(domain, ignoreCase = true)
 
             /**
              * How specifically the host is claimed: -1 not at all. A leading `*` is dropped and the rest

@@ -316,8 +316,10 @@ public struct CompiledAssetLinks: Sendable {
             statements.append(
                 (
                     index, package,
-                    statement.dynamicComponents.map {
-                        CompiledDynamicRules.shared($0, entryIndex: index, release: release)
+                    // An empty list is no rules: StatementService stores no groups for it
+                    // (`DomainVerificationService.setUriRelativeFilterGroups`).
+                    statement.dynamicComponents.flatMap {
+                        $0.isEmpty ? nil : CompiledDynamicRules.shared($0, entryIndex: index, release: release)
                     }
                 ))
         }
@@ -356,9 +358,14 @@ public struct CompiledAssetLinks: Sendable {
     ///   intent filters alone decide;
     /// - otherwise the first statement's dynamic rules decide. Google: with several, "Android
     ///   does not guarantee which dynamic rules configuration will be used"; the reader warns.
-    public func decision(for url: LinkURL, package: String, tracing: Bool = false) -> LinkDecision {
+    ///
+    /// Without `readingRules` the file only verifies the host: the statement decides as one
+    /// without dynamic rules (`EnvironmentEvaluator.FileRef.readsRules`).
+    public func decision(for url: LinkURL, package: String, readingRules: Bool = true, tracing: Bool = false)
+        -> LinkDecision
+    {
         guard let position = decidingPosition[package] else { return LinkDecision(outcome: .noMatch) }
-        guard statements[position].rules != nil else {
+        guard readingRules, statements[position].rules != nil else {
             return LinkDecision(outcome: .match, entryIndex: statements[position].index)
         }
         return statements[position].rules!.decision(for: url, tracing: tracing)

@@ -175,13 +175,16 @@ struct DecisionList: Sendable {
                             switch file?.deciding(package: app.package) {
                             case nil: .nothing(package: app.package)
                             case .some((_, nil)): .everything
+                            case .some((_, _)) where !link.file.readsRules: .everything
                             case .some((_, let rules?)): .rules(rules.components, rules.release)
                             }
                         return ListKey.Block(scopes: link.filter.scopes.map(\.attribute), decider: decider)
                     })
                 if let known = made[key] { return known.named(app.package) }
                 let blocks = zip(chain, files).map { link, file in
-                    androidBlock(link.filter, file: file, package: app.package, routes: routes)
+                    androidBlock(
+                        link.filter, file: file, package: app.package, readingRules: link.file.readsRules,
+                        routes: routes)
                 }
                 let list = DecisionList(identity: app.package, blocks: blocks)
                 made[key] = list
@@ -266,7 +269,8 @@ struct DecisionList: Sendable {
     /// The block of one intent filter: the dynamic rules of the file its host reads, narrowed
     /// to its scopes, and the scope rule deciding the rest of its scopes.
     static func androidBlock(
-        _ filter: IntentFilter, file: CompiledAssetLinks?, package: String, routes: RouteLabels = RouteLabels()
+        _ filter: IntentFilter, file: CompiledAssetLinks?, package: String, readingRules: Bool = true,
+        routes: RouteLabels = RouteLabels()
     ) -> (scopes: PatternTest?, rules: [ProofRule]) {
         let decoded = Preparation(CompiledDynamicRules.options)
         let attributes = filter.scopes.map(\.attribute)
@@ -282,6 +286,9 @@ struct DecisionList: Sendable {
         }
         guard let statement = file?.deciding(package: package) else {
             return (scopes, [scopeRule(opens: false, "no statement for \(package)")])
+        }
+        guard readingRules else {
+            return (scopes, [scopeRule(opens: true, "no dynamic rules for this host")])
         }
         guard let rules = statement.rules else {
             return (scopes, [scopeRule(opens: true, "statement without dynamic rules")])

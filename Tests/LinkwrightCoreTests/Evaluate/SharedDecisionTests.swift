@@ -95,7 +95,7 @@ import Testing
         func rules(_ environment: String, app: Int, _ platform: Platform) throws -> EnvironmentEvaluator.DecidingRules {
             let evaluator = try #require(byName[environment])
             let host = try #require(evaluator.environment.sites.first).fileHost.name
-            return try #require(evaluator.decidingRules(app: app, platform: platform, fileHost: host))
+            return try #require(evaluator.decidingRules(app: app, platform: platform, file: evaluator.fileRef(host)))
         }
         for platform in Platform.allCases {
             #expect(try rules("production", app: 0, platform) == rules("staging", app: 0, platform))
