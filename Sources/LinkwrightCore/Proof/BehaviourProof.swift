@@ -188,14 +188,21 @@ struct BehaviourProof {
         if first.preparation == second.preparation {
             // Prefixes first: comparing them is cheaper than running an automaton.
             if let ones = a.pathPrefixes, let others = b.pathPrefixes, partWays(ones, others) { return true }
+            if let one = a.pathSuffix, let other = b.pathSuffix, partWaysAtTheEnd(one, other) { return true }
             if let texts = a.pathTexts { return !texts.contains { second.automaton.matches($0) } }
             if let texts = b.pathTexts { return !texts.contains { first.automaton.matches($0) } }
             return false
         }
         let (one, other) = (first.preparation, second.preparation)
-        guard one.appleSlash == other.appleSlash, one.options.semantics == other.options.semantics,
-            var ones = a.pathPrefixes, var others = b.pathPrefixes
-        else { return false }
+        guard one.appleSlash == other.appleSlash, one.options.semantics == other.options.semantics else {
+            return false
+        }
+        if let ends = a.pathSuffix, let otherEnds = b.pathSuffix,
+            partWaysAtTheEnd(preparedAlike(ends, one, as: other), preparedAlike(otherEnds, other, as: one))
+        {
+            return true
+        }
+        guard var ones = a.pathPrefixes, var others = b.pathPrefixes else { return false }
         // The undecoded side's prefixes hold of the decoded text only without an escape.
         if one.decode != other.decode {
             let undecoded = one.decode ? others : ones
@@ -210,6 +217,30 @@ struct BehaviourProof {
             }
         }
         return partWays(ones, others)
+    }
+
+    /// What a path prepared as `own` ending with `suffix` ends with once prepared as `other` too,
+    /// as far as it can tell (`disjointPaths`). Undecoded, a suffix without `%` stays the end
+    /// of the decoded text but for its first two scalars, which may end an escape begun before
+    /// it; the decoded text may then lose leading slashes to Apple's slash rules (`/tv` of the
+    /// path `/tv`), so those go too. Folding maps scalar to scalar.
+    private static func preparedAlike(_ suffix: [Unicode.Scalar], _ own: Preparation, as other: Preparation)
+        -> [Unicode.Scalar]
+    {
+        var suffix = suffix
+        if !own.decode && other.decode {
+            guard !suffix.contains("%") else { return [] }
+            suffix = Array(suffix.dropFirst(2))
+            if own.appleSlash { suffix = Array(suffix.drop { $0 == "/" }) }
+        }
+        if !own.fold && other.fold { suffix = suffix.map(CaseFolding.fold) }
+        return suffix
+    }
+
+    /// Whether neither text ends with the other, so no text ends with both (an empty one ends
+    /// every text).
+    private static func partWaysAtTheEnd(_ one: [Unicode.Scalar], _ other: [Unicode.Scalar]) -> Bool {
+        !(one.reversed().starts(with: other.reversed()) || other.reversed().starts(with: one.reversed()))
     }
 
     /// Whether every prefix of `ones` parts ways with every prefix of `others`: neither starts

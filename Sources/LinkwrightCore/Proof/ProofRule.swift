@@ -58,6 +58,7 @@ struct PatternTest {
 /// whose rules are nearly all the same.
 struct LiteralFacts {
     let forcedPrefix: [Unicode.Scalar]
+    let forcedSuffix: [Unicode.Scalar]
     let ways: LiteralWays?
 
     private static let known = ProcessMemo<String, LiteralFacts>(limit: 100_000)
@@ -66,7 +67,9 @@ struct LiteralFacts {
     /// have the same literal ways.
     static func of(_ pattern: PatternTest) -> LiteralFacts {
         known.value(pattern.key) {
-            LiteralFacts(forcedPrefix: pattern.forcedPrefix, ways: pattern.automaton.literalWays())
+            LiteralFacts(
+                forcedPrefix: pattern.forcedPrefix, forcedSuffix: pattern.automaton.forcedSuffix,
+                ways: pattern.automaton.literalWays())
         }
     }
 }
@@ -147,6 +150,9 @@ final class ProofRule: @unchecked Sendable {
     /// The paths the rule's pattern accepts, prepared, when they are a few literal texts
     /// (`LiteralWays.texts`).
     let pathTexts: [[Unicode.Scalar]]?
+    /// The literal text every path this rule's pattern accepts ends with, prepared
+    /// (`Automaton.forcedSuffix`).
+    let pathSuffix: [Unicode.Scalar]?
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -171,6 +177,7 @@ final class ProofRule: @unchecked Sendable {
         pathPrefix = literal?.forcedPrefix
         pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
         pathTexts = literal?.ways?.texts
+        pathSuffix = literal?.forcedSuffix
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey

@@ -486,6 +486,44 @@ extension Automaton {
     }
 }
 
+extension Automaton {
+    /// The scalars every accepted text ends with: walked back from `accept` while every
+    /// transition entering the nodes reached (without consuming) consumes one and the same
+    /// literal scalar, and the start is not among them (so no shorter text is accepted there).
+    var forcedSuffix: [Unicode.Scalar] {
+        var consumedInto = [[Int]](repeating: [], count: nodes.count)
+        var splitInto = [[Int]](repeating: [], count: nodes.count)
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .consume(_, let next): consumedInto[next].append(index)
+            case .split(let targets): for target in targets { splitInto[target].append(index) }
+            case .accept: break
+            }
+        }
+        func reachingWithoutConsuming(_ seeds: [Int]) -> Set<Int> {
+            var reached = Set(seeds)
+            var stack = seeds
+            while let node = stack.popLast() {
+                for origin in splitInto[node] where reached.insert(origin).inserted { stack.append(origin) }
+            }
+            return reached
+        }
+        var suffix: [Unicode.Scalar] = []
+        var current = reachingWithoutConsuming([accept])
+        while suffix.count < 256, !current.contains(start) {
+            let entering = current.flatMap { consumedInto[$0] }
+            guard case .consume(.scalar(let scalar), _)? = entering.first.map({ nodes[$0] }),
+                entering.allSatisfy({
+                    if case .consume(.scalar(scalar), _) = nodes[$0] { true } else { false }
+                })
+            else { break }
+            suffix.append(scalar)
+            current = reachingWithoutConsuming(entering)
+        }
+        return suffix.reversed()
+    }
+}
+
 /// The literal ways through an automaton (`Automaton.literalWays`).
 struct LiteralWays {
     let ways: [(prefix: [Unicode.Scalar], accepted: Bool)]

@@ -120,8 +120,10 @@ import Testing
     /// and capitals in it, matches both as each prepares it.
     @Test func rulesPreparedOtherwiseAreDisjointOnlyWhenNoPathMeetsBoth() throws {
         var generator = SplitMix64(seed: 0xD1_5A6E)
-        let pieces = ["/", "a", "b", "A", "%", "*", "?", "/a/", "/b"]
-        let alphabet = ["/", "a", "b", "A", "%61", "%41", "%2F", "%2f", "%", "%25", "%62"]
+        let pieces = ["/", "a", "b", "A", "%", "*", "?", "/a/", "/b", "t", "%7", "4", "1"]
+        let alphabet = [
+            "/", "a", "b", "A", "%61", "%41", "%2F", "%2f", "%", "%25", "%62", "t", "%74", "4", "%34", "%7",
+        ]
         var toldApart = 0
         var tried = 0
         for _ in 0..<3000 {
@@ -189,6 +191,42 @@ import Testing
         #expect(
             BehaviourProof.disjointPaths(
                 try rule("/Shop/*", decoded: false), try rule("/news/*", decoded: false, caseSensitive: false)))
+    }
+
+    /// Two rules whose literal ends part ways meet on no path, prepared alike or toggled: a
+    /// toggle's undecoded suffix loses the two scalars an escape begun before it may end in.
+    @Test func literalEndsTellRulesApart() throws {
+        func rule(_ pattern: String, decoded: Bool = true) throws -> ProofRule {
+            try pathRule(pattern, PatternOptions(appleSlashRules: true, decoded: decoded))
+        }
+        let suffixes: [(String, String)] = [
+            ("*/home.html", "html"), ("/a/*/edit", "/edit"), ("/a/*", ""), ("/$(lang)/x", "/x"), ("/?b", "b"),
+            ("/a*", ""), ("*", ""),
+        ]
+        for (pattern, suffix) in suffixes {
+            let matcher = try PatternMatcher(pattern, variables: ["lang": ["en", "fr"]])
+            #expect(
+                String(String.UnicodeScalarView(matcher.automaton.forcedSuffix)).hasSuffix(suffix)
+                    && (suffix.isEmpty || matcher.automaton.forcedSuffix.count >= suffix.unicodeScalars.count),
+                "\(pattern)")
+        }
+        // Apple's slash rules end the prepared path with `/`.
+        #expect(try rule("*/home.html").pathSuffix == Array("/home.html/".unicodeScalars))
+        let pairs: [(String, Bool, String, Bool, Bool)] = [
+            ("/hats/*/tv", true, "*/home.html", true, true), ("/hats/*/tv", false, "*/home.html", true, true),
+            ("/hats/*/tv", true, "*/tv", true, false), ("*/xx.html", false, "*/x.html", true, false),
+            // `%41tv` decodes to `Atv`: the undecoded `41tv` may end an escape begun before it,
+            // but not after a `/`.
+            ("*41tv", false, "*Atv", true, false), ("*/41tv", false, "*/Atv", true, true),
+            ("*/%41", false, "*/A", true, false),
+            ("/a/*/edit", false, "/b/*/view", true, true),
+        ]
+        for (a, decodesA, b, decodesB, disjoint) in pairs {
+            #expect(
+                BehaviourProof.disjointPaths(try rule(a, decoded: decodesA), try rule(b, decoded: decodesB))
+                    == disjoint,
+                "\(a) and \(b)")
+        }
     }
 
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
