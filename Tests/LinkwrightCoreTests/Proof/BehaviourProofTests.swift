@@ -133,6 +133,34 @@ import Testing
         #expect(comparison.observations.allSatisfy { !$0.openedBefore && $0.opensAfter })
     }
 
+    /// A `percent_encoded` default toggled on an ordinary 200-rule list (sections, pages, a
+    /// `*` between literals, `?`, exclusions) is proven within the default budget: every rule is
+    /// a changed one, and literal prefixes and ends tell the pairs apart that cannot meet. Every
+    /// witness holds an escape, since a path without one reads the same decoded or not.
+    @Test func aToggledDefaultOnTwoHundredRulesIsProvenWithinTheBudget() throws {
+        var generator = SplitMix64(seed: 0x7064)
+        let words = ["shoes", "hats", "bags", "sale", "help", "blog", "news", "tv", "kids", "home"]
+        var rules = ""
+        for index in 0..<200 {
+            let word = words.randomElement(using: &generator)!
+            let path =
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 0: "/\(word)\(index)"
+                case 1: "/\(word)\(index)/*"
+                case 2: "/\(word)/\(index)/*"
+                case 3: "/\(word)\(index)/*/edit"
+                default: "/\(word)/item\(index)?"
+                }
+            rules += "      - path: \"\(path)\"\n"
+            if Int.random(in: 0..<7, using: &generator) == 0 { rules += "        exclude: true\n" }
+        }
+        let base = Self.domain(rules)
+        let comparison = try Self.compare(base, "defaults:\n  percent_encoded: false\n" + base)
+        #expect(comparison.unproven.isEmpty, "\(comparison.unproven.count) pairs unproven")
+        #expect(comparison.observations.count > 10)
+        #expect(comparison.observations.allSatisfy { $0.url.contains("%") }, "\(comparison.observations.map(\.url))")
+    }
+
     @Test func oneAppTakingAURLFromAnotherIsAChangeOfApp() throws {
         let environment = ["environments/production.yaml": Self.environment(clip: true)]
         let base =
