@@ -44,25 +44,11 @@ import Testing
     }
 
     /// A wildcard's root serves that wildcard's files even where a wider wildcard of another
-    /// domain covers it: a claim on `*.eu.example.com` fetches europe's file from
+    /// domain covers it (`AndroidHostLookupConfiguration`): a claim on `*.eu.example.com` fetches europe's file from
     /// `eu.example.com`, as `EnvironmentEvaluator` reads it, while links on `eu.example.com`
     /// itself are served by `*.example.com`.
     @Test func aNestedWildcardsRootIsFetchedFromItsOwnSite() throws {
-        let files = [
-            "environments/production.yaml": """
-            tier: production
-            team_id: ABCDE12345
-            apps:
-              store:
-                ios: {bundle_id: com.example.store}
-            hosts:
-              "*.example.com": example
-              "*.eu.example.com": europe
-
-            """,
-            "domains/example.yaml": "applinks:\n  - apps: [store]\n    rules:\n      - path: /*\n",
-            "domains/europe.yaml": "applinks:\n  - apps: [store]\n    rules:\n      - path: /eu/*\n",
-        ]
+        let files = AndroidHostLookupConfiguration.files
         let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
         let compiled = Compiler().compile(try #require(configuration, "\(diagnostics)")).compiled
         let lookup = SiteLookup(try #require(compiled.environments.first))

@@ -3,47 +3,9 @@ import LinkwrightTestSupport
 import Testing
 
 /// `explain` and `check` decide Android by the URL's own host (docs/semantics.md, "Whose
-/// dynamic rules apply"), on issue 43's configuration: `example.com` and `*.example.com` on
-/// one domain (`/account/*` excluded, then `/*`) and `shop.example.com` on another (`/account/*`).
+/// dynamic rules apply"), on issue 43's configuration (`AndroidHostLookupConfiguration`).
 @Suite struct AndroidHostLookupCommandTests {
-    private static let configuration: [String: String?] = [
-        "domains/example.yaml": """
-        applinks:
-          - apps: [store]
-            rules:
-              - path: /account/*
-                exclude: true
-              - path: /*
-        emit:
-          android_dynamic_rules: true
-
-        """,
-        "domains/shop.yaml": """
-        applinks:
-          - apps: [store]
-            rules:
-              - path: /account/*
-        emit:
-          android_dynamic_rules: true
-
-        """,
-        "environments/production.yaml": """
-        tier: production
-        team_id: ABCDE12345
-        apps:
-          store:
-            ios: {bundle_id: com.example.store}
-            android:
-              package: com.example.store
-              fingerprints:
-                play-signing: "2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28"
-        hosts:
-          example.com: example
-          "*.example.com": example
-          shop.example.com: shop
-
-        """,
-    ]
+    private static let configuration: [String: String?] = AndroidHostLookupConfiguration.files.mapValues { $0 }
 
     @Test func explainOpensTheSubdomainsOwnRuleOnAndroidAsOnIOS() throws {
         let fixture = try GitFixture()
@@ -66,8 +28,8 @@ import Testing
         let fixture = try GitFixture()
         try fixture.commit("Two domains", Self.configuration)
         try fixture.write([
-            "domains/shop.yaml": (Self.configuration["domains/shop.yaml"]!)!.replacingOccurrences(
-                of: "/account/*", with: "/account/orders/*")
+            "domains/shop.yaml": AndroidHostLookupConfiguration.files["domains/shop.yaml"]!.replacingOccurrences(
+                of: AndroidHostLookupConfiguration.shopRule, with: "/account/orders/*")
         ])
         let result = try runLinkwright(
             ["diff", "--format", "json"], in: URL(fileURLWithPath: fixture.repository),

@@ -1,3 +1,4 @@
+import LinkwrightTestSupport
 import Testing
 
 @testable import LinkwrightCore
@@ -5,52 +6,10 @@ import Testing
 /// Android applies dynamic rules by the URL's own host, not by the intent filter that matched
 /// (AOSP `DomainVerificationService.matchUriRelativeFilterGroups` → `getUriRelativeFilterGroups`):
 /// the host's own rules, else (`latest`) those of the nearest `*.` parent the app declares; with
-/// none, the intent filter alone decides. These tests take the configuration of issue 43: a
-/// wildcard domain excluding `/account/*` declared before a subdomain whose own rules open it.
+/// none, the intent filter alone decides (`AndroidHostLookupConfiguration`).
 @Suite struct AndroidHostLookupTests {
-    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
-
-    /// `example.com` and `*.example.com` on one domain, `shop.example.com` on another; the
-    /// wildcard's domain comes first in the environment, so its filter comes first too.
-    static func files(shopRules: String = "      - path: /account/*\n") -> [String: String] {
-        [
-            "domains/example.yaml": """
-            applinks:
-              - apps: [store]
-                rules:
-                  - path: /account/*
-                    exclude: true
-                  - path: /*
-            emit:
-              android_dynamic_rules: true
-
-            """,
-            "domains/shop.yaml": """
-            applinks:
-              - apps: [store]
-                rules:
-            \(shopRules)emit:
-              android_dynamic_rules: true
-
-            """,
-            "environments/production.yaml": """
-            tier: production
-            team_id: ABCDE12345
-            apps:
-              store:
-                ios: {bundle_id: com.example.store}
-                android: {package: com.example.store, fingerprints: {play-signing: "\(fingerprint)"}}
-            hosts:
-              example.com: example
-              "*.example.com": example
-              shop.example.com: shop
-
-            """,
-        ]
-    }
-
     static func evaluator(
-        _ files: [String: String] = files(), release: AndroidRelease = .latest
+        _ files: [String: String] = AndroidHostLookupConfiguration.files, release: AndroidRelease = .latest
     ) throws -> EnvironmentEvaluator {
         let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
         let loaded = try #require(configuration, "\(diagnostics)")
@@ -95,7 +54,7 @@ import Testing
     /// A host whose own file has no dynamic rules reads its wildcard parent's on `latest`: an
     /// empty list is not stored, so the lookup goes on to `*.example.com`.
     @Test func aHostWithoutRulesOfItsOwnReadsTheWildcards() throws {
-        var files = Self.files()
+        var files = AndroidHostLookupConfiguration.files
         files["domains/shop.yaml"] = """
             applinks:
               - apps: [store]
