@@ -10,10 +10,21 @@
 # --with-kotlin (what `make test`, and so CI, passes) also installs Debian's kotlin (1.3.31 and a
 # JRE), with which the test suite compiles the generated Kotlin routers and checks them: about 50 s
 # to install and about a minute to compile. `make demo` leaves it out.
+#
+# --with-android (also passed by `make test`) installs Debian's aapt, zipalign and apksigner (with a
+# headless JRE, whose keytool makes the signing keys): the tests assemble real APKs with them and
+# read them back with aapt and apksigner as oracles for `inspect` and `verify --app`. Without them
+# those tests are skipped, saying so.
 set -euo pipefail
 
 packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
-if [ "${1:-}" = "--with-kotlin" ]; then packages+=(kotlin); fi
+for option in "$@"; do
+    case "$option" in
+    --with-kotlin) packages+=(kotlin) ;;
+    --with-android) packages+=(aapt zipalign apksigner default-jre-headless) ;;
+    *) echo "unknown option $option (options: --with-kotlin, --with-android)" >&2; exit 2 ;;
+    esac
+done
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

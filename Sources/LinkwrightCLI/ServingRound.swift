@@ -239,9 +239,13 @@ struct ServingRound {
     }
 }
 
-/// `linkwright verify`: what the origin (and Apple's CDN) serve, against the build.
+/// `linkwright verify`: what the origin (and Apple's CDN) serve, against the build; with
+/// `--app`, a built app against the environment's contract.
 struct VerifyCommand: Command {
     static let cdn = Option<Bool>(name: "cdn", help: "Also check Apple's CDN copy")
+    static let apps = Option<[String]>(
+        name: "app", valueName: "BUILD",
+        help: "Check this built app (.apk) against the --env environment instead of the served files")
     static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
@@ -263,21 +267,57 @@ struct VerifyCommand: Command {
             the jobs of a CI matrix split a fleet; docs/serving.md shows how their --format json
             reports merge. --connect-to sends requests to another address (a test server) while TLS
             and Host keep each host's name; ::127.0.0.1:8443 sends every host there.
+
+            --app BUILD (repeatable, with one --env) checks built apps instead, without the network:
+            an Android .apk's package must be an app of the environment, each signing certificate
+            must be listed by the assetlinks.json built for every host its filters verify (the key's
+            channel is named), every host of the contract must be in an intent filter with
+            android:autoVerify="true" and no other host may be, and its custom schemes must be the
+            contract's. `linkwright inspect` shows what is read.
             """,
-        options: ServingRound.options + [cdn, format])
+        options: ServingRound.options + [cdn, apps, format])
 
     let arguments: ParsedArguments
 
-    init(_ arguments: ParsedArguments) throws { self.arguments = arguments }
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        if !arguments[Self.apps].isEmpty {
+            guard arguments[Workspace.environments].count == 1 else {
+                throw UsageError(message: "verify --app needs exactly one --env: the environment the build is for")
+            }
+            if arguments[Self.cdn] { throw UsageError(message: "--cdn checks served files; it does not go with --app") }
+        }
+    }
 
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let format = arguments[Self.format]
+        if !arguments[Self.apps].isEmpty { return try verifyApps(terminal, format: format) }
         let results = try ServingRound(arguments: arguments, cdn: arguments[Self.cdn])
             .run(terminal, format: format, title: "linkwright verify")
         let report = ServingReport(
             title: "linkwright verify", round: "served files", hosts: results.map(\.line),
             findings: results.flatMap(\.findings),
             pathPrefix: Workspace(arguments, terminal: terminal).pathPrefix(for: format))
+        try terminal.print(report, as: format)
+        return ExitStatus(report)
+    }
+
+    private func verifyApps(_ terminal: Terminal, format: OutputFormat) throws -> ExitStatus {
+        let workspace = Workspace(arguments, terminal: terminal)
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
+        guard let configuration, let environment = compiled?.environments.first else {
+            try workspace.printUnusable(diagnostics, as: format, title: "linkwright verify")
+            throw Halt(status: .unusable)
+        }
+        // Every build is read before anything is printed: one unreadable build stops the run.
+        let builds = try arguments[Self.apps].map { path in (path, try terminal.readBuild(path)) }
+        let findings = builds.flatMap { path, facts in
+            AppContractCheck(configuration: configuration, environment: environment, file: path).findings(facts)
+        }
+        let report = CheckReport(
+            title: "linkwright verify", base: nil, head: CheckReport.Revision(name: "built apps", commit: nil),
+            findings: findings, rules: AppContractCheck.findingIDs.map(ReportRule.init),
+            pathPrefix: workspace.pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

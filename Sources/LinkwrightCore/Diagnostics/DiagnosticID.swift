@@ -136,6 +136,17 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case cdnDiffers = "CDN_DIFFERS"
     case invalidState = "INVALID_STATE"
 
+    // MARK: Built apps (`verify --app`)
+
+    case appNotDeclared = "APP_NOT_DECLARED"
+    case appUnsigned = "APP_UNSIGNED"
+    case appKeyNotListed = "APP_KEY_NOT_LISTED"
+    case appDomainMissing = "APP_DOMAIN_MISSING"
+    case appDomainUnverified = "APP_DOMAIN_UNVERIFIED"
+    case appDomainExtra = "APP_DOMAIN_EXTRA"
+    case appSchemeMissing = "APP_SCHEME_MISSING"
+    case appSchemeExtra = "APP_SCHEME_EXTRA"
+
     // MARK: Import (`import`)
 
     case importAppID = "IMPORT_APP_ID"
@@ -155,6 +166,7 @@ public enum DiagnosticSection: String, CaseIterable, Sendable {
     case ruleAnalysis = "rule-analysis"
     case promotion = "promotion-promote"
     case liveChecks = "live-checks-verify-monitor"
+    case builtApps = "built-apps-verify---app"
     case importing = "import-import"
 }
 
@@ -561,6 +573,47 @@ extension DiagnosticID {
             )
         case .invalidState:
             (.error, .liveChecks, "The monitor state file is not one `monitor` wrote; delete it to start over.")
+
+        case .appNotDeclared:
+            (
+                .error, .builtApps,
+                "The build's package (or bundle ID) is not an app of the environment: the wrong build, or the"
+                    + " wrong `--env`."
+            )
+        case .appUnsigned:
+            (.error, .builtApps, "The APK carries no v1, v2 or v3 signature; Android will not install it.")
+        case .appKeyNotListed:
+            (
+                .error, .builtApps,
+                "The build is signed with a certificate that `assetlinks.json` does not list for its package on a"
+                    + " host it verifies, so Android does not verify its links; the key's channel is named when the "
+                    + "configuration knows it (an upload-key build against a Play-signing-only file)."
+            )
+        case .appDomainMissing:
+            (
+                .error, .builtApps,
+                "A host of the contract that no verified intent filter of the build names (`*.x` does not cover "
+                    + "`x`): its links open the browser."
+            )
+        case .appDomainUnverified:
+            (
+                .error, .builtApps,
+                "A host of the contract named only by intent filters without `android:autoVerify=\"true\"` (lost"
+                    + " in a manifest merge): Android asks the user instead of opening the app."
+            )
+        case .appDomainExtra:
+            (
+                .error, .builtApps,
+                "A host the build verifies that the contract does not serve: its `assetlinks.json` does not list "
+                    + "the app, and before Android 12 one failing host fails all of them."
+            )
+        case .appSchemeMissing:
+            (.error, .builtApps, "A custom scheme of the contract that the build does not declare.")
+        case .appSchemeExtra:
+            (
+                .warning, .builtApps,
+                "A custom scheme the build declares and the contract does not: nobody reviews its routes."
+            )
 
         case .importAppID:
             (

@@ -1,0 +1,50 @@
+import LinkwrightCore
+import LinkwrightIO
+
+/// `linkwright inspect BUILD...`: what a built app declares about links.
+struct InspectCommand: Command {
+    static let format = Option.format([OutputFormat.text, .json])
+
+    static let spec = CommandSpec(
+        name: "inspect",
+        abstract: "Show what a built app declares about links: identity, signing keys, verified and custom links",
+        discussion: """
+            Reads an Android .apk without the platform's tools: the package and every intent filter of
+            AndroidManifest.xml (binary XML) with android:autoVerify, its schemes, hosts and paths,
+            and the SHA-256 fingerprint of each signing certificate with the signature schemes (v1
+            JAR, v2, v3) that carry it, as assetlinks.json lists them. Signatures are not verified
+            (the installer does that). Nothing is extracted or written; every size is bounded, and a
+            damaged or hostile archive (a zip bomb, traversal names, overlapping entries, sizes
+            beyond the file) is refused with exit 2. `verify --app` checks the same facts against
+            the configuration.
+            """,
+        options: [format], arguments: [build], groups: [.repeated(.argument(build))])
+
+    static let build = ArgumentSpec(name: "BUILD", help: "An Android .apk", occurrence: .repeated)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        guard !arguments.positionals.isEmpty else { throw UsageError(message: "inspect needs a BUILD") }
+        self.arguments = arguments
+    }
+
+    func run(_ terminal: Terminal) throws -> ExitStatus {
+        let builds = try arguments.positionals.map { path in
+            InspectReport.Build(file: path, facts: try terminal.readBuild(path))
+        }
+        try terminal.print(InspectReport(builds: builds), as: arguments[Self.format])
+        return .success
+    }
+}
+
+extension Terminal {
+    /// The build at `path` (relative to the current folder); a build that cannot be read is an input error.
+    func readBuild(_ path: String) throws -> AppBuildFacts {
+        do {
+            return try AppBuildReader.read(url(path).path, name: path)
+        } catch {
+            throw UnusableInput(message: error.message, hint: error.hint)
+        }
+    }
+}

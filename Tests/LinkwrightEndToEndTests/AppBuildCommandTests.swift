@@ -1,0 +1,245 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+/// `inspect` and `verify --app` on real APKs made by the platform's own tools
+/// (`AndroidBuildFixture`), read back by `aapt` and `apksigner` as oracles.
+@Suite(.enabled(if: AndroidBuildFixture.available, AndroidBuildFixture.skipReason))
+struct AppBuildCommandTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+        try AndroidBuildFixture.shared.get().writeConfiguration(in: folder)
+    }
+
+    func linkwright(_ arguments: String...) throws -> ProcessResult {
+        try runLinkwright(arguments, in: folder.url)
+    }
+
+    // MARK: inspect against aapt and apksigner
+
+    /// Signature scheme sets and string-pool encodings a build may come with.
+    static let variants: [(schemes: String, utf8: Bool)] = [
+        ("v1,v2,v3", false), ("v1", false), ("v2", true), ("v2,v3", false), ("v1,v2", true),
+    ]
+
+    @Test(arguments: variants.indices)
+    func inspectAgreesWithAaptAndApksigner(_ variant: Int) throws {
+        let (schemes, utf8) = Self.variants[variant]
+        let spec = AndroidBuildFixture.museo(hosts: ["museo.example", "*.museo.example", "otro.example"])
+        let apk = try AndroidBuildFixture.apk("app.apk", in: folder, spec: spec, schemes: schemes, utf8: utf8)
+        let result = try linkwright("inspect", "--format", "json", "app.apk")
+        #expect(result.status == 0, "\(result)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let build = (json["builds"] as! [[String: Any]])[0]
+        let filters = build["intent_filters"] as! [[String: Any]]
+
+        // aapt's reading of the same manifest.
+        let tree = try AndroidBuildFixture.tool("aapt", "dump", "xmltree", apk.path, "AndroidManifest.xml")
+        func values(_ attribute: String) -> [String] {
+            tree.split(separator: "\n").compactMap { line in
+                guard let range = line.range(of: "A: \(attribute)") else { return nil }
+                let rest = line[range.upperBound...]
+                guard let start = rest.firstIndex(of: "\"") else { return nil }
+                return String(rest[rest.index(after: start)...].prefix { $0 != "\"" })
+            }
+        }
+        #expect(values("package=") == [build["package"] as! String])
+        func strings(_ key: String) -> [String] { filters.flatMap { filter -> [String] in filter[key] as! [String] } }
+        #expect(values("android:host(") == strings("hosts"))
+        #expect(values("android:scheme(") == strings("schemes"))
+        let verifying = tree.split(separator: "\n").filter {
+            $0.contains("android:autoVerify(") && $0.hasSuffix("0xffffffff")
+        }
+        #expect(verifying.count == filters.filter { $0["auto_verify"] as! Bool }.count)
+
+        // apksigner's reading of the signatures.
+        // The APKs declare minSdkVersion 21, which needs v1; without it, ask as for Android 7 (API 24) on.
+        let printed = try AndroidBuildFixture.tool(
+            "apksigner",
+            ["verify", "--print-certs", "--verbose"] + (schemes.contains("v1") ? [] : ["--min-sdk-version", "24"])
+                + [apk.path])
+        let digests = printed.split(separator: "\n").filter { $0.contains("certificate SHA-256 digest: ") }
+            .map { String($0.split(separator: " ").last!) }
+        let certificates = build["certificates"] as! [[String: Any]]
+        #expect(
+            certificates.map { ($0["sha256"] as! String).replacingOccurrences(of: ":", with: "").lowercased() }
+                == digests)
+        let verified = ["v1", "v2", "v3"].filter { scheme in
+            printed.split(separator: "\n").contains {
+                $0.hasPrefix("Verified using \(scheme) scheme") && $0.hasSuffix("true")
+            }
+        }
+        #expect(certificates.flatMap { certificate -> [String] in certificate["schemes"] as! [String] } == verified)
+        #expect(verified.joined(separator: ",") == schemes)
+        let fingerprint = try AndroidBuildFixture.shared.get().playFingerprint
+        #expect(certificates.map { $0["sha256"] as! String } == [fingerprint])
+    }
+
+    @Test func inspectPrintsWhatTheBuildDeclares() throws {
+        let spec = AndroidBuildFixture.museo(hosts: ["museo.example"])
+        _ = try AndroidBuildFixture.apk("app.apk", in: folder, spec: spec, schemes: "v2")
+        let result = try linkwright("inspect", "app.apk")
+        let fingerprint = try AndroidBuildFixture.shared.get().playFingerprint
+        #expect(
+            result.stdout == """
+                app.apk: Android app com.example.museo
+                  signing certificates (SHA-256):
+                    \(fingerprint) (v2)
+                  verified web links (autoVerify):
+                    museo.example -> .MainActivity (AndroidManifest.xml line 5)
+                      pathPrefix /tickets
+                  unverified web links:
+                    none
+                  custom schemes:
+                    com.example.museo: -> .MainActivity (AndroidManifest.xml line 12)
+
+                """, "\(result)")
+        #expect(result.status == 0)
+    }
+
+    // MARK: verify --app: each failure, and the good build
+
+    @Test func theGoodBuildPasses() throws {
+        _ = try AndroidBuildFixture.apk("good.apk", in: folder, spec: AndroidBuildFixture.museo())
+        let result = try linkwright("verify", "--app", "good.apk", "--env", "production")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("built apps: 0 blocking findings"), "\(result)")
+    }
+
+    @Test func anUploadKeyBuildAgainstAPlaySigningOnlyFileIsNamedAsSuch() throws {
+        _ = try AndroidBuildFixture.apk("upload.apk", in: folder, spec: AndroidBuildFixture.museo(), key: "upload")
+        let result = try linkwright("verify", "--app", "upload.apk", "--env", "production")
+        #expect(result.status == 1, "\(result)")
+        let upload = try AndroidBuildFixture.shared.get().uploadFingerprint
+        #expect(
+            result.stdout.contains(
+                "environments/production.yaml:6:7: error: upload.apk: signed (v1, v2, v3) with the `upload` key of "
+                    + "environment staging, SHA-256 \(upload), which assetlinks.json on museo.example does not list "
+                    + "for com.example.museo; it lists play-signing"), "\(result)")
+        #expect(result.stdout.contains("[APP_KEY_NOT_LISTED]"))
+        // Checked against staging, whose file lists the upload key, the same build's key is fine.
+        let staging = try linkwright("verify", "--app", "upload.apk", "--env", "staging", "--format", "json")
+        #expect(!staging.stdout.contains("APP_KEY_NOT_LISTED"), "\(staging)")
+    }
+
+    @Test func anIntentFilterThatLostAutoVerifyIsLocatedInTheBuildAndTheYAML() throws {
+        let findings = try findingsOfBuild("merged.apk", AndroidBuildFixture.museo(autoVerify: false))
+        #expect(findings.map(\.rule) == ["APP_DOMAIN_UNVERIFIED", "APP_DOMAIN_UNVERIFIED"])
+        #expect(findings.map(\.place) == ["environments/production.yaml:13", "environments/production.yaml:14"])
+        #expect(
+            findings[0].message
+                == "merged.apk: museo.example is only in an intent filter without android:autoVerify=\"true\" at "
+                + "merged.apk!/AndroidManifest.xml line 5 "
+                + "(manifest/application/activity[@name=.MainActivity]/intent-filter[1])")
+    }
+
+    @Test func aWildcardWithoutItsApexIsMissingTheApex() throws {
+        let findings = try findingsOfBuild("wildcard.apk", AndroidBuildFixture.museo(hosts: ["*.museo.example"]))
+        #expect(findings.map(\.rule) == ["APP_DOMAIN_MISSING"])
+        #expect(findings.map(\.place) == ["environments/production.yaml:13"])
+        #expect(
+            findings[0].message
+                == "wildcard.apk: no verified intent filter of com.example.museo names museo.example "
+                + "(*.museo.example does not cover museo.example)")
+    }
+
+    @Test func aHostOutsideTheContractIsExtra() throws {
+        let findings = try findingsOfBuild(
+            "extra.apk", AndroidBuildFixture.museo(hosts: ["museo.example", "*.museo.example", "beta.museo.test"]))
+        #expect(findings.map(\.rule) == ["APP_DOMAIN_EXTRA"])
+        #expect(findings[0].message.contains("verifies beta.museo.test, which environment production does not serve"))
+    }
+
+    @Test func schemesAreComparedBothWays() throws {
+        let findings = try findingsOfBuild("schemes.apk", AndroidBuildFixture.museo(schemes: ["museo-legacy"]))
+        #expect(findings.map(\.rule).sorted() == ["APP_SCHEME_EXTRA", "APP_SCHEME_MISSING"])
+        #expect(findings.first { $0.rule == "APP_SCHEME_MISSING" }?.place == "environments/production.yaml:10")
+    }
+
+    @Test func anotherPackageIsNotDeclared() throws {
+        _ = try AndroidBuildFixture.apk(
+            "other.apk", in: folder, spec: AndroidBuildFixture.museo(package: "com.example.other"))
+        let result = try linkwright("verify", "--app", "other.apk", "--env", "production")
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.stdout.contains(
+                "environments/production.yaml:1:1: error: other.apk: the package \"com.example.other\" is not an "
+                    + "Android app of environment production (it declares com.example.museo) [APP_NOT_DECLARED]"),
+            "\(result)")
+    }
+
+    @Test func anUnsignedBuildIsReported() throws {
+        _ = try AndroidBuildFixture.apk("unsigned.apk", in: folder, spec: AndroidBuildFixture.museo(), key: nil)
+        let inspected = try linkwright("inspect", "unsigned.apk")
+        #expect(inspected.stdout.contains("    none: the APK is not signed\n"), "\(inspected)")
+        let result = try linkwright("verify", "--app", "unsigned.apk", "--env", "production")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("[APP_UNSIGNED]"), "\(result)")
+    }
+
+    @Test func verifyAppNeedsOneEnvironment() throws {
+        let result = try linkwright("verify", "--app", "any.apk")
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: verify --app needs exactly one --env"), "\(result)")
+    }
+
+    // MARK: hostile archives
+
+    static let hostileKinds = [
+        "bomb", "lying-size", "traversal", "absolute", "duplicate", "overlap", "huge-size", "truncated",
+        "directory-outside", "signing-block",
+    ]
+
+    @Test(arguments: hostileKinds)
+    func aHostileArchiveExits2WithNothingWritten(_ kind: String) throws {
+        try AndroidBuildFixture.tool(
+            "python3", RepositoryPaths.root.appendingPathComponent("scripts/test-builds/make-hostile-zip.py").path,
+            kind, folder.url.appendingPathComponent("hostile.apk").path)
+        let before = try Self.listing(folder.url)
+        for arguments in [["inspect", "hostile.apk"], ["verify", "--app", "hostile.apk", "--env", "production"]] {
+            let result = try runLinkwright(arguments, in: folder.url, timeout: 60)
+            #expect(result.status == 2, "\(kind): \(result)")
+            #expect(result.stderr.hasPrefix("error: hostile.apk: "), "\(kind): \(result)")
+            #expect(result.stdout.isEmpty, "\(kind): \(result)")
+        }
+        #expect(try Self.listing(folder.url) == before)
+    }
+
+    // MARK: helpers
+
+    /// The findings of `verify --app NAME --env production --format json` on a build of `spec`,
+    /// which must exit 1.
+    func findingsOfBuild(_ name: String, _ spec: [String: Any]) throws -> [ReportedFinding] {
+        _ = try AndroidBuildFixture.apk(name, in: folder, spec: spec)
+        let result = try linkwright("verify", "--app", name, "--env", "production", "--format", "json")
+        #expect(result.status == 1, "\(result)")
+        return try Self.findings(result)
+    }
+
+    /// Every path under `folder` with its size.
+    static func listing(_ folder: URL) throws -> [String] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey])!
+        return try enumerator.map { item in
+            let url = item as! URL
+            return "\(url.path) \(try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? -1)"
+        }.sorted()
+    }
+
+    struct ReportedFinding {
+        var rule: String
+        var message: String
+        /// `file:line`
+        var place: String
+    }
+
+    static func findings(_ result: ProcessResult) throws -> [ReportedFinding] {
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        return (json["findings"] as! [[String: Any]]).map { finding in
+            ReportedFinding(
+                rule: finding["rule"] as! String, message: finding["message"] as! String,
+                place: "\(finding["file"] as? String ?? "?"):\(finding["line"] as? Int ?? 0)")
+        }
+    }
+}
