@@ -9,9 +9,9 @@ demo: deps
 	$(LINKWRIGHT) build
 
 # The tests also compile the generated Kotlin routers, with Debian's kotlin, and assemble and
-# sign real APKs with Debian's aapt, zipalign and apksigner.
+# sign real APKs with Debian's aapt, zipalign and apksigner, and read iOS test builds with lief.
 test:
-	@scripts/install-deps.sh --with-kotlin --with-android
+	@scripts/install-deps.sh --with-kotlin --with-builds
 	swift build --build-tests
 	swift test --disable-xctest
 

@@ -11,18 +11,18 @@
 # JRE), with which the test suite compiles the generated Kotlin routers and checks them: about 50 s
 # to install and about a minute to compile. `make demo` leaves it out.
 #
-# --with-android (also passed by `make test`) installs Debian's aapt, zipalign and apksigner (with a
-# headless JRE, whose keytool makes the signing keys): the tests assemble real APKs with them and
-# read them back with aapt and apksigner as oracles for `inspect` and `verify --app`. Without them
-# those tests are skipped, saying so.
+# --with-builds (also passed by `make test`) installs what the tests make and read app builds with:
+# Debian's aapt, zipalign and apksigner (with a headless JRE, whose keytool makes the signing keys),
+# which assemble real APKs and read them back as oracles, and PyPI's lief, which reads the Mach-O
+# files of the iOS test builds back. Without them those tests are skipped, saying so.
 set -euo pipefail
 
 packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
 for option in "$@"; do
     case "$option" in
     --with-kotlin) packages+=(kotlin) ;;
-    --with-android) packages+=(aapt zipalign apksigner default-jre-headless) ;;
-    *) echo "unknown option $option (options: --with-kotlin, --with-android)" >&2; exit 2 ;;
+    --with-builds) packages+=(aapt zipalign apksigner default-jre-headless) ;;
+    *) echo "unknown option $option (options: --with-kotlin, --with-builds)" >&2; exit 2 ;;
     esac
 done
 missing=()
@@ -41,6 +41,15 @@ if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
     echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
     python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
 fi
+
+case " $* " in
+*" --with-builds "*)
+    if ! python3 -c 'import lief' 2>/dev/null; then
+        echo "installing Python module lief (reads the Mach-O files of the iOS test builds)" >&2
+        python3 -m pip install --quiet --disable-pip-version-check lief
+    fi
+    ;;
+esac
 
 # check-jsonschema carries SchemaStore's schemas of GitHub actions and workflows: an independent
 # check of action.yml and the example workflow that needs no download beyond PyPI.

@@ -245,7 +245,7 @@ struct VerifyCommand: Command {
     static let cdn = Option<Bool>(name: "cdn", help: "Also check Apple's CDN copy")
     static let apps = Option<[String]>(
         name: "app", valueName: "BUILD",
-        help: "Check this built app (.apk) against the --env environment instead of the served files")
+        help: "Check this built app (.apk, .ipa, .app, .xcarchive) against the --env environment, not the served files")
     static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
@@ -268,12 +268,15 @@ struct VerifyCommand: Command {
             reports merge. --connect-to sends requests to another address (a test server) while TLS
             and Host keep each host's name; ::127.0.0.1:8443 sends every host there.
 
-            --app BUILD (repeatable, with one --env) checks built apps instead, without the network:
-            an Android .apk's package must be an app of the environment, each signing certificate
+            --app BUILD (repeatable, with one --env) checks built apps instead, without the network.
+            An Android .apk's package must be an app of the environment, each signing certificate
             must be listed by the assetlinks.json built for every host its filters verify (the key's
             channel is named), every host of the contract must be in an intent filter with
-            android:autoVerify="true" and no other host may be, and its custom schemes must be the
-            contract's. `linkwright inspect` shows what is read.
+            android:autoVerify="true" and no other host may be. An iOS .ipa, .app or .xcarchive (and
+            its App Clips) must be signed with the contract's associated domains, without a
+            ?mode= the environment does not use, with a provisioning profile that allows them and
+            the app ID, as a team the built AASA names. Custom schemes must be the contract's.
+            `linkwright inspect` shows what is read.
             """,
         options: ServingRound.options + [cdn, apps, format])
 

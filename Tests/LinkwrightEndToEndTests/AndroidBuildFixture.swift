@@ -7,13 +7,14 @@ import Testing
 /// and an upload key), so the signatures are the platform tools' own. Made once per test run.
 final class AndroidBuildFixture: Sendable {
     static let tools = ["aapt", "apksigner", "zipalign", "keytool", "python3"]
-    static let missingTools = tools.filter { tool in
+    static let missingTools = tools.filter { !onPath($0) }
+
+    static func onPath(_ tool: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-            == false
     }
     static let skipReason: Comment =
-        "\(missingTools.joined(separator: ", ")) missing (scripts/install-deps.sh installs them): the APK tests are skipped"
+        "\(missingTools.joined(separator: ", ")) missing (scripts/install-deps.sh --with-builds installs them): the APK tests are skipped"
     static var available: Bool { missingTools.isEmpty }
 
     /// Made on first use; every suite shares it.
@@ -103,35 +104,62 @@ final class AndroidBuildFixture: Sendable {
         return ["package": package, "activities": [["name": ".MainActivity", "filters": filters]]]
     }
 
-    /// An environment whose app museo is the Android package com.example.museo signed with `key`.
-    private static func environment(_ tier: String, key: String, extra: String, hosts: [String]) -> String {
+    /// An environment whose app museo is the Android package and iOS bundle com.example.museo, its
+    /// APK signed with `key`; `header` goes after the team, `apps` after museo.
+    private static func environment(
+        _ tier: String, header: String = "", key: String, apps: String, hosts: [String]
+    ) -> String {
         """
         tier: \(tier)
         team_id: ABCDE12345
-        apps:
+        \(header)apps:
           museo:
             android:
               package: com.example.museo
               fingerprints:
                 \(key)
-        \(extra)hosts:
+            ios:
+              bundle_id: com.example.museo
+        \(apps)hosts:
         \(hosts.map { "  \($0): museo\n" }.joined())
         """
     }
 
-    /// The contract the museo builds are checked against: production lists only the Play-signing
-    /// key; staging, the same package, lists the upload key.
-    func writeConfiguration(in folder: TemporaryFolder) throws {
-        let scheme = "    schemes:\n      com.example.museo:\n        purpose: deep-links\n"
+    /// The contract the test builds are checked against: production lists only the Play-signing
+    /// key and an App Clip; staging, the same package and bundle, lists the upload key and signs
+    /// its entitlements for developer mode.
+    /// A temporary folder holding the contract, where the build tests run linkwright.
+    static func contractFolder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try writeConfiguration(in: folder)
+        return folder
+    }
+
+    /// Without keytool (the iOS tests alone), the keys are two fixed fingerprints.
+    static func writeConfiguration(in folder: TemporaryFolder) throws {
+        let fixture = try? shared.get()
+        let play = fixture?.playFingerprint ?? ShopConfiguration.fingerprint
+        let upload = fixture?.uploadFingerprint ?? String(ShopConfiguration.fingerprint.reversed())
+        let production = """
+                schemes:
+                  com.example.museo:
+                    purpose: deep-links
+              museo-clip:
+                ios:
+                  bundle_id: com.example.museo.Clip
+                  app_clip: true
+
+            """
         try folder.write(
             "environments/production.yaml",
-            Self.environment(
-                "production", key: "play-signing: \"\(playFingerprint)\"", extra: scheme,
+            environment(
+                "production", key: "play-signing: \"\(play)\"", apps: production,
                 hosts: ["museo.example", "\"*.museo.example\""]))
         try folder.write(
             "environments/staging.yaml",
-            Self.environment(
-                "staging", key: "upload: \"\(uploadFingerprint)\"", extra: "", hosts: ["staging.museo.test"]))
+            environment(
+                "staging", header: "entitlements_mode: developer\n", key: "upload: \"\(upload)\"",
+                apps: "", hosts: ["staging.museo.test"]))
         try folder.write(
             "domains/museo.yaml",
             """
@@ -139,7 +167,19 @@ final class AndroidBuildFixture: Sendable {
               - apps: [museo]
                 rules:
                   - path: /tickets/*
+            appclips: [museo-clip]
 
             """)
+    }
+}
+
+/// A suite that runs linkwright on test builds in a folder holding the contract.
+protocol BuildCommandSuite {
+    var folder: TemporaryFolder { get }
+}
+
+extension BuildCommandSuite {
+    func linkwright(_ arguments: String...) throws -> ProcessResult {
+        try runLinkwright(arguments, in: folder.url)
     }
 }

@@ -5,17 +5,10 @@ import Testing
 /// `inspect` and `verify --app` on real APKs made by the platform's own tools
 /// (`AndroidBuildFixture`), read back by `aapt` and `apksigner` as oracles.
 @Suite(.enabled(if: AndroidBuildFixture.available, AndroidBuildFixture.skipReason))
-struct AppBuildCommandTests {
+struct AppBuildCommandTests: BuildCommandSuite {
     let folder: TemporaryFolder
 
-    init() throws {
-        folder = try TemporaryFolder()
-        try AndroidBuildFixture.shared.get().writeConfiguration(in: folder)
-    }
-
-    func linkwright(_ arguments: String...) throws -> ProcessResult {
-        try runLinkwright(arguments, in: folder.url)
-    }
+    init() throws { folder = try AndroidBuildFixture.contractFolder() }
 
     // MARK: inspect against aapt and apksigner
 
@@ -127,7 +120,7 @@ struct AppBuildCommandTests {
     @Test func anIntentFilterThatLostAutoVerifyIsLocatedInTheBuildAndTheYAML() throws {
         let findings = try findingsOfBuild("merged.apk", AndroidBuildFixture.museo(autoVerify: false))
         #expect(findings.map(\.rule) == ["APP_DOMAIN_UNVERIFIED", "APP_DOMAIN_UNVERIFIED"])
-        #expect(findings.map(\.place) == ["environments/production.yaml:13", "environments/production.yaml:14"])
+        #expect(findings.map(\.place) == ["environments/production.yaml:19", "environments/production.yaml:20"])
         #expect(
             findings[0].message
                 == "merged.apk: museo.example is only in an intent filter without android:autoVerify=\"true\" at "
@@ -138,7 +131,7 @@ struct AppBuildCommandTests {
     @Test func aWildcardWithoutItsApexIsMissingTheApex() throws {
         let findings = try findingsOfBuild("wildcard.apk", AndroidBuildFixture.museo(hosts: ["*.museo.example"]))
         #expect(findings.map(\.rule) == ["APP_DOMAIN_MISSING"])
-        #expect(findings.map(\.place) == ["environments/production.yaml:13"])
+        #expect(findings.map(\.place) == ["environments/production.yaml:19"])
         #expect(
             findings[0].message
                 == "wildcard.apk: no verified intent filter of com.example.museo names museo.example "
@@ -155,7 +148,7 @@ struct AppBuildCommandTests {
     @Test func schemesAreComparedBothWays() throws {
         let findings = try findingsOfBuild("schemes.apk", AndroidBuildFixture.museo(schemes: ["museo-legacy"]))
         #expect(findings.map(\.rule).sorted() == ["APP_SCHEME_EXTRA", "APP_SCHEME_MISSING"])
-        #expect(findings.first { $0.rule == "APP_SCHEME_MISSING" }?.place == "environments/production.yaml:10")
+        #expect(findings.first { $0.rule == "APP_SCHEME_MISSING" }?.place == "environments/production.yaml:12")
     }
 
     @Test func anotherPackageIsNotDeclared() throws {
@@ -165,8 +158,8 @@ struct AppBuildCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(
             result.stdout.contains(
-                "environments/production.yaml:1:1: error: other.apk: the package \"com.example.other\" is not an "
-                    + "Android app of environment production (it declares com.example.museo) [APP_NOT_DECLARED]"),
+                "environments/production.yaml:1:1: error: other.apk: \"com.example.other\" is not an app of "
+                    + "environment production on android (it declares com.example.museo) [APP_NOT_DECLARED]"),
             "\(result)")
     }
 

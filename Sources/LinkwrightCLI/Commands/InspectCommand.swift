@@ -9,18 +9,23 @@ struct InspectCommand: Command {
         name: "inspect",
         abstract: "Show what a built app declares about links: identity, signing keys, verified and custom links",
         discussion: """
-            Reads an Android .apk without the platform's tools: the package and every intent filter of
-            AndroidManifest.xml (binary XML) with android:autoVerify, its schemes, hosts and paths,
-            and the SHA-256 fingerprint of each signing certificate with the signature schemes (v1
-            JAR, v2, v3) that carry it, as assetlinks.json lists them. Signatures are not verified
-            (the installer does that). Nothing is extracted or written; every size is bounded, and a
-            damaged or hostile archive (a zip bomb, traversal names, overlapping entries, sizes
-            beyond the file) is refused with exit 2. `verify --app` checks the same facts against
-            the configuration.
+            Reads a build without the platform's tools. An Android .apk: the package and every intent
+            filter of AndroidManifest.xml (binary XML) with android:autoVerify, its schemes, hosts and
+            paths, and the SHA-256 fingerprint of each signing certificate with the signature schemes
+            (v1 JAR, v2, v3) that carry it, as assetlinks.json lists them. An iOS .ipa, .app folder or
+            .xcarchive: for the app and each App Clip (AppClips/) and extension (PlugIns/), the bundle
+            ID and URL schemes of Info.plist (XML or binary), the signing identifier, team and
+            entitlements of the executable's code signature (thin or fat Mach-O), and the embedded
+            provisioning profile's team, app ID, allowed entitlements, expiry and devices. Signatures
+            are not verified (the device does that). Nothing is extracted or written; every size is
+            bounded, and a damaged or hostile build (a zip bomb, traversal names, overlapping entries,
+            sizes beyond the file, truncated load commands, fat headers pointing outside) is refused
+            with exit 2. `verify --app` checks the same facts against the configuration.
             """,
         options: [format], arguments: [build], groups: [.repeated(.argument(build))])
 
-    static let build = ArgumentSpec(name: "BUILD", help: "An Android .apk", occurrence: .repeated)
+    static let build = ArgumentSpec(
+        name: "BUILD", help: "An Android .apk, or an iOS .ipa, .app folder or .xcarchive", occurrence: .repeated)
 
     let arguments: ParsedArguments
 

@@ -29,14 +29,14 @@ public enum APKSignatures {
         -> [(Scheme, [UInt8])]
     {
         guard directoryOffset >= 32 else { return [] }
-        let footer = LittleEndianFields(
+        let footer = ByteFields(
             bytes: try bytes.read((directoryOffset - 24)..<directoryOffset), what: "the APK Signing Block")
         guard footer.bytes[8...].elementsEqual(Array("APK Sig Block 42".utf8)) else { return [] }
         let size = try footer.uint64(0)
         guard size <= maximumBlockSize, size >= 24, size + 8 <= directoryOffset else {
             throw BuildDefect("the APK Signing Block declares an impossible size (\(size) bytes)")
         }
-        let block = LittleEndianFields(
+        let block = ByteFields(
             bytes: try bytes.read((directoryOffset - size - 8)..<directoryOffset), what: "the APK Signing Block")
         guard try block.uint64(0) == size else { throw BuildDefect("the APK Signing Block's two sizes differ") }
         var certificates: [(Scheme, [UInt8])] = []
@@ -62,19 +62,19 @@ public enum APKSignatures {
     /// The first certificate of each signer in a v2 or v3 block value.
     private static func signerCertificates(_ value: [UInt8], scheme: Scheme) throws(BuildDefect) -> [[UInt8]] {
         let what = "the \(scheme.rawValue) signature block"
-        let signers = try lengthPrefixedItems(LittleEndianFields(bytes: value, what: what), what: what)
+        let signers = try lengthPrefixedItems(ByteFields(bytes: value, what: what), what: what)
         guard let sequence = signers.first, signers.count == 1 else {
             throw BuildDefect("\(what) is not one sequence of signers")
         }
         var certificates: [[UInt8]] = []
-        for signer in try lengthPrefixedItems(LittleEndianFields(bytes: sequence, what: what), what: what) {
-            let fields = LittleEndianFields(bytes: signer, what: what)
+        for signer in try lengthPrefixedItems(ByteFields(bytes: sequence, what: what), what: what) {
+            let fields = ByteFields(bytes: signer, what: what)
             let signedData = try fields.slice(4, count: try fields.uint32(0))
-            let signed = LittleEndianFields(bytes: signedData, what: what)
+            let signed = ByteFields(bytes: signedData, what: what)
             let digestsLength = try signed.uint32(0)
             let certificatesLength = try signed.uint32(4 + digestsLength)
             let list = try signed.slice(8 + digestsLength, count: certificatesLength)
-            guard let first = try lengthPrefixedItems(LittleEndianFields(bytes: list, what: what), what: what).first
+            guard let first = try lengthPrefixedItems(ByteFields(bytes: list, what: what), what: what).first
             else {
                 throw BuildDefect("a \(scheme.rawValue) signer has no certificate")
             }
@@ -84,7 +84,7 @@ public enum APKSignatures {
     }
 
     /// A sequence of items, each a 32-bit little-endian length and that many bytes.
-    private static func lengthPrefixedItems(_ fields: LittleEndianFields, what: String) throws(BuildDefect)
+    private static func lengthPrefixedItems(_ fields: ByteFields, what: String) throws(BuildDefect)
         -> [[UInt8]]
     {
         var items: [[UInt8]] = []

@@ -5,7 +5,7 @@
 public struct AppContractCheck {
     public static let findingIDs: [DiagnosticID] = [
         .appNotDeclared, .appUnsigned, .appKeyNotListed, .appDomainMissing, .appDomainUnverified, .appDomainExtra,
-        .appSchemeMissing, .appSchemeExtra,
+        .appDomainMode, .appProfileDisallows, .appIDNotServed, .appSchemeMissing, .appSchemeExtra,
     ]
 
     let configuration: Configuration
@@ -21,39 +21,42 @@ public struct AppContractCheck {
 
     public func findings(_ build: AppBuildFacts) -> [Finding] {
         switch build {
-        case .android(let android): findings(android)
+        case .android(let android): androidFindings(android)
+        case .ios(let ios): iosFindings(ios)
         }
     }
 
     private func finding(
         _ id: DiagnosticID, _ message: String, at location: SourceLocation?, hint: String, app: String? = nil,
-        host: String? = nil, identity: [String]
+        host: String? = nil, platform: Platform = .android, identity: [String]
     ) -> Finding {
         Finding(
             rule: id.rawValue, severity: id.severity, message: "\(file): \(message)", location: location, hint: hint,
-            environment: environment.name, host: host, platform: .android, app: app,
-            identity: [environment.name] + identity)
+            environment: environment.name, host: host, platform: platform, app: app,
+            identity: [environment.name, platform.rawValue] + identity)
+    }
+
+    /// A finding that the build is not an app of the environment.
+    private func notDeclared(_ identity: String, platform: Platform, known: [String]) -> Finding {
+        finding(
+            .appNotDeclared,
+            "\(PrintableText.quoted(identity)) is not an app of environment \(environment.name) on \(platform.rawValue)"
+                + (known.isEmpty ? "" : " (it declares \(known.joined(separator: ", ")))"),
+            at: declared.map { .file($0.file) },
+            hint: "check that this is the build for \(environment.name), or declare the app there", platform: platform,
+            identity: [identity])
     }
 
     private var declared: Environment? { configuration.environment(named: environment.name) }
 
     // MARK: Android
 
-    private func findings(_ build: AndroidBuild) -> [Finding] {
+    private func androidFindings(_ build: AndroidBuild) -> [Finding] {
         let package = build.manifest.package
         guard let compiled = environment.androidApps.first(where: { $0.package == package }),
             let definition = declared?.app(named: compiled.name), let android = definition.android
         else {
-            let known = environment.androidApps.map(\.package)
-            return [
-                finding(
-                    .appNotDeclared,
-                    "the package \(PrintableText.quoted(package)) is not an Android app of environment \(environment.name)"
-                        + (known.isEmpty ? "" : " (it declares \(known.joined(separator: ", ")))"),
-                    at: declared.map { .file($0.file) },
-                    hint: "check that this is the build for \(environment.name), or declare the app there",
-                    identity: [package])
-            ]
+            return [notDeclared(package, platform: .android, known: environment.androidApps.map(\.package))]
         }
         var found = keyFindings(build, compiled, android, app: compiled.name)
         found += hostFindings(build, compiled, android, app: compiled.name)
@@ -184,31 +187,195 @@ public struct AppContractCheck {
     private func schemeFindings(
         _ build: AndroidBuild, _ compiled: CompiledAndroidApp, _ definition: AppDefinition, _ android: AndroidApp
     ) -> [Finding] {
-        var declaredByBuild: [String: AndroidManifestFacts.Filter] = [:]
+        var declaredByBuild: [String: String] = [:]
         for filter in build.manifest.filters {
             for scheme in filter.schemes.map({ $0.lowercased() }) where scheme != "http" && scheme != "https" {
-                if declaredByBuild[scheme] == nil { declaredByBuild[scheme] = filter }
+                if declaredByBuild[scheme] == nil {
+                    declaredByBuild[scheme] = "\(file)!/AndroidManifest.xml line \(filter.line) (\(filter.keyPath))"
+                }
             }
         }
-        let contract = Set(compiled.schemes.map(\.name))
+        return schemeFindings(
+            declaredByBuild, contract: definition.schemes, identity: compiled.package, app: compiled.name,
+            platform: .android, location: android.location,
+            declaration: "an <intent-filter> with <data android:scheme=\"…\"/>")
+    }
+
+    /// The schemes a build declares (each with its place in the build) against the contract's.
+    private func schemeFindings(
+        _ declaredByBuild: [String: String], contract: [CustomScheme], identity: String, app: String,
+        platform: Platform, location: SourceLocation, declaration: String
+    ) -> [Finding] {
         var found: [Finding] = []
-        for scheme in definition.schemes where declaredByBuild[scheme.name.value] == nil {
+        for scheme in contract where declaredByBuild[scheme.name.value] == nil {
             found.append(
                 finding(
-                    .appSchemeMissing,
-                    "\(compiled.package) declares no intent filter for the scheme \(scheme.name.value):",
-                    at: scheme.name.location,
-                    hint: "add an <intent-filter> with <data android:scheme=\"\(scheme.name.value)\"/>",
-                    app: compiled.name, identity: [compiled.package, scheme.name.value]))
+                    .appSchemeMissing, "\(identity) does not declare the scheme \(scheme.name.value):",
+                    at: scheme.name.location, hint: "declare it in the build: \(declaration)", app: app,
+                    platform: platform, identity: [identity, scheme.name.value]))
         }
-        for (scheme, filter) in declaredByBuild.sorted(by: { $0.key < $1.key }) where !contract.contains(scheme) {
+        let names = Set(contract.map(\.name.value))
+        for (scheme, place) in declaredByBuild.sorted(by: { $0.key < $1.key }) where !names.contains(scheme) {
             found.append(
                 finding(
-                    .appSchemeExtra,
-                    "\(file)!/AndroidManifest.xml line \(filter.line) (\(filter.keyPath)) declares the scheme \(scheme):,"
-                        + " which the contract does not",
-                    at: android.location, hint: "declare the scheme under the app's schemes:, or remove the filter",
-                    app: compiled.name, identity: [compiled.package, scheme]))
+                    .appSchemeExtra, "\(place) declares the scheme \(scheme):, which the contract does not",
+                    at: location, hint: "declare the scheme under the app's schemes:, or remove it from the build",
+                    app: app, platform: platform, identity: [identity, scheme]))
+        }
+        return found
+    }
+
+    // MARK: iOS
+
+    private func iosFindings(_ build: IOSBuild) -> [Finding] {
+        guard environment.iosApps.contains(where: { $0.appID.hasSuffix("." + build.main.bundleID) }) else {
+            return [
+                notDeclared(
+                    build.main.bundleID, platform: .ios,
+                    known: environment.iosApps.map { String($0.appID.drop { $0 != "." }.dropFirst()) })
+            ]
+        }
+        // Nested extensions the contract does not name take no part in links.
+        return build.main.all.flatMap { bundle -> [Finding] in
+            guard let compiled = environment.iosApps.first(where: { $0.appID.hasSuffix("." + bundle.bundleID) }),
+                let definition = declared?.app(named: compiled.name), let ios = definition.ios
+            else { return [] }
+            return bundleFindings(bundle, compiled, definition, ios)
+        }
+    }
+
+    private func bundleFindings(
+        _ bundle: IOSBuild.Bundle, _ compiled: CompiledIOSApp, _ definition: AppDefinition, _ ios: IOSApp
+    ) -> [Finding] {
+        let entitlements = "\(file)!/\(bundle.path)/\(bundle.executable) entitlements"
+        let key = "com.apple.developer.associated-domains"
+        var found: [Finding] = []
+        func add(_ id: DiagnosticID, _ message: String, at location: SourceLocation, hint: String, _ identity: String) {
+            found.append(
+                finding(
+                    id, message, at: location, hint: hint, app: compiled.name, platform: .ios,
+                    identity: [compiled.appID, identity]))
+        }
+        guard bundle.signature != nil else {
+            add(
+                .appUnsigned, "\(bundle.path)/\(bundle.executable) is not signed", at: ios.location,
+                hint: "sign the build", "")
+            return found
+        }
+        // Entries by `service:host`, their modes apart (Apple: `applinks:host?mode=developer`).
+        func split(_ entry: String) -> (entry: String, mode: String?) {
+            let parts = entry.split(separator: "?", maxSplits: 1)
+            let mode = parts.count == 2 ? parts[1].split(separator: "=", maxSplits: 1).last.map(String.init) : nil
+            return (String(parts.first ?? "").lowercased(), mode)
+        }
+        let built = bundle.associatedDomains.map(split)
+        let contract = compiled.associatedDomains.map(split)
+        let builtEntries = Set(built.map(\.entry))
+        let contractEntries = Set(contract.map(\.entry))
+        let bindings = declared?.hosts ?? []
+        for entry in contract.map(\.entry) where !builtEntries.contains(entry) {
+            let service = entry.prefix { $0 != ":" }
+            let host = String(entry.drop { $0 != ":" }.dropFirst())
+            let wildcardOnly = !host.hasPrefix("*.") && builtEntries.contains("\(service):*.\(host)")
+            add(
+                .appDomainMissing,
+                "\(entitlements) (\(key)) lack \(entry)" + (wildcardOnly ? " (*.\(host) does not cover \(host))" : ""),
+                at: bindings.first { $0.host.value.name == host }?.host.location ?? ios.location,
+                hint: "add \(entry) to the app's entitlements file (linkwright build writes it)", entry)
+        }
+        for entry in built.map(\.entry) where !contractEntries.contains(entry) {
+            add(
+                .appDomainExtra,
+                "\(entitlements) (\(key)) claim \(entry), which environment \(environment.name) does not serve",
+                at: ios.location, hint: "remove it from the entitlements, or bind the host in the environment", entry)
+        }
+        var contractModes: [String: String?] = [:]
+        for (entry, mode) in contract where contractModes[entry] == nil { contractModes[entry] = mode }
+        for (entry, mode) in built {
+            guard let mode, let expected = contractModes[entry], expected != mode else { continue }
+            add(
+                .appDomainMode,
+                "\(entitlements) (\(key)) claim \(entry)?mode=\(mode), which the \(environment.tier.rawValue) "
+                    + "environment \(environment.name) does not use: devices fetch its file "
+                    + (mode == "developer" ? "only in developer mode, never from Apple's CDN" : "only under that mode"),
+                at: declared?.mode?.location ?? ios.location,
+                hint: "sign the build with the entitlements file linkwright build writes for \(environment.name)",
+                entry + "?mode")
+        }
+        found += profileFindings(bundle, compiled, ios)
+        found += servedFindings(bundle, compiled, ios)
+        var schemes: [String: String] = [:]
+        for scheme in bundle.urlSchemes.map({ $0.lowercased() }) where schemes[scheme] == nil {
+            schemes[scheme] = "\(file)!/\(bundle.path)/Info.plist (CFBundleURLTypes)"
+        }
+        found += schemeFindings(
+            schemes, contract: definition.schemes, identity: compiled.appID, app: compiled.name, platform: .ios,
+            location: ios.location, declaration: "CFBundleURLTypes → CFBundleURLSchemes in Info.plist")
+        return found
+    }
+
+    /// What the embedded provisioning profile does not allow: the app ID, or associated domains.
+    private func profileFindings(_ bundle: IOSBuild.Bundle, _ compiled: CompiledIOSApp, _ ios: IOSApp) -> [Finding] {
+        guard let profile = bundle.profile else { return [] }
+        let place = "\(file)!/\(bundle.path)/embedded.mobileprovision"
+        var found: [Finding] = []
+        func add(_ message: String, hint: String, _ identity: String) {
+            found.append(
+                finding(
+                    .appProfileDisallows, message, at: ios.bundleID.location, hint: hint, app: compiled.name,
+                    platform: .ios, identity: [compiled.appID, "profile", identity]))
+        }
+        if let allowed = profile.applicationIdentifier {
+            let matches =
+                allowed == compiled.appID
+                || (allowed.hasSuffix("*") && compiled.appID.hasPrefix(String(allowed.dropLast())))
+            if !matches {
+                add(
+                    "\(place) is for the app ID \(allowed), not \(compiled.appID)",
+                    hint: "embed a profile made for \(compiled.appID)", "app ID")
+            }
+        }
+        guard !bundle.associatedDomains.isEmpty else { return found }
+        let allowed = profile.entitlements?["com.apple.developer.associated-domains"]
+        let refused =
+            allowed?.string == "*"
+            ? [] : bundle.associatedDomains.filter { !(allowed?.strings ?? []).contains($0) }
+        if allowed == nil {
+            add(
+                "\(place) (\(profile.name.map(PrintableText.quoted) ?? "unnamed")) does not allow Associated Domains,"
+                    + " which the app is signed with: iOS refuses the entitlement",
+                hint: "enable Associated Domains for \(compiled.appID) and regenerate the profile", "associated domains"
+            )
+        } else if !refused.isEmpty {
+            add(
+                "\(place) does not allow \(refused.joined(separator: ", "))",
+                hint: "regenerate the profile with these domains allowed", "associated domains")
+        }
+        return found
+    }
+
+    /// Hosts the build claims with `applinks:` whose built AASA does not name the build's app ID.
+    private func servedFindings(_ bundle: IOSBuild.Bundle, _ compiled: CompiledIOSApp, _ ios: IOSApp) -> [Finding] {
+        guard let team = bundle.teamID else { return [] }
+        let appID = "\(team).\(bundle.bundleID)"
+        let lookup = SiteLookup(environment)
+        var found: [Finding] = []
+        var seen: Set<String> = []
+        for entry in bundle.associatedDomains where entry.hasPrefix("applinks:") {
+            let host = String(entry.dropFirst("applinks:".count).prefix { $0 != "?" }).lowercased()
+            guard let site = lookup.site(serving: host), let aasa = site.aasa, seen.insert(site.fileHost.name).inserted
+            else { continue }
+            let served = (aasa.applinks?.details ?? []).flatMap(\.effectiveAppIDs) + (aasa.applinks?.legacyApps ?? [])
+            guard !served.contains(appID) else { continue }
+            found.append(
+                finding(
+                    .appIDNotServed,
+                    "the build is signed as \(appID), which the apple-app-site-association built for "
+                        + "\(site.fileHost.name) does not name"
+                        + (appID == compiled.appID ? "" : " (the contract's app ID is \(compiled.appID))"),
+                    at: ios.teamID?.location ?? declared?.teamID?.location ?? ios.location,
+                    hint: "sign with the team the environment declares, or correct team_id", app: compiled.name,
+                    host: site.fileHost.name, platform: .ios, identity: [compiled.appID, appID, site.fileHost.name]))
         }
         return found
     }

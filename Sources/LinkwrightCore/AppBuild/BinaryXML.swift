@@ -55,7 +55,7 @@ public enum BinaryXML {
 
     /// The root element of the document.
     public static func parse(_ bytes: [UInt8]) throws(BuildDefect) -> BinaryXMLElement {
-        let fields = LittleEndianFields(bytes: bytes, what: "the binary XML")
+        let fields = ByteFields(bytes: bytes, what: "the binary XML")
         guard try fields.uint16(0) == 0x0003 else { throw BuildDefect("not Android binary XML (no RES_XML_TYPE)") }
         let documentEnd = min(try fields.uint32(4), bytes.count)
         var cursor = try fields.uint16(2)
@@ -73,7 +73,7 @@ public enum BinaryXML {
             }
             nodes += 1
             guard nodes <= maximumNodes else { throw BuildDefect("more than \(maximumNodes) XML nodes") }
-            let chunk = LittleEndianFields(bytes: try fields.slice(cursor, count: size), what: "an XML chunk")
+            let chunk = ByteFields(bytes: try fields.slice(cursor, count: size), what: "an XML chunk")
             func string(_ index: Int) throws(BuildDefect) -> String {
                 if index == 0xFFFF_FFFF { return "" }
                 guard index < strings.count else { throw BuildDefect("a string index is out of range") }
@@ -137,7 +137,7 @@ public enum BinaryXML {
     }
 
     /// `ResStringPool_header`: counts, flags (`UTF8_FLAG` 0x100), then the offsets and strings.
-    private static func stringPool(_ chunk: LittleEndianFields) throws(BuildDefect) -> [String] {
+    private static func stringPool(_ chunk: ByteFields) throws(BuildDefect) -> [String] {
         let headerSize = try chunk.uint16(2)
         let count = try chunk.uint32(8)
         let isUTF8 = try chunk.uint32(16) & 0x100 != 0

@@ -36,12 +36,14 @@ public struct BuildDefect: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { place.map { "\($0): \(reason)" } ?? reason }
 }
 
-/// Little-endian fields of a byte array, every read bounds-checked: a field past the end is a
-/// defect, never a trap.
-struct LittleEndianFields {
+/// Fields of a byte array, little-endian (ZIP, binary XML, Mach-O headers) or big-endian (fat
+/// headers, code signatures), every read bounds-checked: a field past the end is a defect, never
+/// a trap.
+struct ByteFields {
     let bytes: [UInt8]
     /// What the fields describe, for the defect's reason.
     let what: String
+    var bigEndian = false
 
     func uint8(_ offset: Int) throws(BuildDefect) -> UInt8 {
         guard offset >= 0, offset < bytes.count else { throw BuildDefect("\(what) ends early (at byte \(offset))") }
@@ -50,19 +52,19 @@ struct LittleEndianFields {
 
     func uint16(_ offset: Int) throws(BuildDefect) -> Int { try unsigned(offset, width: 2) }
     func uint32(_ offset: Int) throws(BuildDefect) -> Int { try unsigned(offset, width: 4) }
-    func uint64(_ offset: Int) throws(BuildDefect) -> Int {
-        let value = try unsigned(offset, width: 8)
-        guard value >= 0 else { throw BuildDefect("\(what) has a size beyond any file (at byte \(offset))") }
-        return value
-    }
+    func uint64(_ offset: Int) throws(BuildDefect) -> Int { try unsigned(offset, width: 8) }
 
     private func unsigned(_ offset: Int, width: Int) throws(BuildDefect) -> Int {
         guard offset >= 0, offset <= bytes.count - width else {
             throw BuildDefect("\(what) ends early (at byte \(offset))")
         }
-        var value: UInt64 = 0
-        for index in (0..<width).reversed() { value = value << 8 | UInt64(bytes[offset + index]) }
-        return Int(truncatingIfNeeded: value)
+        let field = bytes[offset..<(offset + width)]
+        let ordered = bigEndian ? Array(field) : field.reversed()
+        let value = ordered.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard value <= UInt64(Int.max) else {
+            throw BuildDefect("\(what) has a size beyond any file (at byte \(offset))")
+        }
+        return Int(value)
     }
 
     /// `count` bytes from `offset`.
@@ -71,6 +73,14 @@ struct LittleEndianFields {
             throw BuildDefect("\(what) ends early (\(count) bytes at byte \(offset))")
         }
         return Array(bytes[offset..<(offset + count)])
+    }
+
+    /// The NUL-terminated string at `offset`.
+    func cString(_ offset: Int) throws(BuildDefect) -> String {
+        guard offset >= 0, offset < bytes.count, let end = bytes[offset...].firstIndex(of: 0) else {
+            throw BuildDefect("\(what) holds a string that runs past its end")
+        }
+        return String(decoding: bytes[offset..<end], as: UTF8.self)
     }
 }
 

@@ -38,7 +38,7 @@ public struct ZipDirectory: Sendable {
     /// Reads and checks the directory of the archive `bytes`.
     public init(_ bytes: some BuildBytes) throws(BuildDefect) {
         let tailLength = min(bytes.count, 22 + 0xFFFF)
-        let tail = LittleEndianFields(
+        let tail = ByteFields(
             bytes: try bytes.read((bytes.count - tailLength)..<bytes.count), what: "the ZIP end record")
         // The end record is the last `PK\5\6` whose comment runs exactly to the end of the file.
         var found: Int?
@@ -67,7 +67,7 @@ public struct ZipDirectory: Sendable {
         guard directoryOffset <= endOffset, directorySize <= endOffset - directoryOffset else {
             throw BuildDefect("the central directory lies outside the file")
         }
-        let directory = LittleEndianFields(
+        let directory = ByteFields(
             bytes: try bytes.read(directoryOffset..<(directoryOffset + directorySize)), what: "the central directory")
         var entries: [Entry] = []
         var byName: [String: Int] = [:]
@@ -143,7 +143,7 @@ public struct ZipDirectory: Sendable {
                     + "(a zip bomb)", in: entry.name)
         }
         do throws(BuildDefect) {
-            let header = LittleEndianFields(
+            let header = ByteFields(
                 bytes: try bytes.read(entry.localHeaderOffset..<min(entry.limit, entry.localHeaderOffset + 30)),
                 what: "the local header")
             guard try header.uint32(0) == 0x0403_4B50 else { throw BuildDefect("the local header is damaged") }

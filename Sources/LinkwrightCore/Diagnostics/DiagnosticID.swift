@@ -144,6 +144,9 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case appDomainMissing = "APP_DOMAIN_MISSING"
     case appDomainUnverified = "APP_DOMAIN_UNVERIFIED"
     case appDomainExtra = "APP_DOMAIN_EXTRA"
+    case appDomainMode = "APP_DOMAIN_MODE"
+    case appProfileDisallows = "APP_PROFILE_DISALLOWS"
+    case appIDNotServed = "APP_ID_NOT_SERVED"
     case appSchemeMissing = "APP_SCHEME_MISSING"
     case appSchemeExtra = "APP_SCHEME_EXTRA"
 
@@ -577,11 +580,15 @@ extension DiagnosticID {
         case .appNotDeclared:
             (
                 .error, .builtApps,
-                "The build's package (or bundle ID) is not an app of the environment: the wrong build, or the"
+                "The build's package or bundle ID is not an app of the environment: the wrong build, or the"
                     + " wrong `--env`."
             )
         case .appUnsigned:
-            (.error, .builtApps, "The APK carries no v1, v2 or v3 signature; Android will not install it.")
+            (
+                .error, .builtApps,
+                "The build is not signed (an APK with no v1, v2 or v3 signature, an executable without a code"
+                    + " signature): no device installs it."
+            )
         case .appKeyNotListed:
             (
                 .error, .builtApps,
@@ -592,8 +599,8 @@ extension DiagnosticID {
         case .appDomainMissing:
             (
                 .error, .builtApps,
-                "A host of the contract that no verified intent filter of the build names (`*.x` does not cover "
-                    + "`x`): its links open the browser."
+                "A host of the contract the build does not claim: no `applinks:` (or other) entitlement, no "
+                    + "verified intent filter (`*.x` does not cover `x`). Its links open the browser."
             )
         case .appDomainUnverified:
             (
@@ -604,8 +611,26 @@ extension DiagnosticID {
         case .appDomainExtra:
             (
                 .error, .builtApps,
-                "A host the build verifies that the contract does not serve: its `assetlinks.json` does not list "
+                "A host the build claims that the contract does not serve: its association file does not name "
                     + "the app, and before Android 12 one failing host fails all of them."
+            )
+        case .appDomainMode:
+            (
+                .error, .builtApps,
+                "An associated domain signed with `?mode=developer` (or `managed`) that the environment does not"
+                    + " use: a staging entitlements file in the App Store build."
+            )
+        case .appProfileDisallows:
+            (
+                .error, .builtApps,
+                "The embedded provisioning profile does not allow what the app is signed with: another app ID, or"
+                    + " no Associated Domains (the capability is missing from the release profile)."
+            )
+        case .appIDNotServed:
+            (
+                .error, .builtApps,
+                "The build's app ID (its signing team and bundle ID) is not named by the AASA built for a host it"
+                    + " claims with `applinks:`."
             )
         case .appSchemeMissing:
             (.error, .builtApps, "A custom scheme of the contract that the build does not declare.")
