@@ -26,10 +26,12 @@ struct ServingRound {
         help: "Open at most N connections at once, one per host")
     static let shard = Option<String?>(
         name: "shard", valueName: "K/N", help: "Only part K of N of the hosts, split by host name (for CI matrices)")
-    static let options: [any CommandOption] = [
-        Workspace.environments, hosts, shard, cdnBase, resolve, connectTo, caCertificates, timeout, deadline,
-        maximumConnections, Workspace.config,
+    /// How requests are made: what `diagnose` shares with `verify` and `monitor`.
+    static let networkOptions: [any CommandOption] = [
+        resolve, connectTo, caCertificates, timeout, deadline, maximumConnections,
     ]
+    static let options: [any CommandOption] =
+        [Workspace.environments, hosts, shard, cdnBase] + networkOptions + [Workspace.config]
 
     /// Per host, what was fetched and found, in a stable order.
     struct HostResult {
@@ -174,7 +176,8 @@ struct ServingRound {
         }
     }
 
-    private func fetchOptions(_ terminal: Terminal) throws -> HTTPFetchOptions {
+    /// The options of `networkOptions`, checked.
+    func fetchOptions(_ terminal: Terminal) throws -> HTTPFetchOptions {
         var options = HTTPFetchOptions(userAgent: "linkwright/\(LinkwrightCLI.version)")
         options.caBundlePath = arguments[Self.caCertificates].map { terminal.url($0).path }
         options.resolveOverrides = try arguments[Self.resolve].map { text in

@@ -138,6 +138,20 @@ struct AppBuildCommandTests: BuildCommandSuite {
                 + "(*.museo.example does not cover museo.example)")
     }
 
+    @Test func diagnoseStopsAtTheBinaryBeforeAnyRequest() throws {
+        _ = try AndroidBuildFixture.apk(
+            "wildcard.apk", in: folder, spec: AndroidBuildFixture.museo(hosts: ["*.museo.example"]))
+        // Nothing listens on port 1: a request would make the origin layer broken instead.
+        let result = try linkwright(
+            "diagnose", "https://museo.example/tickets/1", "--app", "wildcard.apk", "--env", "production",
+            "--connect-to", "::127.0.0.1:1")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("  1. binary: broken — wildcard.apk: no verified intent filter"), "\(result)")
+        #expect(result.stdout.contains("  2. origin: not reached — an earlier layer is broken\n"))
+        #expect(result.stdout.contains("first broken layer: binary\n"))
+        #expect(!result.stdout.contains("on ios"), "a build is diagnosed on its platform only")
+    }
+
     @Test func aHostOutsideTheContractIsExtra() throws {
         let findings = try findingsOfBuild(
             "extra.apk", AndroidBuildFixture.museo(hosts: ["museo.example", "*.museo.example", "beta.museo.test"]))
