@@ -12,16 +12,17 @@
 # to install and about a minute to compile. `make demo` leaves it out.
 #
 # --with-builds (also passed by `make test`) installs what the tests make and read app builds with:
-# Debian's aapt, zipalign and apksigner (with a headless JRE, whose keytool makes the signing keys),
-# which assemble real APKs and read them back as oracles, and PyPI's lief, which reads the Mach-O
-# files of the iOS test builds back. Without them those tests are skipped, saying so.
+# Debian's aapt, zipalign and apksigner, which assemble real APKs and read them back as oracles, the
+# headless JDK (keytool makes the signing keys, jarsigner signs app bundles), protoc (decodes an app
+# bundle's protobuf manifest), and PyPI's lief, which reads the Mach-O files of the iOS test builds
+# back. Without them those tests are skipped, saying so.
 set -euo pipefail
 
 packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
 for option in "$@"; do
     case "$option" in
     --with-kotlin) packages+=(kotlin) ;;
-    --with-builds) packages+=(aapt zipalign apksigner default-jre-headless) ;;
+    --with-builds) packages+=(aapt zipalign apksigner default-jdk-headless protobuf-compiler) ;;
     *) echo "unknown option $option (options: --with-kotlin, --with-builds)" >&2; exit 2 ;;
     esac
 done

@@ -248,7 +248,9 @@ struct VerifyCommand: Command {
     static let cdn = Option<Bool>(name: "cdn", help: "Also check Apple's CDN copy")
     static let apps = Option<[String]>(
         name: "app", valueName: "BUILD",
-        help: "Check this built app (.apk, .ipa, .app, .xcarchive) against the --env environment, not the served files")
+        help:
+            "Check this built app (.apk, .aab, .ipa, .app, .xcarchive) against the --env environment, not the served files"
+    )
     static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
@@ -275,7 +277,8 @@ struct VerifyCommand: Command {
             An Android .apk's package must be an app of the environment, each signing certificate
             must be listed by the assetlinks.json built for every host its filters verify (the key's
             channel is named), every host of the contract must be in an intent filter with
-            android:autoVerify="true" and no other host may be. An iOS .ipa, .app or .xcarchive (and
+            android:autoVerify="true" and no other host may be; an .aab's upload key must be one the
+            contract lists. An iOS .ipa, .app or .xcarchive (and
             its App Clips) must be signed with the contract's associated domains, without a
             ?mode= the environment does not use, with a provisioning profile that allows them and
             the app ID, as a team the built AASA names. Custom schemes must be the contract's.

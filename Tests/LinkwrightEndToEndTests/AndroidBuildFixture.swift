@@ -6,7 +6,7 @@ import Testing
 /// `zipalign` aligns and `apksigner` signs with keys `keytool` makes here (a Play-signing key
 /// and an upload key), so the signatures are the platform tools' own. Made once per test run.
 final class AndroidBuildFixture: Sendable {
-    static let tools = ["aapt", "apksigner", "zipalign", "keytool", "python3"]
+    static let tools = ["aapt", "apksigner", "zipalign", "keytool", "jarsigner", "protoc", "python3"]
     static let missingTools = tools.filter { !onPath($0) }
 
     static func onPath(_ tool: String) -> Bool {
@@ -64,7 +64,7 @@ final class AndroidBuildFixture: Sendable {
     /// "upload"; nil: unsigned) under `schemes`, written into `folder` as `name`.
     static func apk(
         _ name: String, in folder: TemporaryFolder, spec: [String: Any], key: String? = "play",
-        schemes: String = "v1,v2,v3", utf8: Bool = false
+        schemes: String = "v1,v2,v3", utf8: Bool = false, bundle: Bool = false
     ) throws -> URL {
         let fixture = try shared.get()
         let specFile = try folder.write(
@@ -80,6 +80,7 @@ final class AndroidBuildFixture: Sendable {
             arguments.append("--unsigned")
         }
         if utf8 { arguments.append("--utf8") }
+        if bundle { arguments.append("--bundle") }
         _ = try tool("python3", arguments)
         try FileManager.default.removeItem(at: specFile)
         return out

@@ -92,6 +92,50 @@ struct AppBuildCommandTests: BuildCommandSuite {
         #expect(result.status == 0)
     }
 
+    @Test func anAppBundleAgreesWithProtocAndKeytoolAndNamesItsUploadKey() throws {
+        let bundle = try AndroidBuildFixture.apk(
+            "upload.aab", in: folder, spec: AndroidBuildFixture.museo(autoVerify: true), key: "upload", bundle: true)
+        let result = try linkwright("inspect", "--format", "json", "upload.aab")
+        #expect(result.status == 0, "\(result)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let build = (json["builds"] as! [[String: Any]])[0]
+        #expect(build["bundle"] as? Bool == true)
+        let filters = build["intent_filters"] as! [[String: Any]]
+
+        // protoc's raw reading of the manifest: the value after each `2: "host"` is a host.
+        let raw = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "sh", "-c",
+                "python3 -c \"import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("
+                    + "'base/manifest/AndroidManifest.xml'))\" \"$1\" | protoc --decode_raw", "sh", bundle.path,
+            ])
+        let lines = raw.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let hosts = zip(lines, lines.dropFirst()).filter { $0.0 == "2: \"host\"" }.map {
+            String($0.1.dropFirst("3: \"".count).dropLast())
+        }
+        #expect(hosts == filters.flatMap { filter -> [String] in filter["hosts"] as! [String] }, "\(raw)")
+
+        // keytool's reading of the JAR signature.
+        let printed = try AndroidBuildFixture.tool("keytool", "-printcert", "-jarfile", bundle.path)
+        let sha256 = printed.split(separator: "\n").first { $0.contains("SHA256:") }.map {
+            String($0.split(separator: " ").last!)
+        }
+        let certificates = build["certificates"] as! [[String: Any]]
+        #expect(certificates.map { $0["sha256"] as! String } == [sha256])
+        #expect(certificates.map { $0["schemes"] as! [String] } == [["v1"]])
+
+        let verified = try linkwright("verify", "--app", "upload.aab", "--env", "production")
+        #expect(verified.status == 1, "\(verified)")
+        #expect(
+            verified.stdout.contains(
+                "upload.aab: the bundle is signed with the `upload` key of environment staging, SHA-256 \(sha256 ?? "?")"
+            ),
+            "\(verified)")
+        let staging = try linkwright("verify", "--app", "upload.aab", "--env", "staging", "--format", "json")
+        #expect(!staging.stdout.contains("APP_KEY_NOT_LISTED"), "\(staging)")
+    }
+
     // MARK: verify --app: each failure, and the good build
 
     @Test func theGoodBuildPasses() throws {
@@ -180,7 +224,7 @@ struct AppBuildCommandTests: BuildCommandSuite {
     @Test func anUnsignedBuildIsReported() throws {
         _ = try AndroidBuildFixture.apk("unsigned.apk", in: folder, spec: AndroidBuildFixture.museo(), key: nil)
         let inspected = try linkwright("inspect", "unsigned.apk")
-        #expect(inspected.stdout.contains("    none: the APK is not signed\n"), "\(inspected)")
+        #expect(inspected.stdout.contains("    none: the build is not signed\n"), "\(inspected)")
         let result = try linkwright("verify", "--app", "unsigned.apk", "--env", "production")
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("[APP_UNSIGNED]"), "\(result)")

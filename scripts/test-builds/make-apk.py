@@ -9,7 +9,13 @@ aligned by `zipalign` and signed by `apksigner` with keys `keytool` made, so the
 the platform tools' own; `aapt dump xmltree` and `apksigner verify --print-certs` read the
 result back as independent oracles.
 
-Usage: make-apk.py SPEC.json OUT.apk KEYSTORE [--schemes v1,v2,v3] [--utf8] [--unsigned]
+With --bundle it assembles an Android App Bundle (.aab) instead: the manifest is written as the
+protobuf aapt.pb.XmlNode that bundletool stores under base/manifest/ (field numbers from AOSP
+frameworks/base/tools/aapt2/Resources.proto), and the bundle is signed by the JDK's `jarsigner`
+as Android Studio signs uploads; `protoc --decode_raw` and `keytool -printcert -jarfile` read it
+back.
+
+Usage: make-apk.py SPEC.json OUT.apk KEYSTORE [--schemes v1,v2,v3] [--utf8] [--unsigned] [--bundle]
 SPEC: {"package": "...", "activities": [{"name": ".Main", "filters": [{"autoVerify": true,
        "actions": [...], "categories": [...], "data": [{"scheme": "https"}, {"host": "..."}]}]}]}
 The keystore is PKCS12 with store and key password "linkwright" and the alias "key".
@@ -149,6 +155,47 @@ def binary_xml(spec, utf8):
     return struct.pack("<HHI", 0x0003, 8, 8 + len(body)) + body
 
 
+def proto_varint(value):
+    out = b""
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out += bytes([byte | 0x80])
+        else:
+            return out + bytes([byte])
+
+
+def proto_bytes(number, data):
+    return proto_varint(number << 3 | 2) + proto_varint(len(data)) + data
+
+
+def proto_xml(spec):
+    """The manifest as aapt.pb.XmlNode: element = 1, source = 3; XmlElement namespace_declaration = 1,
+    name = 3, attribute = 4, child = 5; XmlAttribute namespace_uri = 1, name = 2, value = 3,
+    resource_id = 5; SourcePosition line_number = 1."""
+
+    def node(element, root=False):
+        body = b""
+        if root:
+            body += proto_bytes(1, proto_bytes(1, b"android") + proto_bytes(2, ANDROID.encode()))
+        body += proto_bytes(3, element["name"].encode())
+        for name, value in element["attributes"]:
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            attribute = b""
+            if name in ATTRIBUTE_IDS:
+                attribute += proto_bytes(1, ANDROID.encode())
+            attribute += proto_bytes(2, name.encode()) + proto_bytes(3, text.encode())
+            if name in ATTRIBUTE_IDS:
+                attribute += proto_varint(5 << 3) + proto_varint(ATTRIBUTE_IDS[name])
+            body += proto_bytes(4, attribute)
+        for child in element["children"]:
+            body += proto_bytes(5, node(child))
+        return proto_bytes(1, body) + proto_bytes(3, proto_varint(1 << 3) + proto_varint(element["line"]))
+
+    return node(manifest_tree(spec), root=True)
+
+
 def main(arguments):
     parser = argparse.ArgumentParser(description="Assembles a signed APK for linkwright's tests.")
     parser.add_argument("spec")
@@ -157,11 +204,21 @@ def main(arguments):
     parser.add_argument("--schemes", default="v1,v2,v3")
     parser.add_argument("--utf8", action="store_true", help="write the string pool in UTF-8, not UTF-16")
     parser.add_argument("--unsigned", action="store_true")
+    parser.add_argument("--bundle", action="store_true", help="an .aab signed by jarsigner, not an .apk")
     options = parser.parse_args(arguments)
     spec_path, out_path, keystore = options.spec, options.out, options.keystore
     schemes = set(options.schemes.split(","))
     with open(spec_path) as file:
         spec = json.load(file)
+    if options.bundle:
+        with zipfile.ZipFile(out_path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("BundleConfig.pb", b"")
+            archive.writestr("base/manifest/AndroidManifest.xml", proto_xml(spec))
+            archive.writestr("base/dex/classes.dex", b"dex\n035\0" + b"\0" * 104)
+        if not options.unsigned:
+            subprocess.run(["jarsigner", "-keystore", keystore, "-storetype", "PKCS12", "-storepass", "linkwright",
+                            out_path, "key"], check=True, capture_output=True)
+        return
     with tempfile.TemporaryDirectory() as work:
         unaligned = os.path.join(work, "unaligned.apk")
         with zipfile.ZipFile(unaligned, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -6,7 +6,7 @@ struct DiagnoseCommand: Command {
     static let environment = Option<String?>(
         name: "env", valueName: "NAME", help: "The environment (default: the one serving the URL's host)")
     static let app = Option<String?>(
-        name: "app", valueName: "BUILD", help: "Also check this built app (.apk, .ipa, .app, .xcarchive) first")
+        name: "app", valueName: "BUILD", help: "Also check this built app (.apk, .aab, .ipa, .app, .xcarchive) first")
     static let platform = Option<Platform?>(
         name: "platform", valueName: "PLATFORM", choices: Platform.allCases,
         help: "Only this platform (default: the build's, else both)")

@@ -12,7 +12,8 @@ struct InspectCommand: Command {
             Reads a build without the platform's tools. An Android .apk: the package and every intent
             filter of AndroidManifest.xml (binary XML) with android:autoVerify, its schemes, hosts and
             paths, and the SHA-256 fingerprint of each signing certificate with the signature schemes
-            (v1 JAR, v2, v3) that carry it, as assetlinks.json lists them. An iOS .ipa, .app folder or
+            (v1 JAR, v2, v3) that carry it, as assetlinks.json lists them. An .aab: the same from its
+            protobuf manifest (base/manifest/), and its upload certificate (JAR signature). An iOS .ipa, .app folder or
             .xcarchive: for the app and each App Clip (AppClips/) and extension (PlugIns/), the bundle
             ID and URL schemes of Info.plist (XML or binary), the signing identifier, team and
             entitlements of the executable's code signature (thin or fat Mach-O), and the embedded
@@ -25,7 +26,8 @@ struct InspectCommand: Command {
         options: [format], arguments: [build], groups: [.repeated(.argument(build))])
 
     static let build = ArgumentSpec(
-        name: "BUILD", help: "An Android .apk, or an iOS .ipa, .app folder or .xcarchive", occurrence: .repeated)
+        name: "BUILD", help: "An Android .apk or .aab, or an iOS .ipa, .app folder or .xcarchive", occurrence: .repeated
+    )
 
     let arguments: ParsedArguments
 

@@ -1,5 +1,5 @@
-/// What an APK carries that decides its links: the manifest's intent filters and the keys it is
-/// signed with. Read from the archive's bytes; nothing is extracted.
+/// What an APK or an Android App Bundle carries that decides its links: the manifest's intent
+/// filters and the keys it is signed with. Read from the archive's bytes; nothing is extracted.
 public struct AndroidBuild: Sendable, Equatable {
     public struct Certificate: Sendable, Equatable {
         public var fingerprint: Fingerprint
@@ -10,26 +10,44 @@ public struct AndroidBuild: Sendable, Equatable {
     public var manifest: AndroidManifestFacts
     /// Each distinct signer certificate, in the order v3, v2, v1 first name it.
     public var certificates: [Certificate]
+    /// An .aab: its JAR signature is the upload key's, which Play replaces with its own.
+    public var isBundle = false
+    /// Where the manifest is in the archive.
+    public var manifestPath: String { isBundle ? Self.bundleManifest : "AndroidManifest.xml" }
+    static let bundleManifest = "base/manifest/AndroidManifest.xml"
 
     /// The manifest is kilobytes; a megabyte is far beyond any real one.
     static let maximumManifestSize = 4 << 20
     static let maximumSignatureFileSize = 1 << 20
 
-    /// Reads an .apk.
+    /// Reads an .apk (binary XML manifest; v1, v2 and v3 signatures).
     public static func apk(_ bytes: some BuildBytes, inflater: some Inflating) throws(BuildDefect) -> AndroidBuild {
+        try read(bytes, inflater: inflater, bundle: false)
+    }
+
+    /// Reads an .aab (protobuf manifest under base/manifest/; the JAR signature of the upload key).
+    public static func aab(_ bytes: some BuildBytes, inflater: some Inflating) throws(BuildDefect) -> AndroidBuild {
+        try read(bytes, inflater: inflater, bundle: true)
+    }
+
+    private static func read(_ bytes: some BuildBytes, inflater: some Inflating, bundle: Bool) throws(BuildDefect)
+        -> AndroidBuild
+    {
         let archive = try ZipDirectory(bytes)
-        guard let manifestEntry = archive.entry(named: "AndroidManifest.xml") else {
-            throw BuildDefect("the archive has no AndroidManifest.xml: not an APK")
+        let path = bundle ? bundleManifest : "AndroidManifest.xml"
+        guard let manifestEntry = archive.entry(named: path) else {
+            throw BuildDefect("the archive has no \(path): not an \(bundle ? "Android App Bundle" : "APK")")
         }
         let manifestBytes = try archive.contents(
             of: manifestEntry, in: bytes, inflater: inflater, maximumSize: maximumManifestSize)
         let manifest: AndroidManifestFacts
         do throws(BuildDefect) {
-            manifest = try AndroidManifestFacts(BinaryXML.parse(manifestBytes))
+            manifest = try AndroidManifestFacts(bundle ? ProtoXML.parse(manifestBytes) : BinaryXML.parse(manifestBytes))
         } catch {
-            throw error.placed(in: "AndroidManifest.xml")
+            throw error.placed(in: path)
         }
-        var signed = try APKSignatures.blockCertificates(bytes, directoryOffset: archive.directoryOffset)
+        var signed =
+            bundle ? [] : try APKSignatures.blockCertificates(bytes, directoryOffset: archive.directoryOffset)
         for entry in archive.entries where APKSignatures.isJarSignatureFile(entry.name) {
             let file = try archive.contents(
                 of: entry, in: bytes, inflater: inflater, maximumSize: maximumSignatureFileSize)
@@ -49,6 +67,6 @@ public struct AndroidBuild: Sendable, Equatable {
             }
         }
         for index in certificates.indices { certificates[index].schemes.sort() }
-        return AndroidBuild(manifest: manifest, certificates: certificates)
+        return AndroidBuild(manifest: manifest, certificates: certificates, isBundle: bundle)
     }
 }

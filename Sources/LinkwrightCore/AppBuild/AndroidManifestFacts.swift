@@ -53,10 +53,10 @@ public struct AndroidManifestFacts: Sendable, Equatable {
 
     public init(_ root: BinaryXMLElement) throws(BuildDefect) {
         guard root.name == "manifest" else {
-            throw BuildDefect("the root element is <\(root.name)>, not <manifest>", in: "AndroidManifest.xml")
+            throw BuildDefect("the root element is <\(root.name)>, not <manifest>")
         }
         guard let package = root.attribute("package")?.text, !package.isEmpty else {
-            throw BuildDefect("<manifest> has no package attribute", in: "AndroidManifest.xml")
+            throw BuildDefect("<manifest> has no package attribute")
         }
         self.package = package
         var filters: [Filter] = []

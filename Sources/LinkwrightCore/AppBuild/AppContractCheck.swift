@@ -75,6 +75,7 @@ public struct AppContractCheck {
                     identity: [compiled.package])
             ]
         }
+        if build.isBundle { return bundleKeyFindings(build, compiled, android, app: app) }
         // Each verified host's built assetlinks.json, and the fingerprints it lists for the package.
         let lookup = SiteLookup(environment)
         var listedBy: [(host: String, fingerprints: Set<String>)] = []
@@ -119,6 +120,31 @@ public struct AppContractCheck {
         return found
     }
 
+    /// An .aab carries the upload key, which Play replaces with its signing key: the key must be
+    /// one the contract lists, and assetlinks.json must list the Play-signing key (as built).
+    private func bundleKeyFindings(
+        _ build: AndroidBuild, _ compiled: CompiledAndroidApp, _ android: AndroidApp, app: String
+    ) -> [Finding] {
+        let listed = android.fingerprints.map { "\($0.channel.value) \($0.fingerprint.value.value)" }
+        return build.certificates.filter { certificate in
+            !android.fingerprints.contains { $0.fingerprint.value.value == certificate.fingerprint.value }
+        }.map { certificate in
+            let other = channelElsewhere(certificate.fingerprint.value, package: compiled.package)
+            return finding(
+                .appKeyNotListed,
+                "the bundle is signed with "
+                    + (other.map { "the `\($0.channel)` key of environment \($0.environment)" } ?? "a key")
+                    + ", SHA-256 \(certificate.fingerprint.value), which environment \(environment.name) does not list "
+                    + "for \(compiled.package)"
+                    + (listed.isEmpty ? "" : "; it lists \(listed.joined(separator: ", ")): ")
+                    + "Play accepts a bundle signed with the app's upload key only, and signs what it installs with "
+                    + "its own key",
+                at: android.location,
+                hint: "sign the bundle with the upload key, and list it under `upload:`", app: app,
+                identity: [compiled.package, certificate.fingerprint.value])
+        }
+    }
+
     /// The channel another environment gives a fingerprint for the same package.
     private func channelElsewhere(_ fingerprint: String, package: String) -> (channel: String, environment: String)? {
         for other in configuration.environments where other.name != environment.name {
@@ -136,7 +162,7 @@ public struct AppContractCheck {
     ) -> [Finding] {
         let web = build.manifest.filters.filter(\.isWebLink)
         func place(_ filter: AndroidManifestFacts.Filter) -> String {
-            "\(file)!/AndroidManifest.xml line \(filter.line) (\(filter.keyPath))"
+            "\(file)!/\(build.manifestPath) line \(filter.line) (\(filter.keyPath))"
         }
         func hostName(_ written: String) -> String {
             String(written.split(separator: ":", maxSplits: 1).first ?? Substring(written)).lowercased()
@@ -191,7 +217,7 @@ public struct AppContractCheck {
         for filter in build.manifest.filters {
             for scheme in filter.schemes.map({ $0.lowercased() }) where scheme != "http" && scheme != "https" {
                 if declaredByBuild[scheme] == nil {
-                    declaredByBuild[scheme] = "\(file)!/AndroidManifest.xml line \(filter.line) (\(filter.keyPath))"
+                    declaredByBuild[scheme] = "\(file)!/\(build.manifestPath) line \(filter.line) (\(filter.keyPath))"
                 }
             }
         }

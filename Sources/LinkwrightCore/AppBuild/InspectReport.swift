@@ -27,9 +27,12 @@ public struct InspectReport: CommandOutput {
         var lines: [String] = []
         switch build.facts {
         case .android(let android):
-            lines.append("\(build.file): Android app \(android.manifest.package)")
-            lines.append("  signing certificates (SHA-256):")
-            if android.certificates.isEmpty { lines.append("    none: the APK is not signed") }
+            let kind = android.isBundle ? "Android App Bundle" : "Android app"
+            lines.append("\(build.file): \(kind) \(android.manifest.package)")
+            lines.append(
+                android.isBundle
+                    ? "  upload certificate (SHA-256; Play signs with its own):" : "  signing certificates (SHA-256):")
+            if android.certificates.isEmpty { lines.append("    none: the build is not signed") }
             for certificate in android.certificates {
                 lines.append(
                     "    \(certificate.fingerprint) (\(certificate.schemes.map(\.rawValue).joined(separator: ", ")))")
@@ -45,7 +48,7 @@ public struct InspectReport: CommandOutput {
                 for filter in filters {
                     let targets = filter.hosts.isEmpty ? filter.schemes.map { "\($0):" } : filter.hosts
                     lines.append(
-                        "    \(targets.joined(separator: ", ")) -> \(filter.activity) (AndroidManifest.xml line \(filter.line))"
+                        "    \(targets.joined(separator: ", ")) -> \(filter.activity) (\(android.manifestPath) line \(filter.line))"
                     )
                     if !filter.paths.isEmpty {
                         lines.append(
@@ -100,7 +103,7 @@ public struct InspectReport: CommandOutput {
         case .android(let android):
             .object([
                 ("file", .string(build.file)), ("platform", .string(Platform.android.rawValue)),
-                ("package", .string(android.manifest.package)),
+                ("package", .string(android.manifest.package)), ("bundle", .bool(android.isBundle)),
                 (
                     "certificates",
                     .array(

@@ -11,7 +11,7 @@ public enum AppBuildReader {
     }
 
     /// The build at `path`, which messages call `name` (the path as the user gave it): an Android
-    /// `.apk`, an iOS `.ipa`, `.app` folder or `.xcarchive`.
+    /// `.apk` or `.aab`, an iOS `.ipa`, `.app` folder or `.xcarchive`.
     public static func read(_ path: String, name: String) throws(Failure) -> AppBuildFacts {
         let last = name.lowercased().split(separator: "/").last { !$0.isEmpty } ?? ""
         let kind = last.contains(".") ? String(last.split(separator: ".").last ?? "") : ""
@@ -20,6 +20,8 @@ public enum AppBuildReader {
             switch kind {
             case "apk":
                 return .android(try AndroidBuild.apk(try file(path, name: name), inflater: ZlibInflater()))
+            case "aab":
+                return .android(try AndroidBuild.aab(try file(path, name: name), inflater: ZlibInflater()))
             case "ipa":
                 let files = try ZipBundleFiles(try file(path, name: name), inflater: ZlibInflater())
                 return .ios(try IOSBuild.read(app: try IOSBuild.onlyApp(in: "Payload", of: files), in: files))
@@ -34,7 +36,7 @@ public enum AppBuildReader {
             default:
                 throw Failure(
                     message: "\(name) is not a build linkwright reads",
-                    hint: "name an Android .apk, or an iOS .ipa, .app folder or .xcarchive")
+                    hint: "name an Android .apk or .aab, or an iOS .ipa, .app folder or .xcarchive")
             }
         } catch let failure as Failure {
             throw failure
