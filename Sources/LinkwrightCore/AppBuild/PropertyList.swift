@@ -287,15 +287,15 @@ private struct XMLPropertyList {
     }
 
     mutating func value(depth: Int) throws(BuildDefect) -> PropertyList {
+        try value(of: try nextTag(), depth: depth)
+    }
+
+    /// The value `tag` opens; every value counts against the depth and object bounds.
+    mutating func value(of tag: Tag, depth: Int) throws(BuildDefect) -> PropertyList {
         visited += 1
         guard depth < PropertyList.maximumDepth, visited <= PropertyList.maximumObjects else {
             throw BuildDefect("the property list nests too deeply or holds too many objects")
         }
-        let tag = try nextTag()
-        return try value(of: tag, depth: depth)
-    }
-
-    mutating func value(of tag: Tag, depth: Int) throws(BuildDefect) -> PropertyList {
         switch tag {
         case .open("true", true): return .boolean(true)
         case .open("false", true): return .boolean(false)
@@ -319,7 +319,6 @@ private struct XMLPropertyList {
             while true {
                 let next = try nextTag()
                 if next == .close("array") { return .array(items) }
-                visited += 1
                 items.append(try value(of: next, depth: depth + 1))
             }
         case .open("dict", false):
