@@ -251,6 +251,8 @@ struct VerifyCommand: Command {
         help:
             "Check this built app (.apk, .aab, .ipa, .app, .xcarchive) against the --env environment, not the served files"
     )
+    static let served = Option<Bool>(
+        name: "served", help: "With --app: hold the build to the files the hosts serve, not those built")
     static let format = Option.format(OutputFormat.findings)
 
     static let spec = CommandSpec(
@@ -281,10 +283,13 @@ struct VerifyCommand: Command {
             contract lists. An iOS .ipa, .app or .xcarchive (and
             its App Clips) must be signed with the contract's associated domains, without a
             ?mode= the environment does not use, with a provisioning profile that allows them and
-            the app ID, as a team the built AASA names. Custom schemes must be the contract's.
+            the app ID, as a team the built AASA names. Custom schemes must be the contract's. With
+            --served the keys and app IDs are held to the files the hosts serve (fetched as above,
+            with the same network options) instead of those built; a file that cannot be fetched
+            or read is a finding of its own.
             `linkwright inspect` shows what is read.
             """,
-        options: ServingRound.options + [cdn, apps, format])
+        options: ServingRound.options + [cdn, apps, served, format])
 
     let arguments: ParsedArguments
 
@@ -295,6 +300,8 @@ struct VerifyCommand: Command {
                 throw UsageError(message: "verify --app needs exactly one --env: the environment the build is for")
             }
             if arguments[Self.cdn] { throw UsageError(message: "--cdn checks served files; it does not go with --app") }
+        } else if arguments[Self.served] {
+            throw UsageError(message: "--served holds a build to the served files: it needs --app")
         }
     }
 
@@ -320,14 +327,50 @@ struct VerifyCommand: Command {
         }
         // Every build is read before anything is printed: one unreadable build stops the run.
         let builds = try arguments[Self.apps].map { path in (path, try terminal.readBuild(path)) }
-        let findings = builds.flatMap { path, facts in
-            AppContractCheck(configuration: configuration, environment: environment, file: path).findings(facts)
+        var judged = environment
+        var findings: [Finding] = []
+        if arguments[Self.served] {
+            (judged, findings) = try servedEnvironment(environment, configuration, terminal)
+        }
+        let source = arguments[Self.served] ? "served" : "built"
+        findings += builds.flatMap { path, facts in
+            AppContractCheck(configuration: configuration, environment: judged, file: path, source: source)
+                .findings(facts)
         }
         let report = CheckReport(
             title: "linkwright verify", base: nil, head: CheckReport.Revision(name: "built apps", commit: nil),
-            findings: findings, rules: AppContractCheck.findingIDs.map(ReportRule.init),
+            findings: findings, rules: (AppContractCheck.findingIDs + ServingCheck.findingIDs).map(ReportRule.init),
             pathPrefix: workspace.pathPrefix(for: format))
         try terminal.print(report, as: format)
         return ExitStatus(report)
+    }
+
+    /// The environment with what each of its hosts serves in place of the built files, fetched
+    /// as `verify` fetches them, and the findings of files that could not be fetched or read.
+    private func servedEnvironment(
+        _ environment: CompiledEnvironment, _ configuration: Configuration, _ terminal: Terminal
+    ) throws -> (CompiledEnvironment, [Finding]) {
+        let fetcher = HTTPFetcher(options: try ServingRound(arguments: arguments, cdn: false).fetchOptions(terminal))
+        var wanted: [(site: Int, file: AssociationFile)] = []
+        for (index, site) in environment.sites.enumerated() {
+            if site.aasa != nil { wanted.append((index, .aasa)) }
+            if site.assetLinks != nil { wanted.append((index, .assetLinks)) }
+        }
+        let urls = wanted.map { $0.file.originURL(host: environment.sites[$0.site].fileHost.name) }
+        var served = Array(repeating: [(AssociationFile, ServedFile)](), count: environment.sites.count)
+        var fetched: [Int: ServedFile] = [:]
+        fetcher.fetchEach(urls, deadlineGroups: wanted.map(\.site)) { index, result in
+            fetched[index] = ServingRound.served(urls[index], result)
+        }
+        for (index, entry) in wanted.enumerated() {
+            let answer =
+                fetched[index]
+                ?? ServedFile(url: urls[index], outcome: .failure(kind: "no answer", message: "no answer"))
+            served[entry.site].append((entry.file, answer))
+        }
+        let locations = (configuration.environment(named: environment.name)?.hosts ?? []).reduce(
+            into: [String: SourceLocation]()
+        ) { $0[$1.host.value.fileHost.name] = $0[$1.host.value.fileHost.name] ?? $1.host.location }
+        return AppContractCheck.served(environment, files: served, locations: locations)
     }
 }

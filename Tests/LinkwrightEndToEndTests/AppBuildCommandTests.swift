@@ -153,12 +153,43 @@ struct AppBuildCommandTests: BuildCommandSuite {
         #expect(
             result.stdout.contains(
                 "environments/production.yaml:6:7: error: upload.apk: signed (v1, v2, v3) with the `upload` key of "
-                    + "environment staging, SHA-256 \(upload), which assetlinks.json on museo.example does not list "
+                    + "environment staging, SHA-256 \(upload), which the assetlinks.json built for museo.example does not list "
                     + "for com.example.museo; it lists play-signing"), "\(result)")
         #expect(result.stdout.contains("[APP_KEY_NOT_LISTED]"))
         // Checked against staging, whose file lists the upload key, the same build's key is fine.
         let staging = try linkwright("verify", "--app", "upload.apk", "--env", "staging", "--format", "json")
         #expect(!staging.stdout.contains("APP_KEY_NOT_LISTED"), "\(staging)")
+    }
+
+    @Test func servedHoldsTheBuildToWhatTheHostServes() throws {
+        _ = try AndroidBuildFixture.apk("good.apk", in: folder, spec: AndroidBuildFixture.museo())
+        let fixture = try AndroidBuildFixture.shared.get()
+        let (aasa, built) = try builtAssociationFiles(in: folder, host: "museo.example")
+        // An old deploy: the file lists the upload key where the build lists the Play-signing key.
+        let served = Array(
+            String(decoding: built, as: UTF8.self).replacingOccurrences(
+                of: fixture.playFingerprint, with: fixture.uploadFingerprint
+            ).utf8)
+        let json = "application/json"
+        let site = TestSite(
+            ["museo.example"],
+            routes: [
+                .file("/.well-known/apple-app-site-association", aasa, contentType: json),
+                .file("/.well-known/assetlinks.json", served, contentType: json),
+            ])
+        try withNginx(serving: [site], standardPort: true) { server in
+            let result = try linkwright(
+                "verify", "--app", "good.apk", "--env", "production", "--served", "--resolve",
+                server.resolveOverrides[0].description, "--cacert",
+                server.certificates.trustedAuthority.certificate.path)
+            #expect(result.status == 1, "\(result)")
+            #expect(
+                result.stdout.contains(
+                    "good.apk: signed (v1, v2, v3) with the `play-signing` key, SHA-256 \(fixture.playFingerprint), "
+                        + "which the assetlinks.json served for museo.example does not list"), "\(result)")
+        }
+        // What is built lists the key: without --served the same build passes.
+        #expect(try linkwright("verify", "--app", "good.apk", "--env", "production").status == 0)
     }
 
     @Test func anIntentFilterThatLostAutoVerifyIsLocatedInTheBuildAndTheYAML() throws {

@@ -12,11 +12,49 @@ public struct AppContractCheck {
     let environment: CompiledEnvironment
     /// The build as the command line named it.
     let file: String
+    /// `built` when the environment's association files are the ones linkwright builds, `served`
+    /// when `served(_:files:)` put what the hosts serve in their place.
+    let source: String
 
-    public init(configuration: Configuration, environment: CompiledEnvironment, file: String) {
+    public init(configuration: Configuration, environment: CompiledEnvironment, file: String, source: String = "built")
+    {
         self.configuration = configuration
         self.environment = environment
         self.file = file
+        self.source = source
+    }
+
+    /// `environment` with each site's association files replaced by what its host serves
+    /// (`served[i]` for `environment.sites[i]`, the AASA and then assetlinks.json where the site
+    /// has them), and the findings of files that could not be fetched or read: such a site's file
+    /// is left out, so a build is never judged against a file nobody could read.
+    public static func served(
+        _ environment: CompiledEnvironment, files served: [[(AssociationFile, ServedFile)]],
+        locations: [String: SourceLocation]
+    ) -> (CompiledEnvironment, [Finding]) {
+        var replaced = environment
+        var findings: [Finding] = []
+        for (index, site) in environment.sites.enumerated() where index < served.count {
+            for (file, fetched) in served[index] {
+                let scope = ServingCheck.Scope(
+                    environment: environment.name, host: site.fileHost.name, location: locations[site.fileHost.name])
+                let problems = ServingCheck.origin(file, fetched, expected: site, scope: scope).filter {
+                    $0.severity == .error && $0.rule != DiagnosticID.originDiffers.rawValue
+                }
+                findings += problems
+                var body: [UInt8]?
+                if problems.isEmpty, case .response(let response) = fetched.outcome { body = response.body }
+                switch file {
+                case .aasa:
+                    replaced.sites[index].aasa = body.flatMap { AASAReader().read($0, file: fetched.url).document }
+                case .assetLinks:
+                    replaced.sites[index].assetLinks = body.flatMap {
+                        AssetLinksReader().read($0, file: fetched.url).document
+                    }
+                }
+            }
+        }
+        return (replaced, findings)
     }
 
     public func findings(_ build: AppBuildFacts) -> [Finding] {
@@ -105,11 +143,11 @@ public struct AppContractCheck {
                 finding(
                     .appKeyNotListed,
                     "signed (\(certificate.schemes.map(\.rawValue).joined(separator: ", "))) with \(named), SHA-256 "
-                        + "\(fingerprint), which assetlinks.json on \(hosts.joined(separator: ", ")) does not list for "
+                        + "\(fingerprint), which the assetlinks.json \(source) for \(hosts.joined(separator: ", ")) does not list for "
                         + "\(compiled.package)"
                         + (listed.isEmpty ? "" : "; it lists \(listed.joined(separator: ", "))"),
                     at: key?.fingerprint.location ?? android.location,
-                    hint: key != nil
+                    hint: key != nil || source == "served"
                         ? "deploy the assetlinks.json linkwright build writes, or sign with a listed key"
                         : other != nil
                             ? "check the build users install (Play re-signs uploads with its play-signing key), or list "
@@ -396,7 +434,7 @@ public struct AppContractCheck {
             found.append(
                 finding(
                     .appIDNotServed,
-                    "the build is signed as \(appID), which the apple-app-site-association built for "
+                    "the build is signed as \(appID), which the apple-app-site-association \(source) for "
                         + "\(site.fileHost.name) does not name"
                         + (appID == compiled.appID ? "" : " (the contract's app ID is \(compiled.appID))"),
                     at: ios.teamID?.location ?? declared?.teamID?.location ?? ios.location,
