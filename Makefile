@@ -8,9 +8,10 @@ demo: deps
 	swift build --product linkwright
 	$(LINKWRIGHT) build
 
-# The tests also compile the generated Kotlin routers, with Debian's kotlin.
+# The tests also compile the generated Kotlin routers, with Debian's kotlin, and assemble and
+# sign real APKs with Debian's aapt, zipalign and apksigner, and read iOS test builds with lief.
 test:
-	@scripts/install-deps.sh --with-kotlin
+	@scripts/install-deps.sh --with-kotlin --with-builds
 	swift build --build-tests
 	swift test --disable-xctest
 

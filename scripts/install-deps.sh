@@ -10,10 +10,22 @@
 # --with-kotlin (what `make test`, and so CI, passes) also installs Debian's kotlin (1.3.31 and a
 # JRE), with which the test suite compiles the generated Kotlin routers and checks them: about 50 s
 # to install and about a minute to compile. `make demo` leaves it out.
+#
+# --with-builds (also passed by `make test`) installs what the tests make and read app builds with:
+# Debian's aapt, zipalign and apksigner, which assemble real APKs and read them back as oracles, the
+# headless JDK (keytool makes the signing keys, jarsigner signs app bundles), protoc (decodes an app
+# bundle's protobuf manifest), and PyPI's lief, which reads the Mach-O files of the iOS test builds
+# back. Without them those tests are skipped, saying so.
 set -euo pipefail
 
 packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
-if [ "${1:-}" = "--with-kotlin" ]; then packages+=(kotlin); fi
+for option in "$@"; do
+    case "$option" in
+    --with-kotlin) packages+=(kotlin) ;;
+    --with-builds) packages+=(aapt zipalign apksigner default-jdk-headless protobuf-compiler) ;;
+    *) echo "unknown option $option (options: --with-kotlin, --with-builds)" >&2; exit 2 ;;
+    esac
+done
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -30,6 +42,15 @@ if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
     echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
     python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
 fi
+
+case " $* " in
+*" --with-builds "*)
+    if ! python3 -c 'import lief' 2>/dev/null; then
+        echo "installing Python module lief (reads the Mach-O files of the iOS test builds)" >&2
+        python3 -m pip install --quiet --disable-pip-version-check lief
+    fi
+    ;;
+esac
 
 # check-jsonschema carries SchemaStore's schemas of GitHub actions and workflows: an independent
 # check of action.yml and the example workflow that needs no download beyond PyPI.

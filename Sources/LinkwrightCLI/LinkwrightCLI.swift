@@ -12,7 +12,8 @@ public enum LinkwrightCLI {
             BuildCommand.self, LintCommand.self, TestCommand.self, MatchCommand.self, ExplainCommand.self,
             CheckCommand.self, DiffCommand.self, InitCommand.self, ImportCommand.self, PromoteCommand.self,
             ChangelogCommand.self,
-            VerifyCommand.self, MonitorCommand.self, GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
+            VerifyCommand.self, InspectCommand.self, DiagnoseCommand.self, MonitorCommand.self,
+            GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
             GenerateCommand.self, CompletionsCommand.self,
         ]
     }

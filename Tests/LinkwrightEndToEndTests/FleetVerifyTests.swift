@@ -33,11 +33,7 @@ import Testing
         folder = try TemporaryFolder()
         try Self.writeEnvironment(Self.hosts, in: folder)
         try folder.write("domains/shop.yaml", ShopConfiguration.domain)
-        let build = try runLinkwright(["build"], in: folder.url)
-        precondition(build.status == 0, "\(build)")
-        let files = folder.url.appendingPathComponent("dist/production/g1.fleet.test/.well-known")
-        aasa = Array(try Data(contentsOf: files.appendingPathComponent("apple-app-site-association")))
-        assetLinks = Array(try Data(contentsOf: files.appendingPathComponent("assetlinks.json")))
+        (aasa, assetLinks) = try builtAssociationFiles(in: folder, host: "g1.fleet.test")
     }
 
     private static func writeEnvironment(_ hosts: [String], in folder: TemporaryFolder) throws {

@@ -129,6 +129,19 @@ public func runLinkwright(
         input: input, timeout: timeout)
 }
 
+/// Runs `linkwright build` in `folder` and returns the association files it wrote for `host`.
+public func builtAssociationFiles(in folder: TemporaryFolder, host: String, environment: String = "production")
+    throws -> (aasa: [UInt8], assetLinks: [UInt8])
+{
+    let build = try runLinkwright(["build"], in: folder.url)
+    guard build.status == 0 else { throw HarnessError("linkwright build failed: \(build)") }
+    let files = folder.url.appendingPathComponent("dist/\(environment)/\(host)/.well-known")
+    return (
+        Array(try Data(contentsOf: files.appendingPathComponent("apple-app-site-association"))),
+        Array(try Data(contentsOf: files.appendingPathComponent("assetlinks.json")))
+    )
+}
+
 /// Golden files: compares `actual` with the file at `url`. With `LINKWRIGHT_RECORD=1` in the
 /// environment the file is (re)written instead and the comparison fails, saying so: a run that
 /// records has compared nothing, so it must never pass as if it had.

@@ -281,6 +281,15 @@ public struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         return .success(Fingerprint(normalised: pairs.joined(separator: ":")))
     }
 
+    /// The SHA-256 fingerprint of a DER certificate, as keytool, apksigner and assetlinks.json write it.
+    public static func ofCertificate(_ der: [UInt8]) -> Fingerprint {
+        Fingerprint(
+            normalised: SHA256.digest(der).map { byte in
+                let text = String(byte, radix: 16, uppercase: true)
+                return byte < 16 ? "0" + text : text
+            }.joined(separator: ":"))
+    }
+
     /// The debug keystore that ships publicly in React Native's app template: anyone can sign
     /// an app with it, so it must never be trusted in production.
     public static let publicReactNativeDebugKey =

@@ -136,6 +136,20 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case cdnDiffers = "CDN_DIFFERS"
     case invalidState = "INVALID_STATE"
 
+    // MARK: Built apps (`verify --app`)
+
+    case appNotDeclared = "APP_NOT_DECLARED"
+    case appUnsigned = "APP_UNSIGNED"
+    case appKeyNotListed = "APP_KEY_NOT_LISTED"
+    case appDomainMissing = "APP_DOMAIN_MISSING"
+    case appDomainUnverified = "APP_DOMAIN_UNVERIFIED"
+    case appDomainExtra = "APP_DOMAIN_EXTRA"
+    case appDomainMode = "APP_DOMAIN_MODE"
+    case appProfileDisallows = "APP_PROFILE_DISALLOWS"
+    case appIDNotServed = "APP_ID_NOT_SERVED"
+    case appSchemeMissing = "APP_SCHEME_MISSING"
+    case appSchemeExtra = "APP_SCHEME_EXTRA"
+
     // MARK: Import (`import`)
 
     case importAppID = "IMPORT_APP_ID"
@@ -155,6 +169,7 @@ public enum DiagnosticSection: String, CaseIterable, Sendable {
     case ruleAnalysis = "rule-analysis"
     case promotion = "promotion-promote"
     case liveChecks = "live-checks-verify-monitor"
+    case builtApps = "built-apps-verify---app"
     case importing = "import-import"
 }
 
@@ -561,6 +576,69 @@ extension DiagnosticID {
             )
         case .invalidState:
             (.error, .liveChecks, "The monitor state file is not one `monitor` wrote; delete it to start over.")
+
+        case .appNotDeclared:
+            (
+                .error, .builtApps,
+                "The build's package or bundle ID is not an app of the environment: the wrong build, or the"
+                    + " wrong `--env`."
+            )
+        case .appUnsigned:
+            (
+                .error, .builtApps,
+                "The build is not signed (an APK with no v1, v2 or v3 signature, an executable without a code"
+                    + " signature): no device installs it."
+            )
+        case .appKeyNotListed:
+            (
+                .error, .builtApps,
+                "The build is signed with a certificate that `assetlinks.json` does not list for its package on a"
+                    + " host it verifies, so Android does not verify its links; the key's channel is named when the "
+                    + "configuration knows it (an upload-key build against a Play-signing-only file)."
+            )
+        case .appDomainMissing:
+            (
+                .error, .builtApps,
+                "A host of the contract the build does not claim: no `applinks:` (or other) entitlement, no "
+                    + "verified intent filter (`*.x` does not cover `x`). Its links open the browser."
+            )
+        case .appDomainUnverified:
+            (
+                .error, .builtApps,
+                "A host of the contract named only by intent filters without `android:autoVerify=\"true\"` (lost"
+                    + " in a manifest merge): Android asks the user instead of opening the app."
+            )
+        case .appDomainExtra:
+            (
+                .error, .builtApps,
+                "A host the build claims that the contract does not serve: its association file does not name "
+                    + "the app, and before Android 12 one failing host fails all of them."
+            )
+        case .appDomainMode:
+            (
+                .error, .builtApps,
+                "An associated domain signed with `?mode=developer` (or `managed`) that the environment does not"
+                    + " use: a staging entitlements file in the App Store build."
+            )
+        case .appProfileDisallows:
+            (
+                .error, .builtApps,
+                "The embedded provisioning profile does not allow what the app is signed with: another app ID, or"
+                    + " no Associated Domains (the capability is missing from the release profile)."
+            )
+        case .appIDNotServed:
+            (
+                .error, .builtApps,
+                "The build's app ID (its signing team and bundle ID) is not named by the AASA built for a host it"
+                    + " claims with `applinks:`."
+            )
+        case .appSchemeMissing:
+            (.error, .builtApps, "A custom scheme of the contract that the build does not declare.")
+        case .appSchemeExtra:
+            (
+                .warning, .builtApps,
+                "A custom scheme the build declares and the contract does not: nobody reviews its routes."
+            )
 
         case .importAppID:
             (

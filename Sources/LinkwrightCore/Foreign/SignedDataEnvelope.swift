@@ -72,6 +72,8 @@ struct BERReader {
 
     struct Element {
         var tag: UInt8
+        /// Where the tag is.
+        var start: Int
         var contentStart: Int
         /// End of the contents, before the end-of-contents octets of an indefinite length.
         var contentEnd: Int
@@ -152,7 +154,8 @@ struct BERReader {
             while true {
                 guard cursor + 2 <= limit else { throw SignedDataError("missing end-of-contents octets") }
                 if bytes[cursor] == 0 && bytes[cursor + 1] == 0 {
-                    return Element(tag: tag, contentStart: offset + 2, contentEnd: cursor, end: cursor + 2)
+                    return Element(
+                        tag: tag, start: offset, contentStart: offset + 2, contentEnd: cursor, end: cursor + 2)
                 }
                 cursor = try element(at: cursor, within: limit, depth: depth + 1).end
             }
@@ -167,6 +170,6 @@ struct BERReader {
             cursor += count
         }
         guard length <= limit - cursor else { throw SignedDataError("an element is longer than the file") }
-        return Element(tag: tag, contentStart: cursor, contentEnd: cursor + length, end: cursor + length)
+        return Element(tag: tag, start: offset, contentStart: cursor, contentEnd: cursor + length, end: cursor + length)
     }
 }

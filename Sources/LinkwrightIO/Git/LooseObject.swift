@@ -30,7 +30,9 @@ struct LooseObject {
         body.reserveCapacity(min(size, 1 << 20))
         while !inflater.ended {
             // One byte more than declared shows a body that runs on past its size.
-            let chunk = try inflater.inflate(atMost: min(size - body.count + 1, 1 << 16))
+            let chunk = try LooseObjectDefect.mapping { () throws(InflateFailure) in
+                try inflater.inflate(atMost: min(size - body.count + 1, 1 << 16))
+            }
             body += chunk
             guard body.count <= size else { throw .lengthMismatch(declared: size, actual: nil) }
         }
@@ -51,10 +53,12 @@ struct LooseObject {
     /// The stream after the header, the header's kind and size, and the body bytes inflated with it.
     private static func header(_ file: [UInt8]) throws(LooseObjectDefect) -> (Inflater, Kind, Int, [UInt8]) {
         guard file.count <= maximumSize else { throw .tooLarge }
-        let inflater = Inflater(file)
-        try inflater.start()
+        let inflater = Inflater(file, format: .zlib)
         // "commit 268435456\0" is the longest header within the limit; 32 bytes hold it.
-        var head = try inflater.inflate(atMost: 32)
+        var head = try LooseObjectDefect.mapping { () throws(InflateFailure) in
+            try inflater.start()
+            return try inflater.inflate(atMost: 32)
+        }
         guard let nul = head.firstIndex(of: 0) else { throw .badHeader }
         let (kind, size) = try parseHeader(head[..<nul])
         head.removeSubrange(...nul)
@@ -113,69 +117,16 @@ enum LooseObjectDefect: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A zlib inflate stream over one buffer that is entirely in memory from the start, so running
-/// out of input always means the data was cut short: no call is ever retried without progress.
-private final class Inflater {
-    private let input: [UInt8]
-    /// zlib's state points back at its `z_stream`, so the stream needs an address that never moves.
-    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-    private var started = false
-    private(set) var ended = false
-
-    init(_ input: [UInt8]) {
-        self.input = input
-        stream.initialize(to: z_stream())
-    }
-
-    deinit {
-        if started { inflateEnd(stream) }
-        stream.deallocate()
-    }
-
-    var inputLeft: Int { Int(stream.pointee.avail_in) }
-
-    func start() throws(LooseObjectDefect) {
-        guard czlib_inflate_init(stream) == Z_OK else { throw .damaged(reason: "zlib cannot start") }
-        started = true
-        // Only the count is kept between calls: `next_in` is pointed into `input` for each call,
-        // because an array's storage address is only valid inside `withUnsafeBufferPointer`.
-        stream.pointee.avail_in = UInt32(input.count)
-    }
-
-    /// Up to `limit` more inflated bytes: fewer only when the stream ends. Throws when the input
-    /// runs out first (`.truncated`) or zlib rejects it.
-    func inflate(atMost limit: Int) throws(LooseObjectDefect) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: limit)
-        var produced = 0
-        while produced < limit && !ended {
-            let before = (stream.pointee.avail_in, produced)
-            let code = input.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    let consumed = source.count - Int(stream.pointee.avail_in)
-                    stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress.map { $0 + consumed })
-                    stream.pointee.next_out = target.baseAddress.map { $0 + produced }
-                    stream.pointee.avail_out = UInt32(limit - produced)
-                    defer {
-                        stream.pointee.next_in = nil
-                        stream.pointee.next_out = nil
-                    }
-                    return CZlib.inflate(stream, Z_NO_FLUSH)
-                }
-            }
-            produced = limit - Int(stream.pointee.avail_out)
-            switch code {
-            case Z_STREAM_END:
-                ended = true
-            case Z_OK, Z_BUF_ERROR:
-                // All the input is there from the start, so stopping with output room left after
-                // using it all, or without progress (where libgit2 1.5 loops), means it was cut short.
-                if produced < limit && (stream.pointee.avail_in == 0 || before == (stream.pointee.avail_in, produced)) {
-                    throw .truncated
-                }
-            default:
-                throw .damaged(reason: stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(code)")
+extension LooseObjectDefect {
+    /// Runs `body`, its inflate failures as the loose object's defects.
+    static func mapping<T>(_ body: () throws(InflateFailure) -> T) throws(LooseObjectDefect) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .truncated: throw .truncated
+            case .damaged(let reason): throw .damaged(reason: reason)
             }
         }
-        return Array(output[..<produced])
     }
 }
