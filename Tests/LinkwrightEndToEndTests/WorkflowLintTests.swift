@@ -87,6 +87,11 @@ import Testing
                       format: github
                       fail-on: warning
                       sarif-file: linkwright.sarif
+                      upload-sarif: true
+                      comment: true
+                      github-token: ${{ secrets.GITHUB_TOKEN }}
+                      version: 0.1.0
+                      download-url: https://mirror.example/releases
                       working-directory: mobile
                   - run: echo "exit code ${{ steps.links.outputs.exit-code }}"
 

@@ -1,0 +1,69 @@
+import Foundation
+import LinkwrightTestSupport
+
+/// GitHub's release downloads and its REST API of pull request comments, as
+/// Fixtures/action/fake-github.py serves them on 127.0.0.1: what the action's scripts talk to.
+/// The state is files in `folder` (see the script), so a test sets what GitHub holds or answers
+/// and reads what the scripts did.
+final class FakeGitHub {
+    let folder: TemporaryFolder
+    let port: Int
+    let token = "test-token"
+    private let server: Process
+
+    init(comments: [[String: Any]] = []) throws {
+        folder = try TemporaryFolder()
+        try folder.write("token", token)
+        try folder.write("requests.log", "")
+        try folder.write(
+            "comments.json", String(decoding: try JSONSerialization.data(withJSONObject: comments), as: UTF8.self))
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = [
+            "python3",
+            RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightEndToEndTests/Fixtures/action/fake-github.py")
+                .path,
+            folder.url.path,
+        ]
+        try server.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !folder.exists("port") {
+            guard Date() < deadline, server.isRunning else {
+                kill(server.processIdentifier, SIGKILL)
+                throw HarnessError("fake-github.py did not start")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        port = Int(try folder.read("port"))!
+    }
+
+    deinit {
+        // SIGKILL: the server inherits the signal mask of the test's thread, which may block
+        // SIGTERM (as NginxTestServer found).
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        folder.remove()
+    }
+
+    var apiURL: String { "http://127.0.0.1:\(port)" }
+    var downloadURL: String { "http://127.0.0.1:\(port)/releases/download" }
+
+    /// Every API call answers `status` from now on (nil: as GitHub would).
+    func answer(_ status: Int?) throws {
+        if let status {
+            try folder.write("answer", String(status))
+        } else {
+            try FileManager.default.removeItem(at: folder.url.appendingPathComponent("answer"))
+        }
+    }
+
+    /// The pull request's comments as they stand.
+    func comments() throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(try folder.read("comments.json").utf8)) as? [[String: Any]] ?? []
+    }
+
+    /// The requests served, `METHOD path` each.
+    func requests() throws -> [String] {
+        try folder.read("requests.log").split(separator: "\n").map(String.init)
+    }
+}
