@@ -25,33 +25,6 @@ import Testing
         asset = "linkwright-\(version)-linux-\(runnerArch == "ARM64" ? "aarch64" : "x86_64")"
     }
 
-    /// Publishes the built linkwright as this version's release asset, with SHA256SUMS listing
-    /// `checksum` for it (nil: its real checksum).
-    private func publish(checksum: String? = nil) throws {
-        let release = github.folder.url.appendingPathComponent("releases/v\(version)")
-        let staging = github.folder.url.appendingPathComponent("staging/\(asset)/bin")
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: RepositoryPaths.products.appendingPathComponent("linkwright"),
-            to: staging.appendingPathComponent("linkwright"))
-        let tar = try runProcess(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "tar", "-C", github.folder.url.appendingPathComponent("staging").path, "-czf",
-                release.appendingPathComponent("\(asset).tar.gz").path, asset,
-            ])
-        #expect(tar.status == 0, "\(tar)")
-        let sum = try runProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["sh", "-c", "sha256sum \(asset).tar.gz > SHA256SUMS"],
-            in: release)
-        #expect(sum.status == 0, "\(sum)")
-        if let checksum {
-            try "\(checksum)  \(asset).tar.gz\n".write(
-                to: release.appendingPathComponent("SHA256SUMS"), atomically: true, encoding: .utf8)
-        }
-    }
-
     /// Runs install.sh as a runner runs the action's step.
     private func install(path: String? = nil) throws -> ProcessResult {
         try runner.write("output", "")
@@ -70,7 +43,7 @@ import Testing
     }
 
     @Test func itInstallsTheReleaseBinaryOfThePinnedVersionOnceItsChecksumMatches() throws {
-        try publish()
+        try github.publish(asset)
         let result = try install()
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("linkwright \(version)"), "\(result)")
@@ -88,7 +61,7 @@ import Testing
     }
 
     @Test func aBinaryWhoseChecksumDiffersFromTheReleasesIsRefused() throws {
-        try publish(checksum: String(repeating: "0", count: 64))
+        try github.publish(asset, checksum: String(repeating: "0", count: 64))
         let result = try install()
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.contains("::error title=linkwright::\(asset).tar.gz has SHA-256 "), "\(result)")
@@ -99,7 +72,7 @@ import Testing
     }
 
     @Test func aReleaseWhoseSumsListNoChecksumForTheBinaryIsRefused() throws {
-        try publish(checksum: String(repeating: "0", count: 64))
+        try github.publish(asset, checksum: String(repeating: "0", count: 64))
         try "\(String(repeating: "1", count: 64))  linkwright-\(version)-other.tar.gz\n".write(
             to: github.folder.url.appendingPathComponent("releases/v\(version)/SHA256SUMS"), atomically: true,
             encoding: .utf8)

