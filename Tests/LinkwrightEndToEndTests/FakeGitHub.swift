@@ -60,11 +60,11 @@ final class FakeGitHub {
         try FileManager.default.copyItem(
             at: RepositoryPaths.products.appendingPathComponent("linkwright"),
             to: staging.appendingPathComponent("linkwright"))
-        let shell = URL(fileURLWithPath: "/bin/sh")
-        let tar = try runProcess(
-            shell,
-            ["-c", "tar -C ../../staging -czf \(asset).tar.gz \(asset) && sha256sum \(asset).tar.gz > SHA256SUMS"],
-            in: release)
+        // macOS has shasum where GNU systems have sha256sum; both print the same line.
+        let pack =
+            "tar -C ../../staging -czf \(asset).tar.gz \(asset)"
+            + " && { sha256sum \(asset).tar.gz 2>/dev/null || shasum -a 256 \(asset).tar.gz; } > SHA256SUMS"
+        let tar = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", pack], in: release)
         guard tar.status == 0 else { throw HarnessError("could not pack \(asset): \(tar)") }
         if let checksum {
             try "\(checksum)  \(asset).tar.gz\n".write(
@@ -72,13 +72,9 @@ final class FakeGitHub {
         }
     }
 
-    /// Every API call answers `status` from now on (nil: as GitHub would).
-    func answer(_ status: Int?) throws {
-        if let status {
-            try folder.write("answer", String(status))
-        } else {
-            try FileManager.default.removeItem(at: folder.url.appendingPathComponent("answer"))
-        }
+    /// Every API call answers `status` from now on.
+    func answer(_ status: Int) throws {
+        try folder.write("answer", String(status))
     }
 
     /// The pull request's comments as they stand.

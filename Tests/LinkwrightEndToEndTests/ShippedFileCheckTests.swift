@@ -21,6 +21,20 @@ import Testing
         try runProcess(try #require(InstalledTool.path(tool)), arguments, in: Self.root)
     }
 
+    /// `tool` refuses a copy of the repository's `path` with `original` replaced by `broken`:
+    /// the check that passed the file bites.
+    private func expectRefused(
+        by tool: String, _ arguments: [String], copyOf path: String, replacing original: String, with broken: String
+    ) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+        #expect(text.contains(original), "\(path) no longer holds \(original)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let copy = try folder.write(
+            URL(fileURLWithPath: path).lastPathComponent, text.replacingOccurrences(of: original, with: broken))
+        #expect(try run(tool, arguments + [copy.path]).status != 0)
+    }
+
     @Test(.enabled(if: InstalledTool.path("shellcheck") != nil, "shellcheck is not installed \(install)"))
     func theShellScriptsPassShellcheck() throws {
         let result = try run("shellcheck", Self.shellScripts)
@@ -79,11 +93,7 @@ import Testing
         #expect(dockerfile.contains("\nUSER 10001:10001\n"))
         #expect(dockerfile.contains("scripts/release.sh --build-only"))
         #expect(dockerfile.contains(#"ENTRYPOINT ["linkwright"]"#))
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let broken = try folder.write(
-            "Dockerfile", dockerfile.replacingOccurrences(of: "USER 10001:10001", with: "USER root"))
-        #expect(try run("hadolint", [broken.path]).status != 0)
+        try expectRefused(by: "hadolint", [], copyOf: "Dockerfile", replacing: "USER 10001:10001", with: "USER root")
     }
 
     @Test(.enabled(if: InstalledTool.path("check-jsonschema") != nil, "check-jsonschema is not installed \(install)"))
@@ -91,26 +101,18 @@ import Testing
         let result = try run(
             "check-jsonschema", ["--builtin-schema", "vendor.gitlab-ci", "docs/examples/gitlab-ci.yml"])
         #expect(result.status == 0, "\(result)")
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let text = try String(
-            contentsOf: Self.root.appendingPathComponent("docs/examples/gitlab-ci.yml"), encoding: .utf8)
-        let broken = try folder.write(
-            "gitlab-ci.yml", text.replacingOccurrences(of: "  script:\n", with: "  scripts:\n"))
-        #expect(try run("check-jsonschema", ["--builtin-schema", "vendor.gitlab-ci", broken.path]).status != 0)
+        try expectRefused(
+            by: "check-jsonschema", ["--builtin-schema", "vendor.gitlab-ci"], copyOf: "docs/examples/gitlab-ci.yml",
+            replacing: "  script:\n", with: "  scripts:\n")
     }
 
     @Test(.enabled(if: InstalledTool.path("pre-commit") != nil, "pre-commit is not installed \(install)"))
     func theHookManifestAndTheExampleConfigurationArePreCommits() throws {
         #expect(try run("pre-commit", ["validate-manifest", ".pre-commit-hooks.yaml"]).status == 0)
         #expect(try run("pre-commit", ["validate-config", "docs/examples/pre-commit-config.yaml"]).status == 0)
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let manifest = try String(
-            contentsOf: Self.root.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
-        let broken = try folder.write(
-            "hooks.yaml", manifest.replacingOccurrences(of: "language: docker_image", with: "language: dockerimage"))
-        #expect(try run("pre-commit", ["validate-manifest", broken.path]).status != 0)
+        try expectRefused(
+            by: "pre-commit", ["validate-manifest"], copyOf: ".pre-commit-hooks.yaml",
+            replacing: "language: docker_image", with: "language: dockerimage")
     }
 
     /// Every file that names a release names this version's (the README: InstallSectionTests).
