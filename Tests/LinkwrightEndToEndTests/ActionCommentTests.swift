@@ -107,6 +107,32 @@ extension SubfolderTests {
         #expect((try step("Pull request comment", of: run)["stdout"] as? String)?.contains("answered 401") == true)
     }
 
+    /// A report longer than a comment may be (65,536 characters) is cut, saying so; at 195 KB it
+    /// is also longer than one argument to jq may be (128 KiB).
+    @Test func aReportTooLongForACommentIsCut() throws {
+        let github = try FakeGitHub()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let report = try folder.write("report.md", Self.marker + "\n" + String(repeating: "漢", count: 70_000))
+        let event = try folder.write("event.json", #"{"pull_request": {"number": 7}}"#)
+        let result = try runProcess(
+            URL(fileURLWithPath: "/bin/bash"),
+            [RepositoryPaths.root.appendingPathComponent("scripts/action/comment.sh").path],
+            environment: [
+                "REPORT": report.path, "GITHUB_TOKEN": github.token, "GITHUB_API_URL": github.apiURL,
+                "GITHUB_REPOSITORY": "museo/app", "GITHUB_EVENT_PATH": event.path,
+                // As on GitHub's runners: bash then counts characters, not bytes.
+                "LC_ALL": "C.UTF-8",
+            ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("commented on the pull request"), "\(result)")
+        let body = try #require(try github.comments().first?["body"] as? String)
+        #expect(body.hasPrefix(Self.marker + "\n漢漢"))
+        #expect(body.hasSuffix("The job summary has all of it."))
+        #expect(body.count < 65_536)
+        #expect(body.count > 60_000)
+    }
+
     /// Without `comment: true` the API is never called.
     @Test func noCommentUnlessAsked() throws {
         let github = try FakeGitHub()

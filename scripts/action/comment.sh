@@ -43,7 +43,9 @@ case "$report" in
     *) report="$marker
 $report" ;;
 esac
-jq -n --arg body "$report" '{body: $body}' >"$scratch/request.json"
+# Read from a file: an argument may not exceed 128 KiB, which a report of 65,000 characters can.
+printf '%s' "$report" >"$scratch/body.md"
+jq -n --rawfile body "$scratch/body.md" '{body: $body}' >"$scratch/request.json"
 
 # Calls the API; on a status other than 2xx, leaves a notice naming it and what GitHub said.
 call() {
