@@ -12,7 +12,7 @@ ARG BINARY=source-build
 FROM swift:6.3-bookworm AS source-build
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libgit2-dev libyaml-dev libcurl4-openssl-dev zlib1g-dev binutils \
+    && apt-get install -y --no-install-recommends libgit2-dev libyaml-dev libcurl4-openssl-dev zlib1g-dev binutils pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

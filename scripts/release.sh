@@ -14,8 +14,8 @@
 # for libgit2's Negotiate support: Debian ships neither as an archive), names the oldest glibc it
 # needs, and runs lint, check and verify on the example configuration inside a chroot that holds
 # only the binary, the libraries it loads and the example: no toolchain, no libgit2, no libyaml.
-# Needs root that may chroot and mount /proc there (in Docker: --privileged), openssl, git and
-# python3.
+# Needs pkg-config; --verify needs root that may chroot and mount /proc there (in Docker:
+# --privileged), openssl, git and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
