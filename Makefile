@@ -1,9 +1,12 @@
 # The README's two commands: `make demo` builds linkwright and compiles the example
-# configuration into dist/; `make test` runs the whole test suite.
+# configuration into dist/; `make test` runs the whole test suite. `make install` puts a release
+# build in $(PREFIX)/bin.
 LINKWRIGHT := .build/debug/linkwright
+PREFIX ?= /usr/local
 
-.PHONY: demo test deps format fuzz release
+.PHONY: demo test deps install format fuzz release
 
+# Only what building and running need; the test suite's checkers come with `make test`.
 demo: deps
 	swift build --product linkwright
 	$(LINKWRIGHT) build
@@ -18,12 +21,18 @@ test:
 deps:
 	@scripts/install-deps.sh
 
+install: deps
+	swift build -c release --product linkwright
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$(swift build -c release --show-bin-path)/linkwright" "$(DESTDIR)$(PREFIX)/bin/linkwright"
+
 format:
 	swift format --in-place --recursive Sources Tests Fuzz Benchmarks Package.swift
 
 fuzz: deps
 	scripts/fuzz.sh
 
-# A relocatable release build and its tarball (scripts/release.sh).
+# The portable Linux binary, its tarball and SHA-256, and the proof that it runs without the
+# toolchain, libgit2 or libyaml (scripts/release.sh; its check runs openssl and python3).
 release: deps
 	scripts/release.sh

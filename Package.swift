@@ -9,9 +9,9 @@ import PackageDescription
 //   linkwright      the executable: a few lines that call LinkwrightCLI.
 let package = Package(
     name: "Linkwright",
-    // macOS 13: `Duration` (the HTTP timeouts) needs it. The code keeps a lock of its own
-    // (LockedValue) rather than Synchronization.Mutex, which would need macOS 15.
-    platforms: [.macOS(.v13)],
+    // macOS 15: `Synchronization` (`Atomic` in LazyRuleIndex and parallelMap) needs it, and it is
+    // what every Xcode that builds Swift 6 runs on. CI builds and tests on macos-15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "linkwright", targets: ["linkwright"]),
         .library(name: "LinkwrightCore", targets: ["LinkwrightCore"]),

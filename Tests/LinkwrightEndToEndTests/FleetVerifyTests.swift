@@ -127,7 +127,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: jq != nil, "jq is not installed (scripts/install-deps.sh installs it)"))
+    @Test(.enabled(if: jq != nil, "jq is not installed (scripts/install-deps.sh --for-tests installs it)"))
     func theDocumentedMergeOfShardsGivesTheSingleRunsReport() throws {
         defer { folder.remove() }
         try withNginx(serving: sites) { server in

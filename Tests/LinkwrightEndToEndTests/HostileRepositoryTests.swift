@@ -5,7 +5,8 @@ import Testing
 /// The attacks of a hostile pull request on the machine that checks it: links, FIFOs and
 /// forged files committed into the configuration must never make linkwright read, print,
 /// write or delete anything outside what the command promises.
-@Suite struct HostileRepositoryTests {
+@Suite(.enabled(if: LinuxOnly.here, "Linux only: runs GNU coreutils' /usr/bin/timeout and /usr/bin/sha256sum"))
+struct HostileRepositoryTests {
     /// A secret outside the repository that a committed link points at.
     static let secret = "https://ci-bot:ghp_0123456789abcdefSECRET@github.com"
 

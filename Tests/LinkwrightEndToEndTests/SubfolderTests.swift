@@ -123,7 +123,7 @@ import Testing
 
     /// The steps of action.yml that run linkwright, run as a runner runs them
     /// (Fixtures/action/run-steps.py), from a subfolder of the repository.
-    private func runActionSteps(_ inputs: [String: String]) throws -> [String: Any] {
+    func runActionSteps(_ inputs: [String: String], environment: [String: String] = [:]) throws -> [String: Any] {
         let result = try runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
@@ -136,12 +136,14 @@ import Testing
                 RepositoryPaths.products.appendingPathComponent("linkwright").path,
                 String(decoding: try JSONSerialization.data(withJSONObject: inputs), as: UTF8.self),
             ],
-            environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"])
+            environment: environment.merging(
+                ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"]
+            ) { given, _ in given })
         #expect(result.status == 0, "\(result)")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    private func step(_ name: String, of run: [String: Any]) throws -> [String: Any] {
+    func step(_ name: String, of run: [String: Any]) throws -> [String: Any] {
         try #require((run["steps"] as? [[String: Any]])?.first { $0["name"] as? String == name })
     }
 

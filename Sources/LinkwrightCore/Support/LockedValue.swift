@@ -5,9 +5,11 @@
 #endif
 
 /// A value only one thread at a time reads or changes, through `withLock`. Our own rather than
-/// `Synchronization.Mutex`, which needs macOS 15: the tool builds for macOS 13, where iOS
-/// release engineers work. A `pthread_mutex_t` exists on every platform we build for; it is
-/// allocated once so it never moves, as POSIX requires of a mutex in use.
+/// `Synchronization.Mutex`: a `Mutex` cannot be copied, so closures on several threads cannot
+/// share one as they share this class, and its `withLock` takes and returns `sending` values,
+/// which a generic body over a non-`Sendable` value fails (region isolation refuses it). A
+/// `pthread_mutex_t` exists on every platform we build for; it is allocated once so it never
+/// moves, as POSIX requires of a mutex in use.
 public final class LockedValue<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

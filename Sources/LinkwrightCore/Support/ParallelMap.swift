@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension RandomAccessCollection where Index == Int {
     /// `map` with the elements transformed on every core at once, the results in the elements'
@@ -45,8 +46,8 @@ extension RandomAccessCollection where Index == Int {
 
 /// The elements of one `parallelMap`, handed out one at a time to the threads working on them.
 private final class SharedElements: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+    /// The offset of the element to take next.
+    private let next = Atomic<Int>(0)
     private let count: Int
     /// Written before the threads start and cleared after they all finished; only read between.
     private var transform: ((Int) -> Void)?
@@ -59,10 +60,7 @@ private final class SharedElements: @unchecked Sendable {
     /// Transforms the next element not taken yet, until none is left.
     func run() {
         while true {
-            lock.lock()
-            let offset = next
-            next += 1
-            lock.unlock()
+            let offset = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard offset < count else { return }
             transform!(offset)
         }

@@ -40,7 +40,7 @@ import Testing
         #expect(
             error?.description
                 == "nginx is not installed (looked in /nonexistent). The HTTP tests need a real nginx: "
-                + "run scripts/install-deps.sh, which installs nginx-light and openssl.")
+                + "run scripts/install-deps.sh --for-tests, which installs nginx-light and openssl.")
     }
 
     @Test func findsTheInstalledNginx() throws {

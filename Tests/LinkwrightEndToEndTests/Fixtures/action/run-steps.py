@@ -2,8 +2,9 @@
 """Runs the steps of action.yml that run linkwright, as a GitHub runner runs a composite
 action's steps: `${{ }}` expressions of the inputs and of earlier steps' outputs substituted,
 `if:` conditions decided, `env:` and `working-directory:` applied, a fresh GITHUB_OUTPUT file per
-step, and `bash --noprofile --norc -eo pipefail`. The steps that install, key the cache, restore
-it and build are not run: the linkwright given stands in for the build step's output.
+step, `GITHUB_ACTION_PATH` the action's folder, and `bash --noprofile --norc -eo pipefail`.
+Steps that use another action are not run, nor is the install step: the linkwright given stands
+in for its output.
 
 Usage: run-steps.py ACTION_YML WORKSPACE LINKWRIGHT INPUTS_JSON
 Prints JSON: each step's name, whether it ran, its exit status and output; the job summary.
@@ -24,7 +25,7 @@ for name, spec in action["inputs"].items():
     default = str(spec.get("default", ""))
     # A default that is an expression (against: the pull request's base) is empty off a pull request.
     inputs[name] = given.get(name, "" if "${{" in default else default)
-outputs = {"build": {"linkwright": linkwright}}
+outputs = {"install": {"linkwright": linkwright}}
 
 
 def evaluate(expression):
@@ -47,10 +48,10 @@ def holds(condition):
         term = term.strip()
         if term == "always()":
             continue
-        match = re.fullmatch(r"(.+?)\s*!=\s*''", term)
+        match = re.fullmatch(r"(.+?)\s*(!=|==)\s*'(.*)'", term)
         if not match:
             raise SystemExit(f"unsupported condition: {term}")
-        if evaluate(match.group(1)) == "":
+        if (evaluate(match.group(1)) == match.group(3)) != (match.group(2) == "=="):
             return False
     return True
 
@@ -60,7 +61,7 @@ summary = os.path.join(temporary, "summary.md")
 open(summary, "w").close()
 report = {"steps": []}
 for step in action["runs"]["steps"]:
-    if "uses" in step or step.get("id") in ("key", "build") or step["name"].startswith("Install"):
+    if "uses" in step or step.get("id") == "install":
         continue
     if "if" in step and not holds(step["if"]):
         report["steps"].append({"name": step["name"], "ran": False})
@@ -68,6 +69,7 @@ for step in action["runs"]["steps"]:
     output_file = os.path.join(temporary, "output")
     open(output_file, "w").close()
     environment = dict(os.environ, GITHUB_WORKSPACE=workspace, RUNNER_TEMP=temporary,
+                       GITHUB_ACTION_PATH=os.path.dirname(os.path.abspath(action_file)),
                        GITHUB_STEP_SUMMARY=summary, GITHUB_OUTPUT=output_file)
     environment.update({key: substitute(value) for key, value in step.get("env", {}).items()})
     folder = os.path.join(workspace, substitute(step.get("working-directory", ".")))
