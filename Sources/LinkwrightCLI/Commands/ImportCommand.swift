@@ -128,11 +128,7 @@ struct ImportCommand: Command {
             }
             return .success
         }
-        do {
-            try AtomicFiles.write(files.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch let error as AtomicFiles.WriteError {
-            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
-        }
+        try workspace.writeNewFiles(files)
         terminal.out(
             "imported \(counted(sites.count, "host")) into "
                 + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", ")

@@ -202,10 +202,18 @@ struct ConfigDecoder {
         return HostBinding(host: Located(host, at: pair.key.location), domain: domain)
     }
 
-    /// The team ID as written; an invalid one is reported and kept, so the configuration is
-    /// unusable but no second "missing team ID" follows.
+    /// The team ID in Apple's uppercase form (one written in lowercase is normalised with a
+    /// warning, as fingerprints are); an invalid one is reported and kept, so the configuration
+    /// is unusable but no second "missing team ID" follows.
     private mutating func teamID(_ node: YAMLNode) -> Located<String>? {
         guard let team = reader.string(node, "team ID") else { return nil }
+        if let normalised = Identifiers.normalisedTeamID(team.value), normalised != team.value {
+            diagnostics.report(
+                .teamIDNormalised,
+                "team ID written as \(PrintableText.quoted(team.value)) is emitted as \(normalised)",
+                at: team.location, hint: "write it as Apple issues it: \(normalised)")
+            return Located(normalised, at: team.location)
+        }
         report(Identifiers.teamIDProblem(team.value), at: team.location)
         return team
     }

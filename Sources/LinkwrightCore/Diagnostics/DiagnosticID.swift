@@ -43,6 +43,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case invalidScheme = "INVALID_SCHEME"
     case invalidFingerprint = "INVALID_FINGERPRINT"
     case fingerprintNormalised = "FINGERPRINT_NORMALISED"
+    case teamIDNormalised = "TEAM_ID_NORMALISED"
     case invalidHost = "INVALID_HOST"
     case hostWithPort = "HOST_WITH_PORT"
     case unknownRule = "UNKNOWN_RULE"
@@ -268,6 +269,8 @@ extension DiagnosticID {
                 .warning, .shapeAndValues,
                 "A lowercase or unseparated fingerprint, emitted in Google's canonical uppercase colon form."
             )
+        case .teamIDNormalised:
+            (.warning, .shapeAndValues, "A team ID written in lowercase, emitted in the uppercase form Apple issues.")
         case .invalidHost:
             (
                 .error, .shapeAndValues,
