@@ -68,7 +68,8 @@ public struct CheckReport: Report {
 
     /// Findings one cause at a time, then changes, what was not proven, notes and the summary.
     public func text(_ style: TextStyle) -> PrintedReport {
-        var lines = FindingsText.lines(self)
+        let findingLines = FindingsText.lines(self, style: style)
+        var lines: [String] = []
         for approval in unusedApprovals {
             lines.append(
                 "\(place(approval.fingerprint.location)): note: approval \(approval.fingerprint.value) matches no finding"
@@ -93,7 +94,7 @@ public struct CheckReport: Report {
         }
         lines += notes.map { "note: \($0)" }
         lines.append(summary)
-        return PrintedReport(out: lines.map(PrintableText.escaped).joined(separator: "\n") + "\n")
+        return PrintedReport(out: (findingLines + lines.map(PrintableText.escaped)).joined(separator: "\n") + "\n")
     }
 
     // MARK: JSON
