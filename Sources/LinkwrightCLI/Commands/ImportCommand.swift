@@ -264,6 +264,10 @@ struct ImportCommand: Command {
             }
             let original = PolicySnapshot.artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host)
             let rebuilt = PolicySnapshot.artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host)
+            // Who the files vouch for (apps per service, keys, statements) before what they decide.
+            for change in StructuralDiff.changes(base: original, head: rebuilt) where change.kind.isParty {
+                problems.append("\(site.host): the build would differ: \(change.summary)")
+            }
             let comparison = BehaviourDiff.compare(base: original, head: rebuilt)
             for change in BehaviourDiff.changes(from: comparison.observations) {
                 problems.append(
@@ -274,9 +278,11 @@ struct ImportCommand: Command {
             problems += comparison.unproven.map { $0.summary }
         }
         guard problems.isEmpty else {
+            // A line each: one message would show its line breaks escaped.
+            for problem in problems { printer.terminal.err("  \(PrintableText.escaped(problem))") }
             throw UnusableInput(
-                message: "the import would change behaviour, so nothing was written:\n  "
-                    + problems.joined(separator: "\n  "),
+                message:
+                    "the import would change what the files decide or who they vouch for (above), so nothing was written",
                 hint: "please report this with the original files")
         }
     }

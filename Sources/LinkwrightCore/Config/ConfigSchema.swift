@@ -159,9 +159,31 @@ public enum ConfigSchema {
             SchemaField(
                 "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."
             ),
+            SchemaField(
+                "asset_statements", .list(.object(assetStatement)),
+                "Further assetlinks.json statements: relations granted to another site or to an app, beyond App Links and shared credentials."
+            ),
             SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
             SchemaField(
                 "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
+        ])
+
+    /// `delegate_permission/<detail>` (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
+    static let relationPattern = "^delegate_permission/[a-z0-9_.]+$"
+    /// A web site's origin as Digital Asset Links writes it: scheme, host, optional port, no path.
+    static let sitePattern = "^https?://[^/?#\\s]+$"
+
+    public static let assetStatement = SchemaObject(
+        "an asset statement", "One statement of assetlinks.json: relations granted to a site or an app.",
+        [
+            SchemaField(
+                "relation", .nonEmpty(.list(.string(pattern: relationPattern))), required: true,
+                "The relations granted, e.g. delegate_permission/common.get_login_creds."),
+            SchemaField(
+                "site", .string(pattern: sitePattern), "The web site granted them (https://example.com); or app."),
+            SchemaField(
+                "app", .string(pattern: namePattern),
+                "The app granted them, by name: its Android package and signing keys in each environment; or site."),
         ])
 
     /// No `$`, `(` or `)`, and not one of Apple's predefined names (`$(lang)`…).

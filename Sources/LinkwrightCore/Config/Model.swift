@@ -157,8 +157,32 @@ public struct Domain: Sendable, Equatable {
     public var webcredentials: [Located<String>]
     public var appclips: [Located<String>]
     public var activitycontinuation: [Located<String>]
+    /// Statements of assetlinks.json beside those the apps' links and credentials make.
+    public var assetStatements: [DeclaredAssetStatement]
     public var emit: EmitOptions
     public var expectations: [Expectation]
+}
+
+/// One `asset_statements` entry: relations the site grants another site (`site`), or an app of
+/// the environment (`app`, by its name) beyond App Links and shared credentials. An imported
+/// file's statements are carried here so the build serves them again.
+public struct DeclaredAssetStatement: Sendable, Equatable {
+    public enum Target: Sendable, Equatable {
+        /// `https://example.com`: a web site (Digital Asset Links' `web` namespace).
+        case site(Located<String>)
+        /// An app of the environment: its Android package and signing keys, where it has them.
+        case app(Located<String>)
+    }
+
+    public var relations: [Located<String>]
+    public var target: Target
+    public var location: SourceLocation
+
+    /// The app granted the relations, when it is one.
+    public var app: Located<String>? {
+        if case .app(let name) = target { return name }
+        return nil
+    }
 }
 
 /// The component flags a rule or `defaults` block writes, where written. Unwritten flags

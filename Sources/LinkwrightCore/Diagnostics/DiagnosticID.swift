@@ -144,6 +144,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case importFileName = "IMPORT_FILE_NAME"
     case importNothing = "IMPORT_NOTHING"
     case importConflict = "IMPORT_CONFLICT"
+    case importUncarried = "IMPORT_UNCARRIED"
 }
 
 /// A section of docs/diagnostics.md, by its anchor.
@@ -585,6 +586,12 @@ extension DiagnosticID {
                 .error, .importing,
                 "Importing into an existing environment would change what it declares: a host it serves already,"
                     + " an app it lists with other signing keys, or a file that cannot be edited in place."
+            )
+        case .importUncarried:
+            (
+                .error, .importing,
+                "Part of an original file that the configuration cannot carry, so the build would not serve it"
+                    + " again: an AASA key that is no service, or an assetlinks.json `include` statement."
             )
         }
     }

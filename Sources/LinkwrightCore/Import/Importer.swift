@@ -71,6 +71,7 @@ public struct Importer: Sendable {
         // Every site's files share one budget, as a configuration's do in lint.
         let analysis = RuleAnalysis().counting(against: WorkMeter(ConfigurationRuleAnalysis().totalWorkLimit))
         for site in sites {
+            translation.refuseUncarried(site)
             // Imported as written, so they stay true to the site; said here, where they come from.
             if let aasa = site.aasa {
                 translation.diagnostics.add(contentsOf: analysis.findings(in: aasa).map(\.diagnostic))
@@ -222,12 +223,16 @@ private struct Translation {
                     continue
                 }
                 // The same identifier on both platforms is one logical app: the first iOS app
-                // found with it that is not a clip and has no Android side yet.
+                // found with it that is not a clip, has no Android side yet, and shares
+                // credentials with the site on iOS exactly when it does on Android (one
+                // webcredentials: list makes both).
+                let sharesCredentials = statement.relations.contains(AssetStatement.getLoginCreds)
                 let shared =
                     apart.contains(package)
                     ? nil
-                    : iosNamesByBundle[package]?.first {
-                        !iosApps[$0]!.clip && androidApps[$0] == nil && !existingNames.contains($0)
+                    : iosNamesByBundle[package]?.first { name in
+                        !iosApps[name]!.clip && androidApps[name] == nil && !existingNames.contains(name)
+                            && (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name } == sharesCredentials
                     }
                 let name = shared ?? uniqueName(for: package)
                 androidNames[package] = name
@@ -325,6 +330,26 @@ private struct Translation {
         }
     }
 
+    /// What no configuration key carries is refused, each where it is written: the build would
+    /// drop it without a trace.
+    mutating func refuseUncarried(_ site: Importer.Site) {
+        for key in site.aasa?.unknownKeys ?? [] {
+            diagnostics.report(
+                .importUncarried,
+                "\(PrintableText.quoted(key.value)) is no service of an apple-app-site-association file, and the build writes only applinks, webcredentials, appclips and activitycontinuation",
+                at: key.location, hint: "remove the key from the original (Apple ignores it), then import again")
+        }
+        for include in site.assetLinks?.includes ?? [] {
+            diagnostics.report(
+                .importUncarried,
+                "the include of \(PrintableText.quoted(include.url)) cannot be carried: the build writes every statement itself",
+                at: include.origin ?? .file(site.assetLinksFile ?? site.host.name),
+                hint:
+                    "import the included file's statements in its place (--assetlinks with that file), then remove the include"
+            )
+        }
+    }
+
     // MARK: Domains
 
     mutating func domainName(for host: Host, taken: Set<String>) -> String {
@@ -403,6 +428,7 @@ private struct Translation {
         for (service, names) in services where !names.isEmpty {
             text += "\(service): \(YAMLWriter.flowList(names.uniqued()))\n"
         }
+        text += assetStatementsYAML(site)
         var emit: [String] = []
         if legacyOnly && !entries.isEmpty { emit.append("  legacy_paths: true\n") }
         if site.assetLinks?.statements.contains(where: { $0.dynamicComponents != nil }) == true {
@@ -432,13 +458,46 @@ private struct Translation {
         return text
     }
 
+    /// Android apps sharing credentials that `webcredentials:` can list: those with no iOS side,
+    /// or whose iOS side the AASA lists there too (the list makes both platforms' entries).
     private func androidCredentials(_ site: Importer.Site) -> [String] {
         (site.assetLinks?.statements ?? []).compactMap { statement in
             guard statement.relations.contains(AssetStatement.getLoginCreds),
-                case .androidApp(let package, _) = statement.target
+                case .androidApp(let package, _) = statement.target, let name = androidNames[package],
+                sharesCredentialsOnIOS(name, site) != false
             else { return nil }
-            return androidNames[package]
+            return name
         }
+    }
+
+    /// Whether the AASA lists `name`'s iOS app under webcredentials; `nil` for an app with no iOS side.
+    private func sharesCredentialsOnIOS(_ name: String, _ site: Importer.Site) -> Bool? {
+        guard iosApps[name] != nil else { return nil }
+        return (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name }
+    }
+
+    /// `asset_statements:` for what the apps' links and credentials do not say: relations granted
+    /// to web sites, and an app's relations other than App Links and the credentials
+    /// `webcredentials:` lists, in the file's order.
+    private func assetStatementsYAML(_ site: Importer.Site) -> String {
+        var entries: [String] = []
+        for statement in site.assetLinks?.statements ?? [] {
+            switch statement.target {
+            case .web(let origin):
+                entries.append(
+                    "  - relation: \(YAMLWriter.flowList(statement.relations))\n    site: \(YAMLWriter.scalar(origin))\n"
+                )
+            case .androidApp(let package, _):
+                guard let name = androidNames[package] else { continue }
+                let relations = statement.relations.filter { relation in
+                    relation != AssetStatement.handleAllURLs
+                        && !(relation == AssetStatement.getLoginCreds && sharesCredentialsOnIOS(name, site) != false)
+                }
+                guard !relations.isEmpty else { continue }
+                entries.append("  - relation: \(YAMLWriter.flowList(relations))\n    app: \(name)\n")
+            }
+        }
+        return entries.isEmpty ? "" : "asset_statements:\n" + entries.joined()
     }
 
     /// A component with what it inherits from `defaults` written out: Apple lets defaults carry

@@ -31,6 +31,11 @@ public struct LinkChange: Sendable, Equatable {
         public var isBehaviour: Bool {
             self == .opensApp || self == .opensWeb || self == .changesApp || self == .changesRoute
         }
+
+        /// Who a site's files vouch for: an app of a service, a signing key, a statement.
+        public var isParty: Bool {
+            self == .appAdded || self == .appRemoved || self == .fingerprintAdded || self == .fingerprintRemoved
+        }
     }
 
     public var kind: Kind
