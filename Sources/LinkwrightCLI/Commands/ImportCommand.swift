@@ -104,7 +104,11 @@ struct ImportCommand: Command {
         let existingEnvironment = try self.existingEnvironment(environment, among: existing, workspace: workspace)
         // Files that cannot be read are reported alone: translating the rest would only add noise.
         let unreadable = diagnostics.contains { $0.severity == .error }
-        let importer = Importer(environment: environment, tier: tier, existing: existingEnvironment)
+        // The channels the configuration's policies require, or the default policy's.
+        let policies = ConfigLoader().load(existing).configuration?.policies ?? []
+        let importer = Importer(
+            environment: environment, tier: tier, existing: existingEnvironment,
+            requiredChannels: PolicySettings.merge(policies).settings.requiredChannels)
         let result = unreadable ? nil : importer.run(sites)
         diagnostics += result?.diagnostics ?? []
         printer.printText(diagnostics.sorted())
@@ -121,6 +125,9 @@ struct ImportCommand: Command {
         try proveEquivalent(
             sites: sites, environment: environment, files: untouched + files, printer: workspace.printer)
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
+        for decision in result.decisions {
+            terminal.out(PrintableText.escaped(decision.line(pathPrefix: workspace.printer.pathPrefix)))
+        }
         if arguments[Self.dryRun] {
             for file in files {
                 terminal.out(

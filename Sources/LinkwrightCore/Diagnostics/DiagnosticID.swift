@@ -547,8 +547,9 @@ extension DiagnosticID {
         case .originDiffers:
             (
                 .error, .liveChecks,
-                "Readable, but it means something else than the build: the differences are listed, with URLs "
-                    + "that behave differently. Key order and whitespace never count."
+                "Readable, but it means something else than the build: a URL decided otherwise (each change names"
+                    + " one), or another app, key or statement. Written otherwise but deciding every URL alike for"
+                    + " the same apps is a note; key order and whitespace never count."
             )
         case .cdnUnreachable: (.error, .liveChecks, "Apple's CDN did not answer.")
         case .cdnStatus:

@@ -29,6 +29,22 @@ public struct Importer: Sendable {
         public var diagnostics: [Diagnostic]
         /// Translations that change how a rule is written (never what it decides).
         public var notes: [String]
+        /// What a person must check or decide before the import passes `check`.
+        public var decisions: [Decision] = []
+    }
+
+    /// Something the files cannot tell the import, left to a person: at `file:line`, `text`.
+    public struct Decision: Sendable, Equatable {
+        /// `next` when `check` blocks until it is done, `check` when the import guessed.
+        public var kind: String
+        public var file: String
+        public var line: Int?
+        public var text: String
+
+        /// `next: environments/production.yaml:21: rename …`, the file as the user opens it.
+        public func line(pathPrefix: String) -> String {
+            "\(kind): \(pathPrefix)\(file)\(line.map { ":\($0)" } ?? ""): \(text)"
+        }
     }
 
     /// An environment the import adds hosts to: its model and its file's text, which is edited
@@ -46,11 +62,19 @@ public struct Importer: Sendable {
     public let environment: String
     public let tier: Tier
     public let existing: ExistingEnvironment?
+    /// The signing-key channels the policies require of production apps
+    /// (`required_fingerprint_channels`): a production app's one key is named after the one
+    /// channel, and otherwise the import says which key to rename.
+    public let requiredChannels: [String]
 
-    public init(environment: String, tier: Tier, existing: ExistingEnvironment? = nil) {
+    public init(
+        environment: String, tier: Tier, existing: ExistingEnvironment? = nil,
+        requiredChannels: [String] = PolicySettings.defaultRequiredChannels
+    ) {
         self.environment = environment
         self.tier = tier
         self.existing = existing
+        self.requiredChannels = requiredChannels
     }
 
     /// A domain's name from the host serving it, without its last label, dots as dashes:
@@ -62,7 +86,9 @@ public struct Importer: Sendable {
     }
 
     public func run(_ sites: [Site]) -> Result {
-        var translation = Translation(environment: environment, tier: tier, existing: existing?.environment)
+        var translation = Translation(
+            environment: environment, tier: existing?.environment.tier.value ?? tier, existing: existing?.environment,
+            requiredChannels: requiredChannels)
         translation.collectApps(sites)
         translation.refuseServedHosts(sites)
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
@@ -116,7 +142,9 @@ public struct Importer: Sendable {
                     "an association file needs applinks details, or webcredentials, appclips or activitycontinuation apps"
             )
         }
-        return Result(files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes)
+        return Result(
+            files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes,
+            decisions: translation.channelDecisions(file: "environments/\(environment).yaml", text: environmentText))
     }
 }
 
@@ -148,10 +176,13 @@ private struct Translation {
     /// Where to point a problem found in a list that keeps no position (a service's `apps`).
     var fallbackFile = ""
 
-    init(environment: String, tier: Tier, existing: Environment?) {
+    let requiredChannels: [String]
+
+    init(environment: String, tier: Tier, existing: Environment?, requiredChannels: [String]) {
         self.environment = environment
         self.tier = tier
         self.existing = existing
+        self.requiredChannels = requiredChannels
     }
 
     // MARK: Apps
@@ -590,12 +621,47 @@ private struct Translation {
         }
         if let android = androidApps[name] {
             lines += ["android:", "  package: \(YAMLWriter.scalar(android.package))", "  fingerprints:"]
-            for (index, fingerprint) in android.fingerprints.enumerated() {
-                // The files do not say which key is which: channels are numbered.
-                lines.append("    key-\(index + 1): \(YAMLWriter.quoted(fingerprint))")
+            for (channel, fingerprint) in zip(channels(of: android.fingerprints), android.fingerprints) {
+                lines.append("    \(channel): \(YAMLWriter.quoted(fingerprint))")
             }
         }
         return lines
+    }
+
+    /// The files do not say which key is which: a production app's one key is the one channel
+    /// the policies require (Play App Signing's, by default: the key Google Play signs installs
+    /// with, so the one a device checks); otherwise keys are numbered.
+    func channels(of fingerprints: [String]) -> [String] {
+        if tier == .production && fingerprints.count == 1 && requiredChannels.count == 1 {
+            return requiredChannels
+        }
+        return fingerprints.indices.map { "key-\($0 + 1)" }
+    }
+
+    /// What a person must decide about the channels, app by app: which numbered key is the one
+    /// the policies require, or that the one key named after it is.
+    func channelDecisions(file: String, text: String) -> [Importer.Decision] {
+        guard tier == .production, !requiredChannels.isEmpty else { return [] }
+        let required = requiredChannels.joined(separator: ", ")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return order.compactMap { name in
+            guard let android = androidApps[name], !existingNames.contains(name) else { return nil }
+            // The line of the app's first key, as the file is written.
+            let keyLine = "\(channels(of: android.fingerprints)[0]): \(YAMLWriter.quoted(android.fingerprints[0]))"
+            let line = lines.firstIndex { $0.hasSuffix(keyLine) }.map { $0 + 1 }
+            if channels(of: android.fingerprints) == requiredChannels {
+                return Importer.Decision(
+                    kind: "check", file: file, line: line,
+                    text: "\(android.package)'s one signing key is named \(required): make sure it is the key Google "
+                        + "Play signs installs with (Play Console, App signing), else rename it")
+            }
+            let named = channels(of: android.fingerprints).joined(separator: ", ")
+            return Importer.Decision(
+                kind: "next", file: file, line: line,
+                text: "rename the key of \(android.package) (\(named)) that Google Play signs installs with (Play "
+                    + "Console, App signing) to \(required), which the policies require of production apps "
+                    + "(FINGERPRINT_CHANNEL_MISSING blocks check until then); add it if none of them is")
+        }
     }
 
     /// The existing environment's text with the new apps and hosts added at the end of its
