@@ -25,17 +25,23 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.hasSuffix(
-                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml with 23 expectations that pin what they decide today (linkwright test)\n"
+                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml, policies/adopted.yaml with 23 expectations that pin what they decide today (linkwright test)\n"
             ))
+        // What was proven is recorded for check, host by host.
+        let adopted = try folder.read("policies/adopted.yaml")
+        #expect(
+            adopted.contains(
+                "\n  - environment: production\n    host: news.example\n    build: ")
+                && adopted.contains("from: \"legacy.json\"\n"))
         // The files do not say which key is Play App Signing's, which the default policy requires:
         // one key is named after it, to be checked; of two, the person picks, at the line named.
         #expect(
             result.stdout.contains(
-                "next: environments/production.yaml:21: rename the key of com.example.shop (key-1, key-2) that Google Play signs installs with"
+                "next: environments/production.yaml:27: rename the key of com.example.shop (key-1, key-2) that Google Play signs installs with"
             ), "\(result)")
         #expect(
             result.stdout.contains(
-                "check: environments/production.yaml:27: com.example.scanner's one signing key is named play-signing"))
+                "check: environments/production.yaml:33: com.example.scanner's one signing key is named play-signing"))
         #expect(result.stderr.contains("modern.json:17:52: warning: query item \"flag\" is the boolean true"))
         #expect(
             result.stderr.contains("modern.json:18:50: warning: \"*\" also matches URLs without a \"utm_source\" item"))

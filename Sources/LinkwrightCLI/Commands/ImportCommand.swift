@@ -121,9 +121,27 @@ struct ImportCommand: Command {
         let seeded = ExpectationSeeder.seed(
             untouched + placed, domainFiles: placed.map(\.path).filter { $0.hasPrefix("domains/") },
             environment: environment)
-        let files = seeded.files.filter { file in placed.contains { $0.path == file.path } }
-        try proveEquivalent(
+        var files = seeded.files.filter { file in placed.contains { $0.path == file.path } }
+        let built = try proveEquivalent(
             sites: sites, environment: environment, files: untouched + files, printer: workspace.printer)
+        // What was proven is recorded, so check does not block on what the hosts served already.
+        let record = Importer.adoptionsPath
+        files.append(
+            SourceFile(
+                path: record,
+                bytes: Array(
+                    Importer.adoptionsText(
+                        existing: existing.first { $0.path == record }.map {
+                            String(decoding: $0.bytes, as: UTF8.self)
+                        },
+                        adding: sites.map { site in
+                            Importer.Adoption(
+                                environment: environment, host: site.host.name,
+                                build: PolicyAdoption.digest(
+                                    of: built.sites.first { $0.fileHost == site.host.fileHost }!),
+                                from: [site.aasaFile, site.assetLinksFile].compactMap { $0 }.joined(separator: ", "))
+                        }
+                    ).utf8)))
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
         for decision in result.decisions {
             terminal.out(PrintableText.escaped(decision.line(pathPrefix: workspace.printer.pathPrefix)))
@@ -251,10 +269,11 @@ struct ImportCommand: Command {
     }
 
     /// Compiles the configuration with the imported files and compares, host by host, what it
-    /// builds with the originals: the same decisions, or nothing is written.
+    /// builds with the originals: the same decisions, or nothing is written. The environment
+    /// as compiled.
     private func proveEquivalent(
         sites: [Importer.Site], environment: String, files: [SourceFile], printer: DiagnosticPrinter
-    ) throws {
+    ) throws -> CompiledEnvironment {
         let (snapshot, diagnostics) = PolicySnapshot.make(files.sorted { $0.path < $1.path })
         guard let snapshot, let compiled = snapshot.compiled.environments.first(where: { $0.name == environment })
         else {
@@ -292,5 +311,6 @@ struct ImportCommand: Command {
                     "the import would change what the files decide or who they vouch for (above), so nothing was written",
                 hint: "please report this with the original files")
         }
+        return compiled
     }
 }

@@ -613,6 +613,22 @@ struct ConfigDecoder {
             }
             policy.approvals.append(PolicyApproval(fingerprint: fingerprint, reason: reason.value))
         }
+        for item in map["adopted"].flatMap({ reader.list($0, of: "adoptions") }).map(Array.init) ?? [] {
+            guard let entry = reader.mapping(item, ConfigSchema.adoption),
+                let environment = entry["environment"].flatMap({ reader.string($0, "environment") }),
+                let host = entry["host"].flatMap({ reader.string($0, "host") }),
+                let build = entry["build"].flatMap({ reader.string($0, "build digest") })
+            else { continue }
+            if build.value.count != 64 || !build.value.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(build.value)) is not a SHA-256 digest", at: build.location,
+                    hint: "leave the adoptions linkwright import writes as it wrote them")
+            }
+            policy.adoptions.append(
+                PolicyAdoption(
+                    environment: environment, host: host, build: build,
+                    from: entry["from"].flatMap { reader.string($0, "from") }?.value))
+        }
         return policy
     }
 

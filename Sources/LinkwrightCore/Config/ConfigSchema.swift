@@ -292,6 +292,21 @@ public enum ConfigSchema {
             SchemaField(
                 "approvals", .list(.object(approval)),
                 "Deliberate breaking changes: the finding's fingerprint (printed by `check`) and why."),
+            SchemaField(
+                "adopted", .list(.object(adoption)),
+                "Hosts `linkwright import` adopted, with the SHA-256 of what it built for them: rules about a change do not block on what they served already."
+            ),
+        ])
+
+    public static let adoption = SchemaObject(
+        "an adoption", "A host adopted by `linkwright import`, written by it.",
+        [
+            SchemaField("environment", .string(pattern: namePattern), required: true, "The environment."),
+            SchemaField("host", .text, required: true, "The host, as the environment file binds it."),
+            SchemaField(
+                "build", .string(pattern: "^[0-9a-f]{64}$"), required: true,
+                "The SHA-256 of the files build wrote for the host when it was imported."),
+            SchemaField("from", .text, "The files imported."),
         ])
 
     public static let proofBudget = SchemaObject(

@@ -85,6 +85,42 @@ public struct Importer: Sendable {
         return base.isEmpty ? "site" : base
     }
 
+    /// The policy file recording what `import` adopted (`PolicyAdoption`).
+    public static let adoptionsPath = "policies/adopted.yaml"
+
+    /// One host adopted, as recorded.
+    public struct Adoption: Sendable {
+        public var environment: String
+        public var host: String
+        public var build: String
+        public var from: String
+
+        public init(environment: String, host: String, build: String, from: String) {
+            self.environment = environment
+            self.host = host
+            self.build = build
+            self.from = from
+        }
+    }
+
+    /// `adopted.yaml` with `adding` after what it holds (`existing`, written by an earlier import),
+    /// or new.
+    public static func adoptionsText(existing: String?, adding: [Adoption]) -> String {
+        var text =
+            existing
+            ?? JSONSchemaGenerator.editorComment(for: "policy") + "\n"
+            + "# Written by linkwright import: each host it adopted, with the SHA-256 of what build wrote for it,\n"
+            + "# proven to decide every URL as the files it served. While a host's build is still that one, rules\n"
+            + "# about a change (CATCH_ALL_ADDED, UNREACHABLE_RULE, ...) do not block on what it served already.\n"
+            + "adopted:\n"
+        if !text.hasSuffix("\n") { text += "\n" }
+        for adoption in adding {
+            text += "  - environment: \(adoption.environment)\n    host: \(YAMLWriter.scalar(adoption.host))\n"
+            text += "    build: \(adoption.build)\n    from: \(YAMLWriter.quoted(adoption.from))\n"
+        }
+        return text
+    }
+
     public func run(_ sites: [Site]) -> Result {
         var translation = Translation(
             environment: environment, tier: existing?.environment.tier.value ?? tier, existing: existing?.environment,

@@ -23,13 +23,21 @@ public struct RuleInfo: Sendable {
     /// Why it blocks merges.
     public var rationale: String
     public var examples: [RuleExample]
+    /// The rule is about a change (something added, removed, reordered or not proven alike), not
+    /// an invariant of the head: on a host adopted with what it serves (`adopted` in policies/),
+    /// what it finds was live before the change, and does not count.
+    public var isAboutChange: Bool
 
-    public init(id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample]) {
+    public init(
+        id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample],
+        isAboutChange: Bool = false
+    ) {
         self.id = id
         self.defaultSeverity = defaultSeverity
         self.purpose = purpose
         self.rationale = rationale
         self.examples = examples
+        self.isAboutChange = isAboutChange
     }
 }
 

@@ -58,9 +58,12 @@ public struct CheckReport: Report {
         let blocking = findings.filter(blocks).count
         let approved = findings.filter { $0.approval != nil }.count
         let others = findings.filter { !blocks($0) && $0.approval == nil && $0.ignoredBecause == nil }.count
+        let ignored = findings.filter { $0.approval == nil && $0.ignoredBecause != nil }.count
         let behaviour = changes.filter(\.kind.isBehaviour).count
         let against = base.map { " against \($0.label)" } ?? ""
+        // Every finding listed is counted: the ignored ones too, when there are any.
         return "\(head.name)\(against): \(counted(blocking, "blocking finding")), \(approved) approved, "
+            + (ignored == 0 ? "" : "\(ignored) ignored, ")
             + "\(counted(others, "other finding")), \(counted(behaviour, "behaviour change"))"
     }
 
