@@ -196,7 +196,7 @@ import Testing
         let markdown = try linkwright(["promote", "staging", "production", "--format", "markdown"]).stdout
         #expect(
             markdown.contains(
-                "approved: `fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat`"
+                "Approved: `fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat`"
             ), "\(markdown)")
         let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
         #expect(applied.status == 0, "\(applied)")

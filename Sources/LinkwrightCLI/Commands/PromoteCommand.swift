@@ -112,7 +112,8 @@ struct PromoteCommand: Command {
             base: CheckReport.Revision(name: "\(target) as it is", commit: nil),
             head: CheckReport.Revision(name: "\(target) with \(source)'s rules", commit: nil),
             findings: after.findings.filter { !before.contains($0.fingerprint + $0.message) }, changes: changes,
-            unusedApprovals: [], pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
+            unusedApprovals: [], pathPrefix: workspace.pathPrefix(for: arguments[Self.format])
+        ).naming(AppNames([promoted.compiled]), order: AppNames.environmentOrder([promoted.compiled]))
     }
 
     /// Writes the edited files all or none, proves they compile to the plan, and commits them.

@@ -259,7 +259,8 @@ public struct Changelog: CommandOutput {
         return order.map { ($0, groups[$0]!) }
     }
 
-    /// One environment's changes as a Markdown table under its heading.
+    /// One environment's changes as a Markdown table under its heading, for a pull-request
+    /// comment: long words (fingerprints) cut in their middle, so it fits the comment's column.
     static func table(_ environment: String, _ changes: [LinkChange], heading: String) -> String {
         var text =
             "\(heading) \(MarkdownText.cell(environment))\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
@@ -267,7 +268,7 @@ public struct Changelog: CommandOutput {
             let example = change.witnesses.first.map(MarkdownText.code) ?? ""
             text +=
                 "| \(MarkdownText.cell(change.place ?? "")) | \(MarkdownText.cell(change.platform?.rawValue ?? "")) "
-                + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
+                + "| \(MarkdownText.cell(MarkdownComment.short(description(change)))) | \(example) |\n"
         }
         return text
     }

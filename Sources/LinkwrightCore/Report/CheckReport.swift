@@ -35,6 +35,9 @@ public struct CheckReport: Report {
     public var notes: [String]
     public var rules: [ReportRule]
     public var context: ReportContext
+    /// How behaviour changes name apps and order environments when told as sentences.
+    public var appNames = AppNames([])
+    public var environmentOrder: [String] = []
 
     public init(
         title: String = "linkwright check", base: Revision?, head: Revision, findings: [Finding],
@@ -209,4 +212,28 @@ public struct CheckReport: Report {
     }
 
     public var notices: [String] { changes.filter(\.kind.isBehaviour).map(\.summary) }
+
+    /// One sentence per behaviour change, however many hosts and platforms share it, with
+    /// where it happens after it: "Links to `/admin` now open museo (they stayed on the web).
+    /// _production: `museo.example` (iOS, Android)_".
+    public var behaviourSentences: [String] {
+        let entries = ChangeEntry.entries(
+            changes.filter(\.kind.isBehaviour), names: appNames, environmentOrder: environmentOrder)
+        return entries.map { entry in
+            Changelog.sentence(entry.change, code: MarkdownText.code, prose: MarkdownText.cell) + " "
+                + "_" + entry.whereText(code: MarkdownText.code, prose: MarkdownText.cell) + "_"
+        }
+    }
+
+    /// The same report telling apps by `names`, environments in `order`.
+    public func naming(_ names: AppNames, order: [String]) -> CheckReport {
+        var report = self
+        report.appNames = names
+        report.environmentOrder = order
+        return report
+    }
+
+    public var comparesBehaviour: Bool { base != nil }
+
+    public var subject: String? { head.name + (base.map { " against \($0.label)" } ?? "") }
 }

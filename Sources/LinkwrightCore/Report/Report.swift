@@ -25,6 +25,13 @@ public protocol Report: CommandOutput {
     func markdownSections(budget: Int) -> [String]
     /// Changes worth a notice besides the findings (behaviour changes, for `check`).
     var notices: [String] { get }
+    /// The behaviour changes as markdown sentences a person reads first (`check`, `diff`,
+    /// `promote`).
+    var behaviourSentences: [String] { get }
+    /// Whether the report compares behaviour at all, so its count of changes means something.
+    var comparesBehaviour: Bool { get }
+    /// What was compared or checked, for a comment's count line (`working tree against main`).
+    var subject: String? { get }
     /// A pull-request comment: by default `MarkdownComment`.
     var markdown: String { get }
     /// JUnit XML: by default one suite per rule and one case per cause (`JUnitReport`).
@@ -37,6 +44,9 @@ extension Report {
     public var isUnusable: Bool { false }
     public func markdownSections(budget: Int) -> [String] { [] }
     public var notices: [String] { [] }
+    public var behaviourSentences: [String] { [] }
+    public var comparesBehaviour: Bool { false }
+    public var subject: String? { nil }
     public var markdown: String { MarkdownComment.render(self) }
     public var junit: JUnitDocument { JUnitReport.render(self) }
     public var jsonText: String { json.rendered() }
