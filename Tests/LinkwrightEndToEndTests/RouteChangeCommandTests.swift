@@ -72,7 +72,8 @@ import Testing
         let notes = try output(["changelog"], try renamedDestination())
         #expect(
             notes.contains(
-                "A1B2C3D4E5.com.example.museo now routes to event(slug: nil) instead of exhibition(slug: nil)"),
+                "- Links to `/exhibitions` still open museo, now at `event(slug: nil)` instead of at `exhibition(slug: nil)`."
+            ),
             "\(notes)")
     }
 
@@ -200,11 +201,11 @@ import Testing
         let notes = try output(["changelog"], try ticketsAddedAndRemoved())
         #expect(
             notes.contains(
-                "- Links to `/tickets/example?source=example` now open A1B2C3D4E5.com.example.museo at "
+                "- Links to `/tickets/example?source=example` now open museo at "
                     + "`ticket(id: example, source: example)` instead of the web.\n"), "\(notes)")
         #expect(
             notes.contains(
-                "- Links to `/tickets/example?source=example` no longer open com.example.museo.staging at "
+                "- Links to `/tickets/example?source=example` no longer open museo at "
                     + "`ticket(id: example, source: example)`; they stay on the web.\n"), "\(notes)")
     }
 }

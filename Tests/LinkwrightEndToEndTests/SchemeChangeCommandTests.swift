@@ -129,13 +129,14 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.contains(
-                "### production · scheme com.example.museo\n\n- Changed for museo: deep-links → app-callback\n"),
+                "- Changed for museo: `deep-links → app-callback`\n"
+                    + "  - production: `scheme com.example.museo`; staging: `scheme com.example.museo.staging`\n"),
             "\(result)")
         #expect(
             result.stdout.contains(
-                "### production · scheme es.emergencias.app\n\n- Links to "
-                    + "`es.emergencias.app:/oauth/callback?code=a&error=a&state=a` now open emergencias at "
-                    + "`oauthCallback(code: a, state: a)` instead of at `oauthFailed(error: a, state: a)`.\n"),
+                "- Links to `es.emergencias.app:/oauth/callback?code=a&error=a&state=a` now open emergencias at "
+                    + "`oauthCallback(code: a, state: a)` instead of at `oauthFailed(error: a, state: a)`.\n"
+                    + "  - production: `scheme es.emergencias.app`\n"),
             "\(result)")
     }
 

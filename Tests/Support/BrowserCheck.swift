@@ -32,6 +32,24 @@ public enum BrowserCheck {
         return result.stdout
     }
 
+    /// A PNG of the page as chromium draws it, `width` by `height` pixels.
+    public static func screenshot(html: String, width: Int, height: Int) throws -> Data {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-browser-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("page.html")
+        try Data(html.utf8).write(to: page)
+        let picture = folder.appendingPathComponent("page.png")
+        let result = try runProcess(
+            chromium!,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
+                "--window-size=\(width),\(height)", "--screenshot=\(picture.path)", page.absoluteString,
+            ], timeout: 120)
+        guard result.status == 0 else { throw BrowserFailure(description: "chromium failed: \(result)") }
+        return try Data(contentsOf: picture)
+    }
+
     /// Each table's (scrollWidth, clientWidth) in pixels, `markdown` rendered as GitHub styles a
     /// comment `width` pixels wide: a table wider than its box scrolls sideways.
     public static func tableWidths(markdown: String, width: Int) throws -> [(Int, Int)] {

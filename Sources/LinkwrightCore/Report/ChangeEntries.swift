@@ -27,7 +27,10 @@ public struct ChangeEntry: Sendable {
                 return (hosts.joined(separator: ", ") + (platforms.isEmpty ? "" : " (\(platforms))"))
                     .trimmingCharacters(in: .whitespaces)
             }
-            return prose(environment) + (said.allSatisfy(\.isEmpty) ? "" : ": " + said.joined(separator: "; "))
+            // Files compared without a configuration have no environment to name.
+            let named = environment == PolicySnapshot.artifactEnvironment ? "" : prose(environment)
+            let places = said.allSatisfy(\.isEmpty) ? "" : said.joined(separator: "; ")
+            return named.isEmpty || places.isEmpty ? named + places : named + ": " + places
         }.joined(separator: "; ")
     }
 }
