@@ -267,14 +267,7 @@ import Testing
     /// key in production; v4 opens /avisos/ on the emergency app's hosts; v5 touches the README.
     init() throws {
         fixture = try GitFixture()
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        try fixture.commit("The example", files)
+        try fixture.commit("The example", try GitFixture.exampleFiles())
         try fixture.git("tag", "v1")
         let museo = try read("domains/museo.yaml").replacingOccurrences(
             of: "        comment: The staff back office stays on the web\n",

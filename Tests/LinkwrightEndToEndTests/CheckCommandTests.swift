@@ -60,7 +60,8 @@ enum ShopConfiguration {
             environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"])
     }
 
-    @Test func removingTheProductionAppBlocksUntilApproved() throws {
+    /// A branch whose commit drops the Android app from production.
+    private func retireTheAndroidApp() throws {
         try fixture.git("checkout", "-q", "-b", "retire")
         try fixture.commit(
             "Retire the Android app",
@@ -70,6 +71,10 @@ enum ShopConfiguration {
                         "    android:\n      package: com.example.shop\n      fingerprints:\n        play-signing: \"\(ShopConfiguration.fingerprint)\"\n",
                     with: "")
             ])
+    }
+
+    @Test func removingTheProductionAppBlocksUntilApproved() throws {
+        try retireTheAndroidApp()
         let blocked = try linkwright(["check", "--against", "main"])
         #expect(blocked.status == 1, "\(blocked)")
         #expect(
@@ -92,15 +97,7 @@ enum ShopConfiguration {
     /// On a terminal check colours as lint does: the place bold, the severity in its colour,
     /// the labels dim; piped, and with NO_COLOR, it prints no escape at all.
     @Test func colourOnATerminalAsLintHas() throws {
-        try fixture.git("checkout", "-q", "-b", "retire")
-        try fixture.commit(
-            "Retire the Android app",
-            [
-                "environments/production.yaml": ShopConfiguration.production.replacingOccurrences(
-                    of:
-                        "    android:\n      package: com.example.shop\n      fingerprints:\n        play-signing: \"\(ShopConfiguration.fingerprint)\"\n",
-                    with: "")
-            ])
+        try retireTheAndroidApp()
         let binary = RepositoryPaths.products.appendingPathComponent("linkwright").path
         let environment = ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"]
         let terminal = try runProcess(

@@ -10,14 +10,7 @@ import Testing
 
     init() throws {
         fixture = try GitFixture()
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        try fixture.commit("The example configuration", files)
+        try fixture.commit("The example configuration", try GitFixture.exampleFiles())
     }
 
     private func linkwright(_ arguments: [String]) throws -> ProcessResult {

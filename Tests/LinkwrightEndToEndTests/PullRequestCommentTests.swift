@@ -11,14 +11,7 @@ import Testing
 
     init() throws {
         fixture = try GitFixture()
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        try fixture.commit("The example configuration", files)
+        try fixture.commit("The example configuration", try GitFixture.exampleFiles())
         try fixture.git("checkout", "-q", "-b", "three-edits")
         let production = try read("environments/production.yaml").replacingOccurrences(
             of: "2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28",

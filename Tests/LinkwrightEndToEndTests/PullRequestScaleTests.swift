@@ -9,14 +9,7 @@ import Testing
     /// The example configuration, committed on `main`, and a branch to edit.
     static func exampleRepository() throws -> GitFixture {
         let fixture = try GitFixture()
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let root = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: root.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        try fixture.commit("Example links", files)
+        try fixture.commit("Example links", try GitFixture.exampleFiles())
         try fixture.git("checkout", "-q", "-b", "change")
         return fixture
     }

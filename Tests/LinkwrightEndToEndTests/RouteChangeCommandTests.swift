@@ -11,24 +11,12 @@ import Testing
             environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder])
     }
 
-    /// The example's environments, domains and policies as the repository holds them.
-    static func example() throws -> [String: String?] {
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        return files
-    }
-
     static func museo(_ files: [String: String?]) -> String { (files["domains/museo.yaml"] ?? nil) ?? "" }
 
     /// v1 the example; v2 renames the exhibition destination `event`.
     private func renamedDestination() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try Self.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let renamed = Self.museo(files).replacingOccurrences(of: "route: exhibition\n", with: "route: event\n")
@@ -81,7 +69,7 @@ import Testing
     /// destination: promoting it changes where production's router takes them.
     @Test func promoteShowsTheProductionURLsWhoseDestinationChanges() throws {
         let fixture = try GitFixture()
-        var files = try Self.example()
+        var files = try GitFixture.exampleFiles()
         files["domains/museo.yaml"] = Self.museo(files).replacingOccurrences(
             of: "      - path: /exhibitions/*\n",
             with: """
@@ -122,7 +110,7 @@ import Testing
     /// v1 without the ticket rule, v2 the example (the rule added), v3 without it again.
     private func ticketsAddedAndRemoved() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try Self.example()
+        let files = try GitFixture.exampleFiles()
         let without = try Self.withoutTickets(files)
         try fixture.commit("Example without tickets", files.merging(["domains/museo.yaml": without]) { $1 })
         try fixture.git("tag", "v1")

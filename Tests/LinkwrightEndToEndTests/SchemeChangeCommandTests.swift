@@ -34,7 +34,7 @@ import Testing
     /// museum's kiosk schemes of production and staging are for replies from another app.
     private func widenedSignIn() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try RouteChangeCommandTests.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let production = try #require(files["environments/production.yaml"] ?? nil)
@@ -143,7 +143,7 @@ import Testing
     /// v2 drops production's OAuth error entry: the provider's error redirects still open the app.
     @Test func checkBlocksARemovedSchemeRouteProductionStillDeclares() throws {
         let fixture = try GitFixture()
-        let files = try RouteChangeCommandTests.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let production = try #require(files["environments/production.yaml"] ?? nil)
@@ -174,7 +174,7 @@ import Testing
     /// Each environment's builds own their schemes: promoting staging says what stays there.
     @Test func promoteKeepsStagingsSchemesAndSaysSo() throws {
         let fixture = try GitFixture()
-        try fixture.commit("Example", try RouteChangeCommandTests.example())
+        try fixture.commit("Example", try GitFixture.exampleFiles())
         let result = try linkwright(["promote", "staging", "production"], fixture)
         #expect(
             result.stdout.contains("  not promoted: museo: scheme com.example.museo.staging stays in staging\n"),

@@ -17,37 +17,31 @@ public enum BrowserCheck {
 
     /// The page as chromium's DOM holds it once its scripts ran, `width` pixels wide.
     public static func dumpDOM(html: String, width: Int) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-browser-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let page = folder.appendingPathComponent("page.html")
-        try Data(html.utf8).write(to: page)
-        let result = try runProcess(
-            chromium!,
-            [
-                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
-                "--window-size=\(width),2000", "--dump-dom", page.absoluteString,
-            ], timeout: 120)
-        guard result.status == 0 else { throw BrowserFailure(description: "chromium failed: \(result)") }
-        return result.stdout
+        try String(decoding: chromium(html: html, size: "\(width),2000", output: nil), as: UTF8.self)
     }
 
     /// A PNG of the page as chromium draws it, `width` by `height` pixels.
     public static func screenshot(html: String, width: Int, height: Int) throws -> Data {
+        try chromium(html: html, size: "\(width),\(height)", output: "page.png")
+    }
+
+    /// Runs headless chromium on `html` in a throwaway folder, with a window of `size`: the
+    /// DOM it dumps, or the screenshot it writes to `output` there.
+    private static func chromium(html: String, size: String, output: String?) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("linkwright-browser-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("page.html")
         try Data(html.utf8).write(to: page)
-        let picture = folder.appendingPathComponent("page.png")
+        let what = output.map { "--screenshot=\(folder.appendingPathComponent($0).path)" } ?? "--dump-dom"
         let result = try runProcess(
             chromium!,
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/profile",
-                "--window-size=\(width),\(height)", "--screenshot=\(picture.path)", page.absoluteString,
+                "--window-size=\(size)", what, page.absoluteString,
             ], timeout: 120)
         guard result.status == 0 else { throw BrowserFailure(description: "chromium failed: \(result)") }
-        return try Data(contentsOf: picture)
+        return try output.map { try Data(contentsOf: folder.appendingPathComponent($0)) } ?? Data(result.stdout.utf8)
     }
 
     /// Each table's (scrollWidth, clientWidth) in pixels, `markdown` rendered as GitHub styles a

@@ -135,11 +135,12 @@ struct ImportCommand: Command {
                             String(decoding: $0.bytes, as: UTF8.self)
                         },
                         adding: sites.map { site in
-                            Importer.Adoption(
+                            (
                                 environment: environment, host: site.host.name,
                                 build: PolicyAdoption.digest(
                                     of: built.sites.first { $0.fileHost == site.host.fileHost }!),
-                                from: [site.aasaFile, site.assetLinksFile].compactMap { $0 }.joined(separator: ", "))
+                                from: [site.aasaFile, site.assetLinksFile].compactMap { $0 }.joined(separator: ", ")
+                            )
                         }
                     ).utf8)))
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }

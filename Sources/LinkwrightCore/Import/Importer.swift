@@ -88,24 +88,11 @@ public struct Importer: Sendable {
     /// The policy file recording what `import` adopted (`PolicyAdoption`).
     public static let adoptionsPath = "policies/adopted.yaml"
 
-    /// One host adopted, as recorded.
-    public struct Adoption: Sendable {
-        public var environment: String
-        public var host: String
-        public var build: String
-        public var from: String
-
-        public init(environment: String, host: String, build: String, from: String) {
-            self.environment = environment
-            self.host = host
-            self.build = build
-            self.from = from
-        }
-    }
-
     /// `adopted.yaml` with `adding` after what it holds (`existing`, written by an earlier import),
     /// or new.
-    public static func adoptionsText(existing: String?, adding: [Adoption]) -> String {
+    public static func adoptionsText(
+        existing: String?, adding: [(environment: String, host: String, build: String, from: String)]
+    ) -> String {
         var text =
             existing
             ?? JSONSchemaGenerator.editorComment(for: "policy") + "\n"

@@ -71,6 +71,16 @@ public struct Changelog: CommandOutput {
                 names: appNames, environmentOrder: environmentOrder)
         }
 
+        /// The entries under their headings, links before declarations, each heading with
+        /// something under it.
+        var sections: [(heading: String, isBehaviour: Bool, entries: [ChangeEntry])] {
+            let entries = self.entries
+            return [("Links", true), ("Declarations", false)].compactMap { heading, behaviour in
+                let listed = entries.filter { $0.change.kind.isBehaviour == behaviour }
+                return listed.isEmpty ? nil : (heading, behaviour, listed)
+            }
+        }
+
         /// Links that start opening an app, stop opening one, and change destination (another
         /// app, or another screen of the same one): one per entry.
         public var counts: (opening: Int, closing: Int, redirected: Int) {
@@ -163,10 +173,7 @@ public struct Changelog: CommandOutput {
             return text
         }
         text += "\n**\(MarkdownText.cell(release.summary))**\n"
-        let entries = release.entries
-        for (heading, behaviour) in [("Links", true), ("Declarations", false)] {
-            let listed = entries.filter { $0.change.kind.isBehaviour == behaviour }
-            guard !listed.isEmpty else { continue }
+        for (heading, _, listed) in release.sections {
             text += "\n### \(heading)\n\n"
             for entry in listed {
                 text += "- \(Self.sentence(entry.change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
@@ -301,10 +308,7 @@ public struct Changelog: CommandOutput {
         }
         body += "<p class=\"summary\">\(XMLText.printable(release.summary))</p>\n"
         let code = { (text: String) in "<code>\(XMLText.printable(text))</code>" }
-        let entries = release.entries
-        for (heading, behaviour) in [("Links", true), ("Declarations", false)] {
-            let listed = entries.filter { $0.change.kind.isBehaviour == behaviour }
-            guard !listed.isEmpty else { continue }
+        for (heading, behaviour, listed) in release.sections {
             body += "<h3>\(heading)</h3>\n<ul>\n"
             for entry in listed {
                 let kind = behaviour ? "behaviour" : "structure"
