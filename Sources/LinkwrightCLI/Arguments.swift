@@ -39,13 +39,18 @@ struct CommandSpec: Sendable {
         return (arguments + groups + options).map(\.rendered).joined(separator: " ")
     }
 
-    var help: String {
-        var text = "\(abstract)\n\nUsage: linkwright \(usage)\n"
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+    var help: String { help(width: nil) }
+
+    /// The help, its prose wrapped to `width` columns (a terminal's), or as written for `nil`.
+    func help(width: Int?) -> String {
+        let wrap = TextWrapping(width: width)
+        var text =
+            wrap.paragraph(abstract) + "\n\n" + wrap.paragraph(usage, after: "Usage: linkwright ", indent: 4) + "\n"
+        if !discussion.isEmpty { text += "\n\(wrap.prose(discussion))\n" }
         if !arguments.isEmpty {
             text += "\nArguments:\n"
             for argument in arguments {
-                text += Self.row(argument.name, argument.help + Self.listed(argument.choices))
+                text += Self.row(argument.name, argument.help + Self.listed(argument.choices), wrap)
             }
         }
         text += "\nOptions:\n"
@@ -54,7 +59,7 @@ struct CommandSpec: Sendable {
             if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
             help += Self.listed(option.choices)
             if option.isRepeatable { help += "; repeatable" }
-            text += Self.row(option.label, help)
+            text += Self.row(option.label, help, wrap)
         }
         return text
     }
@@ -64,9 +69,9 @@ struct CommandSpec: Sendable {
         choices.map { " (\($0.joined(separator: ", ")))" } ?? ""
     }
 
-    private static func row(_ label: String, _ help: String) -> String {
+    private static func row(_ label: String, _ help: String, _ wrap: TextWrapping) -> String {
         let padded = label.count < 22 ? label + String(repeating: " ", count: 22 - label.count) : label + "  "
-        return "  \(padded)\(help)\n"
+        return wrap.paragraph(help, after: "  \(padded)", indent: 24) + "\n"
     }
 }
 

@@ -18,9 +18,14 @@ public enum LinkwrightCLI {
         ]
     }
 
-    static var overview: String {
-        var text = """
-            linkwright \(version): iOS Universal Links and Android App Links as configuration-as-code
+    /// The list of commands, its prose wrapped to `width` columns (`nil`: as written).
+    static func overview(width: Int?) -> String {
+        let wrap = TextWrapping(width: width)
+        var text =
+            wrap.paragraph(
+                "iOS Universal Links and Android App Links as configuration-as-code", after: "linkwright \(version): ")
+        text += """
+
 
             Usage: linkwright <command> [options]
 
@@ -29,15 +34,18 @@ public enum LinkwrightCLI {
             """
         for command in commands {
             let name = command.spec.name
-            text += "  \(name)\(String(repeating: " ", count: max(2, 12 - name.count)))\(command.spec.abstract)\n"
+            let label = "  \(name)\(String(repeating: " ", count: max(2, 12 - name.count)))"
+            text += wrap.paragraph(command.spec.abstract, after: label, indent: label.count) + "\n"
         }
-        text += """
+        text += wrap.prose(
+            """
 
-            Run `linkwright help <command>` or `linkwright <command> --help` for the options of a command.
+            Run `linkwright help <command>` or `linkwright <command> --help` for the options of a command;
+            `linkwright version` (or -V, --version) prints the version.
 
             Exit codes: 0 nothing blocks; 1 something blocks (drift, a failing expectation, a policy
             violation, a failed live check); 2 the input cannot be used.
-            """
+            """)
         return text
     }
 
@@ -51,19 +59,19 @@ public enum LinkwrightCLI {
 
     static func run(_ arguments: [String], terminal: Terminal) -> ExitStatus {
         guard let name = arguments.first else {
-            terminal.err(overview)
+            terminal.err(overview(width: terminal.columns))
             return .unusable
         }
         switch name {
         case "help" where arguments.count > 1:
             // `help CMD` is `CMD --help`.
             guard let command = command(named: arguments[1], terminal: terminal) else { return .unusable }
-            terminal.out(command.spec.help)
+            terminal.out(command.spec.help(width: terminal.columns))
             return .success
         case "--help", "-h", "help":
-            terminal.out(overview)
+            terminal.out(overview(width: terminal.columns))
             return .success
-        case "--version":
+        case "--version", "-V", "version":
             terminal.out("linkwright \(version)")
             return .success
         default: break
@@ -93,7 +101,7 @@ public enum LinkwrightCLI {
         do {
             let parsed = try ParsedArguments(arguments, spec: command.spec)
             if parsed.wantsHelp {
-                terminal.out(command.spec.help)
+                terminal.out(command.spec.help(width: terminal.columns))
                 return .success
             }
             return try execute(command, parsed, terminal: terminal)

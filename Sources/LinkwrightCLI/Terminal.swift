@@ -106,6 +106,16 @@ final class Terminal {
         }
     }
 
+    /// The width prose is wrapped to: `COLUMNS` when set to a number, else the width of the
+    /// terminal standard output is; `nil` (text as written) for a pipe or a file.
+    var columns: Int? {
+        if let given = environment["COLUMNS"].flatMap(Int.init), given > 0 { return max(given, 40) }
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0
+        else { return nil }
+        return max(Int(size.ws_col), 40)
+    }
+
     /// Colour when standard output is a terminal that wants it.
     var style: TextStyle { TextStyle(colour: useColor) }
 

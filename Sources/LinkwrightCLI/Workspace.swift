@@ -65,6 +65,23 @@ struct Workspace {
         return given
     }
 
+    /// Writes `files` under the configuration folder, all or nothing, creating the folder (and
+    /// its parents) first when it does not exist yet: `init` and `import` start configurations.
+    func writeNewFiles(_ files: [SourceFile]) throws {
+        do {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        } catch {
+            throw UnusableInput(
+                message: "cannot create the configuration folder \(configPath): \(error.localizedDescription)",
+                hint: "nothing was written; pass --config with a folder that can be created")
+        }
+        do {
+            try AtomicFiles.write(files.map { ($0.path, $0.bytes) }, under: root)
+        } catch let error as AtomicFiles.WriteError {
+            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
+        }
+    }
+
     /// The configuration files in the working tree.
     func files() throws -> [SourceFile] {
         var isDirectory: ObjCBool = false

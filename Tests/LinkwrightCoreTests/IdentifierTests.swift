@@ -192,6 +192,15 @@ import Testing
         #expect(Identifiers.packageNameProblem("com..museo") != nil)
     }
 
+    @Test func teamIDsInLowercaseAreNormalisedOnlyByASCIILetters() {
+        #expect(Identifiers.normalisedTeamID("a1b2c3d4e5") == "A1B2C3D4E5")
+        #expect(Identifiers.normalisedTeamID("A1B2C3D4E5") == "A1B2C3D4E5")
+        #expect(Identifiers.normalisedTeamID("a1b2c3d4e") == nil)
+        // "ß" upper-cases to "SS", which would make nine characters a team ID.
+        #expect(Identifiers.normalisedTeamID("\u{DF}BCDE1234") == nil)
+        #expect(Identifiers.teamIDProblem("a1b2c3d4e5")?.hint == "team IDs are uppercase: \"A1B2C3D4E5\"")
+    }
+
     @Test func namesCannotSpellAPath() {
         for name in ["production", "museo-clip", "a_b", "x1"] {
             #expect(Identifiers.nameProblem(name, what: "app") == nil)

@@ -153,7 +153,7 @@ import Testing
         try folder.write(
             "environments/production.yaml",
             try folder.read("environments/production.yaml").replacingOccurrences(
-                of: "team_id: A1B2C3D4E5", with: "team_id: a1b2c3d4e5"))
+                of: "team_id: A1B2C3D4E5", with: "team_id: A1B2C3D4E"))
         let result = try runLinkwright(
             ["build", "--config", folder.url.lastPathComponent], in: folder.url.deletingLastPathComponent())
         #expect(result.status == 2)
@@ -164,9 +164,9 @@ import Testing
             lines == [
                 "\(name)/domains/museo.yaml:19:15: error: pattern \"/exhibitions/$(year)/*\" uses $(year), which is not defined [UNDEFINED_VARIABLE]",
                 "\(name)/domains/museo.yaml:20:18: error: \"yes\" is not a boolean in YAML 1.2 (exclude needs true or false) [YAML11_BOOLEAN]",
-                "\(name)/environments/production.yaml:4:10: error: \"a1b2c3d4e5\" is not an Apple team ID [INVALID_TEAM_ID]",
+                "\(name)/environments/production.yaml:4:10: error: \"A1B2C3D4E\" is not an Apple team ID [INVALID_TEAM_ID]",
             ])
-        #expect(result.stderr.contains("  hint: team IDs are uppercase: \"A1B2C3D4E5\"\n"))
+        #expect(result.stderr.contains("  hint: copy the 10-character Team ID from the Membership page"))
         #expect(!folder.exists("dist"))
     }
 

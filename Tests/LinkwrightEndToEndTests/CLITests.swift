@@ -3,11 +3,35 @@ import LinkwrightTestSupport
 import Testing
 
 @Suite struct CLITests {
-    @Test func printsItsVersion() throws {
-        let result = try runLinkwright(["--version"])
+    @Test(arguments: ["--version", "-V", "version"])
+    func printsItsVersion(_ spelling: String) throws {
+        let result = try runLinkwright([spelling])
         #expect(result.status == 0)
         #expect(result.stdout == "linkwright 0.1.0\n")
         #expect(result.stderr.isEmpty)
+    }
+
+    /// Help prose is wrapped to the terminal's width (COLUMNS stands for one here): no line
+    /// passes it but a single long word, option rows keep their column, and the text as
+    /// written is kept when no width is known.
+    @Test func helpIsWrappedToTheTerminalWidth() throws {
+        let unwrapped = try runLinkwright(["help", "import"]).stdout
+        let narrow = try runLinkwright(["help", "import"], environment: ["COLUMNS": "60"])
+        #expect(narrow.status == 0)
+        for line in narrow.stdout.split(separator: "\n") {
+            #expect(line.count <= 60 || !line.trimmingCharacters(in: .whitespaces).contains(" "), "\(line)")
+        }
+        #expect(
+            narrow.stdout.contains(
+                "\n  --host HOST           The host serving the files given\n                        before it; repeatable\n"
+            ))
+        let words = { (text: String) in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) }
+        #expect(words(narrow.stdout) == words(unwrapped), "only the line breaks differ")
+        #expect(
+            unwrapped.contains(
+                "hosts); --from DIR reads DIR/HOST/.well-known/{apple-app-site-association,assetlinks.json},\n"))
+        let overview = try runLinkwright(["--help"], environment: ["COLUMNS": "50"]).stdout
+        #expect(overview.split(separator: "\n").allSatisfy { $0.count <= 50 || !$0.dropFirst(14).contains(" ") })
     }
 
     @Test func helpListsEveryCommand() throws {

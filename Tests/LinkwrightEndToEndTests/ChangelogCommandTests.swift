@@ -80,7 +80,7 @@ import Testing
             result.stdout.contains(
                 "Since v1.0 (2023-11-14, `a3e3fff`) · [Compare v1.0...v1.1](https://github.com/acme/shop/compare/v1.0...v1.1).\n"
             ), "\(result.stdout)")
-        #expect(result.stdout.contains("### production · shop.example — iOS\n\n- Links to `/offers/example` now open"))
+        #expect(result.stdout.contains("### Links\n\n- Links to `/offers/example` now open shop"), "\(result.stdout)")
         let json = try linkwright(["changelog", "--format", "json"], fixture)
         #expect(json.stdout.contains(#""compare": "https://github.com/acme/shop/compare/v1.3...v1.10""#), "\(json)")
     }
@@ -134,23 +134,22 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any], "\(parsed)")
         #expect(dom["balanced"] as? Bool == true, "\(dom)")
         #expect(dom["h1"] as? [String] == ["Link changes"])
-        #expect(dom["h2"] as? Int == 4)
-        #expect(
-            dom["h3"] as? [String] == [
-                "production · shop.example — Android", "production · shop.example — iOS",
-                "production · shop.example — Android",
-            ], "\(dom)")
+        // The contents list's heading, then one per release.
+        #expect(dom["h2"] as? Int == 5)
+        #expect(dom["h3"] as? [String] == ["Links", "Declarations", "Links", "Declarations"], "\(dom)")
         let items = try #require(dom["items"] as? [[Any]])
-        #expect(items.count == 9, "\(items)")
+        // One entry per change, whatever platforms share it, with where it happens under it.
         #expect(
             items.contains {
                 $0[0] as? String == "behaviour"
-                    && $0[1] as? String
-                        == "Links to /offers/example now open ABCDE12345.com.example.shop (they stayed on the web)."
+                    && $0[1] as? String == "Links to /offers/example now open shop (they stayed on the web)."
                     && $0[2] as? Int == 1
             }, "\(items)")
-        #expect(items.filter { $0[0] as? String == "structure" }.count == 6)
-        #expect((dom["links"] as? [String])?.first == "https://gitlab.com/acme/shop/-/compare/v1.3...v1.10")
+        #expect(items.contains { $0[1] as? String == "production: shop.example (iOS, Android)" }, "\(items)")
+        #expect(items.filter { $0[0] as? String == "behaviour" }.count == 2, "\(items)")
+        #expect(items.filter { $0[0] as? String == "structure" }.count == 2, "\(items)")
+        #expect((dom["links"] as? [String])?.first == "#release-1")
+        #expect((dom["links"] as? [String])?.contains("https://gitlab.com/acme/shop/-/compare/v1.3...v1.10") == true)
         #expect(dom["tables"] as? Int == 0)
     }
 
@@ -198,7 +197,8 @@ import Testing
         // The section names the host and platform; the example is one of the rule's own URLs.
         #expect(
             result.stdout.contains(
-                "### shop.example — iOS\n\n- Links to `/offers/example` now open ABCDE12345.com.example.shop (they stayed on the web).\n"
+                "- Links to `/offers/example` now open ABCDE12345.com.example.shop (they stayed on the web).\n"
+                    + "  - `shop.example` (iOS)\n"
             ), "\(result.stdout)")
         #expect(!result.stdout.contains("### artifact"))
         #expect(result.stdout.contains("is not valid JSON"))
@@ -253,5 +253,116 @@ import Testing
             default: #expect(added == ["/p\(number)/*"], "v1.\(number): \(release)")
             }
         }
+    }
+}
+
+/// Release notes of four small releases of the example configuration, as a person reads them:
+/// one entry per change with where it happens under it (production first), apps by their
+/// names, no Android translation, counts per release; the HTML page with its contents list,
+/// laid out and read back by a real browser.
+@Suite struct ReleaseNotesTests {
+    let fixture: GitFixture
+
+    /// v1 the example; v2 opens /alerta/ on the museum's hosts; v3 drops the museum's upload
+    /// key in production; v4 opens /avisos/ on the emergency app's hosts; v5 touches the README.
+    init() throws {
+        fixture = try GitFixture()
+        try fixture.commit("The example", try GitFixture.exampleFiles())
+        try fixture.git("tag", "v1")
+        let museo = try read("domains/museo.yaml").replacingOccurrences(
+            of: "        comment: The staff back office stays on the web\n",
+            with: "        comment: The staff back office stays on the web\n      - path: /alerta/*\n"
+                + "        route: none\n        reason: alerts open the home screen\n")
+        try fixture.commit("Alerts", ["domains/museo.yaml": museo])
+        try fixture.git("tag", "v2")
+        let production = try read("environments/production.yaml").replacingOccurrences(
+            of:
+                "        upload: \"36:06:B0:78:5E:91:56:8D:37:DD:55:02:23:50:18:E9:66:B5:9B:47:17:79:16:2F:08:32:8F:33:4F:ED:69:CA\"\n",
+            with: "")
+        try fixture.commit("Upload key retired", ["environments/production.yaml": production])
+        try fixture.git("tag", "v3")
+        let emergencias = try read("domains/emergencias.yaml").replacingOccurrences(
+            of: "emit:\n",
+            with: "      - path: /avisos/*\n        route: none\n        reason: notices open the home screen\nemit:\n")
+        try fixture.commit("Notices", ["domains/emergencias.yaml": emergencias])
+        try fixture.git("tag", "v4")
+        try fixture.commit("Readme", ["README.md": "links\n"])
+        try fixture.git("tag", "v5")
+    }
+
+    private func read(_ path: String) throws -> String {
+        try String(contentsOfFile: fixture.repository + "/" + path, encoding: .utf8)
+    }
+
+    private func changelog(_ format: String) throws -> String {
+        let result = try runLinkwright(
+            ["changelog", "--format", format], in: URL(fileURLWithPath: fixture.repository),
+            environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder])
+        #expect(result.status == 0, "\(result)")
+        return result.stdout
+    }
+
+    @Test func oneEntryPerChangeProductionFirstNoInternals() throws {
+        let notes = try changelog("markdown")
+        let releases = notes.components(separatedBy: "\n## ").dropFirst()
+        #expect(releases.count == 4, "\(notes)")
+        let v2 = try #require(releases.first { $0.hasPrefix("v2 ") })
+        // The rule opens /alerta/ on every host of production and staging, on both platforms:
+        // one entry, told once, production listed first, the app by its name.
+        #expect(
+            v2.contains(
+                "- Links to `/alerta/example` now open museo with no destination (route: `none`) instead of the web.\n"
+                    + "  - production: `museo.example`, `*.museo.example`, `entradas.museo.example` (iOS, Android); "
+                    + "staging: `staging.museo.example` (iOS, Android)\n"), "\(v2)")
+        #expect(v2.components(separatedBy: "`/alerta/example`").count == 2, "told once: \(v2)")
+        #expect(v2.contains("**1 link starts opening an app, 0 stop,"), "\(v2)")
+        #expect(v2.contains("- Rule added for museo: `/alerta/*`\n  - production: "), "\(v2)")
+        let v3 = try #require(releases.first { $0.hasPrefix("v3 ") })
+        #expect(v3.contains("0 links start opening an app, 0 stop, 0 change destination"), "\(v3)")
+        #expect(v3.contains("museo"), "\(v3)")
+        let v4 = try #require(releases.first { $0.hasPrefix("v4 ") })
+        #expect(
+            v4.contains("  - production: `app.emergencias.example` (iOS, Android); staging: "),
+            "production first: \(v4)")
+        #expect(releases.first { $0.hasPrefix("v5 ") }?.contains("No change in which URLs open which app.") == true)
+        // No Android internals, no app IDs where the configuration has names, no identifier
+        // capitalised as if it started a sentence.
+        #expect(!notes.contains("android:"), "\(notes)")
+        #expect(!notes.contains("now open A1B2C3D4E5.") && !notes.contains("now open com.example."), "\(notes)")
+        #expect(!notes.contains("Com.example") && !notes.contains("Other links may change too"), "\(notes)")
+    }
+
+    /// The page a browser shows: a contents list linking every release with its counts, each
+    /// release with its summary and entries. Skipped, saying so, where chromium is missing.
+    @Test(.enabled(if: BrowserCheck.chromium != nil, Comment(rawValue: BrowserCheck.missing)))
+    func theHTMLPageHasContentsAndCountsInABrowser() throws {
+        let page = try changelog("html")
+        let probe = """
+            <script>
+            const links = [...document.querySelectorAll("nav ol.contents li a")];
+            document.body.setAttribute("data-check", JSON.stringify({
+              contents: links.length,
+              targets: links.filter(a => document.querySelector(a.getAttribute("href"))).length,
+              counts: document.querySelectorAll("nav .counts").length,
+              summaries: document.querySelectorAll("section .summary").length,
+              entries: document.querySelectorAll("section li.behaviour").length,
+              where: document.querySelectorAll("section ul.where").length,
+              first: links.length ? links[0].textContent : ""
+            }));
+            </script>
+            """
+        let dom = try BrowserCheck.dumpDOM(
+            html: page.replacingOccurrences(of: "</body>", with: probe + "</body>"), width: 1000)
+        let match = try #require(dom.firstMatch(of: /data-check="([^"]*)"/))
+        let json = String(match.output.1).replacingOccurrences(of: "&quot;", with: "\"")
+        let check = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(check["contents"] as? Int == 4, "\(check)")
+        #expect(check["targets"] as? Int == 4, "every contents link reaches its release: \(check)")
+        #expect(check["counts"] as? Int == 4)
+        #expect(check["summaries"] as? Int == 3, "the three releases with changes: \(check)")
+        #expect(check["first"] as? String == "v5", "newest first: \(check)")
+        #expect((check["entries"] as? Int ?? 0) >= 2 && (check["where"] as? Int ?? 0) >= 3, "\(check)")
+        let png = try BrowserCheck.screenshot(html: page, width: 1000, height: 1400)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000, "a drawn page")
     }
 }

@@ -60,7 +60,8 @@ enum ShopConfiguration {
             environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"])
     }
 
-    @Test func removingTheProductionAppBlocksUntilApproved() throws {
+    /// A branch whose commit drops the Android app from production.
+    private func retireTheAndroidApp() throws {
         try fixture.git("checkout", "-q", "-b", "retire")
         try fixture.commit(
             "Retire the Android app",
@@ -70,6 +71,10 @@ enum ShopConfiguration {
                         "    android:\n      package: com.example.shop\n      fingerprints:\n        play-signing: \"\(ShopConfiguration.fingerprint)\"\n",
                     with: "")
             ])
+    }
+
+    @Test func removingTheProductionAppBlocksUntilApproved() throws {
+        try retireTheAndroidApp()
         let blocked = try linkwright(["check", "--against", "main"])
         #expect(blocked.status == 1, "\(blocked)")
         #expect(
@@ -87,6 +92,29 @@ enum ShopConfiguration {
         let approved = try linkwright(["check", "--against", "main"])
         #expect(approved.status == 0, "\(approved)")
         #expect(approved.stdout.contains("note: approved (Android app retired (TICKET-7)): shop.example in production"))
+    }
+
+    /// On a terminal check colours as lint does: the place bold, the severity in its colour,
+    /// the labels dim; piped, and with NO_COLOR, it prints no escape at all.
+    @Test func colourOnATerminalAsLintHas() throws {
+        try retireTheAndroidApp()
+        let binary = RepositoryPaths.products.appendingPathComponent("linkwright").path
+        let environment = ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_CONFIG_NOSYSTEM": "1"]
+        let terminal = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "\(binary) check --against main", "/dev/null"],
+            in: URL(fileURLWithPath: fixture.repository), environment: environment)
+        #expect(
+            terminal.stdout.contains(
+                "\u{1B}[1menvironments/production.yaml:8:3:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m shop.example in production"
+            ),
+            "\(terminal)")
+        #expect(terminal.stdout.contains("  \u{1B}[2mfingerprint:\u{1B}[0m "), "\(terminal)")
+        let piped = try linkwright(["check", "--against", "main"])
+        #expect(piped.status == 1 && !piped.stdout.contains("\u{1B}["), "\(piped)")
+        let noColor = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "\(binary) check --against main", "/dev/null"],
+            in: URL(fileURLWithPath: fixture.repository), environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        #expect(!noColor.stdout.contains("\u{1B}["), "\(noColor)")
     }
 
     /// The reproduction of issue 12: an exclusion moved from the top to the end of ordinary

@@ -25,8 +25,23 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.hasSuffix(
-                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml with 23 expectations that pin what they decide today (linkwright test)\n"
+                "imported 3 hosts into environments/production.yaml, domains/shop.yaml, domains/news.yaml, domains/old.yaml, policies/adopted.yaml with 23 expectations that pin what they decide today (linkwright test)\n"
             ))
+        // What was proven is recorded for check, host by host.
+        let adopted = try folder.read("policies/adopted.yaml")
+        #expect(
+            adopted.contains(
+                "\n  - environment: production\n    host: news.example\n    build: ")
+                && adopted.contains("from: \"legacy.json\"\n"))
+        // The files do not say which key is Play App Signing's, which the default policy requires:
+        // one key is named after it, to be checked; of two, the person picks, at the line named.
+        #expect(
+            result.stdout.contains(
+                "next: environments/production.yaml:27: rename the key of com.example.shop (key-1, key-2) that Google Play signs installs with"
+            ), "\(result)")
+        #expect(
+            result.stdout.contains(
+                "check: environments/production.yaml:33: com.example.scanner's one signing key is named play-signing"))
         #expect(result.stderr.contains("modern.json:17:52: warning: query item \"flag\" is the boolean true"))
         #expect(
             result.stderr.contains("modern.json:18:50: warning: \"*\" also matches URLs without a \"utm_source\" item"))
@@ -43,7 +58,7 @@ import Testing
         // it behaves, and reported at the source and again, by line, in the YAML.
         #expect(
             result.stderr.contains(
-                "dictionary.json:1:69: warning: path 1 is never reached: path 0 decides first [UNREACHABLE_RULE]"))
+                "dictionary.json:1:69: warning: path 2 is never reached: path 1 decides first [UNREACHABLE_RULE]"))
         let lint = try runLinkwright(["lint"], in: folder.url)
         #expect(lint.stdout == ".: configuration is valid (0 errors, 1 warning)\n")
         #expect(
@@ -52,7 +67,7 @@ import Testing
             ), "\(lint)")
         #expect(try runLinkwright(["build"], in: folder.url).status == 0)
         let test = try runLinkwright(["test"], in: folder.url)
-        #expect(test.status == 0 && test.stdout.hasPrefix("25 checks passed in 1 environment"), "\(test)")
+        #expect(test.status == 0 && test.stdout.hasPrefix("25 checks passed in 1 environment\n"), "\(test)")
     }
 
     @Test func aFolderInBuildLayoutImportsAndSharesIdenticalContracts() throws {
@@ -69,6 +84,139 @@ import Testing
         #expect(result.stdout.contains("  museo.example: museo\n"))
         #expect(result.stdout.contains("  entradas.museo.example: museo\n"))
         #expect(!folder.exists("environments"), "--dry-run writes nothing")
+    }
+
+    /// Who a built file vouches for, as "relation target" and "service appID" lines: every
+    /// assetlinks.json statement's relations with its target (a site, or a package with its
+    /// keys), every include, and every app ID of every AASA service.
+    static func parties(_ url: URL) throws -> Set<String> {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: url))
+        var parties: Set<String> = []
+        if let statements = json as? [[String: Any]] {
+            for statement in statements {
+                if let include = statement["include"] as? String { parties.insert("include \(include)") }
+                let target = statement["target"] as? [String: Any] ?? [:]
+                let keys = (target["sha256_cert_fingerprints"] as? [String] ?? []).sorted()
+                let who = "\(target["site"] ?? target["package_name"] ?? "?") \(keys)"
+                for relation in statement["relation"] as? [String] ?? [] { parties.insert("\(relation) \(who)") }
+            }
+        } else if let services = json as? [String: Any] {
+            for service in ["webcredentials", "appclips", "activitycontinuation"] {
+                let apps = (services[service] as? [String: Any])?["apps"] as? [String] ?? []
+                parties.formUnion(apps.map { "\(service) \($0)" })
+            }
+        }
+        return parties
+    }
+
+    /// The seven kinds of statement list the issue names: a web site granted credentials beside
+    /// two apps (minid.no), three packages, and credentials shared with two apps; each import
+    /// builds a file granting exactly what the original granted.
+    @Test(
+        .enabled(if: RepositoryPaths.sharedCorpus != nil, Comment(rawValue: RepositoryPaths.sharedCorpusMissing)),
+        arguments: [
+            "felleslosninger__minid.no__static_.well-known_assetlinks.json",
+            "coopcycle__coopcycle-website__static_.well-known_assetlinks.json",
+            "hackers-pub__hackerspub__web_static_.well-known_assetlinks.json",
+        ])
+    func everyAssetLinksStatementIsBuiltAgain(_ name: String) throws {
+        let original = try #require(RepositoryPaths.sharedCorpus).appendingPathComponent("assetlinks/\(name)")
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let imported = try runLinkwright(
+            ["import", "--assetlinks", original.path, "--host", "example.com", "--env", "production"], in: folder.url)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try runLinkwright(["build"], in: folder.url).status == 0)
+        let built = folder.url.appendingPathComponent("dist/production/example.com/.well-known/assetlinks.json")
+        #expect(try Self.parties(built) == Self.parties(original))
+        if name.contains("minid") {
+            #expect(
+                try folder.read("domains/example.yaml").contains(
+                    "asset_statements:\n  - relation: [delegate_permission/common.get_login_creds]\n    site: \"https://minid.no\"\n"
+                ))
+        }
+    }
+
+    /// Relations the configuration has no other word for, and every AASA service, survive the
+    /// round trip; an AASA key that is no service and an include statement are refused where
+    /// they are written, and nothing is written.
+    @Test func servicesAndStatementsAreCarriedOrRefusedWhereWritten() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fingerprint =
+            "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+        try folder.write(
+            "served/apple-app-site-association",
+            """
+            {"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [{"/": "/p/*"}]}]},
+             "webcredentials": {"apps": ["ABCDE12345.com.example.shop", "ABCDE12345.com.example.wallet"]},
+             "appclips": {"apps": ["ABCDE12345.com.example.shop.Clip"]},
+             "activitycontinuation": {"apps": ["ABCDE12345.com.example.reader"]}}
+
+            """)
+        try folder.write(
+            "served/assetlinks.json",
+            """
+            [{"relation": ["delegate_permission/common.handle_all_urls", "delegate_permission/common.use_as_origin"],
+              "target": {"namespace": "android_app", "package_name": "com.example.shop", "sha256_cert_fingerprints": ["\(fingerprint)"]}},
+             {"relation": ["delegate_permission/common.get_login_creds"],
+              "target": {"namespace": "android_app", "package_name": "com.example.keys", "sha256_cert_fingerprints": ["\(fingerprint)"]}},
+             {"relation": ["delegate_permission/common.get_login_creds"], "target": {"namespace": "web", "site": "https://accounts.example"}}]
+
+            """)
+        let imported = try runLinkwright(
+            [
+                "import", "--aasa", "served/apple-app-site-association", "--assetlinks", "served/assetlinks.json",
+                "--host", "shop.example", "--env", "production",
+            ], in: folder.url)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try runLinkwright(["build"], in: folder.url).status == 0)
+        for file in ["apple-app-site-association", "assetlinks.json"] {
+            let built = folder.url.appendingPathComponent("dist/production/shop.example/.well-known/\(file)")
+            let parties = try Self.parties(built)
+            #expect(parties == (try Self.parties(folder.url.appendingPathComponent("served/\(file)"))), "\(file)")
+            #expect(!parties.isEmpty)
+        }
+
+        try folder.write(
+            "refused/aasa",
+            "{\"applinks\": {\"details\": []},\n \"webcredentails\": {\"apps\": [\"ABCDE12345.com.example.shop\"]}}\n")
+        try folder.write(
+            "refused/assetlinks.json", "[{\"include\": \"https://example.com/.well-known/more.json\"}]\n")
+        let refused = try runLinkwright(
+            [
+                "import", "--aasa", "refused/aasa", "--assetlinks", "refused/assetlinks.json", "--host",
+                "other.example",
+                "--env", "other",
+            ], in: folder.url)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "refused/aasa:2:2: error: \"webcredentails\" is no service of an apple-app-site-association file"),
+            "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "refused/assetlinks.json:1:2: error: the include of \"https://example.com/.well-known/more.json\" cannot be carried"
+            ),
+            "\(refused)")
+        #expect(!folder.exists("environments/other.yaml"))
+    }
+
+    /// `--config` may name a folder that does not exist yet: the import starts a configuration
+    /// there, as init does, and build finds it.
+    @Test func aNewConfigurationFolderIsCreated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try runLinkwright(
+            [
+                "import", "--aasa", Self.fixtures.appendingPathComponent("legacy.json").path, "--host", "news.example",
+                "--env", "production", "--config", "links/config",
+            ], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("imported 1 host into links/config/environments/production.yaml"), "\(result)")
+        #expect(folder.exists("links/config/domains/news.yaml"))
+        #expect(try runLinkwright(["build", "--config", "links/config"], in: folder.url).status == 0)
     }
 
     @Test func invalidInputsWriteNothing() throws {

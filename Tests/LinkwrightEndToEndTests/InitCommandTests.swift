@@ -50,7 +50,9 @@ import Testing
     @Test func answersOnStandardInputFillWhatTheFlagsLeaveOut() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let answers = "shop.example\n\ncom.example.shop\nnot-a-fingerprint\n\(Self.fingerprint)\n/products/*\n"
+        let answers =
+            "shop.example\n\ncom.example.shop\nnot-a-fingerprint\n\(Self.fingerprint)\n/products/:id\n"
+            + "/products/* /orders/*\n/products/admin/*\nproduct\nproduct order\n"
         let result = try runLinkwright(
             ["init", "--interactive"], in: folder.url, input: Data(answers.utf8), timeout: 60)
         #expect(result.status == 0, "\(result)")
@@ -59,9 +61,54 @@ import Testing
         #expect(
             result.stderr.components(separatedBy: "SHA-256 fingerprint of com.example.shop's signing certificate: ")
                 .count == 3, "asked twice: \(result)")
+        // Router syntax is no pattern: said, with the pattern meant, and asked again.
+        #expect(
+            result.stderr.contains(
+                "  /products/:id matches a segment spelt \":…\" literally (router syntax, not a pattern); /products/* opens every value"
+            ), "\(result)")
+        #expect(result.stderr.contains("Path patterns kept on the web, decided first"))
+        #expect(result.stderr.contains("  give 2 route names, one per pattern\n"), "\(result)")
         let environment = try folder.read("environments/production.yaml")
         #expect(!environment.contains("ios:") && environment.contains("      package: com.example.shop\n"))
-        try expectGreen(folder, checks: 1, built: "assetlinks.json")
+        let domain = try folder.read("domains/shop.yaml")
+        #expect(
+            domain.contains(
+                "      - path: /products/admin/*\n        exclude: true\n      - path: /products/*\n        route: product\n"
+                    + "      - path: /orders/*\n        route: order\n"), "\(domain)")
+        try expectGreen(folder, checks: 4, built: "assetlinks.json")
+        let router = try runLinkwright(["generate", "kotlin", "--out", "router"], in: folder.url)
+        #expect(router.status == 0, "a configuration with routes has a router: \(router)")
+    }
+
+    /// Flags name routes per path; a lowercase team ID is taken as Apple issues it; a path in a
+    /// router's syntax is written as given, with a warning.
+    @Test func routesAndTeamIDsFromFlags() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = try runLinkwright(
+            [
+                "init", "--host", "shop.example", "--team-id", "a1b2c3d4e5", "--bundle-id", "com.example.shop",
+                "--path", "/products/*", "--route", "product", "--path", "/p/:id", "--route", "legacyProduct",
+            ], in: folder.url, input: Data())
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderr
+                == "warning: /p/:id matches a segment spelt \":…\" literally (router syntax, not a pattern); /p/* opens every value, and a route's params: name it (segment N)\n",
+            "\(result)")
+        #expect(try folder.read("environments/production.yaml").contains("team_id: A1B2C3D4E5\n"))
+        #expect(
+            try folder.read("domains/shop.yaml").contains("      - path: \"/p/:id\"\n        route: legacyProduct\n"))
+        let router = try runLinkwright(["generate", "swift", "--out", "router"], in: folder.url)
+        #expect(router.status == 0, "\(router)")
+        let mismatched = try runLinkwright(
+            [
+                "init", "--env", "staging", "--host", "shop.example", "--team-id", "A1B2C3D4E5", "--bundle-id",
+                "com.example.shop", "--path", "/a/*", "--path", "/b/*", "--route", "a",
+            ], in: folder.url, input: Data())
+        #expect(mismatched.status == 2)
+        #expect(
+            mismatched.stderr.hasPrefix(
+                "error: 1 --route for 2 --paths: give each --path its --route, or none\n"), "\(mismatched)")
     }
 
     /// Without a terminal nobody answers: a missing flag is a usage error at once, never a wait.

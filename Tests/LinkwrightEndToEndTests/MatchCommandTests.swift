@@ -390,6 +390,10 @@ import Testing
             assert int(suites.get("tests")) == len(cases) == len(report["expectations"])
             failed = [c.find("failure") for c in cases if c.find("failure") is not None]
             assert int(suites.get("failures")) == len(failed) == 2
+            # Each case names the file and line of its expectation, which CI viewers link to.
+            assert all(c.get("file", "").endswith(".yaml") and int(c.get("line")) > 0 for c in cases), \
+                [(c.get("file"), c.get("line")) for c in cases]
+            assert any(c.get("file") == "domains/emergencias.yaml" and c.get("line") == "37" for c in cases)
             assert all("production app.emergencias.example https://app.emergencias.example/reset-password" in f.text
                        for f in failed), [f.text for f in failed]
             print("ok")

@@ -10,14 +10,7 @@ import Testing
 
     init() throws {
         fixture = try GitFixture()
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        try fixture.commit("The example configuration", files)
+        try fixture.commit("The example configuration", try GitFixture.exampleFiles())
     }
 
     private func linkwright(_ arguments: [String]) throws -> ProcessResult {
@@ -120,6 +113,43 @@ import Testing
         #expect(!(try read("domains/museo.yaml")).contains("[staging, production]"))
     }
 
+    /// --commit runs the user's git: the commit is signed where git signs (an SSH key here),
+    /// dated by GIT_AUTHOR_DATE, and the repository's hooks run; a hook that refuses stops it,
+    /// saying what the hook said and that the files are written, not committed.
+    @Test func theCommitIsGitsOwnWithHooksSigningAndEnvironment() throws {
+        let key = fixture.folder + "/signing"
+        try fixture.shell("ssh-keygen -q -t ed25519 -N '' -C promote -f \(key)")
+        try fixture.git("config", "gpg.format", "ssh")
+        try fixture.git("config", "user.signingkey", key + ".pub")
+        try fixture.git("config", "commit.gpgsign", "true")
+        let hooks = fixture.repository + "/.git/hooks/"
+        try "#!/bin/sh\nprintf '\\nTicket: LW-46\\n' >> \"$1\"\n".write(
+            toFile: hooks + "commit-msg", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "commit-msg")
+        let applied = try runLinkwright(
+            ["promote", "staging", "production", "--write", "--commit"], in: URL(fileURLWithPath: fixture.repository),
+            environment: [
+                "HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder, "GIT_AUTHOR_DATE": "2021-03-04T05:06:07Z",
+            ])
+        #expect(applied.status == 0, "\(applied)")
+        #expect(try fixture.git("log", "-1", "--format=%aI") == "2021-03-04T05:06:07+00:00")
+        #expect(try fixture.git("cat-file", "-p", "HEAD").contains("gpgsig -----BEGIN SSH SIGNATURE-----"))
+        #expect(try fixture.git("log", "-1", "--format=%B").hasSuffix("\n\nTicket: LW-46\n"))
+
+        try fixture.git("reset", "-q", "--hard", "HEAD~1")
+        try "#!/bin/sh\necho 'DCO: Signed-off-by is missing' >&2\nexit 1\n".write(
+            toFile: hooks + "commit-msg", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "commit-msg")
+        let head = try fixture.git("rev-parse", "HEAD")
+        let refused = try linkwright(["promote", "staging", "production", "--write", "--commit"])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("error: git commit refused: DCO: Signed-off-by is missing"), "\(refused)")
+        #expect(
+            refused.stderr.contains("hint: the files are written and staged, not committed: do what git says"),
+            "\(refused)")
+        #expect(try fixture.git("rev-parse", "HEAD") == head)
+    }
+
     /// A staging-only catch-all above the exclusion: promoting it opens /admin in production.
     private func commitAStagingCatchAll() throws {
         let domain = try read("domains/museo.yaml").replacingOccurrences(
@@ -159,7 +189,7 @@ import Testing
         let markdown = try linkwright(["promote", "staging", "production", "--format", "markdown"]).stdout
         #expect(
             markdown.contains(
-                "approved: `fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat`"
+                "Approved: `fine\\n\\nSigned-off-by: Mallory <m@example.com>\\nCo-authored-by: Mallory <m@example.com> ![x](https://e.example/p.png) @octocat`"
             ), "\(markdown)")
         let applied = try linkwright(["promote", "staging", "production", "--write", "--commit"])
         #expect(applied.status == 0, "\(applied)")

@@ -11,24 +11,12 @@ import Testing
             environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder])
     }
 
-    /// The example's environments, domains and policies as the repository holds them.
-    static func example() throws -> [String: String?] {
-        var files: [String: String?] = [:]
-        for folder in ["environments", "domains", "policies"] {
-            let url = RepositoryPaths.root.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                files["\(folder)/\(name)"] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-            }
-        }
-        return files
-    }
-
     static func museo(_ files: [String: String?]) -> String { (files["domains/museo.yaml"] ?? nil) ?? "" }
 
     /// v1 the example; v2 renames the exhibition destination `event`.
     private func renamedDestination() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try Self.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let renamed = Self.museo(files).replacingOccurrences(of: "route: exhibition\n", with: "route: event\n")
@@ -72,7 +60,8 @@ import Testing
         let notes = try output(["changelog"], try renamedDestination())
         #expect(
             notes.contains(
-                "A1B2C3D4E5.com.example.museo now routes to event(slug: nil) instead of exhibition(slug: nil)"),
+                "- Links to `/exhibitions` still open museo, now at `event(slug: nil)` instead of at `exhibition(slug: nil)`."
+            ),
             "\(notes)")
     }
 
@@ -80,7 +69,7 @@ import Testing
     /// destination: promoting it changes where production's router takes them.
     @Test func promoteShowsTheProductionURLsWhoseDestinationChanges() throws {
         let fixture = try GitFixture()
-        var files = try Self.example()
+        var files = try GitFixture.exampleFiles()
         files["domains/museo.yaml"] = Self.museo(files).replacingOccurrences(
             of: "      - path: /exhibitions/*\n",
             with: """
@@ -121,7 +110,7 @@ import Testing
     /// v1 without the ticket rule, v2 the example (the rule added), v3 without it again.
     private func ticketsAddedAndRemoved() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try Self.example()
+        let files = try GitFixture.exampleFiles()
         let without = try Self.withoutTickets(files)
         try fixture.commit("Example without tickets", files.merging(["domains/museo.yaml": without]) { $1 })
         try fixture.git("tag", "v1")
@@ -200,11 +189,11 @@ import Testing
         let notes = try output(["changelog"], try ticketsAddedAndRemoved())
         #expect(
             notes.contains(
-                "- Links to `/tickets/example?source=example` now open A1B2C3D4E5.com.example.museo at "
+                "- Links to `/tickets/example?source=example` now open museo at "
                     + "`ticket(id: example, source: example)` instead of the web.\n"), "\(notes)")
         #expect(
             notes.contains(
-                "- Links to `/tickets/example?source=example` no longer open com.example.museo.staging at "
+                "- Links to `/tickets/example?source=example` no longer open museo at "
                     + "`ticket(id: example, source: example)`; they stay on the web.\n"), "\(notes)")
     }
 }

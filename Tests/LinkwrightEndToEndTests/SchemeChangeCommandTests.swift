@@ -34,7 +34,7 @@ import Testing
     /// museum's kiosk schemes of production and staging are for replies from another app.
     private func widenedSignIn() throws -> GitFixture {
         let fixture = try GitFixture()
-        let files = try RouteChangeCommandTests.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let production = try #require(files["environments/production.yaml"] ?? nil)
@@ -129,20 +129,21 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout.contains(
-                "### production · scheme com.example.museo\n\n- Changed for museo: deep-links → app-callback\n"),
+                "- Changed for museo: `deep-links → app-callback`\n"
+                    + "  - production: `scheme com.example.museo`; staging: `scheme com.example.museo.staging`\n"),
             "\(result)")
         #expect(
             result.stdout.contains(
-                "### production · scheme es.emergencias.app\n\n- Links to "
-                    + "`es.emergencias.app:/oauth/callback?code=a&error=a&state=a` now open emergencias at "
-                    + "`oauthCallback(code: a, state: a)` instead of at `oauthFailed(error: a, state: a)`.\n"),
+                "- Links to `es.emergencias.app:/oauth/callback?code=a&error=a&state=a` now open emergencias at "
+                    + "`oauthCallback(code: a, state: a)` instead of at `oauthFailed(error: a, state: a)`.\n"
+                    + "  - production: `scheme es.emergencias.app`\n"),
             "\(result)")
     }
 
     /// v2 drops production's OAuth error entry: the provider's error redirects still open the app.
     @Test func checkBlocksARemovedSchemeRouteProductionStillDeclares() throws {
         let fixture = try GitFixture()
-        let files = try RouteChangeCommandTests.example()
+        let files = try GitFixture.exampleFiles()
         try fixture.commit("Example", files)
         try fixture.git("tag", "v1")
         let production = try #require(files["environments/production.yaml"] ?? nil)
@@ -173,7 +174,7 @@ import Testing
     /// Each environment's builds own their schemes: promoting staging says what stays there.
     @Test func promoteKeepsStagingsSchemesAndSaysSo() throws {
         let fixture = try GitFixture()
-        try fixture.commit("Example", try RouteChangeCommandTests.example())
+        try fixture.commit("Example", try GitFixture.exampleFiles())
         let result = try linkwright(["promote", "staging", "production"], fixture)
         #expect(
             result.stdout.contains("  not promoted: museo: scheme com.example.museo.staging stays in staging\n"),

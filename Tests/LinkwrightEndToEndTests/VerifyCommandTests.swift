@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct VerifyCommandTests {
     static let hosts = [
         "good.example", "redirect.example", "type.example", "missing.example", "big.example", "invalid.example",
-        "differs.example", "slow.example", "untrusted.example", "stale.example",
+        "differs.example", "slow.example", "untrusted.example", "stale.example", "written.example",
     ]
 
     let folder: TemporaryFolder
@@ -15,6 +15,11 @@ import Testing
     let assetLinks: [UInt8]
     /// The AASA without its exclusion: what an outdated deploy (or CDN copy) serves.
     let outdatedAASA: [UInt8]
+    /// The build's rules written otherwise (a rule below one that decides all it matches), so
+    /// every URL is decided alike: what a site adopting linkwright often serves.
+    let rewrittenAASA = Array(
+        #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [{"/": "/admin/*", "exclude": true}, {"/": "/products/*"}, {"/": "/products/*/reviews"}]}]}}"#
+            .utf8)
 
     init() throws {
         folder = try TemporaryFolder()
@@ -63,6 +68,7 @@ import Testing
             TestSite(
                 ["invalid.example"], routes: files(.file(aasaPath, Array("{\"applinks\": [".utf8), contentType: json))),
             TestSite(["differs.example"], routes: files(.file(aasaPath, outdatedAASA, contentType: json))),
+            TestSite(["written.example"], routes: files(.file(aasaPath, rewrittenAASA, contentType: json))),
             TestSite(
                 ["slow.example"],
                 routes: files(
@@ -128,7 +134,17 @@ import Testing
                 out.contains(
                     "https://differs.example/.well-known/apple-app-site-association: serves a file that differs from the build"
                 ))
-            #expect(out.contains("ios: now opens ABCDE12345.com.example.shop (was web)"))
+            #expect(
+                out.contains(
+                    "ios: now opens ABCDE12345.com.example.shop (was web), e.g. https://differs.example/products"),
+                "\(out)")
+            // Written otherwise, decided alike: a note, which blocks nothing.
+            #expect(
+                out.contains(
+                    "note: https://written.example/.well-known/apple-app-site-association: serves a file written otherwise than the build, which decides every URL alike for the same apps: ios: "
+                ), "\(out)")
+            let written = try linkwright(["verify", "--host", "written.example"], server)
+            #expect(written.status == 0, "\(written)")
             #expect(out.contains("  witness: https://differs.example/products\n"), "\(out)")
             #expect(
                 out.contains(

@@ -129,3 +129,18 @@ public final class GitFixture {
         return text
     }
 }
+
+extension GitFixture {
+    /// The repository's example configuration (environments/, domains/ and policies/), as
+    /// `commit` takes files.
+    public static func exampleFiles() throws -> [String: String?] {
+        var files: [String: String?] = [:]
+        for folder in ["environments", "domains", "policies"] {
+            let root = RepositoryPaths.root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+                files["\(folder)/\(name)"] = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+            }
+        }
+        return files
+    }
+}

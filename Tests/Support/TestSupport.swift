@@ -88,6 +88,8 @@ public func runProcess(
     if let directory { process.currentDirectoryURL = directory }
     var fullEnvironment = ProcessInfo.processInfo.environment
     fullEnvironment.removeValue(forKey: "NO_COLOR")
+    // A shell's width would wrap the help tests compare.
+    fullEnvironment.removeValue(forKey: "COLUMNS")
     for (key, value) in environment { fullEnvironment[key] = value }
     process.environment = fullEnvironment
     let out = Pipe()

@@ -169,8 +169,10 @@ struct ChangelogCommand: Command {
                     BehaviourDiff.changes(base: base, head: head), base: base, head: head)
                 let changes = StructuralDiff.changes(base: base, head: head) + behaviour
                 var seen: Set<String> = []
+                let compiled = [head.compiled, base?.compiled]
                 return Changelog.Release(
-                    from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted })
+                    from: from, to: to, changes: changes, notes: notes.filter { seen.insert($0).inserted },
+                    appNames: AppNames(compiled), environmentOrder: AppNames.environmentOrder(compiled))
             }
         }
     }

@@ -80,7 +80,10 @@ struct CheckCommand: Command {
                 ? []
                 : StructuralDiff.changes(base: comparison.base, head: comparison.head) + context.behaviourChanges(),
             unproven: context.behaviourComparison().unproven, unusedApprovals: policyReport.unusedApprovals,
-            notes: comparison.notes, pathPrefix: workspace.pathPrefix(for: format), failOn: arguments[Self.failOn])
+            notes: comparison.notes, pathPrefix: workspace.pathPrefix(for: format), failOn: arguments[Self.failOn]
+        ).naming(
+            AppNames([comparison.head.compiled, comparison.base?.compiled]),
+            order: AppNames.environmentOrder([comparison.head.compiled, comparison.base?.compiled]))
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

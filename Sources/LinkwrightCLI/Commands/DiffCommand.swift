@@ -47,7 +47,10 @@ struct DiffCommand: Command {
             changes: StructuralDiff.changes(base: comparison.base, head: comparison.head)
                 + (behaviour?.changes ?? []),
             unproven: behaviour?.unproven ?? [], notes: comparison.notes,
-            pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
+            pathPrefix: workspace.pathPrefix(for: arguments[Self.format])
+        ).naming(
+            AppNames([comparison.head.compiled, comparison.base?.compiled]),
+            order: AppNames.environmentOrder([comparison.head.compiled, comparison.base?.compiled]))
         try terminal.print(report, as: arguments[Self.format])
         return .success
     }

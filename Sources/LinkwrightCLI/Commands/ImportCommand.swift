@@ -104,7 +104,11 @@ struct ImportCommand: Command {
         let existingEnvironment = try self.existingEnvironment(environment, among: existing, workspace: workspace)
         // Files that cannot be read are reported alone: translating the rest would only add noise.
         let unreadable = diagnostics.contains { $0.severity == .error }
-        let importer = Importer(environment: environment, tier: tier, existing: existingEnvironment)
+        // The channels the configuration's policies require, or the default policy's.
+        let policies = ConfigLoader().load(existing).configuration?.policies ?? []
+        let importer = Importer(
+            environment: environment, tier: tier, existing: existingEnvironment,
+            requiredChannels: PolicySettings.merge(policies).settings.requiredChannels)
         let result = unreadable ? nil : importer.run(sites)
         diagnostics += result?.diagnostics ?? []
         printer.printText(diagnostics.sorted())
@@ -117,10 +121,32 @@ struct ImportCommand: Command {
         let seeded = ExpectationSeeder.seed(
             untouched + placed, domainFiles: placed.map(\.path).filter { $0.hasPrefix("domains/") },
             environment: environment)
-        let files = seeded.files.filter { file in placed.contains { $0.path == file.path } }
-        try proveEquivalent(
+        var files = seeded.files.filter { file in placed.contains { $0.path == file.path } }
+        let built = try proveEquivalent(
             sites: sites, environment: environment, files: untouched + files, printer: workspace.printer)
+        // What was proven is recorded, so check does not block on what the hosts served already.
+        let record = Importer.adoptionsPath
+        files.append(
+            SourceFile(
+                path: record,
+                bytes: Array(
+                    Importer.adoptionsText(
+                        existing: existing.first { $0.path == record }.map {
+                            String(decoding: $0.bytes, as: UTF8.self)
+                        },
+                        adding: sites.map { site in
+                            (
+                                environment: environment, host: site.host.name,
+                                build: PolicyAdoption.digest(
+                                    of: built.sites.first { $0.fileHost == site.host.fileHost }!),
+                                from: [site.aasaFile, site.assetLinksFile].compactMap { $0 }.joined(separator: ", ")
+                            )
+                        }
+                    ).utf8)))
         for note in result.notes { terminal.out("note: \(PrintableText.escaped(note))") }
+        for decision in result.decisions {
+            terminal.out(PrintableText.escaped(decision.line(pathPrefix: workspace.printer.pathPrefix)))
+        }
         if arguments[Self.dryRun] {
             for file in files {
                 terminal.out(
@@ -128,11 +154,7 @@ struct ImportCommand: Command {
             }
             return .success
         }
-        do {
-            try AtomicFiles.write(files.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch let error as AtomicFiles.WriteError {
-            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
-        }
+        try workspace.writeNewFiles(files)
         terminal.out(
             "imported \(counted(sites.count, "host")) into "
                 + files.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", ")
@@ -248,10 +270,11 @@ struct ImportCommand: Command {
     }
 
     /// Compiles the configuration with the imported files and compares, host by host, what it
-    /// builds with the originals: the same decisions, or nothing is written.
+    /// builds with the originals: the same decisions, or nothing is written. The environment
+    /// as compiled.
     private func proveEquivalent(
         sites: [Importer.Site], environment: String, files: [SourceFile], printer: DiagnosticPrinter
-    ) throws {
+    ) throws -> CompiledEnvironment {
         let (snapshot, diagnostics) = PolicySnapshot.make(files.sorted { $0.path < $1.path })
         guard let snapshot, let compiled = snapshot.compiled.environments.first(where: { $0.name == environment })
         else {
@@ -268,6 +291,10 @@ struct ImportCommand: Command {
             }
             let original = PolicySnapshot.artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host)
             let rebuilt = PolicySnapshot.artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host)
+            // Who the files vouch for (apps per service, keys, statements) before what they decide.
+            for change in StructuralDiff.changes(base: original, head: rebuilt) where change.kind.isParty {
+                problems.append("\(site.host): the build would differ: \(change.summary)")
+            }
             let comparison = BehaviourDiff.compare(base: original, head: rebuilt)
             for change in BehaviourDiff.changes(from: comparison.observations) {
                 problems.append(
@@ -278,10 +305,13 @@ struct ImportCommand: Command {
             problems += comparison.unproven.map { $0.summary }
         }
         guard problems.isEmpty else {
+            // A line each: one message would show its line breaks escaped.
+            for problem in problems { printer.terminal.err("  \(PrintableText.escaped(problem))") }
             throw UnusableInput(
-                message: "the import would change behaviour, so nothing was written:\n  "
-                    + problems.joined(separator: "\n  "),
+                message:
+                    "the import would change what the files decide or who they vouch for (above), so nothing was written",
                 hint: "please report this with the original files")
         }
+        return compiled
     }
 }

@@ -22,6 +22,9 @@ struct InitCommand: Command {
     static let paths = Option<[String]>(name: "path", valueName: "PATTERN", help: "A path pattern that opens the app")
     static let excluded = Option<[String]>(
         name: "exclude", valueName: "PATTERN", help: "A path pattern kept on the web, decided before the others")
+    static let routes = Option<[String]>(
+        name: "route", valueName: "NAME",
+        help: "The route the app's router takes the --path before it to (give one per --path, or none)")
     static let interactive = Option<Bool>(
         name: "interactive", help: "Ask for what the options leave out, even when standard input is not a terminal")
 
@@ -30,17 +33,19 @@ struct InitCommand: Command {
         abstract: "Start a configuration: an environment, a domain and a policy file",
         discussion: """
             Writes environments/NAME.yaml (the app and the host), domains/DOMAIN.yaml (the rules: each
-            --exclude, then each --path; DOMAIN is named after the host) and, when policies/ is empty,
+            --exclude, then each --path with the --route after it; DOMAIN is named after the host) and, when policies/ is empty,
             policies/merge.yaml, each starting with its $schema line, and ends the domain file with
-            expectations that pin what the rules decide, so build and test pass at once. An app needs
+            expectations that pin what the rules decide, so build and test pass at once; with routes,
+            generate writes the app's router at once too. A path written in a router's syntax
+            (/products/:id) is warned about: an association file matches ":id" literally. An app needs
             --team-id with --bundle-id (iOS), --package with --fingerprint (Android), or both. On a
             terminal, init asks for what the options leave out; otherwise a missing one is a usage
             error, unless --interactive reads the answers from standard input, one per line. Existing
             files are never overwritten: nothing is written then.
             """,
         options: [
-            environment, tier, host, teamID, bundleID, package, fingerprint, app, paths, excluded, interactive,
-            Workspace.config,
+            environment, tier, host, teamID, bundleID, package, fingerprint, app, paths, excluded, routes,
+            interactive, Workspace.config,
         ])
 
     let arguments: ParsedArguments
@@ -56,6 +61,11 @@ struct InitCommand: Command {
         let prompter =
             arguments[Self.interactive] || isatty(STDIN_FILENO) == 1 ? Prompter(terminal: terminal) : nil
         let scaffold = try self.scaffold(prompter)
+        for path in scaffold.paths + scaffold.excludedPaths {
+            if let warning = Identifiers.routerSyntaxProblem(inPath: path) {
+                terminal.err("warning: \(PrintableText.escaped(warning))")
+            }
+        }
         let workspace = Workspace(arguments, terminal: terminal)
         let existing = (try? workspace.files()) ?? []
         // A configuration that has policies keeps them; a new one gets the scaffold's.
@@ -83,11 +93,7 @@ struct InitCommand: Command {
         let seeded = ExpectationSeeder.seed(
             existing + files, domainFiles: [domainFile], environment: scaffold.environment)
         let output = seeded.files.filter { file in files.contains { $0.path == file.path } }
-        do {
-            try AtomicFiles.write(output.map { ($0.path, $0.bytes) }, under: workspace.root)
-        } catch let error as AtomicFiles.WriteError {
-            throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
-        }
+        try workspace.writeNewFiles(output)
         terminal.out(
             "created " + output.map { workspace.printer.pathPrefix + $0.path }.joined(separator: ", ")
                 + " with \(counted(seeded.expectations, "expectation"))")
@@ -105,6 +111,8 @@ struct InitCommand: Command {
         var package = arguments[Self.package]
         var fingerprint = arguments[Self.fingerprint]
         var paths = arguments[Self.paths]
+        var excluded = arguments[Self.excluded]
+        var routes = arguments[Self.routes]
         if let prompter {
             if host == nil {
                 host = try prompter.ask("Host that serves the association files (e.g. shop.example)") {
@@ -120,7 +128,9 @@ struct InitCommand: Command {
                 }
             }
             if bundleID != nil && teamID == nil {
-                teamID = try prompter.ask("Apple team ID of \(bundleID!)") { Identifiers.teamIDProblem($0)?.message }
+                teamID = try prompter.ask("Apple team ID of \(bundleID!)") {
+                    Identifiers.normalisedTeamID($0) == nil ? Identifiers.teamIDProblem($0)?.message : nil
+                }
             }
             if package != nil && fingerprint == nil {
                 fingerprint = try prompter.ask("SHA-256 fingerprint of \(package!)'s signing certificate") {
@@ -128,19 +138,29 @@ struct InitCommand: Command {
                 }
             }
             if paths.isEmpty {
-                let answer = try prompter.ask("Path patterns that open the app, separated by spaces (e.g. /products/*)")
-                { _ in nil }
-                paths = answer.split(separator: " ").map(String.init)
+                paths = try prompter.askForPatterns(
+                    "Path patterns that open the app, separated by spaces (e.g. /products/*)", optional: false)
+                if excluded.isEmpty {
+                    excluded = try prompter.askForPatterns(
+                        "Path patterns kept on the web, decided first (e.g. /products/admin/*; empty: none)",
+                        optional: true)
+                }
+                // Asked with the paths they belong to: options that give the paths give their routes.
+                if routes.isEmpty { routes = try prompter.askForRoutes(of: paths) }
             }
         }
         return try validated(
-            host: host, teamID: teamID, bundleID: bundleID, package: package, fingerprint: fingerprint, paths: paths)
+            host: host, teamID: teamID, bundleID: bundleID, package: package, fingerprint: fingerprint, paths: paths,
+            excluded: excluded, routes: routes)
     }
 
     /// Every value held to the configuration's rules, as a usage error naming the option.
     private func validated(
-        host: String?, teamID: String?, bundleID: String?, package: String?, fingerprint: String?, paths: [String]
+        host: String?, teamID: String?, bundleID: String?, package: String?, fingerprint: String?, paths: [String],
+        excluded: [String], routes: [String]
     ) throws -> Scaffold {
+        // Normalised as fingerprints are: Apple issues team IDs in uppercase.
+        let teamID = teamID.map { Identifiers.normalisedTeamID($0) ?? $0 }
         var missing: [String] = []
         if host == nil { missing.append("--host") }
         if bundleID == nil && package == nil { missing.append("--bundle-id or --package") }
@@ -164,8 +184,18 @@ struct InitCommand: Command {
         for (option, value, problem) in checks {
             if let value, let message = problem(value) { throw UsageError(message: "\(option) \(value): \(message)") }
         }
-        for path in paths + arguments[Self.excluded] where !path.hasPrefix("/") && path != "*" {
-            throw UsageError(message: "--path \(path): a path pattern starts with / (or is *)")
+        for path in paths + excluded {
+            if let problem = Prompter.patternProblem(path) { throw UsageError(message: "--path \(path): \(problem)") }
+        }
+        if !routes.isEmpty && routes.count != paths.count {
+            throw UsageError(
+                message: "\(counted(routes.count, "--route")) for \(counted(paths.count, "--path")): "
+                    + "give each --path its --route, or none")
+        }
+        for route in routes {
+            if let problem = Identifiers.routeNameProblem(route) {
+                throw UsageError(message: "--route \(route): \(problem.message); \(problem.hint)")
+            }
         }
         let name =
             arguments[Self.app] ?? Self.appName(from: bundleID ?? package!)
@@ -176,7 +206,7 @@ struct InitCommand: Command {
         return Scaffold(
             environment: arguments[Self.environment], tier: arguments[Self.tier], app: name, teamID: teamID,
             bundleID: bundleID, package: package, fingerprint: normalised, host: try .argument(host!), paths: paths,
-            excludedPaths: arguments[Self.excluded])
+            excludedPaths: excluded, routes: routes)
     }
 
     /// `com.example.shop` → `shop`; a last word that is no valid name gives `app`.
@@ -204,6 +234,38 @@ struct Prompter {
     /// The answer, asked again while `problem` finds one.
     func ask(_ question: String, problem: (String) -> String?) throws -> String {
         try answer(question, optional: false, problem: problem)!
+    }
+
+    /// Path patterns separated by spaces, asked again while one is not a pattern or is written in
+    /// a router's syntax; none for an empty answer when `optional`.
+    func askForPatterns(_ question: String, optional: Bool) throws -> [String] {
+        let problem = { (answer: String) -> String? in
+            answer.split(separator: " ").lazy.compactMap { pattern in
+                Self.patternProblem(String(pattern)).map { "\(pattern): \($0)" }
+                    ?? Identifiers.routerSyntaxProblem(inPath: String(pattern))
+            }.first
+        }
+        let answer = optional ? try askIfAny(question, problem: problem) : try ask(question, problem: problem)
+        return answer?.split(separator: " ").map(String.init) ?? []
+    }
+
+    /// A route name per path, or none for an empty answer.
+    func askForRoutes(of paths: [String]) throws -> [String] {
+        let question =
+            "Routes the app's router takes \(paths.joined(separator: " ")) to, one per pattern "
+            + "(e.g. product; empty: no routes)"
+        let answer = try askIfAny(question) { answer in
+            let names = answer.split(separator: " ").map(String.init)
+            if names.count != paths.count { return "give \(counted(paths.count, "route name")), one per pattern" }
+            return names.lazy.compactMap { Identifiers.routeNameProblem($0).map { "\($0.message): \($0.hint)" } }
+                .first
+        }
+        return answer?.split(separator: " ").map(String.init) ?? []
+    }
+
+    /// Why `pattern` cannot be a rule's path.
+    static func patternProblem(_ pattern: String) -> String? {
+        pattern.hasPrefix("/") || pattern == "*" ? nil : "a path pattern starts with / (or is *)"
     }
 
     /// The same, or `nil` for an empty answer.

@@ -24,8 +24,11 @@ struct PromoteCommand: Command {
             or none, and proves that the files on disk compile to exactly the plan. It refuses files
             with uncommitted changes. When git tracks the output folder's manifest (the output is
             committed), --write also rebuilds the output folder as `build` does, and --commit then
-            records the edited files and the rebuilt output in a git commit that summarises the
-            plan, so the promotion's own commit passes `build --check`.
+            records the edited files and the rebuilt output in a commit that summarises the plan,
+            so the promotion's own commit passes `build --check`. The commit is made by running
+            git commit, so the repository's hooks run, commit.gpgsign signs and GIT_AUTHOR_DATE
+            and the rest of the environment count; when git refuses, its words are shown and the
+            files stay written and staged, not committed.
             """,
         options: [write, commit, Workspace.config, BuildCommand.out, format],
         arguments: [
@@ -109,7 +112,8 @@ struct PromoteCommand: Command {
             base: CheckReport.Revision(name: "\(target) as it is", commit: nil),
             head: CheckReport.Revision(name: "\(target) with \(source)'s rules", commit: nil),
             findings: after.findings.filter { !before.contains($0.fingerprint + $0.message) }, changes: changes,
-            unusedApprovals: [], pathPrefix: workspace.pathPrefix(for: arguments[Self.format]))
+            unusedApprovals: [], pathPrefix: workspace.pathPrefix(for: arguments[Self.format])
+        ).naming(AppNames([promoted.compiled]), order: AppNames.environmentOrder([promoted.compiled]))
     }
 
     /// Writes the edited files all or none, proves they compile to the plan, and commits them.
@@ -132,6 +136,11 @@ struct PromoteCommand: Command {
             }
         } else if arguments[Self.commit] {
             throw UnusableInput(message: "--commit needs a git repository around \(workspace.configPath)", hint: nil)
+        }
+        if arguments[Self.commit] && GitCommand.executable == nil {
+            throw UnusableInput(
+                message: "--commit runs git commit, and git is not on PATH; nothing was written",
+                hint: "install git, or promote with --write alone and commit the files yourself")
         }
         let originals = try workspace.files()
         let edited = plan.files.filter { plan.editedPaths.contains($0.path) }

@@ -147,7 +147,8 @@ public struct RuleAnalysis: Sendable {
                 break
             }
             let language = languages[index]
-            let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index)"
+            // Counted from 1, as a person counts the entries of a JSON list.
+            let name = "\(rule.kind == .legacyPath ? "path" : "component") \(rule.index + 1)"
             if let reason = neverMatches(language, pathSample: Self.pathSample(rule, variables: variables)) {
                 findings.append(
                     report(.neverMatches, .warning, rule, "\(name) never matches: \(reason)"))
@@ -182,11 +183,11 @@ public struct RuleAnalysis: Sendable {
         return findings
     }
 
-    /// "component 2 decides" or "components 0, 1 decide".
+    /// "component 2 decides" or "components 1, 2 decide": zero-based indices, counted from 1.
     static func list(_ indices: [Int], noun: String) -> String {
         indices.count == 1
-            ? "\(noun) \(indices[0]) decides"
-            : "\(noun)s " + indices.map(String.init).joined(separator: ", ") + " decide"
+            ? "\(noun) \(indices[0] + 1) decides"
+            : "\(noun)s " + indices.map { String($0 + 1) }.joined(separator: ", ") + " decide"
     }
 
     // MARK: Per-rule properties

@@ -287,7 +287,32 @@ private struct EnvironmentCompiler {
                         fingerprints: android.fingerprints.map(\.fingerprint.value.value)),
                     dynamicComponents: dynamic))
         }
+        statements = declaredStatements(of: domain, after: statements)
         return statements.isEmpty ? nil : AssetLinksDocument(statements: statements)
+    }
+
+    /// `statements` with the domain's `asset_statements`: an app's relations join the statement
+    /// its links and credentials made (each relation once), or make one; a site's make their own.
+    /// An app without an Android side in this environment has no statement, as for its links.
+    private func declaredStatements(of domain: Domain, after generated: [AssetStatement]) -> [AssetStatement] {
+        var statements = generated
+        for declared in domain.assetStatements {
+            let relations = declared.relations.map(\.value)
+            switch declared.target {
+            case .site(let site):
+                statements.append(AssetStatement(relations: relations, target: .web(site: site.value)))
+            case .app(let name):
+                guard let android = appsByName[name.value]?.android else { continue }
+                let target = AssetTarget.androidApp(
+                    package: android.package.value, fingerprints: android.fingerprints.map(\.fingerprint.value.value))
+                if let index = statements.firstIndex(where: { $0.target == target }) {
+                    statements[index].relations += relations.filter { !statements[index].relations.contains($0) }
+                } else {
+                    statements.append(AssetStatement(relations: relations.uniqued(), target: target))
+                }
+            }
+        }
+        return statements
     }
 
     // MARK: App declarations

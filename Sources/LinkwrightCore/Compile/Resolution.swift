@@ -20,7 +20,7 @@ enum Resolution {
     static func referencedApps(_ domain: Domain, in environment: String) -> [String] {
         let linked = entries(of: domain, in: environment).flatMap { $0.apps.map(\.value) }
         let services = (domain.webcredentials + domain.appclips + domain.activitycontinuation).map(\.value)
-        return linked + services
+        return linked + services + domain.assetStatements.compactMap(\.app?.value)
     }
 
     /// Every pattern the user wrote in `domain`: paths, fragments and query patterns.

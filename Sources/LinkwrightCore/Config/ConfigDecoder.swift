@@ -202,10 +202,18 @@ struct ConfigDecoder {
         return HostBinding(host: Located(host, at: pair.key.location), domain: domain)
     }
 
-    /// The team ID as written; an invalid one is reported and kept, so the configuration is
-    /// unusable but no second "missing team ID" follows.
+    /// The team ID in Apple's uppercase form (one written in lowercase is normalised with a
+    /// warning, as fingerprints are); an invalid one is reported and kept, so the configuration
+    /// is unusable but no second "missing team ID" follows.
     private mutating func teamID(_ node: YAMLNode) -> Located<String>? {
         guard let team = reader.string(node, "team ID") else { return nil }
+        if let normalised = Identifiers.normalisedTeamID(team.value), normalised != team.value {
+            diagnostics.report(
+                .teamIDNormalised,
+                "team ID written as \(PrintableText.quoted(team.value)) is emitted as \(normalised)",
+                at: team.location, hint: "write it as Apple issues it: \(normalised)")
+            return Located(normalised, at: team.location)
+        }
         report(Identifiers.teamIDProblem(team.value), at: team.location)
         return team
     }
@@ -230,6 +238,10 @@ struct ConfigDecoder {
         for key in ["webcredentials", "appclips", "activitycontinuation"] {
             appNames[key] = map[key].flatMap { reader.strings($0, "app name") } ?? []
         }
+        var assetStatements: [DeclaredAssetStatement] = []
+        if let node = map["asset_statements"], let items = reader.list(node, of: "asset statements") {
+            assetStatements = items.compactMap { assetStatement($0) }
+        }
         var emit = EmitOptions()
         if let node = map["emit"], let options = reader.mapping(node, ConfigSchema.emit) {
             emit.legacyPaths = options["legacy_paths"].flatMap { reader.bool($0, "legacy_paths") }?.value ?? false
@@ -244,7 +256,60 @@ struct ConfigDecoder {
         return Domain(
             name: name, file: file, flags: flags, variables: variables, applinks: applinks,
             webcredentials: appNames["webcredentials"]!, appclips: appNames["appclips"]!,
-            activitycontinuation: appNames["activitycontinuation"]!, emit: emit, expectations: expectations)
+            activitycontinuation: appNames["activitycontinuation"]!, assetStatements: assetStatements, emit: emit,
+            expectations: expectations)
+    }
+
+    /// One `asset_statements` entry: relations, and the site or the app granted them.
+    private mutating func assetStatement(_ node: YAMLNode) -> DeclaredAssetStatement? {
+        guard let map = reader.mapping(node, ConfigSchema.assetStatement) else { return nil }
+        let relations = map["relation"].flatMap { reader.strings($0, "relation") } ?? []
+        for relation in relations where !Self.isRelation(relation.value) {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(relation.value)) is not a Digital Asset Links relation",
+                at: relation.location,
+                hint: "write delegate_permission/<detail>, e.g. \(AssetStatement.getLoginCreds)")
+        }
+        let site = map["site"].flatMap { reader.string($0, "site") }
+        let app = map["app"].flatMap { reader.string($0, "app name") }
+        switch (site, app) {
+        case (let site?, nil):
+            if !Self.isSiteOrigin(site.value) {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(site.value)) is not a web site's origin", at: site.location,
+                    hint: "write the scheme and host (and port) only, e.g. https://example.com")
+            }
+            return DeclaredAssetStatement(relations: relations, target: .site(site), location: node.location)
+        case (nil, let app?):
+            return DeclaredAssetStatement(relations: relations, target: .app(app), location: node.location)
+        case (.some, .some):
+            diagnostics.report(
+                .conflictingKeys, "a statement grants its relations to a site or to an app, not both",
+                at: map.keyLocation("app"), hint: "write one statement for the site and one for the app")
+        case (nil, nil):
+            diagnostics.report(
+                .missingKey, "a statement needs site: or app:", at: node.location,
+                hint: "name the web site (https://example.com) or the app granted the relations")
+        }
+        return nil
+    }
+
+    /// `delegate_permission/<detail>`, the detail in `[a-z0-9_.]+` (Digital Asset Links'
+    /// details.md), as `ConfigSchema.relationPattern` says.
+    static func isRelation(_ text: String) -> Bool {
+        let prefix = "delegate_permission/"
+        guard text.hasPrefix(prefix), text.count > prefix.count else { return false }
+        return text.dropFirst(prefix.count).unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
+        }
+    }
+
+    /// `https://host` or `http://host:port`: an origin, as a `web` target's `site` is written.
+    static func isSiteOrigin(_ text: String) -> Bool {
+        guard let rest = ["https://", "http://"].first(where: text.hasPrefix).map({ text.dropFirst($0.count) }),
+            !rest.isEmpty
+        else { return false }
+        return !rest.contains { "/?#\\ ".contains($0) || $0.isWhitespace }
     }
 
     private mutating func matchFlags(_ node: YAMLNode) -> MatchFlags {
@@ -547,6 +612,22 @@ struct ConfigDecoder {
                     at: reason.location, hint: "write why the change is deliberate and who approved it")
             }
             policy.approvals.append(PolicyApproval(fingerprint: fingerprint, reason: reason.value))
+        }
+        for item in map["adopted"].flatMap({ reader.list($0, of: "adoptions") }).map(Array.init) ?? [] {
+            guard let entry = reader.mapping(item, ConfigSchema.adoption),
+                let environment = entry["environment"].flatMap({ reader.string($0, "environment") }),
+                let host = entry["host"].flatMap({ reader.string($0, "host") }),
+                let build = entry["build"].flatMap({ reader.string($0, "build digest") })
+            else { continue }
+            if build.value.count != 64 || !build.value.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                diagnostics.report(
+                    .invalidValue, "\(PrintableText.quoted(build.value)) is not a SHA-256 digest", at: build.location,
+                    hint: "leave the adoptions linkwright import writes as it wrote them")
+            }
+            policy.adoptions.append(
+                PolicyAdoption(
+                    environment: environment, host: host, build: build,
+                    from: entry["from"].flatMap { reader.string($0, "from") }?.value))
         }
         return policy
     }

@@ -159,9 +159,31 @@ public enum ConfigSchema {
             SchemaField(
                 "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."
             ),
+            SchemaField(
+                "asset_statements", .list(.object(assetStatement)),
+                "Further assetlinks.json statements: relations granted to another site or to an app, beyond App Links and shared credentials."
+            ),
             SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
             SchemaField(
                 "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
+        ])
+
+    /// `delegate_permission/<detail>` (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
+    static let relationPattern = "^delegate_permission/[a-z0-9_.]+$"
+    /// A web site's origin as Digital Asset Links writes it: scheme, host, optional port, no path.
+    static let sitePattern = "^https?://[^/?#\\s]+$"
+
+    public static let assetStatement = SchemaObject(
+        "an asset statement", "One statement of assetlinks.json: relations granted to a site or an app.",
+        [
+            SchemaField(
+                "relation", .nonEmpty(.list(.string(pattern: relationPattern))), required: true,
+                "The relations granted, e.g. delegate_permission/common.get_login_creds."),
+            SchemaField(
+                "site", .string(pattern: sitePattern), "The web site granted them (https://example.com); or app."),
+            SchemaField(
+                "app", .string(pattern: namePattern),
+                "The app granted them, by name: its Android package and signing keys in each environment; or site."),
         ])
 
     /// No `$`, `(` or `)`, and not one of Apple's predefined names (`$(lang)`…).
@@ -270,6 +292,21 @@ public enum ConfigSchema {
             SchemaField(
                 "approvals", .list(.object(approval)),
                 "Deliberate breaking changes: the finding's fingerprint (printed by `check`) and why."),
+            SchemaField(
+                "adopted", .list(.object(adoption)),
+                "Hosts `linkwright import` adopted, with the SHA-256 of what it built for them: rules about a change do not block on what they served already."
+            ),
+        ])
+
+    public static let adoption = SchemaObject(
+        "an adoption", "A host adopted by `linkwright import`, written by it.",
+        [
+            SchemaField("environment", .string(pattern: namePattern), required: true, "The environment."),
+            SchemaField("host", .text, required: true, "The host, as the environment file binds it."),
+            SchemaField(
+                "build", .string(pattern: "^[0-9a-f]{64}$"), required: true,
+                "The SHA-256 of the files build wrote for the host when it was imported."),
+            SchemaField("from", .text, "The files imported."),
         ])
 
     public static let proofBudget = SchemaObject(

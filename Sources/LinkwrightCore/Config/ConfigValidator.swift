@@ -181,8 +181,10 @@ struct ConfigValidator {
     private mutating func checkAppReferences(of domain: Domain) {
         let defined = configuration.environments.flatMap { $0.apps.map(\.name.value) }.uniqued()
         let isDefined = Set(defined)
+        let statementApps = domain.assetStatements.compactMap(\.app)
         let references =
             domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
+            + statementApps
         let brokenEnvironment =
             configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
         for name in references where !isDefined.contains(name.value) && !brokenEnvironment {
@@ -193,6 +195,16 @@ struct ConfigValidator {
                     "did you mean \(PrintableText.quoted($0))?"
                 }
                     ?? "define it under apps: in an environment file")
+        }
+        // A statement is about an Android app's package and keys: an app with none is never in it.
+        for name in statementApps where isDefined.contains(name.value) && !brokenEnvironment {
+            guard !configuration.environments.contains(where: { $0.app(named: name.value)?.android != nil }) else {
+                continue
+            }
+            diagnostics.report(
+                .invalidValue,
+                "app \(PrintableText.quoted(name.value)) has no Android package in any environment, so no statement is built for it",
+                at: name.location, hint: "add its android: package and fingerprints, or name a site instead")
         }
         for entry in domain.applinks where entry.androidSemantics?.value == true {
             for name in entry.apps

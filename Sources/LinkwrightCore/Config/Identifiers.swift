@@ -163,14 +163,44 @@ public enum Identifiers {
 
     /// Apple team IDs (the Application Identifier Prefix) are 10 uppercase letters or digits.
     public static func teamIDProblem(_ team: String) -> IdentifierProblem? {
-        let valid =
-            team.count == 10 && team.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-        if valid { return nil }
+        if isTeamID(team) { return nil }
         let hint =
-            team.uppercased() != team && teamIDProblem(team.uppercased()) == nil
-            ? "team IDs are uppercase: \(PrintableText.quoted(team.uppercased()))"
-            : "copy the 10-character Team ID from the Membership page of your Apple developer account"
+            normalisedTeamID(team).map { "team IDs are uppercase: \(PrintableText.quoted($0))" }
+            ?? "copy the 10-character Team ID from the Membership page of your Apple developer account"
         return IdentifierProblem(.invalidTeamID, "\(PrintableText.quoted(team)) is not an Apple team ID", hint: hint)
+    }
+
+    /// The team ID in the uppercase form Apple issues, when `team` is one in either case (ASCII
+    /// letters only: "ß" would grow into "SS").
+    public static func normalisedTeamID(_ team: String) -> String? {
+        let upper = String(
+            String.UnicodeScalarView(
+                team.unicodeScalars.map { ("a"..."z").contains($0) ? Unicode.Scalar($0.value - 32)! : $0 }))
+        return isTeamID(upper) ? upper : nil
+    }
+
+    private static func isTeamID(_ team: String) -> Bool {
+        team.unicodeScalars.count == 10
+            && team.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    /// Route names are lowerCamelCase identifiers: the routers' destination cases (`none`, no
+    /// destination, is written with a reason, in the domain file).
+    public static func routeNameProblem(_ name: String) -> IdentifierProblem? {
+        if ConfigDecoder.isIdentifier(name) && name != "none" { return nil }
+        return IdentifierProblem(
+            .invalidValue, "\(PrintableText.quoted(name)) is not a route name",
+            hint: "name the destination in lowerCamelCase (exhibition, resetPassword)")
+    }
+
+    /// A path segment written as a router's parameter (`:id`), which an association file's
+    /// pattern matches literally: the pattern that means what the writer meant, with `*`.
+    public static func routerSyntaxProblem(inPath path: String) -> String? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.contains(where: { $0.count > 1 && $0.hasPrefix(":") }) else { return nil }
+        let meant = segments.map { $0.count > 1 && $0.hasPrefix(":") ? "*" : $0 }.joined(separator: "/")
+        return "\(path) matches a segment spelt \":…\" literally (router syntax, not a pattern); "
+            + "\(meant) opens every value, and a route's params: name it (segment N)"
     }
 
     /// Bundle IDs: reverse-DNS strings of letters, digits, hyphens and dots (Apple's

@@ -157,8 +157,32 @@ public struct Domain: Sendable, Equatable {
     public var webcredentials: [Located<String>]
     public var appclips: [Located<String>]
     public var activitycontinuation: [Located<String>]
+    /// Statements of assetlinks.json beside those the apps' links and credentials make.
+    public var assetStatements: [DeclaredAssetStatement]
     public var emit: EmitOptions
     public var expectations: [Expectation]
+}
+
+/// One `asset_statements` entry: relations the site grants another site (`site`), or an app of
+/// the environment (`app`, by its name) beyond App Links and shared credentials. An imported
+/// file's statements are carried here so the build serves them again.
+public struct DeclaredAssetStatement: Sendable, Equatable {
+    public enum Target: Sendable, Equatable {
+        /// `https://example.com`: a web site (Digital Asset Links' `web` namespace).
+        case site(Located<String>)
+        /// An app of the environment: its Android package and signing keys, where it has them.
+        case app(Located<String>)
+    }
+
+    public var relations: [Located<String>]
+    public var target: Target
+    public var location: SourceLocation
+
+    /// The app granted the relations, when it is one.
+    public var app: Located<String>? {
+        if case .app(let name) = target { return name }
+        return nil
+    }
 }
 
 /// The component flags a rule or `defaults` block writes, where written. Unwritten flags
@@ -340,6 +364,8 @@ public struct PolicyFile: Sendable {
     /// The behaviour diff's work budget (`proof_budget`), in automaton steps.
     public var proofRegionSteps: Located<Int>?
     public var proofTotalSteps: Located<Int>?
+    /// Hosts `import` adopted, with what it built for them (`adopted`).
+    public var adoptions: [PolicyAdoption] = []
 
     public init(file: String) {
         self.file = file
@@ -365,6 +391,30 @@ public struct PolicyIgnore: Sendable {
     public var host: Located<String>?
     public var reason: String
     public var location: SourceLocation
+}
+
+/// A host `linkwright import` adopted: the files it serves were proven to decide every URL as
+/// the build does, whose SHA-256 (`PolicyAdoption.digest`) is `build`. While the build for the
+/// host is still that one, a change that adds the host adds nothing that was not live already.
+public struct PolicyAdoption: Sendable {
+    public var environment: Located<String>
+    public var host: Located<String>
+    public var build: Located<String>
+    /// The files imported, for people.
+    public var from: String?
+
+    public init(environment: Located<String>, host: Located<String>, build: Located<String>, from: String?) {
+        self.environment = environment
+        self.host = host
+        self.build = build
+        self.from = from
+    }
+
+    /// The SHA-256 of what `build` writes for `site`: its AASA, a line break, its assetlinks.json.
+    public static func digest(of site: CompiledSite) -> String {
+        let text = (site.aasa?.json.rendered() ?? "") + "\n" + (site.assetLinks?.json.rendered() ?? "")
+        return SHA256.hex(Array(text.utf8))
+    }
 }
 
 /// A deliberate breaking change, approved by recording its finding's fingerprint and a reason in

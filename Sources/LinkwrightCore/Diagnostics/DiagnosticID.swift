@@ -43,6 +43,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case invalidScheme = "INVALID_SCHEME"
     case invalidFingerprint = "INVALID_FINGERPRINT"
     case fingerprintNormalised = "FINGERPRINT_NORMALISED"
+    case teamIDNormalised = "TEAM_ID_NORMALISED"
     case invalidHost = "INVALID_HOST"
     case hostWithPort = "HOST_WITH_PORT"
     case unknownRule = "UNKNOWN_RULE"
@@ -157,6 +158,7 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case importFileName = "IMPORT_FILE_NAME"
     case importNothing = "IMPORT_NOTHING"
     case importConflict = "IMPORT_CONFLICT"
+    case importUncarried = "IMPORT_UNCARRIED"
 }
 
 /// A section of docs/diagnostics.md, by its anchor.
@@ -283,6 +285,8 @@ extension DiagnosticID {
                 .warning, .shapeAndValues,
                 "A lowercase or unseparated fingerprint, emitted in Google's canonical uppercase colon form."
             )
+        case .teamIDNormalised:
+            (.warning, .shapeAndValues, "A team ID written in lowercase, emitted in the uppercase form Apple issues.")
         case .invalidHost:
             (
                 .error, .shapeAndValues,
@@ -558,8 +562,9 @@ extension DiagnosticID {
         case .originDiffers:
             (
                 .error, .liveChecks,
-                "Readable, but it means something else than the build: the differences are listed, with URLs "
-                    + "that behave differently. Key order and whitespace never count."
+                "Readable, but it means something else than the build: a URL decided otherwise (each change names"
+                    + " one), or another app, key or statement. Written otherwise but deciding every URL alike for"
+                    + " the same apps is a note; key order and whitespace never count."
             )
         case .cdnUnreachable: (.error, .liveChecks, "Apple's CDN did not answer.")
         case .cdnStatus:
@@ -660,6 +665,12 @@ extension DiagnosticID {
                 .error, .importing,
                 "Importing into an existing environment would change what it declares: a host it serves already,"
                     + " an app it lists with other signing keys, or a file that cannot be edited in place."
+            )
+        case .importUncarried:
+            (
+                .error, .importing,
+                "Part of an original file that the configuration cannot carry, so the build would not serve it"
+                    + " again: an AASA key that is no service, or an assetlinks.json `include` statement."
             )
         }
     }

@@ -135,6 +135,17 @@ public enum StructuralDiff {
                 case (nil, nil): break
                 }
             }
+            // Credentials shared with a package or a site, and included files: who else the
+            // site vouches for. A package added or removed as a whole is said above.
+            func isWholePackage(_ grant: SiteParties.Service) -> Bool {
+                (old.androidKeys[grant.appID] == nil) != (new.androidKeys[grant.appID] == nil)
+            }
+            for grant in new.grants.subtracting(old.grants).sorted() where !isWholePackage(grant) {
+                changes.append(make(.appAdded, .android, grant.appID, after: grant.service))
+            }
+            for grant in old.grants.subtracting(new.grants).sorted() where !isWholePackage(grant) {
+                changes.append(make(.appRemoved, .android, grant.appID, before: grant.service))
+            }
         }
         return changes
     }

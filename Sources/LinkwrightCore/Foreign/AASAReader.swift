@@ -80,6 +80,8 @@ private struct AASAWalker {
         guard let members = fields.object(root, "the file") else { return nil }
         fields.unknownKeys(members, known: AASAKey.services, in: "the file", note: "Apple reads only its service keys")
         var document = AASADocument()
+        document.unknownKeys = members.filter { member in !AASAKey.services.contains { $0.rawValue == member.key } }
+            .map { Located($0.key, at: $0.keyLocation) }
         if let applinks = members[AASAKey.applinks] { document.applinks = appLinks(applinks.value) }
         document.webcredentials = members[AASAKey.webcredentials].flatMap { apps($0.value, service: .webcredentials) }
         document.appclips = members[AASAKey.appclips].flatMap { apps($0.value, service: .appclips) }

@@ -29,6 +29,22 @@ public struct Importer: Sendable {
         public var diagnostics: [Diagnostic]
         /// Translations that change how a rule is written (never what it decides).
         public var notes: [String]
+        /// What a person must check or decide before the import passes `check`.
+        public var decisions: [Decision] = []
+    }
+
+    /// Something the files cannot tell the import, left to a person: at `file:line`, `text`.
+    public struct Decision: Sendable, Equatable {
+        /// `next` when `check` blocks until it is done, `check` when the import guessed.
+        public var kind: String
+        public var file: String
+        public var line: Int?
+        public var text: String
+
+        /// `next: environments/production.yaml:21: rename …`, the file as the user opens it.
+        public func line(pathPrefix: String) -> String {
+            "\(kind): \(pathPrefix)\(file)\(line.map { ":\($0)" } ?? ""): \(text)"
+        }
     }
 
     /// An environment the import adds hosts to: its model and its file's text, which is edited
@@ -46,11 +62,19 @@ public struct Importer: Sendable {
     public let environment: String
     public let tier: Tier
     public let existing: ExistingEnvironment?
+    /// The signing-key channels the policies require of production apps
+    /// (`required_fingerprint_channels`): a production app's one key is named after the one
+    /// channel, and otherwise the import says which key to rename.
+    public let requiredChannels: [String]
 
-    public init(environment: String, tier: Tier, existing: ExistingEnvironment? = nil) {
+    public init(
+        environment: String, tier: Tier, existing: ExistingEnvironment? = nil,
+        requiredChannels: [String] = PolicySettings.defaultRequiredChannels
+    ) {
         self.environment = environment
         self.tier = tier
         self.existing = existing
+        self.requiredChannels = requiredChannels
     }
 
     /// A domain's name from the host serving it, without its last label, dots as dashes:
@@ -61,8 +85,33 @@ public struct Importer: Sendable {
         return base.isEmpty ? "site" : base
     }
 
+    /// The policy file recording what `import` adopted (`PolicyAdoption`).
+    public static let adoptionsPath = "policies/adopted.yaml"
+
+    /// `adopted.yaml` with `adding` after what it holds (`existing`, written by an earlier import),
+    /// or new.
+    public static func adoptionsText(
+        existing: String?, adding: [(environment: String, host: String, build: String, from: String)]
+    ) -> String {
+        var text =
+            existing
+            ?? JSONSchemaGenerator.editorComment(for: "policy") + "\n"
+            + "# Written by linkwright import: each host it adopted, with the SHA-256 of what build wrote for it,\n"
+            + "# proven to decide every URL as the files it served. While a host's build is still that one, rules\n"
+            + "# about a change (CATCH_ALL_ADDED, UNREACHABLE_RULE, ...) do not block on what it served already.\n"
+            + "adopted:\n"
+        if !text.hasSuffix("\n") { text += "\n" }
+        for adoption in adding {
+            text += "  - environment: \(adoption.environment)\n    host: \(YAMLWriter.scalar(adoption.host))\n"
+            text += "    build: \(adoption.build)\n    from: \(YAMLWriter.quoted(adoption.from))\n"
+        }
+        return text
+    }
+
     public func run(_ sites: [Site]) -> Result {
-        var translation = Translation(environment: environment, tier: tier, existing: existing?.environment)
+        var translation = Translation(
+            environment: environment, tier: existing?.environment.tier.value ?? tier, existing: existing?.environment,
+            requiredChannels: requiredChannels)
         translation.collectApps(sites)
         translation.refuseServedHosts(sites)
         var domains: [(name: String, text: String, hosts: [Host], sources: [String])] = []
@@ -71,6 +120,7 @@ public struct Importer: Sendable {
         // Every site's files share one budget, as a configuration's do in lint.
         let analysis = RuleAnalysis().counting(against: WorkMeter(ConfigurationRuleAnalysis().totalWorkLimit))
         for site in sites {
+            translation.refuseUncarried(site)
             // Imported as written, so they stay true to the site; said here, where they come from.
             if let aasa = site.aasa {
                 translation.diagnostics.add(contentsOf: analysis.findings(in: aasa).map(\.diagnostic))
@@ -115,7 +165,9 @@ public struct Importer: Sendable {
                     "an association file needs applinks details, or webcredentials, appclips or activitycontinuation apps"
             )
         }
-        return Result(files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes)
+        return Result(
+            files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes,
+            decisions: translation.channelDecisions(file: "environments/\(environment).yaml", text: environmentText))
     }
 }
 
@@ -147,10 +199,13 @@ private struct Translation {
     /// Where to point a problem found in a list that keeps no position (a service's `apps`).
     var fallbackFile = ""
 
-    init(environment: String, tier: Tier, existing: Environment?) {
+    let requiredChannels: [String]
+
+    init(environment: String, tier: Tier, existing: Environment?, requiredChannels: [String]) {
         self.environment = environment
         self.tier = tier
         self.existing = existing
+        self.requiredChannels = requiredChannels
     }
 
     // MARK: Apps
@@ -222,12 +277,16 @@ private struct Translation {
                     continue
                 }
                 // The same identifier on both platforms is one logical app: the first iOS app
-                // found with it that is not a clip and has no Android side yet.
+                // found with it that is not a clip, has no Android side yet, and shares
+                // credentials with the site on iOS exactly when it does on Android (one
+                // webcredentials: list makes both).
+                let sharesCredentials = statement.relations.contains(AssetStatement.getLoginCreds)
                 let shared =
                     apart.contains(package)
                     ? nil
-                    : iosNamesByBundle[package]?.first {
-                        !iosApps[$0]!.clip && androidApps[$0] == nil && !existingNames.contains($0)
+                    : iosNamesByBundle[package]?.first { name in
+                        !iosApps[name]!.clip && androidApps[name] == nil && !existingNames.contains(name)
+                            && (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name } == sharesCredentials
                     }
                 let name = shared ?? uniqueName(for: package)
                 androidNames[package] = name
@@ -325,6 +384,26 @@ private struct Translation {
         }
     }
 
+    /// What no configuration key carries is refused, each where it is written: the build would
+    /// drop it without a trace.
+    mutating func refuseUncarried(_ site: Importer.Site) {
+        for key in site.aasa?.unknownKeys ?? [] {
+            diagnostics.report(
+                .importUncarried,
+                "\(PrintableText.quoted(key.value)) is no service of an apple-app-site-association file, and the build writes only applinks, webcredentials, appclips and activitycontinuation",
+                at: key.location, hint: "remove the key from the original (Apple ignores it), then import again")
+        }
+        for include in site.assetLinks?.includes ?? [] {
+            diagnostics.report(
+                .importUncarried,
+                "the include of \(PrintableText.quoted(include.url)) cannot be carried: the build writes every statement itself",
+                at: include.origin ?? .file(site.assetLinksFile ?? site.host.name),
+                hint:
+                    "import the included file's statements in its place (--assetlinks with that file), then remove the include"
+            )
+        }
+    }
+
     // MARK: Domains
 
     mutating func domainName(for host: Host, taken: Set<String>) -> String {
@@ -403,6 +482,7 @@ private struct Translation {
         for (service, names) in services where !names.isEmpty {
             text += "\(service): \(YAMLWriter.flowList(names.uniqued()))\n"
         }
+        text += assetStatementsYAML(site)
         var emit: [String] = []
         if legacyOnly && !entries.isEmpty { emit.append("  legacy_paths: true\n") }
         if site.assetLinks?.statements.contains(where: { $0.dynamicComponents != nil }) == true {
@@ -432,13 +512,46 @@ private struct Translation {
         return text
     }
 
+    /// Android apps sharing credentials that `webcredentials:` can list: those with no iOS side,
+    /// or whose iOS side the AASA lists there too (the list makes both platforms' entries).
     private func androidCredentials(_ site: Importer.Site) -> [String] {
         (site.assetLinks?.statements ?? []).compactMap { statement in
             guard statement.relations.contains(AssetStatement.getLoginCreds),
-                case .androidApp(let package, _) = statement.target
+                case .androidApp(let package, _) = statement.target, let name = androidNames[package],
+                sharesCredentialsOnIOS(name, site) != false
             else { return nil }
-            return androidNames[package]
+            return name
         }
+    }
+
+    /// Whether the AASA lists `name`'s iOS app under webcredentials; `nil` for an app with no iOS side.
+    private func sharesCredentialsOnIOS(_ name: String, _ site: Importer.Site) -> Bool? {
+        guard iosApps[name] != nil else { return nil }
+        return (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name }
+    }
+
+    /// `asset_statements:` for what the apps' links and credentials do not say: relations granted
+    /// to web sites, and an app's relations other than App Links and the credentials
+    /// `webcredentials:` lists, in the file's order.
+    private func assetStatementsYAML(_ site: Importer.Site) -> String {
+        var entries: [String] = []
+        for statement in site.assetLinks?.statements ?? [] {
+            switch statement.target {
+            case .web(let origin):
+                entries.append(
+                    "  - relation: \(YAMLWriter.flowList(statement.relations))\n    site: \(YAMLWriter.scalar(origin))\n"
+                )
+            case .androidApp(let package, _):
+                guard let name = androidNames[package] else { continue }
+                let relations = statement.relations.filter { relation in
+                    relation != AssetStatement.handleAllURLs
+                        && !(relation == AssetStatement.getLoginCreds && sharesCredentialsOnIOS(name, site) != false)
+                }
+                guard !relations.isEmpty else { continue }
+                entries.append("  - relation: \(YAMLWriter.flowList(relations))\n    app: \(name)\n")
+            }
+        }
+        return entries.isEmpty ? "" : "asset_statements:\n" + entries.joined()
     }
 
     /// A component with what it inherits from `defaults` written out: Apple lets defaults carry
@@ -531,12 +644,47 @@ private struct Translation {
         }
         if let android = androidApps[name] {
             lines += ["android:", "  package: \(YAMLWriter.scalar(android.package))", "  fingerprints:"]
-            for (index, fingerprint) in android.fingerprints.enumerated() {
-                // The files do not say which key is which: channels are numbered.
-                lines.append("    key-\(index + 1): \(YAMLWriter.quoted(fingerprint))")
+            for (channel, fingerprint) in zip(channels(of: android.fingerprints), android.fingerprints) {
+                lines.append("    \(channel): \(YAMLWriter.quoted(fingerprint))")
             }
         }
         return lines
+    }
+
+    /// The files do not say which key is which: a production app's one key is the one channel
+    /// the policies require (Play App Signing's, by default: the key Google Play signs installs
+    /// with, so the one a device checks); otherwise keys are numbered.
+    func channels(of fingerprints: [String]) -> [String] {
+        if tier == .production && fingerprints.count == 1 && requiredChannels.count == 1 {
+            return requiredChannels
+        }
+        return fingerprints.indices.map { "key-\($0 + 1)" }
+    }
+
+    /// What a person must decide about the channels, app by app: which numbered key is the one
+    /// the policies require, or that the one key named after it is.
+    func channelDecisions(file: String, text: String) -> [Importer.Decision] {
+        guard tier == .production, !requiredChannels.isEmpty else { return [] }
+        let required = requiredChannels.joined(separator: ", ")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return order.compactMap { name in
+            guard let android = androidApps[name], !existingNames.contains(name) else { return nil }
+            // The line of the app's first key, as the file is written.
+            let keyLine = "\(channels(of: android.fingerprints)[0]): \(YAMLWriter.quoted(android.fingerprints[0]))"
+            let line = lines.firstIndex { $0.hasSuffix(keyLine) }.map { $0 + 1 }
+            if channels(of: android.fingerprints) == requiredChannels {
+                return Importer.Decision(
+                    kind: "check", file: file, line: line,
+                    text: "\(android.package)'s one signing key is named \(required): make sure it is the key Google "
+                        + "Play signs installs with (Play Console, App signing), else rename it")
+            }
+            let named = channels(of: android.fingerprints).joined(separator: ", ")
+            return Importer.Decision(
+                kind: "next", file: file, line: line,
+                text: "rename the key of \(android.package) (\(named)) that Google Play signs installs with (Play "
+                    + "Console, App signing) to \(required), which the policies require of production apps "
+                    + "(FINGERPRINT_CHANNEL_MISSING blocks check until then); add it if none of them is")
+        }
     }
 
     /// The existing environment's text with the new apps and hosts added at the end of its

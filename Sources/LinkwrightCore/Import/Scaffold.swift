@@ -15,11 +15,14 @@ public struct Scaffold: Sendable {
     /// Path patterns that open the app, and those kept on the web (written first, so they win).
     public var paths: [String]
     public var excludedPaths: [String]
+    /// The route the app's router takes each of `paths` to, in order; none when empty.
+    public var routes: [String]
 
     public init(
         environment: String, tier: Tier, app: String, teamID: String?, bundleID: String?, package: String?,
-        fingerprint: String?, host: Host, paths: [String], excludedPaths: [String]
+        fingerprint: String?, host: Host, paths: [String], excludedPaths: [String], routes: [String] = []
     ) {
+        precondition(routes.isEmpty || routes.count == paths.count, "one route per path, or none")
         self.environment = environment
         self.tier = tier
         self.app = app
@@ -30,6 +33,7 @@ public struct Scaffold: Sendable {
         self.host = host
         self.paths = paths
         self.excludedPaths = excludedPaths
+        self.routes = routes
     }
 
     /// The domain's name, as `import` names one after its host (`shop.example` → `shop`).
@@ -70,7 +74,10 @@ public struct Scaffold: Sendable {
         text += "# The link contract of \(host.name): the first rule that matches a URL decides.\n"
         text += "applinks:\n  - apps: [\(app)]\n    rules:\n"
         for path in excludedPaths { text += "      - path: \(YAMLWriter.scalar(path))\n        exclude: true\n" }
-        for path in paths { text += "      - path: \(YAMLWriter.scalar(path))\n" }
+        for (index, path) in paths.enumerated() {
+            text += "      - path: \(YAMLWriter.scalar(path))\n"
+            if index < routes.count { text += "        route: \(routes[index])\n" }
+        }
         if package != nil {
             // Android 15 decides by the rules themselves, exclusions included; without dynamic rules an
             // intent filter's scope cannot leave an exclusion out.

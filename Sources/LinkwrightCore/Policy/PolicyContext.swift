@@ -38,6 +38,33 @@ public struct PolicyContext: Sendable {
     public func behaviourChanges() -> [LinkChange] {
         base == nil ? [] : behaviourComparison().changes
     }
+
+    /// The adoptions (`adopted` in policies/) that hold here, by environment and host: the
+    /// base does not serve the host in the environment, and the head builds for it exactly
+    /// what `import` proved to decide as the files it served. What a rule about a change finds
+    /// there was live before the change.
+    public func liveBeforeAdoption() -> [EnvironmentHostName: PolicyAdoption] {
+        var holding: [EnvironmentHostName: PolicyAdoption] = [:]
+        for adoption in settings.adoptions {
+            let key = EnvironmentHostName(environment: adoption.environment.value, host: adoption.host.value)
+            func serves(_ environment: CompiledEnvironment?) -> CompiledSite? {
+                environment?.sites.first { $0.servedHosts.contains { $0.name == key.host } }
+            }
+            let base = self.base?.compiled.environments.first { $0.name == key.environment }
+            guard serves(base) == nil,
+                let site = serves(head.compiled.environments.first { $0.name == key.environment }),
+                PolicyAdoption.digest(of: site) == adoption.build.value
+            else { continue }
+            holding[key] = adoption
+        }
+        return holding
+    }
+}
+
+/// A host of an environment, by name, as findings and adoptions name them.
+public struct EnvironmentHostName: Hashable, Sendable {
+    public var environment: String
+    public var host: String
 }
 
 extension PolicyContext {

@@ -4,6 +4,16 @@ public struct PolicyEngine: Sendable {
 
     public init(rules: [any PolicyRule] = PolicyRules.all) { self.rules = rules }
 
+    /// Why a finding of a rule about a change does not count: its host was adopted with what it
+    /// serves, unchanged since.
+    static func liveBeforeAdoption(_ finding: Finding, _ adopted: [EnvironmentHostName: PolicyAdoption]) -> String? {
+        guard !adopted.isEmpty, let environment = finding.environment, let host = finding.host,
+            let adoption = adopted[EnvironmentHostName(environment: environment, host: host)]
+        else { return nil }
+        return "live before adoption: linkwright import proved the build for \(host) decides as "
+            + (adoption.from ?? "the files it served") + " did (\(adoption.build.location.file))"
+    }
+
     public func run(_ context: PolicyContext) -> PolicyReport {
         var findings: [FingerprintedFinding] = []
         // Rules are pure and share their costly work through the context's locked memos (a rule
@@ -24,11 +34,14 @@ public struct PolicyEngine: Sendable {
         var checked = [[FingerprintedFinding]](repeating: [], count: enabled.count)
         for (index, found) in zip(schedule, checkedInOrder) { checked[index] = found }
         let approvals = context.settings.approvals
+        let adopted = context.settings.adoptions.isEmpty ? [:] : context.liveBeforeAdoption()
         findings.reserveCapacity(checked.reduce(0) { $0 + $1.count })
         for (rule, found) in zip(enabled, checked) {
             for var found in found {
                 found.finding.severity = context.settings.severities[rule.info.id] ?? found.finding.severity
-                found.finding.ignoredBecause = context.settings.ignores.first { $0.covers(found.finding) }?.reason
+                found.finding.ignoredBecause =
+                    context.settings.ignores.first { $0.covers(found.finding) }?.reason
+                    ?? (rule.info.isAboutChange ? Self.liveBeforeAdoption(found.finding, adopted) : nil)
                 found.finding.approval = approvals.isEmpty ? nil : approvals[found.fingerprint]?.reason
                 findings.append(found)
             }

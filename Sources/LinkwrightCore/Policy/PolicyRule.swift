@@ -23,13 +23,21 @@ public struct RuleInfo: Sendable {
     /// Why it blocks merges.
     public var rationale: String
     public var examples: [RuleExample]
+    /// The rule is about a change (something added, removed, reordered or not proven alike), not
+    /// an invariant of the head: on a host adopted with what it serves (`adopted` in policies/),
+    /// what it finds was live before the change, and does not count.
+    public var isAboutChange: Bool
 
-    public init(id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample]) {
+    public init(
+        id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample],
+        isAboutChange: Bool = false
+    ) {
         self.id = id
         self.defaultSeverity = defaultSeverity
         self.purpose = purpose
         self.rationale = rationale
         self.examples = examples
+        self.isAboutChange = isAboutChange
     }
 }
 
@@ -57,27 +65,30 @@ public struct RuleExample: Sendable {
 /// Every rule, in the order `linkwright rules` lists them. Linux has no runtime type discovery, so
 /// this list is the registry; a test checks it against the files in `Policy/Rules/`.
 public enum PolicyRules {
-    /// In order of importance: reports list the causes of one severity in this order, so a
-    /// dropped production app comes before a catch-all, and a catch-all before an expectation.
+    /// In order of importance: reports list the causes of one severity in this order, and
+    /// GitHub's few annotation slots go to the first. Who may open links comes first (a dropped
+    /// production app, an OAuth callback or forbidden path opening an app, schemes another app
+    /// can claim, test builds' names in production), then root causes of broken links, then
+    /// what follows from them: a failed expectation is the symptom of a cause listed above it.
     public static let all: [any PolicyRule] = [
         ProductionAppRemovedRule(),
-        ExclusionReorderedRule(),
+        CallbackOnVerifiedLinkRule(),
         ForbiddenPathRule(),
-        CatchAllAddedRule(),
-        DeveloperModeInProductionRule(),
-        NonProductionHostInProductionRule(),
-        FingerprintChannelMissingRule(),
-        BehaviourUnprovenRule(),
-        UnreachableRuleRule(),
-        EntitlementWithoutAssociationRule(),
-        WildcardWithoutRootRule(),
-        SizeBudgetRule(),
-        ExpectationFailedRule(),
         SchemeClaimedTwiceRule(),
         UnownedSchemeRule(),
-        CallbackOnVerifiedLinkRule(),
         NonProductionSchemeInProductionRule(),
+        NonProductionHostInProductionRule(),
+        DeveloperModeInProductionRule(),
+        ExclusionReorderedRule(),
+        CatchAllAddedRule(),
         RouteRemovedRule(),
+        FingerprintChannelMissingRule(),
+        EntitlementWithoutAssociationRule(),
+        WildcardWithoutRootRule(),
+        UnreachableRuleRule(),
+        BehaviourUnprovenRule(),
+        SizeBudgetRule(),
+        ExpectationFailedRule(),
     ]
 
     public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }

@@ -12,6 +12,8 @@ public struct PolicySettings: Sendable {
     public var requiredChannels: [String]
     /// The behaviour diff's work budget.
     public var proofLimits: ProofLimits
+    /// Hosts `import` adopted (`adopted`).
+    public var adoptions: [PolicyAdoption] = []
 
     public static let defaultRequiredChannels = ["play-signing"]
 
@@ -53,7 +55,8 @@ public struct PolicySettings: Sendable {
         let settings = PolicySettings(
             enabled: enabled, severities: severities, ignores: files.flatMap(\.ignores), approvals: approvals,
             forbiddenPaths: files.flatMap(\.forbiddenPaths),
-            requiredChannels: channels.isEmpty ? defaultRequiredChannels : channels, proofLimits: limits)
+            requiredChannels: channels.isEmpty ? defaultRequiredChannels : channels, proofLimits: limits,
+            adoptions: files.flatMap(\.adoptions))
         return (settings, diagnostics.items)
     }
 

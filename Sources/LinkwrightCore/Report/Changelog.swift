@@ -28,13 +28,76 @@ public struct Changelog: CommandOutput {
         public var notes: [String]
         /// Whether `to` could be read and compared with something.
         public var compared: Bool
+        /// How the notes name apps (by their configuration names) and order environments
+        /// (production first), from the two revisions.
+        public var appNames: AppNames
+        public var environmentOrder: [String]
 
-        public init(from: Point, to: Point, changes: [LinkChange], notes: [String] = [], compared: Bool = true) {
+        public init(
+            from: Point, to: Point, changes: [LinkChange], notes: [String] = [], compared: Bool = true,
+            appNames: AppNames = AppNames([]), environmentOrder: [String] = []
+        ) {
             self.from = from
             self.to = to
             self.changes = changes
             self.notes = notes
             self.compared = compared
+            self.appNames = appNames
+            self.environmentOrder = environmentOrder
+        }
+
+        /// One entry per change, what links do first, then the declarations behind it; a rule
+        /// is told in the configuration's words once: Android's translations of it (intent-filter
+        /// scopes, and the dynamic rules of a host whose iOS rules changed too) are left out.
+        public var entries: [ChangeEntry] {
+            let iosRuleHosts = Set(
+                changes.filter { $0.kind.isRuleChange && $0.platform == .ios }.map {
+                    "\($0.environment) \($0.place ?? "")"
+                })
+            let told = changes.filter { change in
+                guard change.kind.isRuleChange, change.platform == .android else { return true }
+                let text = "\(change.before ?? "") \(change.after ?? "")"
+                return !text.contains("android:")
+                    && !iosRuleHosts.contains("\(change.environment) \(change.place ?? "")")
+            }
+            // A rule is the domain's, whatever platforms translate it: told without them.
+            let platformless = told.map { change in
+                var change = change
+                if change.kind.isRuleChange { change.platform = nil }
+                return change
+            }
+            return ChangeEntry.entries(
+                platformless.filter(\.kind.isBehaviour) + platformless.filter { !$0.kind.isBehaviour },
+                names: appNames, environmentOrder: environmentOrder)
+        }
+
+        /// The entries under their headings, links before declarations, each heading with
+        /// something under it.
+        var sections: [(heading: String, isBehaviour: Bool, entries: [ChangeEntry])] {
+            let entries = self.entries
+            return [("Links", true), ("Declarations", false)].compactMap { heading, behaviour in
+                let listed = entries.filter { $0.change.kind.isBehaviour == behaviour }
+                return listed.isEmpty ? nil : (heading, behaviour, listed)
+            }
+        }
+
+        /// Links that start opening an app, stop opening one, and change destination (another
+        /// app, or another screen of the same one): one per entry.
+        public var counts: (opening: Int, closing: Int, redirected: Int) {
+            let kinds = entries.map(\.change.kind)
+            return (
+                kinds.filter { $0 == .opensApp }.count, kinds.filter { $0 == .opensWeb }.count,
+                kinds.filter { $0 == .changesApp || $0 == .changesRoute }.count
+            )
+        }
+
+        /// "1 link starts opening an app, 1 stops, 2 change destination; 3 declarations changed".
+        var summary: String {
+            let (opening, closing, redirected) = counts
+            let declarations = entries.filter { !$0.change.kind.isBehaviour }.count
+            return "\(counted(opening, "link")) \(opening == 1 ? "starts" : "start") opening an app, "
+                + "\(closing) \(closing == 1 ? "stops" : "stop"), \(redirected) \(redirected == 1 ? "changes" : "change") destination; "
+                + "\(counted(declarations, "declaration")) changed"
         }
     }
 
@@ -109,33 +172,15 @@ public struct Changelog: CommandOutput {
             if release.compared { text += "\nNo change in which URLs open which app.\n" }
             return text
         }
-        for (section, changes) in Self.sections(release.changes) {
-            text += "\n### \(MarkdownText.cell(section))\n\n"
-            for change in changes {
-                text += "- \(Self.sentence(change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
+        text += "\n**\(MarkdownText.cell(release.summary))**\n"
+        for (heading, _, listed) in release.sections {
+            text += "\n### \(heading)\n\n"
+            for entry in listed {
+                text += "- \(Self.sentence(entry.change, code: MarkdownText.code, prose: MarkdownText.cell))\n"
+                text += "  - \(entry.whereText(code: MarkdownText.code, prose: MarkdownText.cell))\n"
             }
         }
         return text
-    }
-
-    /// The changes under one heading each: `museo.example — iOS`, and the environment in front
-    /// when the changes come from a configuration (`production · museo.example — iOS`).
-    static func sections(_ changes: [LinkChange]) -> [(String, [LinkChange])] {
-        var order: [String] = []
-        var groups: [String: [LinkChange]] = [:]
-        for change in changes {
-            let place = [change.place, change.platform.map(\.displayName)].compactMap { $0 }.joined(separator: " — ")
-            let section =
-                change.environment == PolicySnapshot.artifactEnvironment
-                ? place : [change.environment, place].filter { !$0.isEmpty }.joined(separator: " · ")
-            if groups[section] == nil { order.append(section) }
-            groups[section, default: []].append(change)
-        }
-        // What links do comes first; the declarations behind it follow.
-        return order.map { section in
-            let changes = groups[section]!
-            return (section, changes.filter(\.kind.isBehaviour) + changes.filter { !$0.kind.isBehaviour })
-        }
     }
 
     /// A change as a release engineer would write it: "Links to `/offers/example` now open
@@ -160,6 +205,12 @@ public struct Changelog: CommandOutput {
             text =
                 (change.witnesses.first.map { "Links to " + code($0) } ?? "Some links")
                 + " now open \(app) \(destination(change.after)) instead of \(destination(change.before))."
+        case .changesRoute:
+            func destination(_ route: String?) -> String {
+                LinkChange.destination(route ?? "?", code: code, prose: prose)
+            }
+            text =
+                "\(links) still open \(app), now \(destination(change.after)) instead of \(destination(change.before))."
         case .opensApp:
             text =
                 change.routeAfter.map {
@@ -178,17 +229,37 @@ public struct Changelog: CommandOutput {
                 "\(links) now open \(prose(change.after ?? "an app"))\(at(change.routeAfter)) instead of "
                 + "\(prose(change.before ?? "another app"))\(at(change.routeBefore))."
         default:
+            // "Rule added for museo: `/offers/*`": the value set apart; an identifier that
+            // starts the sentence keeps its case.
             let description = description(change)
-            return prose(description.prefix(1).uppercased() + description.dropFirst())
+            let startsWithName = change.app.map { description.hasPrefix($0) } ?? false
+            let capitalised =
+                startsWithName ? description : description.prefix(1).uppercased() + description.dropFirst()
+            guard let colon = capitalised.range(of: ": ") else { return prose(capitalised) }
+            return prose(String(capitalised[..<colon.lowerBound])) + ": "
+                + code(String(capitalised[colon.upperBound...]))
         }
         return change.approximate ? text + " Other links may change too: not every rule pair was proven." : text
     }
 
-    /// A single self-contained page: one table per release, newest first (made as `markdown` is).
+    /// A single self-contained page: a contents list naming each release with its counts, then
+    /// the releases, newest first (made as `markdown` is), each with its counts and one entry
+    /// per change listing where it happens.
     public var html: String {
         let releases = Array(releases.reversed())
         let compareLinks = compareLinks
-        let body = releases.parallelMap { Self.html($0, compareLinks: compareLinks) }.joined()
+        let body = releases.indices.parallelMap {
+            Self.html(releases[$0], id: Self.anchor($0), compareLinks: compareLinks)
+        }
+        .joined()
+        var contents = "<nav>\n<h2>Releases</h2>\n<ol class=\"contents\">\n"
+        for (index, release) in releases.enumerated() {
+            let counts = release.changes.isEmpty ? (release.compared ? "no change" : "not compared") : release.summary
+            contents +=
+                "<li><a href=\"#\(Self.anchor(index))\">\(XMLText.printable(release.to.name))</a>"
+                + " <span class=\"counts\">\(XMLText.printable(counts))</span></li>\n"
+        }
+        contents += "</ol>\n</nav>\n"
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -198,26 +269,32 @@ public struct Changelog: CommandOutput {
             <style>
             body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; color: #1d1d1f; }
             h2 { margin-top: 2.5rem; border-bottom: 1px solid #d2d2d7; }
-            .since, .none { color: #6e6e73; }
+            nav h2 { margin-top: 1rem; }
+            .since, .none, .counts, .where { color: #6e6e73; }
+            .summary { font-weight: 600; }
             .note { background: #fff4e5; padding: .5rem; }
             h3 { font-size: 1rem; margin-bottom: .25rem; }
             ul { margin-top: .25rem; padding-left: 1.25rem; }
             li { margin: .2rem 0; }
             li.structure { color: #6e6e73; }
+            ul.where { list-style: none; padding-left: .5rem; font-size: .9rem; }
             code { font-size: .85rem; }
             </style>
             </head>
             <body>
             <h1>Link changes</h1>
-            \(body)</body>
+            \(contents)\(body)</body>
             </html>
 
             """
     }
 
-    static func html(_ release: Release, compareLinks: CompareLinks?) -> String {
+    /// The id of the newest-first release at `index`: ids stay unique whatever the tags hold.
+    static func anchor(_ index: Int) -> String { "release-\(index + 1)" }
+
+    static func html(_ release: Release, id: String, compareLinks: CompareLinks?) -> String {
         var body =
-            "<section>\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
+            "<section id=\"\(id)\">\n<h2>\(XMLText.printable(Self.heading(release.to)))</h2>\n"
             + "<p class=\"since\">since \(XMLText.printable(release.from.name)) (\(release.from.date), "
             + "<code>\(release.from.commit)</code>)"
             + (compareURL(release, compareLinks).map {
@@ -229,13 +306,15 @@ public struct Changelog: CommandOutput {
             if release.compared { body += "<p class=\"none\">No change in which URLs open which app.</p>\n" }
             return body + "</section>\n"
         }
-        for (section, changes) in Self.sections(release.changes) {
-            body += "<h3>\(XMLText.printable(section))</h3>\n<ul>\n"
-            for change in changes {
-                let kind = change.kind.isBehaviour ? "behaviour" : "structure"
-                let sentence = Self.sentence(
-                    change, code: { "<code>\(XMLText.printable($0))</code>" }, prose: XMLText.printable)
-                body += "<li class=\"\(kind)\">\(sentence)</li>\n"
+        body += "<p class=\"summary\">\(XMLText.printable(release.summary))</p>\n"
+        let code = { (text: String) in "<code>\(XMLText.printable(text))</code>" }
+        for (heading, behaviour, listed) in release.sections {
+            body += "<h3>\(heading)</h3>\n<ul>\n"
+            for entry in listed {
+                let kind = behaviour ? "behaviour" : "structure"
+                body +=
+                    "<li class=\"\(kind)\">\(Self.sentence(entry.change, code: code, prose: XMLText.printable))"
+                    + "<ul class=\"where\"><li>\(entry.whereText(code: code, prose: XMLText.printable))</li></ul></li>\n"
             }
             body += "</ul>\n"
         }
@@ -259,7 +338,8 @@ public struct Changelog: CommandOutput {
         return order.map { ($0, groups[$0]!) }
     }
 
-    /// One environment's changes as a Markdown table under its heading.
+    /// One environment's changes as a Markdown table under its heading, for a pull-request
+    /// comment: long words (fingerprints) cut in their middle, so it fits the comment's column.
     static func table(_ environment: String, _ changes: [LinkChange], heading: String) -> String {
         var text =
             "\(heading) \(MarkdownText.cell(environment))\n\n| Host | Platform | Change | Example |\n|---|---|---|---|\n"
@@ -267,7 +347,7 @@ public struct Changelog: CommandOutput {
             let example = change.witnesses.first.map(MarkdownText.code) ?? ""
             text +=
                 "| \(MarkdownText.cell(change.place ?? "")) | \(MarkdownText.cell(change.platform?.rawValue ?? "")) "
-                + "| \(MarkdownText.cell(description(change))) | \(example) |\n"
+                + "| \(MarkdownText.cell(MarkdownComment.short(description(change)))) | \(example) |\n"
         }
         return text
     }

@@ -35,6 +35,9 @@ public struct CheckReport: Report {
     public var notes: [String]
     public var rules: [ReportRule]
     public var context: ReportContext
+    /// How behaviour changes name apps and order environments when told as sentences.
+    public var appNames = AppNames([])
+    public var environmentOrder: [String] = []
 
     public init(
         title: String = "linkwright check", base: Revision?, head: Revision, findings: [Finding],
@@ -58,9 +61,12 @@ public struct CheckReport: Report {
         let blocking = findings.filter(blocks).count
         let approved = findings.filter { $0.approval != nil }.count
         let others = findings.filter { !blocks($0) && $0.approval == nil && $0.ignoredBecause == nil }.count
+        let ignored = findings.filter { $0.approval == nil && $0.ignoredBecause != nil }.count
         let behaviour = changes.filter(\.kind.isBehaviour).count
         let against = base.map { " against \($0.label)" } ?? ""
+        // Every finding listed is counted: the ignored ones too, when there are any.
         return "\(head.name)\(against): \(counted(blocking, "blocking finding")), \(approved) approved, "
+            + (ignored == 0 ? "" : "\(ignored) ignored, ")
             + "\(counted(others, "other finding")), \(counted(behaviour, "behaviour change"))"
     }
 
@@ -68,7 +74,8 @@ public struct CheckReport: Report {
 
     /// Findings one cause at a time, then changes, what was not proven, notes and the summary.
     public func text(_ style: TextStyle) -> PrintedReport {
-        var lines = FindingsText.lines(self)
+        let findingLines = FindingsText.lines(self, style: style)
+        var lines: [String] = []
         for approval in unusedApprovals {
             lines.append(
                 "\(place(approval.fingerprint.location)): note: approval \(approval.fingerprint.value) matches no finding"
@@ -93,7 +100,7 @@ public struct CheckReport: Report {
         }
         lines += notes.map { "note: \($0)" }
         lines.append(summary)
-        return PrintedReport(out: lines.map(PrintableText.escaped).joined(separator: "\n") + "\n")
+        return PrintedReport(out: (findingLines + lines.map(PrintableText.escaped)).joined(separator: "\n") + "\n")
     }
 
     // MARK: JSON
@@ -205,4 +212,28 @@ public struct CheckReport: Report {
     }
 
     public var notices: [String] { changes.filter(\.kind.isBehaviour).map(\.summary) }
+
+    /// One sentence per behaviour change, however many hosts and platforms share it, with
+    /// where it happens after it: "Links to `/admin` now open museo (they stayed on the web).
+    /// _production: `museo.example` (iOS, Android)_".
+    public var behaviourSentences: [String] {
+        let entries = ChangeEntry.entries(
+            changes.filter(\.kind.isBehaviour), names: appNames, environmentOrder: environmentOrder)
+        return entries.map { entry in
+            Changelog.sentence(entry.change, code: MarkdownText.code, prose: MarkdownText.cell) + " "
+                + "_" + entry.whereText(code: MarkdownText.code, prose: MarkdownText.cell) + "_"
+        }
+    }
+
+    /// The same report telling apps by `names`, environments in `order`.
+    public func naming(_ names: AppNames, order: [String]) -> CheckReport {
+        var report = self
+        report.appNames = names
+        report.environmentOrder = order
+        return report
+    }
+
+    public var comparesBehaviour: Bool { base != nil }
+
+    public var subject: String? { head.name + (base.map { " against \($0.label)" } ?? "") }
 }

@@ -106,7 +106,9 @@ public struct ExpectationReport: Report {
             return "no expectations to check: add `expectations:` (URLs with opens_app or opens_web) to a file of "
                 + "domains/ (docs/configuration.md)"
         }
-        guard failedCount > 0 else { return "\(checkCount) checks passed in \(environments) environments" }
+        guard failedCount > 0 else {
+            return "\(counted(checkCount, "check")) passed in \(counted(environments, "environment"))"
+        }
         return "\(failedCount) of \(checkCount) checks failed"
             + (failures.count == failedCount ? "" : ", as \(counted(failures.count, "failure")) listed above")
     }
@@ -222,7 +224,8 @@ public struct ExpectationReport: Report {
                         className: path(check.location),
                         name:
                             "\(check.platform.rawValue) \(check.url) → \(check.expected) (line \(check.location.line))",
-                        failure: junitFailure(check))
+                        failure: junitFailure(check), file: path(.file(check.location.file)),
+                        line: check.location.line)
                 })
         }
         return JUnitDocument(name: title, suites: suites)

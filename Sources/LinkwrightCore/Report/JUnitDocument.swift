@@ -18,12 +18,21 @@ public struct JUnitDocument: Sendable, Equatable {
         public var failure: Failure?
         /// Lines shown for a passing case (findings that did not block).
         public var output: [String]
+        /// Where the case's cause is written, as the `file` and `line` attributes GitLab, Jenkins
+        /// and the JUnit annotators read to link a case to its source.
+        public var file: String?
+        public var line: Int?
 
-        public init(className: String, name: String, failure: Failure? = nil, output: [String] = []) {
+        public init(
+            className: String, name: String, failure: Failure? = nil, output: [String] = [], file: String? = nil,
+            line: Int? = nil
+        ) {
             self.className = className
             self.name = name
             self.failure = failure
             self.output = output
+            self.file = file
+            self.line = line
         }
     }
 
@@ -71,6 +80,8 @@ public struct JUnitDocument: Sendable, Equatable {
             for testCase in suite.cases {
                 var text =
                     "    <testcase\(attribute("classname", testCase.className))\(attribute("name", testCase.name))"
+                    + (testCase.file.map { attribute("file", $0) } ?? "")
+                    + (testCase.line.map { attribute("line", String($0)) } ?? "")
                 if let failure = testCase.failure {
                     text +=
                         ">\n      <failure\(attribute("message", failure.message))"

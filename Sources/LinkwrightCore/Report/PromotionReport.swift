@@ -21,6 +21,9 @@ public struct PromotionReport: Report {
     public var context: ReportContext { checked.context }
     public var notices: [String] { checked.notices }
     public func markdownSections(budget: Int) -> [String] { checked.markdownSections(budget: budget) }
+    public var behaviourSentences: [String] { checked.behaviourSentences }
+    public var comparesBehaviour: Bool { true }
+    public var subject: String? { checked.subject }
 
     /// Whether the promotion cannot be written as planned.
     public var isRefused: Bool { !plan.refusals.isEmpty }

@@ -25,6 +25,13 @@ public protocol Report: CommandOutput {
     func markdownSections(budget: Int) -> [String]
     /// Changes worth a notice besides the findings (behaviour changes, for `check`).
     var notices: [String] { get }
+    /// The behaviour changes as markdown sentences a person reads first (`check`, `diff`,
+    /// `promote`).
+    var behaviourSentences: [String] { get }
+    /// Whether the report compares behaviour at all, so its count of changes means something.
+    var comparesBehaviour: Bool { get }
+    /// What was compared or checked, for a comment's count line (`working tree against main`).
+    var subject: String? { get }
     /// A pull-request comment: by default `MarkdownComment`.
     var markdown: String { get }
     /// JUnit XML: by default one suite per rule and one case per cause (`JUnitReport`).
@@ -37,6 +44,9 @@ extension Report {
     public var isUnusable: Bool { false }
     public func markdownSections(budget: Int) -> [String] { [] }
     public var notices: [String] { [] }
+    public var behaviourSentences: [String] { [] }
+    public var comparesBehaviour: Bool { false }
+    public var subject: String? { nil }
     public var markdown: String { MarkdownComment.render(self) }
     public var junit: JUnitDocument { JUnitReport.render(self) }
     public var jsonText: String { json.rendered() }
@@ -187,45 +197,48 @@ public struct TextStyle: Sendable {
 }
 
 /// The report's findings as text: one cause at a time, most important first, each with where it
-/// applies, its other findings, witnesses, hint and the fingerprints that approve it. Each line
-/// is escaped whole: every value in it is single-line text.
+/// applies, its other findings, witnesses, hint and the fingerprints that approve it. Every value
+/// is single-line text, escaped before the style's colours (those of `lint`) are added.
 public enum FindingsText {
     /// Other findings of one cause listed before "… and N more".
     static let shownMessages = 10
 
-    public static func lines(_ report: some Report) -> [String] {
+    public static func lines(_ report: some Report, style: TextStyle) -> [String] {
         let context = report.context
         // A fleet's check can find thousands of causes, each naming its hosts and fingerprints:
         // their lines are made on every core and joined in order.
-        return report.groups.parallelMap { lines($0, context) }.flatMap { $0 }
+        return report.groups.parallelMap { lines($0, context, style) }.flatMap { $0 }
     }
 
     /// The lines of one cause.
-    private static func lines(_ group: FindingGroup, _ context: ReportContext) -> [String] {
+    private static func lines(_ group: FindingGroup, _ context: ReportContext, _ style: TextStyle) -> [String] {
+        let escaped: (String) -> String = PrintableText.escaped
         var lines: [String] = []
-        let place = group.location.map { context.place($0) + ": " } ?? ""
+        let place = group.location.map { style.styled(escaped(context.place($0)) + ":", .bold) + " " } ?? ""
         let status: String
         if let reason = group.approval {
-            status = "note: approved (\(reason)): "
+            status = style.styled("note:", .bold) + " approved (\(escaped(reason))): "
         } else if let reason = group.ignoredBecause {
-            status = "note: ignored (\(reason)): "
+            status = style.styled("note:", .bold) + " ignored (\(escaped(reason))): "
         } else {
-            status = "\(group.severity.rawValue): "
+            status = style.styled(group.severity) + " "
         }
-        let side = group.side == .base ? "[at \(context.baseName ?? "base")] " : ""
-        lines.append("\(place)\(status)\(side)\(group.first.message) [\(group.rule)]")
+        let side = group.side == .base ? "[at \(escaped(context.baseName ?? "base"))] " : ""
+        lines.append("\(place)\(status)\(side)\(escaped(group.first.message)) [\(escaped(group.rule))]")
+        func labelled(_ label: String, _ text: String) -> String {
+            "  " + style.styled(label, .dim) + " " + escaped(text)
+        }
         if group.findings.count > 1 {
-            if let places = group.places { lines.append("  where: \(places)") }
+            if let places = group.places { lines.append(labelled("where:", places)) }
             let others = group.otherMessages
-            for message in others.prefix(shownMessages) { lines.append("  also: \(message)") }
+            for message in others.prefix(shownMessages) { lines.append(labelled("also:", message)) }
             if others.count > shownMessages { lines.append("  … and \(others.count - shownMessages) more") }
         }
-        for witness in group.witnesses(5) { lines.append("  witness: \(witness)") }
-        if let hint = group.first.hint, group.approval == nil { lines.append("  hint: \(hint)") }
+        for witness in group.witnesses(5) { lines.append(labelled("witness:", witness)) }
+        if let hint = group.first.hint, group.approval == nil { lines.append(labelled("hint:", hint)) }
         let fingerprints = group.fingerprints
         lines.append(
-            (fingerprints.count == 1 ? "  fingerprint: " : "  fingerprints: ")
-                + fingerprints.joined(separator: ", "))
+            labelled(fingerprints.count == 1 ? "fingerprint:" : "fingerprints:", fingerprints.joined(separator: ", ")))
         return lines
     }
 }

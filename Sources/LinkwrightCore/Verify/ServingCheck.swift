@@ -86,12 +86,20 @@ public enum ServingCheck {
         case .failure(let failure):
             add(.originInvalid, failure.message, "deploy the file linkwright build wrote")
         case .success(let actual):
-            let differences = differences(actual: actual, expected: expected, file: file, host: scope.host)
-            if !differences.isEmpty {
+            let comparison = compared(actual: actual, expected: expected, file: file, host: scope.host)
+            let deploy = "deploy dist/\(scope.environment)/\(scope.host)/.well-known/\(file.rawValue)"
+            if comparison.differs {
                 add(
-                    .originDiffers, "serves a file that differs from the build: " + describe(differences),
-                    "deploy dist/\(scope.environment)/\(scope.host)/.well-known/\(file.rawValue)",
-                    witnesses: differences.flatMap(\.witnesses))
+                    .originDiffers, "serves a file that differs from the build: " + comparison.description, deploy,
+                    witnesses: comparison.witnesses)
+            } else if !comparison.written.isEmpty {
+                // Written otherwise (legacy paths, another order of equivalent rules), deciding
+                // every URL alike for the same apps: nothing a device does changes.
+                add(
+                    .originDiffers,
+                    "serves a file written otherwise than the build, which decides every URL alike for the same apps: "
+                        + describe(comparison.written),
+                    deploy + " when convenient; devices behave the same either way", severity: .note)
             }
         }
         return findings
@@ -130,17 +138,16 @@ public enum ServingCheck {
         case .failure(let failure):
             add(.cdnInvalid, failure.message, "the CDN serves what it last fetched from the origin")
         case .success(let actual):
-            let differences = differences(actual: actual, expected: expected, file: .aasa, host: scope.host)
-            guard !differences.isEmpty else { return findings }
+            let comparison = compared(actual: actual, expected: expected, file: .aasa, host: scope.host)
+            guard comparison.differs else { return findings }
             let why =
                 originAgrees
                 ? "still serves an older copy" : "serves a copy that differs from the build, as the origin does"
             add(
                 .cdnDiffers,
-                "\(why)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))") + ": "
-                    + describe(differences),
+                "\(why)" + (diagnostics.isEmpty ? "" : " (\(diagnostics))") + ": " + comparison.description,
                 "Apple's CDN cannot be invalidated (TN3155); it refreshes within about a day",
-                witnesses: differences.flatMap(\.witnesses))
+                witnesses: comparison.witnesses)
         }
         return findings
     }
@@ -182,9 +189,13 @@ public enum ServingCheck {
         return "is not valid: \(place)\(error.message)"
     }
 
-    /// "ios: rule added for …; ios: now opens …", without the synthetic environment and host.
+    /// "ios: now opens … (was web), e.g. https://…; ios: rule added for …", without the synthetic
+    /// environment and host: a URL decided otherwise is named.
     static func describe(_ differences: [LinkChange]) -> String {
-        differences.map { "\($0.platform?.rawValue ?? "both"): \(Changelog.description($0))" }.joined(separator: "; ")
+        differences.map { change in
+            "\(change.platform?.rawValue ?? "both"): \(Changelog.description(change))"
+                + (change.kind.isBehaviour ? change.witnesses.first.map { ", e.g. \($0)" } ?? "" : "")
+        }.joined(separator: "; ")
     }
 
     /// The very bytes `build` writes for the site mean what the build means: a fleet serving them
@@ -194,14 +205,46 @@ public enum ServingCheck {
         return built.map { body.elementsEqual($0.utf8) } ?? false
     }
 
-    /// Structural and behaviour differences between a served file and the build, from the build's point of view.
-    static func differences(actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String)
-        -> [LinkChange]
+    /// How a served file differs from the build, from the build's point of view: in who it
+    /// vouches for (apps per service, signing keys, statements), in what it decides, in how it
+    /// is written.
+    struct Comparison {
+        /// Apps, keys and statements added or removed.
+        var parties: [LinkChange] = []
+        /// URLs decided otherwise, each change with the URLs that show it.
+        var behaviour: [LinkChange] = []
+        /// Rule pairs the proof could not settle within its budget: they may decide otherwise.
+        var unproven: [BehaviourDiff.Unproven] = []
+        /// Rules added, removed, changed or moved: how the file is written.
+        var written: [LinkChange] = []
+
+        /// Whether a device may act otherwise with the served file than with the build.
+        var differs: Bool { !parties.isEmpty || !behaviour.isEmpty || !unproven.isEmpty }
+
+        /// What differs, what is decided otherwise first.
+        var description: String {
+            var parts = [ServingCheck.describe(behaviour + parties)].filter { !$0.isEmpty }
+            if !unproven.isEmpty {
+                parts.append("not proven to decide alike: " + unproven.prefix(3).map(\.pair).joined(separator: "; "))
+            }
+            return parts.joined(separator: "; ")
+        }
+
+        /// The URLs that differ, then the other changes' witnesses.
+        var witnesses: [String] { (behaviour + parties).flatMap(\.witnesses) }
+    }
+
+    static func compared(actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String)
+        -> Comparison
     {
-        guard case .success(let parsedHost) = Host.parse(host) else { return [] }
+        guard case .success(let parsedHost) = Host.parse(host) else { return Comparison() }
         let built = PolicySnapshot.artifacts(
             aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
             host: parsedHost)
-        return StructuralDiff.changes(base: actual, head: built) + BehaviourDiff.changes(base: actual, head: built)
+        let structural = StructuralDiff.changes(base: actual, head: built)
+        let behaviour = BehaviourDiff.compare(base: actual, head: built)
+        return Comparison(
+            parties: structural.filter(\.kind.isParty), behaviour: behaviour.changes, unproven: behaviour.unproven,
+            written: structural.filter { !$0.kind.isParty })
     }
 }

@@ -5,6 +5,9 @@ public struct AASADocument: Sendable, Equatable {
     public var webcredentials: [String]?
     public var appclips: [String]?
     public var activitycontinuation: [String]?
+    /// Top-level keys that are none of the services, where they are written: Apple ignores
+    /// them, and the build writes none, so an import names each.
+    public var unknownKeys: [Located<String>] = []
 
     public init(
         applinks: AppLinksSection? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil,

@@ -31,6 +31,16 @@ public struct LinkChange: Sendable, Equatable {
         public var isBehaviour: Bool {
             self == .opensApp || self == .opensWeb || self == .changesApp || self == .changesRoute
         }
+
+        /// A rule added, removed, changed or moved: how the contract is written.
+        public var isRuleChange: Bool {
+            self == .ruleAdded || self == .ruleRemoved || self == .ruleChanged || self == .ruleMoved
+        }
+
+        /// Who a site's files vouch for: an app of a service, a signing key, a statement.
+        public var isParty: Bool {
+            self == .appAdded || self == .appRemoved || self == .fingerprintAdded || self == .fingerprintRemoved
+        }
     }
 
     public var kind: Kind

@@ -8,6 +8,10 @@ struct SiteParties: Equatable {
 
     var iosServices: Set<Service> = []
     var androidKeys: [String: Set<String>] = [:]
+    /// assetlinks.json's other grants: relations besides App Links an Android package holds,
+    /// every relation granted to a web site (`site https://example.com`), and included files
+    /// (`include`): `service` the relation, `appID` who holds it.
+    var grants: Set<Service> = []
 
     init() {}
 
@@ -23,9 +27,27 @@ struct SiteParties: Equatable {
             }
         }
         for statement in site.assetLinks?.statements ?? [] {
-            if case .androidApp(let package, let fingerprints) = statement.target {
+            switch statement.target {
+            case .androidApp(let package, let fingerprints):
                 androidKeys[package, default: []].formUnion(fingerprints)
+                for relation in statement.relations where relation != AssetStatement.handleAllURLs {
+                    grants.insert(Service(service: Self.shortened(relation), appID: package))
+                }
+            case .web(let site):
+                for relation in statement.relations {
+                    grants.insert(Service(service: Self.shortened(relation), appID: "site \(site)"))
+                }
             }
         }
+        for include in site.assetLinks?.includes ?? [] {
+            grants.insert(Service(service: "include", appID: include.url))
+        }
+    }
+
+    /// `get_login_creds` for `delegate_permission/common.get_login_creds`, as changes name
+    /// `handle_all_urls`.
+    static func shortened(_ relation: String) -> String {
+        let common = "delegate_permission/common."
+        return relation.hasPrefix(common) ? String(relation.dropFirst(common.count)) : relation
     }
 }

@@ -18,8 +18,9 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
     case notACommit(String)
     /// The two commits share no history (unrelated histories), so they have no merge base.
     case noMergeBase(GitCommit, GitCommit)
-    /// Committing needs `user.name` and `user.email`; `missing` lists those not configured.
-    case missingIdentity(missing: [String])
+    /// `git commit` (or the `git add` before it) refused, saying `output`: a hook, a signing key
+    /// it could not use, an identity it does not know.
+    case commitRefused(output: String)
     /// The paths given to `commit(paths:message:)` hold no change against HEAD.
     case nothingToCommit(paths: [String])
     /// The loose object `id` is damaged (`defect` says how), met while doing `operation`: the
@@ -48,8 +49,10 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(revision)' does not name a commit"
         case .noMergeBase(let a, let b):
             "\(a.shortID) and \(b.shortID) share no history: there is no merge base"
-        case .missingIdentity(let missing):
-            "cannot commit: git \(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") not set"
+        case .commitRefused(let output):
+            "git commit refused: "
+                + (output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    .joined(separator: " / "))
         case .nothingToCommit(let paths):
             "nothing to commit: \(paths.joined(separator: ", ")) \(paths.count == 1 ? "has" : "have") no changes against HEAD"
         case .corruptObject(let id, let defect, let operation):
@@ -82,8 +85,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
             "name a branch, tag or commit, such as main or v1.2.0"
         case .noMergeBase:
             "compare against a revision that shares history with this one"
-        case .missingIdentity:
-            "tell git who you are, for this repository or with --global"
+        case .commitRefused:
+            "the files are written and staged, not committed: do what git says, then run git commit yourself"
         case .nothingToCommit:
             "change the files first, or commit nothing"
         case .corruptObject:
@@ -105,10 +108,8 @@ public enum GitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownRevision(let revision, nil, let remote?):
             // `origin/x` is fetched as `x` from origin.
             "git fetch \(remote) \(shellQuoted(revision.hasPrefix(remote + "/") ? String(revision.dropFirst(remote.count + 1)) : revision))"
-        case .missingIdentity(let missing):
-            missing.map { key in
-                key == "user.name" ? "git config user.name \"Your Name\"" : "git config user.email you@example.com"
-            }.joined(separator: " && ")
+        case .commitRefused:
+            "git commit"
         case .corruptObject, .corruptPack:
             "git fsck"
         case .failed:

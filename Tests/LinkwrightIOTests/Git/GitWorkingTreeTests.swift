@@ -99,23 +99,30 @@ import Testing
         #expect(try fixture.git("status", "--porcelain") == "")
     }
 
-    @Test func commitNamesTheMissingIdentity() throws {
+    /// The commit is git's own: the repository's commit-msg hook adds its trailer, and a
+    /// pre-commit hook that refuses stops it, its words in the error and HEAD where it was.
+    @Test func commitRunsTheRepositorysHooks() throws {
         let fixture = try makeGitFixture()
         try fixture.commit("c1", ["config/a.yaml": "v: 1\n"])
+        let hooks = fixture.repository + "/.git/hooks/"
+        try "#!/bin/sh\nprintf '\\nTicket: LW-46\\n' >> \"$1\"\n".write(
+            toFile: hooks + "commit-msg", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "commit-msg")
         try fixture.write(["config/a.yaml": "v: 2\n"])
-        try fixture.git("config", "--unset", "user.email")
         let repository = try GitRepository(configurationFolder: fixture.repository)
 
-        let noEmail = #expect(throws: GitError.self) { try repository.commit(paths: ["config/a.yaml"], message: "m") }
-        #expect(noEmail == .missingIdentity(missing: ["user.email"]))
-        #expect(noEmail?.message == "cannot commit: git user.email is not set")
-        #expect(noEmail?.command == "git config user.email you@example.com")
+        let commit = try repository.commit(paths: ["config/a.yaml"], message: "Two")
+        #expect(try fixture.git("log", "-1", "--format=%B") == "Two\n\nTicket: LW-46\n")
+        #expect(try fixture.git("rev-parse", "HEAD") == commit.id)
 
-        try fixture.git("config", "--unset", "user.name")
-        let noIdentity = #expect(throws: GitError.self) {
-            try repository.commit(paths: ["config/a.yaml"], message: "m")
+        try "#!/bin/sh\necho 'pre-commit: no ticket in the branch name' >&2\nexit 1\n".write(
+            toFile: hooks + "pre-commit", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "pre-commit")
+        try fixture.write(["config/a.yaml": "v: 3\n"])
+        let refused = #expect(throws: GitError.self) {
+            try repository.commit(paths: ["config/a.yaml"], message: "Three")
         }
-        #expect(noIdentity == .missingIdentity(missing: ["user.name", "user.email"]))
-        #expect(try fixture.git("rev-list", "--count", "HEAD") == "1")
+        #expect(refused?.message == "git commit refused: pre-commit: no ticket in the branch name")
+        #expect(try fixture.git("rev-parse", "HEAD") == commit.id)
     }
 }

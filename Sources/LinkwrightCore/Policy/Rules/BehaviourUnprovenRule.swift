@@ -28,7 +28,8 @@ struct BehaviourUnprovenRule: PolicyRule {
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /admin/*\n", with: "      - path: \"\(manyWildcards)\"\n      - path: /admin/*\n",
                     in: "domains/shop.yaml")),
-        ])
+        ],
+        isAboutChange: true)
 
     /// A suffix rule with a wildcard between every letter: its region is larger than the
     /// smallest budget.

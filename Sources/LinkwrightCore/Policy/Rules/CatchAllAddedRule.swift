@@ -25,7 +25,8 @@ struct CatchAllAddedRule: PolicyRule {
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: \"*\"\n        query: {ref: \"?*\"}\n",
                     in: "domains/shop.yaml")),
-        ])
+        ],
+        isAboutChange: true)
 
     func check(_ context: PolicyContext) -> [Finding] {
         context.newRuleFindings(.catchAll).map {

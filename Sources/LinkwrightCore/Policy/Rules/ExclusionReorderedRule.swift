@@ -43,7 +43,8 @@ struct ExclusionReorderedRule: PolicyRule {
                     "      - path: /admin/*\n        exclude: true\n      - path: /products/*\n",
                     with: "      - path: /products/*\n      - path: /admin/*\n        exclude: true\n",
                     in: "domains/shop.yaml")),
-        ])
+        ],
+        isAboutChange: true)
 
     func check(_ context: PolicyContext) -> [Finding] {
         guard let base = context.base else { return [] }

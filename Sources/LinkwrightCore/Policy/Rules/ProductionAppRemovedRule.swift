@@ -60,7 +60,8 @@ struct ProductionAppRemovedRule: PolicyRule {
                 head: RuleExampleConfiguration.replacing(
                     "      - path: /products/*\n", with: "      - path: /products/*\n      - path: /offers/*\n",
                     in: "domains/shop.yaml")),
-        ])
+        ],
+        isAboutChange: true)
 
     func check(_ context: PolicyContext) -> [Finding] {
         guard let base = context.base else { return [] }

@@ -47,7 +47,8 @@ struct RouteRemovedRule: PolicyRule {
                 "a staging scheme loses the route", reportsAt: [],
                 base: Self.scheme(Self.signIn + Self.failed, in: "staging"),
                 head: Self.scheme(Self.signIn, in: "staging")),
-        ])
+        ],
+        isAboutChange: true)
 
     private static let routed = RuleExampleConfiguration.replacing(
         "      - path: /products/*\n", with: "      - path: /products/*\n        route: product\n",

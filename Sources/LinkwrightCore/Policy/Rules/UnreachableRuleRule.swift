@@ -43,7 +43,8 @@ struct UnreachableRuleRule: PolicyRule {
                     with: "      - path: /products/*\n      - path: /offers/*\n      - path: /products/staff\n"
                         + "        environments: [staging]\n",
                     in: "domains/shop.yaml")),
-        ])
+        ],
+        isAboutChange: true)
 
     func check(_ context: PolicyContext) -> [Finding] {
         context.newRuleFindings(.unreachableRule).map {

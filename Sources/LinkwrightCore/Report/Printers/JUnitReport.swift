@@ -27,7 +27,8 @@ public enum JUnitReport {
                         className: rule, name: place + (group.places.map { " " + $0 } ?? ""),
                         failure: group.blocks
                             ? JUnitDocument.Failure(message: group.headline, type: rule, lines: lines) : nil,
-                        output: group.blocks ? [] : lines.map { "\($0) (\(status))" })
+                        output: group.blocks ? [] : lines.map { "\($0) (\(status))" },
+                        file: group.location.map { report.context.path($0) }, line: group.location?.line)
                 })
         }
         return JUnitDocument(name: report.title, suites: suites)
