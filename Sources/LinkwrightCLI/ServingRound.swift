@@ -300,6 +300,13 @@ struct VerifyCommand: Command {
                 throw UsageError(message: "verify --app needs exactly one --env: the environment the build is for")
             }
             if arguments[Self.cdn] { throw UsageError(message: "--cdn checks served files; it does not go with --app") }
+            // A build claims hosts of its own: it is held to every host of the environment.
+            if !arguments[ServingRound.hosts].isEmpty || arguments[ServingRound.shard] != nil {
+                throw UsageError(
+                    message:
+                        "--host and --shard choose hosts to fetch; verify --app checks a build against every host of its environment"
+                )
+            }
         } else if arguments[Self.served] {
             throw UsageError(message: "--served holds a build to the served files: it needs --app")
         }

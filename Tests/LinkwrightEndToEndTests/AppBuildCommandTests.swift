@@ -267,6 +267,15 @@ struct AppBuildCommandTests: BuildCommandSuite {
         #expect(result.stderr.hasPrefix("error: verify --app needs exactly one --env"), "\(result)")
     }
 
+    /// `--host` and `--shard` choose hosts to fetch; a build is held to every host of its
+    /// environment, so they are refused rather than ignored.
+    @Test(arguments: [["--host", "museo.example"], ["--shard", "1/2"]])
+    func verifyAppRefusesHostSelection(_ selection: [String]) throws {
+        let result = try linkwright("verify", "--app", "any.apk", "--env", "production", selection[0], selection[1])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasPrefix("error: --host and --shard choose hosts to fetch"), "\(result)")
+    }
+
     // MARK: hostile archives
 
     static let hostileKinds = [
