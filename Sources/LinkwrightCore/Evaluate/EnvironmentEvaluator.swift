@@ -22,6 +22,10 @@ public final class EnvironmentEvaluator: Sendable {
     /// Per Android app, every host its intent filters declare (lowercased, `*.` kept) with the
     /// host whose assetlinks.json verifies it: the domains Android verifies for the package.
     private let declaredDomains: [[String: String]]
+    /// Per Android app, its declared `*.` domains with their file hosts, longest first (ties
+    /// in name order): the few `androidDecidingFile` tries on every host, without walking
+    /// the thousands of exact hosts a fleet's app may declare.
+    private let declaredWildcards: [[(domain: String, fileHost: String)]]
 
     /// The domain whose files each host serves: hosts of one domain share their compiled files.
     private let domainByFileHost: [String: String]
@@ -241,6 +245,12 @@ public final class EnvironmentEvaluator: Sendable {
             }
             return domains
         }
+        declaredWildcards = declaredDomains.map { domains in
+            domains.filter { $0.key.hasPrefix("*.") }.map { (domain: $0.key, fileHost: $0.value) }
+                .sorted {
+                    $0.domain.count != $1.domain.count ? $0.domain.count > $1.domain.count : $0.domain < $1.domain
+                }
+        }
     }
 
     /// The same environment with Android's dynamic rules read as `release` reads them: the asset
@@ -273,7 +283,7 @@ public final class EnvironmentEvaluator: Sendable {
         aasaDocuments = other.aasaDocuments
         (assetLinksDocuments, self.androidRelease) = (other.assetLinksDocuments, androidRelease)
         (iosClaims, exactFilters, wildcardFilters) = (other.iosClaims, other.exactFilters, other.wildcardFilters)
-        declaredDomains = other.declaredDomains
+        (declaredDomains, declaredWildcards) = (other.declaredDomains, other.declaredWildcards)
         (domainByFileHost, fileNumbers) = (other.domainByFileHost, other.fileNumbers)
         aasaByFile = other.aasaByFile
         assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
@@ -299,9 +309,8 @@ public final class EnvironmentEvaluator: Sendable {
     private var wildcardHasDynamicRules: Bool {
         environment.androidApps.indices.contains { position in
             let package = environment.androidApps[position].package
-            return declaredDomains[position].contains { domain, fileHost in
-                domain.hasPrefix("*.")
-                    && compiledAssetLinks(fileHost: fileHost)?.deciding(package: package)?.rules != nil
+            return declaredWildcards[position].contains { wildcard in
+                compiledAssetLinks(fileHost: wildcard.fileHost)?.deciding(package: package)?.rules != nil
             }
         }
     }
@@ -664,8 +673,7 @@ public final class EnvironmentEvaluator: Sendable {
             return fileRef(found.fileHost)
         }
         // Approval by any verified wildcard whose root ends the host, the longest first.
-        let wildcards = declared.keys.filter { $0.hasPrefix("*.") && host.hasSuffix($0.dropFirst(2)) }
-            .sorted { ($0.count, $1) > ($1.count, $0) }
+        let wildcards = declaredWildcards[position].map(\.domain).filter { host.hasSuffix($0.dropFirst(2)) }
         if let verified = ([host] + wildcards).lazy.compactMap(vouching).first {
             var ref = fileRef(verified.fileHost)
             ref.readsRules = false
