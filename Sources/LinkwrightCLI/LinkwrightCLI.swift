@@ -52,6 +52,7 @@ public enum LinkwrightCLI {
     /// Runs the command line and exits with the command's status.
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         let terminal = Terminal()
+        if ProcessInfo.processInfo.environment["LINKWRIGHT_CACHES"] == "off" { Caching.switchOff() }
         let status = run(arguments, terminal: terminal)
         terminal.flush()
         exit(status.rawValue)

@@ -139,9 +139,9 @@ final class RevisionReader {
             let tree = try Self.gitAction { try GitTreeSource(repository: repository, commit: commit) }
             guard let treeID = tree.treeID else { return .known(.absent("no configuration folder")) }
             keys[commit.id] = treeID
-            if let cached = cache[treeID] { return .known(cached) }
+            if Caching.isEnabled, let cached = cache[treeID] { return .known(cached) }
             let files = try read(tree, at: commit.shortID)
-            let reuse = reuse
+            let reuse = Caching.isEnabled ? reuse : PolicySnapshot.Reuse()
             return .uncompiled(key: treeID) { Self.compile(files, reusing: reuse) }
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
@@ -157,7 +157,7 @@ final class RevisionReader {
                 }
             }
             keys[commit.id] = key
-            if let cached = cache[key] { return .known(cached) }
+            if Caching.isEnabled, let cached = cache[key] { return .known(cached) }
             let read = files
             return .uncompiled(key: key) { Self.artifactContent(read, host: host) }
         }

@@ -18,6 +18,7 @@ final class ProcessMemo<Key: Hashable, Value>: @unchecked Sendable {
 
     /// The value for `key`, made by `make` on first use (outside the lock).
     func value(_ key: Key, _ make: () throws -> Value) rethrows -> Value {
+        guard Caching.isEnabled else { return try make() }
         let hashed = HashedKey(key)
         if let value = known.withLock({ $0[hashed] }) { return value }
         let made = try make()
