@@ -288,7 +288,10 @@ import Testing
         #expect(try linkwright(["lint"]).status == 0)
         let result = try linkwright(["generate", "swift", "--app", "emergencias"])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.contains("no rule opening emergencias names a route"), "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "error: domains/emergencias.yaml:4:9: no rule opening emergencias names a route, so its router would have no destination\n"
+            ), "\(result)")
     }
 
     @Test func neverWritesThroughALinkInTheConfigurationFolder() throws {

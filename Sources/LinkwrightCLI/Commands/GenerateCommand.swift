@@ -122,7 +122,10 @@ struct GenerateCommand: Command {
                     files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
                 }
             } catch let error as RouterModelError {
-                throw UnusableInput(message: error.message, hint: error.hint)
+                let places = error.locations.map { "\(workspace.printer.pathPrefix)\($0)" }
+                throw UnusableInput(
+                    message: (places.isEmpty ? "" : places.joined(separator: ", ") + ": ") + error.message,
+                    hint: error.hint)
             }
         }
         // The default folder is inside the configuration, which may be untrusted: it is reached
