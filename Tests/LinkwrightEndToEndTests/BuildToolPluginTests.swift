@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -18,6 +19,30 @@ import Testing
         }
         return nil
     }()
+
+    /// The sample's tests route every URL domains/museo.yaml expects of the museo app on iOS in
+    /// production: a new expectation there is one the sample must route too.
+    @Test func theSampleRoutesEveryExpectationOfTheExample() throws {
+        let configuration = try RouterSampleURLs.load(RepositoryPaths.root)
+        let domain = try #require(configuration.domains.first { $0.name == "museo" })
+        let tests = try String(
+            contentsOf: RepositoryPaths.root.appendingPathComponent(
+                "examples/plugin-sample/Tests/MuseoLinksTests/ExpectationTests.swift"), encoding: .utf8)
+        let expected = domain.expectations.filter { expectation in
+            let app: String? = {
+                if case .opensApp(let name) = expectation.outcome { return name?.value }
+                return "museo"  // a URL kept on the web: the router gives it no destination
+            }()
+            return app == "museo" && (expectation.platforms.isEmpty || expectation.platforms.contains(.ios))
+                && expectation.environments.map { $0.contains { $0.value == "production" } } != false
+        }
+        #expect(expected.count > 5)
+        for expectation in expected {
+            #expect(
+                tests.contains("(\"\(expectation.url.value)\", "),
+                "\(expectation.url.value) is not in the sample's tests")
+        }
+    }
 
     @Test(.enabled(if: swift != nil, "swift is not on PATH, so the sample package cannot be built"))
     func theSamplePackageBuildsWithThePluginAndRebuildsWhenADomainChanges() throws {
