@@ -27,7 +27,7 @@ install: deps
 	install -m 755 "$$(swift build -c release --show-bin-path)/linkwright" "$(DESTDIR)$(PREFIX)/bin/linkwright"
 
 format:
-	swift format --in-place --recursive Sources Tests Fuzz Benchmarks Package.swift
+	swift format --in-place --recursive Sources Tests Fuzz Benchmarks Plugins examples Package.swift
 
 fuzz: deps
 	scripts/fuzz.sh

@@ -7,6 +7,8 @@ import PackageDescription
 //   LinkwrightIO    the edges: working tree and git revisions (libgit2), HTTP (libcurl), atomic writes.
 //   LinkwrightCLI   argument parsing, one type per subcommand, printers for diagnostics.
 //   linkwright      the executable: a few lines that call LinkwrightCLI.
+//   LinkwrightRouter  the SwiftPM build-tool plugin that runs linkwright generate swift on every
+//                   build of an app's target (docs/build-integration.md).
 let package = Package(
     name: "Linkwright",
     // macOS 15: `Synchronization` (`Atomic` in LazyRuleIndex and parallelMap) needs it, and it is
@@ -15,6 +17,7 @@ let package = Package(
     products: [
         .executable(name: "linkwright", targets: ["linkwright"]),
         .library(name: "LinkwrightCore", targets: ["LinkwrightCore"]),
+        .plugin(name: "LinkwrightRouter", targets: ["LinkwrightRouter"]),
     ],
     targets: [
         .systemLibrary(name: "CYaml", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
@@ -26,6 +29,7 @@ let package = Package(
         .target(name: "LinkwrightIO", dependencies: ["LinkwrightCore", "CGit2", "CCurl", "CZlib"]),
         .target(name: "LinkwrightCLI", dependencies: ["LinkwrightCore", "LinkwrightIO"]),
         .executableTarget(name: "linkwright", dependencies: ["LinkwrightCLI"]),
+        .plugin(name: "LinkwrightRouter", capability: .buildTool(), dependencies: ["linkwright"]),
         // libFuzzer harnesses: build with `scripts/fuzz.sh` (swift build --product X --sanitize fuzzer).
         // In a normal build they link as executables that do nothing.
         .executableTarget(name: "fuzz-config", dependencies: ["LinkwrightCore"], path: "Fuzz/config"),

@@ -103,11 +103,12 @@ import Testing
         #expect(decided.status == 0, "\(decided)")
         #expect(decided.stdout.contains(": 0 blocking findings"), "\(decided)")
 
-        // An edit to an adopted host is a change again: its catch-all blocks, as on any host.
+        // An edit to an adopted host is a change again: its catch-all blocks, as on any host. The
+        // exclusion turned into a rule that opens the app says where it leads, as imported rules do.
         let domain = try String(contentsOf: root.appendingPathComponent("domains/legacy-adopt.yaml"), encoding: .utf8)
         try fixture.write([
             "domains/legacy-adopt.yaml": domain.replacingOccurrences(
-                of: "        exclude: true\n", with: "\n", options: [],
+                of: "        exclude: true\n", with: ImportCommandTests.unknownRoute, options: [],
                 range: domain.range(of: "        exclude: true\n"))
         ])
         let edited = try linkwright(["check", "--against", "HEAD~2"])

@@ -266,6 +266,71 @@ import Testing
         #expect(!folder.exists("generated"))
     }
 
+    /// An Xcode project beside the configuration: run from the project folder, as a Run Script
+    /// phase runs, the lists name every configuration file and the router as $(SRCROOT) paths.
+    @Test func xcfilelistsNameEveryConfigurationFileAndTheRouter() throws {
+        defer { folder.remove() }
+        let project = folder.url.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        let result = try runLinkwright(
+            [
+                "generate", "swift", "--config", "..", "--env", "production", "--app", "museo", "--out", "Generated",
+                "--xcfilelists",
+            ], in: project)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout
+                == "wrote Generated/MuseoRouter.swift\nwrote Generated/linkwright-swift-inputs.xcfilelist\n"
+                + "wrote Generated/linkwright-swift-outputs.xcfilelist\n", "\(result)")
+        let golden = RepositoryPaths.root.appendingPathComponent("Tests/LinkwrightEndToEndTests/Golden/xcfilelists")
+        for kind in ["inputs", "outputs"] {
+            let written = try folder.read("App/Generated/linkwright-swift-\(kind).xcfilelist")
+            let file = golden.appendingPathComponent("linkwright-swift-\(kind).xcfilelist.golden")
+            if let mismatch = Golden.mismatch(written, golden: file) { Issue.record("\(mismatch)") }
+        }
+        func listed(_ kind: String) throws -> [String] {
+            try folder.read("App/Generated/linkwright-swift-\(kind).xcfilelist").split(separator: "\n").map {
+                #expect($0.hasPrefix("$(SRCROOT)/"))
+                return project.appendingPathComponent(String($0.dropFirst("$(SRCROOT)/".count))).standardizedFileURL
+                    .path
+            }
+        }
+        // Every listed input exists, and every file linkwright reads is listed.
+        let inputs = try listed("inputs")
+        for input in inputs { #expect(FileManager.default.fileExists(atPath: input), "\(input)") }
+        var configuration: [String] = []
+        for kind in ["environments", "domains", "policies"] {
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: folder.url.appendingPathComponent(kind).path)
+            configuration += names.filter { $0.hasSuffix(".yaml") }.map {
+                folder.url.appendingPathComponent("\(kind)/\($0)").standardizedFileURL.path
+            }
+        }
+        #expect(Set(inputs) == Set(configuration))
+        #expect(try listed("outputs") == [project.appendingPathComponent("Generated/MuseoRouter.swift").path])
+    }
+
+    /// --file: one app's router at a fixed name, the build-tool plugin's output; the lists go beside it.
+    @Test func fileWritesOneRouterUnderTheGivenName() throws {
+        defer { folder.remove() }
+        let result = try linkwright([
+            "generate", "swift", "--app", "museo", "--file", "out/LinkwrightRouter.swift", "--xcfilelists",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("wrote out/LinkwrightRouter.swift\n"), "\(result)")
+        #expect(try folder.read("out/LinkwrightRouter.swift").contains("enum MuseoRouter {"))
+        #expect(try folder.read("out/linkwright-swift-outputs.xcfilelist") == "$(SRCROOT)/out/LinkwrightRouter.swift\n")
+        let many = try linkwright(["generate", "swift", "--file", "Router.swift"])
+        #expect(
+            many.status == 2
+                && many.stderr.contains(
+                    "--file writes one router, and 3 apps would be written (emergencias, museo, museo-clip); choose one with --app"
+                ), "\(many)")
+        let both = try linkwright(["generate", "swift", "--app", "museo", "--file", "R.swift", "--out", "x"])
+        #expect(both.status == 2 && both.stderr.contains("give --file or --out, not both"), "\(both)")
+        #expect(!folder.exists("Router.swift") && !folder.exists("R.swift"))
+    }
+
     @Test func anAppWhoseRulesNameNoRouteHasNoRouter() throws {
         defer { folder.remove() }
         try folder.write(
@@ -288,7 +353,10 @@ import Testing
         #expect(try linkwright(["lint"]).status == 0)
         let result = try linkwright(["generate", "swift", "--app", "emergencias"])
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.contains("no rule opening emergencias names a route"), "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "error: domains/emergencias.yaml:4:9: no rule opening emergencias names a route, so its router would have no destination\n"
+            ), "\(result)")
     }
 
     @Test func neverWritesThroughALinkInTheConfigurationFolder() throws {

@@ -24,6 +24,16 @@ struct GenerateCommand: Command {
         help:
             "Folder the routers are written into (default: generated/<env or all>/<language> in the configuration folder)"
     )
+    static let file = Option<String?>(
+        name: "file", valueName: "PATH",
+        help:
+            "Write the one router into this file instead of a folder: the app given with --app, or the only app of the language (the build-tool plugin's fixed output)"
+    )
+    static let xcfilelists = Option<Bool>(
+        name: "xcfilelists",
+        help:
+            "Also write linkwright-<language>-inputs.xcfilelist and -outputs.xcfilelist beside the routers, for an Xcode Run Script phase, paths from the current folder as $(SRCROOT)"
+    )
 
     static let spec = CommandSpec(
         name: "generate",
@@ -49,9 +59,14 @@ struct GenerateCommand: Command {
             folder in a router's place is refused before any is written, and temporary files a
             killed run left are removed), and
             the same configuration always gives the same bytes. The output folder is not dist/:
-            build owns that one.
+            build owns that one. --file writes one app's router into a file of a fixed name, as
+            the SwiftPM build-tool plugin LinkwrightRouter does on every build. --xcfilelists also
+            writes, beside the routers and with them, the input file list (every configuration
+            file, so any change makes Xcode run the phase again) and the output file list (the
+            routers) of an Xcode Run Script phase, as $(SRCROOT)/ paths from the current folder:
+            run it from the project folder, as the phase does (docs/build-integration.md).
             """,
-        options: [Workspace.config, Workspace.environments, apps, package, access, out],
+        options: [Workspace.config, Workspace.environments, apps, package, access, out, file, xcfilelists],
         arguments: [language])
 
     let arguments: ParsedArguments
@@ -81,6 +96,15 @@ struct GenerateCommand: Command {
             apps = compiled.environments.flatMap { environment in
                 language == "kotlin" ? environment.androidApps.map(\.name) : environment.iosApps.map(\.name)
             }.uniqued()
+        }
+        if arguments[Self.file] != nil {
+            guard arguments[Self.out] == nil else { throw UsageError(message: "give --file or --out, not both") }
+            guard apps.count == 1 else {
+                throw UsageError(
+                    message: "--file writes one router, and \(counted(apps.count, "app")) "
+                        + (apps.isEmpty ? "were found" : "would be written (\(apps.joined(separator: ", ")))")
+                        + "; choose one with --app")
+            }
         }
         if let package = arguments[Self.package] {
             guard language == "kotlin" else { throw UsageError(message: "--package is for kotlin routers") }
@@ -122,7 +146,10 @@ struct GenerateCommand: Command {
                     files.append((SwiftRouterWriter.fileName(model), Array(source.utf8)))
                 }
             } catch let error as RouterModelError {
-                throw UnusableInput(message: error.message, hint: error.hint)
+                let places = error.locations.map { "\(workspace.printer.pathPrefix)\($0)" }
+                throw UnusableInput(
+                    message: (places.isEmpty ? "" : places.joined(separator: ", ") + ": ") + error.message,
+                    hint: error.hint)
             }
         }
         // The default folder is inside the configuration, which may be untrusted: it is reached
@@ -130,6 +157,12 @@ struct GenerateCommand: Command {
         // the user's own, created when missing.
         let (root, folder, shown) = try outputFolder(
             workspace, terminal: terminal, environments: environments, language: language)
+        if let given = arguments[Self.file] { files[0].path = terminal.url(given).lastPathComponent }
+        if arguments[Self.xcfilelists] {
+            files += try fileLists(
+                workspace, terminal: terminal, language: language,
+                outputs: files.map { root.appendingPathComponent(folder + $0.path) })
+        }
         do {
             try AtomicFiles.write(files.map { (folder + $0.path, $0.bytes) }, under: root)
         } catch let error as AtomicFiles.WriteError {
@@ -137,6 +170,34 @@ struct GenerateCommand: Command {
         }
         for file in files { terminal.out("wrote \(PrintableText.escaped(shown + file.path))") }
         return .success
+    }
+
+    /// The Run Script phase's input list (every configuration file: any of them can change what
+    /// the routers say, or whether they can be made) and output list (`outputs`), one
+    /// `$(SRCROOT)/` path a line, from the current folder: the phase runs in the project folder.
+    private func fileLists(_ workspace: Workspace, terminal: Terminal, language: String, outputs: [URL]) throws
+        -> [(path: String, bytes: [UInt8])]
+    {
+        let inputs = try workspace.files().filter { $0.refusal == nil }.map {
+            workspace.root.appendingPathComponent($0.path)
+        }
+        func list(_ urls: [URL]) -> [UInt8] {
+            let lines = urls.map { "$(SRCROOT)/" + Self.relativePath(of: $0, from: terminal.currentDirectory) }
+            return Array(lines.sorted().map { $0 + "\n" }.joined().utf8)
+        }
+        return [
+            ("linkwright-\(language)-inputs.xcfilelist", list(inputs)),
+            ("linkwright-\(language)-outputs.xcfilelist", list(outputs)),
+        ]
+    }
+
+    /// `url` from the folder `base` (both absolute): `links/domains/shop.yaml`, `../links/…`.
+    static func relativePath(of url: URL, from base: URL) -> String {
+        let target = url.standardizedFileURL.pathComponents
+        let start = base.standardizedFileURL.pathComponents
+        let shared = zip(target, start).prefix { $0 == $1 }.count
+        let path = Array(repeating: "..", count: start.count - shared) + target.dropFirst(shared)
+        return path.isEmpty ? "." : path.joined(separator: "/")
     }
 
     /// Dot-separated Kotlin identifiers: a letter or `_`, then letters, digits or `_`.
@@ -148,12 +209,23 @@ struct GenerateCommand: Command {
     }
 
     /// Where files go: a root folder that exists, the folder under it, and how to show it.
-    /// `--out`, else `generated/<environments joined with +, or all>/<language>` in the configuration folder.
+    /// `--file`'s folder, `--out`, else `generated/<environments joined with +, or all>/<language>` in the configuration folder.
     private func outputFolder(
         _ workspace: Workspace, terminal: Terminal, environments: [String], language: String
     ) throws -> (
         root: URL, folder: String, shown: String
     ) {
+        if let given = arguments[Self.file] {
+            guard !given.isEmpty, !given.hasSuffix("/") else { throw UsageError(message: "--file needs a file name") }
+            let folder = terminal.url(given).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw UnusableInput(
+                    message: "cannot create the folder of \(PrintableText.escaped(given))", hint: "nothing was written")
+            }
+            return (folder, "", given.lastIndex(of: "/").map { String(given[...$0]) } ?? "")
+        }
         if let given = arguments[Self.out] {
             guard !given.isEmpty else { throw UsageError(message: "--out needs a folder") }
             do {

@@ -24,7 +24,9 @@ struct InitCommand: Command {
         name: "exclude", valueName: "PATTERN", help: "A path pattern kept on the web, decided before the others")
     static let routes = Option<[String]>(
         name: "route", valueName: "NAME",
-        help: "The route the app's router takes the --path before it to (give one per --path, or none)")
+        help:
+            "The route the app's router takes the --path before it to, or none to open the app at its start (give one per --path, or none at all)"
+    )
     static let interactive = Option<Bool>(
         name: "interactive", help: "Ask for what the options leave out, even when standard input is not a terminal")
 
@@ -35,10 +37,12 @@ struct InitCommand: Command {
             Writes environments/NAME.yaml (the app and the host), domains/DOMAIN.yaml (the rules: each
             --exclude, then each --path with the --route after it; DOMAIN is named after the host) and, when policies/ is empty,
             policies/merge.yaml, each starting with its $schema line, and ends the domain file with
-            expectations that pin what the rules decide, so build and test pass at once; with routes,
-            generate writes the app's router at once too. A path written in a router's syntax
-            (/products/:id) is warned about: an association file matches ":id" literally. An app needs
-            --team-id with --bundle-id (iOS), --package with --fingerprint (Android), or both. On a
+            expectations that pin what the rules decide, so build and test pass at once, and generate
+            writes the app's router at once too: a --path given no --route (or --route none) gets
+            route: none with a reason, opening the app at its start until its destination is
+            named. A path written in a router's syntax (/products/:id) is warned about: an
+            association file matches ":id" literally. An app needs --team-id with --bundle-id
+            (iOS), --package with --fingerprint (Android), or both. On a
             terminal, init asks for what the options leave out; otherwise a missing one is a usage
             error, unless --interactive reads the answers from standard input, one per line. Existing
             files are never overwritten: nothing is written then.
@@ -192,7 +196,7 @@ struct InitCommand: Command {
                 message: "\(counted(routes.count, "--route")) for \(counted(paths.count, "--path")): "
                     + "give each --path its --route, or none")
         }
-        for route in routes {
+        for route in routes where route != "none" {
             if let problem = Identifiers.routeNameProblem(route) {
                 throw UsageError(message: "--route \(route): \(problem.message); \(problem.hint)")
             }
@@ -253,12 +257,13 @@ struct Prompter {
     func askForRoutes(of paths: [String]) throws -> [String] {
         let question =
             "Routes the app's router takes \(paths.joined(separator: " ")) to, one per pattern "
-            + "(e.g. product; empty: no routes)"
+            + "(e.g. product, or none; empty: none for every pattern, opening the app at its start)"
         let answer = try askIfAny(question) { answer in
             let names = answer.split(separator: " ").map(String.init)
             if names.count != paths.count { return "give \(counted(paths.count, "route name")), one per pattern" }
-            return names.lazy.compactMap { Identifiers.routeNameProblem($0).map { "\($0.message): \($0.hint)" } }
-                .first
+            return names.lazy.filter { $0 != "none" }.compactMap {
+                Identifiers.routeNameProblem($0).map { "\($0.message): \($0.hint)" }
+            }.first
         }
         return answer?.split(separator: " ").map(String.init) ?? []
     }

@@ -86,6 +86,7 @@ extension AndroidRouterModel {
         var sites: [(site: Site, domain: String, environments: [String])] = []
         var environments: [Environment] = []
         var files: Set<String> = []
+        var domains: [String] = []
         var claimedBy: [String: (claim: Claim, environment: String)] = [:]
         for environment in compiled.environments {
             guard let androidApp = environment.androidApps.first(where: { $0.name == app }) else { continue }
@@ -98,6 +99,7 @@ extension AndroidRouterModel {
                     guard let site = lookup.site(fetchedFrom: host.fileHost.name) else { continue }
                     let domain = configuration.domain(named: site.domain)
                     if let file = domain?.file { files.insert(file) }
+                    if !domains.contains(site.domain) { domains.append(site.domain) }
                     let rules = try Self.rules(
                         of: site, package: androidApp.package, routes: domain?.routesByRule ?? [:],
                         destinations: &destinations)
@@ -129,7 +131,12 @@ extension AndroidRouterModel {
         for environment in environments {
             try schemes.add(configuration.environment(named: environment.name), destinations: &destinations)
         }
-        guard !destinations.all.isEmpty else { throw .noRoute(app) }
+        if destinations.all.isEmpty,
+            let error = RouterModelError.nothingToRoute(
+                app, domains: domains.compactMap(configuration.domain(named:)), hasSchemeRoutes: !schemes.isEmpty)
+        {
+            throw error
+        }
         for index in sites.indices {
             let (_, domain, siteEnvironments) = sites[index]
             let shared = sites.filter { $0.domain == domain }.count == 1

@@ -70,6 +70,7 @@ public enum KotlinRouterWriter {
         }
         out.line(" */")
         out.line("\(access.kotlinModifier ?? "")sealed class \(type) {")
+        if model.destinations.isEmpty { out.line("    // \(RouterModel.noDestinationNote)") }
         for destination in model.destinations {
             let name = className(destination.name, in: model)
             guard !destination.parameters.isEmpty else {

@@ -126,11 +126,39 @@ public struct RouterModelError: Error, Sendable, Equatable {
                 : "choose one of: \(known.uniqued().joined(separator: ", "))")
     }
 
-    /// No rule opening `app` names a route.
-    static func noRoute(_ app: String) -> Self {
-        RouterModelError(
-            message: "no rule opening \(app) names a route, so its router would have no destination",
-            hint: "name where each rule's URLs lead with route: and params: (docs/configuration.md, Routes)")
+    /// Where the problem is written, when in the configuration: the generate command shows these
+    /// from the current directory.
+    public var locations: [SourceLocation] = []
+
+    /// The error for a router of `app` that would have no destination, or `nil` when that router
+    /// is what the configuration asks for: every rule opening the app says `route: none`, so each
+    /// of its URLs opens the app at its start. A rule opening the app with no route at all, or no
+    /// rule opening it, is what `init` and `import` left to finish, so the error names the first
+    /// such rule of each domain file and what to write there.
+    static func nothingToRoute(_ app: String, domains: [Domain], hasSchemeRoutes: Bool) -> Self? {
+        var unrouted: [SourceLocation] = []
+        var opensWithoutDestination = hasSchemeRoutes
+        for domain in domains {
+            let rules = domain.applinks.filter { $0.apps.contains { $0.value == app } }.flatMap(\.rules)
+            if let first = rules.first(where: { !$0.exclude && $0.route == nil }) { unrouted.append(first.location) }
+            opensWithoutDestination = opensWithoutDestination || rules.contains { !$0.exclude && $0.route != nil }
+        }
+        let fix =
+            "name where its URLs lead with route: <destination> (and params:), or write route: none with a reason: "
+            + "to open the app at its start (docs/configuration.md, Routes)"
+        if !unrouted.isEmpty {
+            return RouterModelError(
+                message: "no rule opening \(app) names a route, so its router would have no destination",
+                hint: "give every rule of \(unrouted.count == 1 ? "that file" : "those files") that opens \(app) a "
+                    + "route: \(fix)",
+                locations: unrouted.sorted())
+        }
+        guard opensWithoutDestination else {
+            return RouterModelError(
+                message: "no rule of \(app)'s hosts opens it, so its router would have nothing to route",
+                hint: "add a rule for \(app) to a domain its hosts serve, and \(fix)")
+        }
+        return nil
     }
 }
 
@@ -162,12 +190,22 @@ extension RouterModel {
         for environment in builder.environments {
             try schemes.add(configuration.environment(named: environment), destinations: &builder.destinations)
         }
-        guard !builder.destinations.all.isEmpty else { throw .noRoute(app) }
+        if builder.destinations.all.isEmpty,
+            let error = RouterModelError.nothingToRoute(
+                app, domains: builder.domains.compactMap(configuration.domain(named:)),
+                hasSchemeRoutes: !schemes.isEmpty)
+        {
+            throw error
+        }
         var model = builder.model()
         model.schemes = schemes.schemes(listsFrom: model.ruleLists.count)
         model.ruleLists += schemes.namedLists
         return model
     }
+
+    /// Said in a destination type without cases: every rule opening the app says `route: none`.
+    static let noDestinationNote =
+        "No rule names a destination yet (route: none): a link that opens the app opens it at its start."
 
     /// The name of the rules one domain's file applies in `environments`: `museoProduction`, or
     /// `museo` when no environment is named because every one serves the domain alike.
@@ -259,6 +297,9 @@ struct RouterSchemes {
         }
     }
 
+    /// Whether the app declares no scheme with routes.
+    var isEmpty: Bool { claimed.isEmpty }
+
     /// Each scheme with its list's index, the lists placed from `first` on.
     func schemes(listsFrom first: Int) -> [RouterScheme] {
         claimed.keys.sorted().map { RouterScheme(scheme: $0, ruleList: first + claimed[$0]!.list) }
@@ -284,6 +325,8 @@ private struct Builder {
     let configuration: Configuration
     var environments: [String] = []
     var files: Set<String> = []
+    /// The domains whose rules the router reads, in the order first read.
+    var domains: [String] = []
     var destinations = RouterDestinations()
     var lists: [RouterRuleList] = []
     /// Which domain and environments each list came from, to name it.
@@ -302,6 +345,7 @@ private struct Builder {
     {
         let domainConfiguration = configuration.domain(named: domain)
         if let file = domainConfiguration?.file { files.insert(file) }
+        if !domains.contains(domain) { domains.append(domain) }
         let routes = domainConfiguration?.routesByRule ?? [:]
         let applinks = document.applinks
         var rules: [RouterRule] = []

@@ -18,6 +18,7 @@ public enum SwiftRouterWriter {
         out.blank()
         out.line("/// A screen of the \(model.app) app that a universal link opens.")
         out.line("\(access.swiftModifier)enum \(type)Destination: Hashable, Sendable {")
+        if model.destinations.isEmpty { out.line("    // \(RouterModel.noDestinationNote)") }
         for destination in model.destinations {
             let parameters = destination.parameters.map { "\(identifier($0.name)): \(typeName($0))" }
             out.line(

@@ -152,6 +152,7 @@ public struct Importer: Sendable {
             let header =
                 JSONSchemaGenerator.editorComment(for: "domain") + "\n# Imported by linkwright import from "
                 + domain.sources.map(PrintableText.escaped).joined(separator: ", ") + ".\n"
+                + (domain.text.contains("\n        route: none\n") ? Translation.unknownRouteNote : "")
             return ("domains/\(domain.name).yaml", header + domain.text)
         }
         let bindings = domains.map { ($0.name, $0.hosts) }
@@ -504,7 +505,9 @@ private struct Translation {
             if iosApps[name] != nil {
                 continue  // shares the iOS entry, which lists it already
             }
-            let rules = statement.dynamicComponents?.map(dynamicRule) ?? ["      - path: \"*\"\n"]
+            let rules =
+                statement.dynamicComponents?.map(dynamicRule)
+                ?? ["      - " + (["path: \"*\""] + Self.unknownRoute).joined(separator: "\n        ") + "\n"]
             // Dynamic rules mean what Android reads in them, and Apple's flags do not apply: keep them so.
             text +=
                 "  - apps: \(YAMLWriter.flowList([name]))\n    android_semantics: true\n    rules:\n" + rules.joined()
@@ -589,13 +592,26 @@ private struct Translation {
         if exclude { lines.append("exclude: true") }
         lines += component.flags.written.map { "\($0.flag.configurationKey): \($0.value)" }
         if let comment = component.comment { lines.append("comment: \(YAMLWriter.scalar(comment))") }
+        if !exclude { lines += Self.unknownRoute }
         return "      - " + lines.joined(separator: "\n        ") + "\n"
     }
+
+    /// An imported rule's route: association files say which URLs open the app, never which
+    /// screen, so the router opens the app at its start until someone names the destination.
+    static let unknownRoute = ["route: none", "reason: " + YAMLWriter.scalar("imported: no screen named yet")]
+
+    /// Said once per domain file holding such rules, under its header.
+    static let unknownRouteNote = """
+        # The files say which URLs open an app, not where in it: each such rule says route: none (the
+        # app opens at its start) until route: and params: name the screen.
+
+        """
 
     private func legacyRule(_ path: String) -> String {
         let excluded = path.hasPrefix("NOT ")
         let pattern = excluded ? String(path.dropFirst(4)) : path
-        return "      - path: \(YAMLWriter.scalar(pattern))\n" + (excluded ? "        exclude: true\n" : "")
+        let lines = ["path: \(YAMLWriter.scalar(pattern))"] + (excluded ? ["exclude: true"] : Self.unknownRoute)
+        return "      - " + lines.joined(separator: "\n        ") + "\n"
     }
 
     private func dynamicRule(_ component: DynamicComponent) -> String {
@@ -607,6 +623,7 @@ private struct Translation {
         if let fragment = component.fragment { lines.append("fragment: \(YAMLWriter.scalar(fragment))") }
         if component.exclude { lines.append("exclude: true") }
         if let comments = component.comments { lines.append("comment: \(YAMLWriter.scalar(comments))") }
+        if !component.exclude { lines += Self.unknownRoute }
         return "      - " + lines.joined(separator: "\n        ") + "\n"
     }
 

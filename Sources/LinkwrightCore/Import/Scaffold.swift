@@ -15,7 +15,9 @@ public struct Scaffold: Sendable {
     /// Path patterns that open the app, and those kept on the web (written first, so they win).
     public var paths: [String]
     public var excludedPaths: [String]
-    /// The route the app's router takes each of `paths` to, in order; none when empty.
+    /// The route the app's router takes each of `paths` to, in order; `none` for one, or none
+    /// at all when empty, writes `route: none` with a reason: the app opens at its start until
+    /// someone names the destination, and `generate` writes a router at once either way.
     public var routes: [String]
 
     public init(
@@ -41,6 +43,10 @@ public struct Scaffold: Sendable {
         let name = Importer.domainName(for: host)
         return Identifiers.nameProblem(name, what: "domain") == nil ? name : "site"
     }
+
+    /// Why a path given no route opens the app without a destination.
+    static let unnamedRouteReason =
+        "no route was given to init; name the screen these URLs open with route: (and params:)"
 
     /// The fingerprint channel the scaffold names, and requires in production.
     public static let channel = "play-signing"
@@ -76,7 +82,11 @@ public struct Scaffold: Sendable {
         for path in excludedPaths { text += "      - path: \(YAMLWriter.scalar(path))\n        exclude: true\n" }
         for (index, path) in paths.enumerated() {
             text += "      - path: \(YAMLWriter.scalar(path))\n"
-            if index < routes.count { text += "        route: \(routes[index])\n" }
+            let route = index < routes.count ? routes[index] : "none"
+            text += "        route: \(route)\n"
+            if route == "none" {
+                text += "        reason: \(YAMLWriter.scalar(Self.unnamedRouteReason))\n"
+            }
         }
         if package != nil {
             // Android 15 decides by the rules themselves, exclusions included; without dynamic rules an
