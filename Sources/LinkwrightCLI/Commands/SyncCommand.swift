@@ -164,7 +164,9 @@ private struct AppFileTree {
     func write(_ changed: [(outcome: AppFileOutcome, path: String)]) throws {
         do {
             try AtomicFiles.write(changed.map { ($0.path, $0.outcome.bytes) }, under: URL(fileURLWithPath: root))
-        } catch let error as AtomicFiles.WriteError {
+        } catch var error as AtomicFiles.WriteError {
+            // Named from the repository's top, as the files are, not by the machine's path.
+            if error.path.hasPrefix(root + "/") { error.path.removeFirst(root.count + 1) }
             throw UnusableInput(message: PrintableText.escaped(error.description), hint: error.outcome)
         }
     }
