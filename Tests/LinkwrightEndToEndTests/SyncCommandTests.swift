@@ -175,6 +175,11 @@ import Testing
         #expect(
             try appFile("ios/Museo/Production.entitlements", in: git)
                 == Self.beforeText("ios/Museo/Production.entitlements"))
+        let android = try sync(["--check", "--platform", "android"], in: git)
+        #expect(
+            android.status == 1
+                && android.stdout.hasSuffix("1 of 2 app files out of step; run `linkwright sync` to update them\n"),
+            "\(android)")
         let unknown = try sync(["--app", "museum"], in: git)
         #expect(unknown.status == 2 && unknown.stderr.hasPrefix("error: unknown app \"museum\""), "\(unknown)")
         let none = try sync(["--app", "emergencias"], in: git)

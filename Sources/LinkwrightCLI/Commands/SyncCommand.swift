@@ -28,9 +28,10 @@ struct SyncCommand: Command {
             only: a binary one is refused (plutil -convert xml1 converts it). Files are written all
             or none, and refused with uncommitted changes, as links (never followed), or outside the
             repository. With --check nothing is written: exit 1 lists every file that drifted with
-            the lines that differ.
+            the lines that differ. --env, --app and --platform narrow the files (a Gradle variant
+            checks its flavor's manifest with --env FLAVOR --platform android).
             """,
-        options: [Workspace.config, Workspace.environments, apps, check, format])
+        options: [Workspace.config, Workspace.environments, apps, ExplainCommand.platform, check, format])
 
     let arguments: ParsedArguments
 
@@ -56,7 +57,10 @@ struct SyncCommand: Command {
             throw UsageError(message: "unknown app \"\(app)\"; known: \(known.joined(separator: ", "))")
         }
         let declared = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
-            .flatMap(\.appFiles).filter { apps.isEmpty || apps.contains($0.app) }
+            .flatMap(\.appFiles).filter { file in
+                (apps.isEmpty || apps.contains(file.app))
+                    && arguments[ExplainCommand.platform].map { $0 == file.kind.platform } ?? true
+            }
         if declared.isEmpty {
             terminal.err(
                 "note: no app files are declared; add entitlements: or info_plist: under an app's ios:, or manifest: "

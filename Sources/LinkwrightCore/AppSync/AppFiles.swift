@@ -7,6 +7,9 @@ public enum AppFileKind: String, Sendable, CaseIterable {
     /// The intent filters between the markers in one activity of a flavor's manifest.
     case manifest
 
+    /// The platform whose build reads the file.
+    public var platform: Platform { self == .manifest ? .android : .ios }
+
     /// What the kind keeps, for messages.
     public var keeps: String {
         switch self {
