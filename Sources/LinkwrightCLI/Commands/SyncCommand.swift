@@ -45,9 +45,7 @@ struct SyncCommand: Command {
         let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(environments)
         let pathPrefix = workspace.pathPrefix(for: format)
         guard let configuration, let compiled else {
-            let report = SyncReport(
-                check: check, outcomes: [], problems: [], diagnostics: diagnostics, compiled: false,
-                pathPrefix: pathPrefix)
+            let report = SyncReport(check: check, files: nil, diagnostics: diagnostics, pathPrefix: pathPrefix)
             try terminal.print(report, as: format)
             return .unusable
         }
@@ -89,8 +87,7 @@ struct SyncCommand: Command {
             if problems.isEmpty { try tree.write(changed) }
         }
         let report = SyncReport(
-            check: check, outcomes: outcomes.map(\.outcome), problems: problems, diagnostics: diagnostics,
-            compiled: true, pathPrefix: pathPrefix)
+            check: check, files: (outcomes.map(\.outcome), problems), diagnostics: diagnostics, pathPrefix: pathPrefix)
         try terminal.print(report, as: format)
         return ExitStatus(report)
     }

@@ -11,18 +11,20 @@ public struct SyncReport: Report {
     public var diagnostics: [Diagnostic]
     /// Whether the configuration compiled, so files were looked at at all.
     public var compiled: Bool
-    public var context: ReportContext
+    /// What file names start with (`Workspace.pathPrefix(for:)`).
+    public var pathPrefix: String
+    public var context: ReportContext { ReportContext(pathPrefix: pathPrefix) }
 
+    /// `files` is nil when the configuration did not compile, so no file was looked at.
     public init(
-        check: Bool, outcomes: [AppFileOutcome], problems: [AppFileProblem], diagnostics: [Diagnostic],
-        compiled: Bool, pathPrefix: String
+        check: Bool, files: (outcomes: [AppFileOutcome], problems: [AppFileProblem])?, diagnostics: [Diagnostic],
+        pathPrefix: String
     ) {
         self.check = check
-        self.outcomes = outcomes
-        self.problems = problems
+        (outcomes, problems) = files ?? ([], [])
+        compiled = files != nil
         self.diagnostics = diagnostics
-        self.compiled = compiled
-        context = ReportContext(pathPrefix: pathPrefix)
+        self.pathPrefix = pathPrefix
     }
 
     public var isUnusable: Bool { !compiled || !problems.isEmpty }

@@ -13,21 +13,21 @@ import Testing
 @Suite struct AppFileSyncTests {
     static let environment = """
         tier: production
-        team_id: ABCDE12345
+        team_id: QRSTU67890
         apps:
-          shop:
+          tienda:
             ios:
-              bundle_id: com.example.shop
-              entitlements: App/Shop.entitlements
+              bundle_id: com.example.tienda
+              entitlements: App/Tienda.entitlements
               info_plist: App/Info.plist
             android:
-              package: com.example.shop
+              package: com.example.tienda
               fingerprints:
                 play-signing: "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
               manifest: android/src/production/AndroidManifest.xml
               activity: .MainActivity
             schemes:
-              com.example.shop:
+              com.example.tienda:
                 purpose: deep-links
           quiet:
             ios:
@@ -35,14 +35,14 @@ import Testing
               entitlements: Quiet/Quiet.entitlements
               info_plist: Quiet/Info.plist
         hosts:
-          shop.example: shop
+          tienda.example: tienda
 
         """
 
-    static let domain = "applinks:\n  - apps: [shop]\n    rules:\n      - path: /products/*\n"
+    static let domain = "applinks:\n  - apps: [tienda]\n    rules:\n      - path: /products/*\n"
 
     static func load(_ environment: String = environment) -> (Configuration?, [Diagnostic]) {
-        let files = ["environments/production.yaml": environment, "domains/shop.yaml": domain]
+        let files = ["environments/production.yaml": environment, "domains/tienda.yaml": domain]
         return ConfigLoader().load(
             files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
     }
@@ -96,37 +96,37 @@ import Testing
             """
 
     @Test func theAssociatedDomainsValueIsReplacedAndEveryOtherByteKept() throws {
-        let (text, outcome) = try synced("shop", .entitlements, Self.entitlements)
+        let (text, outcome) = try synced("tienda", .entitlements, Self.entitlements)
         #expect(outcome.changes)
         let expected = Self.entitlements.replacingOccurrences(
             of: "\t\t<string>applinks:old.example</string>\n",
-            with: "\t\t<string>applinks:shop.example</string>\n")
+            with: "\t\t<string>applinks:tienda.example</string>\n")
         #expect(text == expected)
         #expect(
             outcome.differences == [
-                "- <string>applinks:old.example</string>", "+ <string>applinks:shop.example</string>",
+                "- <string>applinks:old.example</string>", "+ <string>applinks:tienda.example</string>",
             ])
-        let again = try synced("shop", .entitlements, text)
+        let again = try synced("tienda", .entitlements, text)
         #expect(!again.outcome.changes && again.text == text)
     }
 
     @Test func anAbsentKeyIsAddedBeforeTheDictionaryEndsInTheFilesIndentation() throws {
         let spaced =
             Self.plistHead + "<dict>\n  <key>aps-environment</key>\n  <string>development</string>\n</dict>\n</plist>\n"
-        let (text, _) = try synced("shop", .entitlements, spaced)
+        let (text, _) = try synced("tienda", .entitlements, spaced)
         #expect(
             text
                 == Self.plistHead + "<dict>\n  <key>aps-environment</key>\n  <string>development</string>\n"
-                + "  <key>com.apple.developer.associated-domains</key>\n  <array>\n    <string>applinks:shop.example</string>\n  </array>\n"
+                + "  <key>com.apple.developer.associated-domains</key>\n  <array>\n    <string>applinks:tienda.example</string>\n  </array>\n"
                 + "</dict>\n</plist>\n")
     }
 
     @Test func anEmptyDictionaryAsXcodeWritesItIsOpened() throws {
-        let (text, _) = try synced("shop", .entitlements, Self.plistHead + "<dict/>\n</plist>\n")
+        let (text, _) = try synced("tienda", .entitlements, Self.plistHead + "<dict/>\n</plist>\n")
         #expect(
             text
                 == Self.plistHead
-                + "<dict>\n\t<key>com.apple.developer.associated-domains</key>\n\t<array>\n\t\t<string>applinks:shop.example</string>\n\t</array>\n</dict>\n</plist>\n"
+                + "<dict>\n\t<key>com.apple.developer.associated-domains</key>\n\t<array>\n\t\t<string>applinks:tienda.example</string>\n\t</array>\n</dict>\n</plist>\n"
         )
     }
 
@@ -145,40 +145,34 @@ import Testing
     @Test func aValueEqualInAnotherLayoutIsLeftAsWritten() throws {
         let compact =
             Self.plistHead
-            + "<dict><key>com.apple.developer.associated-domains</key><array><string>applinks:shop.example</string></array></dict></plist>"
-        let (text, outcome) = try synced("shop", .entitlements, compact)
+            + "<dict><key>com.apple.developer.associated-domains</key><array><string>applinks:tienda.example</string></array></dict></plist>"
+        let (text, outcome) = try synced("tienda", .entitlements, compact)
         #expect(!outcome.changes && text == compact)
     }
 
     @Test func aBinaryPropertyListIsRefusedWithTheCommandThatConvertsIt() throws {
-        let result = try sync("shop", .entitlements, "bplist00\u{D1}\u{01}\u{02}")
-        guard case .failure(let problem) = result else {
-            Issue.record("a binary plist was edited")
-            return
-        }
+        let result = try sync("tienda", .entitlements, "bplist00\u{D1}\u{01}\u{02}")
+        let problem = try #require(result.failure, "refused")
         #expect(problem.message == "is a binary property list; sync edits XML property lists only")
-        #expect(problem.hint.contains("plutil -convert xml1 App/Shop.entitlements"))
+        #expect(problem.hint.contains("plutil -convert xml1 App/Tienda.entitlements"))
     }
 
     @Test func aKeyWrittenTwiceIsRefusedWhereTheSecondIs() throws {
         let twice = Self.entitlements.replacingOccurrences(
             of: "\t<key>keychain-access-groups</key>", with: "\t<key>com.apple.developer.associated-domains</key>")
-        guard case .failure(let problem) = try sync("shop", .entitlements, twice) else {
-            Issue.record("a duplicated key was edited")
-            return
-        }
+        let problem = try #require(try sync("tienda", .entitlements, twice).failure, "refused")
         #expect(problem.message == "holds the key com.apple.developer.associated-domains twice")
         #expect(problem.line == 12 && problem.column == 2)
     }
 
     @Test func theURLTypesAreTheBuildsAndOtherKeysStay() throws {
         let info =
-            Self.plistHead + "<dict>\n\t<key>CFBundleDisplayName</key>\n\t<string>Shop</string>\n</dict>\n</plist>\n"
-        let (text, _) = try synced("shop", .infoPlist, info)
+            Self.plistHead + "<dict>\n\t<key>CFBundleDisplayName</key>\n\t<string>Tienda</string>\n</dict>\n</plist>\n"
+        let (text, _) = try synced("tienda", .infoPlist, info)
         let parsed = try PropertyList.parse(Array(text.utf8))
-        #expect(parsed["CFBundleDisplayName"] == .string("Shop"))
+        #expect(parsed["CFBundleDisplayName"] == .string("Tienda"))
         let types = try #require(parsed["CFBundleURLTypes"]?.array)
-        #expect(types.map { $0["CFBundleURLSchemes"]?.strings } == [["com.example.shop"]])
+        #expect(types.map { $0["CFBundleURLSchemes"]?.strings } == [["com.example.tienda"]])
         #expect(types.map { $0["CFBundleTypeRole"] } == [.string("Viewer")])
         // The quiet app declares no scheme: its hand-written URL types go.
         let (quiet, _) = try synced("quiet", .infoPlist, text)
@@ -216,26 +210,26 @@ import Testing
         """
 
     @Test func markersAreInsertedIntoTheNamedActivityAndTheRestKept() throws {
-        let (text, outcome) = try synced("shop", .manifest, Self.manifest)
+        let (text, outcome) = try synced("tienda", .manifest, Self.manifest)
         let anchor = "<activity android:name=\".MainActivity\" android:label=\"a &gt; b\">"
         let parts = Self.manifest.components(separatedBy: anchor)
         #expect(
-            text.hasPrefix(parts[0] + anchor + "\n      <!-- linkwright:begin intent filters of shop in production"))
+            text.hasPrefix(parts[0] + anchor + "\n      <!-- linkwright:begin intent filters of tienda in production"))
         #expect(text.hasSuffix("      <!-- linkwright:end -->\n" + parts[1].dropFirst()))
         #expect(text.contains("\n      <intent-filter android:autoVerify=\"true\">\n        <action"))
-        #expect(text.contains("        <data android:host=\"shop.example\" />\n"))
-        #expect(text.contains("        <data android:scheme=\"com.example.shop\" />\n"))
+        #expect(text.contains("        <data android:host=\"tienda.example\" />\n"))
+        #expect(text.contains("        <data android:scheme=\"com.example.tienda\" />\n"))
         #expect(outcome.note?.hasPrefix("inserted the markers") == true)
-        let again = try synced("shop", .manifest, text)
+        let again = try synced("tienda", .manifest, text)
         #expect(!again.outcome.changes && again.text == text)
         #expect(try XMLDocument(data: Data(text.utf8)).rootElement()?.name == "manifest")
         // A hand edit between the markers is drift, put right on the next pass.
         let edited = text.replacingOccurrences(
-            of: "android:host=\"shop.example\"", with: "android:host=\"evil.example\"")
-        let repaired = try synced("shop", .manifest, edited)
+            of: "android:host=\"tienda.example\"", with: "android:host=\"evil.example\"")
+        let repaired = try synced("tienda", .manifest, edited)
         #expect(
             repaired.outcome.differences == [
-                "- <data android:host=\"evil.example\" />", "+ <data android:host=\"shop.example\" />",
+                "- <data android:host=\"evil.example\" />", "+ <data android:host=\"tienda.example\" />",
             ])
         #expect(repaired.text == text)
     }
@@ -260,10 +254,7 @@ import Testing
     @Test func aMissingActivityNamesTheOnesThere() throws {
         let manifest = Self.manifest.replacingOccurrences(
             of: "\".MainActivity\" android:label", with: "\".Main\" android:label")
-        guard case .failure(let problem) = try sync("shop", .manifest, manifest) else {
-            Issue.record("edited a manifest without the activity")
-            return
-        }
+        let problem = try #require(try sync("tienda", .manifest, manifest).failure, "refused")
         #expect(problem.message == "has no <activity android:name=\".MainActivity\">")
         #expect(problem.hint.contains("activities there: .Other, .Main"))
     }
@@ -272,30 +263,24 @@ import Testing
         let stray = Self.manifest.replacingOccurrences(
             of: "    <activity android:name=\".Other\" />",
             with: "    <!-- linkwright:end -->\n    <activity android:name=\".Other\" />")
-        guard case .failure(let problem) = try sync("shop", .manifest, stray) else {
-            Issue.record("edited a manifest with a stray marker")
-            return
-        }
+        let problem = try #require(try sync("tienda", .manifest, stray).failure, "refused")
         #expect(problem.line == 5 && problem.column == 5)
         #expect(problem.message.hasPrefix("has linkwright markers that are not one"))
     }
 
     @Test func aManifestThatIsNotWellFormedIsRefusedWhereItBreaks() throws {
         let broken = Self.manifest.replacingOccurrences(of: "    </activity>\n", with: "")
-        guard case .failure(let problem) = try sync("shop", .manifest, broken) else {
-            Issue.record("edited a broken manifest")
-            return
-        }
+        let problem = try #require(try sync("tienda", .manifest, broken).failure, "refused")
         #expect(problem.message == "is not well-formed XML: </application> does not close <activity>")
         #expect(problem.line == 10)
     }
 
     @Test func namesInTheMarkerCommentCannotEndIt() throws {
-        let renamed = Self.environment.replacingOccurrences(of: "  shop:\n", with: "  shop--x:\n")
-            .replacingOccurrences(of: "apps: [shop]", with: "apps: [shop--x]")
+        let renamed = Self.environment.replacingOccurrences(of: "  tienda:\n", with: "  tienda--x:\n")
+            .replacingOccurrences(of: "apps: [tienda]", with: "apps: [tienda--x]")
         let files = [
             "environments/production.yaml": renamed,
-            "domains/shop.yaml": Self.domain.replacingOccurrences(of: "[shop]", with: "[shop--x]"),
+            "domains/tienda.yaml": Self.domain.replacingOccurrences(of: "[tienda]", with: "[tienda--x]"),
         ]
         let (configuration, diagnostics) = ConfigLoader().load(
             files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) })
@@ -306,8 +291,16 @@ import Testing
             decoding: try AppFileSync.outcome(file, current: Array(Self.manifest.utf8), compiled: environment).get()
                 .bytes,
             as: UTF8.self)
-        #expect(text.contains("intent filters of shop- -x in production"))
+        #expect(text.contains("intent filters of tienda- -x in production"))
         #expect(try XMLDocument(data: Data(text.utf8)).rootElement() != nil)
+    }
+}
+
+extension Result {
+    /// The error, when the result is one.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 
@@ -326,29 +319,30 @@ import Testing
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty)
         #expect(
             configuration?.environments[0].appFiles.map { "\($0.app) \($0.kind.rawValue) \($0.path.value)" } == [
-                "shop entitlements App/Shop.entitlements", "shop info_plist App/Info.plist",
-                "shop manifest android/src/production/AndroidManifest.xml",
+                "tienda entitlements App/Tienda.entitlements", "tienda info_plist App/Info.plist",
+                "tienda manifest android/src/production/AndroidManifest.xml",
                 "quiet entitlements Quiet/Quiet.entitlements",
                 "quiet info_plist Quiet/Info.plist",
             ])
     }
 
     @Test(arguments: [
-        ("/abs/Shop.entitlements", "is absolute"), ("App//Shop.entitlements", "has an empty or . component"),
-        ("App/./Shop.entitlements", "has an empty or . component"),
-        ("App\\\\Shop.entitlements", "holds a backslash or a NUL"),
+        ("/abs/Tienda.entitlements", "is absolute"), ("App//Tienda.entitlements", "has an empty or . component"),
+        ("App/./Tienda.entitlements", "has an empty or . component"),
+        ("App\\\\Tienda.entitlements", "holds a backslash or a NUL"),
         ("App/..", "names a folder, not a file"),
     ])
     func aPathThatIsNotPlainIsRefusedWhereItIsWritten(_ path: String, _ problem: String) {
         #expect(
-            diagnostics("entitlements: App/Shop.entitlements", with: "entitlements: \"\(path)\"") == [
+            diagnostics("entitlements: App/Tienda.entitlements", with: "entitlements: \"\(path)\"") == [
                 "environments/production.yaml:7:21: entitlements file \(PrintableText.quoted(path.replacingOccurrences(of: "\\\\", with: "\\"))) \(problem) [INVALID_VALUE]"
             ])
     }
 
     @Test func aPathLeadingOutOfTheConfigurationFolderIsAccepted() {
         #expect(
-            diagnostics("entitlements: App/Shop.entitlements", with: "entitlements: ../ios/Shop.entitlements").isEmpty)
+            diagnostics("entitlements: App/Tienda.entitlements", with: "entitlements: ../ios/Tienda.entitlements")
+                .isEmpty)
     }
 
     @Test func aManifestNeedsItsActivityAndTheOtherWayRound() {
@@ -371,9 +365,9 @@ import Testing
 
     @Test func oneFileDeclaredTwiceIsRefused() {
         #expect(
-            diagnostics("entitlements: Quiet/Quiet.entitlements", with: "entitlements: App/../App/Shop.entitlements")
+            diagnostics("entitlements: Quiet/Quiet.entitlements", with: "entitlements: App/../App/Tienda.entitlements")
                 == [
-                    "environments/production.yaml:21:21: \"App/../App/Shop.entitlements\" is already declared at environments/production.yaml:7 [CONFLICTING_KEYS]"
+                    "environments/production.yaml:21:21: \"App/../App/Tienda.entitlements\" is already declared at environments/production.yaml:7 [CONFLICTING_KEYS]"
                 ])
     }
 }
