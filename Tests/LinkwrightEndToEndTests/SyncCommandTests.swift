@@ -201,6 +201,9 @@ import Testing
             result.stderr.contains(
                 "examples/app/ios/Museo/Production.entitlements:1:1: error: is a binary property list; sync edits XML property lists only [APP_FILE_UNUSABLE]\n  hint: convert it once with `plutil -convert xml1 examples/app/ios/Museo/Production.entitlements`"
             ), "\(result)")
+        #expect(result.stdout == "nothing written: 1 app file cannot be kept in step\n", "\(result)")
+        let check = try sync(["--check"], in: git)
+        #expect(check.status == 2 && check.stdout == "1 app file cannot be checked\n", "\(check)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == binary)
         for path in Self.appFiles where path != "ios/Museo/Production.entitlements" {
             #expect(try appFile(path, in: git) == Self.beforeText(path), "\(path) was written")
@@ -220,7 +223,12 @@ import Testing
             contentsOf: URL(fileURLWithPath: linked == "ios" ? outside + "/Museo/Staging.entitlements" : outside))
         let result = try sync(in: git)
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.contains("is a symbolic link"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                linked == "ios"
+                    ? "is a symbolic link, not a folder (examples/app/ios)" : "is a symbolic link, not a regular file"),
+            "\(result)")
+        #expect(!result.stderr.contains(git.folder), "a machine path is printed: \(result)")
         #expect(result.stderr.contains("sync never follows links"), "\(result)")
         let after = try Data(
             contentsOf: URL(fileURLWithPath: linked == "ios" ? outside + "/Museo/Staging.entitlements" : outside))

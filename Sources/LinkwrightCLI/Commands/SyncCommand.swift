@@ -141,8 +141,11 @@ private struct AppFileTree {
             }
             return (path, bytes)
         } catch let failure as FolderHandle.Failure {
+            // The place, when a folder on the way, from the repository's top.
+            let place =
+                failure.path.hasPrefix(root + "/") ? String(failure.path.dropFirst(root.count + 1)) : failure.path
             throw problem(
-                PrintableText.escaped(failure.reason) + (failure.path.hasSuffix(path) ? "" : " (\(failure.path))"),
+                PrintableText.escaped(failure.reason) + (place == path ? "" : " (\(PrintableText.escaped(place)))"),
                 "sync never follows links: declare the real file, inside the repository")
         }
     }

@@ -69,7 +69,9 @@ public struct SyncReport: Report {
     public var summary: String {
         guard compiled else { return "nothing synced: the configuration is invalid" }
         guard problems.isEmpty else {
-            return "nothing written: \(counted(problems.count, "app file")) cannot be kept in step"
+            return check
+                ? "\(counted(problems.count, "app file")) cannot be checked"
+                : "nothing written: \(counted(problems.count, "app file")) cannot be kept in step"
         }
         let changed = drifted.count
         if check {

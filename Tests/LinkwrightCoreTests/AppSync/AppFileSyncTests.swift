@@ -268,6 +268,14 @@ import Testing
         #expect(problem.message.hasPrefix("has linkwright markers that are not one"))
     }
 
+    /// The filters are written with `android:` attributes, which mean nothing under another prefix.
+    @Test func aManifestBindingTheNamespaceToAnotherPrefixIsRefused() throws {
+        let other = Self.manifest.replacingOccurrences(of: "xmlns:android=", with: "xmlns:a=")
+        let problem = try #require(try sync("tienda", .manifest, other).failure)
+        #expect(problem.message == "does not bind the Android namespace to the prefix android")
+        #expect(problem.line == 2 && problem.column == 1)
+    }
+
     @Test func aManifestThatIsNotWellFormedIsRefusedWhereItBreaks() throws {
         let broken = Self.manifest.replacingOccurrences(of: "    </activity>\n", with: "")
         let problem = try #require(try sync("tienda", .manifest, broken).failure, "refused")
