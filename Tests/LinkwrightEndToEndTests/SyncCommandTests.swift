@@ -168,6 +168,32 @@ import Testing
         #expect(github.stdout.contains("::error file=\(entitlements),line=1"), "\(github)")
     }
 
+    /// A monorepo: the configuration in links/, the app beside it, named with `..`; output names
+    /// the files from where they open, without `..` pairs.
+    @Test func aConfigurationInASubfolderReachesTheAppBesideIt() throws {
+        let git = try GitFixture()
+        var files: [String: String?] = [:]
+        for (path, text) in try GitFixture.exampleFiles() {
+            files["links/" + path] = text?.replacingOccurrences(of: ": examples/app/", with: ": ../examples/app/")
+        }
+        for path in Self.appFiles { files["examples/app/" + path] = try Self.beforeText(path) }
+        try git.commit("a monorepo", files)
+        let result = try sync(["--config", "links"], in: git)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("examples/app/ios/Museo/Production.entitlements: updated"), "\(result)")
+        for path in Self.appFiles {
+            #expect(
+                try appFile(path, in: git)
+                    == String(contentsOf: Self.golden.appendingPathComponent(path), encoding: .utf8))
+        }
+        try git.commit("synced")
+        let inner = try runLinkwright(
+            ["sync", "--check", "--format", "json"], in: URL(fileURLWithPath: git.repository + "/links/domains"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inner.stdout.utf8)) as? [String: Any])
+        let paths = try #require(object["files"] as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(paths == Self.appFiles.map { "examples/app/" + $0 }, "\(inner)")
+    }
+
     @Test func filtersTakeOneEnvironmentOrApp() throws {
         let git = try repository()
         let staging = try sync(["--env", "staging"], in: git)

@@ -71,4 +71,19 @@ public enum AppFilePath {
         }
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
+
+    /// `path` after the folder `prefix` (empty, or ending in `/`, as output prefixes are), each
+    /// `..` taking away the component before it where there is one: `links/../ios/A` is `ios/A`,
+    /// `../../ios/A` stays as it is.
+    public static func joined(_ prefix: String, _ path: String) -> String {
+        var parts: [Substring] = []
+        for component in (prefix + path).split(separator: "/") where component != "." {
+            if component == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+            } else {
+                parts.append(component)
+            }
+        }
+        return parts.joined(separator: "/")
+    }
 }

@@ -13,7 +13,9 @@ public struct SyncReport: Report {
     public var compiled: Bool
     /// What file names start with (`Workspace.pathPrefix(for:)`).
     public var pathPrefix: String
-    public var context: ReportContext { ReportContext(pathPrefix: pathPrefix) }
+    /// Locations are written whole (`shown`): an app file's path may climb out of the
+    /// configuration folder, and `links/../ios/App.entitlements` attaches to no file on GitHub.
+    public var context: ReportContext { ReportContext() }
 
     /// `files` is nil when the configuration did not compile, so no file was looked at.
     public init(
@@ -34,19 +36,26 @@ public struct SyncReport: Report {
 
     var drifted: [AppFileOutcome] { outcomes.filter(\.changes) }
 
+    /// The app file's path as output names it: the prefix and the declared path, `..` taken.
+    func shown(_ file: DeclaredAppFile) -> String { AppFilePath.joined(pathPrefix, file.path.value) }
+
     /// Where a file's finding points: the app file itself (at the problem's place in it).
-    static func location(_ file: DeclaredAppFile, line: Int? = nil, column: Int? = nil) -> SourceLocation {
-        SourceLocation(file: file.path.value, line: line ?? 1, column: column ?? 1)
+    func location(_ file: DeclaredAppFile, line: Int? = nil, column: Int? = nil) -> SourceLocation {
+        SourceLocation(file: shown(file), line: line ?? 1, column: column ?? 1)
     }
 
     public var findings: [Finding] {
-        var findings = diagnostics.map(Finding.init)
+        var findings = diagnostics.map { diagnostic in
+            var finding = Finding(diagnostic)
+            if let file = finding.location?.file { finding.location?.file = pathPrefix + file }
+            return finding
+        }
         for problem in problems {
             findings.append(
                 Finding(
                     rule: DiagnosticID.appFileUnusable.rawValue, severity: DiagnosticID.appFileUnusable.severity,
-                    message: "\(problem.file.path.value) \(problem.message)",
-                    location: Self.location(problem.file, line: problem.line, column: problem.column),
+                    message: "\(shown(problem.file)) \(problem.message)",
+                    location: location(problem.file, line: problem.line, column: problem.column),
                     hint: problem.hint, environment: problem.file.environment, app: problem.file.app,
                     identity: [problem.file.path.value, problem.message]))
         }
@@ -56,9 +65,9 @@ public struct SyncReport: Report {
             findings.append(
                 Finding(
                     rule: DiagnosticID.appFileOutOfDate.rawValue, severity: DiagnosticID.appFileOutOfDate.severity,
-                    message: "\(file.path.value): \(file.kind.keeps) of \(file.app) in \(file.environment) differ "
+                    message: "\(shown(file)): \(file.kind.keeps) of \(file.app) in \(file.environment) differ "
                         + "from the configuration: \(outcome.differences.joined(separator: "; "))",
-                    location: Self.location(file), hint: "run `linkwright sync` and commit the file",
+                    location: location(file), hint: "run `linkwright sync` and commit the file",
                     environment: file.environment, app: file.app, identity: [file.path.value]))
         }
         return findings
@@ -86,20 +95,20 @@ public struct SyncReport: Report {
     /// standard output. Every value from the configuration or the files is escaped.
     public func text(_ style: TextStyle) -> PrintedReport {
         let escaped: (String) -> String = PrintableText.escaped
-        var err = diagnostics.map { DiagnosticText.line($0, pathPrefix: context.pathPrefix, style: style) + "\n" }
+        var err = diagnostics.map { DiagnosticText.line($0, pathPrefix: pathPrefix, style: style) + "\n" }
         for problem in problems {
             err.append(
                 DiagnosticText.line(
                     id: DiagnosticID.appFileUnusable.rawValue, severity: DiagnosticID.appFileUnusable.severity,
                     message: problem.message,
-                    at: Self.location(problem.file, line: problem.line, column: problem.column),
-                    hint: problem.hint, pathPrefix: context.pathPrefix, style: style) + "\n")
+                    at: location(problem.file, line: problem.line, column: problem.column),
+                    hint: problem.hint, pathPrefix: "", style: style) + "\n")
         }
         var out: [String] = []
         if compiled && problems.isEmpty {
             for outcome in outcomes {
                 let file = outcome.file
-                let path = escaped(context.pathPrefix + file.path.value)
+                let path = escaped(shown(file))
                 let what = "\(file.kind.keeps) of \(escaped(file.app)) in \(escaped(file.environment))"
                 guard outcome.changes else {
                     out.append("\(path): in step (\(what))")
@@ -129,7 +138,7 @@ public struct SyncReport: Report {
                     outcomes.map { outcome in
                         let status = outcome.changes ? (check ? "differs" : "updated") : "in_step"
                         return .object([
-                            ("path", .string(context.pathPrefix + outcome.file.path.value)),
+                            ("path", .string(shown(outcome.file))),
                             ("environment", .string(outcome.file.environment)), ("app", .string(outcome.file.app)),
                             ("kind", .string(outcome.file.kind.rawValue)), ("status", .string(status)),
                             ("differences", .array(outcome.differences.map(JSON.string))),
@@ -142,7 +151,7 @@ public struct SyncReport: Report {
                 .array(
                     problems.map { problem in
                         .object([
-                            ("path", .string(context.pathPrefix + problem.file.path.value)),
+                            ("path", .string(shown(problem.file))),
                             ("line", problem.line.map { .int($0) } ?? .null),
                             ("column", problem.column.map { .int($0) } ?? .null),
                             ("message", .string(problem.message)), ("hint", .string(problem.hint)),
@@ -150,7 +159,7 @@ public struct SyncReport: Report {
                     })
             ))
         members.append(
-            ("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, pathPrefix: context.pathPrefix) })))
+            ("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, pathPrefix: pathPrefix) })))
         return .object(members)
     }
 }

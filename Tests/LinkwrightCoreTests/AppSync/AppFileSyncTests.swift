@@ -371,6 +371,14 @@ extension Result {
             ])
     }
 
+    @Test func pathsAreResolvedLexically() {
+        #expect(AppFilePath.normalised("../ios/A.entitlements", under: "links") == "ios/A.entitlements")
+        #expect(AppFilePath.normalised("../../A.entitlements", under: "links") == nil)
+        #expect(AppFilePath.joined("links/", "../ios/A.entitlements") == "ios/A.entitlements")
+        #expect(AppFilePath.joined("../", "../ios/A.entitlements") == "../../ios/A.entitlements")
+        #expect(AppFilePath.joined("", "App/A.entitlements") == "App/A.entitlements")
+    }
+
     @Test func oneFileDeclaredTwiceIsRefused() {
         #expect(
             diagnostics("entitlements: Quiet/Quiet.entitlements", with: "entitlements: App/../App/Tienda.entitlements")
