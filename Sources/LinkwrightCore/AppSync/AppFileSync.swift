@@ -224,22 +224,23 @@ enum ManifestFilterEditor {
         let block =
             "<!-- \(AppFileSync.beginMarker) intent filters of \(XMLText.comment(file.app)) in \(XMLText.comment(file.environment)), written by linkwright sync: edit the configuration, not these lines -->\n"
             + render(childIndent, unit) + "\(childIndent)<!-- \(AppFileSync.endMarker) -->"
-        func outcome(_ range: Range<Int>, _ replacement: String, old: String, note: String?) -> Result<
-            AppFileOutcome, AppFileProblem
-        > {
+        /// `differences` in place of the lines' own, when a sentence says more (the markers inserted).
+        func outcome(_ range: Range<Int>, _ replacement: String, old: String, said differences: [String]? = nil)
+            -> Result<AppFileOutcome, AppFileProblem>
+        {
             var edited = bytes
             edited.replaceSubrange(range, with: Array(replacement.utf8))
-            var differences = TextLayout.differences(old: old, new: replacement)
-            if differences.isEmpty { differences = ["the lines between the markers differ in order or spacing"] }
-            return .success(
-                AppFileOutcome(file: file, bytes: edited, changes: true, differences: differences, note: note))
+            var found = differences ?? TextLayout.differences(old: old, new: replacement)
+            if found.isEmpty { found = ["the lines between the markers differ in order or spacing"] }
+            let line = TextLayout.position(bytes, of: start.range.lowerBound).line
+            let note = differences.map { _ in
+                "inserted the markers <!-- \(AppFileSync.beginMarker) --> and <!-- \(AppFileSync.endMarker) --> into <activity android:name=\"\(activity)\"> at line \(line); the intent filters between them are the configuration's"
+            }
+            return .success(AppFileOutcome(file: file, bytes: edited, changes: true, differences: found, note: note))
         }
         switch markers.count {
         case 0:
-            let (line, _) = TextLayout.position(bytes, of: start.range.lowerBound)
-            let note =
-                "inserted the markers <!-- \(AppFileSync.beginMarker) --> and <!-- \(AppFileSync.endMarker) --> into <activity android:name=\"\(activity)\"> at line \(line); the intent filters between them are the configuration's"
-            let differences = [
+            let inserted = [
                 "no linkwright markers in <activity android:name=\"\(activity)\">; sync inserts them with the intent filters"
             ]
             guard closing != nil else {
@@ -248,21 +249,10 @@ enum ManifestFilterEditor {
                 while end > start.range.lowerBound && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
                 return outcome(
                     end..<start.range.upperBound, ">\n\(childIndent)\(block)\n\(activityIndent)</activity>", old: "",
-                    note: note
-                )
-                .map {
-                    var result = $0
-                    result.differences = differences
-                    return result
-                }
+                    said: inserted)
             }
             let at = start.range.upperBound
-            return outcome(at..<at, "\n\(childIndent)\(block)", old: "", note: note)
-                .map {
-                    var result = $0
-                    result.differences = differences
-                    return result
-                }
+            return outcome(at..<at, "\n\(childIndent)\(block)", old: "", said: inserted)
         case 2
         where markers[0].begins && !markers[1].begins
             && inside.contains(where: { $0.range == items[markers[0].index].range && $0.depth == start.depth + 1 })
@@ -272,7 +262,7 @@ enum ManifestFilterEditor {
             if old == block {
                 return .success(AppFileOutcome(file: file, bytes: bytes, changes: false, differences: []))
             }
-            return outcome(range, block, old: old, note: nil)
+            return outcome(range, block, old: old)
         default:
             let first = markers.first.map { items[$0.index].range.lowerBound }
             return problem(
