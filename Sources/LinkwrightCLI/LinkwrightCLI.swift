@@ -14,7 +14,7 @@ public enum LinkwrightCLI {
             ChangelogCommand.self,
             VerifyCommand.self, InspectCommand.self, DiagnoseCommand.self, MonitorCommand.self,
             GitDiffDriverCommand.self, RulesCommand.self, SchemaCommand.self,
-            GenerateCommand.self, CompletionsCommand.self,
+            GenerateCommand.self, SyncCommand.self, CompletionsCommand.self,
         ]
     }
 

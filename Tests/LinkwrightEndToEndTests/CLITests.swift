@@ -141,6 +141,7 @@ import Testing
     }
 
     static let host = "  museo.example: museo\n"
+    static let entitlements = "entitlements: examples/app/ios/Museo/Production.entitlements"
     static let expectation = "    opens_web: true\n"
     static let policy = "forbidden_paths:\n"
     static let parameter = "          poster?: segment 2\n"
@@ -178,6 +179,10 @@ import Testing
             "      fingerprints:\n        play-signing: \"2C:F0:D7:85:52:59:58:D7:4E:29:8E:E9:82:0F:06:5C:08:56:41:90:23:7B:F9:05:05:E1:75:E1:0B:95:F2:28\"\n        upload: \"36:06:B0:78:5E:91:56:8D:37:DD:55:02:23:50:18:E9:66:B5:9B:47:17:79:16:2F:08:32:8F:33:4F:ED:69:CA\"\n",
             "      fingerprints: {}\n", "environment"
         ),
+        ("environments/production.yaml", entitlements, "entitlements: /App/Museo.entitlements", "environment"),
+        ("environments/production.yaml", entitlements, "entitlements: App/./Museo.entitlements", "environment"),
+        ("environments/production.yaml", "      activity: .MainActivity\n", "", "environment"),
+        ("environments/production.yaml", "activity: .MainActivity", "activity: Main Activity", "environment"),
         ("domains/museo.yaml", "  - apps: [museo-clip]\n", "  - apps: []\n", "domain"),
         (
             "domains/museo.yaml", "  - apps: [museo-clip]\n    rules:\n",
@@ -237,6 +242,7 @@ import Testing
             "environments/production.yaml", "            opens_app: emergencias\n",
             "            opens_app: emergencias\n            platforms: [ios]\n", "environment"
         ),
+        ("environments/production.yaml", entitlements, "entitlements: ../ios/Museo.entitlements", "environment"),
         ("domains/museo.yaml", parameter, "          poster?: segment 2 as string\n", "domain"),
         ("domains/museo.yaml", parameter, "          poster?: segment 12\n", "domain"),
         ("domains/museo.yaml", expectation, "    opens_app: true\n", "domain"),

@@ -266,7 +266,7 @@ import Testing
         #expect(served.status == 2)
         #expect(
             served.stderr.contains(
-                "environments/production.yaml:84:3: error: museo.example is already served by domain museo in environment production [IMPORT_CONFLICT]"
+                "environments/production.yaml:88:3: error: museo.example is already served by domain museo in environment production [IMPORT_CONFLICT]"
             ), "\(served)")
         #expect(try folder.read("environments/production.yaml") == after, "a refused import writes nothing")
     }

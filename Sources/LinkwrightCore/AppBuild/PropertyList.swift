@@ -182,12 +182,40 @@ private struct BinaryPropertyList {
     }
 }
 
+/// Where the entries of an XML property list's top-level dictionary are written, by byte
+/// offset: what `sync` needs to replace one key's value and keep every other byte.
+public struct PropertyListLayout: Sendable {
+    public struct Entry: Sendable {
+        public var key: String
+        /// Where `<key>` starts.
+        public var keyStart: Int
+        /// Where the value's first tag starts and where its last tag ends.
+        public var valueStart: Int
+        public var valueEnd: Int
+        public var value: PropertyList
+    }
+
+    public var entries: [Entry]
+    /// Where `<dict>` starts and where `</dict>` starts; for `<dict/>`, where it starts and ends.
+    public var dictionaryStart: Int
+    public var dictionaryEnd: Int
+    public var isEmptyDictionary: Bool
+
+    /// The layout of an XML property list whose top value is a dictionary.
+    public static func read(_ bytes: [UInt8]) throws(BuildDefect) -> PropertyListLayout {
+        var reader = XMLPropertyList(bytes: bytes)
+        return try reader.layout()
+    }
+}
+
 /// The XML form: `<plist>` around one value; comments, the XML declaration and the DOCTYPE are
 /// skipped; the five predefined entities and character references are decoded.
 private struct XMLPropertyList {
     let bytes: [UInt8]
     var position = 0
     var visited = 0
+    /// Where the tag `nextTag` returned last starts.
+    var tagStart = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -196,6 +224,40 @@ private struct XMLPropertyList {
         let value = try value(depth: 0)
         guard case .close("plist") = try nextTag() else { throw BuildDefect("<plist> holds more than one value") }
         return value
+    }
+
+    mutating func layout() throws(BuildDefect) -> PropertyListLayout {
+        guard case .open("plist", _) = try nextTag() else { throw BuildDefect("not a property list (no <plist>)") }
+        let top = try nextTag()
+        let dictionaryStart = tagStart
+        var entries: [PropertyListLayout.Entry] = []
+        var dictionaryEnd = position
+        switch top {
+        case .open("dict", empty: true):
+            break
+        case .open("dict", empty: false):
+            while true {
+                let next = try nextTag()
+                if next == .close("dict") {
+                    dictionaryEnd = tagStart
+                    break
+                }
+                guard next == .open("key", empty: false) else { throw BuildDefect("a <dict> entry has no <key>") }
+                let keyStart = tagStart
+                let key = try text(closing: "key")
+                let valueTag = try nextTag()
+                let valueStart = tagStart
+                let value = try value(of: valueTag, depth: 1)
+                entries.append(
+                    .init(key: key, keyStart: keyStart, valueStart: valueStart, valueEnd: position, value: value))
+            }
+        default:
+            throw BuildDefect("the property list's top value is not a dictionary")
+        }
+        guard case .close("plist") = try nextTag() else { throw BuildDefect("<plist> holds more than one value") }
+        return PropertyListLayout(
+            entries: entries, dictionaryStart: dictionaryStart, dictionaryEnd: dictionaryEnd,
+            isEmptyDictionary: top == .open("dict", empty: true))
     }
 
     enum Tag: Equatable {
@@ -210,6 +272,7 @@ private struct XMLPropertyList {
                 throw BuildDefect("the property list ends early")
             }
             position = start
+            tagStart = start
             if bytes[position...].starts(with: Array("<!--".utf8)) {
                 try skip(past: "-->")
                 continue

@@ -152,8 +152,12 @@ struct ConfigDecoder {
         if let bundle { report(Identifiers.bundleIDProblem(bundle.value), at: bundle.location) }
         let team = map["team_id"].flatMap { teamID($0) }
         let clip = map["app_clip"].flatMap { reader.bool($0, "app_clip") }?.value ?? false
+        let entitlements = map["entitlements"].flatMap { appFilePath($0, "entitlements file") }
+        let infoPlist = map["info_plist"].flatMap { appFilePath($0, "Info.plist file") }
         guard let bundle else { return nil }
-        return IOSApp(bundleID: bundle, teamID: team, isAppClip: clip, location: node.location)
+        return IOSApp(
+            bundleID: bundle, teamID: team, isAppClip: clip, location: node.location, entitlementsFile: entitlements,
+            infoPlistFile: infoPlist)
     }
 
     private mutating func androidApp(_ node: YAMLNode) -> AndroidApp? {
@@ -186,8 +190,64 @@ struct ConfigDecoder {
                 }
             }
         }
+        let manifestFile = map["manifest"].flatMap { appFilePath($0, "manifest file") }
+        let activity = map["activity"].flatMap { reader.string($0, "activity name") }
+        if let activity, !Self.isActivityName(activity.value) {
+            diagnostics.report(
+                .invalidValue, "\(PrintableText.quoted(activity.value)) is not an activity name", at: activity.location,
+                hint:
+                    "write the activity as the manifest's android:name does, e.g. .MainActivity or com.example.app.MainActivity"
+            )
+        }
+        for (key, other) in [("manifest", "activity"), ("activity", "manifest")]
+        where map[key] != nil && map[other] == nil {
+            diagnostics.report(
+                .missingKey, "\(key) needs \(other)", at: map.keyLocation(key),
+                hint: key == "manifest"
+                    ? "add activity: with the activity that opens the links, e.g. .MainActivity"
+                    : "add manifest: with the flavor's AndroidManifest.xml, or remove activity:")
+        }
         guard let package else { return nil }
-        return AndroidApp(package: package, fingerprints: keys, location: node.location)
+        var app = AndroidApp(package: package, fingerprints: keys, location: node.location)
+        if let manifestFile, let activity { app.manifest = AppManifest(file: manifestFile, activity: activity) }
+        return app
+    }
+
+    /// A path to one of the app's own files (`ConfigSchema.appFilePath`): relative to the
+    /// configuration folder, `/`-separated, without empty or `.` components. `..` may lead out
+    /// of the configuration folder (an app beside it in the repository); `sync` refuses a path
+    /// that leaves the repository.
+    private mutating func appFilePath(_ node: YAMLNode, _ what: String) -> Located<String>? {
+        guard let path = reader.string(node, what) else { return nil }
+        if let problem = Self.appFilePathProblem(path.value) {
+            diagnostics.report(
+                .invalidValue, "\(what) \(PrintableText.quoted(path.value)) \(problem)", at: path.location,
+                hint: "write the path from the configuration folder with /, e.g. App/Production.entitlements")
+            return nil
+        }
+        return path
+    }
+
+    /// Why `path` is not a relative path of plain components, or nil.
+    static func appFilePathProblem(_ path: String) -> String? {
+        if path.hasPrefix("/") { return "is absolute" }
+        if path.contains("\\") || path.contains("\0") { return "holds a backslash or a NUL" }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        if components.contains(where: { $0.isEmpty || $0 == "." }) { return "has an empty or . component" }
+        if components.last == ".." { return "names a folder, not a file" }
+        return nil
+    }
+
+    /// `.MainActivity` or `com.example.MainActivity`: Java identifiers joined by dots
+    /// (`ConfigSchema.activityPattern`).
+    static func isActivityName(_ text: String) -> Bool {
+        let name = text.hasPrefix(".") ? text.dropFirst() : Substring(text)
+        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { segment in
+            guard let first = segment.first, first.isASCII, first.isLetter || first == "_" || first == "$" else {
+                return false
+            }
+            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "$") }
+        }
     }
 
     private mutating func hostBinding(_ pair: YAMLPair) -> HostBinding? {

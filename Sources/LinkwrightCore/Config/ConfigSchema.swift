@@ -129,7 +129,24 @@ public enum ConfigSchema {
                 "team_id", .string(pattern: teamIDPattern),
                 "Team ID of this app when it differs from the environment's."),
             SchemaField("app_clip", .boolean, "Whether this is an App Clip (it then uses the appclips service)."),
+            SchemaField(
+                "entitlements", appFilePath,
+                "The app's entitlements file for this environment (its CODE_SIGN_ENTITLEMENTS), from the configuration folder: `linkwright sync` keeps its com.apple.developer.associated-domains in step."
+            ),
+            SchemaField(
+                "info_plist", appFilePath,
+                "The app's Info.plist for this environment, from the configuration folder: `linkwright sync` keeps its CFBundleURLTypes in step with schemes."
+            ),
         ])
+
+    /// A file of the app's own, from the configuration folder: relative, `/`-separated, no empty,
+    /// `.` or backslash-holding component (`ConfigDecoder.appFilePath` also keeps it inside the
+    /// repository).
+    static let appFilePath = SchemaType.string(
+        pattern: "^(?!/)(?!.*//)(?!(.*/)?\\.\\.$)(?!(.*/)?\\.(/|$))[^\\\\\u{0}]*[^/\\\\\u{0}]$")
+    /// An activity as a manifest names it: `.MainActivity` (relative to the namespace) or a
+    /// fully qualified class name.
+    static let activityPattern = "^\\.?[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*$"
 
     public static let androidApp = SchemaObject(
         "an Android app", "An Android app and the certificates it is signed with.",
@@ -140,7 +157,15 @@ public enum ConfigSchema {
             SchemaField(
                 "fingerprints", .nonEmpty(.map(keyPattern: namePattern, value: .text)), required: true,
                 "SHA-256 signing-certificate fingerprints by channel: play-signing, upload, debug…"),
-        ])
+            SchemaField(
+                "manifest", appFilePath,
+                "The AndroidManifest.xml of this environment's flavor (app/src/<flavor>/AndroidManifest.xml), from the configuration folder: `linkwright sync` keeps the intent filters between its markers in step."
+            ),
+            SchemaField(
+                "activity", .string(pattern: activityPattern),
+                "With manifest: the activity that opens the links, as the manifest's android:name writes it, e.g. .MainActivity."
+            ),
+        ], onlyWith: [("manifest", "activity"), ("activity", "manifest")])
 
     public static let domain = SchemaObject(
         "a domain", "The link contract of a site: which apps open which URLs, the same in every environment.",

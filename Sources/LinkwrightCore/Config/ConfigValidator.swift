@@ -66,8 +66,29 @@ struct ConfigValidator {
         }
         for environment in configuration.environments { checkSchemes(of: environment, signatures: &routeSignatures) }
         for policy in configuration.policies { checkIgnores(of: policy, known: environmentNames) }
+        checkAppFiles()
         checkGeneratedNames()
         return diagnostics.items
+    }
+
+    /// Each app file `sync` keeps belongs to one app of one environment: two declarations of one
+    /// file would have `sync` write it twice, each undoing the other.
+    private mutating func checkAppFiles() {
+        var first: [String: SourceLocation] = [:]
+        for file in configuration.environments.flatMap(\.appFiles) {
+            let key = AppFilePath.normalised(file.path.value) ?? file.path.value
+            if let earlier = first[key] {
+                diagnostics.report(
+                    .conflictingKeys,
+                    "\(PrintableText.quoted(file.path.value)) is already declared at \(earlier.file):\(earlier.line)",
+                    at: file.path.location,
+                    hint:
+                        "give each app and environment its own file (an entitlements file and Info.plist per build configuration, a manifest per flavor)"
+                )
+            } else {
+                first[key] = file.path.location
+            }
+        }
     }
 
     /// An ignore scoped to an environment that does not exist would silently ignore nothing.

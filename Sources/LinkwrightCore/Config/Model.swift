@@ -127,6 +127,11 @@ public struct IOSApp: Sendable, Equatable {
     public var teamID: Located<String>?
     public var isAppClip: Bool
     public var location: SourceLocation
+    /// `entitlements:`: the app's entitlements file, from the configuration folder, that `sync`
+    /// keeps in step.
+    public var entitlementsFile: Located<String>? = nil
+    /// `info_plist:`: the app's Info.plist, from the configuration folder, that `sync` keeps in step.
+    public var infoPlistFile: Located<String>? = nil
 }
 
 public struct AndroidApp: Sendable, Equatable {
@@ -134,6 +139,16 @@ public struct AndroidApp: Sendable, Equatable {
     /// Signing certificates by channel (`play-signing`, `upload`, `debug`…), in file order.
     public var fingerprints: [SigningKey]
     public var location: SourceLocation
+    /// `manifest:` and `activity:`: the flavor's manifest, from the configuration folder, and
+    /// the activity in it whose intent filters `sync` keeps in step.
+    public var manifest: AppManifest? = nil
+}
+
+/// A flavor's `AndroidManifest.xml` and the activity (as its `android:name` is written) that
+/// opens the links.
+public struct AppManifest: Sendable, Equatable {
+    public var file: Located<String>
+    public var activity: Located<String>
 }
 
 public struct SigningKey: Sendable, Equatable {

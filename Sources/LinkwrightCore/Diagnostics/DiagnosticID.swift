@@ -159,6 +159,11 @@ public enum DiagnosticID: String, CaseIterable, Sendable, Comparable, CustomStri
     case importNothing = "IMPORT_NOTHING"
     case importConflict = "IMPORT_CONFLICT"
     case importUncarried = "IMPORT_UNCARRIED"
+
+    // MARK: App files (`sync`)
+
+    case appFileOutOfDate = "APP_FILE_OUT_OF_DATE"
+    case appFileUnusable = "APP_FILE_UNUSABLE"
 }
 
 /// A section of docs/diagnostics.md, by its anchor.
@@ -173,6 +178,7 @@ public enum DiagnosticSection: String, CaseIterable, Sendable {
     case liveChecks = "live-checks-verify-monitor"
     case builtApps = "built-apps-verify---app"
     case importing = "import-import"
+    case appFiles = "app-files-sync"
 }
 
 extension DiagnosticID {
@@ -671,6 +677,20 @@ extension DiagnosticID {
                 .error, .importing,
                 "Part of an original file that the configuration cannot carry, so the build would not serve it"
                     + " again: an AASA key that is no service, or an assetlinks.json `include` statement."
+            )
+
+        case .appFileOutOfDate:
+            (
+                .error, .appFiles,
+                "`sync --check`: the part of an app file the contract owns (associated domains, URL types, the"
+                    + " manifest's intent filters between the markers) is not what the configuration compiles to."
+            )
+        case .appFileUnusable:
+            (
+                .error, .appFiles,
+                "An app file `sync` cannot keep in step: missing, a binary property list, not well-formed, a link,"
+                    + " uncommitted changes, outside the repository, or a manifest without the activity or with stray"
+                    + " markers."
             )
         }
     }
