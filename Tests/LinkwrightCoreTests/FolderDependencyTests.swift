@@ -52,7 +52,6 @@ import Testing
         FolderEdge("Config", "Evaluate"): "lint compiles scheme routes (CompiledSchemeRoutes, RouteValue)",
         FolderEdge("Config", "Generate"): "GENERATED_NAME_CLASH reads the RouterModel",
         FolderEdge("Config", "Proof"): "policy settings decode the proof budget into ProofLimits",
-        FolderEdge("Config", "Policy"): "issue 50, item 4: policy files name rules by PolicyRules' IDs",
         // The JSON writer is a text writer every stage uses, not the emitter's own.
         FolderEdge("Compile", "Emit"): "JSON writer lives in Emit/",
         FolderEdge("Config", "Emit"): "JSON writer lives in Emit/",

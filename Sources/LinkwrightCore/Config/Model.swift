@@ -154,13 +154,15 @@ public struct Domain: Sendable, Equatable {
     public var flags: MatchFlags
     public var variables: [SubstitutionVariable]
     public var applinks: [AppLinksEntry]
-    public var webcredentials: [Located<String>]
-    public var appclips: [Located<String>]
-    public var activitycontinuation: [Located<String>]
+    /// The apps each of the other services lists (`AssociatedService.appListServices`).
+    public var serviceApps: [AssociatedService: [Located<String>]]
     /// Statements of assetlinks.json beside those the apps' links and credentials make.
     public var assetStatements: [DeclaredAssetStatement]
     public var emit: EmitOptions
     public var expectations: [Expectation]
+
+    /// The apps `service`'s list names, in the file's order.
+    public func apps(of service: AssociatedService) -> [Located<String>] { serviceApps[service] ?? [] }
 }
 
 /// One `asset_statements` entry: relations the site grants another site (`site`), or an app of
@@ -352,10 +354,12 @@ public struct Expectation: Sendable, Equatable {
 /// Several files merge: lists add up; a rule's severity may be set in one file only.
 public struct PolicyFile: Sendable {
     public var file: String
-    /// Rule IDs to run (`ALL` or absent: every rule).
-    public var use: [Located<String>]?
-    public var except: [Located<String>]
-    public var severities: [(rule: Located<String>, severity: Located<Severity>)]
+    /// Rules to run (absent: every rule).
+    public var use: [Located<RuleID>]?
+    /// `use` names `ALL`: every rule runs, whatever else any file's `use` lists.
+    public var usesAllRules = false
+    public var except: [Located<RuleID>]
+    public var severities: [(rule: Located<RuleID>, severity: Located<Severity>)]
     public var ignores: [PolicyIgnore]
     public var approvals: [PolicyApproval]
     public var forbiddenPaths: [ForbiddenPath]
@@ -386,7 +390,7 @@ public struct ForbiddenPath: Sendable {
 
 /// Findings of a rule that do not count in some scope, for a written reason.
 public struct PolicyIgnore: Sendable {
-    public var rule: Located<String>
+    public var rule: Located<RuleID>
     public var environment: Located<String>?
     public var host: Located<String>?
     public var reason: String

@@ -122,7 +122,8 @@ extension ScopedRuleFinding {
     /// host and apps and identified without line numbers.
     func finding(of info: RuleInfo, hint: String) -> Finding {
         Finding(
-            rule: info.id, severity: info.defaultSeverity, message: "\(host): \(message)", location: finding.origin,
+            rule: info.id.rawValue, severity: info.defaultSeverity, message: "\(host): \(message)",
+            location: finding.origin,
             hint: hint, environment: environment, host: host, platform: .ios, app: appIDs.joined(separator: ","),
             identity: identity)
     }

@@ -136,7 +136,7 @@ extension PolicyEngine {
 
 extension PolicyIgnore {
     func covers(_ finding: Finding) -> Bool {
-        rule.value == finding.rule && (environment == nil || environment?.value == finding.environment)
+        rule.value.rawValue == finding.rule && (environment == nil || environment?.value == finding.environment)
             && (host == nil || host?.value == finding.host)
     }
 }

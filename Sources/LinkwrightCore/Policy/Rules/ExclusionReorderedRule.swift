@@ -2,7 +2,7 @@
 struct ExclusionReorderedRule: PolicyRule {
     let readsBehaviourDiff = true
     let info = RuleInfo(
-        id: "EXCLUSION_REORDERED", defaultSeverity: .error,
+        id: .exclusionReordered, defaultSeverity: .error,
         purpose:
             "URLs that an exclusion kept on the web now open an app: the exclusion moved below an overlapping rule, a rule was inserted above it, or it was deleted.",
         rationale: """
@@ -58,7 +58,7 @@ struct ExclusionReorderedRule: PolicyRule {
             let moved = exclusion.flatMap { context.head.configuration.sameRule(as: $0.rule, in: $0.domain) }
             let opening = observation.after?.decision.origin
             var finding = Finding(
-                rule: info.id, severity: info.defaultSeverity,
+                rule: info.id.rawValue, severity: info.defaultSeverity,
                 message:
                     "URLs the exclusion \(pattern.replacing(" (exclude)", with: "")) kept on the web now open an app"
                     + (moved == nil ? " (the exclusion was removed)" : ""),
