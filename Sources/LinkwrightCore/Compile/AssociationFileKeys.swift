@@ -25,9 +25,9 @@ enum AASAKey: String, Sendable {
 struct ComponentKey: RawRepresentable, Hashable, Sendable {
     let rawValue: String
 
-    static let path = ComponentKey(rawValue: "/")
-    static let query = ComponentKey(rawValue: "?")
-    static let fragment = ComponentKey(rawValue: "#")
+    static let path = ComponentKey(rawValue: URLPart.path.description)
+    static let query = ComponentKey(rawValue: URLPart.query.description)
+    static let fragment = ComponentKey(rawValue: URLPart.fragment.description)
     static let exclude = ComponentKey(rawValue: "exclude")
     /// Apple's.
     static let comment = ComponentKey(rawValue: "comment")

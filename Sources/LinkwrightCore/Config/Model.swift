@@ -288,6 +288,18 @@ public enum QueryPattern: Sendable, Equatable {
     case items([QueryItemPattern])
 }
 
+extension QueryPattern {
+    /// The query as a rule's label (`RuleLabel`) writes it.
+    func label(sortingItems: Bool) -> RuleLabel.Query {
+        switch self {
+        case .whole(let pattern): return .whole(pattern)
+        case .items(let items):
+            let written = items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) }
+            return sortingItems ? RuleLabel.sortedItems(written) : .items(written)
+        }
+    }
+}
+
 public struct QueryItemPattern: Sendable, Equatable {
     public var name: String
     public var pattern: String

@@ -103,16 +103,9 @@ extension Configuration {
 extension Rule {
     /// The rule as written, for messages and identities: `/admin/* (exclude)`.
     var summary: String {
-        var parts = [path?.value ?? "*"]
-        switch query?.value {
-        case .whole(let pattern)?: parts.append("?" + pattern)
-        case .items(let items)?:
-            parts.append(
-                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
-        case nil: break
-        }
-        if let fragment { parts.append("#" + fragment.value) }
-        if exclude { parts.append("(exclude)") }
-        return parts.joined(separator: " ")
+        RuleLabel(
+            path: path?.value ?? "*", query: query?.value.label(sortingItems: true), fragment: fragment?.value,
+            notes: exclude ? ["exclude"] : []
+        ).text()
     }
 }
