@@ -28,7 +28,7 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
         }
         // The engine schedules rules by this declaration: a rule reading the diff without it
         // would wait for the diff early; one declaring it without reading would start late.
-        let compared = context.shared.comparison.withLock { $0 != nil }
+        let compared = context.shared.comparison.made != nil
         #expect(compared == (rule.readsBehaviourDiff && context.base != nil), "readsBehaviourDiff is wrong")
     }
 

@@ -23,18 +23,15 @@ public struct Configuration: Sendable {
 /// The position of each name's first occurrence in a list, computed once on first use and
 /// shared by copies of the value holding it (a fresh one replaces it when the list changes).
 final class NamePositions: Sendable {
-    private let positions = LockedValue<[String: Int]?>(nil)
+    private let positions = Once<[String: Int]>()
 
     /// `names` is read only on the first call: it must be the list every call means.
     func position(of name: String, in names: @autoclosure () -> [String]) -> Int? {
-        positions.withLock { known in
-            if known == nil {
-                var made: [String: Int] = [:]
-                for (index, name) in names().enumerated() where made[name] == nil { made[name] = index }
-                known = made
-            }
-            return known?[name]
-        }
+        positions.value {
+            var made: [String: Int] = [:]
+            for (index, name) in names().enumerated() where made[name] == nil { made[name] = index }
+            return made
+        }[name]
     }
 }
 

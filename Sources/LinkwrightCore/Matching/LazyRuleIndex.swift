@@ -27,11 +27,8 @@ final class LazyRuleIndex: @unchecked Sendable {
     private let linearTries: Int
     /// Rules tried one by one so far, by every thread.
     private let tried = Atomic<Int>(0)
-    /// Set once `index` is written, so a decision after that reads it without a lock.
-    private let built = Atomic<Bool>(false)
-    private var index: RuleIndex?
-    /// Held while the index is built: a thread arriving meanwhile waits rather than builds it too.
-    private let building = LockedValue(())
+    /// A thread arriving while the index is built waits rather than builds it too.
+    private let built = Once<RuleIndex>()
 
     /// `constraints[i]` lists what rule `i` compares (see `RuleIndex.init`).
     init(_ constraints: [[RuleIndex.Constraint]?]) {
@@ -40,7 +37,7 @@ final class LazyRuleIndex: @unchecked Sendable {
     }
 
     /// Whether the index has been built.
-    var isBuilt: Bool { built.load(ordering: .acquiring) }
+    var isBuilt: Bool { built.made != nil }
 
     /// The first of `rules` (the list the constraints were made from) that matches the URL of
     /// `values`, leaving out the rules `skipped` marks. With `trace`, each rule up to it is tried
@@ -68,15 +65,9 @@ final class LazyRuleIndex: @unchecked Sendable {
     /// The index, built now if this URL should not try the rules one by one; `nil` when it
     /// should.
     private func index(for url: LinkURL, rules: Int) -> RuleIndex? {
-        if built.load(ordering: .acquiring) { return index }
+        if let index = built.made { return index }
         if tried.load(ordering: .relaxed) < linearTries && rules * (url.length + 1) <= Self.linearScalars { return nil }
-        return building.withLock { _ in
-            if index == nil {
-                index = RuleIndex(constraints)
-                built.store(true, ordering: .releasing)
-            }
-            return index
-        }
+        return built.value { RuleIndex(constraints) }
     }
 }
 
