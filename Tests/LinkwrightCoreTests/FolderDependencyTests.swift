@@ -43,7 +43,7 @@ import Testing
         FolderEdge("Vocabulary", "Diff"): "item 1: PolicySnapshot keeps the structural diff's RuleSequences",
         FolderEdge("Vocabulary", "Evaluate"): "item 1: PolicySnapshot keeps EnvironmentEvaluators",
         FolderEdge("Vocabulary", "Proof"): "item 1: PolicySnapshot keeps DecisionLists and RouteLabels",
-        FolderEdge("Vocabulary", "Emit"): "item 1: ArtifactSnapshot renders JSON for a revision",
+        FolderEdge("Vocabulary", "Emit"): "the JSON writer lives in Emit/ (the documents and their keys write JSON)",
         FolderEdge("Vocabulary", "Matching"):
             "ComponentFlag declares its reading as PatternOptions; AndroidRelease is a vocabulary the engine owns",
         // Validation that needs later stages runs inside Config/ (lint is one pass over a

@@ -332,13 +332,6 @@ public struct EmitOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// The platforms an app ships on. The raw value is how configuration files, reports and the
-/// command line spell it; everywhere else the case is passed.
-public enum Platform: String, Sendable, CaseIterable {
-    case ios
-    case android
-}
-
 /// A URL and what it must do, checked by `linkwright test`.
 public struct Expectation: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable {
