@@ -442,7 +442,7 @@ public enum BehaviourDiff {
             var observations: [Observation] = []
             var seen: Set<ExactText> = []
             // Many regions share a witness (every app of a file added on `/x`): each URL is
-            // decided once for every app, not once per region (4,000 apps took 86 s).
+            // decided once for every app, not once per region (apps × regions).
             // Shortest witnesses first, each URL written once rather than at every comparison.
             let differences = result.differences.map {
                 (length: $0.witness.length, url: $0.witness.url(host: concrete), difference: $0)
@@ -739,7 +739,7 @@ public enum BehaviourDiff {
                     if !entry.exhaustive { changes[existing].approximate = true }
                     // Examples with different paths say more than one path with every query.
                     // (A change with its five examples, as most of a long diff's are, reads no
-                    // path: 26,000 changes spent a fifth of a second here.)
+                    // path.)
                     if changes[existing].witnesses.count < 5 {
                         let path = pathPart(of: entry.url)
                         if !changes[existing].witnesses.contains(where: { pathPart(of: $0) == path }) {

@@ -309,7 +309,7 @@ struct RuleSequences {
 /// Each domain's rule lists (`RuleSequences.lists(of:)`) by environment, kept across the
 /// snapshots of one `PolicySnapshot.Reuse`: a changelog's revisions of a fleet's contract serve
 /// the same files for every domain they did not change (one instance each,
-/// `DomainCompilations`), and making their lists again was a fifteenth of its time. Lists made
+/// `DomainCompilations`), so their lists need not be made again. Lists made
 /// from the same files share storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
     private struct Made: Sendable {

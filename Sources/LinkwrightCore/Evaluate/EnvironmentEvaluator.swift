@@ -69,8 +69,8 @@ public final class EnvironmentEvaluator: Sendable {
         private var readers: [Keys.Key: Int] = [:]
         /// The keys made last of each environment's domain ("production/shop"), taken again for
         /// the same file: a changelog's revisions of a fleet serve the same instance of every
-        /// file they did not change (`DomainCompilations`), which compares at once, and hashing
-        /// each again for every revision's evaluators was a twentieth of its time.
+        /// file they did not change (`DomainCompilations`), which compares at once, so each is
+        /// not hashed again for every revision's evaluators.
         private var aasaKeys: [String: (document: AASADocument, key: HashedKey<AppLinksSection>?)] = [:]
         private var assetLinksKeys: [String: HashedKey<AssetLinksDocument>] = [:]
 

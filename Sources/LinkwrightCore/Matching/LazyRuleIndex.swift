@@ -4,10 +4,8 @@ import Synchronization
 ///
 /// Building the index costs as much as trying every rule in turn on dozens to hundreds of URLs
 /// (more the cheaper the rules are to try), and many lists decide only a few: a changelog
-/// compiles each of hundreds of revisions of a long file to decide its witnesses and examples
-/// (over tags 500–520 of the benchmark's history, lists of about 480 rules tried 24 rules per
-/// rule, lists of about 1,250 tried 12), and a `check` compiles two revisions for the URLs
-/// its behaviour diff found. So URLs first try the rules in order,
+/// compiles each of hundreds of revisions of a long file to decide its witnesses and examples,
+/// and a `check` compiles two revisions for the URLs its behaviour diff found. So URLs first try the rules in order,
 /// which gives the same first match (the traced decision does the same, and `RuleIndexTests`
 /// compares both ways on seeded rule lists), until `triesPerRule` times the rule count have
 /// been tried, and the index is built for the next URL: a list deciding many URLs pays a

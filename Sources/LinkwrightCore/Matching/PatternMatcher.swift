@@ -206,7 +206,7 @@ public struct PatternMatcher: Sendable {
 
     /// `init(_:options:variables:)`, made once per process for the same pattern, options and
     /// variables: a changelog compiles hundreds of revisions whose rules are nearly all the
-    /// same, and compiling took a tenth of its time.
+    /// same.
     static func shared(_ pattern: String, options: PatternOptions, variables: [String: [String]] = [:])
         throws(PatternError) -> PatternMatcher
     {
