@@ -96,8 +96,7 @@ final class RevisionReader {
 
     /// The contracts as committed at each of `commits`, in order. They are read one after
     /// another (libgit2's objects are not shared between threads), then the distinct ones not
-    /// read before are compiled on every core: a changelog over a hundred tags spent its first
-    /// second and a half compiling them on one.
+    /// read before are compiled on every core rather than one after another.
     func contents(at commits: [GitCommit]) throws -> [RevisionContent] {
         let reads = try commits.map(read(at:))
         var uncompiled: [String] = []

@@ -28,7 +28,7 @@ final class Terminal {
     func out(_ text: String) {
         var text = text
         // In one copy of the string's contiguous bytes: a slice of its UTF-8 view is appended
-        // byte by byte (an 8.6 MB changelog spent a quarter of a second here).
+        // byte by byte.
         text.withUTF8 { bytes in
             outLine { $0.append(contentsOf: bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes[...]) }
         }

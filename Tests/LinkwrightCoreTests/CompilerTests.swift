@@ -105,6 +105,26 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         #expect(shop.associatedDomains == ["applinks:shop.example", "applinks:*.shop.example"])
     }
 
+    /// Every service with an app list, from the domain file's key to the served file's key and
+    /// the app's entitlement, on the hosts the service may claim.
+    @Test(arguments: AssociatedService.appListServices)
+    func aServiceListCompilesToItsFileKeyAndEntitlement(_ service: AssociatedService) throws {
+        let app = service == .appclips ? "clip" : "shop"
+        let (compiled, diagnostics) = try compile([
+            "environments/prod.yaml": Self.environment,
+            "domains/shop.yaml": "\(service.rawValue): [\(app)]\n",
+        ])
+        #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
+        let site = try #require(compiled.environments[0].sites.first)
+        let aasa = try #require(site.aasa)
+        #expect(aasa.serviceApps == [service: ["ABCDE12345.com.example.\(app == "clip" ? "shop.Clip" : "shop")"]])
+        let json = aasa.json.rendered()
+        #expect(json.contains("\"\(service.rawValue)\""), "\(json)")
+        let declared = try #require(compiled.environments[0].iosApps.first { $0.name == app })
+        let hosts = service.allowsWildcardHosts ? ["shop.example", "*.shop.example"] : ["shop.example"]
+        #expect(declared.associatedDomains == hosts.map { "\(service.rawValue):\($0)" })
+    }
+
     @Test func wildcardAndRootShareOneSiteServedFromTheRoot() throws {
         let (compiled, _) = try compile([
             "environments/prod.yaml": Self.environment,

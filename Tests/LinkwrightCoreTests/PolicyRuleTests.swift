@@ -13,13 +13,13 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
 @Suite struct PolicyRuleTests {
     @Test(arguments: RuleExampleCase.all)
     func examplesReportExactlyWhereTheySay(_ testCase: RuleExampleCase) throws {
-        let rule = try #require(PolicyRules.rule(withID: testCase.rule))
+        let rule = PolicyRules.rule(for: testCase.rule)
         let head = try snapshot(testCase.example.head)
         let context = PolicyContext(
             head: head, base: try testCase.example.base.map(snapshot),
             settings: PolicySettings.merge(head.configuration.policies).settings)
         let findings = PolicyEngine(rules: [rule]).run(context).findings
-        #expect(findings.allSatisfy { $0.rule == testCase.rule }, "\(findings.map(\.rule))")
+        #expect(findings.allSatisfy { $0.rule == testCase.rule.rawValue }, "\(findings.map(\.rule))")
         #expect(
             findings.map { $0.location?.description ?? "no location" } == testCase.example.reportsAt,
             "\(findings.map(\.message))")
@@ -28,19 +28,18 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
         }
         // The engine schedules rules by this declaration: a rule reading the diff without it
         // would wait for the diff early; one declaring it without reading would start late.
-        let compared = context.shared.comparison.withLock { $0 != nil }
+        let compared = context.shared.comparison.made != nil
         #expect(compared == (rule.readsBehaviourDiff && context.base != nil), "readsBehaviourDiff is wrong")
     }
 
     @Test func everyRuleExplainsItselfAndHasBothKindsOfExample() {
-        var ids: Set<String> = []
-        for rule in PolicyRules.all {
+        for (id, rule) in zip(RuleID.allCases, PolicyRules.all) {
             let info = rule.info
-            #expect(ids.insert(info.id).inserted, "\(info.id) is registered twice")
-            #expect(info.id.allSatisfy { $0.isUppercase || $0 == "_" }, "\(info.id)")
+            #expect(info.id == id, "the rule registered for \(id.rawValue) is \(info.id.rawValue)")
+            #expect(id.rawValue.allSatisfy { $0.isUppercase || $0 == "_" }, "\(id.rawValue)")
             #expect(!info.purpose.isEmpty && !info.rationale.isEmpty)
-            #expect(info.examples.contains { $0.triggers }, "\(info.id) has no triggering example")
-            #expect(info.examples.contains { !$0.triggers }, "\(info.id) has no non-triggering example")
+            #expect(info.examples.contains { $0.triggers }, "\(id.rawValue) has no triggering example")
+            #expect(info.examples.contains { !$0.triggers }, "\(id.rawValue) has no non-triggering example")
         }
     }
 
@@ -60,13 +59,13 @@ func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
             }
             return id
         }
-        #expect(Set(expected) == Set(PolicyRules.all.map(\.info.id)))
+        #expect(Set(expected) == Set(RuleID.allCases.map(\.rawValue)))
     }
 }
 
 @Suite struct PolicySettingsTests {
     static let removal = RuleExampleConfiguration(
-        base: RuleExampleCase.all.first { $0.rule == "PRODUCTION_APP_REMOVED" && $0.example.triggers }!.example)
+        base: RuleExampleCase.all.first { $0.rule == .productionAppRemoved && $0.example.triggers }!.example)
 
     struct RuleExampleConfiguration {
         let base: RuleExample

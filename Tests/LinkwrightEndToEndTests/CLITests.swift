@@ -2,6 +2,8 @@ import Foundation
 import LinkwrightTestSupport
 import Testing
 
+@testable import LinkwrightCLI
+
 @Suite struct CLITests {
     @Test(arguments: ["--version", "-V", "version"])
     func printsItsVersion(_ spelling: String) throws {
@@ -37,7 +39,7 @@ import Testing
     @Test func helpListsEveryCommand() throws {
         let result = try runLinkwright(["--help"])
         #expect(result.status == 0)
-        for command in ["build", "lint", "rules", "schema"] {
+        for command in LinkwrightCLI.commands.map({ $0.spec.name }) {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")
         }
         #expect(result.stdout.contains("Exit codes"))

@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -67,19 +68,30 @@ import Testing
         return fixture
     }
 
-    @Test(arguments: ["text", "json", "github", "sarif", "junit", "markdown"])
-    func matchesTheGoldenOutput(_ format: String) throws {
+    /// Every format a report of findings offers, so a new one needs its golden file.
+    @Test(arguments: OutputFormat.findings)
+    func matchesTheGoldenOutput(_ format: OutputFormat) throws {
         let fixture = try repository()
         let result = try runLinkwright(
-            ["check", "--against", "main", "--format", format], in: URL(fileURLWithPath: fixture.repository),
+            ["check", "--against", "main", "--format", format.rawValue], in: URL(fileURLWithPath: fixture.repository),
             environment: ["HOME": fixture.folder, "XDG_CONFIG_HOME": fixture.folder])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
-        let extensions = [
-            "text": "txt", "json": "json", "github": "txt", "sarif": "sarif", "junit": "xml", "markdown": "md",
-        ]
-        let file = Self.golden.appendingPathComponent("check.\(format).\(extensions[format]!)")
+        let file = Self.golden.appendingPathComponent("check.\(format.rawValue).\(Self.fileExtension(format))")
         if let mismatch = Golden.mismatch(result.stdout, golden: file) { Issue.record(Comment(rawValue: mismatch)) }
+    }
+
+    /// A golden file's extension, so editors show it as what it is.
+    static func fileExtension(_ format: OutputFormat) -> String {
+        switch format {
+        case .text, .github: "txt"
+        case .json: "json"
+        case .sarif: "sarif"
+        case .junit: "xml"
+        case .markdown: "md"
+        case .html: "html"
+        case .approvals: "yaml"
+        }
     }
 
     @Test func jsonFollowsThePublishedSchemaAndSarifIsWellFormed() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -125,13 +126,13 @@ import Testing
     }
 
     /// A head whose YAML does not load: exit 2, and every machine format still says why, located.
-    @Test(arguments: ["json", "github", "sarif", "junit", "markdown"])
-    func anUnusableHeadIsReportedInTheChosenFormat(_ format: String) throws {
+    @Test(arguments: OutputFormat.findings.filter { $0 != .text })
+    func anUnusableHeadIsReportedInTheChosenFormat(_ format: OutputFormat) throws {
         let fixture = try Self.exampleRepository()
         let domain = try Self.read(fixture, "domains/museo.yaml")
         try fixture.write(["domains/museo.yaml": domain.replacingOccurrences(of: "exclude: true", with: "exlude: true")]
         )
-        let result = try Self.check(fixture, ["--format", format])
+        let result = try Self.check(fixture, ["--format", format.rawValue])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("error: the configuration does not compile"), "\(result.stderr)")
         #expect(result.stdout.contains("UNKNOWN_KEY"), "\(result.stdout)")
@@ -154,7 +155,8 @@ import Testing
                 assert "⛔ the input cannot be used" in text
             """
         let validated = try runProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", checker, format], input: Data(result.stdout.utf8))
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", checker, format.rawValue],
+            input: Data(result.stdout.utf8))
         #expect(validated.status == 0, "\(validated)")
     }
 

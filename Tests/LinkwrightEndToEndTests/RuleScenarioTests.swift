@@ -23,7 +23,9 @@ import Testing
         #expect(result.status == 0 || result.status == 1, "\(result)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
-        let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == scenario.rule }
+        let findings = (report["findings"] as? [[String: Any]] ?? []).filter {
+            $0["rule"] as? String == scenario.rule.rawValue
+        }
         let places = findings.map { "\($0["file"] ?? "no file"):\($0["line"] ?? "-"):\($0["column"] ?? "-")" }
         #expect(places == scenario.example.reportsAt, "\(findings.map { $0["message"] ?? "" })")
     }

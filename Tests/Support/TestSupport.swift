@@ -185,10 +185,10 @@ public enum Golden {
 /// One example of one policy rule, as a test argument: the core tests run it through the policy
 /// engine and the end-to-end tests through `linkwright check`.
 public struct RuleExampleCase: CustomStringConvertible, Sendable {
-    public let rule: String
+    public let rule: RuleID
     public let example: RuleExample
 
-    public var description: String { "\(rule): \(example.name)" }
+    public var description: String { "\(rule.rawValue): \(example.name)" }
 
     public static var all: [RuleExampleCase] {
         PolicyRules.all.flatMap { rule in rule.info.examples.map { RuleExampleCase(rule: rule.info.id, example: $0) } }

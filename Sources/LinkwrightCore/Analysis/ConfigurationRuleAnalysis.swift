@@ -211,9 +211,9 @@ public struct ConfigurationRuleAnalysis: Sendable {
             for component in statement.dynamicComponents ?? [] {
                 guard let origin = component.origin else { continue }
                 let parts =
-                    (component.path.map { [AndroidPatternPart.path($0)] } ?? [])
-                    + (component.query ?? []).map { AndroidPatternPart.queryItem("\($0.name)=\($0.pattern)") }
-                    + (component.fragment.map { [AndroidPatternPart.fragment($0)] } ?? [])
+                    (component.path.map { [AndroidPatternPart(.path, $0)] } ?? [])
+                    + (component.query ?? []).map { AndroidPatternPart(.queryItem, "\($0.name)=\($0.pattern)") }
+                    + (component.fragment.map { [AndroidPatternPart(.fragment, $0)] } ?? [])
                 for part in parts where !(patternsByOrigin[origin]?.contains(part) ?? false) {
                     patternsByOrigin[origin, default: []].append(part)
                 }
@@ -307,14 +307,11 @@ public struct ConfigurationRuleAnalysis: Sendable {
 
     /// `/path ?query #fragment`, as written in the served file.
     private static func describe(_ component: AASAComponent) -> String {
-        var parts: [String] = [component.path ?? "/*"]
-        switch component.query {
-        case .whole(let pattern): parts.append("?" + pattern)
-        case .items(let items): parts.append("?" + items.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
-        case .ignoredDictionary, nil: break
-        }
-        if let fragment = component.fragment { parts.append("#" + fragment) }
-        return PrintableText.quoted(parts.joined(separator: " "))
+        PrintableText.quoted(
+            RuleLabel(
+                path: component.path ?? "/*", query: component.query?.label(sortingItems: false),
+                fragment: component.fragment
+            ).text())
     }
 
     private static func list(_ items: [String]) -> String {
@@ -325,30 +322,20 @@ public struct ConfigurationRuleAnalysis: Sendable {
 
 /// One pattern of an emitted dynamic rule, as `ConfigurationRuleAnalysis.releaseFindings`
 /// compares it across Android releases.
-enum AndroidPatternPart: Hashable {
-    case path(String)
-    /// A `?` entry as Android matches it: one pattern over a whole `name=value` item.
-    case queryItem(String)
-    case fragment(String)
+struct AndroidPatternPart: Hashable {
+    /// `.path`, `.fragment`, or `.queryItem` for a `?` entry as Android matches it: one pattern
+    /// over a whole `name=value` item. Android has no pattern for a whole query.
+    let part: URLPart.Key
+    let expression: String
 
-    var expression: String {
-        switch self {
-        case .path(let text), .queryItem(let text), .fragment(let text): text
-        }
+    init(_ part: URLPart.Key, _ expression: String) {
+        self.part = part
+        self.expression = expression
     }
 
-    var isPath: Bool {
-        if case .path = self { return true }
-        return false
-    }
+    var isPath: Bool { part == .path }
 
-    var name: String {
-        switch self {
-        case .path: "path"
-        case .queryItem: "query item"
-        case .fragment: "fragment"
-        }
-    }
+    var name: String { part.name }
 
     /// A path-only URL carrying the decoded `value` in this part, escaped so that it decodes
     /// back to `value` and holds no separator of its own.
@@ -370,9 +357,9 @@ enum AndroidPatternPart: Hashable {
             return text
         }
         let unreserved: Set<Unicode.Scalar> = ["-", ".", "_", "~", "!", "$", "'", "(", ")", "*", ",", ":", "@", "+"]
-        switch self {
+        switch part {
         case .path: return escaped(keeping: unreserved.union(["/", "=", ";", "&"]))
-        case .queryItem: return "/?" + escaped(keeping: unreserved.union(["/", "=", "?"]))
+        case .query, .queryItem: return "/?" + escaped(keeping: unreserved.union(["/", "=", "?"]))
         case .fragment: return "/#" + escaped(keeping: unreserved.union(["/", "=", ";", "&", "?"]))
         }
     }

@@ -6,13 +6,12 @@
 ///
 /// One thread owns a DFA (a proof's or an analysis's views are not shared), and no method
 /// reaches its state twice at once, so its stored state skips the runtime's exclusivity
-/// checks (`@exclusivity(unchecked)`): they were a tenth of a behaviour proof's time.
+/// checks (`@exclusivity(unchecked)`), which cost a behaviour proof dearly.
 final class SubsetDFA {
     let automaton: Automaton
     @exclusivity(unchecked) private var sets: [[Int]] = []
-    /// Positions in `sets` by content, or -1 for a free slot; at most half full. A dictionary
-    /// keyed by the sets hashed each with the standard library's seeded hash, a fifth of the
-    /// rule analysis's time.
+    /// Positions in `sets` by content, or -1 for a free slot; at most half full: cheaper than a
+    /// dictionary keyed by the sets, each hashed with the standard library's seeded hash.
     @exclusivity(unchecked) private var ids = [Int32](repeating: -1, count: 16)
     @exclusivity(unchecked) private var transitions = StepTable()
     @exclusivity(unchecked) private(set) var start = 0

@@ -76,8 +76,8 @@ public struct RuleAnalysis: Sendable {
     /// The budget being spent: the file's while a file is analysed, within the command's.
     private var meter: WorkMeter?
 
-    /// An analysis with the given budgets and checks. Steps cost 0.1–0.3 µs on the benchmark
-    /// and development machines, so a file's analysis stops after 2–6 s at most.
+    /// An analysis with the given budgets and checks (docs/performance.md gives what a step
+    /// costs, and so how long a file's analysis runs at most).
     public init(
         workLimit: Int = 2_000_000, fileWorkLimit: Int = 20_000_000, comparesAndroidSemantics: Bool = false
     ) {

@@ -189,9 +189,10 @@ private struct EnvironmentCompiler {
                     AASAVariable(name: $0.name.value, values: $0.values.map(\.value))
                 },
                 details: details + legacy)
-        let document = AASADocument(
-            applinks: applinks, webcredentials: serviceAppIDs(domain.webcredentials),
-            appclips: serviceAppIDs(domain.appclips), activitycontinuation: serviceAppIDs(domain.activitycontinuation))
+        var document = AASADocument(applinks: applinks)
+        for service in AssociatedService.appListServices {
+            document.serviceApps[service] = serviceAppIDs(domain.apps(of: service))
+        }
         return document == AASADocument() ? nil : document
     }
 
@@ -256,8 +257,8 @@ private struct EnvironmentCompiler {
 
     private mutating func assetLinksDocument(for domain: Domain) -> AssetLinksDocument? {
         let entries = self.entries(of: domain)
-        let credentials = Set(domain.webcredentials.map(\.value))
-        let order = (entries.flatMap { $0.apps.map(\.value) } + domain.webcredentials.map(\.value)).uniqued()
+        let credentials = Set(domain.apps(of: .webcredentials).map(\.value))
+        let order = (entries.flatMap { $0.apps.map(\.value) } + domain.apps(of: .webcredentials).map(\.value)).uniqued()
         var statements: [AssetStatement] = []
         for name in order {
             guard let android = appsByName[name]?.android else { continue }
@@ -319,34 +320,26 @@ private struct EnvironmentCompiler {
 
     private func iosApps() -> [CompiledIOSApp] {
         let modeSuffix = environment.mode.map { "?mode=" + $0.value.rawValue } ?? ""
-        let services = domainsByName.mapValues { domain in
-            (
-                webcredentials: Set(domain.webcredentials.map(\.value)), appclips: Set(domain.appclips.map(\.value)),
-                activitycontinuation: Set(domain.activitycontinuation.map(\.value))
-            )
-        }
+        let services = domainsByName.mapValues { domain in domain.serviceApps.mapValues { Set($0.map(\.value)) } }
         return environment.apps.compactMap { app in
             guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
-            var byService: [AASAKey: [String]] = [:]
+            var byService: [AssociatedService: [String]] = [:]
             for binding in environment.hosts {
                 guard let domain = domainsByName[binding.domain.value], let lists = services[domain.name] else {
                     continue
                 }
                 let name = app.name.value
                 let host = binding.host.value
-                let uses: [(AASAKey, Bool)] = [
-                    (.applinks, !entryPositions(of: domain, listing: name).isEmpty),
-                    (.webcredentials, lists.webcredentials.contains(name)),
-                    // Apple: "For services other than appclips, you can prefix a domain with *."
-                    // (Supporting associated domains), so App Clips get concrete hosts only.
-                    (.appclips, !host.isWildcard && lists.appclips.contains(name)),
-                    (.activitycontinuation, lists.activitycontinuation.contains(name)),
-                ]
-                for (service, used) in uses where used {
+                for service in AssociatedService.allCases {
+                    guard service.allowsWildcardHosts || !host.isWildcard else { continue }
+                    let used =
+                        service == .applinks
+                        ? !entryPositions(of: domain, listing: name).isEmpty : lists[service]?.contains(name) == true
+                    guard used else { continue }
                     byService[service, default: []].append("\(service.rawValue):\(host)\(modeSuffix)")
                 }
             }
-            let entries = AASAKey.services.flatMap { byService[$0] ?? [] }
+            let entries = AssociatedService.allCases.flatMap { byService[$0] ?? [] }
             return CompiledIOSApp(
                 name: app.name.value, appID: id, isAppClip: ios.isAppClip, associatedDomains: entries,
                 urlSchemes: app.compiledSchemes)

@@ -66,7 +66,7 @@ struct AndroidTranslations: Sendable {
 /// compare at once. A domain's compilations kept here share one instance of each distinct
 /// association file, so the snapshots compiled with them compare unchanged files at once too
 /// (the behaviour diff asking which hosts' files changed, evaluators looking up files compiled
-/// before), where comparing copies rule by rule was a quarter of a fleet changelog's time.
+/// before), rather than comparing copies rule by rule.
 public final class DomainCompilations: Sendable {
     private struct Key: Hashable, Sendable {
         var environment: String

@@ -19,7 +19,7 @@ enum Resolution {
     /// Every logical app name `domain` uses in `environment`.
     static func referencedApps(_ domain: Domain, in environment: String) -> [String] {
         let linked = entries(of: domain, in: environment).flatMap { $0.apps.map(\.value) }
-        let services = (domain.webcredentials + domain.appclips + domain.activitycontinuation).map(\.value)
+        let services = AssociatedService.appListServices.flatMap { domain.apps(of: $0) }.map(\.value)
         return linked + services + domain.assetStatements.compactMap(\.app?.value)
     }
 

@@ -294,9 +294,9 @@ struct ConfigDecoder {
         if let node = map["applinks"], let items = reader.list(node, of: "applinks entries") {
             applinks = items.compactMap { applinksEntry($0) }
         }
-        var appNames: [String: [Located<String>]] = [:]
-        for key in ["webcredentials", "appclips", "activitycontinuation"] {
-            appNames[key] = map[key].flatMap { reader.strings($0, "app name") } ?? []
+        var serviceApps: [AssociatedService: [Located<String>]] = [:]
+        for service in AssociatedService.appListServices {
+            serviceApps[service] = map[service.rawValue].flatMap { reader.strings($0, "app name") } ?? []
         }
         var assetStatements: [DeclaredAssetStatement] = []
         if let node = map["asset_statements"], let items = reader.list(node, of: "asset statements") {
@@ -314,10 +314,8 @@ struct ConfigDecoder {
             expectations = items.compactMap { expectation($0) }
         }
         return Domain(
-            name: name, file: file, flags: flags, variables: variables, applinks: applinks,
-            webcredentials: appNames["webcredentials"]!, appclips: appNames["appclips"]!,
-            activitycontinuation: appNames["activitycontinuation"]!, assetStatements: assetStatements, emit: emit,
-            expectations: expectations)
+            name: name, file: file, flags: flags, variables: variables, applinks: applinks, serviceApps: serviceApps,
+            assetStatements: assetStatements, emit: emit, expectations: expectations)
     }
 
     /// One `asset_statements` entry: relations, and the site or the app granted them.
@@ -607,14 +605,17 @@ struct ConfigDecoder {
         guard let root else { return policy }
         guard let map = reader.document(root, ConfigSchema.policy) else { return nil }
         if let node = map["rules"], let rules = reader.mapping(node, ConfigSchema.ruleSelection) {
-            policy.use = rules["use"].flatMap { ruleIDs($0, allowAll: true) }
-            policy.except = rules["except"].flatMap { ruleIDs($0, allowAll: false) } ?? []
+            if let node = rules["use"], let names = reader.strings(node, "rule ID") {
+                policy.usesAllRules = names.contains { $0.value == RuleID.allRulesWord }
+                policy.use = names.filter { $0.value != RuleID.allRulesWord }.compactMap { ruleID($0) }
+            }
+            policy.except = rules["except"].flatMap { reader.strings($0, "rule ID") }?.compactMap { ruleID($0) } ?? []
             if let severities = rules["severity"], let entries = reader.entries(severities, of: "rule severities") {
                 for entry in entries {
-                    guard checkRuleID(entry.key, allowAll: false),
+                    guard let rule = ruleID(entry.key),
                         let severity = reader.choice(entry.value, "severity", Severity.self)
                     else { continue }
-                    policy.severities.append((entry.key, severity))
+                    policy.severities.append((rule, severity))
                 }
             }
         }
@@ -644,7 +645,7 @@ struct ConfigDecoder {
         }
         for item in map["ignore"].flatMap({ reader.list($0, of: "ignores") }).map(Array.init) ?? [] {
             guard let entry = reader.mapping(item, ConfigSchema.ignore),
-                let rule = entry["rule"].flatMap({ reader.string($0, "rule ID") }), checkRuleID(rule, allowAll: false),
+                let rule = entry["rule"].flatMap({ reader.string($0, "rule ID") }).flatMap({ ruleID($0) }),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
             else { continue }
             policy.ignores.append(
@@ -659,7 +660,7 @@ struct ConfigDecoder {
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
             else { continue }
             let rule = String(fingerprint.value.prefix { $0 != "/" })
-            if !fingerprint.value.contains("/") || PolicyRules.rule(withID: rule) == nil {
+            if !fingerprint.value.contains("/") || RuleID(rawValue: rule) == nil {
                 diagnostics.report(
                     .invalidValue, "\(PrintableText.quoted(fingerprint.value)) is not a finding fingerprint",
                     at: fingerprint.location,
@@ -692,18 +693,15 @@ struct ConfigDecoder {
         return policy
     }
 
-    private mutating func ruleIDs(_ node: YAMLNode, allowAll: Bool) -> [Located<String>]? {
-        reader.strings(node, "rule ID")?.filter { checkRuleID($0, allowAll: allowAll) }
-    }
-
-    private mutating func checkRuleID(_ id: Located<String>, allowAll: Bool) -> Bool {
-        if PolicyRules.rule(withID: id.value) != nil || (allowAll && id.value == "ALL") { return true }
-        let known = PolicyRules.all.map { $0.info.id }
+    /// The rule a policy file names, or nil, reported, when no rule has that ID.
+    private mutating func ruleID(_ id: Located<String>) -> Located<RuleID>? {
+        if let rule = RuleID(rawValue: id.value) { return Located(rule, at: id.location) }
+        let known = RuleID.allCases.map(\.rawValue)
         diagnostics.report(
             .unknownRule, "\(PrintableText.quoted(id.value)) is not a policy rule", at: id.location,
             hint: Spelling.closest(to: id.value, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
                 ?? "`linkwright rules` lists the rule IDs")
-        return false
+        return nil
     }
 
     // MARK: Helpers

@@ -14,13 +14,13 @@ public enum ConfigSchema {
     /// A reason that says something: not empty, not only spaces.
     static let reasonText = SchemaType.string(pattern: "\\S")
     /// Rule IDs the tool knows, for the lists and keys of `rules:` and `ignore:`.
-    static var ruleIDs: [String] { PolicyRules.all.map(\.info.id) }
+    static let ruleIDs = RuleID.allCases.map(\.rawValue)
     static let teamIDPattern = "^[A-Z0-9]{10}$"
     /// Two or more segments, each a letter then letters, digits or `_` (`Identifiers.packageNameProblem`).
     static let packagePattern = "^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$"
     /// A rule ID the tool knows, a slash, and the hash (`ConfigDecoder`'s approvals).
     static var fingerprintPattern: String {
-        "^(" + PolicyRules.all.map(\.info.id).joined(separator: "|") + ")/"
+        "^(" + ruleIDs.joined(separator: "|") + ")/"
     }
     static let flagFields = ComponentFlag.allCases.map { SchemaField($0.configurationKey, .boolean, $0.summary) }
     static let environmentsField = SchemaField(
@@ -175,23 +175,19 @@ public enum ConfigSchema {
                 "variables", .map(keyPattern: variableNamePattern, value: .nonEmpty(.list(.text))),
                 "Custom substitution variables: `$(name)` in a pattern matches any one of the values."),
             SchemaField(
-                "applinks", .list(.object(applinksEntry)),
-                "Universal-link rules, one entry per group of apps, in the order iOS evaluates them."),
-            SchemaField(
-                "webcredentials", .list(.string(pattern: namePattern)),
-                "Apps that share web credentials (passwords, passkeys) with this site."),
-            SchemaField("appclips", .list(.string(pattern: namePattern)), "App Clips this site invokes."),
-            SchemaField(
-                "activitycontinuation", .list(.string(pattern: namePattern)), "Apps that continue activities (Handoff)."
-            ),
-            SchemaField(
-                "asset_statements", .list(.object(assetStatement)),
-                "Further assetlinks.json statements: relations granted to another site or to an app, beyond App Links and shared credentials."
-            ),
-            SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
-            SchemaField(
-                "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
-        ])
+                AssociatedService.applinks.rawValue, .list(.object(applinksEntry)), AssociatedService.applinks.summary),
+        ]
+            + AssociatedService.appListServices.map {
+                SchemaField($0.rawValue, .list(.string(pattern: namePattern)), $0.summary)
+            } + [
+                SchemaField(
+                    "asset_statements", .list(.object(assetStatement)),
+                    "Further assetlinks.json statements: relations granted to another site or to an app, beyond App Links and shared credentials."
+                ),
+                SchemaField("emit", .object(emit), "Opt-in outputs and size budget."),
+                SchemaField(
+                    "expectations", .list(.object(expectation)), "URLs and what they must open, for `linkwright test`."),
+            ])
 
     /// `delegate_permission/<detail>` (https://github.com/google/digitalassetlinks/blob/master/well-known/details.md).
     static let relationPattern = "^delegate_permission/[a-z0-9_.]+$"
@@ -348,7 +344,8 @@ public enum ConfigSchema {
     public static let ruleSelection = SchemaObject(
         "a rule selection", "Which rules run, and at what severity.",
         [
-            SchemaField("use", .list(.enumeration(["ALL"] + ruleIDs)), "Rule IDs to run, or [ALL] (the default)."),
+            SchemaField(
+                "use", .list(.enumeration([RuleID.allRulesWord] + ruleIDs)), "Rule IDs to run, or [ALL] (the default)."),
             SchemaField("except", .list(.enumeration(ruleIDs)), "Rule IDs not to run."),
             SchemaField(
                 "severity",

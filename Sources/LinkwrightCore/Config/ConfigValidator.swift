@@ -204,7 +204,7 @@ struct ConfigValidator {
         let isDefined = Set(defined)
         let statementApps = domain.assetStatements.compactMap(\.app)
         let references =
-            domain.applinks.flatMap(\.apps) + domain.webcredentials + domain.appclips + domain.activitycontinuation
+            domain.applinks.flatMap(\.apps) + AssociatedService.appListServices.flatMap { domain.apps(of: $0) }
             + statementApps
         let brokenEnvironment =
             configuration.environments.isEmpty || unloadable.contains { $0.hasPrefix("environments/") }
@@ -237,14 +237,14 @@ struct ConfigValidator {
             }
         }
         for environment in configuration.environments {
-            for name in domain.activitycontinuation {
+            for name in domain.apps(of: .activitycontinuation) {
                 guard let app = environment.app(named: name.value), app.ios == nil else { continue }
                 diagnostics.report(
                     .appPlatformMismatch,
                     "app \(PrintableText.quoted(name.value)) has no iOS build in \(environment.name); Handoff is iOS only",
                     at: name.location, hint: "remove it from activitycontinuation, or add an ios: block")
             }
-            for name in domain.appclips {
+            for name in domain.apps(of: .appclips) {
                 guard let app = environment.app(named: name.value), app.ios?.isAppClip != true else { continue }
                 diagnostics.report(
                     .appPlatformMismatch,

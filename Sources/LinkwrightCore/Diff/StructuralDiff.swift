@@ -309,7 +309,7 @@ struct RuleSequences {
 /// Each domain's rule lists (`RuleSequences.lists(of:)`) by environment, kept across the
 /// snapshots of one `PolicySnapshot.Reuse`: a changelog's revisions of a fleet's contract serve
 /// the same files for every domain they did not change (one instance each,
-/// `DomainCompilations`), and making their lists again was a fifteenth of its time. Lists made
+/// `DomainCompilations`), so their lists need not be made again. Lists made
 /// from the same files share storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
     private struct Made: Sendable {
@@ -346,33 +346,20 @@ struct RuleSignature: Hashable, CustomStringConvertible {
 
     init(component: AASAComponent, details: AASADetails, defaults: AASAComponent?) {
         path = component.path ?? "*"
-        var parts = [path]
-        switch component.query {
-        case .whole(let pattern): parts.append("?" + pattern)
-        case .items(let items):
-            parts.append(
-                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
-        case .ignoredDictionary, nil: break
-        }
-        if let fragment = component.fragment { parts.append("#" + fragment) }
-        if component.exclude == true { parts.append("(exclude)") }
-        parts += component.flags.effective(inheriting: [details.defaults?.flags, defaults?.flags]).departures.map {
-            "(\($0.departure))"
-        }
-        text = parts.joined(separator: " ")
+        let departures = component.flags.effective(inheriting: [details.defaults?.flags, defaults?.flags]).departures
+        text = RuleLabel(
+            path: path, query: component.query?.label(sortingItems: true), fragment: component.fragment,
+            notes: (component.exclude == true ? ["exclude"] : []) + departures.map(\.departure)
+        ).text()
         origin = component.origin
     }
 
     init(_ dynamic: DynamicComponent) {
         path = dynamic.path ?? "*"
-        var parts = [path]
-        if let query = dynamic.query {
-            parts.append(
-                "?" + query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
-        }
-        if let fragment = dynamic.fragment { parts.append("#" + fragment) }
-        if dynamic.exclude { parts.append("(exclude)") }
-        text = parts.joined(separator: " ")
+        text = RuleLabel(
+            path: path, query: dynamic.query.map(RuleLabel.sortedItems), fragment: dynamic.fragment,
+            notes: dynamic.exclude ? ["exclude"] : []
+        ).text()
         origin = dynamic.origin
     }
 

@@ -78,22 +78,22 @@ private struct AASAWalker {
 
     mutating func document(_ root: JSONNode) -> AASADocument? {
         guard let members = fields.object(root, "the file") else { return nil }
-        fields.unknownKeys(members, known: AASAKey.services, in: "the file", note: "Apple reads only its service keys")
+        fields.unknownKeys(
+            members, known: AssociatedService.allCases, in: "the file", note: "Apple reads only its service keys")
         var document = AASADocument()
-        document.unknownKeys = members.filter { member in !AASAKey.services.contains { $0.rawValue == member.key } }
+        document.unknownKeys = members.filter { member in AssociatedService(rawValue: member.key) == nil }
             .map { Located($0.key, at: $0.keyLocation) }
-        if let applinks = members[AASAKey.applinks] { document.applinks = appLinks(applinks.value) }
-        document.webcredentials = members[AASAKey.webcredentials].flatMap { apps($0.value, service: .webcredentials) }
-        document.appclips = members[AASAKey.appclips].flatMap { apps($0.value, service: .appclips) }
-        document.activitycontinuation = members[AASAKey.activitycontinuation].flatMap {
-            apps($0.value, service: .activitycontinuation)
+        if let applinks = members[AssociatedService.applinks] { document.applinks = appLinks(applinks.value) }
+        for service in AssociatedService.appListServices {
+            document.serviceApps[service] = members[service].flatMap { apps($0.value, service: service) }
         }
         return document
     }
 
     mutating func appLinks(_ node: JSONNode) -> AppLinksSection? {
-        guard let members = fields.object(node, AASAKey.applinks.rawValue) else { return nil }
-        fields.unknownKeys(members, known: AASAKey.inAppLinks, in: AASAKey.applinks.rawValue, note: "Apple ignores it")
+        guard let members = fields.object(node, AssociatedService.applinks.rawValue) else { return nil }
+        fields.unknownKeys(
+            members, known: AASAKey.inAppLinks, in: AssociatedService.applinks.rawValue, note: "Apple ignores it")
         var section = AppLinksSection(details: [])
         section.legacyApps = members[AASAKey.apps].flatMap { fields.strings($0.value, "applinks.apps") }
         section.defaults = members[AASAKey.defaults].flatMap { component($0.value, "applinks.defaults") }
@@ -266,7 +266,7 @@ private struct AASAWalker {
     }
 
     /// `{"apps": [...]}` of `webcredentials`, `appclips` and `activitycontinuation`.
-    mutating func apps(_ node: JSONNode, service key: AASAKey) -> [String]? {
+    mutating func apps(_ node: JSONNode, service key: AssociatedService) -> [String]? {
         let service = key.rawValue
         guard let members = fields.object(node, service) else { return nil }
         fields.unknownKeys(members, known: [AASAKey.apps], in: service, note: "Apple reads only \"apps\" here")

@@ -127,14 +127,10 @@ public enum ExpectationSeeder {
 
     /// The rule as its parts are written: `/users/*/callback?next=*#top`.
     static func describe(_ rule: Rule) -> String {
-        var text = rule.path?.value ?? ""
-        switch rule.query?.value {
-        case .whole(let pattern): text += "?" + pattern
-        case .items(let items): text += "?" + items.map { $0.name + "=" + $0.pattern }.joined(separator: "&")
-        case nil: break
-        }
-        if let fragment = rule.fragment { text += "#" + fragment.value }
-        return text
+        RuleLabel(
+            path: rule.path?.value ?? "", query: rule.query?.value.label(sortingItems: false),
+            fragment: rule.fragment?.value
+        ).text(separator: "")
     }
 
     /// The `expectations:` block, or nothing when there is nothing to pin.

@@ -162,9 +162,8 @@ public struct Importer: Sendable {
         if domains.isEmpty && !translation.diagnostics.hasErrors {
             translation.diagnostics.report(
                 .importNothing, "the files name no app: there is nothing to import", at: nil,
-                hint:
-                    "an association file needs applinks details, or webcredentials, appclips or activitycontinuation apps"
-            )
+                hint: "an association file needs applinks details, or "
+                    + AssociatedService.listed(AssociatedService.appListServices, "or") + " apps")
         }
         return Result(
             files: files, diagnostics: translation.diagnostics.sorted, notes: translation.notes + notes,
@@ -221,8 +220,10 @@ private struct Translation {
             for details in aasa.applinks?.details ?? [] {
                 for appID in details.effectiveAppIDs { appIDs.append((appID, details.origin)) }
             }
-            for appID in (aasa.webcredentials ?? []) + (aasa.activitycontinuation ?? []) { appIDs.append((appID, nil)) }
-            for appID in aasa.appclips ?? [] {
+            for service in AssociatedService.appListServices where service != .appclips {
+                for appID in aasa.serviceApps[service] ?? [] { appIDs.append((appID, nil)) }
+            }
+            for appID in aasa.serviceApps[.appclips] ?? [] {
                 appIDs.append((appID, nil))
                 clips.insert(appID)
             }
@@ -287,7 +288,8 @@ private struct Translation {
                     ? nil
                     : iosNamesByBundle[package]?.first { name in
                         !iosApps[name]!.clip && androidApps[name] == nil && !existingNames.contains(name)
-                            && (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name } == sharesCredentials
+                            && (site.aasa?.serviceApps[.webcredentials] ?? []).contains { iosNames[$0] == name }
+                                == sharesCredentials
                     }
                 let name = shared ?? uniqueName(for: package)
                 androidNames[package] = name
@@ -391,7 +393,8 @@ private struct Translation {
         for key in site.aasa?.unknownKeys ?? [] {
             diagnostics.report(
                 .importUncarried,
-                "\(PrintableText.quoted(key.value)) is no service of an apple-app-site-association file, and the build writes only applinks, webcredentials, appclips and activitycontinuation",
+                "\(PrintableText.quoted(key.value)) is no service of an apple-app-site-association file, and the build writes only "
+                    + AssociatedService.listed(AssociatedService.allCases, "and"),
                 at: key.location, hint: "remove the key from the original (Apple ignores it), then import again")
         }
         for include in site.assetLinks?.includes ?? [] {
@@ -472,16 +475,10 @@ private struct Translation {
         }
         let androidOnly = androidEntries(site)
         if !entries.isEmpty || !androidOnly.isEmpty { text += "applinks:\n" + entries.joined() + androidOnly }
-        let services = [
-            (
-                "webcredentials",
-                (site.aasa?.webcredentials ?? []).compactMap { iosNames[$0] } + androidCredentials(site)
-            ),
-            ("appclips", (site.aasa?.appclips ?? []).compactMap { iosNames[$0] }),
-            ("activitycontinuation", (site.aasa?.activitycontinuation ?? []).compactMap { iosNames[$0] }),
-        ]
-        for (service, names) in services where !names.isEmpty {
-            text += "\(service): \(YAMLWriter.flowList(names.uniqued()))\n"
+        for service in AssociatedService.appListServices {
+            var names = (site.aasa?.serviceApps[service] ?? []).compactMap { iosNames[$0] }
+            if service == .webcredentials { names += androidCredentials(site) }
+            if !names.isEmpty { text += "\(service.rawValue): \(YAMLWriter.flowList(names.uniqued()))\n" }
         }
         text += assetStatementsYAML(site)
         var emit: [String] = []
@@ -530,7 +527,7 @@ private struct Translation {
     /// Whether the AASA lists `name`'s iOS app under webcredentials; `nil` for an app with no iOS side.
     private func sharesCredentialsOnIOS(_ name: String, _ site: Importer.Site) -> Bool? {
         guard iosApps[name] != nil else { return nil }
-        return (site.aasa?.webcredentials ?? []).contains { iosNames[$0] == name }
+        return (site.aasa?.serviceApps[.webcredentials] ?? []).contains { iosNames[$0] == name }
     }
 
     /// `asset_statements:` for what the apps' links and credentials do not say: relations granted

@@ -47,7 +47,7 @@ struct ScalarSet: Hashable, Sendable {
 /// one accepting node. Simulated breadth-first over state sets, so a match costs at most
 /// (input length) × (nodes + edges) steps whatever the pattern: nothing backtracks.
 /// Immutable, and a class: compiled patterns, the proof's tests and rule indexes all hold it,
-/// and copying its arrays one by one was a tenth of a changelog's reference counting.
+/// and copying its arrays one by one multiplied reference counting.
 final class Automaton: Sendable {
     enum Node: Sendable {
         case consume(ScalarTest, next: Int)

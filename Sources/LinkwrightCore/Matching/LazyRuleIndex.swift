@@ -4,10 +4,8 @@ import Synchronization
 ///
 /// Building the index costs as much as trying every rule in turn on dozens to hundreds of URLs
 /// (more the cheaper the rules are to try), and many lists decide only a few: a changelog
-/// compiles each of hundreds of revisions of a long file to decide its witnesses and examples
-/// (over tags 500–520 of the benchmark's history, lists of about 480 rules tried 24 rules per
-/// rule, lists of about 1,250 tried 12), and a `check` compiles two revisions for the URLs
-/// its behaviour diff found. So URLs first try the rules in order,
+/// compiles each of hundreds of revisions of a long file to decide its witnesses and examples,
+/// and a `check` compiles two revisions for the URLs its behaviour diff found. So URLs first try the rules in order,
 /// which gives the same first match (the traced decision does the same, and `RuleIndexTests`
 /// compares both ways on seeded rule lists), until `triesPerRule` times the rule count have
 /// been tried, and the index is built for the next URL: a list deciding many URLs pays a
@@ -27,11 +25,8 @@ final class LazyRuleIndex: @unchecked Sendable {
     private let linearTries: Int
     /// Rules tried one by one so far, by every thread.
     private let tried = Atomic<Int>(0)
-    /// Set once `index` is written, so a decision after that reads it without a lock.
-    private let built = Atomic<Bool>(false)
-    private var index: RuleIndex?
-    /// Held while the index is built: a thread arriving meanwhile waits rather than builds it too.
-    private let building = LockedValue(())
+    /// A thread arriving while the index is built waits rather than builds it too.
+    private let built = Once<RuleIndex>()
 
     /// `constraints[i]` lists what rule `i` compares (see `RuleIndex.init`).
     init(_ constraints: [[RuleIndex.Constraint]?]) {
@@ -40,7 +35,7 @@ final class LazyRuleIndex: @unchecked Sendable {
     }
 
     /// Whether the index has been built.
-    var isBuilt: Bool { built.load(ordering: .acquiring) }
+    var isBuilt: Bool { built.made != nil }
 
     /// The first of `rules` (the list the constraints were made from) that matches the URL of
     /// `values`, leaving out the rules `skipped` marks. With `trace`, each rule up to it is tried
@@ -68,15 +63,9 @@ final class LazyRuleIndex: @unchecked Sendable {
     /// The index, built now if this URL should not try the rules one by one; `nil` when it
     /// should.
     private func index(for url: LinkURL, rules: Int) -> RuleIndex? {
-        if built.load(ordering: .acquiring) { return index }
+        if let index = built.made { return index }
         if tried.load(ordering: .relaxed) < linearTries && rules * (url.length + 1) <= Self.linearScalars { return nil }
-        return building.withLock { _ in
-            if index == nil {
-                index = RuleIndex(constraints)
-                built.store(true, ordering: .releasing)
-            }
-            return index
-        }
+        return built.value { RuleIndex(constraints) }
     }
 }
 

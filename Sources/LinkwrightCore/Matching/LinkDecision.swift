@@ -81,23 +81,3 @@ public struct PartCheck: Hashable, Sendable {
     /// Why the comparison went as it did when the value alone does not say.
     public var note: String?
 }
-
-/// A part of a URL that a pattern applies to.
-public enum URLPart: Hashable, Sendable, CustomStringConvertible {
-    case path
-    /// The whole query, without `?`.
-    case query
-    /// The value of the named query item.
-    case queryItem(String)
-    case fragment
-
-    /// The key the part has in a component: `/`, `?`, `?name` or `#`.
-    public var description: String {
-        switch self {
-        case .path: "/"
-        case .query: "?"
-        case .queryItem(let name): "?\(name)"
-        case .fragment: "#"
-        }
-    }
-}

@@ -9,7 +9,7 @@ struct DeclaredScheme {
     /// A finding of `rule` at the scheme's name, identified by environment, app and scheme.
     func finding(_ rule: RuleInfo, message: String, hint: String) -> Finding {
         Finding(
-            rule: rule.id, severity: rule.defaultSeverity, message: message, location: scheme.name.location,
+            rule: rule.id.rawValue, severity: rule.defaultSeverity, message: message, location: scheme.name.location,
             hint: hint, environment: environment.name, app: app.name.value,
             identity: [environment.name, app.name.value, name])
     }

@@ -25,7 +25,7 @@ struct PathOpenings {
             facts: [String]
         ) -> Finding {
             Finding(
-                rule: rule.id, severity: rule.defaultSeverity, message: message, location: origin ?? fallback,
+                rule: rule.id.rawValue, severity: rule.defaultSeverity, message: message, location: origin ?? fallback,
                 hint: hint, witnesses: urls, environment: environment, platform: app.platform, app: app.identity,
                 identity: [environment] + facts + [app.fingerprintFact])
         }

@@ -15,19 +15,16 @@ public struct PolicyContext: Sendable {
 
     /// A reference, so copies of the context share what was computed.
     final class SharedWork: Sendable {
-        let newRuleFindings = LockedValue<[ScopedRuleFinding]?>(nil)
-        let comparison = LockedValue<BehaviourDiff.Comparison?>(nil)
+        let newRuleFindings = Once<[ScopedRuleFinding]>()
+        let comparison = Once<BehaviourDiff.Comparison>()
     }
 
     /// How base and head decide URLs differently (nothing without a base), computed once for
     /// the rules and the report that need it.
     public func behaviourComparison() -> BehaviourDiff.Comparison {
         guard let base else { return BehaviourDiff.Comparison() }
-        return shared.comparison.withLock { cached in
-            if let cached { return cached }
-            let computed = BehaviourDiff.compare(base: base, head: head, limits: settings.proofLimits)
-            cached = computed
-            return computed
+        return shared.comparison.value {
+            BehaviourDiff.compare(base: base, head: head, limits: settings.proofLimits)
         }
     }
 
@@ -72,12 +69,7 @@ extension PolicyContext {
     /// (all of them when there is no base): a rule made unreachable or a catch-all added by this
     /// change, however the lines moved.
     func newRuleFindings(_ id: DiagnosticID) -> [ScopedRuleFinding] {
-        let all = shared.newRuleFindings.withLock { cached in
-            if let cached { return cached }
-            let computed = computeNewRuleFindings()
-            cached = computed
-            return computed
-        }
+        let all = shared.newRuleFindings.value { computeNewRuleFindings() }
         return all.filter { $0.finding.id == id }
     }
 
@@ -122,7 +114,8 @@ extension ScopedRuleFinding {
     /// host and apps and identified without line numbers.
     func finding(of info: RuleInfo, hint: String) -> Finding {
         Finding(
-            rule: info.id, severity: info.defaultSeverity, message: "\(host): \(message)", location: finding.origin,
+            rule: info.id.rawValue, severity: info.defaultSeverity, message: "\(host): \(message)",
+            location: finding.origin,
             hint: hint, environment: environment, host: host, platform: .ios, app: appIDs.joined(separator: ","),
             identity: identity)
     }

@@ -24,7 +24,7 @@ public struct PolicyEngine: Sendable {
         let enabled = rules.filter { context.settings.enabled.contains($0.info.id) }
         // Threads take rules in turn: the first rule reading the behaviour diff starts it at
         // once, the other rules are checked meanwhile, and the rules that would wait for the
-        // diff come last (`check` one commit back idled a core for a tenth of its time).
+        // diff come last, so no core idles while rules are left.
         let readers = enabled.indices.filter { enabled[$0].readsBehaviourDiff }
         let schedule =
             readers.prefix(1) + enabled.indices.filter { !enabled[$0].readsBehaviourDiff } + readers.dropFirst()
@@ -136,7 +136,7 @@ extension PolicyEngine {
 
 extension PolicyIgnore {
     func covers(_ finding: Finding) -> Bool {
-        rule.value == finding.rule && (environment == nil || environment?.value == finding.environment)
+        rule.value.rawValue == finding.rule && (environment == nil || environment?.value == finding.environment)
             && (host == nil || host?.value == finding.host)
     }
 }

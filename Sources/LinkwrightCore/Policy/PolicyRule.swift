@@ -15,8 +15,7 @@ extension PolicyRule {
 }
 
 public struct RuleInfo: Sendable {
-    /// SCREAMING_SNAKE, never renamed once released.
-    public var id: String
+    public var id: RuleID
     public var defaultSeverity: Severity
     /// One line: what it checks.
     public var purpose: String
@@ -29,7 +28,7 @@ public struct RuleInfo: Sendable {
     public var isAboutChange: Bool
 
     public init(
-        id: String, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample],
+        id: RuleID, defaultSeverity: Severity, purpose: String, rationale: String, examples: [RuleExample],
         isAboutChange: Bool = false
     ) {
         self.id = id
@@ -62,36 +61,34 @@ public struct RuleExample: Sendable {
     }
 }
 
-/// Every rule, in the order `linkwright rules` lists them. Linux has no runtime type discovery, so
-/// this list is the registry; a test checks it against the files in `Policy/Rules/`.
+/// Every rule, in the order `linkwright rules` lists them: the order of `RuleID`, which says
+/// why. Linux has no runtime type discovery, so `rule(for:)` is the registry; its switch does not
+/// compile without a rule for every ID, and a test checks it against the files in `Policy/Rules/`.
 public enum PolicyRules {
-    /// In order of importance: reports list the causes of one severity in this order, and
-    /// GitHub's few annotation slots go to the first. Who may open links comes first (a dropped
-    /// production app, an OAuth callback or forbidden path opening an app, schemes another app
-    /// can claim, test builds' names in production), then root causes of broken links, then
-    /// what follows from them: a failed expectation is the symptom of a cause listed above it.
-    public static let all: [any PolicyRule] = [
-        ProductionAppRemovedRule(),
-        CallbackOnVerifiedLinkRule(),
-        ForbiddenPathRule(),
-        SchemeClaimedTwiceRule(),
-        UnownedSchemeRule(),
-        NonProductionSchemeInProductionRule(),
-        NonProductionHostInProductionRule(),
-        DeveloperModeInProductionRule(),
-        ExclusionReorderedRule(),
-        CatchAllAddedRule(),
-        RouteRemovedRule(),
-        FingerprintChannelMissingRule(),
-        EntitlementWithoutAssociationRule(),
-        WildcardWithoutRootRule(),
-        UnreachableRuleRule(),
-        BehaviourUnprovenRule(),
-        SizeBudgetRule(),
-        ExpectationFailedRule(),
-    ]
+    public static let all: [any PolicyRule] = RuleID.allCases.map(rule(for:))
 
-    public static func rule(withID id: String) -> (any PolicyRule)? { all.first { $0.info.id == id } }
+    public static func rule(for id: RuleID) -> any PolicyRule {
+        switch id {
+        case .productionAppRemoved: ProductionAppRemovedRule()
+        case .callbackOnVerifiedLink: CallbackOnVerifiedLinkRule()
+        case .forbiddenPath: ForbiddenPathRule()
+        case .schemeClaimedTwice: SchemeClaimedTwiceRule()
+        case .unownedScheme: UnownedSchemeRule()
+        case .nonProductionSchemeInProduction: NonProductionSchemeInProductionRule()
+        case .nonProductionHostInProduction: NonProductionHostInProductionRule()
+        case .developerModeInProduction: DeveloperModeInProductionRule()
+        case .exclusionReordered: ExclusionReorderedRule()
+        case .catchAllAdded: CatchAllAddedRule()
+        case .routeRemoved: RouteRemovedRule()
+        case .fingerprintChannelMissing: FingerprintChannelMissingRule()
+        case .entitlementWithoutAssociation: EntitlementWithoutAssociationRule()
+        case .wildcardWithoutRoot: WildcardWithoutRootRule()
+        case .unreachableRule: UnreachableRuleRule()
+        case .behaviourUnproven: BehaviourUnprovenRule()
+        case .sizeBudget: SizeBudgetRule()
+        case .expectationFailed: ExpectationFailedRule()
+        }
+    }
 
     /// The rule `linkwright test` reports a failed expectation under, as `check` does.
     public static let expectationFailed = ExpectationFailedRule().info

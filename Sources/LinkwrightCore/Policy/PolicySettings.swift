@@ -1,8 +1,8 @@
 /// The merged settings of every file in `policies/`.
 public struct PolicySettings: Sendable {
-    /// Rule IDs that run.
-    public var enabled: Set<String>
-    public var severities: [String: Severity]
+    /// Rules that run.
+    public var enabled: Set<RuleID>
+    public var severities: [RuleID: Severity]
     public var ignores: [PolicyIgnore]
     public var approvals: [String: PolicyApproval]
     public var forbiddenPaths: [ForbiddenPath]
@@ -20,17 +20,17 @@ public struct PolicySettings: Sendable {
     /// Merges the policy files. Conflicting severities for one rule are errors.
     public static func merge(_ files: [PolicyFile]) -> (settings: PolicySettings, diagnostics: [Diagnostic]) {
         var diagnostics = DiagnosticBag()
-        let allIDs = PolicyRules.all.map(\.info.id)
         let uses = files.compactMap(\.use)
         var enabled = Set(
-            uses.isEmpty || uses.joined().contains { $0.value == "ALL" } ? allIDs : uses.joined().map(\.value))
+            uses.isEmpty || files.contains(where: \.usesAllRules) ? RuleID.allCases : uses.joined().map(\.value))
         enabled.subtract(files.flatMap(\.except).map(\.value))
-        var severities: [String: Severity] = [:]
-        var severityLocations: [String: SourceLocation] = [:]
+        var severities: [RuleID: Severity] = [:]
+        var severityLocations: [RuleID: SourceLocation] = [:]
         for (rule, severity) in files.flatMap(\.severities) {
             if let first = severityLocations[rule.value], severities[rule.value] != severity.value {
                 diagnostics.report(
-                    .conflictingKeys, "the severity of \(rule.value) is also set at \(first)", at: rule.location,
+                    .conflictingKeys, "the severity of \(rule.value.rawValue) is also set at \(first)",
+                    at: rule.location,
                     hint: "set each rule's severity in one place")
             }
             severities[rule.value] = severity.value

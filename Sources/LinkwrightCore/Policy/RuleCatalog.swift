@@ -14,10 +14,10 @@ public enum RuleCatalog {
 
             """
         for rule in PolicyRules.all {
-            text += "| `\(rule.info.id)` | \(rule.info.defaultSeverity.rawValue) | \(rule.info.purpose) |\n"
+            text += "| `\(rule.info.id.rawValue)` | \(rule.info.defaultSeverity.rawValue) | \(rule.info.purpose) |\n"
         }
         for rule in PolicyRules.all {
-            text += "\n## \(rule.info.id)\n\n\(rule.info.purpose)\n\n\(rule.info.rationale)\n\nExamples:\n\n"
+            text += "\n## \(rule.info.id.rawValue)\n\n\(rule.info.purpose)\n\n\(rule.info.rationale)\n\nExamples:\n\n"
             for example in rule.info.examples {
                 text += "- \(example.triggers ? "reported" : "not reported"): \(example.name)\n"
             }
@@ -27,9 +27,9 @@ public enum RuleCatalog {
 
     /// One line per rule: ID, default severity, purpose.
     public static func text() -> String {
-        let width = PolicyRules.all.map(\.info.id.count).max() ?? 0
+        let width = PolicyRules.all.map(\.info.id.rawValue.count).max() ?? 0
         return PolicyRules.all.map { rule in
-            let id = rule.info.id.padding(toLength: width + 2)
+            let id = rule.info.id.rawValue.padding(toLength: width + 2)
             return id + rule.info.defaultSeverity.rawValue.padding(toLength: 9) + rule.info.purpose
         }.joined(separator: "\n") + "\n"
     }
@@ -38,7 +38,8 @@ public enum RuleCatalog {
         .array(
             PolicyRules.all.map { rule in
                 .object([
-                    ("id", .string(rule.info.id)), ("default_severity", .string(rule.info.defaultSeverity.rawValue)),
+                    ("id", .string(rule.info.id.rawValue)),
+                    ("default_severity", .string(rule.info.defaultSeverity.rawValue)),
                     ("purpose", .string(rule.info.purpose)), ("rationale", .string(rule.info.rationale)),
                 ])
             })

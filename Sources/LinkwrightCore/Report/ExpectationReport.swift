@@ -91,14 +91,15 @@ public struct ExpectationReport: Report {
                     ? " in \(counted(environments.count, "environment"))" : " in \(first.environment)")
         }
         return Finding(
-            rule: PolicyRules.expectationFailed.id, severity: .error, message: message, location: check.location,
+            rule: PolicyRules.expectationFailed.id.rawValue, severity: .error, message: message,
+            location: check.location,
             hint: check.comment,
             witnesses: [result.url] + outcome.places.dropFirst().prefix(witnessesKept - 1).map(check.url(at:)),
             environment: first.environment, host: first.host, platform: check.platform,
             identity: [url, check.platform.rawValue, outcome.actual])
     }
 
-    public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id } }
+    public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id.rawValue } }
 
     public var summary: String {
         // Nothing checked is not "all passed": say so, and how to start.

@@ -33,7 +33,7 @@ public struct FindingGroup: Sendable {
 
     /// Whether `approvals:` in policies/ can approve it: policy findings can, diagnostics about
     /// the input cannot.
-    public var isApprovable: Bool { PolicyRules.rule(withID: rule) != nil }
+    public var isApprovable: Bool { RuleID(rawValue: rule) != nil }
 
     /// Hosts `places` names in each environment before it counts the rest.
     static let hostsNamed = 10

@@ -132,8 +132,8 @@ public struct ReportRule: Sendable {
     public static var policies: [ReportRule] {
         PolicyRules.all.map {
             ReportRule(
-                id: $0.info.id, severity: $0.info.defaultSeverity, summary: $0.info.purpose,
-                rationale: $0.info.rationale, documentation: "docs/rules.md#" + $0.info.id.lowercased())
+                id: $0.info.id.rawValue, severity: $0.info.defaultSeverity, summary: $0.info.purpose,
+                rationale: $0.info.rationale, documentation: "docs/rules.md#" + $0.info.id.rawValue.lowercased())
         }
     }
 

@@ -3,9 +3,8 @@ import Foundation
 /// Frees what `value` alone holds on a thread of its own, so the caller goes on at once.
 ///
 /// A large configuration's evaluators (compiled association files, their automata, host
-/// indexes) are a graph of hundreds of thousands of objects: `test` of size L spent 60 ms of its
-/// one-core tail freeing them after checking and 40 ms more before exiting, work whose result
-/// nobody waits for. Whatever else still references part of the value keeps that part alive as
+/// indexes) are a graph of hundreds of thousands of objects: freeing them after checking and
+/// before exiting is work on the run's one-core tail whose result nobody waits for. Whatever else still references part of the value keeps that part alive as
 /// before; only the last reference moves to the other thread. A process that exits meanwhile
 /// leaves the rest to the system, as it does all of its memory.
 public func releaseInBackground<Value>(_ value: consuming Value) {

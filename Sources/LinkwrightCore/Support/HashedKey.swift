@@ -1,6 +1,6 @@
 /// A large key (a file's rules) with its hash taken once. A lookup of a plain array key hashes
-/// every element every time: a changelog looked up each revision's thousand rules per host,
-/// platform and app, a tenth of its time. Equal keys are compared in full only when their
+/// every element every time, and a changelog looks up each revision's thousand rules per host,
+/// platform and app. Equal keys are compared in full only when their
 /// hashes agree, and keys copied from one value share its storage, which compares at once.
 struct HashedKey<Value: Hashable>: Hashable {
     let value: Value

@@ -2,21 +2,15 @@
 /// Field names follow Apple's (https://developer.apple.com/documentation/bundleresources/applinks).
 public struct AASADocument: Sendable, Equatable {
     public var applinks: AppLinksSection?
-    public var webcredentials: [String]?
-    public var appclips: [String]?
-    public var activitycontinuation: [String]?
+    /// The app IDs each of the other services lists (`AssociatedService.appListServices`).
+    public var serviceApps: [AssociatedService: [String]]
     /// Top-level keys that are none of the services, where they are written: Apple ignores
     /// them, and the build writes none, so an import names each.
     public var unknownKeys: [Located<String>] = []
 
-    public init(
-        applinks: AppLinksSection? = nil, webcredentials: [String]? = nil, appclips: [String]? = nil,
-        activitycontinuation: [String]? = nil
-    ) {
+    public init(applinks: AppLinksSection? = nil, serviceApps: [AssociatedService: [String]] = [:]) {
         self.applinks = applinks
-        self.webcredentials = webcredentials
-        self.appclips = appclips
-        self.activitycontinuation = activitycontinuation
+        self.serviceApps = serviceApps
     }
 }
 
@@ -167,7 +161,7 @@ public struct AASAQueryItem: Sendable, Hashable {
 extension AASADocument {
     /// The JSON of this file, keys in the order of Apple's documentation examples.
     public var json: JSON {
-        var members: [(AASAKey, JSON)] = []
+        var members: [(AssociatedService, JSON)] = []
         if let applinks { members.append((.applinks, applinks.json)) }
         for (service, apps) in appLists {
             if let apps { members.append((service, JSON([(AASAKey.apps, .array(apps.map(JSON.string)))]))) }
@@ -176,8 +170,8 @@ extension AASADocument {
     }
 
     /// The app lists of the services other than `applinks`, in the order files write them.
-    var appLists: [(service: AASAKey, apps: [String]?)] {
-        [(.webcredentials, webcredentials), (.appclips, appclips), (.activitycontinuation, activitycontinuation)]
+    var appLists: [(service: AssociatedService, apps: [String]?)] {
+        AssociatedService.appListServices.map { ($0, serviceApps[$0]) }
     }
 }
 

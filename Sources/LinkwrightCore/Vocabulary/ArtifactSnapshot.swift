@@ -13,7 +13,7 @@ extension PolicySnapshot {
         var iosApps: [CompiledIOSApp] = []
         // Found by app ID without a scan: a served file may list 100,000 of them.
         var positions: [String: Int] = [:]
-        func claim(_ appID: String, _ service: AASAKey) {
+        func claim(_ appID: String, _ service: AssociatedService) {
             let entry = "\(service.rawValue):\(host.name)"
             if let index = positions[appID] {
                 if !iosApps[index].associatedDomains.contains(entry) { iosApps[index].associatedDomains.append(entry) }

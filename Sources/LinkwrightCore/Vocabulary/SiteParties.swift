@@ -19,7 +19,7 @@ struct SiteParties: Equatable {
         if let aasa = site.aasa {
             for details in aasa.applinks?.details ?? [] {
                 for appID in details.effectiveAppIDs {
-                    iosServices.insert(Service(service: AASAKey.applinks.rawValue, appID: appID))
+                    iosServices.insert(Service(service: AssociatedService.applinks.rawValue, appID: appID))
                 }
             }
             for (service, apps) in aasa.appLists {

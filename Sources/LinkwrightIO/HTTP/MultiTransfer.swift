@@ -41,8 +41,7 @@ final class CurlLists {
 
     /// The `--connect-to` entry libcurl would pick for `url` (the first that matches its host
     /// and port, an empty field matching any), alone in a list: libcurl searches the list it is
-    /// given for every transfer, which cost hosts × entries (10,000 hosts and 25,000 entries:
-    /// 115 s); here it is four lookups.
+    /// given for every transfer, which costs hosts × entries; here it is four lookups.
     func connectTo(for url: String) -> UnsafeMutablePointer<curl_slist>? {
         guard hasConnectTo, let components = URLComponents(string: url), let host = components.host?.lowercased()
         else { return nil }

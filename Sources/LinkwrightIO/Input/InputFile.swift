@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads a file named on the command line, or found where a command was told to look, without
 /// trusting it: a FIFO cannot hold up the open, a device or folder is refused, and no more than
-/// the cap plus one byte is ever read, so a 3 GB sparse file costs nothing (it took 4.1 GB).
+/// the cap plus one byte is ever read, so a huge sparse file costs nothing.
 public enum InputFile {
     /// Why a file was not read.
     public enum Failure: Error, Equatable {

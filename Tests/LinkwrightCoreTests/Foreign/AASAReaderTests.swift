@@ -36,9 +36,9 @@ struct AASAReaderTests {
         #expect(component.query == .items([AASAQueryItem(name: "id", pattern: "?*")]))
         #expect(component.fragment == "top" && component.exclude == true && component.comment == "x")
         #expect(component.origin?.line == 6 && component.origin?.column == 20)
-        #expect(document.webcredentials == ["ABCDE12345.com.example.app"])
-        #expect(document.appclips == ["ABCDE12345.com.example.app.Clip"])
-        #expect(document.activitycontinuation == ["ABCDE12345.com.example.app"])
+        #expect(document.serviceApps[.webcredentials] == ["ABCDE12345.com.example.app"])
+        #expect(document.serviceApps[.appclips] == ["ABCDE12345.com.example.app.Clip"])
+        #expect(document.serviceApps[.activitycontinuation] == ["ABCDE12345.com.example.app"])
     }
 
     @Test func legacyForms() throws {

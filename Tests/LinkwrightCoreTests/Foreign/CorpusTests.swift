@@ -103,7 +103,7 @@ struct CorpusTests {
             try Corpus.bytes("aasa/artsy__artsy-eigen-web-association__apple-app-site-association"), file: "artsy")
         #expect(result.wasSigned)
         #expect(result.diagnostics.map(\.id).contains(.signedAASA))
-        #expect(result.document?.activitycontinuation?.count == 3)
+        #expect(result.document?.serviceApps[.activitycontinuation]?.count == 3)
         #expect(result.document?.applinks?.details.isEmpty == false)
     }
 

@@ -3,7 +3,7 @@
 struct BehaviourUnprovenRule: PolicyRule {
     let readsBehaviourDiff = true
     let info = RuleInfo(
-        id: "BEHAVIOUR_UNPROVEN", defaultSeverity: .error,
+        id: .behaviourUnproven, defaultSeverity: .error,
         purpose:
             "The behaviour diff ran out of its work budget before proving whether the URLs two rules decide changed.",
         rationale: """
@@ -57,7 +57,7 @@ struct BehaviourUnprovenRule: PolicyRule {
             let pairs = regions.map { [$0.location?.file ?? "", $0.baseRule ?? "", $0.headRule ?? ""] }
             let many = regions.count > 1 ? "\(regions.count) rule pairs, the first: " : ""
             var finding = Finding(
-                rule: info.id, severity: blocks ? .error : .warning,
+                rule: info.id.rawValue, severity: blocks ? .error : .warning,
                 message: "not proven within the work budget: \(many)\(first.pair) may open differently",
                 location: first.location, side: first.side,
                 hint: "raise proof_budget in policies/, write the patterns with fewer `*`, or approve the finding",

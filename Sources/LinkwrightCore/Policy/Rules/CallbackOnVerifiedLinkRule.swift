@@ -1,7 +1,7 @@
 /// The path of an app's OAuth callback scheme opens an app as a verified HTTPS link.
 struct CallbackOnVerifiedLinkRule: PolicyRule {
     let info = RuleInfo(
-        id: "CALLBACK_ON_VERIFIED_LINK", defaultSeverity: .error,
+        id: .callbackOnVerifiedLink, defaultSeverity: .error,
         purpose:
             "The callback path of a scheme with purpose oauth-callback opens an app as a universal link or App Link.",
         rationale: """

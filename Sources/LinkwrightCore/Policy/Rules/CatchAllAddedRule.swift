@@ -1,7 +1,7 @@
 /// A rule that matches every URL of a site, new with this change.
 struct CatchAllAddedRule: PolicyRule {
     let info = RuleInfo(
-        id: "CATCH_ALL_ADDED", defaultSeverity: .error,
+        id: .catchAllAdded, defaultSeverity: .error,
         purpose: "A rule now matches every URL of a site: every link opens the app, or (an exclusion) none does.",
         rationale: """
             A catch-all hands the app pages it cannot show (login, OAuth callbacks, legal pages, files), and an \

@@ -1,7 +1,7 @@
 /// `?mode=developer` in a production environment.
 struct DeveloperModeInProductionRule: PolicyRule {
     let info = RuleInfo(
-        id: "DEVELOPER_MODE_IN_PRODUCTION", defaultSeverity: .error,
+        id: .developerModeInProduction, defaultSeverity: .error,
         purpose: "A production environment declares its entitlements with ?mode=developer.",
         rationale: """
             Developer mode works only on devices with Associated Domains Development switched on and only for \
@@ -28,7 +28,7 @@ struct DeveloperModeInProductionRule: PolicyRule {
                 mode.value == .developer || mode.value == .developerAndManaged
             else { return nil }
             return Finding(
-                rule: info.id, severity: info.defaultSeverity,
+                rule: info.id.rawValue, severity: info.defaultSeverity,
                 message:
                     "production environment \(environment.name) declares entitlements with ?mode=\(mode.value.rawValue)",
                 location: mode.location, hint: "remove entitlements_mode from \(environment.file)",

@@ -2,7 +2,7 @@
 struct EntitlementWithoutAssociationRule: PolicyRule {
     private static let production = "environments/production.yaml"
     let info = RuleInfo(
-        id: "ENTITLEMENT_WITHOUT_ASSOCIATION", defaultSeverity: .error,
+        id: .entitlementWithoutAssociation, defaultSeverity: .error,
         purpose:
             "An app's entitlements name a host whose association file does not list it, or a file lists an app for a host its entitlements lack.",
         rationale: """
@@ -78,7 +78,7 @@ struct EntitlementWithoutAssociationRule: PolicyRule {
         -> Finding
     {
         Finding(
-            rule: info.id, severity: info.defaultSeverity, message: message, location: location,
+            rule: info.id.rawValue, severity: info.defaultSeverity, message: message, location: location,
             hint: "serve the app on a concrete host of this domain, or remove it from the service",
             environment: environment, host: host, platform: .ios, app: app, identity: [environment, message])
     }

@@ -2,7 +2,7 @@
 struct ExclusionReorderedRule: PolicyRule {
     let readsBehaviourDiff = true
     let info = RuleInfo(
-        id: "EXCLUSION_REORDERED", defaultSeverity: .error,
+        id: .exclusionReordered, defaultSeverity: .error,
         purpose:
             "URLs that an exclusion kept on the web now open an app: the exclusion moved below an overlapping rule, a rule was inserted above it, or it was deleted.",
         rationale: """
@@ -58,7 +58,7 @@ struct ExclusionReorderedRule: PolicyRule {
             let moved = exclusion.flatMap { context.head.configuration.sameRule(as: $0.rule, in: $0.domain) }
             let opening = observation.after?.decision.origin
             var finding = Finding(
-                rule: info.id, severity: info.defaultSeverity,
+                rule: info.id.rawValue, severity: info.defaultSeverity,
                 message:
                     "URLs the exclusion \(pattern.replacing(" (exclude)", with: "")) kept on the web now open an app"
                     + (moved == nil ? " (the exclusion was removed)" : ""),
@@ -103,16 +103,9 @@ extension Configuration {
 extension Rule {
     /// The rule as written, for messages and identities: `/admin/* (exclude)`.
     var summary: String {
-        var parts = [path?.value ?? "*"]
-        switch query?.value {
-        case .whole(let pattern)?: parts.append("?" + pattern)
-        case .items(let items)?:
-            parts.append(
-                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
-        case nil: break
-        }
-        if let fragment { parts.append("#" + fragment.value) }
-        if exclude { parts.append("(exclude)") }
-        return parts.joined(separator: " ")
+        RuleLabel(
+            path: path?.value ?? "*", query: query?.value.label(sortingItems: true), fragment: fragment?.value,
+            notes: exclude ? ["exclude"] : []
+        ).text()
     }
 }

@@ -1,7 +1,7 @@
 /// A URL expectation of a domain that the compiled configuration does not meet.
 struct ExpectationFailedRule: PolicyRule {
     let info = RuleInfo(
-        id: "EXPECTATION_FAILED", defaultSeverity: .error,
+        id: .expectationFailed, defaultSeverity: .error,
         purpose: "A domain's opens_app / opens_web expectation fails on some host, platform or environment.",
         rationale: """
             Expectations are the contract the app's router and marketing links rely on; a change that breaks one \
@@ -31,7 +31,7 @@ struct ExpectationFailedRule: PolicyRule {
         }
         return failures.map { result in
             Finding(
-                rule: info.id, severity: info.defaultSeverity,
+                rule: info.id.rawValue, severity: info.defaultSeverity,
                 message: result.failureMessage(
                     namingEnvironment: false, decidingRule: result.decidingRule?.description),
                 location: result.location, hint: "fix the rules, or the expectation if the new behaviour is intended",

@@ -1,7 +1,7 @@
 /// A production Android app without a signing key of a required channel.
 struct FingerprintChannelMissingRule: PolicyRule {
     let info = RuleInfo(
-        id: "FINGERPRINT_CHANNEL_MISSING", defaultSeverity: .error,
+        id: .fingerprintChannelMissing, defaultSeverity: .error,
         purpose: "A production Android app lacks a required signing-key channel (play-signing unless configured).",
         rationale: """
             Google Play re-signs apps with the Play App Signing key and devices verify the certificate of the \
@@ -26,7 +26,7 @@ struct FingerprintChannelMissingRule: PolicyRule {
                 for required in context.settings.requiredChannels where !channels.contains(required) {
                     findings.append(
                         Finding(
-                            rule: info.id, severity: info.defaultSeverity,
+                            rule: info.id.rawValue, severity: info.defaultSeverity,
                             message:
                                 "production app \(app.name.value) (\(android.package.value)) has no \(required) fingerprint",
                             location: android.location,

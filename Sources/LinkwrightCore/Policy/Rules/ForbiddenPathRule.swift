@@ -1,7 +1,7 @@
 /// A path that policy keeps out of association files opens an app somewhere.
 struct ForbiddenPathRule: PolicyRule {
     let info = RuleInfo(
-        id: "FORBIDDEN_PATH", defaultSeverity: .error,
+        id: .forbiddenPath, defaultSeverity: .error,
         purpose: "A path listed under forbidden_paths in policies/ opens an app on some host or platform.",
         rationale: """
             Some URLs must never be universal links: an OAuth redirect that returns on a custom scheme, a payment \

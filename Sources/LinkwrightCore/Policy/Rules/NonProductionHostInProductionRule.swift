@@ -1,7 +1,7 @@
 /// A host, app or signing key of a staging or development environment used by a production one.
 struct NonProductionHostInProductionRule: PolicyRule {
     let info = RuleInfo(
-        id: "NON_PRODUCTION_HOST_IN_PRODUCTION", defaultSeverity: .error,
+        id: .nonProductionHostInProduction, defaultSeverity: .error,
         purpose:
             "A production environment uses a host, bundle ID, package or signing key of a staging or development one.",
         rationale: """
@@ -57,7 +57,7 @@ struct NonProductionHostInProductionRule: PolicyRule {
                 guard let owner = owners[thing] else { continue }
                 findings.append(
                     Finding(
-                        rule: info.id, severity: info.defaultSeverity,
+                        rule: info.id.rawValue, severity: info.defaultSeverity,
                         message: "production environment \(environment.name) uses \(thing), which belongs to \(owner)",
                         location: location, hint: "give production its own value, or remove it from \(owner)",
                         environment: environment.name, identity: [environment.name, thing]))

@@ -1,7 +1,7 @@
 /// A production app declares a custom scheme of a staging or development build.
 struct NonProductionSchemeInProductionRule: PolicyRule {
     let info = RuleInfo(
-        id: "NON_PRODUCTION_SCHEME_IN_PRODUCTION", defaultSeverity: .error,
+        id: .nonProductionSchemeInProduction, defaultSeverity: .error,
         purpose:
             "A production app declares a custom scheme that a staging or development environment declares, or one named for a test build (museo-staging).",
         rationale: """

@@ -4,7 +4,7 @@ struct ProductionAppRemovedRule: PolicyRule {
     /// For the URLs a dropped wildcard binding stops opening (`lostWildcards`).
     let readsBehaviourDiff = true
     let info = RuleInfo(
-        id: "PRODUCTION_APP_REMOVED", defaultSeverity: .error,
+        id: .productionAppRemoved, defaultSeverity: .error,
         purpose: "A production host stops serving an app, package or signing key it served before.",
         rationale: """
             Installed apps re-verify their domains: once a production association file stops listing an app \
@@ -86,7 +86,7 @@ struct ProductionAppRemovedRule: PolicyRule {
                 let hostGone = afterSite == nil ? " (the host is no longer served)" : ""
                 func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
                     var finding = Finding(
-                        rule: info.id, severity: info.defaultSeverity,
+                        rule: info.id.rawValue, severity: info.defaultSeverity,
                         message: "\(site.fileHost) in \(before.name) no longer serves \(what)\(hostGone)",
                         location: location, side: side,
                         hint: "restore it, or approve the removal in policies/ with this finding's fingerprint",
@@ -149,7 +149,7 @@ struct ProductionAppRemovedRule: PolicyRule {
                 }
                 func report(_ what: String, _ identity: [String], app: String, platform: Platform) {
                     var finding = Finding(
-                        rule: info.id, severity: info.defaultSeverity,
+                        rule: info.id.rawValue, severity: info.defaultSeverity,
                         message:
                             "\(wildcard) in \(before.name) no longer serves \(what) (no host binding covers its subdomains)",
                         location: location, side: .base,

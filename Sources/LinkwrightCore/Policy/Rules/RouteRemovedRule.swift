@@ -2,7 +2,7 @@
 /// or while production still declares the custom scheme whose entries led to it.
 struct RouteRemovedRule: PolicyRule {
     let info = RuleInfo(
-        id: "ROUTE_REMOVED", defaultSeverity: .error,
+        id: .routeRemoved, defaultSeverity: .error,
         purpose:
             "A change removes a route while a production rule, or a custom scheme production still declares, opens an app for the URLs it led to.",
         rationale: """
@@ -104,7 +104,7 @@ struct RouteRemovedRule: PolicyRule {
                         } ?? "no route"
                     findings.append(
                         Finding(
-                            rule: info.id, severity: info.defaultSeverity,
+                            rule: info.id.rawValue, severity: info.defaultSeverity,
                             message:
                                 "route \(name) is removed, but production still opens \(first.app) for its URLs in \(environment.name) (now \(now))",
                             location: first.decision.origin ?? .file(domain.file),
@@ -135,7 +135,7 @@ struct RouteRemovedRule: PolicyRule {
                 let now = answer.value.destination.map { "route \($0)" } ?? "no destination"
                 findings.append(
                     Finding(
-                        rule: info.id, severity: info.defaultSeverity,
+                        rule: info.id.rawValue, severity: info.defaultSeverity,
                         message:
                             "route \(name) is removed from scheme \(scheme.name.value), but production still declares it for \(app) in \(environment), and its URLs open the app (now \(now))",
                         location: answer.origin ?? scheme.name.location,

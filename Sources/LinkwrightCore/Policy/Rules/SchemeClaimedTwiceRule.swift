@@ -1,7 +1,7 @@
 /// Two apps of one environment declare the same custom URL scheme.
 struct SchemeClaimedTwiceRule: PolicyRule {
     let info = RuleInfo(
-        id: "SCHEME_CLAIMED_TWICE", defaultSeverity: .error,
+        id: .schemeClaimedTwice, defaultSeverity: .error,
         purpose: "Two apps of one environment declare the same custom URL scheme.",
         rationale: """
             Nothing verifies who owns a custom scheme. Apple documents no rule for which of two apps that register \

@@ -1,7 +1,7 @@
 /// An apple-app-site-association file over its size budget.
 struct SizeBudgetRule: PolicyRule {
     let info = RuleInfo(
-        id: "SIZE_BUDGET", defaultSeverity: .warning,
+        id: .sizeBudget, defaultSeverity: .warning,
         purpose: "An apple-app-site-association file grows past emit.size_budget (default 100 KB).",
         rationale: """
             Apple reads at most 128 KB (App Search Programming Guide); past it every link of the host stops \

@@ -1,7 +1,7 @@
 /// A custom URL scheme that is not reverse-DNS, or that other apps and the system use.
 struct UnownedSchemeRule: PolicyRule {
     let info = RuleInfo(
-        id: "UNOWNED_SCHEME", defaultSeverity: .error,
+        id: .unownedScheme, defaultSeverity: .error,
         purpose:
             "A custom URL scheme is a well-known shared scheme (http, mailto, fb…) or not in reverse-DNS form.",
         rationale: """

@@ -1,7 +1,7 @@
 /// A rule that earlier rules always decide first, new with this change.
 struct UnreachableRuleRule: PolicyRule {
     let info = RuleInfo(
-        id: "UNREACHABLE_RULE", defaultSeverity: .error,
+        id: .unreachableRule, defaultSeverity: .error,
         purpose: "A rule is never reached: earlier rules of its entry decide every URL it matches first.",
         rationale: """
             Apple takes the first rule that matches (Universal Links components, TN3155), so a rule below a broader \

@@ -1,7 +1,7 @@
 /// `*.x` declared while `x` is not.
 struct WildcardWithoutRootRule: PolicyRule {
     let info = RuleInfo(
-        id: "WILDCARD_WITHOUT_ROOT", defaultSeverity: .error,
+        id: .wildcardWithoutRoot, defaultSeverity: .error,
         purpose: "A wildcard host is declared but its root host, where devices fetch the files, is not.",
         rationale: """
             Apple and Android fetch the association files of *.x from x (TN3155; add-applinks). If x is not part \
@@ -29,7 +29,7 @@ extension Array where Element == Diagnostic {
     func lifted(into info: RuleInfo, id: DiagnosticID) -> [Finding] {
         filter { $0.id == id }.map { diagnostic in
             Finding(
-                rule: info.id, severity: info.defaultSeverity, message: diagnostic.message,
+                rule: info.id.rawValue, severity: info.defaultSeverity, message: diagnostic.message,
                 location: diagnostic.location,
                 hint: diagnostic.hint, identity: [diagnostic.message])
         }

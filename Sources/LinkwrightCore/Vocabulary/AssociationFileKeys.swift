@@ -1,11 +1,8 @@
 /// The keys of an apple-app-site-association file above its rules, as Apple spells them
 /// (https://developer.apple.com/documentation/bundleresources/applinks). The readers and the
 /// writer name keys only through these, so the two cannot drift apart.
+/// The services at the top of the file are `AssociatedService`'s.
 enum AASAKey: String, Sendable {
-    case applinks
-    case webcredentials
-    case appclips
-    case activitycontinuation
     /// The app list of a service other than `applinks`, and `applinks`' legacy empty list.
     case apps
     case details
@@ -16,8 +13,6 @@ enum AASAKey: String, Sendable {
     case components
     case paths
 
-    /// The services, at the top of the file.
-    static let services: [AASAKey] = [.applinks, .webcredentials, .appclips, .activitycontinuation]
     /// The keys of `applinks`.
     static let inAppLinks: [AASAKey] = [.apps, .details, .defaults, .substitutionVariables]
     /// The keys of a `details` entry.
@@ -30,9 +25,9 @@ enum AASAKey: String, Sendable {
 struct ComponentKey: RawRepresentable, Hashable, Sendable {
     let rawValue: String
 
-    static let path = ComponentKey(rawValue: "/")
-    static let query = ComponentKey(rawValue: "?")
-    static let fragment = ComponentKey(rawValue: "#")
+    static let path = ComponentKey(rawValue: URLPart.path.description)
+    static let query = ComponentKey(rawValue: URLPart.query.description)
+    static let fragment = ComponentKey(rawValue: URLPart.fragment.description)
     static let exclude = ComponentKey(rawValue: "exclude")
     /// Apple's.
     static let comment = ComponentKey(rawValue: "comment")
