@@ -29,6 +29,7 @@ import Testing
         ["Promote", "Generate"],
         ["Report"],
         ["Verify", "Import", "AppBuild"],
+        ["AppSync"],
     ]
 
     /// Today's dependencies that run upwards (or sideways), each with why it is still there and
