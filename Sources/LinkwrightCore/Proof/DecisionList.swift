@@ -32,8 +32,8 @@ struct DecisionList: Sendable {
     private let madeFromRules = MadeFromRules()
 
     private final class MadeFromRules: Sendable {
-        let prefixIndex = LockedValue<[(preparation: Preparation, index: PrefixIndex)]?>(nil)
-        let distinctions = LockedValue<ProofViews.RulesDistinctions?>(nil)
+        let prefixIndex = Once<[(preparation: Preparation, index: PrefixIndex)]>()
+        let distinctions = Once<ProofViews.RulesDistinctions>()
     }
 
     struct Block {
@@ -69,8 +69,7 @@ struct DecisionList: Sendable {
     /// The literal text every path a rule accepts starts with (prepared, per preparation),
     /// indexed: the rules that may match a URL are those whose prefix its path starts with.
     var prefixIndex: [(preparation: Preparation, index: PrefixIndex)] {
-        madeFromRules.prefixIndex.withLock { made in
-            if let made { return made }
+        madeFromRules.prefixIndex.value {
             var entries: [Preparation: [(rule: Int, prefix: [Unicode.Scalar])]] = [:]
             let anything = Preparation(PatternOptions())
             for (index, rule) in rules.enumerated() {
@@ -81,18 +80,13 @@ struct DecisionList: Sendable {
                 entries[pattern?.preparation ?? anything, default: []].append(
                     (index, (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? []))
             }
-            made = entries.map { ($0.key, PrefixIndex($0.value)) }
-            return made!
+            return entries.map { ($0.key, PrefixIndex($0.value)) }
         }
     }
 
     /// What the rules' tests tell apart (`ProofViews.RulesDistinctions`).
     var distinctions: ProofViews.RulesDistinctions {
-        madeFromRules.distinctions.withLock { made in
-            if let made { return made }
-            made = ProofViews.RulesDistinctions(rules: rules)
-            return made!
-        }
+        madeFromRules.distinctions.value { ProofViews.RulesDistinctions(rules: rules) }
     }
 
     /// The rules in front of rule `index` (`rules.count`: all of them): the scopes of the first
@@ -250,18 +244,16 @@ struct DecisionList: Sendable {
 
     /// `/path ?query #fragment (exclude)`, as `StructuralDiff` names rules.
     static func label(_ rule: CompiledAASA.Rule) -> String {
-        var parts = [rule.path.text]
-        switch rule.query {
-        case .whole(let pattern) where pattern.text != "*": parts.append("?" + pattern.text)
-        case .items(let items):
-            parts.append(
-                "?" + items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.pattern.text)" }.joined(separator: "&"))
-        default: break
-        }
-        if let fragment = rule.fragment, fragment.text != "*" { parts.append("#" + fragment.text) }
-        if rule.exclude { parts.append("(exclude)") }
-        parts += rule.flags.departures.map { "(\($0.departure))" }
-        return parts.joined(separator: " ")
+        let query: RuleLabel.Query? =
+            switch rule.query {
+            case .whole(let pattern) where pattern.text != "*": .whole(pattern.text)
+            case .items(let items):
+                RuleLabel.sortedItems(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern.text) })
+            default: nil
+            }
+        let fragment = rule.fragment.flatMap { $0.text == "*" ? nil : $0.text }
+        let notes = (rule.exclude ? ["exclude"] : []) + rule.flags.departures.map(\.departure)
+        return RuleLabel(path: rule.path.text, query: query, fragment: fragment, notes: notes).text()
     }
 
     // MARK: Android
@@ -320,14 +312,12 @@ struct DecisionList: Sendable {
     }
 
     static func androidLabel(_ rule: CompiledDynamicRules.Rule) -> String {
-        var parts = [rule.path?.matcher.pattern ?? "*"]
-        if !rule.query.isEmpty {
-            parts.append(
-                "?" + rule.query.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
-        }
-        if let fragment = rule.fragment { parts.append("#" + fragment.matcher.pattern) }
-        if rule.exclude { parts.append("(exclude)") }
-        return parts.joined(separator: " ")
+        RuleLabel(
+            path: rule.path?.matcher.pattern ?? "*",
+            query: rule.query.isEmpty
+                ? nil : RuleLabel.sortedItems(rule.query.map { AASAQueryItem(name: $0.name, pattern: $0.value) }),
+            fragment: rule.fragment?.matcher.pattern, notes: rule.exclude ? ["exclude"] : []
+        ).text()
     }
 }
 

@@ -156,8 +156,9 @@ struct DimensionSearch {
                     parents.append((Int32(index), Int32(symbol), Int32(depth + 1)))
                 }
             }
-            // New states of large automata cost far more than steps: a served file of 5,000
-            // `*x*y*z*` rules took minutes within a budget that counted steps alone.
+            // New states of large automata cost far more than steps (a union of thousands of
+            // `*x*y*z*` rules builds each state from thousands of nodes), so a budget counting
+            // steps alone would not bound the search's time.
             budget.remaining -= views.reduce(0) { $0 + $1.constructionWork } - built
         }
         return true

@@ -181,7 +181,7 @@ struct FoldStage<Inner: PartMachine>: PartMachine {
 
 extension CaseFolding {
     /// Every scalar whose fold is another scalar, with that fold: what case-insensitive rules
-    /// read alike. Computed once, on first use (a pass over all scalars, about 50 ms).
+    /// read alike. Computed once, on first use: it is a pass over every scalar.
     static let unfoldings: [(scalar: UInt32, folded: UInt32)] = (UInt32(0)...0x10_FFFF).compactMap { value in
         guard let scalar = Unicode.Scalar(value) else { return nil }
         let folded = fold(scalar)
