@@ -96,9 +96,9 @@ final class ProofViews {
             ProofAlphabet(union.parts[$0.rawValue].decoded, text: $0.text, decoded: true)
         }
         itemAlphabets = (
-            ProofAlphabet(union.names.raw, text: .itemName), ProofAlphabet(union.values.raw, text: .itemValue),
+            ProofAlphabet(union.names.raw, text: .itemName), ProofAlphabet(union.values.raw, text: .part(.queryItem)),
             ProofAlphabet(union.names.decoded, text: .itemName, decoded: true),
-            ProofAlphabet(union.values.decoded, text: .itemValue, decoded: true)
+            ProofAlphabet(union.values.decoded, text: .part(.queryItem), decoded: true)
         )
     }
 
