@@ -138,22 +138,12 @@ import Testing
     /// a changed one, and literal prefixes and ends tell the pairs apart that cannot meet. Every
     /// witness holds an escape, since a path without one reads the same decoded or not.
     @Test func aToggledDefaultOnTwoHundredRulesIsProvenWithinTheBudget() throws {
-        var generator = SplitMix64(seed: 0x7064)
-        let words = ["shoes", "hats", "bags", "sale", "help", "blog", "news", "tv", "kids", "home"]
-        var rules = ""
-        for index in 0..<200 {
-            let word = words.randomElement(using: &generator)!
-            let path =
-                switch Int.random(in: 0..<5, using: &generator) {
-                case 0: "/\(word)\(index)"
-                case 1: "/\(word)\(index)/*"
-                case 2: "/\(word)/\(index)/*"
-                case 3: "/\(word)\(index)/*/edit"
-                default: "/\(word)/item\(index)?"
-                }
-            rules += "      - path: \"\(path)\"\n"
-            if Int.random(in: 0..<7, using: &generator) == 0 { rules += "        exclude: true\n" }
-        }
+        let rules = Self.seededRules(
+            seed: 0x7064,
+            shapes: [
+                { "/\($0)\($1)" }, { "/\($0)\($1)/*" }, { "/\($0)/\($1)/*" }, { "/\($0)\($1)/*/edit" },
+                { "/\($0)/item\($1)?" },
+            ])
         let base = Self.domain(rules)
         let comparison = try Self.compare(base, "defaults:\n  percent_encoded: false\n" + base)
         #expect(comparison.unproven.isEmpty, "\(comparison.unproven.count) pairs unproven")
@@ -161,27 +151,29 @@ import Testing
         #expect(comparison.observations.allSatisfy { $0.url.contains("%") }, "\(comparison.observations.map(\.url))")
     }
 
-    /// The wildcard-heavy list the ordinary one is not: dozens of `/x*` rules meet dozens of
-    /// `*/y.html` rules (and `/w/n/*` ones), and every such pair of rules deciding differently
-    /// differs on some URL with an escape (`/kids143/b%61gs16.html`), so a toggled default leaves
-    /// hundreds of pairs that must each be searched. Seeded, 200 rules, one in seven an exclusion.
-    static func wildcardHeavyRules() -> String {
-        var generator = SplitMix64(seed: 0x7065)
+    /// 200 seeded rules, each of one of `shapes` made from a word and the rule's index, one in
+    /// seven an exclusion.
+    static func seededRules(seed: UInt64, shapes: [(_ word: String, _ index: Int) -> String]) -> String {
+        var generator = SplitMix64(seed: seed)
         let words = ["shoes", "hats", "bags", "sale", "help", "blog", "news", "tv", "kids", "home"]
         var rules = ""
         for index in 0..<200 {
             let word = words.randomElement(using: &generator)!
-            let path =
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: "/\(word)\(index)*"
-                case 1: "*/\(word)\(index).html"
-                case 2: "/\(word)/\(index)/*"
-                default: "/\(word)\(index)"
-                }
+            let path = shapes[Int.random(in: 0..<shapes.count, using: &generator)](word, index)
             rules += "      - path: \"\(path)\"\n"
             if Int.random(in: 0..<7, using: &generator) == 0 { rules += "        exclude: true\n" }
         }
         return rules
+    }
+
+    /// The wildcard-heavy list the ordinary one is not: dozens of `/x*` rules meet dozens of
+    /// `*/y.html` rules (and `/w/n/*` ones), and every such pair of rules deciding differently
+    /// differs on some URL with an escape (`/kids143/b%61gs16.html`), so a toggled default leaves
+    /// hundreds of pairs that must each be searched.
+    static func wildcardHeavyRules() -> String {
+        seededRules(
+            seed: 0x7065,
+            shapes: [{ "/\($0)\($1)*" }, { "*/\($0)\($1).html" }, { "/\($0)/\($1)/*" }, { "/\($0)\($1)" }])
     }
 
     /// Probe paths for the wildcard-heavy list: each rule's own instances, a `/x*` rule's
