@@ -209,7 +209,7 @@ struct DimensionSearch {
     func escapedText(_ text: String) -> String {
         var written = ""
         for original in text.unicodeScalars {
-            let scalar = self.text == .query ? QuerySeparators.text(original) : original
+            let scalar = self.text == .part(.query) ? QuerySeparators.text(original) : original
             if scalar != original || scalar == "%" || self.text.forbids(scalar.value) {
                 for byte in String(scalar).utf8 { written += "%" + String(byte, radix: 16, uppercase: true).leftPadded }
             } else {

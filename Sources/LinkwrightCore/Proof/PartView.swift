@@ -1,19 +1,26 @@
-/// The URL parts the proof searches one at a time.
+/// The URL parts the proof searches one at a time: the parts `URLPart.Key` names but a query
+/// item, which the proof searches inside the query (`QueryItemSearch`). The raw value indexes
+/// the proof's tables per part.
 enum URLDimension: Int, CaseIterable, Sendable {
     case path, query, fragment
 
-    var text: TextKind {
+    /// The part as the rest of the engine names it.
+    var key: URLPart.Key {
         switch self {
         case .path: .path
         case .query: .query
         case .fragment: .fragment
         }
     }
+
+    var text: TextKind { .part(key) }
 }
 
-/// The texts the proof writes: URL parts, and the names and values of query items.
-enum TextKind: Sendable {
-    case path, query, fragment, itemName, itemValue
+/// The texts the proof writes: URL parts, among them a query item's value (`.queryItem`), and
+/// an item's name.
+enum TextKind: Equatable, Sendable {
+    case part(URLPart.Key)
+    case itemName
 
     /// Scalars the text cannot hold as written: what `LinkURL` rejects (space, controls, DEL)
     /// and the delimiters that would end it (`?` and `#` in the path, `#` in the query, and in an
@@ -21,11 +28,11 @@ enum TextKind: Sendable {
     func forbids(_ value: UInt32) -> Bool {
         if value <= 0x20 || value == 0x7F { return true }
         switch self {
-        case .path: return value == 0x3F || value == 0x23
-        case .query: return value == 0x23
-        case .fragment: return false
+        case .part(.path): return value == 0x3F || value == 0x23
+        case .part(.query): return value == 0x23
+        case .part(.fragment): return false
+        case .part(.queryItem): return value == 0x23 || value == 0x26
         case .itemName: return value == 0x23 || value == 0x26 || value == 0x3D
-        case .itemValue: return value == 0x23 || value == 0x26
         }
     }
 }

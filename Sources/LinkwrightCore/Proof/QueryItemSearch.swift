@@ -44,7 +44,7 @@ struct QueryItemSearch {
             let fedSlots = slots.indices.filter { fed[$0] }
             guard
                 let values = Self.classes(
-                    of: fedSlots.map { lanes[slots[$0].lane].values[slots[$0].name] }, text: .itemValue,
+                    of: fedSlots.map { lanes[slots[$0].lane].values[slots[$0].name] }, text: .part(.queryItem),
                     budget: &budget)
             else { return nil }
             itemClasses.append((fedSlots, name, values.map { ($0.key, $0.value) }.sorted { $0.1 < $1.1 }))

@@ -21,6 +21,19 @@ import Testing
         "x", "&", "=", "?", "K", "\u{212A}",
     ]
 
+    /// The proof's parts are `URLPart.Key`'s but the query item, which it searches inside the
+    /// query; what each text it writes cannot hold as written (and writes escaped) is what
+    /// would end that part, and what `LinkURL` rejects.
+    @Test func dimensionsAreTheURLPartsButTheQueryItem() {
+        #expect(URLDimension.allCases.map(\.key) == URLPart.Key.allCases.filter { $0 != .queryItem })
+        for text in URLPart.Key.allCases.map(TextKind.part) + [.itemName] {
+            #expect(text.forbids(0x20) && text.forbids(0x7F) && !text.forbids(0x61), "\(text)")
+        }
+        #expect(TextKind.part(.path).forbids(0x3F) && !TextKind.part(.query).forbids(0x3F))
+        #expect(TextKind.part(.queryItem).forbids(0x26) && !TextKind.part(.queryItem).forbids(0x3D))
+        #expect(TextKind.itemName.forbids(0x3D) && !TextKind.part(.fragment).forbids(0x23))
+    }
+
     @Test(arguments: [
         ("/a/*", true, false), ("/a/*", false, true), ("*/é", false, false), ("/?/b", true, true), ("*", true, false),
         ("/é*", false, true), ("a%2Fb", false, false), ("/A/*", false, true), ("//", true, true),

@@ -1,0 +1,142 @@
+/// Rules filed under the literal prefix of their paths, sorted by prefix. Sorting costs a
+/// fraction of a trie of dictionaries, which made the index the bulk of a list's first
+/// witness check (a changelog checks a few witnesses against each of hundreds of revisions'
+/// lists of up to 2,000 rules); a lookup narrows the range of prefixes scalar by scalar.
+struct PrefixIndex {
+    private let prefixes: [[Unicode.Scalar]]
+    private let rules: [Int]
+
+    init(_ entries: [(rule: Int, prefix: [Unicode.Scalar])]) {
+        let sorted = entries.sorted { $0.prefix.lexicographicallyPrecedes($1.prefix) }
+        prefixes = sorted.map(\.prefix)
+        rules = sorted.map(\.rule)
+    }
+
+    /// The rules whose prefix `text` starts with.
+    func rules(along text: [Unicode.Scalar]) -> [Int] {
+        var found: [Int] = []
+        // `low..<high` holds the prefixes starting with `text[..<length]`; the one equal to it,
+        // if any, sort first, and the others by their scalar at `length`.
+        var (low, high, length) = (0, prefixes.count, 0)
+        while low < high {
+            while low < high && prefixes[low].count == length {
+                found.append(rules[low])
+                low += 1
+            }
+            guard length < text.count else { break }
+            let scalar = text[length]
+            low = firstPosition(in: low..<high) { $0[length] >= scalar }
+            high = firstPosition(in: low..<high) { $0[length] > scalar }
+            length += 1
+        }
+        return found
+    }
+
+    /// The first position in `range` whose prefix `isPast`, which holds from some position on.
+    private func firstPosition(in range: Range<Int>, where isPast: ([Unicode.Scalar]) -> Bool) -> Int {
+        var (low, high) = (range.lowerBound, range.upperBound)
+        while low < high {
+            let middle = (low + high) / 2
+            if isPast(prefixes[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+extension Automaton {
+    /// Each way from the start followed while it consumes one literal scalar, to where it
+    /// consumes anything else or accepts, with whether it ended by accepting (`/$(section)/a*`
+    /// with sections `en` and `fr`: `/en/a` and `/fr/a`, neither accepting). `nil` past `limit`
+    /// ways, where comparing them would cost more than the search they save. One walk gives
+    /// both the prefixes and the texts (`ProofRule` keeps both).
+    func literalWays(limit: Int = 32) -> LiteralWays? {
+        var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
+        // Each way with the splits passed since it last consumed: coming back to one consumes
+        // nothing new, and its other branches are followed already.
+        var ways: [(node: Int, prefix: [Unicode.Scalar], splits: Set<Int>)] = [(start, [], [])]
+        var steps = 0
+        while let (node, prefix, splits) = ways.popLast() {
+            steps += 1
+            guard steps <= 64 * limit, found.count + ways.count <= limit else { return nil }
+            switch nodes[node] {
+            case .consume(.scalar(let scalar), let next) where prefix.count < 256:
+                ways.append((next, prefix + [scalar], []))
+            case .split(let targets):
+                guard !splits.contains(node) else { continue }
+                ways += targets.map { ($0, prefix, splits.union([node])) }
+            case .consume:
+                found.append((prefix, false))
+            case .accept:
+                found.append((prefix, true))
+            }
+        }
+        return LiteralWays(ways: found)
+    }
+
+    /// The scalars every accepted text starts with: followed from the start while the only way
+    /// on is one literal scalar (a branch ends it: the nodes reached without consuming are not
+    /// searched further than one step).
+    var forcedPrefix: [Unicode.Scalar] {
+        var prefix: [Unicode.Scalar] = []
+        var node = start
+        while prefix.count < 256 {
+            // Through single-branch splits only, so no closure is computed.
+            while case .split(let targets) = nodes[node], targets.count == 1 { node = targets[0] }
+            guard case .consume(.scalar(let scalar), let next) = nodes[node] else { break }
+            prefix.append(scalar)
+            node = next
+        }
+        return prefix
+    }
+}
+
+extension Automaton {
+    /// The scalars every accepted text ends with: walked back from `accept` while every
+    /// transition entering the nodes reached (without consuming) consumes one and the same
+    /// literal scalar, and the start is not among them (so no shorter text is accepted there).
+    var forcedSuffix: [Unicode.Scalar] {
+        var consumedInto = [[Int]](repeating: [], count: nodes.count)
+        var splitInto = [[Int]](repeating: [], count: nodes.count)
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .consume(_, let next): consumedInto[next].append(index)
+            case .split(let targets): for target in targets { splitInto[target].append(index) }
+            case .accept: break
+            }
+        }
+        func reachingWithoutConsuming(_ seeds: [Int]) -> Set<Int> {
+            var reached = Set(seeds)
+            var stack = seeds
+            while let node = stack.popLast() {
+                for origin in splitInto[node] where reached.insert(origin).inserted { stack.append(origin) }
+            }
+            return reached
+        }
+        var suffix: [Unicode.Scalar] = []
+        var current = reachingWithoutConsuming([accept])
+        while suffix.count < 256, !current.contains(start) {
+            let entering = current.flatMap { consumedInto[$0] }
+            guard case .consume(.scalar(let scalar), _)? = entering.first.map({ nodes[$0] }),
+                entering.allSatisfy({
+                    if case .consume(.scalar(scalar), _) = nodes[$0] { true } else { false }
+                })
+            else { break }
+            suffix.append(scalar)
+            current = reachingWithoutConsuming(entering)
+        }
+        return suffix.reversed()
+    }
+}
+
+/// The literal ways through an automaton (`Automaton.literalWays`).
+struct LiteralWays {
+    let ways: [(prefix: [Unicode.Scalar], accepted: Bool)]
+
+    /// Texts one of which starts every accepted text.
+    var prefixes: [[Unicode.Scalar]] { ways.map(\.prefix) }
+
+    /// The texts accepted, when every way ends by accepting (`/help`; `/$(lang)/help` with
+    /// languages `en` and `fr`: `/en/help` and `/fr/help`); `nil` when the automaton accepts
+    /// anything not written out (a wildcard, a class, a text past 256 scalars).
+    var texts: [[Unicode.Scalar]]? { ways.allSatisfy(\.accepted) ? prefixes : nil }
+}
