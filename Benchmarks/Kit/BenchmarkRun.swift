@@ -146,38 +146,59 @@ struct BenchmarkRun {
                 var generator = ScaleGenerator(seed: options.seed)
                 try BenchmarkCommand.write(generator.configuration(size), to: folder)
                 let parse = try measure([bench, "baseline", "yaml", folder.path])
-                // Once: a second run would find `dist/` up to date, which the next figure measures.
-                let build = try measure(
-                    [
-                        linkwright, "build", "--config", folder.path, "--out",
-                        folder.appendingPathComponent("dist").path,
-                    ],
-                    runs: 1)
+                // Each run into a fresh folder of its own, the fastest counted: a second run into
+                // `dist/` would find it up to date (the next figure), and removing a folder first
+                // would make the next build pay ext4's search of recently freed inodes
+                // (docs/performance.md), which a build into a new folder does not.
+                let runs = smoke ? 1 : 3
+                var build: Measurement?
+                for run in 0..<runs {
+                    // The build syncs before its journal, as the floor does after copying: each
+                    // starts with nothing else waiting to be written, as the floor always did.
+                    _ = try Measurement.run(["sync"])
+                    let attempt = try measure(
+                        [
+                            linkwright, "build", "--config", folder.path, "--out",
+                            folder.appendingPathComponent(run == 0 ? "dist" : "dist-\(run)").path,
+                        ],
+                        runs: 1)
+                    if build.map({ attempt.seconds < $0.seconds }) ?? true { build = attempt }
+                }
+                guard let build else { continue }
                 rows.append(
                     Row(
                         figure: "build, size \(size.name)", seconds: build.seconds, peakKilobytes: build.peakKilobytes,
                         baseline: "libyaml parse", baselineSeconds: parse.seconds, ratio: build.seconds / parse.seconds,
-                        goal: size.name == "L" ? "≤ 2× parse" : "",
-                        met: size.name == "L" && !smoke ? build.seconds <= 2 * parse.seconds : nil))
+                        goal: "", met: nil))
                 // The floor for writing the output: `cp -r` of the dist/ just built into a fresh
                 // folder creates the same files with the same bytes, with nothing to compute, and
-                // `sync` puts them on disk, as a build does before its journal (`OutputFolder`).
+                // `sync` puts them on disk, as a build does before its journal (`OutputFolder`);
+                // as many runs as the build, each into a folder of its own.
                 if size.name == "L" || smoke {
-                    let copy = folder.appendingPathComponent("dist-copy")
-                    try? FileManager.default.removeItem(at: copy)
-                    _ = try Measurement.run(["sync"])
-                    let copying = try measure(
-                        [
-                            "sh", "-c", "cp -r \"$0\" \"$1\" && sync", folder.appendingPathComponent("dist").path,
-                            copy.path,
-                        ], runs: 1)
-                    try FileManager.default.removeItem(at: copy)
-                    rows.append(
-                        Row(
-                            figure: "build, size \(size.name), against writing its output", seconds: build.seconds,
-                            peakKilobytes: build.peakKilobytes, baseline: "cp -r of dist/, then sync",
-                            baselineSeconds: copying.seconds, ratio: build.seconds / copying.seconds, goal: "",
-                            met: nil))
+                    var copying: Measurement?
+                    for run in 0..<runs {
+                        let copy = folder.appendingPathComponent("dist-copy-\(run)")
+                        _ = try Measurement.run(["sync"])
+                        let attempt = try measure(
+                            [
+                                "sh", "-c", "cp -r \"$0\" \"$1\" && sync", folder.appendingPathComponent("dist").path,
+                                copy.path,
+                            ], runs: 1)
+                        if copying.map({ attempt.seconds < $0.seconds }) ?? true { copying = attempt }
+                    }
+                    for run in 0..<runs {
+                        try? FileManager.default.removeItem(at: folder.appendingPathComponent("dist-copy-\(run)"))
+                        try? FileManager.default.removeItem(at: folder.appendingPathComponent("dist-\(run)"))
+                    }
+                    if let copying {
+                        rows.append(
+                            Row(
+                                figure: "build, size \(size.name), against writing its output", seconds: build.seconds,
+                                peakKilobytes: build.peakKilobytes, baseline: "cp -r of dist/, then sync",
+                                baselineSeconds: copying.seconds, ratio: build.seconds / copying.seconds,
+                                goal: size.name == "L" ? "≤ 1.5× writing" : "",
+                                met: size.name == "L" && !smoke ? build.seconds <= 1.5 * copying.seconds : nil))
+                    }
                 }
                 // The same build again: nothing to write, the figure a CI check (`build --check`) pays.
                 let upToDate = try measure([

@@ -41,7 +41,7 @@ struct BuildCommand: Command {
         let format = arguments[Self.format]
         let outPath = try workspace.outputPath(arguments[Self.out])
         let check = arguments[Self.check]
-        let (_, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
+        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
         func report(_ plan: OutputPlan?) -> BuildReport {
             BuildReport(
                 plan: plan, check: check, outPath: outPath, environments: compiled?.environments ?? [],
@@ -54,6 +54,8 @@ struct BuildCommand: Command {
         let plan = try Self.output(compiled, to: outPath, check: check, terminal: terminal)
         let built = report(plan)
         try terminal.print(built, as: format)
+        // The process ends here: what it read and compiled is freed while it does.
+        releaseInBackground((consume configuration, consume compiled))
         return ExitStatus(built)
     }
 

@@ -154,17 +154,45 @@ public final class OutputFolder {
         }
         let stagingName = Self.stagingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         var journal = BuildJournal(staging: stagingName)
-        var digests = ArtifactHashes()
+        // Hashed on another core while the files are written: the journal and the manifest
+        // need the digests only once every file is staged.
+        let digests = ArtifactHashes(artifacts)
         do {
             guard let staging = try handle.folder(stagingName, create: true) else {
                 throw FolderHandle.Failure(path: path, reason: "cannot create the staging folder")
             }
             try staging.createFile(Self.stagingOwner, bytes: [], flush: false)
             try staging.seal(Self.stagingOwner)
+            // A file under a folder the output does not have yet is staged in that folder's
+            // shape, and the folder moves in with one rename: a fresh `dist/` is switched with a
+            // rename per environment, not one per file into folders made a second time.
+            var absent = AbsentFolders(handle)
+            var trees: [String: String] = [:]
+            var stagedFolders = FolderCursor(staging)
             for (index, path) in (plan.created + plan.changed).enumerated() {
                 let bytes = byPath[path]!.bytes
-                try staging.createFile(String(index), bytes: bytes, flush: false)
-                journal.moves.append(.init(staged: String(index), path: path, hash: digests.hex(bytes)))
+                let (folder, name) = try Self.split(path)
+                guard index < plan.created.count, let (tree, inside) = try absent.outermost(along: folder) else {
+                    try staging.createFile(String(index), bytes: bytes, flush: false)
+                    journal.moves.append(.init(staged: String(index), path: path, hash: ""))
+                    continue
+                }
+                let staged: String
+                if let known = trees[tree] {
+                    staged = known
+                } else {
+                    staged = "tree-\(journal.trees.count)"
+                    trees[tree] = staged
+                    journal.trees.append(.init(staged: staged, path: tree))
+                }
+                let within = inside.isEmpty ? staged : staged + "/" + inside
+                guard let destination = try stagedFolders.open(within, create: true) else {
+                    throw FolderHandle.Failure(path: staging.path + "/" + within, reason: "cannot create the folder")
+                }
+                try destination.createFile(name, bytes: bytes, flush: false)
+            }
+            for move in journal.moves.indices {
+                journal.moves[move].hash = digests.hex(byPath[journal.moves[move].path]!.bytes)
             }
             let (recorded, sealed) = try manifest()
             let hashes = Dictionary(recorded.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
@@ -256,29 +284,19 @@ public final class OutputFolder {
         guard let handle else { return }
         do {
             let staging = try handle.folder(journal.staging)
-            // Moves come in path order, so a host's files follow each other: its folder is
-            // walked to once, not once per file (holding every folder open could exceed the
-            // descriptors a process may have), from its environment's folder, opened once.
-            var last: (path: String, handle: FolderHandle)?
-            var environments: [String: FolderHandle] = [:]
-            func open(_ folder: String) throws -> FolderHandle? {
-                guard let slash = folder.firstIndex(of: "/") else { return try handle.folder(at: folder, create: true) }
-                let top = String(folder[..<slash])
-                guard let environment = try environments[top] ?? handle.folder(top, create: true) else { return nil }
-                environments[top] = environment
-                return try environment.folder(at: String(folder[folder.index(after: slash)...]), create: true)
+            var destinations = FolderCursor(handle)
+            for tree in journal.trees {
+                let (folder, name) = try Self.split(tree.path)
+                guard let staging, try staging.kind(of: tree.staged) == .folder,
+                    let destination = try destinations.open(folder, create: true)
+                else { continue }
+                try Self.moveTree(tree.staged, from: staging, to: name, in: destination)
             }
             for move in journal.moves {
                 let (folder, name) = try Self.split(move.path)
-                guard let staging, try staging.kind(of: move.staged) == .file else { continue }
-                let destination: FolderHandle
-                if let last, last.path == folder {
-                    destination = last.handle
-                } else {
-                    guard let opened = try open(folder) else { continue }
-                    destination = opened
-                    last = (folder, opened)
-                }
+                guard let staging, try staging.kind(of: move.staged) == .file,
+                    let destination = try destinations.open(folder, create: true)
+                else { continue }
                 try staging.rename(move.staged, to: name, in: destination)
             }
             for removal in journal.removals {
@@ -296,6 +314,32 @@ public final class OutputFolder {
             throw Self.interrupted(path: failure.path, reason: failure.reason)
         } catch let error as WriteError {
             throw Self.interrupted(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// Moves the staged folder `name` to `destinationName` in `destination`: with one rename
+    /// when nothing is there, entry by entry into a folder that is (one made since the plan, or
+    /// by a completion cut short), so a journal is completed whatever the moves before it did.
+    private static func moveTree(
+        _ name: String, from source: FolderHandle, to destinationName: String, in destination: FolderHandle
+    ) throws {
+        switch try destination.kind(of: destinationName) {
+        case nil:
+            try source.rename(name, to: destinationName, in: destination)
+        case .folder?:
+            guard let inner = try source.folder(name), let target = try destination.folder(destinationName) else {
+                return
+            }
+            for entry in try inner.entries() {
+                if entry.kind == .folder {
+                    try moveTree(entry.name, from: inner, to: entry.name, in: target)
+                } else {
+                    try inner.rename(entry.name, to: entry.name, in: target)
+                }
+            }
+        case let kind?:
+            throw FolderHandle.Failure(
+                path: destination.path + "/" + destinationName, reason: "is \(kind.description), not a folder")
         }
     }
 
@@ -421,7 +465,15 @@ struct BuildJournal: Equatable {
         var hash: String
     }
 
+    /// A staged folder that becomes the folder at `path`, which the output did not have; its
+    /// files' hashes are in the manifest staged beside it.
+    struct Tree: Equatable {
+        var staged: String
+        var path: String
+    }
+
     var staging: String
+    var trees: [Tree] = []
     var moves: [Move] = []
     var removals: [Removal] = []
 
@@ -429,6 +481,7 @@ struct BuildJournal: Equatable {
 
     func encoded() -> [UInt8] {
         var text = "linkwright-journal 1\nstaging \(staging)\n"
+        for tree in trees { text += "tree \(tree.staged) \(tree.path)\n" }
         for move in moves { text += "move \(move.staged) \(move.hash) \(move.path)\n" }
         for removal in removals { text += "remove \(removal.hash) \(removal.path)\n" }
         return Array((text + "end\n").utf8)
@@ -448,6 +501,8 @@ struct BuildJournal: Equatable {
             switch (fields.first, fields.count) {
             case ("move"?, 4):
                 moves.append(Move(staged: String(fields[1]), path: String(fields[3]), hash: String(fields[2])))
+            case ("tree"?, 3):
+                trees.append(Tree(staged: String(fields[1]), path: String(fields[2])))
             case ("remove"?, 3):
                 removals.append(Removal(path: String(fields[2]), hash: String(fields[1])))
             default:
@@ -457,23 +512,104 @@ struct BuildJournal: Equatable {
     }
 }
 
-/// SHA-256 of artifacts' bytes, computed once per buffer: every host of a domain shares one
-/// rendered buffer (`ArtifactRenderer`), so thousands of files cost a few hundred digests. The
-/// artifacts outlive this value, so a buffer's address cannot be reused for other bytes.
-private struct ArtifactHashes {
+/// SHA-256 of artifacts' bytes, computed once per buffer on a thread of its own, so that hashing
+/// overlaps writing: every host of a domain shares one rendered buffer (`ArtifactRenderer`), so
+/// thousands of files cost a few hundred digests. The artifacts outlive this value, so a buffer's
+/// address cannot be reused for other bytes.
+private final class ArtifactHashes: @unchecked Sendable {
     private struct Buffer: Hashable {
         let address: UInt
         let count: Int
-    }
-    private var known: [Buffer: String] = [:]
 
-    mutating func hex(_ bytes: [UInt8]) -> String {
-        let buffer = bytes.withUnsafeBufferPointer {
-            Buffer(address: UInt(bitPattern: $0.baseAddress), count: $0.count)
+        init(_ bytes: [UInt8]) {
+            (address, count) = bytes.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count) }
         }
-        if let hash = known[buffer] { return hash }
-        let hash = SHA256.hex(bytes)
-        known[buffer] = hash
-        return hash
+    }
+
+    /// Written by the hashing thread before it signals `hashed`, read only after waiting for it.
+    private var known: [Buffer: String] = [:]
+    private let hashed = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    /// Starts hashing the bytes of `artifacts`, each buffer once.
+    init(_ artifacts: [Artifact]) {
+        var buffers: [Buffer: [UInt8]] = [:]
+        for artifact in artifacts { buffers[Buffer(artifact.bytes)] = artifact.bytes }
+        let thread = Thread { [self, buffers] in
+            known = buffers.mapValues(SHA256.hex)
+            hashed.signal()
+        }
+        thread.start()
+    }
+
+    /// The digest of `bytes`; the first call waits for the hashing thread.
+    func hex(_ bytes: [UInt8]) -> String {
+        if !waited {
+            hashed.wait()
+            waited = true
+        }
+        return known[Buffer(bytes)] ?? SHA256.hex(bytes)
+    }
+}
+
+/// Opens the folders below `root` that files in path order go to: the last one is reused, so a
+/// host's files walk to its folder once, and each top-level folder is opened once (holding
+/// every folder open could exceed the descriptors a process may have).
+private struct FolderCursor {
+    let root: FolderHandle
+    private var last: (path: String, handle: FolderHandle)?
+    private var tops: [String: FolderHandle] = [:]
+
+    init(_ root: FolderHandle) { self.root = root }
+
+    mutating func open(_ folder: String, create: Bool) throws -> FolderHandle? {
+        if let last, last.path == folder { return last.handle }
+        let opened: FolderHandle?
+        if let slash = folder.firstIndex(of: "/") {
+            let name = String(folder[..<slash])
+            guard let top = try tops[name] ?? root.folder(name, create: create) else { return nil }
+            tops[name] = top
+            opened = try top.folder(at: String(folder[folder.index(after: slash)...]), create: create)
+        } else {
+            opened = try root.folder(at: folder, create: create)
+        }
+        if let opened { last = (folder, opened) }
+        return opened
+    }
+}
+
+/// Which folders along artifact paths the output does not have, each looked up once: nothing
+/// below an absent folder is looked up, so a fresh output costs a lookup per environment.
+private struct AbsentFolders {
+    let root: FolderHandle
+    /// Whether anything (a folder, or a link or file in its place) is at each path looked up.
+    private var present: [Substring: Bool] = [:]
+
+    init(_ root: FolderHandle) { self.root = root }
+
+    /// The outermost absent folder along `folder` and the rest of `folder` below it; nil when
+    /// every folder along it is there.
+    mutating func outermost(along folder: String) throws -> (tree: String, inside: String)? {
+        var end = folder.startIndex
+        while end < folder.endIndex {
+            let start = end == folder.startIndex ? end : folder.index(after: end)
+            end = folder[start...].firstIndex(of: "/") ?? folder.endIndex
+            let path = folder[..<end]
+            let isPresent: Bool
+            if let known = present[path] {
+                isPresent = known
+            } else {
+                let parent =
+                    start == folder.startIndex
+                    ? root : try root.folder(at: String(folder[..<folder.index(before: start)]))
+                isPresent = try parent?.kind(of: String(folder[start..<end])) != nil
+                present[path] = isPresent
+            }
+            if !isPresent {
+                let inside = end == folder.endIndex ? "" : String(folder[folder.index(after: end)...])
+                return (String(path), inside)
+            }
+        }
+        return nil
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import LinkwrightTestSupport
+import Testing
+
+@testable import LinkwrightCore
+@testable import LinkwrightIO
+
+/// `build` stages the files of a folder the output does not have yet in that folder's shape and
+/// switches the folder with one rename (`BuildJournal.Tree`); these check that the set it leaves
+/// is the same as file by file, and that a journal of such folders is completed.
+@Suite struct OutputFolderTests {
+    private static func artifact(_ path: String, _ text: String) -> Artifact {
+        Artifact(path: path, kind: .aasa, environment: String(path.prefix { $0 != "/" }), bytes: Array(text.utf8))
+    }
+
+    /// Every regular file below `url` and its text, by relative path, without the manifest.
+    private static func files(_ url: URL) -> [String: String] {
+        var found: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: url.path)
+        while let path = enumerator?.nextObject() as? String {
+            let full = url.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isFolder), !isFolder.boolValue,
+                path != OutputFolder.manifestName
+            else { continue }
+            found[path] = (try? String(contentsOf: full, encoding: .utf8)) ?? "?"
+        }
+        return found
+    }
+
+    private static func texts(_ artifacts: [Artifact]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: artifacts.map { ($0.path, String(decoding: $0.bytes, as: UTF8.self)) })
+    }
+
+    private static func write(_ artifacts: [Artifact], to url: URL) throws -> OutputPlan {
+        let environments = Set(artifacts.map(\.environment))
+        let output = try OutputFolder(url, forWriting: true)
+        let plan = try output.plan(artifacts, environments: environments)
+        try output.apply(plan, artifacts: artifacts, environments: environments)
+        return plan
+    }
+
+    /// A fresh output, a new environment beside an old one, a new host in an environment and a
+    /// new file in a host's folder: each ends as written, with nothing staged left behind.
+    @Test func filesOfAbsentFoldersArriveAsIfWrittenOneByOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dist = folder.url.appendingPathComponent("dist")
+        let first = [
+            Self.artifact("production/a.example/.well-known/apple-app-site-association", "a"),
+            Self.artifact("production/a.example/.well-known/assetlinks.json", "a2"),
+            Self.artifact("production/ios/App.entitlements", "e"),
+        ]
+        #expect(try Self.write(first, to: dist).created.count == 3)
+        #expect(Self.files(dist) == Self.texts(first))
+        let second =
+            first.map { Self.artifact($0.path, "changed " + $0.path) } + [
+                Self.artifact("production/b.example/.well-known/apple-app-site-association", "b"),
+                Self.artifact("production/ios/Other.entitlements", "o"),
+                Self.artifact("staging/a.example/.well-known/apple-app-site-association", "s"),
+            ]
+        let plan = try Self.write(second, to: dist)
+        #expect(plan.created.count == 3 && plan.changed.count == 3)
+        #expect(Self.files(dist) == Self.texts(second))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted() == [
+                OutputFolder.manifestName, "production", "staging",
+            ])
+        let check = try OutputFolder(dist, forWriting: false).plan(second, environments: ["production", "staging"])
+        #expect(check.unchanged.count == second.count && check.created.isEmpty && check.changed.isEmpty)
+    }
+
+    /// A build killed while switching staged folders, after which someone made one of the
+    /// destination folders: the next build moves what is staged into it entry by entry, keeping
+    /// what is there, and takes the other folder in whole.
+    @Test func aJournalOfStagedFoldersIsCompletedIntoAFolderMadeSince() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dist = folder.url.appendingPathComponent("dist")
+        _ = try folder.write("dist/production/a.example/.well-known/security.txt", "mine\n")
+        _ = try folder.write("dist/.linkwright-staging-k/tree-0/a.example/.well-known/assetlinks.json", "a\n")
+        _ = try folder.write("dist/.linkwright-staging-k/tree-0/ios/App.entitlements", "e\n")
+        _ = try folder.write("dist/.linkwright-staging-k/tree-1/b.example/.well-known/assetlinks.json", "b\n")
+        let handle = try FolderHandle(path: dist.path)
+        let staging = try #require(try handle.folder(".linkwright-staging-k"))
+        try staging.createFile(OutputFolder.stagingOwner, bytes: [])
+        try staging.seal(OutputFolder.stagingOwner)
+        var journal = BuildJournal(staging: ".linkwright-staging-k")
+        journal.trees = [.init(staged: "tree-0", path: "production"), .init(staged: "tree-1", path: "staging")]
+        #expect(BuildJournal(decoding: journal.encoded()) == journal)
+        try handle.createFile(OutputFolder.journalName, bytes: journal.encoded())
+        try handle.seal(OutputFolder.journalName)
+        let output = try OutputFolder(dist, forWriting: true)
+        #expect(output.completedInterruptedBuild)
+        #expect(
+            Self.files(dist) == [
+                "production/a.example/.well-known/security.txt": "mine\n",
+                "production/a.example/.well-known/assetlinks.json": "a\n",
+                "production/ios/App.entitlements": "e\n",
+                "staging/b.example/.well-known/assetlinks.json": "b\n",
+            ])
+    }
+}
