@@ -92,9 +92,10 @@ struct GitDiffDriverCommand: Command {
         guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
             throw DriverProblem(message: "--host \(hostName) is not a host")
         }
-        func snapshot(_ bytes: [UInt8], _ side: String) throws -> PolicySnapshot? {
+        let cache = RevisionCache()
+        func snapshot(_ bytes: [UInt8], _ side: String) throws -> CachedRevision? {
             guard !bytes.isEmpty else { return nil }
-            switch RevisionReader.artifactContent([(path, bytes)], host: host) {
+            switch RevisionReader.artifactContent([(path, bytes)], host: host, in: cache) {
             case .snapshot(let snapshot, _): return snapshot
             case .absent: return nil
             case .unusable(let why, _): throw DriverProblem(message: "the \(side) version cannot be compared: \(why)")
@@ -121,10 +122,11 @@ struct GitDiffDriverCommand: Command {
         } catch {
             throw DriverProblem(message: "cannot read the configuration around it: \(error)")
         }
-        func snapshot(_ bytes: [UInt8], _ side: String) throws -> PolicySnapshot? {
+        let cache = RevisionCache()
+        func snapshot(_ bytes: [UInt8], _ side: String) throws -> CachedRevision? {
             var version = files.filter { $0.path != relative }
             if !bytes.isEmpty { version.append(SourceFile(path: relative, bytes: bytes)) }
-            let (snapshot, diagnostics) = PolicySnapshot.make(version.sorted { $0.path < $1.path })
+            let (snapshot, diagnostics) = cache.make(version.sorted { $0.path < $1.path })
             guard let snapshot else {
                 let first = diagnostics.first { $0.severity == .error }
                 throw DriverProblem(

@@ -234,15 +234,24 @@ public enum ServingCheck {
         var witnesses: [String] { (behaviour + parties).flatMap(\.witnesses) }
     }
 
-    static func compared(actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String)
-        -> Comparison
-    {
+    /// The served file compared with the build, its two revisions made in `cache` and released
+    /// before it returns: a `monitor` comparing files every round keeps nothing of them.
+    static func compared(
+        actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String,
+        in cache: RevisionCache = RevisionCache()
+    ) -> Comparison {
         guard case .success(let parsedHost) = Host.parse(host) else { return Comparison() }
-        let built = PolicySnapshot.artifacts(
-            aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
-            host: parsedHost)
-        let structural = StructuralDiff.changes(base: actual, head: built)
-        let behaviour = BehaviourDiff.compare(base: actual, head: built)
+        let served = cache.revision(actual)
+        let built = cache.revision(
+            PolicySnapshot.artifacts(
+                aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
+                host: parsedHost))
+        defer {
+            served.release()
+            built.release()
+        }
+        let structural = StructuralDiff.changes(base: served, head: built)
+        let behaviour = BehaviourDiff.compare(base: served, head: built)
         return Comparison(
             parties: structural.filter(\.kind.isParty), behaviour: behaviour.changes, unproven: behaviour.unproven,
             written: structural.filter { !$0.kind.isParty })
