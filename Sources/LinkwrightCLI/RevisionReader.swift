@@ -30,10 +30,14 @@ final class RevisionReader {
     private var cache: [String: RevisionContent] = [:]
     /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
     private(set) var keys: [String: String] = [:]
-    /// What the revisions read since `forgetContents` share (each file's reading while they
-    /// are read, the association files their evaluators compile while a revision reads them)
-    /// and what each keeps until released: consecutive revisions of a fleet's contract change a
-    /// few domains, and the others' files are read and compiled once.
+    /// What the committed revisions read since `forgetContents` share (each file's reading
+    /// while they are read, the association files their evaluators compile while a revision
+    /// reads them) and what each keeps until released: consecutive revisions of a fleet's
+    /// contract change a few domains, and the others' files are read and compiled once. The
+    /// working tree, the index and raw association files are each compiled in a cache of their
+    /// own, sharing nothing: what a cache shares is found again by keys that hold a text's NFC
+    /// and NFD spellings equal (`Domain`'s and the documents' `==`), so a head respelling a rule
+    /// would be taken for its base.
     private var revisionCache = RevisionCache()
 
     init(source: Source, terminal: Terminal) {
@@ -158,8 +162,7 @@ final class RevisionReader {
             keys[commit.id] = key
             if Caching.isEnabled, let cached = cache[key] { return .known(cached) }
             let read = files
-            let revisionCache = self.revisionCache
-            return .uncompiled(key: key) { Self.artifactContent(read, host: host, in: revisionCache) }
+            return .uncompiled(key: key) { Self.artifactContent(read, host: host) }
         }
     }
 
@@ -170,7 +173,7 @@ final class RevisionReader {
         case .configuration:
             let staged = try Self.gitAction { try GitIndexSource(repository: repository) }
             guard staged.exists else { return .absent("no configuration is staged") }
-            return Self.compile(try read(staged, at: "the index"), in: revisionCache)
+            return Self.compile(try read(staged, at: "the index"), in: RevisionCache())
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -183,7 +186,7 @@ final class RevisionReader {
                     }
                 }
             }
-            return Self.artifactContent(files, host: host, in: revisionCache)
+            return Self.artifactContent(files, host: host)
         }
     }
 
@@ -192,7 +195,7 @@ final class RevisionReader {
         switch source {
         case .configuration(let workspace):
             let files = try read(DiskSourceTree(root: workspace.root), at: "the working tree")
-            return files.isEmpty ? .absent("no configuration") : Self.compile(files, in: revisionCache)
+            return files.isEmpty ? .absent("no configuration") : Self.compile(files, in: RevisionCache())
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -203,7 +206,7 @@ final class RevisionReader {
                     }
                 }
             }
-            return Self.artifactContent(files, host: host, in: revisionCache)
+            return Self.artifactContent(files, host: host)
         }
     }
 
@@ -243,10 +246,10 @@ final class RevisionReader {
         return [("aasa", aasa), ("assetlinks", assetLinks)].filter { !$0.1.isEmpty }
     }
 
-    /// Reads raw files into a revision of `cache`. An invalid, empty or signed file is said so.
-    static func artifactContent(
-        _ files: [(path: String, bytes: [UInt8])], host: LinkwrightCore.Host, in cache: RevisionCache
-    ) -> RevisionContent {
+    /// Reads raw files into a revision of a cache of its own (see `revisionCache`). An invalid,
+    /// empty or signed file is said so.
+    static func artifactContent(_ files: [(path: String, bytes: [UInt8])], host: LinkwrightCore.Host) -> RevisionContent
+    {
         guard !files.isEmpty else { return .absent("none of the artifact paths exists") }
         var aasa: AASADocument?
         var assetLinks: AssetLinksDocument?
@@ -272,7 +275,8 @@ final class RevisionReader {
                 aasa = document
             }
         }
-        return .snapshot(cache.revision(.artifacts(aasa: aasa, assetLinks: assetLinks, host: host)), notes: notes)
+        return .snapshot(
+            RevisionCache().revision(.artifacts(aasa: aasa, assetLinks: assetLinks, host: host)), notes: notes)
     }
 
     /// Runs a git operation, turning its errors into the message, hint and command to run.

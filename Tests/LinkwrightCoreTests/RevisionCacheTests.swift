@@ -103,13 +103,14 @@ import Testing
         }
         let built = try shop(Self.revisions[1])
         let served = try shop(Self.revisions[2])
-        let cache = RevisionCache()
+        let caches = (served: RevisionCache(), built: RevisionCache())
         for _ in 0..<3 {
             let comparison = ServingCheck.compared(
                 actual: .artifacts(aasa: served.aasa, assetLinks: nil, host: served.fileHost), expected: built,
-                file: .aasa, host: "shop.example", in: cache)
+                file: .aasa, host: "shop.example", caches: caches)
             #expect(comparison.differs)
-            #expect(cache.held == (revisions: 0, compiledFiles: 0))
+            #expect(caches.served.held == (revisions: 0, compiledFiles: 0))
+            #expect(caches.built.held == (revisions: 0, compiledFiles: 0))
         }
     }
 

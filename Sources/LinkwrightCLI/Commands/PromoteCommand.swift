@@ -65,11 +65,10 @@ struct PromoteCommand: Command {
             throw UsageError(message: "unknown environment \"\(name)\"; known: \(known.joined(separator: ", "))")
         }
         let plan = PromotionPlanner.plan(configuration, files: files, from: source, to: target)
-        // Both sides are revisions of one cache: the policy rules compare the current one with
-        // itself and with the promoted one.
-        let cache = RevisionCache()
-        let (current, _) = cache.make(files)
-        let (promoted, promotedDiagnostics) = cache.make(plan.files)
+        // Each side in a cache of its own (see `RevisionReader.revisionCache`); the policy rules
+        // compare the current one with itself and with the promoted one.
+        let (current, _) = RevisionCache().make(files)
+        let (promoted, promotedDiagnostics) = RevisionCache().make(plan.files)
         guard let current, let promoted else {
             workspace.printer.printText(promotedDiagnostics.filter { $0.severity == .error })
             throw UnusableInput(

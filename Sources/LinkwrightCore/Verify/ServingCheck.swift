@@ -234,15 +234,18 @@ public enum ServingCheck {
         var witnesses: [String] { (behaviour + parties).flatMap(\.witnesses) }
     }
 
-    /// The served file compared with the build, its two revisions made in `cache` and released
-    /// before it returns: a `monitor` comparing files every round keeps nothing of them.
+    /// The served file compared with the build, each side a revision of a cache of its own
+    /// (`caches`), released before it returns: a `monitor` comparing files every round keeps
+    /// nothing of them. The sides share no cache: what one shares is found again by keys that
+    /// hold a text's NFC and NFD spellings equal, and a served file may differ from the build
+    /// in just that.
     static func compared(
         actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String,
-        in cache: RevisionCache = RevisionCache()
+        caches: (served: RevisionCache, built: RevisionCache) = (RevisionCache(), RevisionCache())
     ) -> Comparison {
         guard case .success(let parsedHost) = Host.parse(host) else { return Comparison() }
-        let served = cache.revision(actual)
-        let built = cache.revision(
+        let served = caches.served.revision(actual)
+        let built = caches.built.revision(
             PolicySnapshot.artifacts(
                 aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
                 host: parsedHost))
