@@ -331,7 +331,7 @@ struct BenchmarkRun {
         }
 
         // A fleet's history: each tag changes a few of many domains, so the revisions share
-        // most files (the shape `PolicySnapshot.Reuse` serves). No goal: it shows what a
+        // most files (the shape `RevisionCache` serves). No goal: it shows what a
         // changelog of a large contract costs a pair of tags.
         if parts.contains(.history) {
             let fleetSize = smoke ? ScaleGenerator.Size.smoke : .l

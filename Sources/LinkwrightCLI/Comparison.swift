@@ -11,8 +11,9 @@ struct Comparison {
         case revision(String)
     }
 
-    var base: PolicySnapshot?
-    var head: PolicySnapshot
+    /// Revisions of the reader's cache.
+    var base: CachedRevision?
+    var head: CachedRevision
     var baseRevision: CheckReport.Revision?
     var headRevision: CheckReport.Revision
     var notes: [String] = []
@@ -41,7 +42,7 @@ struct Comparison {
             headContent = try reader.workingTree()
             headRevision = CheckReport.Revision(name: "working tree", commit: nil)
         }
-        let headSnapshot: PolicySnapshot
+        let headSnapshot: CachedRevision
         var notes: [String] = []
         switch headContent {
         case .snapshot(let snapshot, let headNotes):

@@ -4,7 +4,7 @@ import LinkwrightIO
 
 /// What a revision (or the working tree) holds of the link contract.
 enum RevisionContent: Sendable {
-    case snapshot(PolicySnapshot, notes: [String])
+    case snapshot(CachedRevision, notes: [String])
     /// Nothing to compare at this revision: the configuration or file does not exist there.
     case absent(String)
     /// Something is there but cannot be used; the reason and its diagnostics.
@@ -30,11 +30,15 @@ final class RevisionReader {
     private var cache: [String: RevisionContent] = [:]
     /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
     private(set) var keys: [String: String] = [:]
-    /// What the revisions read since `forgetContents` share (each file's reading while they
-    /// are read, the association files their evaluators compile while a snapshot reads them):
-    /// consecutive revisions of a fleet's contract change a few domains, and the others' files
-    /// are read and compiled once.
-    private var reuse = PolicySnapshot.Reuse()
+    /// What the committed revisions read since `forgetContents` share (each file's reading
+    /// while they are read, the association files their evaluators compile while a revision
+    /// reads them) and what each keeps until released: consecutive revisions of a fleet's
+    /// contract change a few domains, and the others' files are read and compiled once. The
+    /// working tree, the index and raw association files are each compiled in a cache of their
+    /// own, sharing nothing: what a cache shares is found again by keys that hold a text's NFC
+    /// and NFD spellings equal (`Domain`'s and the documents' `==`), so a head respelling a rule
+    /// would be taken for its base.
+    private var revisionCache = RevisionCache()
 
     init(source: Source, terminal: Terminal) {
         self.source = source
@@ -107,7 +111,7 @@ final class RevisionReader {
         }
         let toCompile = compilers
         for (key, content) in zip(uncompiled, uncompiled.parallelMap { toCompile[$0]!() }) { cache[key] = content }
-        reuse.forgetReadings()
+        revisionCache.forgetReadings()
         return reads.map { read in
             switch read {
             case .known(let content): content
@@ -121,7 +125,7 @@ final class RevisionReader {
     func forgetContents(except commits: [GitCommit]) {
         let kept = Set(commits.compactMap { keys[$0.id] })
         cache = cache.filter { kept.contains($0.key) }
-        reuse = PolicySnapshot.Reuse()
+        revisionCache = RevisionCache()
     }
 
     /// A revision as read: its contract known (cached, or absent), or files to compile under
@@ -140,8 +144,8 @@ final class RevisionReader {
             keys[commit.id] = treeID
             if Caching.isEnabled, let cached = cache[treeID] { return .known(cached) }
             let files = try read(tree, at: commit.shortID)
-            let reuse = Caching.isEnabled ? reuse : PolicySnapshot.Reuse()
-            return .uncompiled(key: treeID) { Self.compile(files, reusing: reuse) }
+            let revisionCache = Caching.isEnabled ? self.revisionCache : RevisionCache()
+            return .uncompiled(key: treeID) { Self.compile(files, in: revisionCache) }
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             var key = ""
@@ -169,7 +173,7 @@ final class RevisionReader {
         case .configuration:
             let staged = try Self.gitAction { try GitIndexSource(repository: repository) }
             guard staged.exists else { return .absent("no configuration is staged") }
-            return Self.compile(try read(staged, at: "the index"))
+            return Self.compile(try read(staged, at: "the index"), in: RevisionCache())
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -191,7 +195,7 @@ final class RevisionReader {
         switch source {
         case .configuration(let workspace):
             let files = try read(DiskSourceTree(root: workspace.root), at: "the working tree")
-            return files.isEmpty ? .absent("no configuration") : Self.compile(files)
+            return files.isEmpty ? .absent("no configuration") : Self.compile(files, in: RevisionCache())
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             for (_, group) in Self.byKind(paths) {
@@ -206,17 +210,15 @@ final class RevisionReader {
         }
     }
 
-    private static func compile(
-        _ files: [SourceFile], reusing reuse: PolicySnapshot.Reuse = PolicySnapshot.Reuse()
-    ) -> RevisionContent {
+    private static func compile(_ files: [SourceFile], in cache: RevisionCache) -> RevisionContent {
         guard !files.isEmpty else { return .absent("no configuration") }
-        let (snapshot, diagnostics) = PolicySnapshot.make(files, reusing: reuse)
-        guard let snapshot else {
+        let (revision, diagnostics) = cache.make(files)
+        guard let revision else {
             let errors = diagnostics.filter { $0.severity == .error }
             return .unusable(
                 "the configuration does not compile (\(counted(errors.count, "error")))", errors)
         }
-        return .snapshot(snapshot, notes: [])
+        return .snapshot(revision, notes: [])
     }
 
     private func read(_ tree: some SourceTree, at place: String) throws -> [SourceFile] {
@@ -244,7 +246,8 @@ final class RevisionReader {
         return [("aasa", aasa), ("assetlinks", assetLinks)].filter { !$0.1.isEmpty }
     }
 
-    /// Reads raw files into a snapshot. An invalid, empty or signed file is said so.
+    /// Reads raw files into a revision of a cache of its own (see `revisionCache`). An invalid,
+    /// empty or signed file is said so.
     static func artifactContent(_ files: [(path: String, bytes: [UInt8])], host: LinkwrightCore.Host) -> RevisionContent
     {
         guard !files.isEmpty else { return .absent("none of the artifact paths exists") }
@@ -272,7 +275,8 @@ final class RevisionReader {
                 aasa = document
             }
         }
-        return .snapshot(.artifacts(aasa: aasa, assetLinks: assetLinks, host: host), notes: notes)
+        return .snapshot(
+            RevisionCache().revision(.artifacts(aasa: aasa, assetLinks: assetLinks, host: host)), notes: notes)
     }
 
     /// Runs a git operation, turning its errors into the message, hint and command to run.

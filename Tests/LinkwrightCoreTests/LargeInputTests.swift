@@ -121,9 +121,10 @@ import Testing
         let ids = (0..<2_000).map { "\"A1B2C3D4E5.com.example.app\($0)\"" }.joined(separator: ",")
         let base = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [{"/": "/x"}]}"#])
         let head = try aasa([#"{"appIDs": [\#(ids)], "components": [{"/": "/x"}]}"#])
+        let cache = RevisionCache()
         let comparison = BehaviourDiff.compare(
-            base: .artifacts(aasa: base, assetLinks: nil, host: host),
-            head: .artifacts(aasa: head, assetLinks: nil, host: host))
+            base: cache.revision(.artifacts(aasa: base, assetLinks: nil, host: host)),
+            head: cache.revision(.artifacts(aasa: head, assetLinks: nil, host: host)))
         #expect(comparison.unproven.isEmpty)
         #expect(comparison.observations.count == 2_001)
         #expect(Set(comparison.observations.map(\.url)) == ["https://museo.example/x"])
@@ -137,9 +138,10 @@ import Testing
         let rules = (0..<500).map { #"{"/": "*x*y*z*\#($0)*"}"# }.joined(separator: ",")
         let base = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [{"/": "/x/*"}]}"#])
         let head = try aasa([#"{"appIDs": ["A1B2C3D4E5.com.example.museo"], "components": [\#(rules)]}"#])
+        let cache = RevisionCache()
         let comparison = BehaviourDiff.compare(
-            base: .artifacts(aasa: base, assetLinks: nil, host: host),
-            head: .artifacts(aasa: head, assetLinks: nil, host: host),
+            base: cache.revision(.artifacts(aasa: base, assetLinks: nil, host: host)),
+            head: cache.revision(.artifacts(aasa: head, assetLinks: nil, host: host)),
             limits: ProofLimits(region: 100_000, total: 1_000_000))
         #expect(!comparison.unproven.isEmpty)
     }

@@ -4,10 +4,11 @@ import Testing
 
 @testable import LinkwrightCore
 
-func snapshot(_ files: [String: String]) throws -> PolicySnapshot {
+/// `files` compiled, as a revision of a cache of its own.
+func snapshot(_ files: [String: String]) throws -> CachedRevision {
     let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
-    let (snapshot, diagnostics) = PolicySnapshot.make(sources)
-    return try #require(snapshot, "\(diagnostics.filter { $0.severity == .error })")
+    let (revision, diagnostics) = RevisionCache().make(sources)
+    return try #require(revision, "\(diagnostics.filter { $0.severity == .error })")
 }
 
 @Suite struct PolicyRuleTests {

@@ -107,7 +107,7 @@ struct RouterComparison {
         var model: RouterModel
         var evaluators: [EnvironmentEvaluator]
         /// The router's type names in the test program, made unique per scope.
-        var tag: String { RouterModel.typeName(of: app) + "_" + (environments.first ?? "all") }
+        var tag: String { GeneratedTypeName.of(app) + "_" + (environments.first ?? "all") }
     }
 
     /// The URLs the routers are tried on.
@@ -253,7 +253,7 @@ struct RouterComparison {
 
     /// The generated source with its two type names made unique to the scope.
     private func renamed(_ scope: Scope) -> String {
-        let type = RouterModel.typeName(of: scope.app)
+        let type = GeneratedTypeName.of(scope.app)
         let source = SwiftRouterWriter.source(scope.model, command: "linkwright generate swift")
         return source.replacingOccurrences(of: "\(type)Router", with: "\(scope.tag)Router")
             .replacingOccurrences(of: "\(type)Destination", with: "\(scope.tag)Destination")

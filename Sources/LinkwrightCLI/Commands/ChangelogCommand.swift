@@ -49,7 +49,7 @@ struct ChangelogCommand: Command {
         var releases: [Changelog.Release] = []
         // The last revision whose contract could be read: a broken one in between is reported and
         // the next usable revision is compared with this one, so the walk goes on.
-        var lastUsable: (name: String, snapshot: PolicySnapshot)?
+        var lastUsable: (name: String, snapshot: CachedRevision)?
         // A window of revisions at a time: read in order (libgit2 and the reader's cache are not
         // shared between threads), then compared on every core (the comparisons are pure and
         // independent), then forgotten, so memory follows the window and not the range (a
@@ -85,7 +85,7 @@ struct ChangelogCommand: Command {
     static let window = 32
 
     /// The releases of consecutive `pairs`, compared on every core. A revision's evaluators serve
-    /// the pair before it and the pair after it; once both are compared they are dropped, so
+    /// the pair before it and the pair after it; once both are compared they are released, so
     /// memory follows the pairs in progress. `continued`: the last revision serves the next
     /// window too.
     private static func compare(_ pairs: [ReleasePair], continued: Bool) -> [Changelog.Release] {
@@ -99,7 +99,7 @@ struct ChangelogCommand: Command {
                     remaining[point] -= 1
                     return remaining[point] == 0
                 }
-                if unused, case .snapshot(let snapshot, _) = content { snapshot.forgetEvaluators() }
+                if unused, case .snapshot(let revision, _) = content { revision.release() }
             }
             return release
         }
@@ -137,7 +137,7 @@ struct ChangelogCommand: Command {
         let after: RevisionContent
         /// Both points read the same contract (equal cache keys).
         let unchanged: Bool
-        let lastUsable: (name: String, snapshot: PolicySnapshot)?
+        let lastUsable: (name: String, snapshot: CachedRevision)?
 
         func release() -> Changelog.Release {
             if unchanged { return Changelog.Release(from: from, to: to, changes: []) }
@@ -150,7 +150,7 @@ struct ChangelogCommand: Command {
                     from: from, to: to, changes: [], notes: ["\(to.name): \(why)"], compared: false)
             case .snapshot(let head, let headNotes):
                 var notes = headNotes
-                let base: PolicySnapshot?
+                let base: CachedRevision?
                 switch before {
                 case .snapshot(let snapshot, let baseNotes):
                     base = snapshot

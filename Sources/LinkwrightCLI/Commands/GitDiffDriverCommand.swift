@@ -92,7 +92,7 @@ struct GitDiffDriverCommand: Command {
         guard case .success(let host) = LinkwrightCore.Host.parse(hostName) else {
             throw DriverProblem(message: "--host \(hostName) is not a host")
         }
-        func snapshot(_ bytes: [UInt8], _ side: String) throws -> PolicySnapshot? {
+        func snapshot(_ bytes: [UInt8], _ side: String) throws -> CachedRevision? {
             guard !bytes.isEmpty else { return nil }
             switch RevisionReader.artifactContent([(path, bytes)], host: host) {
             case .snapshot(let snapshot, _): return snapshot
@@ -121,10 +121,12 @@ struct GitDiffDriverCommand: Command {
         } catch {
             throw DriverProblem(message: "cannot read the configuration around it: \(error)")
         }
-        func snapshot(_ bytes: [UInt8], _ side: String) throws -> PolicySnapshot? {
+        // Each version in a cache of its own: the two differ in one file, which may respell a
+        // rule in another Unicode normalization (see `RevisionReader.revisionCache`).
+        func snapshot(_ bytes: [UInt8], _ side: String) throws -> CachedRevision? {
             var version = files.filter { $0.path != relative }
             if !bytes.isEmpty { version.append(SourceFile(path: relative, bytes: bytes)) }
-            let (snapshot, diagnostics) = PolicySnapshot.make(version.sorted { $0.path < $1.path })
+            let (snapshot, diagnostics) = RevisionCache().make(version.sorted { $0.path < $1.path })
             guard let snapshot else {
                 let first = diagnostics.first { $0.severity == .error }
                 throw DriverProblem(

@@ -289,8 +289,12 @@ struct ImportCommand: Command {
                 problems.append("\(site.host): nothing was built")
                 continue
             }
-            let original = PolicySnapshot.artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host)
-            let rebuilt = PolicySnapshot.artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host)
+            // Each side in a cache of its own, made for this comparison alone (see
+            // `ServingCheck.compared`).
+            let original = RevisionCache().revision(
+                .artifacts(aasa: site.aasa, assetLinks: site.assetLinks, host: site.host))
+            let rebuilt = RevisionCache().revision(
+                .artifacts(aasa: built.aasa, assetLinks: built.assetLinks, host: site.host))
             // Who the files vouch for (apps per service, keys, statements) before what they decide.
             for change in StructuralDiff.changes(base: original, head: rebuilt) where change.kind.isParty {
                 problems.append("\(site.host): the build would differ: \(change.summary)")

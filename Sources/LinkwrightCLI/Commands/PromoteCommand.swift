@@ -65,8 +65,10 @@ struct PromoteCommand: Command {
             throw UsageError(message: "unknown environment \"\(name)\"; known: \(known.joined(separator: ", "))")
         }
         let plan = PromotionPlanner.plan(configuration, files: files, from: source, to: target)
-        let (current, _) = PolicySnapshot.make(files)
-        let (promoted, promotedDiagnostics) = PolicySnapshot.make(plan.files)
+        // Each side in a cache of its own (see `RevisionReader.revisionCache`); the policy rules
+        // compare the current one with itself and with the promoted one.
+        let (current, _) = RevisionCache().make(files)
+        let (promoted, promotedDiagnostics) = RevisionCache().make(plan.files)
         guard let current, let promoted else {
             workspace.printer.printText(promotedDiagnostics.filter { $0.severity == .error })
             throw UnusableInput(
@@ -86,13 +88,13 @@ struct PromoteCommand: Command {
             terminal.out("nothing to write: \(target) already has everything \(source) has")
             return .success
         }
-        try write(plan, expected: promoted, workspace: workspace, terminal: terminal, report: report.checked)
+        try write(plan, expected: promoted.snapshot, workspace: workspace, terminal: terminal, report: report.checked)
         return .success
     }
 
     /// The promotion's effect on TARGET, and the findings it introduces (those already present
     /// before it are not the promotion's doing).
-    private func report(plan: PromotionPlan, current: PolicySnapshot, promoted: PolicySnapshot, workspace: Workspace)
+    private func report(plan: PromotionPlan, current: CachedRevision, promoted: CachedRevision, workspace: Workspace)
         throws -> CheckReport
     {
         let (settings, settingDiagnostics) = PolicySettings.merge(promoted.configuration.policies)

@@ -113,11 +113,3 @@ public struct IntentFilter: Sendable, Equatable {
     public var hosts: [Host]
     public var scopes: [PathScope]
 }
-
-/// A `<data>` path attribute (https://developer.android.com/guide/topics/manifest/data-element).
-public enum PathScope: Hashable, Sendable {
-    case path(String)
-    case prefix(String)
-    /// An Android `pathPattern` (`.` any character, `\\` escapes).
-    case pattern(String)
-}

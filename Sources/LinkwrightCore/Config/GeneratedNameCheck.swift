@@ -6,7 +6,7 @@ extension ConfigValidator {
         // Apps: `museo-clip` and `museo_clip` both make `MuseoClipRouter` and `MuseoClipDestination`.
         var apps: [String: Located<String>] = [:]
         for app in configuration.environments.flatMap(\.apps) {
-            let type = RouterModel.typeName(of: app.name.value)
+            let type = GeneratedTypeName.of(app.name.value)
             guard let first = apps[type] else {
                 apps[type] = app.name
                 continue

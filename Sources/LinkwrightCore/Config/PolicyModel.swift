@@ -61,12 +61,6 @@ public struct PolicyAdoption: Sendable {
         self.build = build
         self.from = from
     }
-
-    /// The SHA-256 of what `build` writes for `site`: its AASA, a line break, its assetlinks.json.
-    public static func digest(of site: CompiledSite) -> String {
-        let text = (site.aasa?.json.rendered() ?? "") + "\n" + (site.assetLinks?.json.rendered() ?? "")
-        return SHA256.hex(Array(text.utf8))
-    }
 }
 
 /// A deliberate breaking change, approved by recording its finding's fingerprint and a reason in

@@ -28,7 +28,7 @@ extension BehaviourDiff {
     }
 
     /// Behaviour changes, one per (environment, host, platform, kind, apps), with witnesses.
-    public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+    public static func changes(base: (any ComparedRevision)?, head: any ComparedRevision) -> [LinkChange] {
         guard let base else { return [] }
         return compare(base: base, head: head).changes
     }

@@ -87,7 +87,7 @@ public enum BehaviourDiff {
     }
 
     /// Every URL whose outcome differs for some app, on hosts served on either side.
-    public static func observations(base: PolicySnapshot, head: PolicySnapshot) -> [Observation] {
+    public static func observations(base: any ComparedRevision, head: any ComparedRevision) -> [Observation] {
         compare(base: base, head: head).observations
     }
 
@@ -95,7 +95,7 @@ public enum BehaviourDiff {
     /// platforms to compare are listed first; their distinct proofs are made on every core
     /// (`Proofs`), then each host's witnesses are decided on every core and the findings joined
     /// in the order listed, the same as comparing them one after another.
-    public static func compare(base: PolicySnapshot, head: PolicySnapshot, limits: ProofLimits = .standard)
+    public static func compare(base: any ComparedRevision, head: any ComparedRevision, limits: ProofLimits = .standard)
         -> Comparison
     {
         var comparisons: [HostComparison] = []
@@ -162,7 +162,7 @@ public enum BehaviourDiff {
             comparison.observations += found.observations
             comparison.unproven += found.unproven
         }
-        let schemes = SchemeRouteDiff.compare(base: base, head: head, limits: limits)
+        let schemes = SchemeRouteDiff.compare(base: base.snapshot, head: head.snapshot, limits: limits)
         comparison.schemeRouteChanges = schemes.changes
         comparison.unproven += schemes.unproven
         return comparison

@@ -3,7 +3,7 @@
 /// changed or moved (order decides which rule wins). Rules compare by what they mean after the
 /// defaults hierarchy, so moving a flag into `defaults` or renaming a file is no change.
 public enum StructuralDiff {
-    public static func changes(base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+    public static func changes(base: (any ComparedRevision)?, head: any ComparedRevision) -> [LinkChange] {
         var changes: [LinkChange] = []
         let baseEnvironments = base?.compiled.environments ?? []
         var names = head.compiled.environments.map(\.name)
@@ -187,7 +187,7 @@ public enum StructuralDiff {
     // MARK: Rules
 
     /// The rules each app sees on each host, compared as sequences.
-    /// The rule changes between the sequences of each side (`PolicySnapshot.ruleSequences`).
+    /// The rule changes between the sequences of each side (`ComparedRevision.ruleSequences`).
     static func rules(old: RuleSequences, new: RuleSequences, _ context: Context) -> [LinkChange] {
         var changes: [LinkChange] = []
         let newKeys = Set(new.order)
@@ -219,7 +219,7 @@ public enum StructuralDiff {
 /// serve the same files (`CompiledSite.domain`), so their signatures are made once per domain and
 /// their keys share one list, which `StructuralDiff.rules` diffs once: a fleet of 2,000 hosts
 /// made and hashed each host's lists.
-struct RuleSequences {
+public struct RuleSequences: Sendable {
     struct Key: Hashable {
         var host: String
         /// `android` for both Android layers.
@@ -307,7 +307,7 @@ struct RuleSequences {
 }
 
 /// Each domain's rule lists (`RuleSequences.lists(of:)`) by environment, kept across the
-/// snapshots of one `PolicySnapshot.Reuse`: a changelog's revisions of a fleet's contract serve
+/// revisions of one `RevisionCache`: a changelog's revisions of a fleet's contract serve
 /// the same files for every domain they did not change (one instance each,
 /// `DomainCompilations`), so their lists need not be made again. Lists made
 /// from the same files share storage, so the structural diff compares them at once.

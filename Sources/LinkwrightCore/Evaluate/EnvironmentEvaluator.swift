@@ -57,9 +57,9 @@ public final class EnvironmentEvaluator: Sendable {
     /// Android's by document and release: a revision of a fleet's contract serves the files of
     /// every domain it did not change again.
     ///
-    /// Shared by several snapshots (`PolicySnapshot.Reuse`), a file is kept while a snapshot
-    /// whose evaluators read it keeps them: each snapshot counts once per file it read (`add`)
-    /// and is discounted when it forgets its evaluators (`release`).
+    /// Shared by the revisions of one cache (`RevisionCache`), a file is kept while a revision
+    /// whose evaluators read it keeps them: each revision counts once per file it read (`add`)
+    /// and is discounted when its work is released (`release`).
     struct CompiledFiles {
         fileprivate var aasa: [HashedKey<AppLinksSection>?: CompiledAASA] = [:]
         fileprivate var assetLinks: [AssetLinksKey: CompiledAssetLinks] = [:]

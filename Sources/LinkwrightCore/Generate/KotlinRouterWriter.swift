@@ -37,7 +37,7 @@ public enum KotlinRouterWriter {
 
     /// The sealed class's name: `MuseoDestination`.
     public static func typeName(_ model: AndroidRouterModel) -> String {
-        RouterModel.typeName(of: model.app) + "Destination"
+        GeneratedTypeName.of(model.app) + "Destination"
     }
 
     /// The file name: `MuseoDestination.kt`.
@@ -49,7 +49,7 @@ public enum KotlinRouterWriter {
         _ model: AndroidRouterModel, package: String, command: String, access: GeneratedAccess = .internal
     ) -> String {
         let type = typeName(model)
-        let links = RouterModel.typeName(of: model.app) + "Links"
+        let links = GeneratedTypeName.of(model.app) + "Links"
         var out = CodeText()
         out.header(sourceFiles: model.sourceFiles, command: command, comment: "//")
         out.line("package " + package.split(separator: ".").map { identifier(String($0)) }.joined(separator: "."))

@@ -210,15 +210,8 @@ extension RouterModel {
     /// The name of the rules one domain's file applies in `environments`: `museoProduction`, or
     /// `museo` when no environment is named because every one serves the domain alike.
     static func listName(domain: String, environments: [String]) -> String {
-        let name = ([domain] + environments).map(typeName(of:)).joined()
+        let name = ([domain] + environments).map(GeneratedTypeName.of).joined()
         return name.prefix(1).lowercased() + name.dropFirst()
-    }
-
-    /// The Swift or Kotlin type name of an app's logical name: `museo-clip` → `MuseoClip`.
-    public static func typeName(of app: String) -> String {
-        let words = app.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
-        let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        return name.first?.isLetter == true ? name : "App" + name
     }
 }
 

@@ -6,12 +6,12 @@
 /// always gives the same bytes, formatted as `swift format` formats them.
 public enum SwiftRouterWriter {
     /// The file name: `MuseoRouter.swift`.
-    public static func fileName(_ model: RouterModel) -> String { RouterModel.typeName(of: model.app) + "Router.swift" }
+    public static func fileName(_ model: RouterModel) -> String { GeneratedTypeName.of(model.app) + "Router.swift" }
 
     /// The router's source, its two types and their entry points declared with `access`.
     /// `command` is what regenerates it, for the header.
     public static func source(_ model: RouterModel, command: String, access: GeneratedAccess = .internal) -> String {
-        let type = RouterModel.typeName(of: model.app)
+        let type = GeneratedTypeName.of(model.app)
         var out = CodeText()
         out.header(sourceFiles: model.sourceFiles, command: command, comment: "//")
         out.line("import Foundation")

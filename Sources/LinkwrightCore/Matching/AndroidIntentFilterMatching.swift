@@ -147,17 +147,6 @@ extension PathScope {
     }
 }
 
-extension IntentFilter {
-    /// The index of the first scope accepting `url`, or `nil`. A URL with a host must be on one
-    /// of the filter's hosts; a path-only URL is checked on its path alone.
-    public func matchingScope(for url: LinkURL) -> Int? {
-        if let host = url.host, !hosts.contains(where: { HostPattern.androidFilter($0.name, matches: host) }) {
-            return nil
-        }
-        return scopes.firstIndex { $0.matches(url) }
-    }
-}
-
 /// Host wildcards of each platform. Neither lets `*.example.com` cover `example.com` itself.
 public enum HostPattern {
     /// An associated-domains entry host (`example.com` or `*.example.com`) against a URL host.

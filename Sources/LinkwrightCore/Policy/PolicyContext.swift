@@ -1,13 +1,14 @@
 /// What a rule sees: the head (the change), the base it is compared with (`nil` when there is
-/// none: a first introduction, or a check of the head alone), and the policy settings.
+/// none: a first introduction, or a check of the head alone), and the policy settings. Both
+/// sides are revisions of the caller's `RevisionCache`, which keeps what is made of them.
 public struct PolicyContext: Sendable {
-    public var head: PolicySnapshot
-    public var base: PolicySnapshot?
+    public var head: CachedRevision
+    public var base: CachedRevision?
     public var settings: PolicySettings
     /// Work several rules need, done on first use and shared by them.
     let shared = SharedWork()
 
-    public init(head: PolicySnapshot, base: PolicySnapshot?, settings: PolicySettings) {
+    public init(head: CachedRevision, base: CachedRevision?, settings: PolicySettings) {
         self.head = head
         self.base = base
         self.settings = settings

@@ -12,7 +12,7 @@
 ///
 /// Rules that can never match (a pattern that does not compile) are left out, and so is a rule
 /// repeating an earlier one's test: the earlier one decides every URL it matches.
-struct DecisionList: Sendable {
+public struct DecisionList: Sendable {
     private(set) var identity: String
     let rules: [ProofRule]
     /// Runs of rules that share one claim: Android's intent filters, each ending with its scope

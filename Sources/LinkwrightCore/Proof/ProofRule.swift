@@ -141,8 +141,8 @@ final class ProofRule: @unchecked Sendable {
     let origin: SourceLocation?
     let label: String
     /// The literal text every path this rule's pattern accepts starts with, prepared. Made with
-    /// the rule, which stays immutable: a snapshot's decision lists serve proofs on several
-    /// threads (`PolicySnapshot.decisionLists`).
+    /// the rule, which stays immutable: a revision's decision lists serve proofs on several
+    /// threads (`ComparedRevision.decisionLists`).
     let pathPrefix: [Unicode.Scalar]?
     /// Literal texts one of which starts every path the rule's pattern accepts, prepared
     /// (`LiteralWays.prefixes`, else `pathPrefix` alone).

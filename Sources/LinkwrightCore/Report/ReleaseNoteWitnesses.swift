@@ -4,7 +4,9 @@
 /// when one shows the same change on both sides as devices decide it, and reaches the same
 /// destination of the app's router; the change's route is then the readable URL's.
 public enum ReleaseNoteWitnesses {
-    public static func readable(_ changes: [LinkChange], base: PolicySnapshot?, head: PolicySnapshot) -> [LinkChange] {
+    public static func readable(_ changes: [LinkChange], base: (any ComparedRevision)?, head: any ComparedRevision)
+        -> [LinkChange]
+    {
         guard let base else { return changes }
         let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         // The rules' URLs, once per environment and host: a release changes many URLs of one host.

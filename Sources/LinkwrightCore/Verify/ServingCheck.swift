@@ -234,15 +234,27 @@ public enum ServingCheck {
         var witnesses: [String] { (behaviour + parties).flatMap(\.witnesses) }
     }
 
-    static func compared(actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String)
-        -> Comparison
-    {
+    /// The served file compared with the build, each side a revision of a cache of its own
+    /// (`caches`), released before it returns: a `monitor` comparing files every round keeps
+    /// nothing of them. The sides share no cache: what one shares is found again by keys that
+    /// hold a text's NFC and NFD spellings equal, and a served file may differ from the build
+    /// in just that.
+    static func compared(
+        actual: PolicySnapshot, expected site: CompiledSite, file: AssociationFile, host: String,
+        caches: (served: RevisionCache, built: RevisionCache) = (RevisionCache(), RevisionCache())
+    ) -> Comparison {
         guard case .success(let parsedHost) = Host.parse(host) else { return Comparison() }
-        let built = PolicySnapshot.artifacts(
-            aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
-            host: parsedHost)
-        let structural = StructuralDiff.changes(base: actual, head: built)
-        let behaviour = BehaviourDiff.compare(base: actual, head: built)
+        let served = caches.served.revision(actual)
+        let built = caches.built.revision(
+            PolicySnapshot.artifacts(
+                aasa: file == .aasa ? site.aasa : nil, assetLinks: file == .assetLinks ? site.assetLinks : nil,
+                host: parsedHost))
+        defer {
+            served.release()
+            built.release()
+        }
+        let structural = StructuralDiff.changes(base: served, head: built)
+        let behaviour = BehaviourDiff.compare(base: served, head: built)
         return Comparison(
             parties: structural.filter(\.kind.isParty), behaviour: behaviour.changes, unproven: behaviour.unproven,
             written: structural.filter { !$0.kind.isParty })

@@ -1,6 +1,7 @@
 /// A boolean setting of an AASA component (or `defaults`) that changes how a URL is read before
 /// patterns compare it. Each flag is declared here once: its keys, its default, what it does to
-/// the compared value, what it means on Android, and the words people read about it. Readers,
+/// the compared value, what it means on Android, and the words people read about it (the
+/// engine's reading of it as `PatternOptions` is `Matching/ComponentFlagReading.swift`). Readers,
 /// writers, the configuration, the schema, the matcher, the proof, the diff, `import` and
 /// `explain` all iterate `allCases`; none names a flag except through this declaration.
 ///
@@ -57,14 +58,6 @@ public enum ComponentFlag: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .caseSensitive: "it is case-insensitive"
         case .percentEncoded: "it matches decoded URLs"
-        }
-    }
-
-    /// The flag's effect on how a value is read: the single place that turns it into comparison.
-    func apply(_ value: Bool, to options: inout PatternOptions) {
-        switch self {
-        case .caseSensitive: options.caseSensitive = value
-        case .percentEncoded: options.decoded = !value
         }
     }
 
@@ -167,13 +160,6 @@ public struct EffectiveFlags: Hashable, Sendable {
     /// Whether Android's dynamic rules can follow every departure from Apple's defaults
     /// (`ComponentFlag.androidLoss`).
     public var androidFollows: Bool { departures.allSatisfy { $0.androidLoss == nil } }
-
-    /// `options` with every flag's effect applied.
-    public func applied(to options: PatternOptions) -> PatternOptions {
-        var result = options
-        for flag in ComponentFlag.allCases { flag.apply(self[flag], to: &result) }
-        return result
-    }
 }
 
 extension ComponentFlag {

@@ -20,7 +20,7 @@ import Testing
     func snapshot(
         shop: String, blog: String = "      - path: /posts/*\n", android: Bool = false,
         hosts: String = "  shop.example: shop\n  \"*.shop.example\": shop\n  blog.example: blog\n"
-    ) throws -> PolicySnapshot {
+    ) throws -> CachedRevision {
         var files = RuleExampleConfiguration.replacing(
             "  shop.example: shop\n", with: hosts, in: "environments/production.yaml")
         if !android { files = files.replacing(Self.android, with: "", in: "environments/production.yaml") }
@@ -28,7 +28,7 @@ import Testing
             files.merging(["domains/shop.yaml": Self.domain(shop), "domains/blog.yaml": Self.domain(blog)]) { $1 })
     }
 
-    func production(_ snapshot: PolicySnapshot) throws -> CompiledEnvironment {
+    func production(_ snapshot: CachedRevision) throws -> CompiledEnvironment {
         try #require(snapshot.compiled.environments.first { $0.name == "production" })
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// router destination differs, each with a shortest witness decided again on both sides.
 @Suite struct RouteChangeTests {
     /// The rule examples' configuration with the shop's rules replaced (iOS only).
-    func snapshot(_ rules: String) throws -> PolicySnapshot {
+    func snapshot(_ rules: String) throws -> CachedRevision {
         let files = RuleExampleConfiguration.replacing(
             BehaviourDiffTests.android, with: "", in: "environments/production.yaml")
         return try LinkwrightCoreTests.snapshot(
@@ -190,7 +190,7 @@ import Testing
     }
 
     /// The shop and a kiosk app (production, iOS) sharing shop.example's domain; `shop` and `kiosk` are their rules.
-    func twoApps(shop: String, kiosk: String) throws -> PolicySnapshot {
+    func twoApps(shop: String, kiosk: String) throws -> CachedRevision {
         let kioskApp = "  kiosk:\n    ios:\n      bundle_id: com.example.kiosk\n"
         var files = RuleExampleConfiguration.replacing(
             BehaviourDiffTests.android, with: "", in: "environments/production.yaml")

@@ -451,7 +451,9 @@ struct DifferentialSettings {
         let differential = try DifferentialCase(seed: seed)
         let truth = differential.groundTruth()
         #expect(truth.unparsed.isEmpty, "\(differential.header)\nprobes that are not URLs: \(truth.unparsed.prefix(5))")
-        let comparison = BehaviourDiff.compare(base: differential.base, head: differential.head)
+        let cache = RevisionCache()
+        let comparison = BehaviourDiff.compare(
+            base: cache.revision(differential.base), head: cache.revision(differential.head))
         let failures = differential.check(comparison, against: truth)
         let settings = DifferentialSettings.current
         if settings.allowsUnproven && !failures.unproven.isEmpty {

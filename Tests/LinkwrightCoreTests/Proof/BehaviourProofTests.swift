@@ -224,7 +224,7 @@ import Testing
         let comparison = BehaviourDiff.compare(base: base, head: head)
         #expect(comparison.unproven.isEmpty, "\(comparison.unproven.count) pairs unproven")
         #expect(comparison.observations.count > 10)
-        let shared = try #require(SharedEnvironment.all(base: base, head: head).first)
+        let shared = try #require(SharedEnvironment.all(base: base.snapshot, head: head.snapshot).first)
         let reported = Set(comparison.observations.map(DifferenceKey.init))
         var missed: [String] = []
         for path in wildcardHeavyProbes(rules) {

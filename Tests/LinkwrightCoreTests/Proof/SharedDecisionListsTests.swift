@@ -40,7 +40,7 @@ import Testing
         ]
     }
 
-    func lists(_ snapshot: PolicySnapshot, _ environment: String, _ host: String, _ platform: Platform) throws
+    func lists(_ snapshot: CachedRevision, _ environment: String, _ host: String, _ platform: Platform) throws
         -> [String: DecisionList]
     {
         let lists = try #require(snapshot.decisionLists(environment, host: host, platform: platform))

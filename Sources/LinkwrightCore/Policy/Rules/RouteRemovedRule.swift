@@ -70,7 +70,7 @@ struct RouteRemovedRule: PolicyRule {
     func check(_ context: PolicyContext) -> [Finding] {
         guard let base = context.base else { return [] }
         let head = context.head
-        var findings = schemeFindings(base: base, head: head)
+        var findings = schemeFindings(base: base.snapshot, head: head.snapshot)
         for domain in head.configuration.domains {
             guard let old = base.configuration.domain(named: domain.name) else { continue }
             let kept = Set(domain.applinks.flatMap(\.rules).compactMap { $0.route?.destination })

@@ -3,10 +3,10 @@ import Testing
 
 @testable import LinkwrightCore
 
-/// Snapshots made with one `PolicySnapshot.Reuse` read each unchanged file and compile each
-/// unchanged association file once; what a revision changed is read and compiled anew, so they
-/// decide and compare exactly as snapshots made alone.
-@Suite struct SnapshotReuseTests {
+/// Revisions made in one `RevisionCache` read each unchanged file and compile each unchanged
+/// association file once; what a revision changed is read and compiled anew, so they decide and
+/// compare exactly as revisions made alone. What a revision keeps goes when it is released.
+@Suite struct RevisionCacheTests {
     /// Production serves the shop to iOS and Android; `shop` is its rule list. A `?*` rule is
     /// read otherwise by the first Android 15 parser, so that release's reading counts too.
     static func files(shop: String) -> [SourceFile] {
@@ -25,10 +25,10 @@ import Testing
         files(shop: "      - path: /products/*\n      - path: /deals/*\n"),
     ]
 
-    @Test func snapshotsSharingReuseDecideAndCompareAsSnapshotsMadeAlone() throws {
-        let reuse = PolicySnapshot.Reuse()
-        let shared = try Self.revisions.map { try #require(PolicySnapshot.make($0, reusing: reuse).snapshot) }
-        let alone = try Self.revisions.map { try #require(PolicySnapshot.make($0).snapshot) }
+    @Test func revisionsOfOneCacheDecideAndCompareAsRevisionsMadeAlone() throws {
+        let cache = RevisionCache()
+        let shared = try Self.revisions.map { try #require(cache.make($0).revision) }
+        let alone = try Self.revisions.map { try #require(RevisionCache().make($0).revision) }
         for (before, after) in [(0, 1), (1, 2), (0, 2)] {
             let changes = BehaviourDiff.changes(base: shared[before], head: shared[after])
             #expect(!changes.isEmpty)
@@ -54,27 +54,64 @@ import Testing
         }
     }
 
-    /// A compiled file is kept while a snapshot whose evaluators read it has not forgotten
-    /// them, so sharing costs no memory past the snapshots in use.
-    @Test func compiledFilesAreKeptWhileASnapshotReadsThem() throws {
-        let reuse = PolicySnapshot.Reuse()
-        let snapshots = try Self.revisions.prefix(2).map {
-            try #require(PolicySnapshot.make($0, reusing: reuse).snapshot)
+    /// A compiled file is kept while a revision whose evaluators read it is not released, so
+    /// sharing costs no memory past the revisions in use.
+    @Test func compiledFilesAreKeptWhileARevisionReadsThem() throws {
+        let cache = RevisionCache()
+        let revisions = try Self.revisions.prefix(2).map { try #require(cache.make($0).revision) }
+        for revision in revisions {
+            for release in AndroidRelease.allCases { _ = revision.evaluator("production", androidRelease: release) }
         }
-        for snapshot in snapshots {
-            for release in AndroidRelease.allCases { _ = snapshot.evaluator("production", androidRelease: release) }
-        }
-        let kept = reuse.compiledFiles.withLock { $0.count }
-        #expect(kept > 0)
-        snapshots[0].forgetEvaluators()
-        let afterFirst = reuse.compiledFiles.withLock { $0.count }
+        let kept = cache.held.compiledFiles
+        #expect(kept > 0 && cache.held.revisions == 2)
+        revisions[0].release()
+        let afterFirst = cache.held.compiledFiles
         #expect(afterFirst > 0 && afterFirst < kept, "the second still reads its files and the first's unchanged ones")
         let url = try #require(LinkURL("https://shop.example/sale/1x"))
-        let evaluator = try #require(snapshots[1].evaluator("production"))
+        let evaluator = try #require(revisions[1].evaluator("production"))
         let opened = evaluator.verdicts(for: url, platform: .android).contains { $0.opens }
         #expect(opened)
-        snapshots[1].forgetEvaluators()
-        #expect(reuse.compiledFiles.withLock { $0.count } == 0)
+        revisions[1].release()
+        #expect(cache.held == (revisions: 0, compiledFiles: 0))
+    }
+
+    /// A long walk (a changelog over many tags) comparing each revision with the next and
+    /// releasing each once both its comparisons are done holds two revisions' work at most, and
+    /// nothing at its end, however long it runs.
+    @Test func aWalkReleasingWhatItComparedStaysBounded() throws {
+        let cache = RevisionCache()
+        var previous = try #require(cache.make(Self.revisions[0]).revision)
+        for step in 1..<30 {
+            let next = try #require(cache.make(Self.revisions[step % Self.revisions.count]).revision)
+            _ = BehaviourDiff.changes(base: previous, head: next)
+            _ = StructuralDiff.changes(base: previous, head: next)
+            #expect(cache.held.revisions == 2)
+            previous.release()
+            previous = next
+        }
+        previous.release()
+        #expect(cache.held == (revisions: 0, compiledFiles: 0))
+    }
+
+    /// A served file compared with the build (`verify`, each `monitor` round) releases both
+    /// revisions before the comparison returns: rounds keep nothing of each other.
+    @Test func aServingComparisonKeepsNothing() throws {
+        func shop(_ files: [SourceFile]) throws -> CompiledSite {
+            let compiled = try #require(PolicySnapshot.make(files).snapshot).compiled
+            let production = try #require(compiled.environments.first { $0.name == "production" })
+            return try #require(production.sites.first { $0.fileHost.name == "shop.example" })
+        }
+        let built = try shop(Self.revisions[1])
+        let served = try shop(Self.revisions[2])
+        let caches = (served: RevisionCache(), built: RevisionCache())
+        for _ in 0..<3 {
+            let comparison = ServingCheck.compared(
+                actual: .artifacts(aasa: served.aasa, assetLinks: nil, host: served.fileHost), expected: built,
+                file: .aasa, host: "shop.example", caches: caches)
+            #expect(comparison.differs)
+            #expect(caches.served.held == (revisions: 0, compiledFiles: 0))
+            #expect(caches.built.held == (revisions: 0, compiledFiles: 0))
+        }
     }
 
     /// Production also serves `news.example` from a domain no revision changes.
@@ -89,11 +126,11 @@ import Testing
         } + [SourceFile(path: "domains/news.yaml", bytes: Array(news.utf8))]
     }
 
-    /// Snapshots of one `Reuse` hold one instance of each association file: a revision's
+    /// Revisions of one cache hold one instance of each association file: a revision's
     /// unchanged domain serves the instance the revision before it compiled (so comparing the
     /// two costs nothing), and a changed domain its own.
     @Test func unchangedDomainsServeOneInstanceOfTheirFiles() throws {
-        func site(_ snapshot: PolicySnapshot, _ host: String) throws -> CompiledSite {
+        func site(_ snapshot: CachedRevision, _ host: String) throws -> CompiledSite {
             let production = try #require(snapshot.compiled.environments.first { $0.name == "production" })
             return try #require(production.sites.first { $0.fileHost.name == host })
         }
@@ -101,19 +138,17 @@ import Testing
             storageAddress(one.aasa?.applinks?.details) == storageAddress(other.aasa?.applinks?.details)
                 && storageAddress(one.assetLinks?.statements) == storageAddress(other.assetLinks?.statements)
         }
-        let reuse = PolicySnapshot.Reuse()
-        let shared = try Self.revisions.prefix(2).map {
-            try #require(PolicySnapshot.make(Self.withNews($0), reusing: reuse).snapshot)
-        }
-        let alone = try #require(PolicySnapshot.make(Self.withNews(Self.revisions[1])).snapshot)
+        let cache = RevisionCache()
+        let shared = try Self.revisions.prefix(2).map { try #require(cache.make(Self.withNews($0)).revision) }
+        let alone = try #require(RevisionCache().make(Self.withNews(Self.revisions[1])).revision)
         let news = try (site(shared[0], "news.example"), site(shared[1], "news.example"))
         #expect(news.0.aasa != nil && news.0.assetLinks != nil)
         #expect(sameInstance(news.0, news.1))
-        #expect(!sameInstance(news.0, try site(alone, "news.example")), "made alone, a snapshot compiles its own")
+        #expect(!sameInstance(news.0, try site(alone, "news.example")), "made alone, a revision compiles its own")
         #expect(try !sameInstance(site(shared[0], "shop.example"), site(shared[1], "shop.example")))
         #expect(try site(shared[1], "shop.example").aasa == site(alone, "shop.example").aasa)
         // The structural diff's rule lists of the unchanged domain are one instance too.
-        func newsList(_ snapshot: PolicySnapshot) throws -> [RuleSignature] {
+        func newsList(_ snapshot: CachedRevision) throws -> [RuleSignature] {
             let sequences = snapshot.ruleSequences("production")
             let key = RuleSequences.Key(host: "news.example", platform: .ios, app: "ABCDE12345.com.example.shop")
             return sequences.lists[try #require(sequences.listOfKey[key])]
