@@ -195,7 +195,12 @@ public struct ConfigLoader: Sendable {
                 let environment = decoder.environment(name: name, file: file.path, root: root)
                 decoded = environment.map { .environment($0) } ?? .failed
             } else {
-                decoded = decoder.domain(name: name, file: file.path, root: root).map { .domain($0) } ?? .failed
+                decoded =
+                    decoder.domain(name: name, file: file.path, root: root).map { domain in
+                        var domain = domain
+                        if file.bytes.contains(where: { $0 >= 0x80 }) { domain.exactSpelling = file.bytes }
+                        return .domain(domain)
+                    } ?? .failed
             }
         } else {
             decoder.diagnostics.report(

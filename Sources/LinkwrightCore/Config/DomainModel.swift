@@ -11,6 +11,13 @@ public struct Domain: Sendable, Equatable {
     public var assetStatements: [DeclaredAssetStatement]
     public var emit: EmitOptions
     public var expectations: [Expectation]
+    /// The file's bytes when any of them is outside ASCII, else empty. Swift's `String` equality
+    /// holds canonically equivalent texts equal (`café` as `e` + U+0301 and as `é`, `K` and the
+    /// Kelvin sign), though their bytes, and the URLs they match, differ: with this, a domain
+    /// respelt from one form to the other is not the domain it was, so no compilation kept
+    /// across revisions (`DomainCompilations`) answers for it. An ASCII file's texts already
+    /// compare exactly.
+    public var exactSpelling: [UInt8] = []
 
     /// The apps `service`'s list names, in the file's order.
     public func apps(of service: AssociatedService) -> [Located<String>] { serviceApps[service] ?? [] }
