@@ -35,16 +35,6 @@ import Testing
         ["AppSync"],
     ]
 
-    /// Today's dependencies that run upwards (or sideways), each with why it is still there and
-    /// what removes it. Every one closes a cycle. The list only shrinks: an edge that is gone
-    /// must leave the list, and a new upward edge fails the suite.
-    static let knownUpwardEdges: [FolderEdge: String] = [
-        // Validation that needs a later stage runs inside Config/: SCHEME_CALLBACK_UNROUTED
-        // decides the callback URL with the scheme's compiled routes. It belongs in a lint pass
-        // above Evaluate; moving it changes which step reports it (load, not compile).
-        FolderEdge("Config", "Evaluate"): "SCHEME_CALLBACK_UNROUTED decides with CompiledSchemeRoutes"
-    ]
-
     struct FolderEdge: Hashable, CustomStringConvertible {
         let from: String
         let to: String
@@ -63,9 +53,9 @@ import Testing
         #expect(Set(layered) == Set(Self.folders.map(\.name)), "every folder of LinkwrightCore has one layer")
     }
 
-    @Test func everyDependencyRunsDownwardOrIsAKnownExceptionWithItsReason() {
+    @Test func everyDependencyRunsDownward() {
         for (edge, names) in Self.dependencies().sorted(by: { $0.key.description < $1.key.description })
-        where !Self.isDownward(edge) && Self.knownUpwardEdges[edge] == nil {
+        where !Self.isDownward(edge) {
             Issue.record(
                 """
                 \(edge) runs against the layers (through \(names.sorted().joined(separator: ", "))): \
@@ -74,19 +64,10 @@ import Testing
         }
     }
 
-    @Test func everyKnownExceptionIsStillNeeded() {
-        let actual = Self.dependencies()
-        for edge in Self.knownUpwardEdges.keys.sorted(by: { $0.description < $1.description }) {
-            #expect(actual[edge] != nil, "\(edge) is gone: remove it from knownUpwardEdges")
-            #expect(!Self.isDownward(edge), "\(edge) runs downward now: remove it from knownUpwardEdges")
-        }
-    }
-
-    /// Without the known exceptions the folders form no cycle: the layers guarantee it, and this
-    /// says so on its own terms, naming a cycle if the layers were ever edited into one.
-    @Test func withoutTheKnownExceptionsNoFolderDependsOnItself() {
-        let edges = Self.dependencies().keys.filter { Self.knownUpwardEdges[$0] == nil }
-        let cycles = FolderGraph(edges: edges).cycles()
+    /// The folders form no cycle: the layers guarantee it, and this says so on its own terms,
+    /// naming a cycle if the layers were ever edited into one.
+    @Test func noFolderDependsOnItself() {
+        let cycles = FolderGraph(edges: Array(Self.dependencies().keys)).cycles()
         #expect(cycles.isEmpty, "folders depending on each other: \(cycles)")
     }
 

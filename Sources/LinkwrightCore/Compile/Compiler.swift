@@ -404,18 +404,3 @@ extension AppDefinition {
         schemes.map { CompiledScheme(name: $0.name.value, purpose: $0.purpose.value) }
     }
 }
-
-extension Rule {
-    /// The component the rule is emitted as; a scheme's routes are matched as these too.
-    var aasaComponent: AASAComponent {
-        let query: AASAQuery? =
-            switch self.query?.value {
-            case .whole(let pattern): .whole(pattern)
-            case .items(let items): .items(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern) })
-            case nil: nil
-            }
-        return AASAComponent(
-            path: path?.value, query: query, fragment: fragment?.value, exclude: exclude ? true : nil,
-            flags: flags.values, comment: comment, origin: location)
-    }
-}

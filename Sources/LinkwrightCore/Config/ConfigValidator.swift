@@ -439,7 +439,10 @@ struct ConfigValidator {
                     path.query = nil
                     return path
                 }
-                let deciding = CompiledSchemeRoutes(paths).answer(for: url).origin
+                // As `CompiledSchemeRoutes.answer` decides it: a URL with an authority is read by no route.
+                let deciding =
+                    url.host == nil
+                    ? paths.routesMatcher.decision(for: url, appID: CustomScheme.routesAppID).origin : nil
                 let leads = scheme.routes.contains {
                     $0.location == deciding && !$0.exclude && $0.route?.destination != nil
                 }

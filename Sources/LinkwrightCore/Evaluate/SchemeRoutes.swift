@@ -9,14 +9,10 @@ public struct CompiledSchemeRoutes: Sendable {
     public let scheme: String
     private let matcher: CompiledAASA
     private let routes: [SourceLocation: Route]
-    /// The app ID of the one entry the routes are compiled into; no device reads it.
-    private static let appID = "scheme"
 
     public init(_ declared: CustomScheme) {
         scheme = declared.name.value
-        let entry = AASADetails(
-            appIDs: [Self.appID], components: declared.routes.map(\.aasaComponent), origin: declared.name.location)
-        matcher = CompiledAASA(AASADocument(applinks: AppLinksSection(details: [entry])))
+        matcher = declared.routesMatcher
         routes = Dictionary(
             declared.routes.compactMap { rule in rule.route.map { (rule.location, $0) } },
             uniquingKeysWith: { first, _ in first })
@@ -29,7 +25,7 @@ public struct CompiledSchemeRoutes: Sendable {
     public func answer(for url: LinkURL) -> SchemeAnswer {
         // Which part of `scheme://x/y` is a path is where readings differ: no route reads one.
         guard url.host == nil else { return .withAuthority }
-        let decision = matcher.decision(for: url, appID: Self.appID)
+        let decision = matcher.decision(for: url, appID: CustomScheme.routesAppID)
         guard let origin = decision.origin else { return .noEntry }
         guard decision.outcome == .match, let route = routes[origin] else { return .excluded(origin) }
         switch RouteResolver.resolve(route, url: url) {
