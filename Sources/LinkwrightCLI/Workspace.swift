@@ -106,14 +106,11 @@ struct Workspace {
         ConfigLoader().load(try files())
     }
 
-    /// Loads, validates and compiles the selected environments (all when `environments` is empty).
-    /// Unknown environment names are a usage error. The configuration and its compiled form are
-    /// `nil` when an error makes them unusable.
-    func loadAndCompile(_ environments: [String]) throws -> (
-        configuration: Configuration?, compiled: CompiledConfiguration?, diagnostics: [Diagnostic]
-    ) {
-        let (configuration, loadDiagnostics) = try load()
-        guard let configuration else { return (nil, nil, loadDiagnostics) }
+    /// Loads and validates the configuration, where the selected environments (all when
+    /// `environments` is empty) must be. Unknown environment names are a usage error.
+    func load(selecting environments: [String]) throws -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        let (configuration, diagnostics) = try load()
+        guard let configuration else { return (nil, diagnostics) }
         let known = configuration.environments.map(\.name)
         for name in environments where !known.contains(name) {
             let suggestion = Spelling.closest(to: name, among: known)
@@ -121,6 +118,17 @@ struct Workspace {
                 message: "unknown environment \"\(name)\""
                     + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "; known: \(known.joined(separator: ", "))"))
         }
+        return (configuration, diagnostics)
+    }
+
+    /// Loads, validates and compiles the selected environments (all when `environments` is empty).
+    /// Unknown environment names are a usage error. The configuration and its compiled form are
+    /// `nil` when an error makes them unusable.
+    func loadAndCompile(_ environments: [String]) throws -> (
+        configuration: Configuration?, compiled: CompiledConfiguration?, diagnostics: [Diagnostic]
+    ) {
+        let (configuration, loadDiagnostics) = try load(selecting: environments)
+        guard let configuration else { return (nil, nil, loadDiagnostics) }
         let (compiled, compileDiagnostics) = Compiler().compile(configuration, environments: environments)
         let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
         let usable = !diagnostics.contains { $0.severity == .error }

@@ -45,3 +45,48 @@ import Testing
         #expect((0..<5).parallelMap { $0 * $0 } == [0, 1, 4, 9, 16])
     }
 }
+
+@Suite struct OverlappingTests {
+    private struct Refused: Error {}
+
+    /// The consumer sees every value in the order handed over, and sees the first before the
+    /// producer has made the last: the producer waits for it to be consumed, which would never
+    /// happen if values were handed over only once the producer returned.
+    @Test func valuesArriveInOrderWhileTheProducerStillRuns() throws {
+        let consumedFirst = DispatchSemaphore(value: 0)
+        var seen: [Int] = []
+        let produced = try overlapping(
+            { handOver in
+                handOver(0)
+                let waited = consumedFirst.wait(timeout: .now() + 60)
+                for value in 1..<100 { handOver(value) }
+                return waited == .success
+            },
+            with: { value in
+                seen.append(value)
+                if value == 0 { consumedFirst.signal() }
+            })
+        #expect(produced)
+        #expect(seen == Array(0..<100))
+    }
+
+    /// A consumer that throws sees nothing after, the producer is finished before the call
+    /// returns, and the error reaches the caller.
+    @Test func aConsumerErrorStopsConsumingAndWaitsForTheProducer() {
+        let finished = LockedValue(false)
+        var seen: [Int] = []
+        #expect(throws: Refused.self) {
+            try overlapping(
+                { handOver in
+                    for value in 0..<10 { handOver(value) }
+                    finished.withLock { $0 = true }
+                },
+                with: { value in
+                    seen.append(value)
+                    if value == 3 { throw Refused() }
+                })
+        }
+        #expect(seen == [0, 1, 2, 3])
+        #expect(finished.withLock { $0 })
+    }
+}

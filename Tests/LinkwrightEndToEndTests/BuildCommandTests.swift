@@ -121,6 +121,41 @@ import Testing
         #expect(files(under: "dist") == ["staging"])
     }
 
+    /// Each environment's files are staged while the next is compiled: an environment compiled
+    /// last that fails (an association file over Apple's limit) must discard what the ones
+    /// before it staged, leave an existing output folder as it was, and not create a missing one.
+    @Test func aCompileErrorInTheLastEnvironmentWritesNothing() throws {
+        defer { folder.remove() }
+        let rules = (0..<3000).map { "      - path: /products/category-\($0)/item-*\n" }.joined()
+        try folder.write("domains/shop.yaml", "applinks:\n  - apps: [museo]\n    rules:\n" + rules)
+        let staging = try folder.read("environments/staging.yaml")
+        try folder.write(
+            "environments/staging.yaml",
+            staging.replacingOccurrences(of: "hosts:\n", with: "hosts:\n  shop.staging.example: shop\n"))
+        let fresh = try linkwright(["build"])
+        #expect(fresh.status == 2, "\(fresh)")
+        #expect(fresh.stderr.contains("[AASA_TOO_LARGE]"))
+        #expect(!folder.exists("dist"))
+        let nested = try linkwright(["build", "--out", "out/site/dist"])
+        #expect(nested.status == 2, "\(nested)")
+        #expect(!folder.exists("out"))
+
+        try folder.write("environments/staging.yaml", staging)
+        #expect(try linkwright(["build"]).status == 0)
+        let before = try files(under: "dist").map { ($0, try folder.read("dist/" + $0)) }
+        try folder.write(
+            "environments/staging.yaml",
+            staging.replacingOccurrences(of: "hosts:\n", with: "hosts:\n  shop.staging.example: shop\n"))
+        try folder.write(
+            "environments/production.yaml",
+            try folder.read("environments/production.yaml").replacingOccurrences(
+                of: "team_id: A1B2C3D4E5", with: "team_id: Z9Y8X7W6V5"))
+        #expect(try linkwright(["build"]).status == 2)
+        let after = try files(under: "dist").map { ($0, try folder.read("dist/" + $0)) }
+        #expect(after.map(\.0) == before.map(\.0))
+        #expect(after.map(\.1) == before.map(\.1))
+    }
+
     @Test func buildsOnlyTheSelectedEnvironments() throws {
         defer { folder.remove() }
         let result = try linkwright(["build", "--env", "staging", "--env", "development"])

@@ -41,32 +41,94 @@ struct BuildCommand: Command {
         let format = arguments[Self.format]
         let outPath = try workspace.outputPath(arguments[Self.out])
         let check = arguments[Self.check]
-        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
-        func report(_ plan: OutputPlan?) -> BuildReport {
+        let selected = arguments[Workspace.environments]
+        let (configuration, loadDiagnostics) = try workspace.load(selecting: selected)
+        func report(_ plan: OutputPlan?, _ compiled: CompiledConfiguration?, _ diagnostics: [Diagnostic]) -> BuildReport
+        {
             BuildReport(
                 plan: plan, check: check, outPath: outPath, environments: compiled?.environments ?? [],
                 diagnostics: diagnostics, pathPrefix: workspace.pathPrefix(for: format))
         }
-        guard let compiled else {
-            try terminal.print(report(nil), as: format)
+        guard let configuration else {
+            try terminal.print(report(nil, nil, loadDiagnostics), as: format)
             return .unusable
         }
-        let plan = try Self.output(compiled, to: outPath, check: check, terminal: terminal)
-        let built = report(plan)
-        try terminal.print(built, as: format)
+        // The output folder is opened only for a configuration that loaded without errors; one
+        // that fails to compile discards what was staged and leaves the folder as it was.
+        let compiled: CompiledConfiguration
+        let compileDiagnostics: [Diagnostic]
+        let plan: OutputPlan?
+        if loadDiagnostics.contains(where: { $0.severity == .error }) {
+            (compiled, compileDiagnostics) = Compiler().compile(configuration, environments: selected)
+            plan = nil
+        } else {
+            ((compiled, compileDiagnostics), plan) = try Self.output(
+                compiling: configuration, environments: selected, to: outPath, check: check, terminal: terminal)
+        }
+        let diagnostics = (loadDiagnostics + compileDiagnostics).sorted()
+        guard let plan, !diagnostics.contains(where: { $0.severity == .error }) else {
+            try terminal.print(report(nil, nil, diagnostics), as: format)
+            return .unusable
+        }
+        let written = report(plan, compiled, diagnostics)
+        try terminal.print(written, as: format)
         // The process ends here: what it read and compiled is freed while it does.
         releaseInBackground((consume configuration, consume compiled))
-        return ExitStatus(built)
+        return ExitStatus(written)
     }
 
-    /// Plans the files `compiled` renders into the output folder at `outPath` and, unless
-    /// `check`, applies the plan as one transaction (`OutputFolder`): what `build` does, and
-    /// what `promote --write` does to keep the committed output in step with its edits.
+    /// Compiles the selected environments of `configuration` (all when `environments` is empty)
+    /// into the output folder at `outPath`, writing (unless `check`) each environment's files
+    /// while the next is compiled and rendered. The plan is nil, and nothing written, when
+    /// compiling finds an error.
+    static func output(
+        compiling configuration: Configuration, environments: [String], to outPath: String, check: Bool,
+        terminal: Terminal
+    ) throws -> ((compiled: CompiledConfiguration, diagnostics: [Diagnostic]), OutputPlan?) {
+        let names = configuration.environments.map(\.name).filter { environments.isEmpty || environments.contains($0) }
+        do {
+            let (compilation, plan) = try update(outPath, check: check, environments: Set(names), terminal: terminal) {
+                update in
+                let compilation = try overlapping(
+                    { handOver in
+                        Compiler().compile(configuration, environments: environments) {
+                            handOver(ArtifactRenderer.render($0))
+                        }
+                    }, with: update.add)
+                guard !compilation.diagnostics.contains(where: { $0.severity == .error }) else {
+                    throw Unusable(compilation: compilation)
+                }
+                return compilation
+            }
+            return (compilation, plan)
+        } catch let unusable as Unusable {
+            return (unusable.compilation, nil)
+        }
+    }
+
+    /// Writes (unless `check`) the files `compiled` renders into the output folder at `outPath`
+    /// as one transaction and returns the plan: what `promote --write` does to keep the
+    /// committed output in step with its edits.
     static func output(_ compiled: CompiledConfiguration, to outPath: String, check: Bool, terminal: Terminal) throws
         -> OutputPlan
     {
-        let artifacts = ArtifactRenderer.render(compiled)
-        let environments = Set(compiled.environments.map(\.name))
+        try update(outPath, check: check, environments: Set(compiled.environments.map(\.name)), terminal: terminal) {
+            try $0.add(ArtifactRenderer.render(compiled))
+        }.plan
+    }
+
+    /// A compilation with errors, which discards the output folder's update.
+    private struct Unusable: Error {
+        var compilation: (compiled: CompiledConfiguration, diagnostics: [Diagnostic])
+    }
+
+    /// Opens the output folder at `outPath` and runs one update of it (`OutputFolder.Update`):
+    /// `add` adds the files; the update is then finished (switched in, unless `check`), or
+    /// discarded if `add` throws. Returns what `add` returned, and the plan.
+    private static func update<Added>(
+        _ outPath: String, check: Bool, environments: Set<String>, terminal: Terminal,
+        add: (OutputFolder.Update) throws -> Added
+    ) throws -> (added: Added, plan: OutputPlan) {
         do {
             let output = try OutputFolder(terminal.url(outPath), forWriting: !check) {
                 terminal.err("waiting for another linkwright build of \(PrintableText.escaped(outPath)) to finish")
@@ -74,9 +136,15 @@ struct BuildCommand: Command {
             if output.completedInterruptedBuild {
                 terminal.err("\(PrintableText.escaped(outPath)): completed a build that had been interrupted")
             }
-            let plan = try output.plan(artifacts, environments: environments)
-            if !check { try output.apply(plan, artifacts: artifacts, environments: environments) }
-            return plan
+            let update = try output.update(environments: environments)
+            let added: Added
+            do {
+                added = try add(update)
+            } catch {
+                update.discard()
+                throw error
+            }
+            return (added, try update.finish())
         } catch let error as OutputFolder.WriteError {
             let absolute = terminal.url(outPath).path
             let path = error.path.hasPrefix(absolute) ? outPath + error.path.dropFirst(absolute.count) : error.path

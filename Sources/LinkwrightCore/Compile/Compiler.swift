@@ -11,9 +11,11 @@ public struct Compiler: Sendable {
 
     /// Compiles the named environments (all when `environments` is empty), taking each domain's
     /// compilation for an environment from `compilations` where it was kept before, and keeping
-    /// there those it makes.
+    /// there those it makes. `each` is given every environment as soon as it is compiled, in order,
+    /// so that what follows (`build` rendering and writing its files) can start before the last.
     public func compile(
-        _ configuration: Configuration, environments: [String] = [], reusing compilations: DomainCompilations? = nil
+        _ configuration: Configuration, environments: [String] = [], reusing compilations: DomainCompilations? = nil,
+        each: (CompiledEnvironment) -> Void = { _ in }
     ) -> (compiled: CompiledConfiguration, diagnostics: [Diagnostic]) {
         var diagnostics = DiagnosticBag()
         let selected = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
@@ -25,6 +27,7 @@ public struct Compiler: Sendable {
             let result = environmentCompiler.compile()
             diagnostics.add(contentsOf: environmentCompiler.diagnostics.items)
             translations = environmentCompiler.translations
+            each(result)
             return result
         }
         return (CompiledConfiguration(environments: compiled), diagnostics.sorted)

@@ -19,25 +19,25 @@ public struct Artifact: Sendable, Equatable {
 /// compiled model: no timestamps, machine paths or hash ordering.
 public enum ArtifactRenderer {
     public static func render(_ compiled: CompiledConfiguration) -> [Artifact] {
+        compiled.environments.flatMap(render)
+    }
+
+    /// The files of one environment, sorted by path.
+    public static func render(_ environment: CompiledEnvironment) -> [Artifact] {
         // Hosts of one domain serve the same files (the compiler makes them per domain and
-        // environment): each pair's files are rendered once, the pairs on every core, and the
-        // hosts share the buffers.
+        // environment): each domain's files are rendered once, the domains on every core, and
+        // the hosts share the buffers.
         var firstSites: [CompiledSite] = []
-        let numbers = compiled.environments.map { environment in
-            var numbers: [String: Int] = [:]
-            for site in environment.sites where numbers[site.domain] == nil {
-                numbers[site.domain] = firstSites.count
-                firstSites.append(site)
-            }
-            return numbers
+        var numbers: [String: Int] = [:]
+        for site in environment.sites where numbers[site.domain] == nil {
+            numbers[site.domain] = firstSites.count
+            firstSites.append(site)
         }
         let files = firstSites.parallelMap { site in
             SiteFiles(
                 aasa: site.aasa.map { $0.json.renderedBytes() }, assetLinks: site.assetLinks?.json.renderedBytes())
         }
-        return zip(compiled.environments, numbers).flatMap { environment, numbers in
-            render(environment) { files[numbers[$0.domain]!] }
-        }
+        return render(environment) { files[numbers[$0.domain]!] }
     }
 
     /// The rendered association files of one domain in one environment.

@@ -67,6 +67,14 @@ public final class FolderHandle {
 
     deinit { close(descriptor) }
 
+    /// Whether `path` still leads to this folder (not removed or replaced since it was opened).
+    func isStill(at path: String) -> Bool {
+        var opened = stat()
+        var named = stat()
+        return fstat(descriptor, &opened) == 0 && lstat(path, &named) == 0 && opened.st_dev == named.st_dev
+            && opened.st_ino == named.st_ino
+    }
+
     func child(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 
     /// What `name` is, or nil when there is nothing by that name.

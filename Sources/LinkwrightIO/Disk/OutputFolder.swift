@@ -46,9 +46,15 @@ public final class OutputFolder {
     /// The path as given, for messages.
     public let path: String
     /// Nil only when checking a folder that does not exist.
-    private let handle: FolderHandle?
+    let handle: FolderHandle?
     /// Whether opening for writing completed a build that had been interrupted.
     public private(set) var completedInterruptedBuild = false
+    /// Whether the folder is locked for a build that writes (or shared, for a check).
+    let forWriting: Bool
+
+    /// The folders opening for writing made, innermost first: a build that fails before its
+    /// switch removes them again while they are empty (`Update.discard`).
+    let madeFolders: [String]
 
     /// Opens the folder at `url` and locks it: exclusively to write (creating the folder when it
     /// does not exist), shared to check. `whileWaiting` runs once if another build holds the
@@ -56,179 +62,62 @@ public final class OutputFolder {
     /// interrupted build left.
     public init(_ url: URL, forWriting: Bool, whileWaiting: () -> Void = {}) throws {
         path = url.path
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            let kind = FolderHandle.Kind(mode: status.st_mode)
-            guard kind == .folder else {
-                throw WriteError(
-                    path: path, reason: "is \(kind.description), not a folder; give a folder with --out",
-                    changedNothing: true)
+        self.forWriting = forWriting
+        var waited = false
+        while true {
+            var status = stat()
+            var made: [String] = []
+            if lstat(path, &status) == 0 {
+                let kind = FolderHandle.Kind(mode: status.st_mode)
+                guard kind == .folder else {
+                    throw WriteError(
+                        path: path, reason: "is \(kind.description), not a folder; give a folder with --out",
+                        changedNothing: true)
+                }
+            } else if forWriting {
+                made = Self.absentFolders(along: path)
+                do {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                } catch {
+                    throw WriteError(path: path, reason: "cannot create the folder", changedNothing: true)
+                }
+            } else {
+                handle = nil
+                madeFolders = []
+                return
             }
-        } else if forWriting {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw WriteError(path: path, reason: "cannot create the folder", changedNothing: true)
+            let folderPath = path
+            let handle = try Self.attempt { try FolderHandle(path: folderPath) }
+            if try !Self.attempt({ try handle.lock(exclusive: forWriting, wait: false) }) {
+                if !waited { whileWaiting() }
+                waited = true
+                _ = try Self.attempt { try handle.lock(exclusive: forWriting, wait: true) }
             }
-        } else {
-            handle = nil
-            return
+            // A build that made the folder and failed removed it while this one waited: the
+            // lock is on a folder no path leads to any more, so open the path again.
+            guard handle.isStill(at: path) else { continue }
+            self.handle = handle
+            madeFolders = made
+            break
         }
-        let folderPath = path
-        let handle = try Self.attempt { try FolderHandle(path: folderPath) }
-        if try !Self.attempt({ try handle.lock(exclusive: forWriting, wait: false) }) {
-            whileWaiting()
-            _ = try Self.attempt { try handle.lock(exclusive: forWriting, wait: true) }
-        }
-        self.handle = handle
         if forWriting { try recover() }
     }
 
-    /// Compares `artifacts` with the folder. `environments` limits which earlier files count as
-    /// stale (a build of `--env staging` leaves production's files alone).
-    public func plan(_ artifacts: [Artifact], environments: Set<String>) throws -> OutputPlan {
-        var plan = OutputPlan()
-        guard let handle else {
-            plan.created = artifacts.map(\.path)
-            return plan
+    /// `path` and each folder above it that does not exist, innermost first.
+    private static func absentFolders(along path: String) -> [String] {
+        var absent: [String] = []
+        var folder = URL(fileURLWithPath: path).standardized.path
+        var status = stat()
+        while folder != "/" && !folder.isEmpty && lstat(folder, &status) != 0 {
+            absent.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
         }
-        // Each folder is opened once, for its artifacts and for the temporary files a killed
-        // earlier version left beside them, then released (thousands of hosts are thousands of
-        // folders, more than a process may hold open).
-        var byFolder: [String: [(name: String, artifact: Artifact)]] = [:]
-        for artifact in artifacts {
-            let (folder, name) = try Self.split(artifact.path)
-            byFolder[folder, default: []].append((name, artifact))
-        }
-        // Compared as each is read (`FolderHandle.holds`), so no file is held whole.
-        var unchanged: [String: Bool] = [:]
-        for (name, ours) in try Self.attempt({ try transactionState() }) {
-            if ours {
-                plan.leftovers.append(name)
-            } else {
-                plan.foreign.append(OutputPlan.KeptFile(path: name, reason: Self.foreignReason))
-            }
-        }
-        for (folder, files) in byFolder.sorted(by: { $0.key < $1.key }) {
-            guard let opened = try Self.attempt({ try handle.folder(at: folder) }) else { continue }
-            for (name, artifact) in files {
-                unchanged[artifact.path] = try Self.attempt { try opened.holds(name, bytes: artifact.bytes) }
-            }
-            for entry in try Self.attempt({ try opened.entries() })
-            where entry.name.hasPrefix(".") && entry.name.hasSuffix(Self.temporarySuffix)
-                && (entry.kind == .file || entry.kind == .symbolicLink)
-            {
-                plan.leftovers.append(folder.isEmpty ? entry.name : folder + "/" + entry.name)
-            }
-        }
-        for artifact in artifacts {
-            switch unchanged[artifact.path] {
-            case nil: plan.created.append(artifact.path)
-            case true?: plan.unchanged.append(artifact.path)
-            case false?: plan.changed.append(artifact.path)
-            }
-        }
-        let produced = Set(artifacts.map(\.path))
-        let (entries, sealed) = try manifest()
-        for entry in entries where !produced.contains(entry.path) && environments.contains(entry.environment) {
-            switch try removability(of: entry, listedBySealedManifest: sealed) {
-            case .gone: break
-            case .removable: plan.stale.append(entry.path)
-            case .kept(let reason): plan.kept.append(OutputPlan.KeptFile(path: entry.path, reason: reason))
-            }
-        }
-        return plan
+        return absent
     }
 
-    /// Writes the plan as one transaction (see the type's documentation) and records the
-    /// manifest.
-    public func apply(_ plan: OutputPlan, artifacts: [Artifact], environments: Set<String>) throws {
-        guard let handle else { return }
-        let byPath = Dictionary(artifacts.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        if let untrusted = plan.foreign.first {
-            throw foreign(untrusted.path)
-        }
-        for leftover in plan.leftovers {
-            let (folder, name) = try Self.split(leftover)
-            try Self.attempt { try handle.folder(at: folder)?.removeTree(name) }
-        }
-        let stagingName = Self.stagingPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        var journal = BuildJournal(staging: stagingName)
-        // Hashed on another core while the files are written: the journal and the manifest
-        // need the digests only once every file is staged.
-        let digests = ArtifactHashes(artifacts)
-        do {
-            guard let staging = try handle.folder(stagingName, create: true) else {
-                throw FolderHandle.Failure(path: path, reason: "cannot create the staging folder")
-            }
-            try staging.createFile(Self.stagingOwner, bytes: [], flush: false)
-            try staging.seal(Self.stagingOwner)
-            // A file under a folder the output does not have yet is staged in that folder's
-            // shape, and the folder moves in with one rename: a fresh `dist/` is switched with a
-            // rename per environment, not one per file into folders made a second time.
-            var absent = AbsentFolders(handle)
-            var trees: [String: String] = [:]
-            var stagedFolders = FolderCursor(staging)
-            for (index, path) in (plan.created + plan.changed).enumerated() {
-                let bytes = byPath[path]!.bytes
-                let (folder, name) = try Self.split(path)
-                guard index < plan.created.count, let (tree, inside) = try absent.outermost(along: folder) else {
-                    try staging.createFile(String(index), bytes: bytes, flush: false)
-                    journal.moves.append(.init(staged: String(index), path: path, hash: ""))
-                    continue
-                }
-                let staged: String
-                if let known = trees[tree] {
-                    staged = known
-                } else {
-                    staged = "tree-\(journal.trees.count)"
-                    trees[tree] = staged
-                    journal.trees.append(.init(staged: staged, path: tree))
-                }
-                let within = inside.isEmpty ? staged : staged + "/" + inside
-                guard let destination = try stagedFolders.open(within, create: true) else {
-                    throw FolderHandle.Failure(path: staging.path + "/" + within, reason: "cannot create the folder")
-                }
-                try destination.createFile(name, bytes: bytes, flush: false)
-            }
-            for move in journal.moves.indices {
-                journal.moves[move].hash = digests.hex(byPath[journal.moves[move].path]!.bytes)
-            }
-            let (recorded, sealed) = try manifest()
-            let hashes = Dictionary(recorded.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
-            journal.removals = plan.stale.compactMap { path in
-                hashes[path].flatMap { $0 }.map { BuildJournal.Removal(path: path, hash: $0) }
-            }
-            // Another environment's lines are carried over; from a manifest no build here wrote,
-            // without their hashes, so that sealing the new one cannot make them removable.
-            let entries =
-                recorded.filter { !environments.contains($0.environment) }
-                .map { sealed ? $0 : ManifestEntry(path: $0.path, hash: nil) }
-                + artifacts.map { ManifestEntry(path: $0.path, hash: digests.hex($0.bytes)) }
-            let manifestBytes = Self.manifestText(entries)
-            let unchangedManifest = try sealed && handle.holds(Self.manifestName, bytes: manifestBytes) == true
-            if journal.moves.isEmpty && journal.removals.isEmpty && unchangedManifest {
-                try handle.removeTree(stagingName)
-                return
-            }
-            try staging.createFile("manifest", bytes: manifestBytes, flush: false)
-            try staging.seal("manifest")
-            journal.moves.append(.init(staged: "manifest", path: Self.manifestName, hash: SHA256.hex(manifestBytes)))
-            // One flush for every staged file (an fsync each costs seconds for thousands of
-            // hosts): the journal must never name a file whose bytes are not yet on disk.
-            systemSync()
-            // Written in the staging folder and renamed into place: a build killed between the
-            // two leaves nothing beside the artifacts but the staging folder, which the next
-            // build removes (a temporary journal beside them outlived such a build).
-            try staging.createFile("journal", bytes: journal.encoded())
-            try staging.seal("journal")
-            try staging.rename("journal", to: Self.journalName, in: handle)
-            handle.sync()
-        } catch let failure as FolderHandle.Failure {
-            try? handle.removeTree(stagingName)
-            throw WriteError(path: failure.path, reason: failure.reason, changedNothing: true)
-        }
-        try complete(journal)
+    /// Removes the folders opening made, while they are empty.
+    func removeMadeFolders() {
+        for folder in madeFolders where rmdir(folder) != 0 { return }
     }
 
     // MARK: - The journal
@@ -259,7 +148,7 @@ public final class OutputFolder {
     /// The journal and staging folders in the folder, each with whether a build on this machine
     /// wrote it: a sealed journal; a staging folder that holds a sealed `owner`, or nothing but
     /// an empty `owner` (a build killed before sealing it; removing that loses nothing).
-    private func transactionState() throws -> [(name: String, ours: Bool)] {
+    func transactionState() throws -> [(name: String, ours: Bool)] {
         guard let handle else { return [] }
         return try handle.entries().compactMap { entry in
             if entry.name == Self.journalName { return (entry.name, try handle.isSealed(entry.name)) }
@@ -272,7 +161,7 @@ public final class OutputFolder {
         }
     }
 
-    private func foreign(_ name: String) -> WriteError {
+    func foreign(_ name: String) -> WriteError {
         WriteError(
             path: path + "/" + name, reason: Self.foreignReason + "; look at it, remove it, and run the build again",
             changedNothing: true)
@@ -280,7 +169,7 @@ public final class OutputFolder {
 
     /// Carries out a journal's moves and removals; every step can be repeated, so a run that
     /// stops halfway is completed by the next.
-    private func complete(_ journal: BuildJournal) throws {
+    func complete(_ journal: BuildJournal) throws {
         guard let handle else { return }
         do {
             let staging = try handle.folder(journal.staging)
@@ -371,7 +260,7 @@ public final class OutputFolder {
 
     /// The manifest's entries, and whether a build on this machine wrote it (sealed): only then
     /// may an entry remove a file.
-    private func manifest() throws -> (entries: [ManifestEntry], sealed: Bool) {
+    func manifest() throws -> (entries: [ManifestEntry], sealed: Bool) {
         guard let handle, let bytes = try Self.attempt({ try handle.read(Self.manifestName, limit: Self.readLimit) })
         else { return ([], true) }
         let sealed = try Self.attempt { try handle.isSealed(Self.manifestName) }
@@ -397,13 +286,13 @@ public final class OutputFolder {
     }
 
     /// What may happen to a file the manifest lists and the build no longer produces.
-    private enum Removability {
+    enum Removability {
         case gone, removable
         /// Left in place; the reason completes "it …".
         case kept(String)
     }
 
-    private func removability(of entry: ManifestEntry, listedBySealedManifest sealed: Bool) throws -> Removability {
+    func removability(of entry: ManifestEntry, listedBySealedManifest sealed: Bool) throws -> Removability {
         guard let handle else { return .gone }
         guard let (folder, name) = try? Self.split(entry.path) else { return .kept("is not a path linkwright writes") }
         let parent: FolderHandle?
@@ -441,7 +330,7 @@ public final class OutputFolder {
     }
 
     /// Runs a file-system step, turning its failure into a `WriteError` that changed nothing.
-    private static func attempt<T>(_ body: () throws -> T) throws -> T {
+    static func attempt<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let failure as FolderHandle.Failure {
@@ -512,50 +401,10 @@ struct BuildJournal: Equatable {
     }
 }
 
-/// SHA-256 of artifacts' bytes, computed once per buffer on a thread of its own, so that hashing
-/// overlaps writing: every host of a domain shares one rendered buffer (`ArtifactRenderer`), so
-/// thousands of files cost a few hundred digests. The artifacts outlive this value, so a buffer's
-/// address cannot be reused for other bytes.
-private final class ArtifactHashes: @unchecked Sendable {
-    private struct Buffer: Hashable {
-        let address: UInt
-        let count: Int
-
-        init(_ bytes: [UInt8]) {
-            (address, count) = bytes.withUnsafeBufferPointer { (UInt(bitPattern: $0.baseAddress), $0.count) }
-        }
-    }
-
-    /// Written by the hashing thread before it signals `hashed`, read only after waiting for it.
-    private var known: [Buffer: String] = [:]
-    private let hashed = DispatchSemaphore(value: 0)
-    private var waited = false
-
-    /// Starts hashing the bytes of `artifacts`, each buffer once.
-    init(_ artifacts: [Artifact]) {
-        var buffers: [Buffer: [UInt8]] = [:]
-        for artifact in artifacts { buffers[Buffer(artifact.bytes)] = artifact.bytes }
-        let thread = Thread { [self, buffers] in
-            known = buffers.mapValues(SHA256.hex)
-            hashed.signal()
-        }
-        thread.start()
-    }
-
-    /// The digest of `bytes`; the first call waits for the hashing thread.
-    func hex(_ bytes: [UInt8]) -> String {
-        if !waited {
-            hashed.wait()
-            waited = true
-        }
-        return known[Buffer(bytes)] ?? SHA256.hex(bytes)
-    }
-}
-
 /// Opens the folders below `root` that files in path order go to: the last one is reused, so a
 /// host's files walk to its folder once, and each top-level folder is opened once (holding
 /// every folder open could exceed the descriptors a process may have).
-private struct FolderCursor {
+struct FolderCursor {
     let root: FolderHandle
     private var last: (path: String, handle: FolderHandle)?
     private var tops: [String: FolderHandle] = [:]
@@ -575,41 +424,5 @@ private struct FolderCursor {
         }
         if let opened { last = (folder, opened) }
         return opened
-    }
-}
-
-/// Which folders along artifact paths the output does not have, each looked up once: nothing
-/// below an absent folder is looked up, so a fresh output costs a lookup per environment.
-private struct AbsentFolders {
-    let root: FolderHandle
-    /// Whether anything (a folder, or a link or file in its place) is at each path looked up.
-    private var present: [Substring: Bool] = [:]
-
-    init(_ root: FolderHandle) { self.root = root }
-
-    /// The outermost absent folder along `folder` and the rest of `folder` below it; nil when
-    /// every folder along it is there.
-    mutating func outermost(along folder: String) throws -> (tree: String, inside: String)? {
-        var end = folder.startIndex
-        while end < folder.endIndex {
-            let start = end == folder.startIndex ? end : folder.index(after: end)
-            end = folder[start...].firstIndex(of: "/") ?? folder.endIndex
-            let path = folder[..<end]
-            let isPresent: Bool
-            if let known = present[path] {
-                isPresent = known
-            } else {
-                let parent =
-                    start == folder.startIndex
-                    ? root : try root.folder(at: String(folder[..<folder.index(before: start)]))
-                isPresent = try parent?.kind(of: String(folder[start..<end])) != nil
-                present[path] = isPresent
-            }
-            if !isPresent {
-                let inside = end == folder.endIndex ? "" : String(folder[folder.index(after: end)...])
-                return (String(path), inside)
-            }
-        }
-        return nil
     }
 }

@@ -34,10 +34,9 @@ import Testing
 
     private static func write(_ artifacts: [Artifact], to url: URL) throws -> OutputPlan {
         let environments = Set(artifacts.map(\.environment))
-        let output = try OutputFolder(url, forWriting: true)
-        let plan = try output.plan(artifacts, environments: environments)
-        try output.apply(plan, artifacts: artifacts, environments: environments)
-        return plan
+        let update = try OutputFolder(url, forWriting: true).update(environments: environments)
+        try update.add(artifacts)
+        return try update.finish()
     }
 
     /// A fresh output, a new environment beside an old one, a new host in an environment and a
@@ -66,7 +65,9 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: dist.path).sorted() == [
                 OutputFolder.manifestName, "production", "staging",
             ])
-        let check = try OutputFolder(dist, forWriting: false).plan(second, environments: ["production", "staging"])
+        let checking = try OutputFolder(dist, forWriting: false).update(environments: ["production", "staging"])
+        try checking.add(second)
+        let check = try checking.finish()
         #expect(check.unchanged.count == second.count && check.created.isEmpty && check.changed.isEmpty)
     }
 
@@ -99,5 +100,37 @@ import Testing
                 "production/ios/App.entitlements": "e\n",
                 "staging/b.example/.well-known/assetlinks.json": "b\n",
             ])
+    }
+
+    /// A build that made the output folder and then failed removes it again; a build that
+    /// waited meanwhile for the folder's lock must not write into the removed folder: it opens
+    /// the path again, makes the folder anew, and its files arrive.
+    @Test func aBuildWaitingOnAFolderAnotherRemovedWritesIntoANewOne() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let dist = folder.url.appendingPathComponent("dist")
+        var failing: OutputFolder.Update? = try OutputFolder(dist, forWriting: true).update(environments: ["production"]
+        )
+        try failing?.add([Self.artifact("production/a.example/.well-known/apple-app-site-association", "a")])
+        let waiting = DispatchSemaphore(value: 0)
+        let written = LockedValue<Result<OutputPlan, any Error>?>(nil)
+        let artifacts = [Self.artifact("production/b.example/.well-known/apple-app-site-association", "b")]
+        let thread = Thread {
+            let result = Result<OutputPlan, any Error> {
+                let update = try OutputFolder(dist, forWriting: true) { waiting.signal() }
+                    .update(environments: ["production"])
+                try update.add(artifacts)
+                return try update.finish()
+            }
+            written.withLock { $0 = result }
+        }
+        thread.start()
+        #expect(waiting.wait(timeout: .now() + 60) == .success)
+        failing?.discard()
+        #expect(!FileManager.default.fileExists(atPath: dist.path))
+        failing = nil  // releases the lock
+        while written.withLock({ $0 == nil }) { usleep(10_000) }
+        #expect(try written.withLock { try $0?.get().created.count } == 1)
+        #expect(Self.files(dist) == Self.texts(artifacts))
     }
 }
