@@ -217,6 +217,25 @@ extension EnvironmentEvaluator {
         }
     }
 
+    /// Prepares the files each app's claim in `claims` decides through for `urls` distinct
+    /// URLs on the host (`LazyRuleIndex.anticipate`).
+    func anticipate(urls: Int, through claims: HostClaims) {
+        switch claims.platform {
+        case .ios:
+            for (position, claim) in claims.ios.enumerated() {
+                guard let number = claim.file?.number, number >= 0 else { continue }
+                aasaByFile[number]?.anticipate(urls: urls, appID: environment.iosApps[position].appID)
+            }
+        case .android:
+            for (position, chain) in claims.android.enumerated() {
+                // Every filter of an app on one host decides through the same file.
+                guard let file = chain.first?.file, file.readsRules, file.number >= 0 else { continue }
+                assetLinksByFile[file.number]?.deciding(package: environment.androidApps[position].package)?.rules?
+                    .anticipate(urls: urls)
+            }
+        }
+    }
+
     /// The logical name of the app at `position` among the apps of `platform`.
     func appName(_ position: Int, on platform: Platform) -> String {
         platform == .ios ? environment.iosApps[position].name : environment.androidApps[position].name

@@ -101,6 +101,15 @@ public enum ExpectationRunner {
             alikeByGroup[row][index] = number
             return number
         }
+        // Each path expectation is decided through the files the groups' claims name: with enough
+        // of them, the files' rule indexes are built before the first.
+        for platform in Platform.allCases {
+            let urls = domain.expectations.count { $0.platforms.contains(platform) }
+            for group in groups where situations.evaluators[group.environmentIndex].platforms.contains(platform) {
+                situations.evaluators[group.environmentIndex].anticipate(
+                    urls: urls, through: group.claims(on: platform))
+            }
+        }
         for expectation in domain.expectations {
             // Lint reports a URL that does not parse.
             guard let written = LinkURL(expectation.url.value) else { continue }
