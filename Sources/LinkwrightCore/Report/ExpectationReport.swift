@@ -119,7 +119,7 @@ public struct ExpectationReport: Report {
     public func text(_ style: TextStyle) -> PrintedReport {
         let (failures, findings, pathPrefix) = (failures, findings, context.pathPrefix)
         // A fleet's failures of one domain usually list the same host groups: each distinct
-        // list is written once (15,560 failures of size L list 66).
+        // list is written once.
         var whereLines: [[ExpectationRunner.PlaceList.Segment]: String] = [:]
         for failure in failures where failure.outcome.places.count > 1 {
             let identity = failure.outcome.places.identity
