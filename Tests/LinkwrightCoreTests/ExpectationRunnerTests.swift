@@ -132,6 +132,27 @@ import Testing
         #expect(empty.isEmpty && Array(empty).isEmpty)
     }
 
+    /// Lists joining the same arrays share an identity (what the report writes once); another
+    /// array, even of the same places, is another.
+    @Test func placeListsOfTheSameArraysShareAnIdentity() {
+        let production = (1...3).map {
+            ExpectationRunner.Place(environment: "production", host: "h\($0)", urlHost: "h\($0)")
+        }
+        let staging = [ExpectationRunner.Place(environment: "staging", host: "s1", urlHost: "s1")]
+        var first = ExpectationRunner.PlaceList(production)
+        first.append(contentsOf: staging)
+        var second = ExpectationRunner.PlaceList(production)
+        second.append(contentsOf: staging)
+        #expect(first.identity == second.identity)
+        #expect(ExpectationRunner.PlaceList(production).identity != first.identity)
+        #expect(
+            ExpectationRunner.PlaceList(Array(production.prefix(2))).identity
+                != ExpectationRunner.PlaceList(production).identity)
+        #expect(
+            ExpectationRunner.PlaceList(production.map { $0 }).identity
+                != ExpectationRunner.PlaceList(production).identity)
+    }
+
     /// Reports read an outcome's places per environment: consecutive places of one environment
     /// are one run, however they were appended, and each run names its first hosts.
     @Test func placesReadAsRunsOfOneEnvironment() {
@@ -221,6 +242,44 @@ import Testing
         #expect(ranked == ["/nowhere 4", "/staging-only/1 1", "/prod-only/1 3", "/prod-only/2 3"])
         // The findings follow the same order.
         #expect(report.findings.map(\.location?.line) == report.failures.map(\.check.location.line))
+    }
+
+    /// The report writes each distinct list of places once, for every failure listing it: each
+    /// failure's `where:` line is still the one its own places give, whether its hosts are all
+    /// of the domain's groups, some of them, or an absolute URL's own host.
+    @Test func sharedWhereLinesAreEachFailuresOwn() throws {
+        var expectations = ""
+        for path in ["/prod-only/1", "/staging-only/1", "/prod-only/2", "/nowhere", "/staging-only/2", "/nowhere/2"]
+            + ["https://s1.example/nowhere", "https://p1.example/staging-only/3"]
+        {
+            expectations += "  - url: \(path)\n    opens_app: shop\n"
+        }
+        var files = [
+            "domains/shop.yaml":
+                "applinks:\n  - apps: [shop]\n    rules:\n      - path: /prod-only/*\n        environments: [production]\n"
+                + "      - path: /staging-only/*\n        environments: [staging]\nexpectations:\n" + expectations
+        ]
+        for (name, hosts) in [
+            ("production", ["p1.example", "p2.example"]), ("staging", ["s1.example", "s2.example"]),
+        ] {
+            files["environments/\(name).yaml"] =
+                "tier: \(name)\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop}\n"
+                + "    android:\n      package: com.example.shop\n      fingerprints: {release: \""
+                + (0..<32).map { _ in "AB" }.joined(separator: ":") + "\"}\n"
+                + "hosts:\n" + hosts.map { "  \($0): shop\n" }.joined()
+        }
+        let (loaded, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
+        let configuration = try #require(loaded, "\(diagnostics)")
+        let report = ExpectationReport(
+            configuration, Compiler().compile(configuration).compiled, keeping: .failures, pathPrefix: "")
+        let written = report.text(.plain).out.split(separator: "\n").filter { $0.hasPrefix("  where: ") }
+        let own = report.failures.filter { $0.outcome.places.count > 1 }.map {
+            "  where: " + ExpectationReport.places($0)
+        }
+        // Both platforms, and failures sharing their places with others and not.
+        #expect(Set(report.failures.map(\.check.platform)) == [.ios, .android])
+        #expect(own.count >= 8 && Set(own).count >= 3, "\(own)")
+        #expect(written.map(String.init) == own)
     }
 
     /// `build` counts a fleet's hosts rather than listing them all on one line.

@@ -168,10 +168,22 @@ extension EnvironmentEvaluator {
         decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision,
         _ body: (_ app: Int, _ claim: Claim, _ file: FileRef?, _ scope: PathScope?, _ decision: LinkDecision) -> Void
     ) {
-        precondition(
-            platforms.contains(found.platform), "the evaluator did not compile \(found.platform.rawValue)'s files")
         guard let host = url.host else { return }
         let claims = host == found.host ? found : self.claims(of: host, on: found.platform)
+        forEachApp(deciding: url, on: claims, tracing: tracing, decide: decide, body)
+    }
+
+    /// `forEachApp` on the host `claims` were found for, whichever host `url` names: a path
+    /// expectation's URL names none, and is not made again on each host for deciding (the
+    /// decisions read its path, query and fragment only, and an intent filter of a claim names
+    /// the host already).
+    func forEachApp(
+        deciding url: LinkURL, on claims: HostClaims, tracing: Bool = false,
+        decide: (_ app: Int, _ file: FileRef, _ make: () -> LinkDecision) -> LinkDecision,
+        _ body: (_ app: Int, _ claim: Claim, _ file: FileRef?, _ scope: PathScope?, _ decision: LinkDecision) -> Void
+    ) {
+        precondition(
+            platforms.contains(claims.platform), "the evaluator did not compile \(claims.platform.rawValue)'s files")
         switch claims.platform {
         case .ios:
             for position in environment.iosApps.indices {
@@ -213,6 +225,25 @@ extension EnvironmentEvaluator {
                         }
                     } ?? LinkDecision(outcome: .noMatch)
                 body(position, claim, file, scope, decision)
+            }
+        }
+    }
+
+    /// Prepares the files each app's claim in `claims` decides through for `urls` distinct
+    /// URLs on the host (`LazyRuleIndex.anticipate`).
+    func anticipate(urls: Int, through claims: HostClaims) {
+        switch claims.platform {
+        case .ios:
+            for (position, claim) in claims.ios.enumerated() {
+                guard let number = claim.file?.number, number >= 0 else { continue }
+                aasaByFile[number]?.anticipate(urls: urls, appID: environment.iosApps[position].appID)
+            }
+        case .android:
+            for (position, chain) in claims.android.enumerated() {
+                // Every filter of an app on one host decides through the same file.
+                guard let file = chain.first?.file, file.readsRules, file.number >= 0 else { continue }
+                assetLinksByFile[file.number]?.deciding(package: environment.androidApps[position].package)?.rules?
+                    .anticipate(urls: urls)
             }
         }
     }

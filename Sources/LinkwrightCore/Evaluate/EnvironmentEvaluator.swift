@@ -348,9 +348,12 @@ public final class EnvironmentEvaluator: Sendable {
 
     /// The rules that decide for one app in one file, whatever the app is called.
     enum DecidingRules: Hashable {
-        /// iOS: the file's variables and defaults, and each entry in file order, without its app
-        /// IDs when it names the app and nil when it does not (`CompiledAASA.decision`).
-        case apple(variables: [AASAVariable], defaults: AASAComponent?, entries: [AASADetails?])
+        /// iOS: what the file's rules were compiled from (`CompiledAASA.compiledFrom`: its
+        /// variables, defaults and entries without their app IDs), and whether each entry names
+        /// the app (`CompiledAASA.decision` tries those only). The key is the one every file
+        /// compiled with the same rules shares, so equal keys compare at once, where comparing
+        /// the entries themselves walked every rule of a domain for each environment and app.
+        case apple(rules: HashedKey<AppLinksSection>?, naming: [Bool])
         /// Android: the statement that decides for the package (`CompiledAssetLinks.deciding`)
         /// with its dynamic rules as `release` reads them; no statement when none vouches for it.
         case android(statement: Int?, rules: [DynamicComponent]?, release: AndroidRelease)
@@ -364,13 +367,13 @@ public final class EnvironmentEvaluator: Sendable {
         let fileHost = file.host
         switch platform {
         case .ios:
-            guard let applinks = aasaDocuments[fileHost].map(\.applinks) else { return nil }
+            guard let applinks = aasaDocuments[fileHost].map(\.applinks),
+                let compiled = compiledAASA(fileHost: fileHost)
+            else { return nil }
             let appID = environment.iosApps[position].appID
             return .apple(
-                variables: applinks?.substitutionVariables ?? [], defaults: applinks?.defaults,
-                entries: (applinks?.details ?? []).map { entry in
-                    entry.effectiveAppIDs.contains(appID) ? entry.withoutAppIDs : nil
-                })
+                rules: compiled.compiledFrom,
+                naming: (applinks?.details ?? []).map { $0.effectiveAppIDs.contains(appID) })
         case .android:
             guard let compiled = compiledAssetLinks(fileHost: fileHost), let document = assetLinksDocuments[fileHost]
             else { return nil }

@@ -115,6 +115,23 @@ extension ExpectationRunner {
             }
         }
 
+        /// Names the list by the arrays holding its places: lists with equal identities hold
+        /// the same places in the same order (the same host groups' arrays, joined), so a report
+        /// makes what it writes of them once. Compares alike only while both lists are alive.
+        var identity: [Segment] {
+            segments.map { segment in
+                Segment(
+                    storage: segment.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }, count: segment.count)
+            }
+        }
+
+        /// One segment of `identity`: where its array keeps its places, and how many.
+        struct Segment: Hashable, Sendable {
+            /// The address of the array's first place.
+            var storage: Int
+            var count: Int
+        }
+
         /// The environment of each segment, in order: an environment whose places came in
         /// several runs appears once per run. Enough to ask which environments an outcome
         /// touched without building `environmentRuns`.

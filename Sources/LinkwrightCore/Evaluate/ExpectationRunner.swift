@@ -101,6 +101,15 @@ public enum ExpectationRunner {
             alikeByGroup[row][index] = number
             return number
         }
+        // Each path expectation is decided through the files the groups' claims name: with enough
+        // of them, the files' rule indexes are built before the first.
+        for platform in Platform.allCases {
+            let urls = domain.expectations.count { $0.platforms.contains(platform) }
+            for group in groups where situations.evaluators[group.environmentIndex].platforms.contains(platform) {
+                situations.evaluators[group.environmentIndex].anticipate(
+                    urls: urls, through: group.claims(on: platform))
+            }
+        }
         for expectation in domain.expectations {
             // Lint reports a URL that does not parse.
             guard let written = LinkURL(expectation.url.value) else { continue }
@@ -159,10 +168,10 @@ public enum ExpectationRunner {
                         if let known = observedAlike.first(where: { $0.number == number }) {
                             observed = known.observed
                         } else {
+                            // Decided as written: the claims say what the group's host does.
                             observed = observe(
-                                expectation, written.on(host: groups[index].places[0].urlHost),
-                                groups[index].claims(on: platform), in: groups[index].environmentIndex,
-                                of: situations, sharing: &shared, routes)
+                                expectation, written, groups[index].claims(on: platform),
+                                in: groups[index].environmentIndex, of: situations, sharing: &shared, routes)
                             observedAlike.append((number, observed))
                         }
                         guard let observed else { continue }
@@ -203,7 +212,11 @@ public enum ExpectationRunner {
         var declared: [Environment] = []
 
         init(_ configuration: Configuration, _ compiled: CompiledConfiguration) {
-            let platforms = Set(configuration.domains.flatMap { $0.expectations.flatMap(\.platforms) })
+            // Read until both are found: a fleet's 100,000 expectations need not be flattened.
+            var platforms: Set<Platform> = []
+            for domain in configuration.domains where platforms.count < Platform.allCases.count {
+                for expectation in domain.expectations { platforms.formUnion(expectation.platforms) }
+            }
             var files = EnvironmentEvaluator.CompiledFiles()
             for environment in compiled.environments {
                 guard let declared = configuration.environment(named: environment.name) else { continue }
@@ -308,8 +321,9 @@ public enum ExpectationRunner {
         var decidingRule: SourceLocation?
     }
 
-    /// The expectation decided for `url` in the environment at `environment` of `situations`;
-    /// nil when there is nothing to check (an app without a build on the platform there).
+    /// The expectation decided for `url` on the host `claims` were found for, in the environment
+    /// at `environment` of `situations`; nil when there is nothing to check (an app without a
+    /// build on the platform there). `url` names that host or none.
     private static func observe(
         _ expectation: Expectation, _ url: LinkURL, _ claims: EnvironmentEvaluator.HostClaims, in environment: Int,
         of situations: Situations, sharing shared: inout SharedDecisions, _ routes: [SourceLocation: Route]
@@ -327,7 +341,7 @@ public enum ExpectationRunner {
         var opening: String?
         var namedOpens = false
         var subject: LinkDecision?
-        evaluator.forEachApp(for: url, claims: claims) { app, file, make in
+        evaluator.forEachApp(deciding: url, on: claims) { app, file, make in
             shared.decision((environment, platform, app, file), in: evaluator, make: make)
         } _: { position, claim, _, _, decision in
             let name = evaluator.appName(position, on: platform)

@@ -149,6 +149,12 @@ public struct CompiledAASA: Sendable {
         }
     }
 
+    /// Prepares the entries naming `appID` for deciding `urls` distinct URLs
+    /// (`LazyRuleIndex.anticipate`).
+    func anticipate(urls: Int, appID: String) {
+        for entry in entries where entry.appIDs.contains(appID) { entry.index.anticipate(urls: urls) }
+    }
+
     /// What the file decides for `url` and the app `appID` (`TEAMID.bundle`). With `tracing`,
     /// the decision lists every rule tried and every comparison made.
     public func decision(for url: LinkURL, appID: String, tracing: Bool = false) -> LinkDecision {

@@ -23,7 +23,7 @@ public struct CompiledDynamicRules: Sendable {
     public let release: AndroidRelease
     /// Every pattern of every rule, indexed as the newest release reads it: an untraced decision
     /// finds the first matching rule in one pass per part. Every release shares the newest's.
-    private let index: LazyRuleIndex
+    let index: LazyRuleIndex
     /// The positions of the rules this release reads otherwise than the newest: left out of the
     /// index's answer (`readOtherwiseMask`) and tried in turn, in front of the first rule the
     /// index finds.
@@ -194,6 +194,9 @@ public struct CompiledDynamicRules: Sendable {
         }
         return CompiledDynamicRules(read, entryIndex: entryIndex)
     }
+
+    /// Prepares the rules for deciding `urls` distinct URLs (`LazyRuleIndex.anticipate`).
+    func anticipate(urls: Int) { index.anticipate(urls: urls) }
 
     /// What the rules decide for `url`. With `tracing`, every rule tried is listed.
     public func decision(for url: LinkURL, tracing: Bool = false) -> LinkDecision {

@@ -37,6 +37,16 @@ final class LazyRuleIndex: @unchecked Sendable {
     /// Whether the index has been built.
     var isBuilt: Bool { built.made != nil }
 
+    /// Builds the index now for a caller about to decide `urls` distinct URLs with the list:
+    /// tried one by one, URLs decided halfway down the list would build it after twice
+    /// `triesPerRule` of them, each trying half the rules first (`test` decides every path
+    /// expectation of a domain with its files). The index decides as the rules tried in turn do
+    /// (`RuleIndexTests`).
+    func anticipate(urls: Int) {
+        guard urls >= 2 * (Self.triesPerRuleForTests ?? Self.triesPerRule), built.made == nil else { return }
+        _ = built.value { RuleIndex(constraints) }
+    }
+
     /// The first of `rules` (the list the constraints were made from) that matches the URL of
     /// `values`, leaving out the rules `skipped` marks. With `trace`, each rule up to it is tried
     /// in turn and recorded with every comparison it made, for `explain`.

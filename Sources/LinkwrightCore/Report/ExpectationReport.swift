@@ -118,16 +118,24 @@ public struct ExpectationReport: Report {
     /// order), then the counts.
     public func text(_ style: TextStyle) -> PrintedReport {
         let (failures, findings, pathPrefix) = (failures, findings, context.pathPrefix)
-        var blocks = failures.indices.parallelMap { index in
+        // A fleet's failures of one domain usually list the same host groups: each distinct
+        // list is written once.
+        var whereLines: [[ExpectationRunner.PlaceList.Segment]: String] = [:]
+        for failure in failures where failure.outcome.places.count > 1 {
+            let identity = failure.outcome.places.identity
+            if whereLines[identity] == nil {
+                whereLines[identity] =
+                    "  " + style.styled("where:", .dim) + " " + PrintableText.escaped(Self.places(failure))
+            }
+        }
+        var blocks = failures.indices.parallelMap { [whereLines] index in
             let (failure, finding) = (failures[index], findings[index])
             var lines = [
                 DiagnosticText.line(
                     id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
                     hint: nil, pathPrefix: pathPrefix, style: style)
             ]
-            if failure.outcome.places.count > 1 {
-                lines.append("  " + style.styled("where:", .dim) + " " + PrintableText.escaped(Self.places(failure)))
-            }
+            if failure.outcome.places.count > 1 { lines.append(whereLines[failure.outcome.places.identity]!) }
             if let hint = finding.hint {
                 lines.append("  " + style.styled("hint:", .dim) + " " + PrintableText.escaped(hint))
             }

@@ -13,41 +13,45 @@ import Testing
     /// differently named apps, development with a rule of its own in front and an extra app
     /// listed by a second entry; Android reads the same rules through its dynamic rules.
     private func fleet() throws -> (Configuration, CompiledConfiguration) {
-        var files = [
-            "domains/shop.yaml": """
-            applinks:
-              - apps: [shop, kiosk]
-                rules:
-                  - path: /p/private/*
-                    exclude: true
-                  - path: /beta/*
-                    environments: [development]
-                  - path: /p/*
-                  - path: /search
-                    query: {q: "?*"}
-              - apps: [kiosk]
-                rules:
-                  - path: /kiosk/*
-            emit:
-              android_dynamic_rules: true
-            expectations:
-              - url: /p/1
-                opens_app: shop
-              - url: /p/private/x
-                opens_web: true
-              - url: /beta/1
-                opens_app: shop
-              - url: /search?q=shoes
-                opens_app: kiosk
-              - url: /search
-                opens_app: true
-              - url: /kiosk/3
-                opens_app: kiosk
-              - url: https://staging.h2.example/p/2
-                opens_app: shop
+        try load(
+            domain: """
+                applinks:
+                  - apps: [shop, kiosk]
+                    rules:
+                      - path: /p/private/*
+                        exclude: true
+                      - path: /beta/*
+                        environments: [development]
+                      - path: /p/*
+                      - path: /search
+                        query: {q: "?*"}
+                  - apps: [kiosk]
+                    rules:
+                      - path: /kiosk/*
+                emit:
+                  android_dynamic_rules: true
+                expectations:
+                  - url: /p/1
+                    opens_app: shop
+                  - url: /p/private/x
+                    opens_web: true
+                  - url: /beta/1
+                    opens_app: shop
+                  - url: /search?q=shoes
+                    opens_app: kiosk
+                  - url: /search
+                    opens_app: true
+                  - url: /kiosk/3
+                    opens_app: kiosk
+                  - url: https://staging.h2.example/p/2
+                    opens_app: shop
 
-            """
-        ]
+                """)
+    }
+
+    /// `domain` as the domain file of three environments with two apps on both platforms.
+    private func load(domain: String) throws -> (Configuration, CompiledConfiguration) {
+        var files = ["domains/shop.yaml": domain]
         for (name, prefix) in [("production", ""), ("staging", "staging."), ("development", "dev.")] {
             let suffix = name == "production" ? "" : ".\(name)"
             var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
@@ -67,11 +71,47 @@ import Testing
     /// Every result `test` gives, against the host's own evaluator deciding that URL alone.
     @Test func sharedDecisionsAreEachHostsOwn() throws {
         let (configuration, compiled) = try fleet()
+        let results = try expectEachHostsOwn(configuration, compiled)
+        // Six paths on nine hosts and two platforms; the absolute URL on its own host.
+        #expect(results.count == 6 * 9 * 2 + 2)
+        // Development's own rule decides there and nowhere else.
+        let beta = results.filter { $0.url.hasSuffix("/beta/1") }
+        #expect(Set(beta.filter(\.passed).map(\.environment)) == ["development"])
+        #expect(beta.filter { !$0.passed }.count == 12)
+    }
+
+    /// Seeded fleets of random rules with enough expectations for `test` to build each file's
+    /// rule index before the first (`LazyRuleIndex.anticipate`): every result is still the one
+    /// the host's own evaluator gives, on both platforms.
+    @Test(arguments: [1, 2, 3] as [UInt64]) func seededFleetsDecideAsEachHostAlone(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed &* 0x9E37_79B9)
+        let words = ["p", "q", "kiosk", "beta", "a", "b"]
+        func word() -> String { words[Int(generator.next() % UInt64(words.count))] }
+        var domain = "applinks:\n  - apps: [shop, kiosk]\n    rules:\n"
+        for _ in 0..<12 {
+            domain += "      - path: /\(word())/\(generator.next() % 2 == 0 ? "" : word())*\n"
+            if generator.next() % 4 == 0 { domain += "        exclude: true\n" }
+            if generator.next() % 5 == 0 { domain += "        environments: [development]\n" }
+        }
+        domain += "  - apps: [kiosk]\n    rules:\n      - path: /\(word())/*\n"
+        domain += "emit:\n  android_dynamic_rules: true\nexpectations:\n"
+        let expectations = 2 * LazyRuleIndex.triesPerRule + 16
+        for index in 0..<expectations {
+            domain += "  - url: /\(word())/\(word())\(index)\n    opens_app: \(["shop", "kiosk", "true"][index % 3])\n"
+        }
+        let (configuration, compiled) = try load(domain: domain)
+        #expect(try expectEachHostsOwn(configuration, compiled).count == expectations * 9 * 2)
+    }
+
+    /// The results `test` gives for `configuration`, each checked against the host's own
+    /// evaluator deciding that URL alone: the apps opening it, and the rule deciding for the app
+    /// an expectation names.
+    private func expectEachHostsOwn(_ configuration: Configuration, _ compiled: CompiledConfiguration) throws
+        -> [ExpectationRunner.Result]
+    {
         let evaluators = Dictionary(
             uniqueKeysWithValues: compiled.environments.map { ($0.name, EnvironmentEvaluator($0)) })
         let results = ExpectationRunner.run(configuration, compiled)
-        // Six paths on nine hosts and two platforms; the absolute URL on its own host.
-        #expect(results.count == 6 * 9 * 2 + 2)
         for result in results {
             let url = try #require(LinkURL(result.url))
             let verdicts = try #require(evaluators[result.environment]).verdicts(for: url, platform: result.platform)
@@ -81,10 +121,7 @@ import Testing
                 #expect(result.decidingRule == verdicts.first { $0.app == app }?.decision.origin, "\(result)")
             }
         }
-        // Development's own rule decides there and nowhere else.
-        let beta = results.filter { $0.url.hasSuffix("/beta/1") }
-        #expect(Set(beta.filter(\.passed).map(\.environment)) == ["development"])
-        #expect(beta.filter { !$0.passed }.count == 12)
+        return results
     }
 
     /// The same rules for apps of other names are one rule list; an app listed by another entry,

@@ -36,6 +36,32 @@ import Testing
         #expect(decided.outcome == .match && decided.ruleIndex == 3)
     }
 
+    /// A caller announcing many URLs (`test`, deciding a domain's expectations) gets the index
+    /// before the first, for the entries naming its app only; a few URLs still try the rules in
+    /// turn first.
+    @Test func manyURLsAnnouncedBuildTheIndexAtOnce() throws {
+        let compiled = CompiledAASA(
+            AASADocument(
+                applinks: AppLinksSection(details: [
+                    AASADetails(appIDs: ["T.a"], components: Self.components),
+                    AASADetails(appIDs: ["T.b"], components: Self.components),
+                ])))
+        let many = 2 * LazyRuleIndex.triesPerRule
+        compiled.anticipate(urls: many - 1, appID: "T.a")
+        #expect(!compiled.entries[0].index.isBuilt)
+        compiled.anticipate(urls: many, appID: "T.a")
+        #expect(compiled.entries[0].index.isBuilt && !compiled.entries[1].index.isBuilt)
+        let decided = compiled.decision(for: try #require(LinkURL("/section3/x")), appID: "T.a")
+        #expect(decided.outcome == .match && decided.ruleIndex == 3)
+
+        let android = CompiledDynamicRules(Self.components.map { DynamicComponent(path: $0.path) })
+        android.anticipate(urls: many - 1)
+        #expect(!android.index.isBuilt)
+        android.anticipate(urls: many)
+        #expect(android.index.isBuilt)
+        #expect(android.decision(for: try #require(LinkURL("/section5/x"))).ruleIndex == 5)
+    }
+
     /// `/a?*b` is one character or more between `a` and `b` for the newest release, and a
     /// greedy `.+` that leaves nothing for `b` on the first Android 15 parser: the same URL is
     /// decided by each reading as that reading decides it, however often and in whatever order.
