@@ -289,17 +289,18 @@ struct DimensionSearch {
     }
 
     /// Escapes stepped as one symbol, for a search where some views decode the text and others
-    /// read it as written. Scalar by scalar, every product state would be held once per pending
-    /// `%` and `%` with a hex digit, the decoding views' states multiplied by 23 and stepped
-    /// with every symbol each. Here a state never holds half an escape: `%XY` steps from the
-    /// state before the `%`, and a `%` or `%` with a hex digit followed by no hex digit is text
-    /// at once (`PartView.settled`), the state remembering that no hex digit may follow. The
-    /// texts are the same and are reached in the same order (shortest, then in alphabet order):
-    /// a `%` and a `%` with a digit are still texts of their own in the queue, only what follows
-    /// them as an escape is stepped from the state before. One spelling is stepped per class of
-    /// escapes every view reads alike, the first in alphabet order (a decoding view reads the
-    /// byte, `PartView.escapedByteKeys`; the others the digits as written), so the witness is
-    /// the text the scalar-by-scalar search finds.
+    /// read it as written. Scalar by scalar, every product state was held once per pending `%`,
+    /// `%` and a hex digit, and unfinished UTF-8 sequence, each stepped with every symbol.
+    /// Here no product state holds half an escape: the states within an escape or a sequence of
+    /// them (`%C3%A9`) are followed in a table of their own and step only with what continues
+    /// them, and the text ending within one is settled at once (`PartView.settled`: a `%` or `%`
+    /// and a digit read as text, an unfinished sequence as U+FFFD), a product state remembering
+    /// only what may not follow it (a hex digit, or a `%` that would go on with the sequence).
+    /// Texts are still reached shortest first, then in alphabet order, each once: a text within
+    /// an escape is an entry of the queue like any other, so the witness is the text the
+    /// scalar-by-scalar search finds. One spelling is stepped per class of escapes every view
+    /// reads alike, the first in alphabet order (a decoding view reads the byte,
+    /// `PartView.escapedByteKeys`; the others the digits as written).
     private struct EscapeSteps {
         let percent: Int
         /// Hex digits' symbols, in alphabet order.
