@@ -192,14 +192,24 @@ struct DimensionSearch {
             }
             // The escape under way, as each view has read it.
             var escaping: [Int32]?
+            // View steps this entry takes: its state's with every symbol that may follow it,
+            // and its escape's with what continues it.
             var work = expands ? symbols.count : 0
+            if expands, let escapes {
+                // No hex digit follows a `%` read as text, and no `%` an unfinished sequence.
+                switch table.rows[row * width + count] {
+                case 1: work -= escapes.digits.count
+                case 2: work -= 1
+                default: break
+                }
+            }
             if let escapes, entry.escapeRow >= 0 {
                 let start = Int(entry.escapeRow) * width
                 let read = Array(escapeTable.rows[start..<(start + count)])
                 if !blocked({ read[$0] }) {
                     escaping = read
                     switch entry.escapeEnd {
-                    case Entry.percent: work += escapes.digits.count
+                    case Entry.percent: work += escapes.digitsAfterPercent
                     case Entry.sequence: work += 1
                     default: work += escapes.seconds[Int(entry.escapeEnd)].count
                     }
@@ -314,6 +324,8 @@ struct DimensionSearch {
         /// Per digit, whether `%` and it followed by no hex digit is stepped (the first spelling
         /// of its class).
         let loneDigits: [Bool]
+        /// The digits stepped after a `%`: those of an escape or of a `%` and a digit as text.
+        let digitsAfterPercent: Int
 
         /// `nil` unless some view decodes and the alphabet has `%` and every hex digit as
         /// symbols of their own (as a decoding view makes them).
@@ -356,6 +368,7 @@ struct DimensionSearch {
             self.seconds = seconds
             isSecond = seconds.map { chosen in alphabet.indices.map(chosen.contains) }
             self.loneDigits = loneDigits
+            digitsAfterPercent = digits.indices.filter { loneDigits[$0] || !seconds[$0].isEmpty }.count
         }
     }
 
