@@ -5,7 +5,7 @@ struct ProductStates {
     let width: Int
     private(set) var rows: [Int32] = []
     private var slots: [Int32] = Array(repeating: -1, count: 64)
-    private var count = 0
+    private(set) var count = 0
 
     init(width: Int) { self.width = width }
 

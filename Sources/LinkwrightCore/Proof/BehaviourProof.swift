@@ -39,6 +39,8 @@ struct BehaviourProof {
     let limits: ProofLimits
     /// Android tells the empty path apart from `/`; Apple does not.
     let includesEmptyPath: Bool
+    /// `DimensionSearch.stepsEscapesWhole`.
+    var stepsEscapesWhole = true
 
     /// The differences between `old` and `new`, the lists of the same apps (an app missing on a
     /// side has an empty list there), spending from `meter`.
@@ -62,7 +64,8 @@ struct BehaviourProof {
             }
         }
         let views = ProofViews(lists: groups.flatMap { [$0.before, $0.after] })
-        let search = RegionSearch(views: views, includesEmptyPath: includesEmptyPath)
+        let search = RegionSearch(
+            views: views, includesEmptyPath: includesEmptyPath, stepsEscapesWhole: stepsEscapesWhole)
         var result = Result()
         func record(_ group: Int, _ candidate: Candidate, _ witness: ProofWitness?) {
             for identity in groups[group].identities {

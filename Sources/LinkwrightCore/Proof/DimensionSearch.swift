@@ -56,14 +56,20 @@ struct DimensionSearch {
     /// Whether the empty path is a value of its own. Apple reads it as `/` (`PatternOptions`
     /// slash rules), so only Android searches it; witnesses otherwise start with `/`.
     let includesEmptyPath: Bool
+    /// Whether an escape is stepped as one symbol where some views decode the text and others
+    /// read it as written (`EscapeSteps`); `false` steps it scalar by scalar, the search it
+    /// replaced, kept as what the differential tests compare it with: both find the same
+    /// witnesses.
+    let stepsEscapesWhole: Bool
 
     init(
         _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
-        includesEmptyPath: Bool = false, text: TextKind? = nil
+        includesEmptyPath: Bool = false, text: TextKind? = nil, stepsEscapesWhole: Bool = true
     ) {
         self.dimension = dimension
         self.text = text ?? dimension.text
         self.includesEmptyPath = includesEmptyPath
+        self.stepsEscapesWhole = stepsEscapesWhole
         var lanes = required + rejected + tracked
         let decoded = lanes.compactMap(\.decoded)
         readsDecoded = !lanes.isEmpty && decoded.count == lanes.count
@@ -116,44 +122,154 @@ struct DimensionSearch {
         let written = { (text: String) in self.readsDecoded ? self.escapedText(text) : text }
         let alphabet = views.first?.alphabet.scalars ?? []
         let symbols = searchSymbols(alphabet)
+        let escapes =
+            stepsEscapesWhole && !readsDecoded ? EscapeSteps(views, alphabet: alphabet, symbols: symbols) : nil
         // A path starts with "/": the search starts there.
         let root = dimension == .path ? "/" : ""
         var first = starts
         if dimension == .path, let slash = alphabet.firstIndex(of: "/") {
             first = (0..<count).map { views[$0].step(starts[$0], slash) }
         }
-        var table = ProductStates(width: count)
-        _ = table.insert(first)
-        var parents: [(parent: Int32, symbol: Int32, depth: Int32)] = [(-1, -1, Int32(root.unicodeScalars.count))]
-        var successor = [Int32](repeating: 0, count: count)
-        var head = 0
-        while head < parents.count {
-            let index = head
-            head += 1
-            let depth = Int(parents[index].depth)
-            let cost = cost(depth: depth)
-            if cost > limit() { return true }
-            let row = index * count
-            if let tracked = verdicts({ views[$0].accepts(table.rows[row + $0]) }),
-                visit(tracked, cost, { written(root + text(endingAt: index, parents: parents, alphabet: alphabet)) })
-            {
-                return true
-            }
-            let blocked = (0..<count).contains { view in
+        // Each product state holds the views' states and, last, what may follow: anything (0),
+        // no hex digit (1: a `%`, or `%` and one hex digit, ended no escape), no `%` (2: an
+        // unfinished UTF-8 sequence of escapes ended there).
+        let width = count + 1
+        var table = ProductStates(width: width)
+        _ = table.insert(first + [0])
+        var entries = [Entry(parent: -1, symbol: -1, depth: Int32(root.unicodeScalars.count), row: 0)]
+        // The views' states within escapes under way and how the text ends there, each
+        // followed once, from the first text reaching it.
+        var escapeTable = ProductStates(width: width)
+        var successor = [Int32](repeating: 0, count: width)
+        func blocked(_ state: (Int) -> Int32) -> Bool {
+            (0..<count).contains { view in
                 switch roles[view] {
-                case .required: views[view].isDead(table.rows[row + view])
-                case .rejected: views[view].isUniversal(table.rows[row + view])
+                case .required: views[view].isDead(state(view))
+                case .rejected: views[view].isUniversal(state(view))
                 case .tracked: false
                 }
             }
-            if blocked { continue }
-            budget.remaining -= count * symbols.count
+        }
+        /// Interns `successor`; its row, or -1 when an earlier text reached it.
+        func intern(_ constraint: Int32) -> Int32 {
+            successor[count] = constraint
+            return table.insert(successor) ? Int32(table.count - 1) : -1
+        }
+        /// An entry within an escape: the views' states `read`, and the state the text ending
+        /// there settles to, which goes on with what may follow it (`constraint`; none when
+        /// negative: a `%` and a digit read alike as text followed it earlier).
+        func addEscapeEntry(_ parent: Int, _ symbol: Int, _ depth: Int32, read: [Int32], end: Int32, constraint: Int32)
+        {
+            var row: Int32 = -1
+            if constraint >= 0 {
+                for view in 0..<count { successor[view] = views[view].settled(read[view]) }
+                row = intern(constraint)
+            }
+            let escapeRow = escapeTable.insert(read + [end]) ? Int32(escapeTable.count - 1) : -1
+            if row < 0 && escapeRow < 0 { return }
+            entries.append(
+                Entry(
+                    parent: Int32(parent), symbol: Int32(symbol), depth: depth, row: row, escapeRow: escapeRow,
+                    escapeEnd: end))
+        }
+        var head = 0
+        while head < entries.count {
+            let index = head
+            let entry = entries[index]
+            head += 1
+            let cost = cost(depth: Int(entry.depth))
+            if cost > limit() { return true }
+            let row = Int(entry.row)
+            var expands = false
+            if row >= 0 {
+                if let tracked = verdicts({ views[$0].accepts(table.rows[row * width + $0]) }),
+                    visit(
+                        tracked, cost, { written(root + text(endingAt: index, entries: entries, alphabet: alphabet)) })
+                {
+                    return true
+                }
+                expands = !blocked { table.rows[row * width + $0] }
+            }
+            // The escape under way, as each view has read it.
+            var escaping: [Int32]?
+            // View steps this entry takes: its state's with every symbol that may follow it,
+            // and its escape's with what continues it.
+            var work = expands ? symbols.count : 0
+            if expands, let escapes {
+                // No hex digit follows a `%` read as text, and no `%` an unfinished sequence.
+                switch table.rows[row * width + count] {
+                case 1: work -= escapes.digits.count
+                case 2: work -= 1
+                default: break
+                }
+            }
+            if let escapes, entry.escapeRow >= 0 {
+                let start = Int(entry.escapeRow) * width
+                let read = Array(escapeTable.rows[start..<(start + count)])
+                if !blocked({ read[$0] }) {
+                    escaping = read
+                    switch entry.escapeEnd {
+                    case Entry.percent: work += escapes.digitsAfterPercent
+                    case Entry.sequence: work += 1
+                    default: work += escapes.seconds[Int(entry.escapeEnd)].count
+                    }
+                }
+            }
+            if work == 0 { continue }
+            budget.remaining -= count * work
             if budget.isExhausted { return false }
             let built = views.reduce(0) { $0 + $1.constructionWork }
+            let depth = entry.depth + 1
+            let constraint = expands ? table.rows[row * width + count] : 0
             for symbol in symbols {
-                for view in 0..<count { successor[view] = views[view].step(table.rows[row + view], symbol) }
-                if table.insert(successor) {
-                    parents.append((Int32(index), Int32(symbol), Int32(depth + 1)))
+                let digit = escapes?.digit[symbol]
+                if let escapes, let escaping {
+                    if entry.escapeEnd == Entry.percent, let digit {
+                        // `%` and this digit: an escape if another digit follows, else text.
+                        guard escapes.loneDigits[digit] || !escapes.seconds[digit].isEmpty else { continue }
+                        let read = (0..<count).map { views[$0].step(escaping[$0], symbol) }
+                        addEscapeEntry(
+                            index, symbol, depth, read: read, end: Int32(digit),
+                            constraint: escapes.loneDigits[digit] ? 1 : -1)
+                        continue
+                    }
+                    if entry.escapeEnd >= 0, digit != nil {
+                        guard escapes.isSecond[Int(entry.escapeEnd)][symbol] else { continue }
+                        let read = (0..<count).map { views[$0].step(escaping[$0], symbol) }
+                        if (0..<count).allSatisfy({ views[$0].settled(read[$0]) == read[$0] }) {
+                            for view in 0..<count { successor[view] = read[view] }
+                            let reached = intern(0)
+                            if reached >= 0 {
+                                entries.append(
+                                    Entry(parent: Int32(index), symbol: Int32(symbol), depth: depth, row: reached))
+                            }
+                        } else {
+                            // A UTF-8 sequence goes on with the next escape, or ends unfinished.
+                            addEscapeEntry(index, symbol, depth, read: read, end: Entry.sequence, constraint: 2)
+                        }
+                        continue
+                    }
+                    if entry.escapeEnd == Entry.sequence, symbol == escapes.percent {
+                        let read = (0..<count).map { views[$0].step(escaping[$0], symbol) }
+                        addEscapeEntry(index, symbol, depth, read: read, end: Entry.percent, constraint: 1)
+                        continue
+                    }
+                }
+                guard expands else { continue }
+                if let escapes {
+                    // No hex digit follows a `%` that began no escape, and a `%` after an
+                    // unfinished UTF-8 sequence was read with it.
+                    if (digit != nil && constraint == 1) || (symbol == escapes.percent && constraint == 2) { continue }
+                    if symbol == escapes.percent {
+                        let read = (0..<count).map { views[$0].step(table.rows[row * width + $0], symbol) }
+                        addEscapeEntry(index, symbol, depth, read: read, end: Entry.percent, constraint: 1)
+                        continue
+                    }
+                }
+                for view in 0..<count { successor[view] = views[view].step(table.rows[row * width + view], symbol) }
+                let reached = intern(0)
+                if reached >= 0 {
+                    entries.append(Entry(parent: Int32(index), symbol: Int32(symbol), depth: depth, row: reached))
                 }
             }
             // New states of large automata cost far more than steps (a union of thousands of
@@ -162,6 +278,98 @@ struct DimensionSearch {
             budget.remaining -= views.reduce(0) { $0 + $1.constructionWork } - built
         }
         return true
+    }
+
+    /// One text the search reached: its last symbol after its parent's text, and what it reads.
+    private struct Entry {
+        var parent: Int32
+        var symbol: Int32
+        var depth: Int32
+        /// The product state first reached by this text, or -1 (reached before, or none).
+        var row: Int32
+        /// Within an escape (`EscapeSteps`) first reaching its views' states, their row in the
+        /// table of escapes; -1 otherwise.
+        var escapeRow: Int32 = -1
+        /// How the text ends within the escape: `percent`, `sequence` (an escape leaving a UTF-8
+        /// sequence unfinished), or `%` and the hex digit of this position in `digits`.
+        var escapeEnd: Int32 = -1
+
+        static let percent: Int32 = -1
+        static let sequence: Int32 = -2
+    }
+
+    /// Escapes stepped as one symbol, for a search where some views decode the text and others
+    /// read it as written. Scalar by scalar, every product state was held once per pending `%`,
+    /// `%` and a hex digit, and unfinished UTF-8 sequence, each stepped with every symbol.
+    /// Here no product state holds half an escape: the states within an escape or a sequence of
+    /// them (`%C3%A9`) are followed in a table of their own and step only with what continues
+    /// them, and the text ending within one is settled at once (`PartView.settled`: a `%` or `%`
+    /// and a digit read as text, an unfinished sequence as U+FFFD), a product state remembering
+    /// only what may not follow it (a hex digit, or a `%` that would go on with the sequence).
+    /// Texts are still reached shortest first, then in alphabet order, each once: a text within
+    /// an escape is an entry of the queue like any other, so the witness is the text the
+    /// scalar-by-scalar search finds. One spelling is stepped per class of escapes every view
+    /// reads alike, the first in alphabet order (a decoding view reads the byte,
+    /// `PartView.escapedByteKeys`; the others the digits as written).
+    private struct EscapeSteps {
+        let percent: Int
+        /// Hex digits' symbols, in alphabet order.
+        let digits: [Int]
+        /// Per symbol, its position in `digits`.
+        let digit: [Int?]
+        /// Per digit, the symbols stepped as the second digit of an escape (as a list, and per
+        /// symbol).
+        let seconds: [[Int]]
+        let isSecond: [[Bool]]
+        /// Per digit, whether `%` and it followed by no hex digit is stepped (the first spelling
+        /// of its class).
+        let loneDigits: [Bool]
+        /// The digits stepped after a `%`: those of an escape or of a `%` and a digit as text.
+        let digitsAfterPercent: Int
+
+        /// `nil` unless some view decodes and the alphabet has `%` and every hex digit as
+        /// symbols of their own (as a decoding view makes them).
+        init?(_ views: [PartView], alphabet: [Unicode.Scalar], symbols: [Int]) {
+            guard views.contains(where: { $0.escapedByteKeys != nil }),
+                let percent = alphabet.firstIndex(of: "%")
+            else { return nil }
+            let digits = alphabet.indices.filter { alphabet[$0].properties.isASCIIHexDigit }
+            let searched = Set(symbols)
+            guard digits.count == 22, searched.contains(percent), digits.allSatisfy(searched.contains) else {
+                return nil
+            }
+            self.percent = percent
+            self.digits = digits
+            var digit = [Int?](repeating: nil, count: alphabet.count)
+            for (position, symbol) in digits.enumerated() { digit[symbol] = position }
+            self.digit = digit
+            func byte(_ symbol: Int) -> Int { Int(String(alphabet[symbol]), radix: 16)! }
+            var seenEscapes: Set<[Int32]> = []
+            var seenLone: Set<[Int32]> = []
+            var seconds: [[Int]] = []
+            var loneDigits: [Bool] = []
+            for high in digits {
+                seconds.append(
+                    digits.filter { low in
+                        seenEscapes.insert(
+                            views.map { view in
+                                view.escapedByteKeys.map { $0[byte(high) << 4 | byte(low)] }
+                                    ?? view.symbolClasses[high] << 16 | view.symbolClasses[low]
+                            }
+                        ).inserted
+                    })
+                loneDigits.append(
+                    seenLone.insert(
+                        views.map { view in
+                            view.escapedByteKeys.map { $0[Int(alphabet[high].value)] } ?? view.symbolClasses[high]
+                        }
+                    ).inserted)
+            }
+            self.seconds = seconds
+            isSecond = seconds.map { chosen in alphabet.indices.map(chosen.contains) }
+            self.loneDigits = loneDigits
+            digitsAfterPercent = digits.indices.filter { loneDigits[$0] || !seconds[$0].isEmpty }.count
+        }
     }
 
     /// Every combination of the tracked lanes' verdicts some text reaches while the required
@@ -173,12 +381,13 @@ struct DimensionSearch {
     /// them would walk every state of every lane.
     static func verdictClasses(
         _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
-        text: TextKind? = nil, budget: inout ProofBudget
+        text: TextKind? = nil, stepsEscapesWhole: Bool = true, budget: inout ProofBudget
     ) -> [[Bool]: (cost: Int, text: String?)]? {
         var found: [[Bool]: (cost: Int, text: String?)] = [:]
         guard tracked.count <= targetedLanes else {
             let search = DimensionSearch(
-                dimension, required: required, rejected: rejected, tracked: tracked, text: text)
+                dimension, required: required, rejected: rejected, tracked: tracked, text: text,
+                stepsEscapesWhole: stepsEscapesWhole)
             let complete = search.run(budget: &budget) { verdicts, cost, text in
                 if found[verdicts] == nil { found[verdicts] = (cost, text()) }
                 return false
@@ -190,7 +399,7 @@ struct DimensionSearch {
             let search = DimensionSearch(
                 dimension, required: required + tracked.indices.filter { accepting[$0] }.map { tracked[$0] },
                 rejected: rejected + tracked.indices.filter { !accepting[$0] }.map { tracked[$0] }, tracked: [],
-                text: text)
+                text: text, stepsEscapesWhole: stepsEscapesWhole)
             let complete = search.run(budget: &budget) { _, cost, text in
                 found[accepting] = (cost, text())
                 return true
@@ -245,14 +454,12 @@ struct DimensionSearch {
         }
     }
 
-    private func text(
-        endingAt index: Int, parents: [(parent: Int32, symbol: Int32, depth: Int32)], alphabet: [Unicode.Scalar]
-    ) -> String {
+    private func text(endingAt index: Int, entries: [Entry], alphabet: [Unicode.Scalar]) -> String {
         var scalars: [Unicode.Scalar] = []
         var index = index
-        while parents[index].parent >= 0 {
-            scalars.append(alphabet[Int(parents[index].symbol)])
-            index = Int(parents[index].parent)
+        while entries[index].parent >= 0 {
+            scalars.append(alphabet[Int(entries[index].symbol)])
+            index = Int(entries[index].parent)
         }
         return String(String.UnicodeScalarView(scalars.reversed()))
     }

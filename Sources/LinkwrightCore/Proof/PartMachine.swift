@@ -21,6 +21,18 @@ protocol PartMachine {
     func distinctions(into distinctions: inout ScalarDistinctions)
     /// The automaton nodes its DFAs have visited building states (`SubsetDFA.constructionWork`).
     var constructionWork: Int { get }
+    /// For a machine percent-decoding its whole text first: per byte, a number that is the same
+    /// for bytes an escape of which it reads alike; `nil` for other machines.
+    var escapedByteKeys: [Int32]? { get }
+    /// `state` with what it holds of an unfinished escape or UTF-8 sequence read as the text
+    /// ending there reads it: the state a search goes on from once the next scalar is known not
+    /// to finish it (`DimensionSearch`). Other machines hold nothing pending.
+    func settled(_ state: State) -> State
+}
+
+extension PartMachine {
+    var escapedByteKeys: [Int32]? { nil }
+    func settled(_ state: State) -> State { state }
 }
 
 /// What some machine treats differently from other scalars: scalars tested one by one and sets

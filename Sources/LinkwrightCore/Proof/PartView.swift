@@ -114,6 +114,10 @@ final class PartView {
     private let flagsOf: (Int32) -> UInt8
     private let innermostStart: (Int) -> Int32
     private let makeDecoded: (() -> PartView)?
+    private let settle: (Int32) -> Int32
+    /// For a view percent-decoding its whole text first, per byte, a number that is the same for
+    /// bytes an escape of which it reads alike (`PartMachine.escapedByteKeys`).
+    let escapedByteKeys: [Int32]?
 
     /// For a query dictionary's view: its items, for searching item by item (`QueryItemSearch`).
     var items: QueryItemsStructure?
@@ -140,6 +144,8 @@ final class PartView {
         machineWork = { machine.constructionWork }
         flagsOf = { states.flags(Int($0)) }
         innermostStart = { states.intern(machine.start(innermost: $0)) }
+        settle = { states.intern(machine.settled(states.states[Int($0)])) }
+        escapedByteKeys = machine.escapedByteKeys
         _ = states.intern(machine.start)
         record(upTo: 0)
     }
@@ -190,6 +196,20 @@ final class PartView {
         transitions[slot] = next
         return next
     }
+
+    /// `state` with an unfinished escape or UTF-8 sequence read as if the text ended there
+    /// (`PartMachine.settled`); the same state for a view that does not decode.
+    func settled(_ state: Int32) -> Int32 {
+        guard escapedByteKeys != nil else { return state }
+        while settledStates.count <= Int(state) { settledStates.append(-1) }
+        if settledStates[Int(state)] >= 0 { return settledStates[Int(state)] }
+        let next = settle(state)
+        record(upTo: next)
+        settledStates[Int(state)] = next
+        return next
+    }
+
+    @exclusivity(unchecked) private var settledStates: [Int32] = []
 
     func accepts(_ state: Int32) -> Bool { flags[Int(state)] & 1 != 0 }
     func isDead(_ state: Int32) -> Bool { flags[Int(state)] & 2 != 0 }

@@ -38,6 +38,40 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
         self.trie = trie
         let told = Set(distinctions.nonASCII.map(\.value))
         otherScalar = (UInt32(0xA0)...).lazy.compactMap(Unicode.Scalar.init).first { !told.contains($0.value) }!
+        escapedByteKeys = Self.byteKeys(distinctions, trie: trie)
+    }
+
+    let escapedByteKeys: [Int32]?
+
+    /// An ASCII byte reads as its scalar, so as the inner machine's class of it; a byte beyond
+    /// ASCII on a path of the trie is its own; any other is read by its place in Unicode's table
+    /// of well-formed sequences alone (which lead bytes need how many continuation bytes in
+    /// which range, and which continuation ranges it checks).
+    private static func byteKeys(
+        _ distinctions: ScalarDistinctions, trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
+    ) -> [Int32] {
+        let sets = Array(distinctions.sets)
+        var classes: [[Bool]: Int32] = [:]
+        let onTrie = Set(trie.flatMap(\.children.keys))
+        return (0...255).map { (byte: Int) -> Int32 in
+            if byte < 0x80 {
+                if distinctions.scalars.contains(UInt32(byte)) { return Int32(byte) }
+                let scalar = Unicode.Scalar(UInt8(byte))
+                let key = sets.map { $0.contains(scalar) }
+                if let known = classes[key] { return known }
+                classes[key] = Int32(0x1000 + classes.count)
+                return classes[key]!
+            }
+            if onTrie.contains(UInt8(byte)) { return Int32(byte) }
+            let starts: [Int] = [0x80, 0x90, 0xA0, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1, 0xF4, 0xF5]
+            let place = starts.lastIndex { $0 <= byte }!
+            // C0–C1 and F5–FF are never lead bytes; E1–EC and EE–EF lead alike.
+            let alike = [
+                0x80: 0x80, 0x90: 0x90, 0xA0: 0xA0, 0xC0: 0xC0, 0xC2: 0xC2, 0xE0: 0xE0, 0xE1: 0xE1,
+                0xED: 0xED, 0xEE: 0xE1, 0xF0: 0xF0, 0xF1: 0xF1, 0xF4: 0xF4, 0xF5: 0xC0,
+            ]
+            return Int32(0x2000 + alike[starts[place]]!)
+        }
     }
 
     struct State: Hashable {
@@ -84,12 +118,13 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
 
     /// The verdict once the text ends: pending escapes stay as written, and a sequence cut short
     /// reads as U+FFFD.
-    func accepts(_ state: State) -> Bool { inner.accepts(finished(state).decoded) }
+    func accepts(_ state: State) -> Bool { inner.accepts(settled(state).decoded) }
 
-    private func finished(_ state: State) -> State {
+    func settled(_ state: State) -> State {
         var state = state
         if state.pending >= 1 { byte(0x25, &state) }
         if state.pending >= 2 { byte(UInt8(state.pending - 2), &state) }
+        state.pending = 0
         if state.needed > 0 { replace(&state) }
         return state
     }

@@ -25,6 +25,8 @@ final class QueryItemsStructure {
 struct QueryItemSearch {
     let lanes: [QueryItemsStructure]
     let roles: [DimensionSearch.Role]
+    /// `DimensionSearch.stepsEscapesWhole`.
+    var stepsEscapesWhole = true
 
     /// Every combination of the tracked views' verdicts some query reaches while the required
     /// views accept and the rejected ones do not, with the cheapest query text (empty: no query)
@@ -33,7 +35,7 @@ struct QueryItemSearch {
         // Dictionary slots: one per name of each dictionary.
         let slots = lanes.indices.flatMap { lane in lanes[lane].names.indices.map { (lane: lane, name: $0) } }
         guard
-            let nameClasses = Self.classes(
+            let nameClasses = classes(
                 of: slots.map { lanes[$0.lane].names[$0.name] }, text: .itemName, budget: &budget)
         else { return nil }
         // Per name class, the slots it feeds and its value classes.
@@ -43,7 +45,7 @@ struct QueryItemSearch {
         for (fed, name) in nameClasses.sorted(by: { $0.value < $1.value }) where fed.contains(true) {
             let fedSlots = slots.indices.filter { fed[$0] }
             guard
-                let values = Self.classes(
+                let values = classes(
                     of: fedSlots.map { lanes[slots[$0].lane].values[slots[$0].name] }, text: .part(.queryItem),
                     budget: &budget)
             else { return nil }
@@ -151,10 +153,10 @@ struct QueryItemSearch {
 
     /// Every acceptance vector of `views` some text reaches, with its shortest text, written as
     /// `text` holds it (read decoded, and escaped, when every view decodes).
-    static func classes(of views: [PartView], text: TextKind, budget: inout ProofBudget) -> [[Bool]: String]? {
+    func classes(of views: [PartView], text: TextKind, budget: inout ProofBudget) -> [[Bool]: String]? {
         DimensionSearch.verdictClasses(
             .query, required: [], rejected: [], tracked: views.map { DimensionSearch.Lane($0) }, text: text,
-            budget: &budget
+            stepsEscapesWhole: stepsEscapesWhole, budget: &budget
         )?.mapValues { $0.text ?? "" }
     }
 }
