@@ -54,6 +54,41 @@ import Testing
         }
     }
 
+    /// What a cache keeps by a rule's content (`EarlierDistinctions`) answers as rules made alone
+    /// through a history that moves every rule: insertions at the top, a move with a deletion, a
+    /// query rule, and `/café` respelt from NFC to NFD and back (equal `String`s that devices
+    /// tell apart), each pair compared after the one before it in the same cache.
+    @Test func rulesKeptByContentCompareAsRulesMadeAlone() throws {
+        func rule(_ path: String) -> String { "      - path: \"\(path)\"\n" }
+        let (nfc, nfd) = (rule("/caf\u{E9}/*"), rule("/cafe\u{301}/*"))
+        let query = rule("/query/*") + "        query: {ref: \"?*\"}\n"
+        let (products, deals, new, newer) = (rule("/products/*"), rule("/deals/*"), rule("/new/*"), rule("/newer/?*"))
+        let revisions = [
+            [products, nfc, deals],
+            [new, products, nfc, deals],
+            [newer, new, products, nfd, deals],
+            [newer, products, new, nfd],
+            [query, newer, products, new, nfc],
+        ].map { Self.files(shop: $0.joined()) }
+        let cache = RevisionCache()
+        let shared = try revisions.map { try #require(cache.make($0).revision) }
+        let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
+        for after in 1..<revisions.count {
+            let changes = BehaviourDiff.changes(base: shared[after - 1], head: shared[after])
+            #expect(!changes.isEmpty, "\(after)")
+            #expect(changes == BehaviourDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+            #expect(
+                StructuralDiff.changes(base: shared[after - 1], head: shared[after])
+                    == StructuralDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+        }
+        // The respelt rule opens the app for its own spelling only, on both platforms.
+        let respelt = BehaviourDiff.changes(base: shared[1], head: shared[2])
+        #expect(
+            Platform.allCases.allSatisfy { platform in
+                respelt.contains { $0.platform == platform && $0.witnesses.contains { $0.contains("caf") } }
+            })
+    }
+
     /// A compiled file is kept while a revision whose evaluators read it is not released, so
     /// sharing costs no memory past the revisions in use.
     @Test func compiledFilesAreKeptWhileARevisionReadsThem() throws {
