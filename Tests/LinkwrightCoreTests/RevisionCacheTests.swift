@@ -54,11 +54,12 @@ import Testing
         }
     }
 
-    /// What a cache keeps by a rule's content (`EarlierDistinctions`) answers as rules made alone
-    /// through a history that moves every rule: insertions at the top, a move with a deletion, a
-    /// query rule, and `/café` respelt from NFC to NFD and back (equal `String`s that devices
-    /// tell apart), each pair compared after the one before it in the same cache.
-    @Test func rulesKeptByContentCompareAsRulesMadeAlone() throws {
+    /// Revisions of one cache compare as revisions made alone through a history that moves
+    /// every rule: insertions at the top, a move with a deletion, a query rule, and `/café`
+    /// respelt from NFC to NFD and back (equal `String`s that devices tell apart), each pair
+    /// compared after the one before it in the same cache: what a cache keeps across revisions
+    /// must key a rule by its exact text.
+    @Test func rulesMovedAndRespeltCompareAsRevisionsMadeAlone() throws {
         func rule(_ path: String) -> String { "      - path: \"\(path)\"\n" }
         let (nfc, nfd) = (rule("/caf\u{E9}/*"), rule("/cafe\u{301}/*"))
         let query = rule("/query/*") + "        query: {ref: \"?*\"}\n"

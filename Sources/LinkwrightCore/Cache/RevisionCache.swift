@@ -3,8 +3,7 @@
 /// compilation per environment, with one instance of each association file,
 /// `DomainCompilations`; those files as evaluators compile them,
 /// `EnvironmentEvaluator.CompiledFiles`; the rule lists the structural diff reads of them,
-/// `SharedRuleLists`; the distinctions of the decision lists made last, by their rules' tests,
-/// `EarlierDistinctions`) and, per revision, its evaluators, decision lists, route labels and rule
+/// `SharedRuleLists`) and, per revision, its evaluators, decision lists, route labels and rule
 /// sequences. A revision itself (`PolicySnapshot`) is a plain value; the command comparing
 /// revisions makes one cache and passes it, and each revision's work stays here until
 /// `release`: a changelog's walk holds the revisions it is comparing, not every one it compared.
@@ -14,7 +13,6 @@ public final class RevisionCache: Sendable {
     let compilations = DomainCompilations()
     let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
     let ruleLists = SharedRuleLists()
-    let distinctions = EarlierDistinctions()
     /// The work of each revision not yet released, by `CachedRevision.id`.
     private let work = LockedValue(Revisions())
 
@@ -124,8 +122,7 @@ public struct CachedRevision: ComparedRevision {
         // than making them again.
         return work.decisionLists.withLock { made in
             DecisionList.lists(
-                evaluator, host: host, platform: platform, routes: routes, made: &made[release, default: [:]],
-                earlier: cache.distinctions)
+                evaluator, host: host, platform: platform, routes: routes, made: &made[release, default: [:]])
         }
     }
 

@@ -29,15 +29,11 @@ public struct DecisionList: Sendable {
     /// What proofs make of the rules alone, made on first use and shared by the list's copies
     /// (`named`): a list takes part in several proofs (the newest release's against the base's
     /// and against an older release's), and a changelog proves each revision in two pairs.
-    private let madeFromRules: MadeFromRules
+    private let madeFromRules = MadeFromRules()
 
     private final class MadeFromRules: Sendable {
         let prefixIndex = Once<[(preparation: Preparation, index: PrefixIndex)]>()
         let distinctions = Once<ProofViews.RulesDistinctions>()
-        /// Where the distinctions of earlier lists are kept, to start from (`EarlierDistinctions`).
-        let earlier: EarlierDistinctions?
-
-        init(_ earlier: EarlierDistinctions?) { self.earlier = earlier }
     }
 
     struct Block {
@@ -50,14 +46,9 @@ public struct DecisionList: Sendable {
 
     /// One block per `groups` element: its scopes and rules, the last being the scope rule on
     /// Android. A block with the scopes of an earlier one is never reached and is left out, and
-    /// so is a rule repeating an earlier rule's test in its block. `earlier`: the distinctions
-    /// of lists made before, which this one's start from where its rules hold all their tests.
-    init(
-        identity: String, blocks groups: [(scopes: PatternTest?, rules: [ProofRule])],
-        earlier: EarlierDistinctions? = nil
-    ) {
+    /// so is a rule repeating an earlier rule's test in its block.
+    init(identity: String, blocks groups: [(scopes: PatternTest?, rules: [ProofRule])]) {
         self.identity = identity
-        madeFromRules = MadeFromRules(earlier)
         var rules: [ProofRule] = []
         var blocks: [Block] = []
         var seenScopes: Set<String> = []
@@ -95,9 +86,7 @@ public struct DecisionList: Sendable {
 
     /// What the rules' tests tell apart (`ProofViews.RulesDistinctions`).
     var distinctions: ProofViews.RulesDistinctions {
-        madeFromRules.distinctions.value {
-            madeFromRules.earlier?.distinctions(of: rules) ?? ProofViews.RulesDistinctions(rules: rules)
-        }
+        madeFromRules.distinctions.value { ProofViews.RulesDistinctions(rules: rules) }
     }
 
     /// The rules in front of rule `index` (`rules.count`: all of them): the scopes of the first
@@ -148,7 +137,7 @@ public struct DecisionList: Sendable {
     /// with the same `routes` may share one `made`.
     static func lists(
         _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
-        made: inout [ListKey: DecisionList], earlier: EarlierDistinctions? = nil
+        made: inout [ListKey: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment
         let claims = evaluator.claims(of: host, on: platform)
@@ -165,8 +154,7 @@ public struct DecisionList: Sendable {
                 if let known = made[key] { return known.named(app.appID) }
                 let list = DecisionList(
                     identity: app.appID,
-                    blocks: file.map { [(nil, appleRules($0, appID: app.appID, routes: routes))] } ?? [],
-                    earlier: earlier)
+                    blocks: file.map { [(nil, appleRules($0, appID: app.appID, routes: routes))] } ?? [])
                 made[key] = list
                 return list
             }
@@ -192,7 +180,7 @@ public struct DecisionList: Sendable {
                         link.filter, file: file, package: app.package, readingRules: link.file.readsRules,
                         routes: routes)
                 }
-                let list = DecisionList(identity: app.package, blocks: blocks, earlier: earlier)
+                let list = DecisionList(identity: app.package, blocks: blocks)
                 made[key] = list
                 return list
             }
@@ -343,45 +331,5 @@ extension CompiledDynamicRules.Pattern {
         return PatternTest(
             key: "\(filter.kind.rawValue)\u{1}\(filter.filterText)\u{2}\(preparation.key)", automaton: filter.automaton,
             preparation: preparation)
-    }
-}
-
-/// The distinctions of the decision lists made last (`DecisionList.distinctions`), by the tests
-/// of their rules, kept across the revisions of one `RevisionCache`: a rule inserted at the top
-/// of hundreds moves every later rule, whose tests stay the same. A list's distinctions are
-/// the union of its rules' (`ProofViews.RulesDistinctions`), so a list holding every test of an
-/// earlier one has that one's and those of its other rules: a revision inserting a rule at the
-/// top of hundreds joins that rule's to the list before it, rather than every rule's again. Off
-/// with the caches (`Caching`): every list joins its own rules'.
-final class EarlierDistinctions: Sendable {
-    private struct Kept: Sendable {
-        let tests: Set<String>
-        let distinctions: ProofViews.RulesDistinctions
-    }
-
-    /// Newest last; a revision makes a few lists (each platform's, and an older Android
-    /// release's), so the last few revisions' are kept.
-    private let kept = LockedValue<[Kept]>([])
-    private static let limit = 8
-
-    init() {}
-
-    func distinctions(of rules: [ProofRule]) -> ProofViews.RulesDistinctions {
-        guard Caching.isEnabled else { return ProofViews.RulesDistinctions(rules: rules) }
-        let tests = Set(rules.map(\.testKey))
-        let candidates = kept.withLock { $0 }
-        var made: ProofViews.RulesDistinctions
-        // The newest list whose tests this list holds; its rules' distinctions are in it.
-        if let start = candidates.last(where: { $0.tests.count <= tests.count && $0.tests.isSubset(of: tests) }) {
-            made = start.distinctions
-            made.formUnion(ProofViews.RulesDistinctions(rules: rules.filter { !start.tests.contains($0.testKey) }))
-        } else {
-            made = ProofViews.RulesDistinctions(rules: rules)
-        }
-        kept.withLock { kept in
-            kept.append(Kept(tests: tests, distinctions: made))
-            if kept.count > Self.limit { kept.removeFirst() }
-        }
-        return made
     }
 }
