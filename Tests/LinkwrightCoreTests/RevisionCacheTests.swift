@@ -54,6 +54,42 @@ import Testing
         }
     }
 
+    /// Revisions of one cache compare as revisions made alone through a history that moves
+    /// every rule: an insertion at the top, `/café` respelt from NFC to NFD and nothing else
+    /// (equal `String`s that devices tell apart), an insertion with a move and a deletion, and a
+    /// query rule inserted with `/café` respelt back, each pair compared after the one before it
+    /// in the same cache: what a cache keeps across revisions must key a rule by its exact text.
+    @Test func rulesMovedAndRespeltCompareAsRevisionsMadeAlone() throws {
+        func rule(_ path: String) -> String { "      - path: \"\(path)\"\n" }
+        let (nfc, nfd) = (rule("/caf\u{E9}/*"), rule("/cafe\u{301}/*"))
+        let query = rule("/query/*") + "        query: {ref: \"?*\"}\n"
+        let (products, deals, new, newer) = (rule("/products/*"), rule("/deals/*"), rule("/new/*"), rule("/newer/?*"))
+        let revisions = [
+            [products, nfc, deals],
+            [new, products, nfc, deals],
+            [new, products, nfd, deals],
+            [newer, products, new, nfd],
+            [query, newer, products, new, nfc],
+        ].map { Self.files(shop: $0.joined()) }
+        let cache = RevisionCache()
+        let shared = try revisions.map { try #require(cache.make($0).revision) }
+        let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
+        for after in 1..<revisions.count {
+            let changes = BehaviourDiff.changes(base: shared[after - 1], head: shared[after])
+            #expect(!changes.isEmpty, "\(after)")
+            #expect(changes == BehaviourDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+            #expect(
+                StructuralDiff.changes(base: shared[after - 1], head: shared[after])
+                    == StructuralDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+        }
+        // The respelt rule opens the app for its own spelling only, on both platforms.
+        let respelt = BehaviourDiff.changes(base: shared[1], head: shared[2])
+        #expect(
+            Platform.allCases.allSatisfy { platform in
+                respelt.contains { $0.platform == platform && $0.witnesses.contains { $0.contains("caf") } }
+            })
+    }
+
     /// A compiled file is kept while a revision whose evaluators read it is not released, so
     /// sharing costs no memory past the revisions in use.
     @Test func compiledFilesAreKeptWhileARevisionReadsThem() throws {

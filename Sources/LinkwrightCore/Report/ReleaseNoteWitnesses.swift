@@ -9,8 +9,10 @@ public enum ReleaseNoteWitnesses {
     {
         guard let base else { return changes }
         let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
-        // The rules' URLs, once per environment and host: a release changes many URLs of one host.
-        var books: [String: RuleURLBook] = [:]
+        // The rules' URLs, once per environment and the domains serving a host on each side:
+        // a release changes many URLs of one host, and a domain's hosts serve the same files
+        // (`CompiledSite.domain`).
+        var books: [[String?]: RuleURLBook] = [:]
         // Each environment's sites by host and the host names it binds, found once: a fleet has
         // thousands.
         var lookups: [String: (before: SiteLookup, after: SiteLookup, bound: Set<String>)] = [:]
@@ -27,11 +29,9 @@ public enum ReleaseNoteWitnesses {
                 ?? (SiteLookup(before), SiteLookup(after), before.boundHostNames.union(after.boundHostNames))
             lookups[change.environment] = lookup
             let concrete = URLSamples.host(for: host, avoiding: lookup.bound)
-            let key = change.environment + "\u{1}" + concrete
-            let book =
-                books[key]
-                ?? RuleURLBook(
-                    [lookup.after.site(serving: concrete), lookup.before.site(serving: concrete)].compactMap { $0 })
+            let sites = [lookup.after.site(serving: concrete), lookup.before.site(serving: concrete)]
+            let key = [change.environment] + sites.map { $0?.domain }
+            let book = books[key] ?? RuleURLBook(sites.compactMap { $0 })
             books[key] = book
             let readable = book.first(from: change.location) { written -> LinkURL? in
                 guard let url = LinkURL(written)?.on(host: concrete) else { return nil }
