@@ -64,6 +64,7 @@ public final class OutputFolder {
         path = url.path
         self.forWriting = forWriting
         var waited = false
+        var reopened = 0
         while true {
             var status = stat()
             var made: [String] = []
@@ -95,7 +96,15 @@ public final class OutputFolder {
             }
             // A build that made the folder and failed removed it while this one waited: the
             // lock is on a folder no path leads to any more, so open the path again.
-            guard handle.isStill(at: path) else { continue }
+            guard handle.isStill(at: path) else {
+                reopened += 1
+                guard reopened < 3 else {
+                    throw WriteError(
+                        path: path, reason: "was removed or replaced while this build waited for it; run it again",
+                        changedNothing: true)
+                }
+                continue
+            }
             self.handle = handle
             madeFolders = made
             break

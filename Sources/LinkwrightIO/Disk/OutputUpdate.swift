@@ -117,7 +117,25 @@ extension OutputFolder {
                     case .kept(let reason): plan.kept.append(OutputPlan.KeptFile(path: entry.path, reason: reason))
                     }
                 }
-                guard let staging, let journal = try staging.journal(for: self, manifest: (entries, sealed)) else {
+                guard let staging else { return plan }
+                let digest = staging.hashes.digests()
+                let recordedHashes = Dictionary(
+                    entries.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
+                let removals = plan.stale.compactMap { path in
+                    recordedHashes[path].flatMap { $0 }.map { BuildJournal.Removal(path: path, hash: $0) }
+                }
+                // Another environment's lines are carried over; from a manifest no build here
+                // wrote, without their hashes, so that sealing the new one cannot make them
+                // removable.
+                let manifest =
+                    entries.filter { !environments.contains($0.environment) }
+                    .map { sealed ? $0 : ManifestEntry(path: $0.path, hash: nil) }
+                    + artifacts.map { ManifestEntry(path: $0.path, hash: digest($0.bytes)) }
+                guard
+                    let journal = try staging.journal(
+                        removing: removals, manifest: OutputFolder.manifestText(manifest),
+                        replacingSealedManifest: sealed, digest: digest)
+                else {
                     removeStaging()
                     return plan
                 }
@@ -148,17 +166,6 @@ extension OutputFolder {
         private static func changingNothing(_ error: any Error) -> any Error {
             guard let failure = error as? FolderHandle.Failure else { return error }
             return WriteError(path: failure.path, reason: failure.reason, changedNothing: true)
-        }
-
-        /// The manifest for the files added, with the lines of environments not built carried
-        /// over; from a manifest no build here wrote, without their hashes, so that sealing the
-        /// new one cannot make them removable.
-        fileprivate func manifestEntries(
-            recorded: [ManifestEntry], sealed: Bool, digest: ([UInt8]) -> String
-        ) -> [ManifestEntry] {
-            recorded.filter { !environments.contains($0.environment) }
-                .map { sealed ? $0 : ManifestEntry(path: $0.path, hash: nil) }
-                + artifacts.map { ManifestEntry(path: $0.path, hash: digest($0.bytes)) }
         }
     }
 }
@@ -217,23 +224,19 @@ private final class Staging {
         try destination.createFile(fileName, bytes: artifact.bytes, flush: false)
     }
 
-    /// Stages the manifest and puts the journal in place, flushed; nil when the build changes
-    /// nothing (no file, no removal, the same sealed manifest).
+    /// Stages `manifestBytes` and puts the journal of the staged files and `removals` in place,
+    /// flushed; nil when the build changes nothing (no file, no removal, the same manifest over
+    /// a sealed one).
     func journal(
-        for update: OutputFolder.Update, manifest: (entries: [OutputFolder.ManifestEntry], sealed: Bool)
+        removing removals: [BuildJournal.Removal], manifest manifestBytes: [UInt8],
+        replacingSealedManifest sealed: Bool,
+        digest: ([UInt8]) -> String
     ) throws -> BuildJournal? {
-        let digest = hashes.digests()
         for (move, bytes) in zip(journal.moves.indices, movedBytes) {
             journal.moves[move].hash = digest(bytes)
         }
-        let hashes = Dictionary(manifest.entries.map { ($0.path, $0.hash) }, uniquingKeysWith: { first, _ in first })
-        journal.removals = update.plan.stale.compactMap { path in
-            hashes[path].flatMap { $0 }.map { BuildJournal.Removal(path: path, hash: $0) }
-        }
-        let manifestBytes = OutputFolder.manifestText(
-            update.manifestEntries(recorded: manifest.entries, sealed: manifest.sealed, digest: digest))
-        let unchangedManifest =
-            try manifest.sealed && root.holds(OutputFolder.manifestName, bytes: manifestBytes) == true
+        journal.removals = removals
+        let unchangedManifest = try sealed && root.holds(OutputFolder.manifestName, bytes: manifestBytes) == true
         if journal.moves.isEmpty && journal.removals.isEmpty && unchangedManifest { return nil }
         try folder.createFile("manifest", bytes: manifestBytes, flush: false)
         try folder.seal("manifest")
