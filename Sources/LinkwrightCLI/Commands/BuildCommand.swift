@@ -78,8 +78,8 @@ struct BuildCommand: Command {
     }
 
     /// Compiles the selected environments of `configuration` (all when `environments` is empty)
-    /// into the output folder at `outPath`, writing (unless `check`) each environment's files
-    /// while the next is compiled and rendered. The plan is nil, and nothing written, when
+    /// into the output folder at `outPath`, writing (unless `check`) each domain's files while
+    /// the next are compiled and rendered. The plan is nil, and nothing written, when
     /// compiling finds an error.
     static func output(
         compiling configuration: Configuration, environments: [String], to outPath: String, check: Bool,
@@ -89,11 +89,14 @@ struct BuildCommand: Command {
         do {
             let (compilation, plan) = try update(outPath, check: check, environments: Set(names), terminal: terminal) {
                 update in
+                // Each domain's files are rendered on the thread that compiled it and written
+                // while the other domains compile; an environment's app files follow its domains.
                 let compilation = try overlapping(
                     { handOver in
-                        Compiler().compile(configuration, environments: environments) {
-                            handOver(ArtifactRenderer.render($0))
-                        }
+                        Compiler().compile(
+                            configuration, environments: environments,
+                            eachDomain: { handOver(ArtifactRenderer.render($0)) },
+                            each: { handOver(ArtifactRenderer.renderAppFiles($0)) })
                     }, with: update.add)
                 guard !compilation.diagnostics.contains(where: { $0.severity == .error }) else {
                     throw Unusable(compilation: compilation)

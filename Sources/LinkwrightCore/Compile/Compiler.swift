@@ -11,10 +11,14 @@ public struct Compiler: Sendable {
 
     /// Compiles the named environments (all when `environments` is empty), taking each domain's
     /// compilation for an environment from `compilations` where it was kept before, and keeping
-    /// there those it makes. `each` is given every environment as soon as it is compiled, in order,
-    /// so that what follows (`build` rendering and writing its files) can start before the last.
+    /// there those it makes. So that what follows (`build` rendering and writing files) can start
+    /// before the last domain is compiled, `eachDomain` is given the sites of every domain of an
+    /// environment as soon as the domain is compiled (from the thread that compiled it, so
+    /// concurrently and in no set order, but always before the environment's `each`), and `each`
+    /// every environment as soon as it is compiled, in order.
     public func compile(
         _ configuration: Configuration, environments: [String] = [], reusing compilations: DomainCompilations? = nil,
+        eachDomain: @Sendable (DomainSites) -> Void = { _ in },
         each: (CompiledEnvironment) -> Void = { _ in }
     ) -> (compiled: CompiledConfiguration, diagnostics: [Diagnostic]) {
         var diagnostics = DiagnosticBag()
@@ -24,7 +28,7 @@ public struct Compiler: Sendable {
             var environmentCompiler = EnvironmentCompiler(
                 configuration: configuration, environment: environment, translations: translations,
                 reusing: compilations)
-            let result = environmentCompiler.compile()
+            let result = environmentCompiler.compile(eachDomain: eachDomain)
             diagnostics.add(contentsOf: environmentCompiler.diagnostics.items)
             translations = environmentCompiler.translations
             each(result)
@@ -32,6 +36,14 @@ public struct Compiler: Sendable {
         }
         return (CompiledConfiguration(environments: compiled), diagnostics.sorted)
     }
+}
+
+/// The sites of one environment serving one domain's files, handed over as soon as the domain is
+/// compiled (`Compiler.compile(eachDomain:)`): the same values the environment's `sites` holds
+/// for them.
+public struct DomainSites: Sendable {
+    public var environment: String
+    public var sites: [CompiledSite]
 }
 
 /// Compiles one environment.
@@ -89,8 +101,7 @@ private struct EnvironmentCompiler {
         entriesByDomain[domain.name] ?? Resolution.entries(of: domain, in: environment.name)
     }
 
-    mutating func compile() -> CompiledEnvironment {
-        var sites: [CompiledSite] = []
+    mutating func compile(eachDomain: @Sendable (DomainSites) -> Void) -> CompiledEnvironment {
         var hostsByFileHost: [Host: [HostBinding]] = [:]
         var fileHostOrder: [Host] = []
         for binding in environment.hosts {
@@ -98,11 +109,25 @@ private struct EnvironmentCompiler {
             if hostsByFileHost[fileHost] == nil { fileHostOrder.append(fileHost) }
             hostsByFileHost[fileHost, default: []].append(binding)
         }
-        compileDomains(environment.hosts.map(\.domain.value))
-        for fileHost in fileHostOrder {
+        // A file host serves the files of the domain its first binding names.
+        let servings = fileHostOrder.map { fileHost in
             let bindings = hostsByFileHost[fileHost]!
-            guard let domain = domainsByName[bindings[0].domain.value] else { continue }
-            sites.append(site(fileHost: fileHost, hosts: bindings.map(\.host.value), domain: domain))
+            return Serving(fileHost: fileHost, hosts: bindings.map(\.host.value), domain: bindings[0].domain.value)
+        }
+        let servingsByDomain = Dictionary(grouping: servings, by: \.domain)
+        let environmentName = environment.name
+        compileDomains(environment.hosts.map(\.domain.value)) { domain, compilation in
+            eachDomain(
+                DomainSites(
+                    environment: environmentName,
+                    sites: (servingsByDomain[domain.name] ?? []).map { Self.site($0, files: compilation.files) }))
+        }
+        var sites: [CompiledSite] = []
+        for serving in servings {
+            guard let domain = domainsByName[serving.domain] else { continue }
+            let files = compilations[domain.name]!.files
+            if let size = files.aasaSize { checkSize(size, domain: domain, host: serving.fileHost) }
+            sites.append(Self.site(serving, files: files))
         }
         return CompiledEnvironment(
             name: environment.name, tier: environment.tier.value, mode: environment.mode?.value, sites: sites,
@@ -112,14 +137,21 @@ private struct EnvironmentCompiler {
     /// Compiles what each domain named in `names` gives every host and app: taken from `reused`
     /// where compiled alike before, the others on every core (a domain's files and its apps'
     /// intent-filter scopes depend on the domain alone, and so do the translations each makes:
-    /// their keys name the domain). Diagnostics are sorted afterwards, so the order they are
-    /// joined in does not show.
-    private mutating func compileDomains(_ names: [String]) {
+    /// their keys name the domain), each given to `handOver` as soon as it is there. Diagnostics
+    /// are sorted afterwards, so the order they are joined in does not show.
+    private mutating func compileDomains(
+        _ names: [String], handOver: @Sendable (Domain, DomainCompilation) -> Void
+    ) {
         let domains = names.uniqued().compactMap { domainsByName[$0] }
         var made = domains.map { reused?.compilation(of: $0, for: environment) }
+        for (domain, compilation) in zip(domains, made) { compilation.map { handOver(domain, $0) } }
         let missing = made.indices.filter { made[$0] == nil }
         let start = self
-        let compiled = missing.parallelMap { start.compilation(of: domains[$0]) }
+        let compiled = missing.parallelMap { index in
+            let compilation = start.compilation(of: domains[index])
+            handOver(domains[index], compilation)
+            return compilation
+        }
         for (index, compilation) in zip(missing, compiled) {
             made[index] = reused?.keep(compilation, of: domains[index], for: environment) ?? compilation
         }
@@ -146,13 +178,19 @@ private struct EnvironmentCompiler {
 
     // MARK: Association files
 
-    private mutating func site(fileHost: Host, hosts: [Host], domain: Domain) -> CompiledSite {
+    /// A file host, the hosts whose links its files decide, and the domain whose files it serves.
+    private struct Serving {
+        var fileHost: Host
+        var hosts: [Host]
+        var domain: String
+    }
+
+    private static func site(_ serving: Serving, files: DomainCompilation.Files) -> CompiledSite {
         // The files depend on the domain and the environment only: every host of a domain
         // serves the same ones, compiled once (`compileDomains`).
-        let files = compilations[domain.name]!.files
-        if let size = files.aasaSize { checkSize(size, domain: domain, host: fileHost) }
-        return CompiledSite(
-            fileHost: fileHost, servedHosts: hosts, domain: domain.name, aasa: files.aasa, assetLinks: files.assetLinks)
+        CompiledSite(
+            fileHost: serving.fileHost, servedHosts: serving.hosts, domain: serving.domain, aasa: files.aasa,
+            assetLinks: files.assetLinks)
     }
 
     /// The association files `domain` serves in this environment, and the AASA's size.

@@ -22,45 +22,53 @@ public enum ArtifactRenderer {
         compiled.environments.flatMap(render)
     }
 
-    /// The files of one environment, sorted by path.
+    /// The files of one environment, sorted by path: its sites' (`render(_:)` of a domain's
+    /// sites) and its apps' (`renderAppFiles`).
     public static func render(_ environment: CompiledEnvironment) -> [Artifact] {
         // Hosts of one domain serve the same files (the compiler makes them per domain and
-        // environment): each domain's files are rendered once, the domains on every core, and
-        // the hosts share the buffers.
-        var firstSites: [CompiledSite] = []
+        // environment): each domain's files are rendered once, the domains on every core.
+        var sitesByDomain: [DomainSites] = []
         var numbers: [String: Int] = [:]
-        for site in environment.sites where numbers[site.domain] == nil {
-            numbers[site.domain] = firstSites.count
-            firstSites.append(site)
+        for site in environment.sites {
+            if let number = numbers[site.domain] {
+                sitesByDomain[number].sites.append(site)
+            } else {
+                numbers[site.domain] = sitesByDomain.count
+                sitesByDomain.append(DomainSites(environment: environment.name, sites: [site]))
+            }
         }
-        let files = firstSites.parallelMap { site in
-            SiteFiles(
-                aasa: site.aasa.map { $0.json.renderedBytes() }, assetLinks: site.assetLinks?.json.renderedBytes())
-        }
-        return render(environment) { files[numbers[$0.domain]!] }
+        return (sitesByDomain.parallelMap(render).joined() + renderAppFiles(environment)).sorted { $0.path < $1.path }
     }
 
-    /// The rendered association files of one domain in one environment.
-    private struct SiteFiles: Sendable {
-        var aasa: [UInt8]?
-        var assetLinks: [UInt8]?
+    /// The association files of the sites of one domain in one environment, rendered once and
+    /// shared by every host's artifact.
+    public static func render(_ domain: DomainSites) -> [Artifact] {
+        guard let first = domain.sites.first else { return [] }
+        let aasa = first.aasa.map { $0.json.renderedBytes() }
+        let assetLinks = first.assetLinks?.json.renderedBytes()
+        var artifacts: [Artifact] = []
+        for site in domain.sites {
+            let folder = "\(domain.environment)/\(site.fileHost.name)/.well-known/"
+            if let bytes = aasa {
+                artifacts.append(
+                    Artifact(
+                        path: folder + "apple-app-site-association", kind: .aasa, environment: domain.environment,
+                        bytes: bytes))
+            }
+            if let bytes = assetLinks {
+                artifacts.append(
+                    Artifact(
+                        path: folder + "assetlinks.json", kind: .assetLinks, environment: domain.environment,
+                        bytes: bytes))
+            }
+        }
+        return artifacts
     }
 
-    private static func render(_ environment: CompiledEnvironment, files: (CompiledSite) -> SiteFiles) -> [Artifact] {
+    /// The files of one environment's apps: entitlements, URL types and intent filters.
+    public static func renderAppFiles(_ environment: CompiledEnvironment) -> [Artifact] {
         let env = environment.name
         var artifacts: [Artifact] = []
-        for site in environment.sites {
-            let folder = "\(env)/\(site.fileHost.name)/.well-known/"
-            let files = files(site)
-            if let bytes = files.aasa {
-                artifacts.append(
-                    Artifact(path: folder + "apple-app-site-association", kind: .aasa, environment: env, bytes: bytes))
-            }
-            if let bytes = files.assetLinks {
-                artifacts.append(
-                    Artifact(path: folder + "assetlinks.json", kind: .assetLinks, environment: env, bytes: bytes))
-            }
-        }
         for app in environment.iosApps where !app.associatedDomains.isEmpty {
             artifacts.append(
                 Artifact(
@@ -79,7 +87,7 @@ public enum ArtifactRenderer {
                     path: "\(env)/android/\(app.name).intent-filters.xml", kind: .intentFilters, environment: env,
                     bytes: Array(intentFilters(app, environment: env).utf8)))
         }
-        return artifacts.sorted { $0.path < $1.path }
+        return artifacts
     }
 
     /// The first lines of every property list, as Xcode writes them: XML plist 1.0.

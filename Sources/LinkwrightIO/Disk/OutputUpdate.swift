@@ -8,16 +8,26 @@ extension OutputFolder {
         try Update(self, environments: environments)
     }
 
-    /// One build's pass over the folder. The files of each environment are added as soon as they
-    /// are rendered: compared with the folder and, when writing, staged, so that writing overlaps
-    /// compiling and rendering the next environment. `finish` then finds what is stale and, when
-    /// writing, switches everything staged as one transaction; `discard` drops what was staged.
-    /// Nothing in the folder changes before `finish` but leftovers of killed builds.
+    /// One build's pass over the folder. Files are added as soon as they are rendered, a batch
+    /// at a time (a domain's files in an environment, an environment's app files): compared with
+    /// the folder and, when writing, staged, so that writing overlaps compiling and rendering
+    /// the rest. `finish` then finds what is stale and, when writing, switches everything staged
+    /// as one transaction; `discard` drops what was staged. Nothing in the folder changes before
+    /// `finish` but leftovers of killed builds.
+    ///
+    /// Batches may come in any order but one: every file of an environment comes after the
+    /// first file of the environments before it. The plan lists files by environment, in the
+    /// order their first files came, then by path, whatever the batches were.
     public final class Update {
         private let folder: OutputFolder
         private let environments: Set<String>
-        /// What the build does to the folder, so far.
-        public private(set) var plan = OutputPlan()
+        /// What the build does to the folder, so far; `created`, `changed` and `unchanged` are
+        /// filled, in order, by `finish` from `compared`.
+        private var plan = OutputPlan()
+        /// Each file added, what it is to the folder, and its environment's place in the order.
+        private var compared: [(environment: Int, path: String, change: Change)] = []
+        /// Each environment's place in the order, by its first file added.
+        private var environmentOrder: [String: Int] = [:]
         /// Every file added: the manifest lists them, and their buffers must outlive the digests
         /// keyed by their addresses.
         private var artifacts: [Artifact] = []
@@ -61,7 +71,7 @@ extension OutputFolder {
             artifacts += batch
             staging?.hashes.add(batch)
             guard let handle = folder.handle else {
-                plan.created += batch.map(\.path)
+                compared += batch.map { (environmentPlace($0.environment), $0.path, .created) }
                 return
             }
             // Each folder is opened once, for its artifacts and for the temporary files a killed
@@ -88,23 +98,44 @@ extension OutputFolder {
                 }
             }
             for artifact in batch {
+                let change: Change
                 switch unchanged[artifact.path] {
                 case nil:
-                    plan.created.append(artifact.path)
+                    change = .created
                     try staging?.stage(artifact, created: true)
                 case true?:
-                    plan.unchanged.append(artifact.path)
+                    change = .unchanged
                 case false?:
-                    plan.changed.append(artifact.path)
+                    change = .changed
                     try staging?.stage(artifact, created: false)
                 }
+                compared.append((environmentPlace(artifact.environment), artifact.path, change))
             }
+        }
+
+        private enum Change {
+            case created, changed, unchanged
+        }
+
+        private func environmentPlace(_ name: String) -> Int {
+            if let place = environmentOrder[name] { return place }
+            environmentOrder[name] = environmentOrder.count
+            return environmentOrder.count - 1
         }
 
         /// Lists what is stale and, when writing, switches the staged files, the removals and the
         /// new manifest as one transaction; returns what the build did (or would do).
         public func finish() throws -> OutputPlan {
             do {
+                for (_, path, change) in compared.sorted(by: { ($0.environment, $0.path) < ($1.environment, $1.path) })
+                {
+                    switch change {
+                    case .created: plan.created.append(path)
+                    case .changed: plan.changed.append(path)
+                    case .unchanged: plan.unchanged.append(path)
+                    }
+                }
+                compared = []
                 plan.leftovers += temporaryFiles.enumerated()
                     .sorted { ($0.element.folder, $0.offset) < ($1.element.folder, $1.offset) }.map(\.element.path)
                 temporaryFiles = []

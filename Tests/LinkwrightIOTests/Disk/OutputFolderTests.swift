@@ -71,6 +71,55 @@ import Testing
         #expect(check.unchanged.count == second.count && check.created.isEmpty && check.changed.isEmpty)
     }
 
+    /// `build` adds a domain's files as soon as the domain is compiled, in whatever order the
+    /// domains finish: the plan (what reports list) and the manifest are the same as for the
+    /// files added in one batch, environments in the order their first files came.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func theOrderOfBatchesDoesNotShow(seed: UInt64) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let files = ["production", "staging", "development"].flatMap { environment in
+            ["a", "b", "c", "d"].flatMap { host in
+                ["apple-app-site-association", "assetlinks.json"].map {
+                    Self.artifact("\(environment)/\(host).example/.well-known/\($0)", "\(environment) \(host) \($0)")
+                }
+            } + [Self.artifact("\(environment)/ios/App.entitlements", environment)]
+        }
+        func build(_ dist: URL, batches: [[Artifact]]) throws -> (OutputPlan, String) {
+            let update = try OutputFolder(dist, forWriting: true).update(environments: Set(files.map(\.environment)))
+            for batch in batches { try update.add(batch) }
+            let plan = try update.finish()
+            return (
+                plan, try String(contentsOf: dist.appendingPathComponent(OutputFolder.manifestName), encoding: .utf8)
+            )
+        }
+        // Batches of one host's files, shuffled within each environment; environments in order.
+        var random = SplitMix64(seed: seed)
+        var batches: [[Artifact]] = []
+        for environment in ["production", "staging", "development"] {
+            var hosts = Dictionary(grouping: files.filter { $0.environment == environment }) {
+                $0.path.split(separator: "/")[1]
+            }.values.map { $0 }.sorted { $0[0].path < $1[0].path }
+            for index in hosts.indices.reversed() { hosts.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+            batches += hosts
+        }
+        let whole = folder.url.appendingPathComponent("whole")
+        let inBatches = folder.url.appendingPathComponent("batches")
+        let expected = try build(whole, batches: [files])
+        let found = try build(inBatches, batches: batches)
+        #expect(found.0 == expected.0)
+        #expect(found.0.created == files.map(\.path))
+        #expect(found.1 == expected.1)
+        // Over a built folder, with one file of each environment changed: the same again.
+        let changed = files.enumerated().map { $0.offset % 9 == 0 ? Self.artifact($0.element.path, "new") : $0.element }
+        let changedBatches = batches.map { batch in batch.map { file in changed.first { $0.path == file.path }! } }
+        let expectedChanges = try build(whole, batches: [changed])
+        let foundChanges = try build(inBatches, batches: changedBatches)
+        #expect(foundChanges.0 == expectedChanges.0)
+        #expect(!foundChanges.0.changed.isEmpty && !foundChanges.0.unchanged.isEmpty)
+        #expect(foundChanges.1 == expectedChanges.1)
+    }
+
     /// A build killed while switching staged folders, after which someone made one of the
     /// destination folders: the next build moves what is staged into it entry by entry, keeping
     /// what is there, and takes the other folder in whole.
