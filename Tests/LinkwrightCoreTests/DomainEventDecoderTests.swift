@@ -97,6 +97,18 @@ import Testing
             }
             if chance(15) { fields.append("environments: \(list(["production"], indent: indent + "  ", flow: flow))") }
             for flag in ComponentFlag.allCases where chance(10) { fields.append("\(flag.configurationKey): true") }
+            if chance(25) {
+                switch random.next() % 3 {
+                case 0: fields.append("route: home")
+                case 1:
+                    fields += ["route: none", "reason: \(scalar("signed out", indent: indent + "  ", block: !flow))"]
+                default:
+                    fields += [
+                        "route: exhibition",
+                        "params: {slug: segment 2, \"source?\": query source, id: \"segment 3 as int\"}",
+                    ]
+                }
+            }
             fields.shuffle(using: &random)
             if flow { return "{" + fields.joined(separator: ", ") + "}" }
             return fields.joined(separator: "\n" + indent + "  ")
@@ -116,6 +128,10 @@ import Testing
             }
             if chance(15) { fields.append("environments: [production]") }
             if chance(15) { fields.append("comment: \(scalar("a # b", indent: indent + "  ", block: !flow))") }
+            if chance(20), !fields.contains("opens_web: true") {
+                fields.append(
+                    "route: \(scalar(pick(["home", "exhibition(slug: monet)", "none"]), indent: indent + "  "))")
+            }
             fields.shuffle(using: &random)
             if flow { return "{" + fields.joined(separator: ", ") + "}" }
             return fields.joined(separator: "\n" + indent + "  ")
@@ -140,6 +156,7 @@ import Testing
             }
             sections.append("applinks:\n" + entries.joined(separator: "\n"))
             if chance(20) { sections.append("webcredentials: \(list(["app0"], indent: ""))") }
+            if chance(15) { sections.append("emit: {legacy_paths: true, size_budget: 4096}") }
             if chance(70) {
                 sections.append(
                     "expectations:"
@@ -154,7 +171,7 @@ import Testing
 
     /// What breaks or bends a valid file: every kind of error the node tree reports, and the
     /// YAML the events decline though it is valid (anchors, tags, keys they do not read).
-    static let mutationCount = 31
+    static let mutationCount = 36
 
     /// Applies mutation `kind` to `bytes` and names it.
     static func mutate(_ kind: Int, _ bytes: inout [UInt8], _ random: inout SplitMix64) -> String {
@@ -172,7 +189,10 @@ import Testing
         case 10: duplicateLine(containing: ["path:", "url:", "exclude:", "section:"], &bytes, &random)
         case 11: insertAfter(key: "path", line: ["pahth: /x", "zzz: 1", "route: none", "params: {}"], &bytes, &random)
         case 12: insertAfter(key: "url", line: ["opens_ap: app0", "route: home", "rout: x"], &bytes, &random)
-        case 13: bytes += Array("\nemit: {legacy_paths: true}\n".utf8)
+        case 13:
+            bytes += Array(
+                "\nemit: {\(["legacy_paths: 1", "size_budget: 0", "size_budget: \"9\"", "zz: 1"][Int(random.next() % 4)])}\n"
+                    .utf8)
         case 14: bytes += Array("\nasset_statements: [{relation: [x], site: https://a.example}]\n".utf8)
         case 15: replaceValue(of: "path", with: ["&a /x", "&b [x]"], &bytes, &random)
         case 16: bytes = Array("anchor: &a [x]\n".utf8) + bytes + Array("\nalias: *a\n".utf8)
@@ -196,6 +216,18 @@ import Testing
             bytes = Array(roots[Int(random.next() % UInt64(roots.count))].utf8)
         case 28: bytes += Array("\n? [a]\n: b\n".utf8)
         case 29: if !bytes.isEmpty { bytes.remove(at: Int(random.next() % UInt64(bytes.count))) }
+        case 30:
+            replaceValue(of: "route", with: ["Bad-name", "12", "none", "exhibition(slug", "[home]"], &bytes, &random)
+        case 31: insertAfter(key: "path", line: ["params: {a: segment 1}", "reason: why"], &bytes, &random)
+        case 32:
+            replaceValue(
+                of: "params",
+                with: [
+                    "{a: segment 0}", "{a: query}", "{a: x, b: segment 1}", "{a: segment 1, a?: segment 2}", "~",
+                    "{Bad: segment 1}",
+                ], &bytes, &random)
+        case 33: replaceValue(of: "reason", with: ["", "~", "12"], &bytes, &random)
+        case 34: insertAfter(key: "url", line: ["route: home", "route: none", "route: \"x(\""], &bytes, &random)
         default: duplicateLine(containing: [""], &bytes, &random)
         }
         return [
@@ -203,7 +235,8 @@ import Testing
             "wrong platforms", "wrong query", "wrong applinks", "YAML 1.1 boolean", "duplicate key", "unknown rule key",
             "unknown expectation key", "emit", "asset statements", "anchor", "alias", "tag", "tagged list",
             "second document", "document end", "tab", "byte 0xFF", "cut UTF-8", "huge scalar", "big scalar",
-            "nesting", "other root", "complex key", "byte deleted", "line duplicated",
+            "nesting", "other root", "complex key", "byte deleted", "wrong route", "params or reason without route",
+            "wrong params", "wrong reason", "expectation route", "line duplicated",
         ][kind]
     }
 
@@ -331,6 +364,7 @@ import Testing
         check(DomainEventDecoder.applinksEntryKeys, ConfigSchema.applinksEntry)
         check(DomainEventDecoder.ruleKeys, ConfigSchema.rule)
         check(DomainEventDecoder.expectationKeys, ConfigSchema.expectation)
+        check(DomainEventDecoder.emitKeys, ConfigSchema.emit)
         #expect(
             DomainEventDecoder.flagKeys.entries.allSatisfy {
                 if case .flag = $0 { return true }
@@ -357,5 +391,12 @@ import Testing
         #expect(events.configuration?.domains == tree.configuration?.domains)
         #expect(events.configuration?.domains.isEmpty == false)
         #expect(events.diagnostics == tree.diagnostics)
+        // Routes, emit and the services' lists included, the example's domains are read from events.
+        for file in files where file.path.hasPrefix("domains/") {
+            let name = String(file.path.dropFirst("domains/".count).prefix { $0 != "." })
+            #expect(
+                DomainEventDecoder.domain(name: name, file: file.path, bytes: file.bytes, parser: YAMLParser()) != nil,
+                "\(file.path)")
+        }
     }
 }

@@ -7,9 +7,8 @@
 /// tree would have. Keys are the schema's (`ConfigSchema`): a key is read here only when the
 /// schema declares it, and a required one missing declines the file.
 ///
-/// What declines (read from the node tree): `asset_statements`, `emit`, and rules and
-/// expectations with `route:`, which are few and have checks of their own; everything the
-/// node tree would report.
+/// What declines (read from the node tree): `asset_statements`, which is rare and has checks of
+/// its own, and everything the node tree would report.
 final class DomainEventDecoder {
     /// The file is not one the events alone decide.
     struct Declined: Error {}
@@ -149,6 +148,7 @@ final class DomainEventDecoder {
         var serviceApps: [AssociatedService: [Located<String>]] = [:]
         for service in AssociatedService.appListServices { serviceApps[service] = [] }
         var expectations: [Expectation] = []
+        var emit = EmitOptions()
         try pairs(Self.domainKeys) { entry in
             switch entry {
             case .key(.defaults): flags = try matchFlags()
@@ -157,6 +157,7 @@ final class DomainEventDecoder {
                 variables = try entries(strings).map { SubstitutionVariable(name: $0.key, values: $0.value) }
             case .key(.applinks): applinks = try list(applinksEntry)
             case .key(.expectations): expectations = try list(expectation)
+            case .key(.emit): emit = try emitOptions()
             case .service(let service): serviceApps[service] = try strings()
             case .flag, .declined: throw Declined()
             }
@@ -164,7 +165,24 @@ final class DomainEventDecoder {
         guard case .streamEnd = try next().0 else { throw Declined() }
         return Domain(
             name: name, file: file, flags: flags, variables: variables, applinks: applinks, serviceApps: serviceApps,
-            assetStatements: [], emit: EmitOptions(), expectations: expectations)
+            assetStatements: [], emit: emit, expectations: expectations)
+    }
+
+    private func emitOptions() throws -> EmitOptions {
+        _ = try mappingStart()
+        var emit = EmitOptions()
+        try pairs(Self.emitKeys) { entry in
+            switch entry {
+            case .key(.legacyPaths): emit.legacyPaths = try bool().value
+            case .key(.androidDynamicRules): emit.androidDynamicRules = try bool().value
+            case .key(.sizeBudget):
+                let (event, location) = try next()
+                guard case .integer(let budget) = try scalar(event).plain, budget >= 1 else { throw Declined() }
+                emit.sizeBudget = Located(budget, at: location)
+            case .flag, .service, .declined: throw Declined()
+            }
+        }
+        return emit
     }
 
     private func matchFlags() throws -> MatchFlags {
@@ -210,6 +228,9 @@ final class DomainEventDecoder {
         var comment: String?
         var flags = MatchFlags()
         var environments: [Located<String>]?
+        var routeName: Located<String>?
+        var reason: Located<String>?
+        var parameters: [(key: Located<String>, value: Located<String>)]?
         try pairs(Self.ruleKeys) { entry in
             switch entry {
             case .key(.path): path = try string()
@@ -218,6 +239,11 @@ final class DomainEventDecoder {
             case .key(.exclude): exclude = try bool().value
             case .key(.comment): comment = try string().value
             case .key(.environments): environments = try strings()
+            case .key(.route): routeName = try string()
+            case .key(.reason): reason = try string()
+            case .key(.params):
+                _ = try mappingStart()
+                parameters = try entries(string)
             case .flag(let flag): flags[flag] = try bool()
             case .service, .declined: throw Declined()
             }
@@ -225,7 +251,35 @@ final class DomainEventDecoder {
         guard path != nil || query != nil || fragment != nil else { throw Declined() }
         return Rule(
             path: path, query: query, fragment: fragment, exclude: exclude, comment: comment, flags: flags,
-            environments: environments, location: location)
+            environments: environments, location: location,
+            route: try route(routeName, reason: reason, parameters: parameters))
+    }
+
+    /// A rule's route, as `ConfigDecoder.route(in:)` reads it when it has nothing to report.
+    private func route(
+        _ name: Located<String>?, reason: Located<String>?,
+        parameters written: [(key: Located<String>, value: Located<String>)]?
+    ) throws -> Route? {
+        guard let name else {
+            if written != nil || reason != nil { throw Declined() }
+            return nil
+        }
+        if name.value == "none" {
+            guard written == nil, let reason else { throw Declined() }
+            return Route(target: Located(.none(reason: reason.value), at: name.location), parameters: [])
+        }
+        guard ConfigDecoder.isIdentifier(name.value), reason == nil else { throw Declined() }
+        var parameters: [RouteParameter] = []
+        var seen: Set<String> = []
+        for (key, text) in written ?? [] {
+            guard let (parameter, isOptional) = ConfigDecoder.parameterName(key.value),
+                let (source, type) = ConfigDecoder.parameterSource(text.value), seen.insert(parameter).inserted
+            else { throw Declined() }
+            parameters.append(
+                RouteParameter(
+                    name: Located(parameter, at: key.location), isOptional: isOptional, source: source, type: type))
+        }
+        return Route(target: Located(.destination(name.value), at: name.location), parameters: parameters)
     }
 
     /// A whole-query pattern, or a non-empty mapping of query items.
@@ -246,6 +300,7 @@ final class DomainEventDecoder {
         var platforms = Platform.allCases
         var environments: [Located<String>]?
         var comment: String?
+        var route: Located<String>?
         try pairs(Self.expectationKeys) { entry in
             switch entry {
             case .key(.url): url = try string()
@@ -268,26 +323,39 @@ final class DomainEventDecoder {
                 }
             case .key(.environments): environments = try strings()
             case .key(.comment): comment = try string().value
+            case .key(.route): route = try string()
             case .flag, .service, .declined: throw Declined()
             }
         }
         guard let url, let outcome else { throw Declined() }
+        // A route only where an app opens, and one `RouteValue` reads.
+        let value = try route.map { text in
+            guard case .opensApp = outcome, let value = RouteValue.parse(text.value) else { throw Declined() }
+            return Located(value, at: text.location)
+        }
         return Expectation(
             url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
-            location: location)
+            location: location, route: value)
     }
 
     // MARK: Keys
 
     /// The keys this reader reads, by their names in the schema.
-    enum DomainKey: String, CaseIterable { case defaults, variables, applinks, expectations }
+    enum DomainKey: String, CaseIterable { case defaults, variables, applinks, expectations, emit }
+    enum EmitKey: String, CaseIterable {
+        case legacyPaths = "legacy_paths"
+        case androidDynamicRules = "android_dynamic_rules"
+        case sizeBudget = "size_budget"
+    }
     enum ApplinksEntryKey: String, CaseIterable {
         case apps, defaults, rules, environments
         case androidSemantics = "android_semantics"
     }
-    enum RuleKey: String, CaseIterable { case path, query, fragment, exclude, comment, environments }
+    enum RuleKey: String, CaseIterable {
+        case path, query, fragment, exclude, comment, environments, route, params, reason
+    }
     enum ExpectationKey: String, CaseIterable {
-        case url, platforms, environments, comment
+        case url, platforms, environments, comment, route
         case opensApp = "opens_app"
         case opensWeb = "opens_web"
     }
@@ -295,6 +363,7 @@ final class DomainEventDecoder {
 
     static let domainKeys = SchemaKeys<DomainKey>(ConfigSchema.domain)
     static let flagKeys = SchemaKeys<NoKey>(ConfigSchema.flags)
+    static let emitKeys = SchemaKeys<EmitKey>(ConfigSchema.emit)
     static let applinksEntryKeys = SchemaKeys<ApplinksEntryKey>(ConfigSchema.applinksEntry)
     static let ruleKeys = SchemaKeys<RuleKey>(ConfigSchema.rule)
     static let expectationKeys = SchemaKeys<ExpectationKey>(ConfigSchema.expectation)
