@@ -9,19 +9,13 @@
 ///
 /// What declines (read from the node tree): `asset_statements`, which is rare and has checks of
 /// its own, and everything the node tree would report.
-final class DomainEventDecoder {
+struct DomainEventDecoder {
     /// The file is not one the events alone decide.
     struct Declined: Error {}
 
     private let file: String
     private let events: YAMLEventStream
     private let maximumDepth: Int
-
-    private init(file: String, events: YAMLEventStream, maximumDepth: Int) {
-        self.file = file
-        self.events = events
-        self.maximumDepth = maximumDepth
-    }
 
     /// The domain of `bytes`, or nil when the node tree must read it.
     static func domain(name: String, file: String, bytes: [UInt8], parser: YAMLParser) -> Domain? {

@@ -154,7 +154,13 @@ public struct YAMLParser: Sendable {
 final class YAMLEventStream {
     private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var event = yaml_event_t()
+    /// The last event read, in memory of its own: a stored `var` of a class is checked for
+    /// exclusive access at each `&`, twice an event.
+    private let event: UnsafeMutablePointer<yaml_event_t> = {
+        let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+        event.initialize(to: yaml_event_t())
+        return event
+    }()
     /// Whether `event` holds an event libyaml allocated, deleted before the next is read.
     private var holdsEvent = false
     /// Collections open after the last event read.
@@ -169,7 +175,8 @@ final class YAMLEventStream {
     }
 
     deinit {
-        if holdsEvent { yaml_event_delete(&event) }
+        if holdsEvent { yaml_event_delete(event) }
+        event.deallocate()
         if started { yaml_parser_delete(parser) }
         parser.deallocate()
     }
@@ -191,10 +198,10 @@ final class YAMLEventStream {
     func next() throws -> (YAMLParser.Event, (Int, Int)) {
         while true {
             if holdsEvent {
-                yaml_event_delete(&event)
+                yaml_event_delete(event)
                 holdsEvent = false
             }
-            guard yaml_parser_parse(parser, &event) == 1 else {
+            guard yaml_parser_parse(parser, event) == 1 else {
                 let p = parser.pointee
                 let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
                 let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
@@ -205,24 +212,16 @@ final class YAMLEventStream {
                         problem + context, line: YAMLParser.line(line, of: bytes), column: column))
             }
             holdsEvent = true
+            let event = event.pointee
             let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
+            let read: YAMLParser.Event
             switch event.type {
-            case YAML_STREAM_END_EVENT:
-                return (.streamEnd, start)
-            case YAML_DOCUMENT_START_EVENT:
-                return (.documentStart, start)
-            case YAML_MAPPING_START_EVENT:
-                depth += 1
-                return (.mappingStart(anchored: event.data.mapping_start.anchor != nil), start)
-            case YAML_MAPPING_END_EVENT:
-                depth -= 1
-                return (.mappingEnd, start)
-            case YAML_SEQUENCE_START_EVENT:
-                depth += 1
-                return (.sequenceStart(anchored: event.data.sequence_start.anchor != nil), start)
-            case YAML_SEQUENCE_END_EVENT:
-                depth -= 1
-                return (.sequenceEnd, start)
+            case YAML_STREAM_END_EVENT: read = .streamEnd
+            case YAML_DOCUMENT_START_EVENT: read = .documentStart
+            case YAML_MAPPING_START_EVENT: read = .mappingStart(anchored: event.data.mapping_start.anchor != nil)
+            case YAML_MAPPING_END_EVENT: read = .mappingEnd
+            case YAML_SEQUENCE_START_EVENT: read = .sequenceStart(anchored: event.data.sequence_start.anchor != nil)
+            case YAML_SEQUENCE_END_EVENT: read = .sequenceEnd
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
                 let bytes = UnsafeBufferPointer(start: data.value, count: Int(data.length))
@@ -232,12 +231,16 @@ final class YAMLEventStream {
                     case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
                     default: .quoted
                     }
-                return (.scalar(bytes, style: style, tag: Self.string(data.tag), anchored: data.anchor != nil), start)
-            case YAML_ALIAS_EVENT:
-                return (.alias(Self.string(event.data.alias.anchor) ?? ""), start)
-            default:
-                continue
+                read = .scalar(bytes, style: style, tag: Self.string(data.tag), anchored: data.anchor != nil)
+            case YAML_ALIAS_EVENT: read = .alias(Self.string(event.data.alias.anchor) ?? "")
+            default: continue
             }
+            switch read {
+            case .mappingStart, .sequenceStart: depth += 1
+            case .mappingEnd, .sequenceEnd: depth -= 1
+            case .documentStart, .scalar, .alias, .streamEnd: break
+            }
+            return (read, start)
         }
     }
 
