@@ -2,7 +2,7 @@ import LinkwrightCore
 
 /// libFuzzer entry point for the configuration loader, compiler and `lint`'s rule analysis: any
 /// bytes, as an environment, a domain or a policy file, must give diagnostics and never crash or
-/// hang. Built by `scripts/fuzz.sh`; this file is not main.swift because libFuzzer supplies
+/// hang, and load alike with domains read from libyaml's events and from the node tree. Built by `scripts/fuzz.sh`; this file is not main.swift because libFuzzer supplies
 /// main(). The analysis runs on a budget of a fraction of a second even in this
 /// instrumented build, so work it does not count stands out against the per-input timeout.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,7 +15,14 @@ public func fuzzConfigOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         files.append(
             SourceFile(path: "environments/fuzz.yaml", bytes: Array("tier: production\napps: {}\nhosts: {}\n".utf8)))
     }
-    let (configuration, _) = ConfigLoader().load(files)
+    var loader = ConfigLoader()
+    let (configuration, diagnostics) = loader.load(files)
+    // A domain read from libyaml's events must read as the node tree reads it.
+    loader.readsDomainsFromEvents = false
+    let reference = loader.load(files)
+    if configuration?.domains != reference.configuration?.domains || diagnostics != reference.diagnostics {
+        fatalError("a domain reads differently from events and from the node tree")
+    }
     if let configuration {
         let (compiled, _) = Compiler().compile(configuration)
         _ = ArtifactRenderer.render(compiled)

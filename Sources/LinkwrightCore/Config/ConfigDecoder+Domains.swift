@@ -189,31 +189,14 @@ extension ConfigDecoder {
 
     /// `slug: segment 2`, `source?: query source`, `id: segment 2 as int`.
     mutating func routeParameter(_ pair: YAMLPair) -> RouteParameter? {
-        let optional = pair.key.value.hasSuffix("?")
-        let name = optional ? String(pair.key.value.dropLast()) : pair.key.value
-        guard Self.isIdentifier(name) else {
+        guard let (name, optional) = Self.parameterName(pair.key.value) else {
             diagnostics.report(
                 .invalidValue, "\(PrintableText.quoted(pair.key.value)) is not a parameter name", at: pair.key.location,
                 hint: "write a lowerCamelCase name, with ? at the end when the value may be absent (source?)")
             return nil
         }
         guard let text = reader.string(pair.value, "parameter source") else { return nil }
-        var words = text.value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        var type = RouteParameter.ValueType.string
-        if words.count == 4, words[2] == "as", let written = RouteParameter.ValueType(rawValue: words[3]) {
-            type = written
-            words.removeLast(2)
-        }
-        var source: RouteParameter.Source?
-        // Digits only, no leading zero, as the schema's pattern says: `Int` alone takes `+2` and `02`.
-        if words.count == 2, words[0] == "segment", words[1].first != "0",
-            words[1].allSatisfy({ ("0"..."9").contains($0) }), let position = Int(words[1])
-        {
-            source = .pathSegment(position)
-        } else if words.count == 2, words[0] == "query", !words[1].isEmpty {
-            source = .queryItem(words[1])
-        }
-        guard let source else {
+        guard let (source, type) = Self.parameterSource(text.value) else {
             diagnostics.report(
                 .invalidValue, "\(PrintableText.quoted(text.value)) is not a parameter source", at: text.location,
                 hint: "write segment N (counting from 1) or query NAME, optionally followed by as int")
@@ -221,6 +204,34 @@ extension ConfigDecoder {
         }
         return RouteParameter(
             name: Located(name, at: pair.key.location), isOptional: optional, source: source, type: type)
+    }
+
+    /// A route parameter's key (`slug`, `source?`): its name and whether it may be absent, or
+    /// nil when it is no parameter name.
+    static func parameterName(_ key: String) -> (name: String, isOptional: Bool)? {
+        let optional = key.hasSuffix("?")
+        let name = optional ? String(key.dropLast()) : key
+        return isIdentifier(name) ? (name, optional) : nil
+    }
+
+    /// Where a route parameter is read and as what (`segment 2`, `query source`, `segment 2 as
+    /// int`), or nil when the text says neither.
+    static func parameterSource(_ text: String) -> (RouteParameter.Source, RouteParameter.ValueType)? {
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var type = RouteParameter.ValueType.string
+        if words.count == 4, words[2] == "as", let written = RouteParameter.ValueType(rawValue: words[3]) {
+            type = written
+            words.removeLast(2)
+        }
+        // Digits only, no leading zero, as the schema's pattern says: `Int` alone takes `+2` and `02`.
+        if words.count == 2, words[0] == "segment", words[1].first != "0",
+            words[1].allSatisfy({ ("0"..."9").contains($0) }), let position = Int(words[1])
+        {
+            return (.pathSegment(position), type)
+        } else if words.count == 2, words[0] == "query", !words[1].isEmpty {
+            return (.queryItem(words[1]), type)
+        }
+        return nil
     }
 
     /// A name the generated Swift and Kotlin can use as it is: ASCII, lowerCamelCase.

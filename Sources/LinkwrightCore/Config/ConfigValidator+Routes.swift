@@ -198,7 +198,7 @@ extension ConfigValidator {
                     .undefinedApp,
                     "expectation names app \(PrintableText.quoted(name.value)), which no applinks entry of this domain lists",
                     at: name.location,
-                    hint: Spelling.closest(to: name.value, among: Array(linked)).map {
+                    hint: Spelling.closest(to: name.value, among: linked.sorted()).map {
                         "did you mean \(PrintableText.quoted($0))?"
                     }
                         ?? "name an app of this domain's applinks entries")

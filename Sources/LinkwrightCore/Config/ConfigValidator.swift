@@ -329,7 +329,7 @@ struct ConfigValidator {
                     hint: "name a variable inside $()")
             case .success(let tokens):
                 for case .variable(let name) in tokens where !defined.contains(name) {
-                    let suggestion = Spelling.closest(to: name, among: Array(defined))
+                    let suggestion = Spelling.closest(to: name, among: defined.sorted())
                     diagnostics.report(
                         .undefinedVariable,
                         "pattern \(PrintableText.quoted(pattern.value)) uses $(\(name)), which is not defined",

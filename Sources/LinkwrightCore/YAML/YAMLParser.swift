@@ -76,8 +76,8 @@ public struct YAMLParser: Sendable {
         }
     }
 
-    /// What the builder needs of libyaml's events. A scalar's bytes are libyaml's, valid only
-    /// while the event is handled: the builder copies them into its document's buffer.
+    /// What readers need of libyaml's events. A scalar's bytes are libyaml's, valid only while
+    /// the event is handled: the document builder copies them into its document's buffer.
     enum Event {
         case documentStart
         case mappingStart(anchored: Bool)
@@ -86,6 +86,8 @@ public struct YAMLParser: Sendable {
         case sequenceEnd
         case scalar(UnsafeBufferPointer<UInt8>, style: YAMLScalar.Style, tag: String?, anchored: Bool)
         case alias(String)
+        /// The end of the text: nothing follows.
+        case streamEnd
     }
 
     struct ParseFailure: Error {
@@ -101,7 +103,7 @@ public struct YAMLParser: Sendable {
     }
 
     /// The `number`th line of `bytes` (1-based) as libyaml counts lines, without its break.
-    static func line(_ number: Int, of bytes: [UInt8]) -> [Unicode.Scalar] {
+    static func line(_ number: Int, of bytes: some Collection<UInt8>) -> [Unicode.Scalar] {
         let lines = YAMLLines(String(decoding: bytes, as: UTF8.self)).lines
         return number >= 1 && number <= lines.count ? lines[number - 1].content : []
     }
@@ -136,58 +138,109 @@ public struct YAMLParser: Sendable {
 
     /// Pulls events from libyaml and hands each to `handle` with its 1-based start mark.
     private static func events(_ bytes: [UInt8], _ handle: (Event, (Int, Int)) throws -> Void) throws {
-        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
-        defer { parser.deallocate() }
-        guard yaml_parser_initialize(parser) == 1 else {
-            throw ParseFailure(id: .yamlSyntax, message: "libyaml could not start", line: 1, column: 1)
-        }
-        defer { yaml_parser_delete(parser) }
-        try bytes.withUnsafeBufferPointer { buffer in
-            // The input buffer must outlive the parse loop: libyaml reads it lazily.
-            yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-            var event = yaml_event_t()
+        try YAMLEventStream.reading(bytes) { stream in
             while true {
-                guard yaml_parser_parse(parser, &event) == 1 else {
-                    let p = parser.pointee
-                    let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
-                    let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
-                    let (line, column) = (Int(p.problem_mark.line) + 1, Int(p.problem_mark.column) + 1)
-                    throw ParseFailure(
-                        id: .yamlSyntax, message: problem + context, line: line, column: column,
-                        hint: syntaxHint(problem + context, line: Self.line(line, of: bytes), column: column))
-                }
-                defer { yaml_event_delete(&event) }
-                let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
-                switch event.type {
-                case YAML_STREAM_END_EVENT:
-                    return
-                case YAML_DOCUMENT_START_EVENT:
-                    try handle(.documentStart, start)
-                case YAML_MAPPING_START_EVENT:
-                    try handle(.mappingStart(anchored: event.data.mapping_start.anchor != nil), start)
-                case YAML_MAPPING_END_EVENT:
-                    try handle(.mappingEnd, start)
-                case YAML_SEQUENCE_START_EVENT:
-                    try handle(.sequenceStart(anchored: event.data.sequence_start.anchor != nil), start)
-                case YAML_SEQUENCE_END_EVENT:
-                    try handle(.sequenceEnd, start)
-                case YAML_SCALAR_EVENT:
-                    let data = event.data.scalar
-                    let bytes = UnsafeBufferPointer(start: data.value, count: Int(data.length))
-                    let style: YAMLScalar.Style =
-                        switch data.style {
-                        case YAML_PLAIN_SCALAR_STYLE: .plain
-                        case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
-                        default: .quoted
-                        }
-                    try handle(
-                        .scalar(bytes, style: style, tag: string(data.tag), anchored: data.anchor != nil), start)
-                case YAML_ALIAS_EVENT:
-                    try handle(.alias(string(event.data.alias.anchor) ?? ""), start)
-                default:
-                    continue
-                }
+                let (event, start) = try stream.next()
+                if case .streamEnd = event { return }
+                try handle(event, start)
             }
+        }
+    }
+}
+
+/// libyaml's events of one text, pulled one at a time, for readers that consume them as they
+/// come: the document builder, and decoders that build the model without a document. Valid
+/// only inside `reading`, which keeps the text in place while libyaml reads it lazily.
+final class YAMLEventStream {
+    private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The last event read, in memory of its own: a stored `var` of a class is checked for
+    /// exclusive access at each `&`, twice an event.
+    private let event: UnsafeMutablePointer<yaml_event_t> = {
+        let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+        event.initialize(to: yaml_event_t())
+        return event
+    }()
+    /// Whether `event` holds an event libyaml allocated, deleted before the next is read.
+    private var holdsEvent = false
+    /// Collections open after the last event read.
+    private(set) var depth = 0
+    /// Whether libyaml could set its parser up (it fails only when memory runs out).
+    private let started: Bool
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        started = yaml_parser_initialize(parser) == 1
+        if started { yaml_parser_set_input_string(parser, bytes.baseAddress, bytes.count) }
+    }
+
+    deinit {
+        if holdsEvent { yaml_event_delete(event) }
+        event.deallocate()
+        if started { yaml_parser_delete(parser) }
+        parser.deallocate()
+    }
+
+    /// Runs `body` over the events of `bytes`; the stream must not outlive it.
+    static func reading<Result>(_ bytes: [UInt8], _ body: (YAMLEventStream) throws -> Result) throws -> Result {
+        try bytes.withUnsafeBufferPointer { buffer in
+            let stream = YAMLEventStream(buffer)
+            guard stream.started else {
+                throw YAMLParser.ParseFailure(id: .yamlSyntax, message: "libyaml could not start", line: 1, column: 1)
+            }
+            return try body(stream)
+        }
+    }
+
+    /// The next event and its 1-based start mark (line, column). A scalar's bytes are valid
+    /// until the next call. Stream starts and document ends are skipped; after `.streamEnd`
+    /// there is nothing more to read.
+    func next() throws -> (YAMLParser.Event, (Int, Int)) {
+        while true {
+            if holdsEvent {
+                yaml_event_delete(event)
+                holdsEvent = false
+            }
+            guard yaml_parser_parse(parser, event) == 1 else {
+                let p = parser.pointee
+                let problem = p.problem.map { String(cString: $0) } ?? "unreadable YAML"
+                let context = p.context.map { " (\(String(cString: $0)))" } ?? ""
+                let (line, column) = (Int(p.problem_mark.line) + 1, Int(p.problem_mark.column) + 1)
+                throw YAMLParser.ParseFailure(
+                    id: .yamlSyntax, message: problem + context, line: line, column: column,
+                    hint: YAMLParser.syntaxHint(
+                        problem + context, line: YAMLParser.line(line, of: bytes), column: column))
+            }
+            holdsEvent = true
+            let event = event.pointee
+            let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
+            let read: YAMLParser.Event
+            switch event.type {
+            case YAML_STREAM_END_EVENT: read = .streamEnd
+            case YAML_DOCUMENT_START_EVENT: read = .documentStart
+            case YAML_MAPPING_START_EVENT: read = .mappingStart(anchored: event.data.mapping_start.anchor != nil)
+            case YAML_MAPPING_END_EVENT: read = .mappingEnd
+            case YAML_SEQUENCE_START_EVENT: read = .sequenceStart(anchored: event.data.sequence_start.anchor != nil)
+            case YAML_SEQUENCE_END_EVENT: read = .sequenceEnd
+            case YAML_SCALAR_EVENT:
+                let data = event.data.scalar
+                let bytes = UnsafeBufferPointer(start: data.value, count: Int(data.length))
+                let style: YAMLScalar.Style =
+                    switch data.style {
+                    case YAML_PLAIN_SCALAR_STYLE: .plain
+                    case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
+                    default: .quoted
+                    }
+                read = .scalar(bytes, style: style, tag: Self.string(data.tag), anchored: data.anchor != nil)
+            case YAML_ALIAS_EVENT: read = .alias(Self.string(event.data.alias.anchor) ?? "")
+            default: continue
+            }
+            switch read {
+            case .mappingStart, .sequenceStart: depth += 1
+            case .mappingEnd, .sequenceEnd: depth -= 1
+            case .documentStart, .scalar, .alias, .streamEnd: break
+            }
+            return (read, start)
         }
     }
 
@@ -280,6 +333,8 @@ private struct DocumentBuilder {
                 id: .yamlAlias,
                 message: "YAML aliases (*\(PrintableText.excerpt(name))) are not allowed in configuration files",
                 line: mark.0, column: mark.1, hint: "write the value out where it is used")
+        case .streamEnd:
+            break
         }
     }
 
