@@ -399,4 +399,23 @@ import Testing
                 "\(file.path)")
         }
     }
+
+    /// A mapping of user-chosen keys finds a repeated one with a set: a hostile file of 60,000
+    /// variables is read at once (a scan per key took quadratic time), and a last key that is
+    /// the first one spelt in another Unicode form still declines the file.
+    @Test func sixtyThousandVariablesAreReadWithoutAScanPerKey() throws {
+        let names = (0..<60_000).map { "v\($0)" }
+        func domain(_ keys: [String]) -> [UInt8] {
+            Array(
+                ("variables:\n" + keys.map { "  \($0): [a]\n" }.joined()
+                    + "applinks:\n  - apps: [app0]\n    rules:\n      - path: /a\n").utf8)
+        }
+        let read = DomainEventDecoder.domain(
+            name: "d", file: "domains/d.yaml", bytes: domain(["caf\u{E9}"] + names), parser: YAMLParser())
+        #expect(read?.variables.count == 60_001)
+        let repeated = DomainEventDecoder.domain(
+            name: "d", file: "domains/d.yaml", bytes: domain(["caf\u{E9}"] + names + ["cafe\u{301}"]),
+            parser: YAMLParser())
+        #expect(repeated == nil)
+    }
 }

@@ -75,6 +75,8 @@ struct DomainEventDecoder {
     /// The pairs of a mapping with user-chosen keys, just started; declines a repeated key.
     private func entries<Value>(_ value: () throws -> Value) throws -> [(key: Located<String>, value: Value)] {
         var entries: [(key: Located<String>, value: Value)] = []
+        // A hostile file can hold a mapping of many thousand keys: a set, not a scan per key.
+        var keys = Set<String>()
         while true {
             let (event, location) = try next()
             switch event {
@@ -82,8 +84,9 @@ struct DomainEventDecoder {
                 return entries
             case .scalar(let bytes, _, _, _):
                 let key = String(decoding: bytes, as: UTF8.self)
-                // Canonically equal keys decline too: the node tree decides what they are.
-                if entries.contains(where: { $0.key.value == key }) { throw Declined() }
+                // Canonically equal keys decline too (`String`'s equality and hash are
+                // canonical): the node tree decides what they are.
+                guard keys.insert(key).inserted else { throw Declined() }
                 entries.append((Located(key, at: location), try value()))
             default:
                 throw Declined()
