@@ -237,13 +237,17 @@ public enum ExpectationRunner {
         var declared: [Environment] = []
 
         init(_ configuration: Configuration, _ compiled: CompiledConfiguration) {
-            // Read until both are found: a fleet's 100,000 expectations need not be flattened.
-            var platforms: Set<Platform> = []
-            for domain in configuration.domains where platforms.count < Platform.allCases.count {
-                for position in domain.expectations.indices where platforms.count < Platform.allCases.count {
-                    platforms.formUnion(domain.expectations[position].platforms)
+            // Read until both are found, in place and without hashing: a fleet's 100,000
+            // expectations need not be flattened, and often name one platform only.
+            var used = (ios: false, android: false)
+            for domain in configuration.domains where !(used.ios && used.android) {
+                for position in domain.expectations.indices where !(used.ios && used.android) {
+                    for platform in domain.expectations[position].platforms {
+                        if platform == .ios { used.ios = true } else { used.android = true }
+                    }
                 }
             }
+            let platforms = Set(Platform.allCases.filter { $0 == .ios ? used.ios : used.android })
             var files = EnvironmentEvaluator.CompiledFiles()
             for environment in compiled.environments {
                 guard let declared = configuration.environment(named: environment.name) else { continue }
@@ -382,6 +386,8 @@ public enum ExpectationRunner {
         }
 
         private var byOpening: [Opening: Int] = [:]
+        /// The opening named last: most observations of a domain open the apps the one before did.
+        private var last: (opening: Opening, number: Int)?
         private var byText: [String: Int] = [:]
         private var texts: [String] = []
 
@@ -393,12 +399,17 @@ public enum ExpectationRunner {
             opening apps: AppSet, in environment: Int, on platform: Platform, of evaluator: EnvironmentEvaluator
         ) -> Int {
             let key = Opening(environment: environment, platform: platform, apps: apps)
-            if let known = byOpening[key] { return known }
+            if let last, last.opening == key { return last.number }
+            if let known = byOpening[key] {
+                last = (key, known)
+                return known
+            }
             let text =
                 apps.isEmpty
                 ? "web" : apps.positions.map { evaluator.appName($0, on: platform) }.joined(separator: ", ")
             let number = number(text)
             byOpening[key] = number
+            last = (key, number)
             return number
         }
 
