@@ -8,7 +8,6 @@ import Testing
 /// environments, on an absolute URL) and with more apps than one word of bits holds check every
 /// result against the host's own evaluator deciding the URL alone, with strings.
 @Suite struct IndexedDecisionTests {
-    private static let fingerprint = Array(repeating: "CD", count: 32).joined(separator: ":")
     private static let environments = ["production", "staging", "development"]
 
     /// A fleet of three environments drawn from `seed` with `apps` apps: the first environment
@@ -43,92 +42,21 @@ import Testing
         }
         var files = ["domains/shop.yaml": domain]
         for (position, name) in Self.environments.enumerated() {
-            var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
-            for app in apps {
-                let ios = position == 0 || some(0.7)
-                let android = position == 0 || some(0.7)
-                guard ios || android else { continue }
-                let id = "com.example.\(app)" + (some(0.5) ? "" : ".\(name)")
-                text += "  \(app):\n"
-                if ios { text += "    ios: {bundle_id: \(id)}\n" }
-                if android {
-                    text += "    android: {package: \(id), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
-                }
-            }
+            var text = "tier: \(name)\nteam_id: ABCDE12345\n"
+            text += EachHostAlone.apps(apps, of: name, buildsAll: position == 0, &random)
             let prefix = ["", "staging.", "dev."][position]
             text += "hosts:\n  \(prefix)h1.example: shop\n  \(prefix)h2.example: shop\n"
             files["environments/\(name).yaml"] = text
         }
-        let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
-        let loaded = try #require(configuration, "\(diagnostics)")
-        let (compiled, compileDiagnostics) = Compiler().compile(loaded)
-        #expect(!compileDiagnostics.contains { $0.severity == .error }, "\(compileDiagnostics)")
-        return (loaded, compiled)
-    }
-
-    /// Every check `test` must make, each decided alone on its host from the verdicts' strings.
-    private func expected(_ configuration: Configuration, _ compiled: CompiledConfiguration) throws -> [String] {
-        var lines: [String] = []
-        for expectation in configuration.domains.flatMap(\.expectations) {
-            let written = try #require(LinkURL(expectation.url.value))
-            for platform in expectation.platforms {
-                for environment in compiled.environments
-                where expectation.environments?.contains(where: { $0.value == environment.name }) ?? true {
-                    let declared = try #require(configuration.environment(named: environment.name))
-                    let evaluator = EnvironmentEvaluator(environment)
-                    for binding in declared.hosts {
-                        let url: LinkURL
-                        if let own = written.host {
-                            guard HostPattern.appleEntitlement(binding.host.value.name, matches: own) else { continue }
-                            url = written
-                        } else {
-                            url = written.on(
-                                host: URLSamples.host(for: binding.host.value, avoiding: declared.boundHostNames))
-                        }
-                        let verdicts = evaluator.verdicts(for: url, platform: platform)
-                        let opening = verdicts.filter(\.opens)
-                        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
-                        let (expected, passed, subject): (String, Bool, EnvironmentEvaluator.Verdict?)
-                        switch expectation.outcome {
-                        case .opensWeb: (expected, passed, subject) = ("web", opening.isEmpty, opening.first)
-                        case .opensApp(nil):
-                            (expected, passed, subject) = (
-                                "an app", !opening.isEmpty, verdicts.first { $0.decision.origin != nil }
-                            )
-                        case .opensApp(let name?):
-                            let app = declared.app(named: name.value)
-                            guard platform == .ios ? app?.ios != nil : app?.android != nil else { continue }
-                            (expected, passed, subject) = (
-                                name.value, opening.contains { $0.app == name.value },
-                                verdicts.first { $0.app == name.value }
-                            )
-                        }
-                        let rule = subject?.decision.origin.map { "\($0.line)" } ?? "-"
-                        lines.append(
-                            "\(environment.name) \(binding.host.value.name) \(platform.rawValue) \(url) "
-                                + "\(expected) \(actual) \(passed) \(rule)")
-                    }
-                }
-            }
-        }
-        return lines.sorted()
-    }
-
-    private func results(_ configuration: Configuration, _ compiled: CompiledConfiguration) -> [String] {
-        ExpectationRunner.run(configuration, compiled).map { result in
-            let rule = result.decidingRule.map { "\($0.line)" } ?? "-"
-            return "\(result.environment) \(result.host) \(result.platform.rawValue) \(result.url) "
-                + "\(result.expected) \(result.actual) \(result.passed) \(rule)"
-        }
-        .sorted()
+        return try EachHostAlone.load(files)
     }
 
     @Test(arguments: 0..<24 as Range<UInt64>)
     func everyKindOfExpectationIsEachHostsOwn(seed: UInt64) throws {
         let (configuration, compiled) = try fleet(seed: seed, apps: 2 + Int(seed % 4))
-        let results = results(configuration, compiled)
+        let results = EachHostAlone.results(configuration, compiled)
         #expect(!results.isEmpty)
-        #expect(results == (try expected(configuration, compiled)))
+        #expect(results == (try EachHostAlone.expected(configuration, compiled)))
     }
 
     /// Apps past the 64th of an environment are named in order after the others.
@@ -139,6 +67,6 @@ import Testing
             ExpectationRunner.run(configuration, compiled).contains { result in
                 result.actual.split(separator: ", ").contains { (Int($0.dropFirst()) ?? 0) >= 64 }
             })
-        #expect(results(configuration, compiled) == (try expected(configuration, compiled)))
+        #expect(EachHostAlone.results(configuration, compiled) == (try EachHostAlone.expected(configuration, compiled)))
     }
 }
