@@ -202,6 +202,43 @@ import Testing
         #expect(report.blocks)
     }
 
+    /// The text writes each failure's line without making its finding, and the exit status is
+    /// decided without them: both must still say what the findings say.
+    @Test func theTextAndTheExitStatusSayWhatTheFindingsSay() throws {
+        let (configuration, compiled) = try promotedRule(
+            hosts: 3,
+            moreExpectations: "  - url: /r\n    opens_app: shop\n    platforms: [ios]\n    comment: gone\n"
+                + "  - url: https://h1.example/q\n    opens_web: true\n    platforms: [ios]\n")
+        let report = ExpectationReport(configuration, compiled, keeping: .failures, pathPrefix: "repo/")
+        let written = report.text(.plain).out.split(separator: "\n").map(String.init)
+        let lines = written.filter { !$0.hasPrefix("  where: ") && $0.contains("[EXPECTATION_FAILED]") }
+        let hints = written.filter { $0.hasPrefix("  hint: ") }
+        #expect(report.failures.count == 3 && report.failures.contains { $0.outcome.places.count == 1 })
+        #expect(
+            lines
+                == report.findings.map { finding in
+                    DiagnosticText.line(
+                        id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
+                        hint: nil, pathPrefix: "repo/", style: .plain)
+                })
+        #expect(hints == report.findings.compactMap { $0.hint.map { "  hint: \($0)" } })
+        #expect(report.blocks && report.findings.contains(where: report.blocks))
+        // Passing everywhere: nothing blocks, and no finding does.
+        let files = [
+            "environments/production.yaml":
+                "tier: production\nteam_id: ABCDE12345\napps:\n  shop:\n    ios: {bundle_id: com.example.shop}\n"
+                + "hosts:\n  h1.example: shop\n",
+            "domains/shop.yaml":
+                "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\nexpectations:\n"
+                + "  - url: /p/1\n    opens_app: shop\n",
+        ]
+        let (loaded, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
+        let passing = try #require(loaded, "\(diagnostics)")
+        let clean = ExpectationReport(
+            passing, Compiler().compile(passing).compiled, keeping: .failures, pathPrefix: "")
+        #expect(clean.checkCount > 0 && !clean.blocks && clean.findings.isEmpty)
+    }
+
     /// Failures come most important first: those failing in production, then those failing on
     /// more hosts, then in file order.
     @Test func failuresAreRankedProductionFirstThenByHosts() throws {

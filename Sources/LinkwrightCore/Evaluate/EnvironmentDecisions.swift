@@ -103,6 +103,16 @@ extension EnvironmentEvaluator {
         /// The host whose file decides for the iOS app at `position`; nil when it does not
         /// claim the host.
         func iosFileHost(app position: Int) -> String? { ios[position].file?.host }
+
+        /// How many apps of the platform the claims are of.
+        var appCount: Int { platform == .ios ? ios.count : android.count }
+
+        /// The file that decides for the app at `position` whenever it claims a URL on the host:
+        /// on Android every filter of an app naming the host decides through the same file
+        /// (`androidDecidingFile`). Nil when the app cannot claim the host.
+        func decidingFile(app position: Int) -> FileRef? {
+            platform == .ios ? ios[position].file : android[position].first?.file
+        }
     }
 
     /// A file an app's claim makes decide: the host serving it, and a number naming that host

@@ -17,7 +17,9 @@ extension ExpectationRunner {
         public var comment: String?
 
         /// "expected shop, got web": what every report of a failed check says it found.
-        public var mismatch: String { "expected \(expected), got \(actual)" }
+        public var mismatch: String { Self.mismatch(expected: expected, actual: actual) }
+
+        static func mismatch(expected: String, actual: String) -> String { "expected \(expected), got \(actual)" }
 
         /// The one-line message of a failed check, the same in `check` and `test`.
         /// `namingEnvironment`: for reports that do not show the environment apart;

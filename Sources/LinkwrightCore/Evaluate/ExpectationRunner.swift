@@ -73,6 +73,11 @@ public enum ExpectationRunner {
     }
 
     /// `checks` for one domain, whose hosts are `groups`.
+    ///
+    /// The decision path carries numbers: each group's apps decide through rule lists numbered
+    /// once per group (`SharedDecisions`), the apps that open a URL are a set of positions, and
+    /// what an outcome says is named once per set of apps (`OutcomeTexts`); an outcome's text is
+    /// made into a string only when the outcome is first met.
     private static func domainChecks(
         _ domain: Domain, _ groups: [Situations.Group], of situations: Situations, keeping detail: Detail
     ) -> (checks: [Check], tally: Tally) {
@@ -80,80 +85,100 @@ public enum ExpectationRunner {
         // By position in `situations.evaluators`: named once, at the end.
         var checkedEnvironments = Array(repeating: false, count: situations.evaluators.count)
         var shared = SharedDecisions()
+        var texts = OutcomeTexts()
         var checks: [Check] = []
         let routes = domain.routesByRule
         // Groups of any environments deciding every path alike on a platform share a number,
         // and a path expectation is observed once per number: production, staging and
         // development usually serve the same rules to apps of the same names.
         var alikeNumbers: [EnvironmentEvaluator.DecidingKey: Int] = [:]
-        // Per platform (iOS first), per group.
-        var alikeByGroup = Array(repeating: [Int?](repeating: nil, count: groups.count), count: 2)
-        func alike(_ index: Int, on platform: Platform) -> Int {
+        // Per platform (iOS first), per group: its number of alike groups, and the rule list
+        // each of its apps decides through (`SharedDecisions.lists`).
+        var alikeByGroup = Array(
+            repeating: [(number: Int, lists: [Int?])?](repeating: nil, count: groups.count), count: 2)
+        func alike(_ index: Int, on platform: Platform) -> (number: Int, lists: [Int?]) {
             let row = platform == .ios ? 0 : 1
             if let known = alikeByGroup[row][index] { return known }
-            let group = groups[index]
-            let evaluator = situations.evaluators[group.environmentIndex]
-            let key = evaluator.decidingKey(group.claims(on: platform)) { app, file in
-                shared.rules((group.environmentIndex, platform, app, file), in: evaluator)
+            let environment = groups[index].environmentIndex
+            let evaluator = situations.evaluators[environment]
+            let claims = groups[index].claims(on: platform)
+            let key = evaluator.decidingKey(claims) { app, file in
+                shared.rules((environment, platform, app, file), in: evaluator)
             }
             let number = alikeNumbers[key] ?? alikeNumbers.count
             alikeNumbers[key] = number
-            alikeByGroup[row][index] = number
-            return number
+            let known = (number, shared.lists(claims, in: environment, of: evaluator))
+            alikeByGroup[row][index] = known
+            return known
         }
         // Each path expectation is decided through the files the groups' claims name: with enough
-        // of them, the files' rule indexes are built before the first.
+        // of them, the files' rule indexes are built before the first. Read in place: a domain
+        // holds thousands of expectations, each of a dozen strings.
+        var urlsOn = [0, 0]
+        for position in domain.expectations.indices {
+            for platform in domain.expectations[position].platforms { urlsOn[platform == .ios ? 0 : 1] += 1 }
+        }
         for platform in Platform.allCases {
-            let urls = domain.expectations.count { $0.platforms.contains(platform) }
-            for group in groups where situations.evaluators[group.environmentIndex].platforms.contains(platform) {
-                situations.evaluators[group.environmentIndex].anticipate(
-                    urls: urls, through: group.claims(on: platform))
+            for group in groups.indices
+            where situations.evaluators[groups[group].environmentIndex].platforms.contains(platform) {
+                situations.evaluators[groups[group].environmentIndex].anticipate(
+                    urls: urlsOn[platform == .ios ? 0 : 1], through: groups[group].claims(on: platform))
             }
         }
-        for expectation in domain.expectations {
+        // Reused for every check: the text numbers of its outcomes, in order, and the observation
+        // of each number of alike groups met so far.
+        var outcomeTexts: [Int] = []
+        var observedAlike: [(number: Int, observed: Observation?)] = []
+        for position in domain.expectations.indices {
             // Lint reports a URL that does not parse.
-            guard let written = LinkURL(expectation.url.value) else { continue }
-            for platform in expectation.platforms {
+            guard let written = LinkURL(domain.expectations[position].url.value) else { continue }
+            let asked = Asked(domain.expectations[position])
+            for platform in domain.expectations[position].platforms {
                 // One URL in every group below, up to its host, which no decision reads.
                 shared.beginURL()
                 var check = Check(
-                    location: expectation.location, url: written, platform: platform, expected: "",
-                    comment: expectation.comment, outcomes: [])
+                    location: domain.expectations[position].location, url: written, platform: platform,
+                    expected: asked.expected, comment: domain.expectations[position].comment, outcomes: [])
+                outcomeTexts.removeAll(keepingCapacity: true)
                 func add(_ observed: Observation, _ places: [Place], in environment: Int) {
                     tally.checks += places.count
                     checkedEnvironments[environment] = true
-                    check.expected = observed.expected
                     let keep = detail == .everyPlace || !observed.passed
-                    if let index = check.outcomes.firstIndex(where: {
-                        $0.actual == observed.actual && $0.passed == observed.passed
-                            && $0.decidingRule == observed.decidingRule
+                    if let index = check.outcomes.indices.first(where: {
+                        outcomeTexts[$0] == observed.actual && check.outcomes[$0].passed == observed.passed
+                            && check.outcomes[$0].decidingRule == observed.decidingRule
                     }) {
                         check.outcomes[index].count += places.count
                         if keep { check.outcomes[index].places.append(contentsOf: places) }
                     } else {
+                        outcomeTexts.append(observed.actual)
                         check.outcomes.append(
                             Outcome(
-                                actual: observed.actual, passed: observed.passed,
+                                actual: texts[observed.actual], passed: observed.passed,
                                 decidingRule: observed.decidingRule, places: keep ? PlaceList(places) : [],
                                 count: places.count))
                     }
                 }
-                // The observation of each number of alike groups met so far.
-                var observedAlike: [(number: Int, observed: Observation?)] = []
+                observedAlike.removeAll(keepingCapacity: true)
                 // By position: a group holds its places and claims, copied for every expectation.
                 for index in groups.indices
-                where Resolution.applies(expectation.environments, to: groups[index].environment) {
+                where Resolution.applies(
+                    domain.expectations[position].environments, to: groups[index].environment)
+                {
+                    let environment = groups[index].environmentIndex
                     if let own = written.host {
-                        let group = groups[index]
                         // An absolute URL is checked on its own host, on the bindings that serve it;
                         // it is the same URL on each, so it is decided once.
-                        let serving = group.places.filter { HostPattern.appleEntitlement($0.host, matches: own) }
+                        let serving = groups[index].places.filter {
+                            HostPattern.appleEntitlement($0.host, matches: own)
+                        }
                         guard !serving.isEmpty else { continue }
-                        let claims = situations.evaluators[group.environmentIndex].claims(of: own, on: platform)
+                        let evaluator = situations.evaluators[environment]
+                        let claims = evaluator.claims(of: own, on: platform)
                         guard
                             let observed = observe(
-                                expectation, written, claims, in: group.environmentIndex, of: situations,
-                                sharing: &shared, routes)
+                                asked, written, claims, deciding: shared.lists(claims, in: environment, of: evaluator),
+                                in: environment, of: situations, sharing: &shared, naming: &texts, routes)
                         else { continue }
                         add(
                             observed,
@@ -161,21 +186,21 @@ public enum ExpectationRunner {
                                 var checked = place
                                 checked.urlHost = own
                                 return checked
-                            }, in: group.environmentIndex)
+                            }, in: environment)
                     } else {
-                        let number = alike(index, on: platform)
+                        let (number, lists) = alike(index, on: platform)
                         let observed: Observation?
                         if let known = observedAlike.first(where: { $0.number == number }) {
                             observed = known.observed
                         } else {
                             // Decided as written: the claims say what the group's host does.
                             observed = observe(
-                                expectation, written, groups[index].claims(on: platform),
-                                in: groups[index].environmentIndex, of: situations, sharing: &shared, routes)
+                                asked, written, groups[index].claims(on: platform), deciding: lists,
+                                in: environment, of: situations, sharing: &shared, naming: &texts, routes)
                             observedAlike.append((number, observed))
                         }
                         guard let observed else { continue }
-                        add(observed, groups[index].places, in: groups[index].environmentIndex)
+                        add(observed, groups[index].places, in: environment)
                     }
                 }
                 if detail == .failures { check.outcomes.removeAll(where: \.passed) }
@@ -212,11 +237,17 @@ public enum ExpectationRunner {
         var declared: [Environment] = []
 
         init(_ configuration: Configuration, _ compiled: CompiledConfiguration) {
-            // Read until both are found: a fleet's 100,000 expectations need not be flattened.
-            var platforms: Set<Platform> = []
-            for domain in configuration.domains where platforms.count < Platform.allCases.count {
-                for expectation in domain.expectations { platforms.formUnion(expectation.platforms) }
+            // Read until both are found, in place and without hashing: a fleet's 100,000
+            // expectations need not be flattened, and often name one platform only.
+            var used = (ios: false, android: false)
+            for domain in configuration.domains where !(used.ios && used.android) {
+                for position in domain.expectations.indices where !(used.ios && used.android) {
+                    for platform in domain.expectations[position].platforms {
+                        if platform == .ios { used.ios = true } else { used.android = true }
+                    }
+                }
             }
+            let platforms = Set(Platform.allCases.filter { $0 == .ios ? used.ios : used.android })
             var files = EnvironmentEvaluator.CompiledFiles()
             for environment in compiled.environments {
                 guard let declared = configuration.environment(named: environment.name) else { continue }
@@ -268,23 +299,36 @@ public enum ExpectationRunner {
         /// Each file and app's rule list, numbered in order of first use; nil when there is none.
         private var lists: [FileForApp: Int?] = [:]
         private var numbers: [EnvironmentEvaluator.DecidingRules: Int] = [:]
-        /// By rule list, for the URL being checked.
-        private var decided: [Int: LinkDecision] = [:]
+        /// By rule list number, the decision for the URL being checked; nil while not made.
+        private var decided: [LinkDecision?] = []
+        /// The rule lists `decided` holds a decision of.
+        private var decidedLists: [Int] = []
 
         /// Forgets the decisions of the URL checked before.
-        mutating func beginURL() { decided.removeAll(keepingCapacity: true) }
+        mutating func beginURL() {
+            for list in decidedLists { decided[list] = nil }
+            decidedLists.removeAll(keepingCapacity: true)
+        }
 
-        /// `make`'s decision, or the one made already for the URL with the same rules.
-        mutating func decision(
-            _ file: (environment: Int, platform: Platform, app: Int, file: EnvironmentEvaluator.FileRef),
-            in evaluator: EnvironmentEvaluator,
-            make: () -> LinkDecision
-        ) -> LinkDecision {
-            guard let list = rules(file, in: evaluator) else { return make() }
+        /// `make`'s decision, or the one made already for the URL through the rule list numbered
+        /// `list` (nil: no rules to share).
+        mutating func decision(through list: Int?, make: () -> LinkDecision) -> LinkDecision {
+            guard let list else { return make() }
             if let known = decided[list] { return known }
             let decision = make()
             decided[list] = decision
+            decidedLists.append(list)
             return decision
+        }
+
+        /// Per app of `claims`, in position order, the number of the rules it decides through
+        /// on that host (`rules`); nil when it cannot claim the host or its file gives none.
+        mutating func lists(
+            _ claims: EnvironmentEvaluator.HostClaims, in environment: Int, of evaluator: EnvironmentEvaluator
+        ) -> [Int?] {
+            (0..<claims.appCount).map { app in
+                claims.decidingFile(app: app).flatMap { rules((environment, claims.platform, app, $0), in: evaluator) }
+            }
         }
 
         /// The number of the rules `file` gives the app, alike for every file and app with the
@@ -309,89 +353,187 @@ public enum ExpectationRunner {
         private mutating func number(_ rules: EnvironmentEvaluator.DecidingRules) -> Int {
             if let number = numbers[rules] { return number }
             numbers[rules] = numbers.count
+            decided.append(nil)
             return numbers.count - 1
+        }
+    }
+
+    /// The positions of an environment's apps of one platform, in order: the apps a URL opens.
+    private struct AppSet: Hashable {
+        /// Positions below 64, one bit each: an environment declares a handful of apps.
+        private var bits: UInt64 = 0
+        /// Positions from 64, in the order inserted.
+        private var beyond: [Int] = []
+
+        var isEmpty: Bool { bits == 0 && beyond.isEmpty }
+
+        /// Adds `position`, greater than any added before.
+        mutating func insert(_ position: Int) {
+            if position < 64 { bits |= 1 << UInt64(position) } else { beyond.append(position) }
+        }
+
+        /// The positions, in increasing order.
+        var positions: [Int] { (0..<64).filter { bits & (1 << UInt64($0)) != 0 } + beyond }
+    }
+
+    /// What outcomes say they got, each text numbered once: the apps that open a URL are
+    /// named once per environment, platform and set of apps, not once per observation.
+    private struct OutcomeTexts {
+        private struct Opening: Hashable {
+            var environment: Int
+            var platform: Platform
+            var apps: AppSet
+        }
+
+        private var byOpening: [Opening: Int] = [:]
+        /// The opening named last: most observations of a domain open the apps the one before did.
+        private var last: (opening: Opening, number: Int)?
+        private var byText: [String: Int] = [:]
+        private var texts: [String] = []
+
+        subscript(number: Int) -> String { texts[number] }
+
+        /// The number of "web", or of the names of `apps` of the environment at `environment`
+        /// on `platform`, comma-separated.
+        mutating func number(
+            opening apps: AppSet, in environment: Int, on platform: Platform, of evaluator: EnvironmentEvaluator
+        ) -> Int {
+            let key = Opening(environment: environment, platform: platform, apps: apps)
+            if let last, last.opening == key { return last.number }
+            if let known = byOpening[key] {
+                last = (key, known)
+                return known
+            }
+            let text =
+                apps.isEmpty
+                ? "web" : apps.positions.map { evaluator.appName($0, on: platform) }.joined(separator: ", ")
+            let number = number(text)
+            byOpening[key] = number
+            last = (key, number)
+            return number
+        }
+
+        /// The number of `text`.
+        mutating func number(_ text: String) -> Int {
+            if let known = byText[text] { return known }
+            byText[text] = texts.count
+            texts.append(text)
+            return texts.count - 1
+        }
+    }
+
+    /// What an expectation asks, read once for every host and platform it is checked on.
+    private struct Asked {
+        enum Opening {
+            case web
+            case anyApp
+            case app(named: String)
+        }
+
+        var opening: Opening
+        var route: RouteValue?
+        /// What every outcome of the expectation names as expected: "web", "an app" or the
+        /// app's name, with the route expected.
+        var expected: String
+
+        init(_ expectation: Expectation) {
+            switch expectation.outcome {
+            case .opensWeb: (opening, expected) = (.web, "web")
+            case .opensApp(nil): (opening, expected) = (.anyApp, "an app")
+            case .opensApp(let name?): (opening, expected) = (.app(named: name.value), name.value)
+            }
+            route = expectation.route?.value
+            // Every outcome names the route expected, so outcomes of one check share `expected`.
+            if let route { expected += " at \(route)" }
         }
     }
 
     /// What one expectation did on one host.
     private struct Observation {
-        var expected: String
-        var actual: String
+        /// What it got, as `OutcomeTexts` numbers it.
+        var actual: Int
         var passed: Bool
         var decidingRule: SourceLocation?
     }
 
     /// The expectation decided for `url` on the host `claims` were found for, in the environment
-    /// at `environment` of `situations`; nil when there is nothing to check (an app without a
-    /// build on the platform there). `url` names that host or none.
+    /// at `environment` of `situations`, each app through the rule list `lists` numbers at its
+    /// position; nil when there is nothing to check (an app without a build on the platform
+    /// there). `url` names that host or none.
     private static func observe(
-        _ expectation: Expectation, _ url: LinkURL, _ claims: EnvironmentEvaluator.HostClaims, in environment: Int,
-        of situations: Situations, sharing shared: inout SharedDecisions, _ routes: [SourceLocation: Route]
+        _ asked: Asked, _ url: LinkURL, _ claims: EnvironmentEvaluator.HostClaims, deciding lists: [Int?],
+        in environment: Int, of situations: Situations, sharing shared: inout SharedDecisions,
+        naming texts: inout OutcomeTexts, _ routes: [SourceLocation: Route]
     ) -> Observation? {
         let platform = claims.platform
         let evaluator = situations.evaluators[environment]
-        let named: String? = if case .opensApp(let name?) = expectation.outcome { name.value } else { nil }
-        if let named {
+        // The position of the app the expectation names, when it has a build here.
+        var named: Int?
+        if case .app(let name) = asked.opening {
             // An app without a build on this platform in this environment has nothing to check.
-            let app = situations.declared[environment].app(named: named)
-            guard platform == .ios ? app?.ios != nil : app?.android != nil else { return nil }
+            guard
+                situations.declared[environment].apps.contains(where: {
+                    $0.name.value == name && (platform == .ios ? $0.ios != nil : $0.android != nil)
+                })
+            else { return nil }
+            named = (0..<claims.appCount).first { evaluator.appName($0, on: platform) == name }
         }
-        // What an observation needs of the verdicts, read as they are made: the opening apps'
-        // names, comma-separated (nil while none opens), and the decision it names the rule of.
-        var opening: String?
+        // What an observation needs of the verdicts, read as they are made: the apps that open,
+        // and the rule of the decision it names.
+        var opening = AppSet()
         var namedOpens = false
-        var subject: LinkDecision?
-        evaluator.forEachApp(deciding: url, on: claims) { app, file, make in
-            shared.decision((environment, platform, app, file), in: evaluator, make: make)
+        var subject: (found: Bool, rule: SourceLocation?) = (false, nil)
+        evaluator.forEachApp(deciding: url, on: claims) { app, _, make in
+            shared.decision(through: lists[app], make: make)
         } _: { position, claim, _, _, decision in
-            let name = evaluator.appName(position, on: platform)
             let opens = EnvironmentEvaluator.Verdict.opens(claim, decision)
-            if opens { opening = opening.map { $0 + ", " + name } ?? name }
-            if name == named {
+            if opens { opening.insert(position) }
+            if position == named {
                 namedOpens = namedOpens || opens
-                if subject == nil { subject = decision }
+                if !subject.found { subject = (true, decision.origin) }
             }
-            switch expectation.outcome {
-            case .opensWeb where opens && subject == nil: subject = decision
-            case .opensApp(nil) where decision.origin != nil && subject == nil: subject = decision
+            switch asked.opening {
+            case .web where opens && !subject.found: subject = (true, decision.origin)
+            case .anyApp where decision.origin != nil && !subject.found: subject = (true, decision.origin)
             default: break
             }
         }
-        let actual = opening ?? "web"
-        var observed: Observation
-        switch expectation.outcome {
-        case .opensWeb:
-            observed = Observation(expected: "web", actual: actual, passed: opening == nil)
-        case .opensApp(nil):
-            observed = Observation(expected: "an app", actual: actual, passed: opening != nil)
-        case .opensApp(let name?):
-            observed = Observation(expected: name.value, actual: actual, passed: namedOpens)
+        let passed: Bool
+        switch asked.opening {
+        case .web: passed = opening.isEmpty
+        case .anyApp: passed = !opening.isEmpty
+        case .app: passed = namedOpens
         }
-        observed.decidingRule = subject?.origin
-        if let route = expectation.route {
-            // Every outcome names the route expected, so outcomes of one check share `expected`.
-            observed.expected += " at \(route.value)"
-            if observed.passed { checkRoute(route.value, of: &observed, url: url, routes: routes) }
+        var observed = Observation(
+            actual: texts.number(opening: opening, in: environment, on: platform, of: evaluator), passed: passed,
+            decidingRule: subject.rule)
+        if let route = asked.route, observed.passed {
+            var actual = texts[observed.actual]
+            checkRoute(
+                route, of: &observed.passed, actual: &actual, decidingRule: observed.decidingRule, url: url,
+                routes: routes)
+            observed.actual = texts.number(actual)
         }
         return observed
     }
 
     /// With the app right, the route the deciding rule leads to must be the expected one.
     private static func checkRoute(
-        _ expected: RouteValue, of observed: inout Observation, url: LinkURL, routes: [SourceLocation: Route]
+        _ expected: RouteValue, of passed: inout Bool, actual: inout String, decidingRule: SourceLocation?,
+        url: LinkURL, routes: [SourceLocation: Route]
     ) {
-        guard let origin = observed.decidingRule, let route = routes[origin] else {
-            observed.actual += " with no route (the deciding rule names none)"
-            observed.passed = false
+        guard let origin = decidingRule, let route = routes[origin] else {
+            actual += " with no route (the deciding rule names none)"
+            passed = false
             return
         }
         switch RouteResolver.resolve(route, url: url) {
         case .success(let value):
-            observed.actual += " at \(value)"
-            observed.passed = value.satisfies(expected)
+            actual += " at \(value)"
+            passed = value.satisfies(expected)
         case .failure(let problem):
-            observed.actual += " with no destination: \(problem.message)"
-            observed.passed = false
+            actual += " with no destination: \(problem.message)"
+            passed = false
         }
     }
 }

@@ -15,8 +15,12 @@ public struct ExpectationReport: Report {
     /// The failed outcomes, most important first: failing in a production environment, then on
     /// more hosts, then in file order.
     public let failures: [Failure]
-    /// Each failure as the finding `check` reports it under.
-    public let findings: [Finding]
+    /// Each failure as the finding `check` reports it under, made when first asked for: the
+    /// text and JSON reports, and the exit status (`blocks`), never read them.
+    public var findings: [Finding] {
+        madeFindings.value { [failures, context] in failures.parallelMap { Self.finding($0, context) } }
+    }
+    private let madeFindings = Once<[Finding]>()
 
     /// One expectation on one platform with one failed outcome.
     public struct Failure: Sendable {
@@ -61,42 +65,57 @@ public struct ExpectationReport: Report {
             return left.position < right.position
         }
         failures = ranks.map { found[$0.position] }
-        // On every core: a fleet's report holds thousands of failures, each naming its URL and
-        // first hosts.
-        findings = failures.parallelMap { Self.finding($0, context) }
     }
 
-    /// A failure as a finding: the message names the URL, the mismatch and how many hosts; the
-    /// first place stands for the rest (`Finding.environment`, `host`).
+    /// Every failure is an open error finding: the report blocks when a check failed and errors
+    /// block, as `blocks(_:)` decides for each of its findings, which need not be made for it.
+    public var blocks: Bool { !failures.isEmpty && context.failOn.blocks(.error) }
+
+    /// A failure as a finding: its message (`message`), and the first place standing for the
+    /// rest (`Finding.environment`, `host`) with the URLs of the first few as witnesses.
     static func finding(_ failure: Failure, _ context: ReportContext) -> Finding {
         let (check, outcome) = (failure.check, failure.outcome)
         let first = outcome.places[0]
-        let result = check.result(outcome, at: first)
-        let url = check.url.description
-        let decidingRule = outcome.decidingRule.map(context.place)
-        let message: String
-        if outcome.places.count == 1 {
-            message = result.failureMessage(namingEnvironment: true, decidingRule: decidingRule)
-        } else {
-            // A handful of environments: found by scanning, not hashing.
-            var environments: [String] = []
-            for environment in outcome.places.segmentEnvironments where !environments.contains(environment) {
-                environments.append(environment)
-            }
-            message =
-                "\(url) on \(check.platform.rawValue): \(result.mismatch)"
-                + (decidingRule.map { " (decided by \($0))" } ?? "")
-                + " on \(counted(outcome.places.count, "host"))"
-                + (environments.count > 1
-                    ? " in \(counted(environments.count, "environment"))" : " in \(first.environment)")
-        }
         return Finding(
-            rule: PolicyRules.expectationFailed.id.rawValue, severity: .error, message: message,
+            rule: PolicyRules.expectationFailed.id.rawValue, severity: .error, message: message(failure, context),
             location: check.location,
             hint: check.comment,
-            witnesses: [result.url] + outcome.places.dropFirst().prefix(witnessesKept - 1).map(check.url(at:)),
+            witnesses: outcome.places.prefix(witnessesKept).map(check.url(at:)),
             environment: first.environment, host: first.host, platform: check.platform,
-            identity: [url, check.platform.rawValue, outcome.actual])
+            identity: [check.url.description, check.platform.rawValue, outcome.actual])
+    }
+
+    /// What a failure's finding and line say: the URL, the mismatch and how many hosts.
+    static func message(_ failure: Failure, _ context: ReportContext) -> String {
+        let (check, outcome) = (failure.check, failure.outcome)
+        let first = outcome.places[0]
+        let decidingRule = outcome.decidingRule.map(context.place)
+        guard outcome.places.count > 1 else {
+            return check.result(outcome, at: first).failureMessage(namingEnvironment: true, decidingRule: decidingRule)
+        }
+        // A handful of environments: found by scanning, not hashing.
+        var environments: [String] = []
+        for environment in outcome.places.segmentEnvironments where !environments.contains(environment) {
+            environments.append(environment)
+        }
+        // Appended in place, and without the first place's URL, which only a single place's
+        // message names: a fleet's report writes 15,000 of these.
+        var message = check.url.description
+        message.reserveCapacity(message.utf8.count + 160)
+        message += " on "
+        message += check.platform.rawValue
+        message += ": "
+        message += ExpectationRunner.Result.mismatch(expected: check.expected, actual: outcome.actual)
+        if let decidingRule {
+            message += " (decided by "
+            message += decidingRule
+            message += ")"
+        }
+        message += " on "
+        message += counted(outcome.places.count, "host")
+        message += " in "
+        message += environments.count > 1 ? counted(environments.count, "environment") : first.environment
+        return message
     }
 
     public var rules: [ReportRule] { ReportRule.policies.filter { $0.id == PolicyRules.expectationFailed.id.rawValue } }
@@ -117,7 +136,7 @@ public struct ExpectationReport: Report {
     /// Each failure with where it happened (its lines written on every core, then joined in
     /// order), then the counts.
     public func text(_ style: TextStyle) -> PrintedReport {
-        let (failures, findings, pathPrefix) = (failures, findings, context.pathPrefix)
+        let (failures, context, pathPrefix) = (failures, context, context.pathPrefix)
         // A fleet's failures of one domain usually list the same host groups: each distinct
         // list is written once.
         var whereLines: [[ExpectationRunner.PlaceList.Segment]: String] = [:]
@@ -129,14 +148,16 @@ public struct ExpectationReport: Report {
             }
         }
         var blocks = failures.indices.parallelMap { [whereLines] index in
-            let (failure, finding) = (failures[index], findings[index])
+            // The finding's rule, severity, message, location and hint, without making the finding.
+            let failure = failures[index]
             var lines = [
                 DiagnosticText.line(
-                    id: finding.rule, severity: finding.severity, message: finding.message, at: finding.location,
-                    hint: nil, pathPrefix: pathPrefix, style: style)
+                    id: PolicyRules.expectationFailed.id.rawValue, severity: .error,
+                    message: Self.message(failure, context), at: failure.check.location, hint: nil,
+                    pathPrefix: pathPrefix, style: style)
             ]
             if failure.outcome.places.count > 1 { lines.append(whereLines[failure.outcome.places.identity]!) }
-            if let hint = finding.hint {
+            if let hint = failure.check.comment {
                 lines.append("  " + style.styled("hint:", .dim) + " " + PrintableText.escaped(hint))
             }
             return lines.joined(separator: "\n")

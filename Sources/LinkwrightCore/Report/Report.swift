@@ -15,6 +15,8 @@ public protocol Report: CommandOutput {
     var context: ReportContext { get }
     /// Whether the command could not use its input (exit 2), rather than finding something.
     var isUnusable: Bool { get }
+    /// Whether a finding blocks (exit 1): by default, asked of each finding.
+    var blocks: Bool { get }
 
     /// For a person: standard output and standard error.
     func text(_ style: TextStyle) -> PrintedReport

@@ -7,7 +7,6 @@ import Testing
 /// in the apps they build, their apps' IDs and the rules they keep check every result
 /// against the host's own evaluator deciding the URL alone.
 @Suite struct AlikeGroupTests {
-    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
     private static let apps = ["shop", "kiosk", "tv"]
     private static let paths = [
         "/p/1", "/p/private/x", "/beta/2", "/kiosk/3", "/search?q=shoes", "/search", "/tv/live#now", "/other",
@@ -41,76 +40,18 @@ import Testing
         }
         var files = ["domains/shop.yaml": domain]
         for (position, name) in environments.enumerated() {
-            var text = "tier: \(position == 0 ? "production" : "staging")\nteam_id: ABCDE12345\napps:\n"
-            for app in Self.apps {
-                let ios = position == 0 || some(0.7)
-                let android = position == 0 || some(0.7)
-                guard ios || android else { continue }
-                // IDs of the first environment's apps, or of the environment's own.
-                let id = "com.example.\(app)" + (some(0.5) ? "" : ".\(name)")
-                text += "  \(app):\n"
-                if ios { text += "    ios: {bundle_id: \(id)}\n" }
-                if android {
-                    text += "    android: {package: \(id), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
-                }
-            }
+            var text = "tier: \(position == 0 ? "production" : "staging")\nteam_id: ABCDE12345\n"
+            text += EachHostAlone.apps(Self.apps, of: name, buildsAll: position == 0, &random)
             text += "hosts:\n  \(name).h1.example: shop\n  \(name).h2.example: shop\n"
             if some(0.5) { text += "  \"*.\(name).w.example\": shop\n" }
             files["environments/\(name).yaml"] = text
         }
-        let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
-        let loaded = try #require(configuration, "\(diagnostics)")
-        let (compiled, compileDiagnostics) = Compiler().compile(loaded)
-        #expect(!compileDiagnostics.contains { $0.severity == .error }, "\(compileDiagnostics)")
-        return (loaded, compiled)
-    }
-
-    /// What `test` must say for every expectation, platform and host, each decided alone.
-    private func expected(_ configuration: Configuration, _ compiled: CompiledConfiguration) throws -> [String] {
-        var lines: [String] = []
-        for expectation in configuration.domains.flatMap(\.expectations) {
-            let written = try #require(LinkURL(expectation.url.value))
-            for platform in expectation.platforms {
-                for environment in compiled.environments {
-                    let declared = try #require(configuration.environment(named: environment.name))
-                    let evaluator = EnvironmentEvaluator(environment)
-                    for binding in declared.hosts {
-                        let url = written.on(
-                            host: URLSamples.host(for: binding.host.value, avoiding: declared.boundHostNames))
-                        let verdicts = evaluator.verdicts(for: url, platform: platform)
-                        let opening = verdicts.filter(\.opens)
-                        let actual = opening.isEmpty ? "web" : opening.map(\.app).joined(separator: ", ")
-                        let (passed, subject): (Bool, EnvironmentEvaluator.Verdict?)
-                        switch expectation.outcome {
-                        case .opensWeb: (passed, subject) = (opening.isEmpty, opening.first)
-                        case .opensApp(nil):
-                            (passed, subject) = (!opening.isEmpty, verdicts.first { $0.decision.origin != nil })
-                        case .opensApp(let name?):
-                            let app = declared.app(named: name.value)
-                            guard platform == .ios ? app?.ios != nil : app?.android != nil else { continue }
-                            (passed, subject) = (
-                                opening.contains { $0.app == name.value }, verdicts.first { $0.app == name.value }
-                            )
-                        }
-                        let rule = subject?.decision.origin.map { "\($0.line)" } ?? "-"
-                        lines.append(
-                            "\(environment.name) \(binding.host.value.name) \(platform.rawValue) \(url) \(actual) \(passed) \(rule)"
-                        )
-                    }
-                }
-            }
-        }
-        return lines.sorted()
+        return try EachHostAlone.load(files)
     }
 
     @Test(arguments: 0..<40 as Range<UInt64>)
     func everyHostGetsWhatItDecidesAlone(seed: UInt64) throws {
         let (configuration, compiled) = try fleet(seed: seed)
-        let results = ExpectationRunner.run(configuration, compiled).map { result in
-            let rule = result.decidingRule.map { "\($0.line)" } ?? "-"
-            return "\(result.environment) \(result.host) \(result.platform.rawValue) \(result.url) \(result.actual) "
-                + "\(result.passed) \(rule)"
-        }
-        #expect(results.sorted() == (try expected(configuration, compiled)))
+        #expect(EachHostAlone.results(configuration, compiled) == (try EachHostAlone.expected(configuration, compiled)))
     }
 }
