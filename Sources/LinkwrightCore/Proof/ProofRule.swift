@@ -182,6 +182,18 @@ final class ProofRule: @unchecked Sendable {
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey
     }
+
+    /// `rule` written at `origin` and tested by `matches`: the same tests, keys and label, the
+    /// same strings (`DecisionListLineage`).
+    init(_ rule: ProofRule, origin: SourceLocation?, matches: @escaping (inout ComparedValues) -> Bool) {
+        self.matches = matches
+        self.origin = origin
+        (opens, route, isExclusion, label) = (rule.opens, rule.route, rule.isExclusion, rule.label)
+        (path, query, fragment) = (rule.path, rule.query, rule.fragment)
+        (pathPrefix, pathPrefixes, pathTexts, pathSuffix) =
+            (rule.pathPrefix, rule.pathPrefixes, rule.pathTexts, rule.pathSuffix)
+        (testKey, key) = (rule.testKey, rule.key)
+    }
 }
 
 extension Automaton {
