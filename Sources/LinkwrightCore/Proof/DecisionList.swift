@@ -26,6 +26,10 @@ public struct DecisionList: Sendable {
     let rulesSignature: HashedKey<String>
     /// The rules' keys alone: equal ones decide every URL alike, wherever the rules are written.
     let ruleKeys: HashedKey<[String]>
+    /// Whether no two rules have the same key: a block keeps one rule per test, and rules of
+    /// blocks with scopes have their block's in their path test (blocks of equal scopes are left
+    /// out), so one block, or blocks that all have scopes, hold each key once.
+    let keysAreUnique: Bool
     /// What proofs make of the rules alone, made on first use and shared by the list's copies
     /// (`named`): a list takes part in several proofs (the newest release's against the base's
     /// and against an older release's), and a changelog proves each revision in two pairs.
@@ -64,6 +68,7 @@ public struct DecisionList: Sendable {
         rulesSignature = HashedKey(
             rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}"))
         ruleKeys = HashedKey(rules.map(\.key))
+        keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
     }
 
     /// The literal text every path a rule accepts starts with (prepared, per preparation),
