@@ -14,11 +14,19 @@
 /// it): memory follows the files and apps, not the revisions. A cache made afresh (a revision
 /// made alone) starts empty.
 final class DecisionListLineage: Sendable {
+    /// The filter's scopes are in the rules taken (their path tests), so they are keyed exactly
+    /// (`ExactText.key`): `/café/*` spelt NFC is another filter than spelt NFD. The file host and
+    /// package only choose which run to edit from.
     struct AndroidKey: Hashable {
         let fileHost: String
         let scopes: [String]
         let package: String
         let release: AndroidRelease
+
+        init(fileHost: String, scopes: [String], package: String, release: AndroidRelease) {
+            (self.fileHost, self.package, self.release) = (fileHost, package, release)
+            self.scopes = scopes.map(ExactText.key)
+        }
     }
 
     struct AppleKey: Hashable {
