@@ -90,6 +90,102 @@ import Testing
             })
     }
 
+    /// A decision list is made as an edit of the last one made for its file and app
+    /// (`DecisionListLineage`): a seeded chain of revisions inserting, deleting, moving, respelling
+    /// (NFC and NFD), excluding and re-routing rules and changing or respelling the substitution
+    /// variables some of them read, its lists made in a shuffled order in one
+    /// cache, must give every revision the lists it has made alone, rule by rule (keys, labels,
+    /// routes and where each rule is written), and the same changes between neighbours.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func listsMadeAsEditsOfEarlierOnesAreThoseOfRevisionsMadeAlone(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        var serial = 0
+        func rule() -> String {
+            serial += 1
+            let word = ["caf\u{E9}", "shoes", "Sale"].randomElement(using: &generator)!
+            let path = [
+                "/\(word)\(serial)/*", "/\(word)/\(serial)", "*/\(word)\(serial).html", "/$(section)/\(serial)",
+            ].randomElement(using: &generator)!
+            var text = "      - path: \"\(path)\"\n"
+            if Int.random(in: 0..<5, using: &generator) == 0 { text += "        query: {ref: \"?*\"}\n" }
+            // Every rule opening the app names a route, or none does.
+            if Int.random(in: 0..<5, using: &generator) == 0 { return text + "        exclude: true\n" }
+            return text + "        route: \(Bool.random(using: &generator) ? "ticket" : "order")\n"
+        }
+        var rules = (0..<8).map { _ in rule() }
+        var sections = ["news", "caf\u{E9}"]
+        // The shop's file with its substitution variables (iOS reads them).
+        func files() -> [SourceFile] {
+            Self.files(shop: rules.joined()).map { file in
+                guard file.path == "domains/shop.yaml" else { return file }
+                let variables = "variables:\n  section: [\(sections.joined(separator: ", "))]\n"
+                return SourceFile(path: file.path, bytes: Array(variables.utf8) + file.bytes)
+            }
+        }
+        var revisions = [files()]
+        for _ in 0..<8 {
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<rules.count, using: &generator)
+                switch Int.random(in: 0..<7, using: &generator) {
+                case 0: rules.insert(rule(), at: 0)
+                case 1 where rules.count > 3: rules.remove(at: position)
+                case 2:
+                    let moved = rules.remove(at: position)
+                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
+                case 3:
+                    // Equal `String`s that devices tell apart.
+                    rules[position] =
+                        rules[position].unicodeScalars.contains("\u{301}")
+                        ? rules[position].precomposedStringWithCanonicalMapping
+                        : rules[position].decomposedStringWithCanonicalMapping
+                case 4:
+                    // The same rule text leading elsewhere.
+                    rules[position] =
+                        rules[position].contains("route: ticket")
+                        ? rules[position].replacingOccurrences(of: "route: ticket", with: "route: order")
+                        : rules[position].replacingOccurrences(of: "route: order", with: "route: ticket")
+                case 5:
+                    // The variables' values change, or are respelt, under unchanged rules.
+                    sections[1] =
+                        sections[1] == "caf\u{E9}" ? "cafe\u{301}" : sections[1] == "cafe\u{301}" ? "blog" : "caf\u{E9}"
+                default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
+                }
+            }
+            revisions.append(files())
+        }
+        func described(_ lists: [DecisionList]?) -> [[String]] {
+            (lists ?? []).map { list in
+                [list.identity, "\(list.blocks.count)"]
+                    + list.rules.map {
+                        [$0.key, $0.label, $0.route ?? "-", $0.origin?.description ?? "-"].joined(separator: "|")
+                    }
+            }
+        }
+        let cache = RevisionCache()
+        let shared = try revisions.map { try #require(cache.make($0).revision) }
+        let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
+        var requests: [(revision: Int, release: AndroidRelease, platform: Platform)] = []
+        for revision in revisions.indices {
+            for release in AndroidRelease.allCases {
+                for platform in Platform.allCases { requests.append((revision, release, platform)) }
+            }
+        }
+        requests.shuffle(using: &generator)
+        for (revision, release, platform) in requests {
+            let lists = shared[revision].decisionLists(
+                "production", androidRelease: release, host: "shop.example", platform: platform)
+            let listsAlone = alone[revision].decisionLists(
+                "production", androidRelease: release, host: "shop.example", platform: platform)
+            #expect(!described(lists).isEmpty)
+            #expect(described(lists) == described(listsAlone), "revision \(revision), \(release), \(platform)")
+        }
+        for after in 1..<revisions.count {
+            #expect(
+                BehaviourDiff.changes(base: shared[after - 1], head: shared[after])
+                    == BehaviourDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+        }
+    }
+
     /// A compiled file is kept while a revision whose evaluators read it is not released, so
     /// sharing costs no memory past the revisions in use.
     @Test func compiledFilesAreKeptWhileARevisionReadsThem() throws {

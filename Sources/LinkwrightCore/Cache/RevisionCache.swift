@@ -3,8 +3,9 @@
 /// compilation per environment, with one instance of each association file,
 /// `DomainCompilations`; those files as evaluators compile them,
 /// `EnvironmentEvaluator.CompiledFiles`; the rule lists the structural diff reads of them,
-/// `SharedRuleLists`) and, per revision, its evaluators, decision lists, route labels and rule
-/// sequences. A revision itself (`PolicySnapshot`) is a plain value; the command comparing
+/// `SharedRuleLists`; the rules of the decision lists made last, `DecisionListLineage`)
+/// and, per revision, its evaluators, decision lists, route labels and rule sequences. A
+/// revision itself (`PolicySnapshot`) is a plain value; the command comparing
 /// revisions makes one cache and passes it, and each revision's work stays here until
 /// `release`: a changelog's walk holds the revisions it is comparing, not every one it compared.
 /// A fresh cache starts empty (tests, `LINKWRIGHT_CACHES=off`).
@@ -13,6 +14,8 @@ public final class RevisionCache: Sendable {
     let compilations = DomainCompilations()
     let compiledFiles = LockedValue(EnvironmentEvaluator.CompiledFiles())
     let ruleLists = SharedRuleLists()
+    /// The rules of the decision lists made last, which the next revision's are edits of.
+    let listLineage = DecisionListLineage()
     /// The work of each revision not yet released, by `CachedRevision.id`.
     private let work = LockedValue(Revisions())
 
@@ -122,7 +125,8 @@ public struct CachedRevision: ComparedRevision {
         // than making them again.
         return work.decisionLists.withLock { made in
             DecisionList.lists(
-                evaluator, host: host, platform: platform, routes: routes, made: &made[release, default: [:]])
+                evaluator, host: host, platform: platform, routes: routes, lineage: cache.listLineage,
+                made: &made[release, default: [:]])
         }
     }
 

@@ -239,12 +239,10 @@ struct BehaviourProof {
         if before.list.ruleKeys == after.list.ruleKeys { return [] }
         // Each rule's position on the other side (-1: not there); "no rule" is the index past
         // the end, on neither side.
-        let oldPosition = Dictionary(olds.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let newPosition = Dictionary(news.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let (inNew, inOld) = positions(
+            olds.map(\.key), news.map(\.key), unique: before.list.keysAreUnique && after.list.keysAreUnique)
         let oldOutcomes = olds.map(\.outcome) + [nil]
         let newOutcomes = news.map(\.outcome) + [nil]
-        let inNew = olds.map { newPosition[$0.key] ?? -1 }
-        let inOld = news.map { oldPosition[$0.key] ?? -1 }
         var candidates: [Candidate] = []
         for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld)
         where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
@@ -259,6 +257,35 @@ struct BehaviourProof {
                         forbidden: [ListPrefix(before, before: oldIndex), ListPrefix(after, before: newIndex)])))
         }
         return candidates
+    }
+
+    /// Each of `olds`' first position in `news` and each of `news`' first position in `olds` (-1:
+    /// not there). With `unique` keys on each side, only the keys between the prefix and the
+    /// suffix both share are looked up, among each other: a key of the middle of one side is not
+    /// in the other's prefix or suffix, which hold the same keys as its own. A changelog's pair
+    /// inserting a few rules in front of hundreds hashes those few, not every key twice.
+    static func positions(_ olds: [String], _ news: [String], unique: Bool) -> (inNew: [Int], inOld: [Int]) {
+        var (prefix, suffix) = (0, 0)
+        if unique {
+            let shorter = min(olds.count, news.count)
+            while prefix < shorter && olds[prefix] == news[prefix] { prefix += 1 }
+            while suffix < shorter - prefix && olds[olds.count - 1 - suffix] == news[news.count - 1 - suffix] {
+                suffix += 1
+            }
+        }
+        let middle = (old: prefix..<(olds.count - suffix), new: prefix..<(news.count - suffix))
+        let oldPosition = Dictionary(
+            middle.old.map { (olds[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        let newPosition = Dictionary(
+            middle.new.map { (news[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        let shift = news.count - olds.count
+        let inNew = olds.indices.map { index in
+            index < prefix ? index : index >= middle.old.upperBound ? index + shift : newPosition[olds[index]] ?? -1
+        }
+        let inOld = news.indices.map { index in
+            index < prefix ? index : index >= middle.new.upperBound ? index - shift : oldPosition[news[index]] ?? -1
+        }
+        return (inNew, inOld)
     }
 
     /// The base and head positions of the pairs that can decide differently, sorted, given each

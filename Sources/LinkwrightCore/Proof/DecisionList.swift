@@ -26,6 +26,10 @@ public struct DecisionList: Sendable {
     let rulesSignature: HashedKey<String>
     /// The rules' keys alone: equal ones decide every URL alike, wherever the rules are written.
     let ruleKeys: HashedKey<[String]>
+    /// Whether no two rules have the same key: a block keeps one rule per test, and rules of
+    /// blocks with scopes have their block's in their path test (blocks of equal scopes are left
+    /// out), so one block, or blocks that all have scopes, hold each key once.
+    let keysAreUnique: Bool
     /// What proofs make of the rules alone, made on first use and shared by the list's copies
     /// (`named`): a list takes part in several proofs (the newest release's against the base's
     /// and against an older release's), and a changelog proves each revision in two pairs.
@@ -64,6 +68,7 @@ public struct DecisionList: Sendable {
         rulesSignature = HashedKey(
             rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}"))
         ruleKeys = HashedKey(rules.map(\.key))
+        keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
     }
 
     /// The literal text every path a rule accepts starts with (prepared, per preparation),
@@ -137,7 +142,7 @@ public struct DecisionList: Sendable {
     /// with the same `routes` may share one `made`.
     static func lists(
         _ evaluator: EnvironmentEvaluator, host: String, platform: Platform, routes: RouteLabels = RouteLabels(),
-        made: inout [ListKey: DecisionList]
+        lineage: DecisionListLineage? = nil, made: inout [ListKey: DecisionList]
     ) -> [DecisionList] {
         let environment = evaluator.environment
         let claims = evaluator.claims(of: host, on: platform)
@@ -154,7 +159,10 @@ public struct DecisionList: Sendable {
                 if let known = made[key] { return known.named(app.appID) }
                 let list = DecisionList(
                     identity: app.appID,
-                    blocks: file.map { [(nil, appleRules($0, appID: app.appID, routes: routes))] } ?? [])
+                    blocks: file.map { file in
+                        let lineage = lineage.flatMap { lineage in fileHost.map { (lineage, $0) } }
+                        return [(nil, appleRules(file, appID: app.appID, routes: routes, lineage: lineage))]
+                    } ?? [])
                 made[key] = list
                 return list
             }
@@ -178,7 +186,7 @@ public struct DecisionList: Sendable {
                 let blocks = zip(chain, files).map { link, file in
                     androidBlock(
                         link.filter, file: file, package: app.package, readingRules: link.file.readsRules,
-                        routes: routes)
+                        routes: routes, lineage: lineage.map { ($0, link.fileHost) })
                 }
                 let list = DecisionList(identity: app.package, blocks: blocks)
                 made[key] = list
@@ -189,10 +197,22 @@ public struct DecisionList: Sendable {
 
     // MARK: iOS
 
-    static func appleRules(_ file: CompiledAASA, appID: String, routes: RouteLabels = RouteLabels()) -> [ProofRule] {
-        file.entries.filter { $0.appIDs.contains(appID) }.flatMap { entry in
-            entry.rules.compactMap { appleRule($0, variables: file.variables, route: routes.label(at: $0.origin)) }
+    /// The rules of the entries naming `appID`, in file order. With `lineage`, made as an edit of
+    /// the last ones made for the same file host and app (`DecisionListLineage`).
+    static func appleRules(
+        _ file: CompiledAASA, appID: String, routes: RouteLabels = RouteLabels(),
+        lineage: (rules: DecisionListLineage, fileHost: String)? = nil
+    ) -> [ProofRule] {
+        let rules = file.entries.filter { $0.appIDs.contains(appID) }.flatMap(\.rules)
+        let routeLabels = rules.map { routes.label(at: $0.origin) }
+        func make(_ index: Int) -> ProofRule? {
+            appleRule(rules[index], variables: file.variables, route: routeLabels[index])
         }
+        guard let lineage else { return rules.indices.compactMap(make) }
+        return lineage.rules.appleRules(
+            DecisionListLineage.AppleKey(fileHost: lineage.fileHost, appID: appID), rules, variables: file.variables,
+            routes: routeLabels,
+            matches: { rules[$0].test }, make: make)
     }
 
     /// A component or legacy path; `nil` when a pattern does not compile (it never matches).
@@ -235,11 +255,7 @@ public struct DecisionList: Sendable {
             opens: !rule.exclude, route: route, isExclusion: rule.exclude,
             path: PathTest(scopes: nil, pattern: PatternTest(path, preparation: slashed, variables: variables)),
             query: query,
-            fragment: fragment, origin: rule.origin, label: label(rule)
-        ) { values in
-            var checks: [PartCheck]? = nil
-            return rule.matches(&values, checks: &checks)
-        }
+            fragment: fragment, origin: rule.origin, label: label(rule), matches: rule.test)
     }
 
     /// `/path ?query #fragment (exclude)`, as `StructuralDiff` names rules.
@@ -260,9 +276,11 @@ public struct DecisionList: Sendable {
 
     /// The block of one intent filter: the dynamic rules of the file its host reads, narrowed
     /// to its scopes, and the scope rule deciding the rest of its scopes.
+    /// With `lineage`, the block is made as an edit of the last one made for the same file host,
+    /// filter, package and release (`DecisionListLineage`).
     static func androidBlock(
         _ filter: IntentFilter, file: CompiledAssetLinks?, package: String, readingRules: Bool = true,
-        routes: RouteLabels = RouteLabels()
+        routes: RouteLabels = RouteLabels(), lineage: (blocks: DecisionListLineage, fileHost: String)? = nil
     ) -> (scopes: PatternTest?, rules: [ProofRule]) {
         let decoded = Preparation(CompiledDynamicRules.options)
         let attributes = filter.scopes.map(\.attribute)
@@ -285,9 +303,12 @@ public struct DecisionList: Sendable {
         guard let rules = statement.rules else {
             return (scopes, [scopeRule(opens: true, "statement without dynamic rules")])
         }
-        let dynamic = rules.rules.map { rule in
-            ProofRule(
-                opens: !rule.exclude, route: routes.label(at: rule.origin), isExclusion: rule.exclude,
+        let routeLabels = rules.rules.map { routes.label(at: $0.origin) }
+        func matches(_ index: Int) -> (inout ComparedValues) -> Bool { rules.rules[index].test }
+        func make(_ index: Int) -> ProofRule {
+            let rule = rules.rules[index]
+            return ProofRule(
+                opens: !rule.exclude, route: routeLabels[index], isExclusion: rule.exclude,
                 path: PathTest(scopes: scopes, pattern: rule.path.map { $0.proofTest(preparation: decoded) }),
                 // Searched as items named by the entry with the value's pattern: what `name=value`
                 // matches when the name is plain text (see semantics.md, "Behaviour diffs").
@@ -302,11 +323,17 @@ public struct DecisionList: Sendable {
                         decode: true, quantifier: .some),
                 fragment: rule.fragment.map {
                     FragmentTest(pattern: $0.proofTest(preparation: decoded), absentReadsAsEmpty: false)
-                }, origin: rule.origin, label: androidLabel(rule)
-            ) { values in
-                var checks: [PartCheck]? = nil
-                return rule.matches(&values, checks: &checks)
-            }
+                }, origin: rule.origin, label: androidLabel(rule), matches: matches(index))
+        }
+        let dynamic: [ProofRule]
+        if let lineage {
+            dynamic = lineage.blocks.androidRules(
+                DecisionListLineage.AndroidKey(
+                    fileHost: lineage.fileHost, scopes: attributes, package: package, release: rules.release),
+                rules.components.value, origins: rules.rules.map(\.origin), routes: routeLabels, matches: matches,
+                make: make)
+        } else {
+            dynamic = rules.rules.indices.map(make)
         }
         return (scopes, dynamic + [scopeRule(opens: false, "no dynamic rule")])
     }
@@ -331,5 +358,15 @@ extension CompiledDynamicRules.Pattern {
         return PatternTest(
             key: "\(filter.kind.rawValue)\u{1}\(filter.filterText)\u{2}\(preparation.key)", automaton: filter.automaton,
             preparation: preparation)
+    }
+}
+
+extension DecidingRule {
+    /// The rule's own test of one URL, as a proof rule runs it (`ProofRule.matches`).
+    var test: (inout ComparedValues) -> Bool {
+        { values in
+            var checks: [PartCheck]? = nil
+            return self.matches(&values, checks: &checks)
+        }
     }
 }

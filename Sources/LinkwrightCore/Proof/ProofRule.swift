@@ -159,6 +159,14 @@ final class ProofRule: @unchecked Sendable {
     /// Android block, whether it matches a URL within the block's scopes.
     let matches: (inout ComparedValues) -> Bool
 
+    /// What the rule's tests tell apart (`ProofViews.RulesDistinctions`), made on first use and
+    /// shared with the same rule written elsewhere (`init(_:origin:matches:)`): a list made as
+    /// an edit of an earlier one unions its rules' rather than looking each test up again.
+    var distinctions: ProofViews.RulesDistinctions {
+        madeFromTests.value { ProofViews.RulesDistinctions(rule: self) }
+    }
+    private let madeFromTests: Once<ProofViews.RulesDistinctions>
+
     init(
         opens: Bool, route: String? = nil, isExclusion: Bool, path: PathTest?, query: QueryTest?,
         fragment: FragmentTest?, origin: SourceLocation?, label: String,
@@ -181,6 +189,20 @@ final class ProofRule: @unchecked Sendable {
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey
+        madeFromTests = Once()
+    }
+
+    /// `rule` written at `origin` and tested by `matches`: the same tests, keys and label, the
+    /// same strings, and what its tests tell apart (`DecisionListLineage`).
+    init(_ rule: ProofRule, origin: SourceLocation?, matches: @escaping (inout ComparedValues) -> Bool) {
+        self.matches = matches
+        self.origin = origin
+        (opens, route, isExclusion, label) = (rule.opens, rule.route, rule.isExclusion, rule.label)
+        (path, query, fragment) = (rule.path, rule.query, rule.fragment)
+        (pathPrefix, pathPrefixes, pathTexts, pathSuffix) =
+            (rule.pathPrefix, rule.pathPrefixes, rule.pathTexts, rule.pathSuffix)
+        (testKey, key) = (rule.testKey, rule.key)
+        madeFromTests = rule.madeFromTests
     }
 }
 

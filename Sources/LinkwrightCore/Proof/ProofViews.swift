@@ -35,19 +35,23 @@ final class ProofViews {
 
         init() {}
 
+        /// The union of each rule's (`ProofRule.distinctions`).
         init(rules: [ProofRule]) {
+            for rule in rules { formUnion(rule.distinctions) }
+        }
+
+        /// What one rule's tests tell apart.
+        init(rule: ProofRule) {
             func add(_ pattern: PatternTest, _ dimension: URLDimension) {
                 parts[dimension.rawValue].formUnion(ProofViews.distinctions(of: pattern))
             }
-            for rule in rules {
-                for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
-                if let query = rule.query {
-                    parts[URLDimension.query.rawValue].formUnion(
-                        ProofViews.distinctions("q\u{0}" + query.key) { ProofViews.queryMachine(query) })
-                }
-                if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
+            for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
+            if let query = rule.query {
+                parts[URLDimension.query.rawValue].formUnion(
+                    ProofViews.distinctions("q\u{0}" + query.key) { ProofViews.queryMachine(query) })
             }
-            for case .items(let itemNames, let patterns, let decode, _) in rules.compactMap(\.query) {
+            if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
+            if case .items(let itemNames, let patterns, let decode, _) = rule.query {
                 for name in itemNames {
                     names.formUnion(
                         ProofViews.distinctions("n\u{0}\(decode)\u{0}\(ExactText.key(name))") {

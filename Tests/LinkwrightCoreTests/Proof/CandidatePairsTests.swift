@@ -54,6 +54,41 @@ import Testing
         }
     }
 
+    /// Positions found through the prefix and suffix two lists of unique keys share are those a
+    /// lookup of every key finds: seeded edits as histories make them (insertions, removals,
+    /// moves, swaps, whole lists shuffled or replaced), the middle anywhere or empty.
+    @Test func positionsThroughTheSharedEndsAreThoseOfEveryKeyLookedUp() {
+        var generator = SplitMix64(seed: 0xED_17)
+        for round in 0..<3000 {
+            let base = (0..<Int.random(in: 0...14, using: &generator)).map { "r\($0)" }.shuffled(using: &generator)
+            var head = round % 7 == 0 ? base.shuffled(using: &generator) : base
+            var serial = 100
+            for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0:
+                    serial += 1
+                    head.insert("r\(serial)", at: Int.random(in: 0...head.count, using: &generator))
+                case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
+                case 2:
+                    if !head.isEmpty {
+                        let moved = head.remove(at: Int.random(in: 0..<head.count, using: &generator))
+                        head.insert(moved, at: Int.random(in: 0...head.count, using: &generator))
+                    }
+                default:
+                    if head.count > 1 {
+                        head.swapAt(
+                            Int.random(in: 0..<head.count, using: &generator),
+                            Int.random(in: 0..<head.count, using: &generator))
+                    }
+                }
+            }
+            let edited = BehaviourProof.positions(base, head, unique: true)
+            let lookedUp = BehaviourProof.positions(base, head, unique: false)
+            #expect(edited.inNew == lookedUp.inNew && edited.inOld == lookedUp.inOld, "base \(base), head \(head)")
+            #expect(lookedUp.inNew == base.map { head.firstIndex(of: $0) ?? -1 })
+        }
+    }
+
     /// Rules added in front of a long list pair with each old rule once: linear, not quadratic.
     @Test func rulesAddedInFrontPairLinearly() {
         let old = Array(0..<900)
