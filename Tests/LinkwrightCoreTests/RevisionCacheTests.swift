@@ -157,7 +157,9 @@ import Testing
             (lists ?? []).map { list in
                 [list.identity, "\(list.blocks.count)"]
                     + list.rules.map {
-                        [$0.key, $0.label, $0.route ?? "-", $0.origin?.description ?? "-"].joined(separator: "|")
+                        // Exact: `String`'s equality would take a test's NFC and NFD spellings for one.
+                        ExactText.key(
+                            [$0.key, $0.label, $0.route ?? "-", $0.origin?.description ?? "-"].joined(separator: "|"))
                     }
             }
         }
@@ -183,6 +185,38 @@ import Testing
             #expect(
                 BehaviourDiff.changes(base: shared[after - 1], head: shared[after])
                     == BehaviourDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
+        }
+    }
+
+    /// Two revisions whose only difference is a filter scope spelt NFC, then NFD: Android tells
+    /// them apart, so the rules both share must not be taken from the first revision's list,
+    /// whose tests carry the other spelling.
+    @Test func aScopeRespeltInAnotherUnicodeFormIsAnotherFilter() throws {
+        let revisions = ["caf\u{E9}", "cafe\u{301}"].map { word in
+            Self.files(
+                shop:
+                    "      - path: \"/\(word)/*\"\n        route: ticket\n      - path: /shoes/*\n        route: order\n"
+            )
+        }
+        let cache = RevisionCache()
+        let shared = try revisions.map { try #require(cache.make($0).revision) }
+        let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
+        for (revision, release, platform) in [0, 1].flatMap({ revision in
+            AndroidRelease.allCases.map { (revision, $0, Platform.android) }
+        }) {
+            let exact = { (lists: [DecisionList]?) in
+                (lists ?? []).flatMap { $0.rules.map { ExactText.key($0.key + "|" + $0.label) } }
+            }
+            let made = exact(
+                shared[revision].decisionLists(
+                    "production", androidRelease: release, host: "shop.example", platform: platform))
+            #expect(!made.isEmpty)
+            #expect(
+                made
+                    == exact(
+                        alone[revision].decisionLists(
+                            "production", androidRelease: release, host: "shop.example", platform: platform)),
+                "revision \(revision), \(release)")
         }
     }
 
