@@ -69,6 +69,9 @@ public struct DecisionList: Sendable {
             rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}"))
         ruleKeys = HashedKey(rules.map(\.key))
         keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
+        // Candidate pairs map positions through the shared ends of two lists only when this
+        // holds (`BehaviourProof.positions`): every list the test suite makes checks it.
+        assert(!keysAreUnique || Set(rules.map(\.key)).count == rules.count, "a list's keys claimed unique are not")
     }
 
     /// The literal text every path a rule accepts starts with (prepared, per preparation),
