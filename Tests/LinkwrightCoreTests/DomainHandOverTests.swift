@@ -7,7 +7,7 @@ import Testing
 /// (`Compiler.compile(eachDomain:)`): what is handed over early must be exactly what the
 /// environment compiles to, each site once and before its environment.
 @Suite struct DomainHandOverTests {
-    private enum Event {
+    private enum Event: Sendable {
         case domain(DomainSites)
         case environment(String)
     }
@@ -17,15 +17,25 @@ import Testing
         GoldenArtifactTests.goldenFolder.appendingPathComponent("kitchen-sink"),
     ]
 
-    @Test(arguments: configurations)
-    func everySiteIsHandedOverOnceBeforeItsEnvironment(folder: URL) throws {
+    /// The configuration in `folder` compiled, and what `eachDomain` and `each` made of what
+    /// they were handed, in the order they were called.
+    private static func compile<Made: Sendable>(
+        _ folder: URL, eachDomain: @escaping @Sendable (DomainSites) -> [Made],
+        each: @escaping (CompiledEnvironment) -> [Made]
+    ) throws -> (CompiledConfiguration, [Made]) {
         let (loaded, diagnostics) = try loadConfiguration(at: folder)
         let configuration = try #require(loaded, "\(diagnostics)")
-        let events = LockedValue<[Event]>([])
+        let made = LockedValue<[Made]>([])
         let (compiled, _) = Compiler().compile(
-            configuration, eachDomain: { sites in events.withLock { $0.append(.domain(sites)) } },
-            each: { environment in events.withLock { $0.append(.environment(environment.name)) } })
-        let recorded = events.withLock { $0 }
+            configuration, eachDomain: { sites in made.withLock { $0 += eachDomain(sites) } },
+            each: { environment in made.withLock { $0 += each(environment) } })
+        return (compiled, made.withLock { $0 })
+    }
+
+    @Test(arguments: configurations)
+    func everySiteIsHandedOverOnceBeforeItsEnvironment(folder: URL) throws {
+        let (compiled, recorded) = try Self.compile(
+            folder, eachDomain: { [Event.domain($0)] }, each: { [Event.environment($0.name)] })
         #expect(compiled.environments.count > 1)
         var handedOver: [String: [CompiledSite]] = [:]
         var finished: [String] = []
@@ -56,14 +66,10 @@ import Testing
     /// files rendered whole.
     @Test(arguments: configurations)
     func filesRenderedADomainAtATimeAreTheEnvironmentsFiles(folder: URL) throws {
-        let (loaded, diagnostics) = try loadConfiguration(at: folder)
-        let configuration = try #require(loaded, "\(diagnostics)")
-        let pieces = LockedValue<[Artifact]>([])
-        let (compiled, _) = Compiler().compile(
-            configuration, eachDomain: { sites in pieces.withLock { $0 += ArtifactRenderer.render(sites) } },
-            each: { environment in pieces.withLock { $0 += ArtifactRenderer.renderAppFiles(environment) } })
+        let (compiled, pieces) = try Self.compile(
+            folder, eachDomain: ArtifactRenderer.render, each: ArtifactRenderer.renderAppFiles)
         let whole = ArtifactRenderer.render(compiled)
-        let inPieces = pieces.withLock { $0 }.sorted { ($0.environment, $0.path) < ($1.environment, $1.path) }
+        let inPieces = pieces.sorted { ($0.environment, $0.path) < ($1.environment, $1.path) }
         #expect(!whole.isEmpty)
         #expect(inPieces == whole.sorted { ($0.environment, $0.path) < ($1.environment, $1.path) })
     }
