@@ -15,55 +15,112 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits, as `sha256sum` prints it.
     public static func hex(_ bytes: [UInt8]) -> String {
-        digest(bytes).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest(bytes) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        // Padding: a 1 bit, zeros to 56 mod 64 bytes, then the message length in bits, big-endian.
-        var message = bytes
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        var state = State()
+        bytes.withUnsafeBufferPointer { input in
+            let whole = input.count - input.count % 64
+            // The message's whole blocks are read in place; only the last one or two, padded,
+            // are copied: artifacts are tens of kilobytes, hashed on the way to the disk.
+            var start = 0
+            while start < whole {
+                state.compress(UnsafeBufferPointer(rebasing: input[start..<start + 64]))
+                start += 64
+            }
+            // Padding: a 1 bit, zeros to 56 mod 64 bytes, then the message length in bits, big-endian.
+            var tail = Array(input[whole...])
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            let bitLength = UInt64(input.count) &* 8
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            }
+            tail.withUnsafeBufferPointer { padded in
+                for blockStart in stride(from: 0, to: padded.count, by: 64) {
+                    state.compress(UnsafeBufferPointer(rebasing: padded[blockStart..<blockStart + 64]))
+                }
+            }
         }
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = blockStart + index * 4
-                schedule[index] =
-                    UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16 | UInt32(message[offset + 2]) << 8
-                    | UInt32(message[offset + 3])
-            }
-            for index in 16..<64 {
-                let previous = schedule[index - 15]
-                let recent = schedule[index - 2]
-                let sigma0 = rotate(previous, 7) ^ rotate(previous, 18) ^ (previous >> 3)
-                let sigma1 = rotate(recent, 17) ^ rotate(recent, 19) ^ (recent >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-            )
-            for index in 0..<64 {
-                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let second = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
-        }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        return state.words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
-    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
+    private struct State {
+        var words: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
+        /// The message schedule, kept between blocks so that each block needs no allocation.
+        var schedule = [UInt32](repeating: 0, count: 64)
+
+        /// Mixes one 64-byte block into the state.
+        mutating func compress(_ block: UnsafeBufferPointer<UInt8>) {
+            schedule.withUnsafeMutableBufferPointer { schedule in
+                for index in 0..<16 {
+                    let offset = index * 4
+                    schedule[index] =
+                        UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
+                        | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
+                }
+                for index in 16..<64 {
+                    let previous = schedule[index - 15]
+                    let recent = schedule[index - 2]
+                    let sigma0 = rotate(previous, 7) ^ rotate(previous, 18) ^ (previous &>> 3)
+                    let sigma1 = rotate(recent, 17) ^ rotate(recent, 19) ^ (recent &>> 10)
+                    schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+                }
+                words.withUnsafeMutableBufferPointer { state in
+                    SHA256.roundConstants.withUnsafeBufferPointer { constants in
+                        var (a, b, c, d, e, f, g, h) = (
+                            state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+                        )
+                        // Eight rounds a step, each naming the state's words where the round
+                        // before left them, so no word is moved between rounds.
+                        var index = 0
+                        while index < 64 {
+                            SHA256.mix(a, b, c, &d, e, f, g, &h, constants[index] &+ schedule[index])
+                            SHA256.mix(h, a, b, &c, d, e, f, &g, constants[index + 1] &+ schedule[index + 1])
+                            SHA256.mix(g, h, a, &b, c, d, e, &f, constants[index + 2] &+ schedule[index + 2])
+                            SHA256.mix(f, g, h, &a, b, c, d, &e, constants[index + 3] &+ schedule[index + 3])
+                            SHA256.mix(e, f, g, &h, a, b, c, &d, constants[index + 4] &+ schedule[index + 4])
+                            SHA256.mix(d, e, f, &g, h, a, b, &c, constants[index + 5] &+ schedule[index + 5])
+                            SHA256.mix(c, d, e, &f, g, h, a, &b, constants[index + 6] &+ schedule[index + 6])
+                            SHA256.mix(b, c, d, &e, f, g, h, &a, constants[index + 7] &+ schedule[index + 7])
+                            index += 8
+                        }
+                        state[0] &+= a
+                        state[1] &+= b
+                        state[2] &+= c
+                        state[3] &+= d
+                        state[4] &+= e
+                        state[5] &+= f
+                        state[6] &+= g
+                        state[7] &+= h
+                    }
+                }
+            }
+        }
+    }
+
+    /// One round: `d` and `h` are the words it changes (FIPS 180-4, 6.2.2, step 3, with the
+    /// other words renamed rather than moved).
+    @inline(__always)
+    private static func mix(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+        _ h: inout UInt32, _ constantAndWord: UInt32
+    ) {
+        let first = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constantAndWord
+        d = d &+ first
+        h = first &+ (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+    }
+
+    @inline(__always)
+    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value &>> count | value &<< (32 - count) }
 }

@@ -111,6 +111,33 @@ import Testing
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// Every length up to five blocks, where the padding takes one block or two, and seeded
+    /// bytes of longer lengths, against coreutils' `sha256sum` over the same files.
+    @Test func sha256AgreesWithSha256sumAroundEveryBlockBoundary() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var generator = SplitMix64(seed: 2026)
+        let lengths = Array(0...320) + (0..<20).map { _ in Int.random(in: 321...100_000, using: &generator) }
+        var expected: [String: String] = [:]
+        for (number, length) in lengths.enumerated() {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let name = "file-\(number)"
+            try Data(bytes).write(to: folder.url.appendingPathComponent(name))
+            expected[name] = SHA256.hex(bytes)
+        }
+        let listed = try runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum"] + expected.keys.sorted(), in: folder.url)
+        #expect(listed.status == 0, "\(listed)")
+        var compared = 0
+        for line in listed.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count == 2 else { continue }
+            #expect(expected[String(fields[1])] == String(fields[0]), "\(fields[1])")
+            compared += 1
+        }
+        #expect(compared == lengths.count)
+    }
+
     /// A configuration of two files, and a write of both killed after its first rename: the
     /// temporary file of the second and the sealed journal naming both are left.
     private func killedWrite(sealed: Bool) throws -> (folder: TemporaryFolder, config: URL) {
