@@ -63,9 +63,11 @@ struct RuleIndex: Sendable {
     /// `rules[i]` lists the constraints of rule `i`, or is `nil` when the rule never matches
     /// (a pattern of it does not compile).
     init(_ rules: [[Constraint]?]) {
+        /// Exact (`ExactText`): `/café` spelt NFC and NFD are two patterns, matching different
+        /// paths, and must not share one number.
         struct PatternKey: Hashable {
             let part: Part
-            let pattern: String
+            let pattern: ExactText
         }
         var parts: [Part] = []
         var members: [Part: (matchers: [PatternMatcher], numbers: [Int32])] = [:]
@@ -76,7 +78,7 @@ struct RuleIndex: Sendable {
         for (position, constraints) in rules.enumerated() {
             guard let constraints else { continue }
             for constraint in constraints where !Self.holdsAlways(constraint) {
-                let key = PatternKey(part: constraint.part, pattern: constraint.matcher.pattern)
+                let key = PatternKey(part: constraint.part, pattern: ExactText(constraint.matcher.pattern))
                 let number: Int32
                 if let known = numbers[key] {
                     number = known
