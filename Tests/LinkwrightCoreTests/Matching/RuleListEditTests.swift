@@ -11,9 +11,7 @@ import Testing
     /// NFC and NFD (equal `String`s that devices tell apart), excluded or included; every rule
     /// written on its own line, so where the rules after an edit are written moves.
     static func revisions(_ generator: inout SplitMix64, count: Int) -> [[DynamicComponent]] {
-        var serial = 0
-        func rule() -> (path: String?, query: [AASAQueryItem]?, fragment: String?, exclude: Bool) {
-            serial += 1
+        func rule() -> DynamicComponent {
             let word = ["caf\u{E9}", "a", "b*"].randomElement(using: &generator)!
             let path: String? =
                 Int.random(in: 0..<6, using: &generator) == 0
@@ -24,29 +22,23 @@ import Testing
             let fragment: String? =
                 Int.random(in: 0..<5, using: &generator) == 0
                 ? RuleIndexTests.text(["a", "*"], 0...2, &generator) : nil
-            return (path, query, fragment, Int.random(in: 0..<4, using: &generator) == 0)
+            return DynamicComponent(
+                path: path, query: query, fragment: fragment, exclude: Int.random(in: 0..<4, using: &generator) == 0)
         }
         var rules = (0..<Int.random(in: 10...40, using: &generator)).map { _ in rule() }
         var chain: [[DynamicComponent]] = []
         for _ in 0..<count {
             chain.append(
                 rules.enumerated().map { line, rule in
-                    DynamicComponent(
-                        path: rule.path, query: rule.query, fragment: rule.fragment, exclude: rule.exclude,
-                        origin: SourceLocation(file: "domains/shop.yaml", line: line + 1, column: 9))
+                    var rule = rule
+                    rule.origin = SourceLocation(file: "domains/shop.yaml", line: line + 1, column: 9)
+                    return rule
                 })
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                switch Int.random(in: 0..<6, using: &generator) {
-                case 0 where rules.count > 4: rules.remove(at: position)
-                case 1:
-                    let moved = rules.remove(at: position)
-                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
-                case 2:
-                    let path = rules[position].path ?? "/caf\u{E9}"
-                    rules[position].path =
-                        path.unicodeScalars.contains("\u{301}")
-                        ? path.precomposedStringWithCanonicalMapping : path.decomposedStringWithCanonicalMapping
+                let kind = Int.random(in: 0..<6, using: &generator)
+                if edit(&rules, kind: kind, at: position, path: \.path, &generator) { continue }
+                switch kind {
                 case 3: rules[position].exclude.toggle()
                 case 4: rules.insert(rule(), at: 0)
                 default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
@@ -54,6 +46,28 @@ import Testing
             }
         }
         return chain
+    }
+
+    /// The edits both kinds of rule take: kind 0 deletes the rule at `position` (of more than
+    /// 4), 1 moves it, 2 respells its path between NFC and NFD (equal `String`s that devices
+    /// tell apart). False for any other kind, left to the caller.
+    static func edit<Rule>(
+        _ rules: inout [Rule], kind: Int, at position: Int, path: WritableKeyPath<Rule, String?>,
+        _ generator: inout SplitMix64
+    ) -> Bool {
+        switch kind {
+        case 0 where rules.count > 4: rules.remove(at: position)
+        case 1:
+            let moved = rules.remove(at: position)
+            rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
+        case 2:
+            let text = rules[position][keyPath: path] ?? "/caf\u{E9}"
+            rules[position][keyPath: path] =
+                text.unicodeScalars.contains("\u{301}")
+                ? text.precomposedStringWithCanonicalMapping : text.decomposedStringWithCanonicalMapping
+        default: return false
+        }
+        return true
     }
 
     static func urls(_ generator: inout SplitMix64) throws -> [LinkURL] {
@@ -179,16 +193,9 @@ import Testing
                         ])))
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<first.count, using: &generator)
-                switch Int.random(in: 0..<10, using: &generator) {
-                case 0 where first.count > 4: first.remove(at: position)
-                case 1:
-                    let moved = first.remove(at: position)
-                    first.insert(moved, at: Int.random(in: 0...first.count, using: &generator))
-                case 2:
-                    let path = first[position].path ?? "/caf\u{E9}"
-                    first[position].path =
-                        path.unicodeScalars.contains("\u{301}")
-                        ? path.precomposedStringWithCanonicalMapping : path.decomposedStringWithCanonicalMapping
+                let kind = Int.random(in: 0..<10, using: &generator)
+                if edit(&first, kind: kind, at: position, path: \.path, &generator) { continue }
+                switch kind {
                 case 3: first[position].exclude = !(first[position].exclude ?? false)
                 case 4: defaults = defaults == nil ? AASAComponent(fragment: "a*", exclude: true) : nil
                 case 5:
