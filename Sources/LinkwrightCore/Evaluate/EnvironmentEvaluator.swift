@@ -73,6 +73,13 @@ public final class EnvironmentEvaluator: Sendable {
         /// not hashed again for every revision's evaluators.
         private var aasaKeys: [String: (document: AASADocument, key: HashedKey<AppLinksSection>?)] = [:]
         private var assetLinksKeys: [String: HashedKey<AssetLinksDocument>] = [:]
+        /// The AASA compiled last for each environment's domain: the next revision's file, when
+        /// changed, is compiled as an edit of it (`CompiledAASA.init(_:editing:)`).
+        fileprivate var lastAASA: [String: CompiledAASA] = [:]
+        /// The asset links compiled last for each environment's domain, as the newest release
+        /// reads them: the next revision's file, when changed, is compiled as an edit of it
+        /// (`CompiledAssetLinks.init(_:release:editing:)`). One per domain, whatever the revisions.
+        fileprivate var lastAssetLinks: [String: CompiledAssetLinks] = [:]
 
         /// An asset links document as one release reads it.
         fileprivate struct AssetLinksKey: Hashable {
@@ -149,6 +156,8 @@ public final class EnvironmentEvaluator: Sendable {
             for key in readers.keys { self.readers[key, default: 0] += 1 }
             aasaKeys.merge(other.aasaKeys) { $1 }
             assetLinksKeys.merge(other.assetLinksKeys) { $1 }
+            lastAssetLinks.merge(other.lastAssetLinks) { $1 }
+            lastAASA.merge(other.lastAASA) { $1 }
         }
 
         /// Counts one snapshot fewer reading `keys`, and drops the files no snapshot reads.
@@ -190,7 +199,7 @@ public final class EnvironmentEvaluator: Sendable {
         var keyOfDomain: [String: HashedKey<AppLinksSection>?] = [:]
         // The rules compiled before, by domain: each key is looked up once.
         var compiledOfDomain: [String: CompiledAASA] = [:]
-        var toCompile: [(key: HashedKey<AppLinksSection>?, document: AASADocument)] = []
+        var toCompile: [(key: HashedKey<AppLinksSection>?, document: AASADocument, name: String)] = []
         var keysToCompile: Set<HashedKey<AppLinksSection>?> = []
         for site in appleSites where keyOfDomain[site.domain] == nil {
             let key = files.rulesKey(site.aasa!, domain: site.domain, in: environment.name)
@@ -198,11 +207,16 @@ public final class EnvironmentEvaluator: Sendable {
             if let compiled = files.aasa(key) {
                 compiledOfDomain[site.domain] = compiled
             } else if keysToCompile.insert(key).inserted {
-                toCompile.append((key, site.aasa!))
+                toCompile.append((key, site.aasa!, environment.name + "/" + site.domain))
             }
         }
-        let newlyCompiled = toCompile.parallelMap { CompiledAASA($0.document) }
-        for (file, compiled) in zip(toCompile, newlyCompiled) { files.aasa[file.key] = compiled }
+        let earlierAASA = toCompile.map { files.lastAASA[$0.name] }
+        let documents = toCompile.map(\.document)
+        let newlyCompiled = documents.indices.parallelMap { CompiledAASA(documents[$0], editing: earlierAASA[$0]) }
+        for (file, compiled) in zip(toCompile, newlyCompiled) {
+            files.aasa[file.key] = compiled
+            files.lastAASA[file.name] = compiled
+        }
         var aasaByDomain: [String: (CompiledAASA, AASADocument)] = [:]
         for site in appleSites {
             let document = site.aasa!
@@ -325,17 +339,27 @@ public final class EnvironmentEvaluator: Sendable {
         var documents: [String: HashedKey<AssetLinksDocument>] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
         // domains' files not compiled before are compiled on every core.
-        var domainFiles: [(document: AssetLinksDocument, key: CompiledFiles.AssetLinksKey)] = []
+        var domainFiles: [(document: AssetLinksDocument, key: CompiledFiles.AssetLinksKey, name: String)] = []
         var position: [String: Int] = [:]
         for site in environment.sites where site.assetLinks != nil && position[site.domain] == nil {
             position[site.domain] = domainFiles.count
             let document = files.hashed(site.assetLinks!, domain: site.domain, in: environment.name)
-            domainFiles.append((site.assetLinks!, .init(document: document, release: release)))
+            domainFiles.append(
+                (site.assetLinks!, .init(document: document, release: release), environment.name + "/" + site.domain))
         }
         let toCompile = domainFiles.indices.filter { files.assetLinks(domainFiles[$0].key) == nil }
         let domainDocuments = domainFiles.map(\.document)
-        let newlyCompiled = toCompile.parallelMap { CompiledAssetLinks(domainDocuments[$0], release: release) }
-        for (index, file) in zip(toCompile, newlyCompiled) { files.assetLinks[domainFiles[index].key] = file }
+        // Only the newest release's files are edited from: older releases read those again.
+        let earlier = release == .latest ? toCompile.map { files.lastAssetLinks[domainFiles[$0].name] } : []
+        let newlyCompiled = toCompile.indices.parallelMap { position in
+            CompiledAssetLinks(
+                domainDocuments[toCompile[position]], release: release,
+                editing: earlier.isEmpty ? nil : earlier[position])
+        }
+        for (index, file) in zip(toCompile, newlyCompiled) {
+            files.assetLinks[domainFiles[index].key] = file
+            if release == .latest { files.lastAssetLinks[domainFiles[index].name] = file }
+        }
         let compiled = domainFiles.map { files.assetLinks[$0.key] }
         for site in environment.sites where site.assetLinks != nil {
             let domain = position[site.domain]!

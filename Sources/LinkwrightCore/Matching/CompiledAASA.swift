@@ -35,10 +35,10 @@ public struct CompiledAASA: Sendable {
         var index: LazyRuleIndex
         let decided = DecidedURLs()
 
-        init(appIDs: Set<String>, rules: [Rule]) {
+        init(appIDs: Set<String>, rules: [Rule], index: LazyRuleIndex? = nil) {
             self.appIDs = appIDs
             self.rules = rules
-            index = LazyRuleIndex(rules.map(\.constraints))
+            self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
         }
 
         /// The rule deciding `values`' URL, one by one or through the index, each URL tried
@@ -82,6 +82,15 @@ public struct CompiledAASA: Sendable {
             self.query = query
             self.fragment = fragment
         }
+
+        /// A rule at `index`, written at `origin`, testing URLs as `earlier` does (equal
+        /// `texts` in a file with the same variables): its compiled patterns are shared.
+        init(index: Int, origin: SourceLocation?, testingAs earlier: Rule) {
+            (kind, exclude, flags, options) = (earlier.kind, earlier.exclude, earlier.flags, earlier.options)
+            (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
+            self.index = index
+            self.origin = origin
+        }
     }
 
     enum Query: Sendable {
@@ -101,22 +110,41 @@ public struct CompiledAASA: Sendable {
 
     /// Compiles every pattern of `document` once; those that do not compile are reported in
     /// `diagnostics` and match nothing.
-    public init(_ document: AASADocument) {
+    ///
+    /// With `earlier`, an earlier revision of the file, `document` is compiled as an edit of it:
+    /// in each entry, the rules the edit keeps (`RuleListEdit.keptInOrder`, against the earlier
+    /// file's entry at the same position) share their compiled patterns and decide through that
+    /// entry's index; only the others are compiled. An earlier file with other substitution
+    /// variables, or one that reported patterns that do not compile, is not edited from: every
+    /// pattern reported is then one compiled here, at the first rule using it, as alone.
+    public init(_ document: AASADocument, editing earlier: CompiledAASA? = nil) {
         var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
+        let earlier = earlier.flatMap {
+            $0.diagnostics.isEmpty && RuleListEdit.sameVariables($0.variables, compiler.variables) ? $0 : nil
+        }
         let fileDefaults = document.applinks?.defaults
         var entries: [Entry] = []
-        for details in document.applinks?.details ?? [] {
-            let rules: [Rule]
-            if let components = details.components {
-                rules = components.enumerated().map { index, component in
-                    compiler.rule(component, index: index, defaults: [details.defaults, fileDefaults], entry: details)
-                }
-            } else {
-                rules = (details.paths ?? []).enumerated().map { index, path in
-                    compiler.legacyRule(path, index: index, entry: details)
-                }
+        for (position, details) in (document.applinks?.details ?? []).enumerated() {
+            let written =
+                details.components.map { components in
+                    components.map { compiler.texts($0, defaults: [details.defaults, fileDefaults], entry: details) }
+                } ?? (details.paths ?? []).map { compiler.legacyTexts($0, entry: details) }
+            guard let earlier, position < earlier.entries.count else {
+                let rules = written.enumerated().map { compiler.rule($1.texts, index: $0, origin: $1.origin) }
+                entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
+                continue
             }
-            entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
+            let earlierEntry = earlier.entries[position]
+            let kept = RuleListEdit.keptInOrder(
+                written.map(\.texts), from: earlierEntry.rules.map(\.texts), alike: ==, key: { $0 })
+            let rules = written.enumerated().map { index, rule in
+                kept[index].map { Rule(index: index, origin: rule.origin, testingAs: earlierEntry.rules[$0]) }
+                    ?? compiler.rule(rule.texts, index: index, origin: rule.origin)
+            }
+            entries.append(
+                Entry(
+                    appIDs: Set(details.effectiveAppIDs), rules: rules,
+                    index: LazyRuleIndex({ rules.map(\.constraints) }, editing: earlierEntry.index, kept: kept)))
         }
         self.entries = entries
         appIDs = Self.appIDs(of: document)
@@ -170,7 +198,41 @@ public struct CompiledAASA: Sendable {
     }
 }
 
+/// What a rule of an AASA file tests, with everything it inherits resolved and its patterns not
+/// compiled: in files with the same substitution variables, equal values (texts compared exactly)
+/// compile to rules deciding every URL alike.
+struct AppleRuleTexts: Hashable {
+    let kind: RuleTrace.Kind
+    let exclude: Bool
+    let flags: EffectiveFlags
+    let path: String
+    /// `nil` for legacy paths, which do not compare the query.
+    let query: AASAQuery?
+    /// `nil` for legacy paths, which ignore the fragment.
+    let fragment: String?
+
+    /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
+    static func == (left: AppleRuleTexts, right: AppleRuleTexts) -> Bool {
+        left.kind == right.kind && left.exclude == right.exclude && left.flags == right.flags
+            && ExactText.equal(left.path, right.path) && ExactText.equal(left.fragment, right.fragment)
+            && left.query == right.query
+    }
+}
+
 extension CompiledAASA.Rule {
+    /// What the rule tests, as written.
+    var texts: AppleRuleTexts {
+        let queryTexts: AASAQuery? =
+            switch query {
+            case .whole(let pattern): .whole(pattern.text)
+            case .items(let items): .items(items.map { AASAQueryItem(name: $0.name, pattern: $0.pattern.text) })
+            case .ignoredDictionary: .ignoredDictionary
+            case .notCompared: nil
+            }
+        return AppleRuleTexts(
+            kind: kind, exclude: exclude, flags: flags, path: path.text, query: queryTexts, fragment: fragment?.text)
+    }
+
     /// How the path is read: the rule's options with Apple's slash rules.
     var pathOptions: PatternOptions {
         var pathOptions = options
@@ -271,40 +333,49 @@ struct AppleRuleCompiler {
         self.variables = Dictionary(variables.map { ($0.name, $0.values) }, uniquingKeysWith: { $1 })
     }
 
-    mutating func rule(_ component: AASAComponent, index: Int, defaults: [AASAComponent?], entry: AASADetails)
-        -> CompiledAASA.Rule
+    /// What `component` of `entry` tests, with what it inherits from `defaults` (the most
+    /// specific first) resolved, and where it is written.
+    func texts(_ component: AASAComponent, defaults: [AASAComponent?], entry: AASADetails)
+        -> (texts: AppleRuleTexts, origin: SourceLocation?)
     {
         let levels = [component] + defaults.compactMap { $0 }
         func effective<Value>(_ key: KeyPath<AASAComponent, Value?>) -> Value? {
             levels.lazy.compactMap { $0[keyPath: key] }.first
         }
-        let origin = component.origin ?? entry.origin
-        let flags = component.flags.effective(inheriting: defaults.map { $0?.flags })
-        let options = flags.applied(to: PatternOptions(semantics: .apple))
+        let texts = AppleRuleTexts(
+            kind: .component, exclude: effective(\.exclude) ?? false,
+            flags: component.flags.effective(inheriting: defaults.map { $0?.flags }), path: effective(\.path) ?? "*",
+            query: effective(\.query) ?? .whole("*"), fragment: effective(\.fragment) ?? "*")
+        return (texts, component.origin ?? entry.origin)
+    }
+
+    /// What a legacy path of `entry` tests: `NOT ` (with its space) marks an exclusion; every
+    /// flag at Apple's default, since flags arrived with components.
+    func legacyTexts(_ path: String, entry: AASADetails) -> (texts: AppleRuleTexts, origin: SourceLocation?) {
+        let exclude = path.hasPrefix("NOT ")
+        let texts = AppleRuleTexts(
+            kind: .legacyPath, exclude: exclude, flags: .appleDefaults,
+            path: exclude ? String(path.dropFirst(4)) : path, query: nil, fragment: nil)
+        return (texts, entry.origin)
+    }
+
+    /// The rule testing `texts`, at `index` of its entry and written at `origin`, its patterns
+    /// compiled (legacy paths read with Apple's default flags, as `legacyTexts` resolves them).
+    mutating func rule(_ texts: AppleRuleTexts, index: Int, origin: SourceLocation?) -> CompiledAASA.Rule {
+        let options = texts.flags.applied(to: PatternOptions(semantics: .apple))
         var pathOptions = options
         pathOptions.appleSlashRules = true
         let query: CompiledAASA.Query
-        switch effective(\.query) ?? .whole("*") {
+        switch texts.query {
         case .whole(let pattern): query = .whole(compile(pattern, options, at: origin))
         case .items(let items): query = .items(items.map { ($0.name, compile($0.pattern, options, at: origin)) })
         case .ignoredDictionary: query = .ignoredDictionary
+        case nil: query = .notCompared
         }
         return CompiledAASA.Rule(
-            kind: .component, index: index, origin: origin, exclude: effective(\.exclude) ?? false, flags: flags,
-            path: compile(effective(\.path) ?? "*", pathOptions, at: origin), query: query,
-            fragment: compile(effective(\.fragment) ?? "*", options, at: origin))
-    }
-
-    /// A legacy path: `NOT ` (with its space) marks an exclusion; every flag at Apple's default,
-    /// since flags arrived with components.
-    mutating func legacyRule(_ path: String, index: Int, entry: AASADetails) -> CompiledAASA.Rule {
-        let exclude = path.hasPrefix("NOT ")
-        let pattern = exclude ? String(path.dropFirst(4)) : path
-        var options = EffectiveFlags.appleDefaults.applied(to: PatternOptions(semantics: .apple))
-        options.appleSlashRules = true
-        return CompiledAASA.Rule(
-            kind: .legacyPath, index: index, origin: entry.origin, exclude: exclude, flags: .appleDefaults,
-            path: compile(pattern, options, at: entry.origin), query: .notCompared, fragment: nil)
+            kind: texts.kind, index: index, origin: origin, exclude: texts.exclude, flags: texts.flags,
+            path: compile(texts.path, pathOptions, at: origin), query: query,
+            fragment: texts.fragment.map { compile($0, options, at: origin) })
     }
 
     private mutating func compile(_ pattern: String, _ options: PatternOptions, at origin: SourceLocation?)

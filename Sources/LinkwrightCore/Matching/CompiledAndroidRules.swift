@@ -52,8 +52,21 @@ public struct CompiledDynamicRules: Sendable {
             self.init(matcher: PatternMatcher(androidDynamic: text), release: release)
         }
 
+        /// The same pattern as each other release parses it, made once: the revisions of a file
+        /// made as edits of one another share the patterns of the rules they keep
+        /// (`CompiledDynamicRules.shared`), and each revision is read by every release.
+        private let readings = LockedValue<[AndroidRelease: Pattern]>([:])
+
         /// The same pattern as `release` parses it, its compiled newest reading shared.
-        func reading(_ release: AndroidRelease) -> Pattern { Pattern(matcher: matcher, release: release) }
+        func reading(_ release: AndroidRelease) -> Pattern {
+            if let known = readings.withLock({ $0[release] }) { return known }
+            let made = Pattern(matcher: matcher, release: release)
+            return readings.withLock { known in
+                if let first = known[release] { return first }
+                known[release] = made
+                return made
+            }
+        }
 
         private init(matcher: PatternMatcher, release: AndroidRelease) {
             self.matcher = matcher
@@ -107,6 +120,15 @@ public struct CompiledDynamicRules: Sendable {
             fragment = component.fragment.map { Pattern($0, release: release) }
         }
 
+        /// `component`, at `index`, testing URLs as `earlier` does (`DynamicComponent.testsAlike`):
+        /// its compiled patterns are shared.
+        init(_ component: DynamicComponent, index: Int, testingAs earlier: Rule) {
+            self.index = index
+            origin = component.origin
+            exclude = component.exclude
+            (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
+        }
+
         /// `rule` as `release` reads it.
         init(_ rule: Rule, release: AndroidRelease) {
             index = rule.index
@@ -126,10 +148,29 @@ public struct CompiledDynamicRules: Sendable {
         self.init(HashedKey(components), entryIndex: entryIndex, release: release)
     }
 
-    private init(_ components: HashedKey<[DynamicComponent]>, entryIndex: Int, release: AndroidRelease) {
+    /// `components` compiled as `release` reads them, as an edit of `earlier` (the same release's
+    /// rules) when given: the rules the edit keeps (`RuleListEdit.keptInOrder`) share their
+    /// compiled patterns and decide through `earlier`'s index; only the others are compiled.
+    private init(
+        _ components: HashedKey<[DynamicComponent]>, entryIndex: Int, release: AndroidRelease,
+        editing earlier: CompiledDynamicRules? = nil
+    ) {
+        guard let earlier, earlier.release == release else {
+            self.init(
+                rules: components.value.enumerated().map { Rule($1, index: $0, release: release) },
+                entryIndex: entryIndex, release: release, index: nil, components: components)
+            return
+        }
+        let kept = RuleListEdit.keptInOrder(
+            components.value, from: earlier.components.value, alike: { $0.testsAlike($1) }, key: \.testKey)
+        let rules = components.value.enumerated().map { position, component in
+            kept[position].map { Rule(component, index: position, testingAs: earlier.rules[$0]) }
+                ?? Rule(component, index: position, release: release)
+        }
         self.init(
-            rules: components.value.enumerated().map { Rule($1, index: $0, release: release) }, entryIndex: entryIndex,
-            release: release, index: nil, components: components)
+            rules: rules, entryIndex: entryIndex, release: release,
+            index: LazyRuleIndex({ rules.map(\.constraints) }, editing: earlier.index, kept: kept),
+            components: components)
     }
 
     /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
@@ -157,16 +198,19 @@ public struct CompiledDynamicRules: Sendable {
     /// `components` compiled as `release` reads them, once per process for equal components
     /// (where each rule was written included): the apps of one file, the environments serving
     /// one domain and the revisions where its file did not change read the same rules, and a
-    /// changelog compiles each of hundreds of revisions. The newest few are kept.
-    static func shared(_ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease)
-        -> CompiledDynamicRules
-    {
+    /// changelog compiles each of hundreds of revisions. The newest few are kept. Components
+    /// not compiled yet are compiled as an edit of `earlier`, the newest release's rules of an
+    /// earlier revision of the file, when given.
+    static func shared(
+        _ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease,
+        editing earlier: CompiledDynamicRules? = nil
+    ) -> CompiledDynamicRules {
         guard release == .latest else {
-            return shared(components, entryIndex: entryIndex, release: .latest).reading(release)
+            return shared(components, entryIndex: entryIndex, release: .latest, editing: earlier).reading(release)
         }
         let key = HashedKey(components)
         let made = compilations.value(SharedKey(components: key, release: release)) {
-            CompiledDynamicRules(key, entryIndex: entryIndex, release: release)
+            CompiledDynamicRules(key, entryIndex: entryIndex, release: release, editing: earlier)
         }
         return CompiledDynamicRules(made, entryIndex: entryIndex)
     }
@@ -310,8 +354,11 @@ public struct CompiledAssetLinks: Sendable {
     private let decidingPosition: [String: Int]
 
     /// Compiles the dynamic rules of every `handle_all_urls` statement naming an Android app, as
-    /// `release` reads them.
-    public init(_ document: AssetLinksDocument, release: AndroidRelease = .latest) {
+    /// `release` reads them; each package's rules as an edit of those `earlier` (an earlier
+    /// revision of the file, as the newest release reads it) compiled for the package, if any.
+    public init(
+        _ document: AssetLinksDocument, release: AndroidRelease = .latest, editing earlier: CompiledAssetLinks? = nil
+    ) {
         var statements: [(Int, String, CompiledDynamicRules?)] = []
         for (index, statement) in document.statements.enumerated()
         where statement.relations.contains(AssetStatement.handleAllURLs) {
@@ -322,7 +369,11 @@ public struct CompiledAssetLinks: Sendable {
                     // An empty list is no rules: StatementService stores no groups for it
                     // (`DomainVerificationService.setUriRelativeFilterGroups`).
                     statement.dynamicComponents.flatMap {
-                        $0.isEmpty ? nil : CompiledDynamicRules.shared($0, entryIndex: index, release: release)
+                        $0.isEmpty
+                            ? nil
+                            : CompiledDynamicRules.shared(
+                                $0, entryIndex: index, release: release,
+                                editing: earlier?.statements.first { $0.package == package && $0.rules != nil }?.rules)
                     }
                 ))
         }

@@ -63,9 +63,11 @@ struct RuleIndex: Sendable {
     /// `rules[i]` lists the constraints of rule `i`, or is `nil` when the rule never matches
     /// (a pattern of it does not compile).
     init(_ rules: [[Constraint]?]) {
+        /// Exact (`ExactText`): `/café` spelt NFC and NFD are two patterns, matching different
+        /// paths, and must not share one number.
         struct PatternKey: Hashable {
             let part: Part
-            let pattern: String
+            let pattern: ExactText
         }
         var parts: [Part] = []
         var members: [Part: (matchers: [PatternMatcher], numbers: [Int32])] = [:]
@@ -76,7 +78,7 @@ struct RuleIndex: Sendable {
         for (position, constraints) in rules.enumerated() {
             guard let constraints else { continue }
             for constraint in constraints where !Self.holdsAlways(constraint) {
-                let key = PatternKey(part: constraint.part, pattern: constraint.matcher.pattern)
+                let key = PatternKey(part: constraint.part, pattern: ExactText(constraint.matcher.pattern))
                 let number: Int32
                 if let known = numbers[key] {
                     number = known
@@ -120,9 +122,9 @@ struct RuleIndex: Sendable {
     }
 
     /// The position of the first rule whose patterns are all satisfied by the URL of `values`,
-    /// leaving out the rules `skipped` marks (an older Android release's, which it reads
-    /// otherwise and tries in turn).
-    func firstMatch(_ values: inout ComparedValues, skipping skipped: [Bool]? = nil) -> Int32? {
+    /// leaving out the rules `skipped` names (an older Android release's, which it reads
+    /// otherwise and tries in turn, and those a list made as an edit no longer holds).
+    func firstMatch(_ values: inout ComparedValues, skipping skipped: (Int32) -> Bool) -> Int32? {
         var satisfied: [Int32] = []
         for group in groups { satisfied += self.satisfied(group, &values) }
         // Pattern numbers are unique across groups: sorted, they are a set to search.
@@ -136,11 +138,11 @@ struct RuleIndex: Sendable {
             }
             return low < satisfied.count && satisfied[low] == pattern
         }
-        var first = unconstrained.first { skipped?[Int($0)] != true }
+        var first = unconstrained.first { !skipped($0) }
         for pattern in satisfied {
             for rule in filed[Int(pattern)] {
                 if let found = first, rule >= found { break }
-                if skipped?[Int(rule)] == true { continue }
+                if skipped(rule) { continue }
                 if patternsOfRule[Int(rule)].allSatisfy(isSatisfied) {
                     first = rule
                     break

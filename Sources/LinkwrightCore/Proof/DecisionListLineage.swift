@@ -67,21 +67,14 @@ final class DecisionListLineage: Sendable {
         _ key: AppleKey, _ rules: [CompiledAASA.Rule], variables: [String: [String]], routes: [String?],
         matches: (Int) -> (inout ComparedValues) -> Bool, make: (Int) -> ProofRule?
     ) -> [ProofRule] {
-        let earlier = apple.withLock { $0[key] }.flatMap { Self.sameVariables($0.variables, variables) ? $0.run : nil }
+        let earlier = apple.withLock { $0[key] }.flatMap {
+            RuleListEdit.sameVariables($0.variables, variables) ? $0.run : nil
+        }
         let made = Self.edit(
             rules, earlier: earlier, alike: { $0.testsAlike($1) }, origins: rules.map(\.origin), routes: routes,
             matches: matches, make: make)
         apple.withLock { $0[key] = (variables, Run(sources: rules, rules: made)) }
         return made.compactMap { $0 }
-    }
-
-    /// Whether two files' substitution variables are the same names with the same values, each
-    /// text exactly (a file holds a few).
-    private static func sameVariables(_ one: [String: [String]], _ other: [String: [String]]) -> Bool {
-        one.count == other.count
-            && one.allSatisfy { name, values in
-                other.contains { ExactText.equal($0.key, name) && ExactText.equal($0.value, values) }
-            }
     }
 
     /// Each of `sources` made into a proof rule: one in the prefix or suffix `earlier` shares
@@ -92,65 +85,13 @@ final class DecisionListLineage: Sendable {
         routes: [String?], matches: (Int) -> (inout ComparedValues) -> Bool, make: (Int) -> ProofRule?
     ) -> [ProofRule?] {
         guard let earlier else { return sources.indices.map(make) }
-        let kept = keptPositions(sources, from: earlier.sources, alike: alike)
+        let kept = RuleListEdit.keptPositions(sources, from: earlier.sources, alike: alike)
         return sources.indices.map { index in
             guard let position = kept[index] else { return make(index) }
             // A rule that did not compile then does not now: its texts and flags are the same.
             guard let rule = earlier.rules[position] else { return nil }
             guard rule.route == (rule.opens ? routes[index] : nil) else { return make(index) }
             return ProofRule(rule, origin: origins[index], matches: matches(index))
-        }
-    }
-
-    /// For each of `sources`, its position in `earlier` when it lies in the prefix or suffix
-    /// both share (`alike`), else `nil`.
-    static func keptPositions<Source>(_ sources: [Source], from earlier: [Source], alike: (Source, Source) -> Bool)
-        -> [Int?]
-    {
-        let shorter = min(sources.count, earlier.count)
-        var prefix = 0
-        while prefix < shorter && alike(sources[prefix], earlier[prefix]) { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix
-            && alike(sources[sources.count - 1 - suffix], earlier[earlier.count - 1 - suffix])
-        {
-            suffix += 1
-        }
-        let shift = earlier.count - sources.count
-        return sources.indices.map { index in
-            if index < prefix { return index }
-            if index >= sources.count - suffix { return index + shift }
-            return nil
-        }
-    }
-}
-
-extension DynamicComponent {
-    /// Whether `other` tests URLs as this does: the same texts, exactly (`ExactText`), and
-    /// exclusion; where either is written and its comments aside.
-    func testsAlike(_ other: DynamicComponent) -> Bool {
-        exclude == other.exclude && ExactText.equal(path, other.path) && ExactText.equal(fragment, other.fragment)
-            && query == other.query
-    }
-}
-
-extension CompiledAASA.Rule {
-    /// Whether `other` tests URLs as this does, in a file with the same substitution variables:
-    /// the same kind, flags and exclusion, and the same pattern texts, exactly; where either is
-    /// written aside.
-    func testsAlike(_ other: CompiledAASA.Rule) -> Bool {
-        guard kind == other.kind, exclude == other.exclude, flags == other.flags,
-            ExactText.equal(path.text, other.path.text), ExactText.equal(fragment?.text, other.fragment?.text)
-        else { return false }
-        switch (query, other.query) {
-        case (.whole(let one), .whole(let another)): return ExactText.equal(one.text, another.text)
-        case (.items(let ones), .items(let others)):
-            return ones.count == others.count
-                && zip(ones, others).allSatisfy {
-                    ExactText.equal($0.name, $1.name) && ExactText.equal($0.pattern.text, $1.pattern.text)
-                }
-        case (.ignoredDictionary, .ignoredDictionary), (.notCompared, .notCompared): return true
-        default: return false
         }
     }
 }

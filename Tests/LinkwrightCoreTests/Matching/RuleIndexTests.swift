@@ -138,6 +138,34 @@ import Testing
         }
     }
 
+    /// A pattern spelt NFC and the same pattern spelt NFD are two patterns of the index: each
+    /// matches its own spelling of a path only, as trying the rules in turn finds.
+    @Test func patternsRespeltInAnotherUnicodeFormAreTwoPatternsOfTheIndex() throws {
+        let (composed, decomposed) = ("/caf\u{E9}", "/cafe\u{301}")
+        let apple = LazyRuleIndex.$triesPerRuleForTests.withValue(0) {
+            CompiledAASA(
+                AASADocument(
+                    applinks: AppLinksSection(details: [
+                        AASADetails(
+                            appIDs: ["T.a"],
+                            components: [
+                                AASAComponent(path: composed, exclude: true), AASAComponent(path: decomposed),
+                            ])
+                    ])))
+        }
+        let android = LazyRuleIndex.$triesPerRuleForTests.withValue(0) {
+            CompiledDynamicRules([
+                DynamicComponent(path: composed, exclude: true), DynamicComponent(path: decomposed),
+            ])
+        }
+        for (text, outcome) in [(composed, LinkOutcome.exclude), (decomposed, .match)] {
+            let url = try #require(LinkURL(text))
+            #expect(apple.decision(for: url, appID: "T.a").outcome == outcome, "\(text.unicodeScalars.count)")
+            #expect(android.decision(for: url).outcome == outcome, "\(text.unicodeScalars.count)")
+        }
+        #expect(apple.entries[0].index.isBuilt && android.index.isBuilt)
+    }
+
     /// A URL long enough that trying every rule in turn could cost more than building the index
     /// gets the index at once.
     @Test func aLongURLBuildsTheIndexAtOnce() throws {

@@ -1,0 +1,245 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// A file compiled as an edit of its earlier revision (the rules both begin and end with keep
+/// their compiled patterns and decide through the earlier file's index) must decide every URL
+/// as the same file compiled alone: the same rule, at the same position and origin, traced or
+/// not, for every Android release, whether the shared index is built yet or not.
+@Suite struct RuleListEditTests {
+    /// A chain of revisions of one rule list: rules inserted, deleted, moved, respelt between
+    /// NFC and NFD (equal `String`s that devices tell apart), excluded or included; every rule
+    /// written on its own line, so where the rules after an edit are written moves.
+    static func revisions(_ generator: inout SplitMix64, count: Int) -> [[DynamicComponent]] {
+        func rule() -> DynamicComponent {
+            let word = ["caf\u{E9}", "a", "b*"].randomElement(using: &generator)!
+            let path: String? =
+                Int.random(in: 0..<6, using: &generator) == 0
+                ? nil : "/" + RuleIndexTests.text(RuleIndexTests.pathAlphabet, 0...3, &generator) + word
+            let query: [AASAQueryItem]? =
+                Int.random(in: 0..<4, using: &generator) == 0
+                ? [AASAQueryItem(name: "a", pattern: RuleIndexTests.text(["b", "*", "?"], 0...2, &generator))] : nil
+            let fragment: String? =
+                Int.random(in: 0..<5, using: &generator) == 0
+                ? RuleIndexTests.text(["a", "*"], 0...2, &generator) : nil
+            return DynamicComponent(
+                path: path, query: query, fragment: fragment, exclude: Int.random(in: 0..<4, using: &generator) == 0)
+        }
+        var rules = (0..<Int.random(in: 10...40, using: &generator)).map { _ in rule() }
+        var chain: [[DynamicComponent]] = []
+        for _ in 0..<count {
+            chain.append(
+                rules.enumerated().map { line, rule in
+                    var rule = rule
+                    rule.origin = SourceLocation(file: "domains/shop.yaml", line: line + 1, column: 9)
+                    return rule
+                })
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<rules.count, using: &generator)
+                let kind = Int.random(in: 0..<6, using: &generator)
+                if edit(&rules, kind: kind, at: position, path: \.path, &generator) { continue }
+                switch kind {
+                case 3: rules[position].exclude.toggle()
+                case 4: rules.insert(rule(), at: 0)
+                default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
+                }
+            }
+        }
+        return chain
+    }
+
+    /// The edits both kinds of rule take: kind 0 deletes the rule at `position` (of more than
+    /// 4), 1 moves it, 2 respells its path between NFC and NFD (equal `String`s that devices
+    /// tell apart). False for any other kind, left to the caller.
+    static func edit<Rule>(
+        _ rules: inout [Rule], kind: Int, at position: Int, path: WritableKeyPath<Rule, String?>,
+        _ generator: inout SplitMix64
+    ) -> Bool {
+        switch kind {
+        case 0 where rules.count > 4: rules.remove(at: position)
+        case 1:
+            let moved = rules.remove(at: position)
+            rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
+        case 2:
+            let text = rules[position][keyPath: path] ?? "/caf\u{E9}"
+            rules[position][keyPath: path] =
+                text.unicodeScalars.contains("\u{301}")
+                ? text.precomposedStringWithCanonicalMapping : text.decomposedStringWithCanonicalMapping
+        default: return false
+        }
+        return true
+    }
+
+    static func urls(_ generator: inout SplitMix64) throws -> [LinkURL] {
+        var texts = (0..<60).map { _ in RuleIndexTests.url(&generator) }
+        texts += ["/caf\u{E9}", "/cafe\u{301}", "/ab*", "/b*#a", "/x/caf\u{E9}?a=b"]
+        return try texts.map { try #require(LinkURL($0)) }
+    }
+
+    @Test(arguments: [(UInt64(1), 0), (2, 0), (3, 1), (4, 1), (5, 32)])
+    func rulesCompiledAsEditsDecideAsRulesCompiledAlone(seed: UInt64, triesPerRule: Int) throws {
+        var generator = SplitMix64(seed: seed)
+        let chain = Self.revisions(&generator, count: 40)
+        var earlier: CompiledDynamicRules?
+        var shared = 0
+        for (revision, components) in chain.enumerated() {
+            let edited = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                CompiledDynamicRules.shared(components, entryIndex: 2, release: .latest, editing: earlier)
+            }
+            if edited.index.isShared { shared += 1 }
+            let urls = try Self.urls(&generator)
+            for release in AndroidRelease.allCases {
+                let (editedRead, aloneRead) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                    (edited.reading(release), CompiledDynamicRules(components, entryIndex: 2, release: release))
+                }
+                for url in urls {
+                    #expect(
+                        editedRead.decision(for: url) == aloneRead.decision(for: url),
+                        "revision \(revision), \(release), \(url.path)")
+                    #expect(
+                        editedRead.decision(for: url, tracing: true) == aloneRead.decision(for: url, tracing: true),
+                        "revision \(revision), \(release), \(url.path) traced")
+                }
+            }
+            earlier = edited
+        }
+        // Most revisions share an earlier one's index; some outgrew it and got their own.
+        #expect(shared >= chain.count / 2)
+        #expect(shared < chain.count - 1)
+    }
+
+    /// An asset links file compiled as an edit of an earlier one takes each package's rules as an
+    /// edit of that package's earlier rules, and decides as the file compiled alone.
+    @Test func assetLinksCompiledAsEditsDecideAsCompiledAlone() throws {
+        var generator = SplitMix64(seed: 0xED17)
+        let shop = Self.revisions(&generator, count: 12)
+        let news = Self.revisions(&generator, count: 12)
+        func document(_ revision: Int) -> AssetLinksDocument {
+            AssetLinksDocument(statements: [
+                AssetStatement(
+                    relations: [AssetStatement.handleAllURLs],
+                    target: .androidApp(package: "com.news", fingerprints: []),
+                    dynamicComponents: news[revision]),
+                AssetStatement(
+                    relations: [AssetStatement.handleAllURLs],
+                    target: .androidApp(package: "com.shop", fingerprints: []),
+                    dynamicComponents: shop[revision]),
+            ])
+        }
+        var earlier: CompiledAssetLinks?
+        var shared = 0
+        for revision in shop.indices {
+            let edited = CompiledAssetLinks(document(revision), editing: earlier)
+            let alone = CompiledAssetLinks(document(revision))
+            shared += edited.statements.filter { $0.rules?.index.isShared == true }.count
+            for url in try Self.urls(&generator) {
+                for package in ["com.news", "com.shop"] {
+                    #expect(
+                        edited.decision(for: url, package: package, tracing: true)
+                            == alone.decision(for: url, package: package, tracing: true), "\(revision) \(package)")
+                }
+            }
+            earlier = edited
+        }
+        #expect(shared >= shop.count)
+    }
+
+    /// A chain of revisions of an AASA file: components inserted, deleted, moved, respelt
+    /// between NFC and NFD, excluded; some entries' defaults, the file's substitution variables
+    /// and its legacy paths changed; now and then a pattern that does not compile.
+    static func aasaRevisions(_ generator: inout SplitMix64, count: Int) -> [AASADocument] {
+        func component() -> AASAComponent {
+            var component = AASAComponent(
+                path: "/" + RuleIndexTests.text(RuleIndexTests.pathAlphabet, 0...3, &generator)
+                    + ["caf\u{E9}", "a", "$(section)", "b*"].randomElement(using: &generator)!)
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: component.query = .whole(RuleIndexTests.text(["a", "=", "*", "?"], 0...3, &generator))
+            case 1: component.query = .items([AASAQueryItem(name: "a", pattern: "b*")])
+            case 2: component.fragment = RuleIndexTests.text(["a", "*"], 0...2, &generator)
+            default: break
+            }
+            if Int.random(in: 0..<4, using: &generator) == 0 { component.exclude = true }
+            if Int.random(in: 0..<5, using: &generator) == 0 { component.flags[.caseSensitive] = false }
+            return component
+        }
+        var first = (0..<Int.random(in: 8...30, using: &generator)).map { _ in component() }
+        var second = (0..<Int.random(in: 1...12, using: &generator)).map { _ in component() }
+        var paths = ["/a/*", "NOT /a/b", "/caf\u{E9}/*"]
+        var sections = ["news", "caf\u{E9}"]
+        var defaults: AASAComponent? = nil
+        var broken = false
+        var chain: [AASADocument] = []
+        for _ in 0..<count {
+            let origin = { (line: Int) in SourceLocation(file: "domains/shop.yaml", line: line, column: 9) }
+            var lines = 0
+            func written(_ components: [AASAComponent]) -> [AASAComponent] {
+                components.map { component in
+                    var component = component
+                    lines += 1
+                    component.origin = origin(lines)
+                    return component
+                }
+            }
+            chain.append(
+                AASADocument(
+                    applinks: AppLinksSection(
+                        substitutionVariables: [AASAVariable(name: "section", values: sections)],
+                        details: [
+                            AASADetails(appIDs: ["T.a"], components: written(first)),
+                            AASADetails(
+                                appIDs: ["T.a", "T.b"], defaults: defaults,
+                                components: written(second + (broken ? [AASAComponent(path: "/$(nosuch)")] : []))),
+                            AASADetails(appIDs: ["T.b"], paths: paths),
+                        ])))
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<first.count, using: &generator)
+                let kind = Int.random(in: 0..<10, using: &generator)
+                if edit(&first, kind: kind, at: position, path: \.path, &generator) { continue }
+                switch kind {
+                case 3: first[position].exclude = !(first[position].exclude ?? false)
+                case 4: defaults = defaults == nil ? AASAComponent(fragment: "a*", exclude: true) : nil
+                case 5:
+                    sections[1] =
+                        sections[1] == "caf\u{E9}" ? "cafe\u{301}" : sections[1] == "cafe\u{301}" ? "blog" : "caf\u{E9}"
+                case 6: paths.insert(["NOT /b", "/caf\u{E9}", "/cafe\u{301}"].randomElement(using: &generator)!, at: 0)
+                case 7: second.insert(component(), at: Int.random(in: 0...second.count, using: &generator))
+                case 8: broken.toggle()
+                default: first.insert(component(), at: Int.random(in: 0...first.count, using: &generator))
+                }
+            }
+        }
+        return chain
+    }
+
+    @Test(arguments: [(UInt64(11), 0), (12, 1), (13, 32)])
+    func aasaCompiledAsEditsDecidesAsCompiledAlone(seed: UInt64, triesPerRule: Int) throws {
+        var generator = SplitMix64(seed: seed)
+        let chain = Self.aasaRevisions(&generator, count: 40)
+        var earlier: CompiledAASA?
+        var (shared, diagnosed) = (0, 0)
+        for (revision, document) in chain.enumerated() {
+            let (edited, alone) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                (CompiledAASA(document, editing: earlier), CompiledAASA(document))
+            }
+            shared += edited.entries.filter(\.index.isShared).count
+            if !alone.diagnostics.isEmpty { diagnosed += 1 }
+            #expect(edited.diagnostics == alone.diagnostics, "revision \(revision)")
+            #expect(edited.appIDs == alone.appIDs)
+            for url in try Self.urls(&generator) + [try #require(LinkURL("/news/a")), try #require(LinkURL("/blog"))] {
+                for app in ["T.a", "T.b"] {
+                    #expect(
+                        edited.decision(for: url, appID: app) == alone.decision(for: url, appID: app),
+                        "revision \(revision), \(app), \(url.path)")
+                    #expect(
+                        edited.decision(for: url, appID: app, tracing: true)
+                            == alone.decision(for: url, appID: app, tracing: true),
+                        "revision \(revision), \(app), \(url.path) traced")
+                }
+            }
+            earlier = edited
+        }
+        // Entries were edited from earlier ones, and files with patterns that do not compile came up.
+        #expect(shared >= chain.count / 2)
+        #expect(diagnosed > 0)
+    }
+}
