@@ -29,8 +29,10 @@ struct TestCommand: Command {
     func run(_ terminal: Terminal) throws -> ExitStatus {
         let workspace = Workspace(arguments, terminal: terminal)
         let format = arguments[Self.format]
-        let (configuration, compiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
-        guard let configuration, let compiled else {
+        let (loaded, loadedCompiled, diagnostics) = try workspace.loadAndCompile(arguments[Workspace.environments])
+        // Taken out of the optionals, which would otherwise hold the configuration to the end of
+        // this scope and free it here, after the thread freeing the rest let go of it.
+        guard let configuration = consume loaded, let compiled = consume loadedCompiled else {
             try workspace.printUnusable(diagnostics, as: format, title: "linkwright test")
             return .unusable
         }

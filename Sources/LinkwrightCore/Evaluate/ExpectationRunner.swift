@@ -248,31 +248,54 @@ public enum ExpectationRunner {
                 }
             }
             let platforms = Set(Platform.allCases.filter { $0 == .ios ? used.ios : used.android })
+            let environments = compiled.environments.compactMap { environment in
+                configuration.environment(named: environment.name).map { (compiled: environment, declared: $0) }
+            }
+            guard let first = environments.first else { return }
+            // The first environment compiles its domains' files on every core. The others mostly
+            // take them with their app IDs, one core's work each: they are evaluated side by side.
             var files = EnvironmentEvaluator.CompiledFiles()
-            for environment in compiled.environments {
-                guard let declared = configuration.environment(named: environment.name) else { continue }
-                let evaluator = EnvironmentEvaluator(environment, platforms: platforms, sharing: &files)
-                let environmentIndex = evaluators.count
-                evaluators.append(evaluator)
-                self.declared.append(declared)
-                var index: [Key: Int] = [:]
-                let mentioned = declared.boundHostNames
-                for binding in declared.hosts {
-                    let domain = binding.domain.value
-                    let urlHost = URLSamples.host(for: binding.host.value, avoiding: mentioned)
-                    let place = Place(environment: environment.name, host: binding.host.value.name, urlHost: urlHost)
-                    let ios = evaluator.claims(of: urlHost, on: .ios)
-                    let android = evaluator.claims(of: urlHost, on: .android)
-                    let key = Key(domain: domain, situation: evaluator.situation(ios: ios, android: android))
-                    if let position = index[key] {
-                        byDomain[domain]![position].places.append(place)
-                    } else {
-                        index[key] = byDomain[domain, default: []].count
-                        byDomain[domain, default: []].append(
-                            Group(
-                                environment: environment.name, environmentIndex: environmentIndex, places: [place],
-                                iosClaims: ios, androidClaims: android))
-                    }
+            let firstEvaluator = EnvironmentEvaluator(first.compiled, platforms: platforms, sharing: &files)
+            let compiledFiles = files
+            evaluators =
+                [firstEvaluator]
+                + (1..<environments.count).parallelMap { position in
+                    var files = compiledFiles
+                    return EnvironmentEvaluator(environments[position].compiled, platforms: platforms, sharing: &files)
+                }
+            declared = environments.map(\.declared)
+            // How the apps claim each host, found on every core (a fleet binds thousands), then
+            // grouped in binding order.
+            let bindings = environments.indices.flatMap { environment in
+                environments[environment].declared.hosts.indices.map { (environment: environment, position: $0) }
+            }
+            let mentioned = declared.map(\.boundHostNames)
+            let found = bindings.parallelMap { [evaluators, declared] binding in
+                let evaluator = evaluators[binding.environment]
+                let bound = declared[binding.environment].hosts[binding.position]
+                let urlHost = URLSamples.host(for: bound.host.value, avoiding: mentioned[binding.environment])
+                let ios = evaluator.claims(of: urlHost, on: .ios)
+                let android = evaluator.claims(of: urlHost, on: .android)
+                return (
+                    place: Place(
+                        environment: evaluator.environment.name, host: bound.host.value.name, urlHost: urlHost),
+                    ios: ios, android: android, situation: evaluator.situation(ios: ios, android: android)
+                )
+            }
+            var index: [Key: Int] = [:]
+            for (binding, host) in zip(bindings, found) {
+                // Groups are an environment's own.
+                if binding.position == 0 { index.removeAll(keepingCapacity: true) }
+                let domain = declared[binding.environment].hosts[binding.position].domain.value
+                let key = Key(domain: domain, situation: host.situation)
+                if let position = index[key] {
+                    byDomain[domain]![position].places.append(host.place)
+                } else {
+                    index[key] = byDomain[domain, default: []].count
+                    byDomain[domain, default: []].append(
+                        Group(
+                            environment: host.place.environment, environmentIndex: binding.environment,
+                            places: [host.place], iosClaims: host.ios, androidClaims: host.android))
                 }
             }
         }

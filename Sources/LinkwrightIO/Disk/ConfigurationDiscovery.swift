@@ -11,15 +11,18 @@ public enum ConfigurationDiscovery {
     /// nil when no folder qualifies.
     public static func levelsUp(from start: String) -> Int? {
         guard let canonical = GitRepository.canonicalPath(start) else { return nil }
-        let top = GitRepository.workTreeRoot(containing: canonical)
         var candidate = URL(fileURLWithPath: canonical)
+        if isFolder(candidate.appendingPathComponent("environments").path) { return 0 }
+        // Asked only on the way up: starting libgit2 reads the system's certificates, a serial
+        // 55 million instructions before a command run from its configuration's folder reads it.
+        let top = GitRepository.workTreeRoot(containing: canonical)
         var levels = 0
         while true {
-            if isFolder(candidate.appendingPathComponent("environments").path) { return levels }
             let parent = candidate.deletingLastPathComponent()
             if candidate.path == top || parent.path == candidate.path { return nil }
             candidate = parent
             levels += 1
+            if isFolder(candidate.appendingPathComponent("environments").path) { return levels }
         }
     }
 
