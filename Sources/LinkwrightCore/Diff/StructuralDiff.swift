@@ -484,8 +484,8 @@ enum SequenceDiff {
 
     static func changes(from old: [RuleSignature], to new: [RuleSignature]) -> [Edit] {
         let kept = longestCommonSubsequence(old, new)
-        var removed = old.indices.filter { !kept.old.contains($0) }.map { old[$0] }
-        let added = new.indices.filter { !kept.new.contains($0) }.map { new[$0] }
+        var removed = old.indices.filter { !kept.old[$0] }.map { old[$0] }
+        let added = new.indices.filter { !kept.new[$0] }.map { new[$0] }
         var edits: [Edit] = []
         for rule in added {
             if let index = removed.firstIndex(of: rule) {
@@ -501,10 +501,12 @@ enum SequenceDiff {
         return edits
     }
 
-    /// Indexes of a longest common subsequence. The common prefix and suffix are kept as they
-    /// are (as `git diff` does; some longest subsequence always keeps them) and dynamic
-    /// programming runs on what lies between: a commit usually touches a few rules of hundreds.
-    static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: Set<Int>, new: Set<Int>) {
+    /// Whether each rule of either side is in a longest common subsequence. The common prefix
+    /// and suffix are kept as they are (as `git diff` does; some longest subsequence always keeps
+    /// them) and dynamic programming runs on what lies between: a commit usually touches a few
+    /// rules of hundreds, so the answer is a flag per rule rather than a set of hundreds of
+    /// indexes hashed.
+    static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: [Bool], new: [Bool]) {
         var prefix = 0
         while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
@@ -513,13 +515,15 @@ enum SequenceDiff {
         {
             suffix += 1
         }
-        var old = Set(0..<prefix).union((a.count - suffix)..<a.count)
-        var new = Set(0..<prefix).union((b.count - suffix)..<b.count)
+        var old = Array(repeating: true, count: a.count)
+        var new = Array(repeating: true, count: b.count)
+        for index in prefix..<(a.count - suffix) { old[index] = false }
+        for index in prefix..<(b.count - suffix) { new[index] = false }
         let middleA = Array(a[prefix..<(a.count - suffix)])
         let middleB = Array(b[prefix..<(b.count - suffix)])
         let (keptA, keptB) = middleSubsequence(middleA, middleB)
-        old.formUnion(keptA.map { $0 + prefix })
-        new.formUnion(keptB.map { $0 + prefix })
+        for index in keptA { old[index + prefix] = true }
+        for index in keptB { new[index + prefix] = true }
         return (old, new)
     }
 

@@ -8,28 +8,20 @@ import Testing
 /// take the earlier signatures. Whatever the edit, a revision's lists must be those it makes
 /// alone, rule by rule and spelling by spelling.
 @Suite struct RuleSequencesEditTests {
-    static let environment = """
-        tier: production
-        team_id: ABCDE12345
-        apps:
-          shop:
-            ios:
-              bundle_id: com.example.shop
-            android:
-              package: com.example.shop
-              fingerprints:
-                play-signing: "\(RuleExampleConfiguration.fingerprint)"
-          news:
-            ios:
-              bundle_id: com.example.news
-            android:
-              package: com.example.news
-              fingerprints:
-                play-signing: "\(RuleExampleConfiguration.fingerprint)"
-        hosts:
-          shop.example: shop
+    /// The example's production environment with a second app, `news`.
+    static let environment = RuleExampleConfiguration.production.replacingOccurrences(
+        of: "hosts:\n",
+        with: """
+              news:
+                ios:
+                  bundle_id: com.example.news
+                android:
+                  package: com.example.news
+                  fingerprints:
+                    play-signing: "\(RuleExampleConfiguration.fingerprint)"
+            hosts:
 
-        """
+            """)
 
     /// A seeded chain of revisions inserting, deleting, moving, respelling (NFC and NFD) and
     /// excluding rules, and changing what every rule's signature reads (the file's and the
@@ -74,18 +66,10 @@ import Testing
         for _ in 0..<10 {
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                switch Int.random(in: 0..<10, using: &generator) {
-                case 0: rules.insert(rule(), at: 0)
-                case 1 where rules.count > 3: rules.remove(at: position)
-                case 2:
-                    let moved = rules.remove(at: position)
-                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
-                case 3:
-                    // Equal `String`s that devices tell apart.
-                    rules[position] =
-                        rules[position].unicodeScalars.contains("\u{301}")
-                        ? rules[position].precomposedStringWithCanonicalMapping
-                        : rules[position].decomposedStringWithCanonicalMapping
+                let choice = Int.random(in: 0..<10, using: &generator)
+                let random = { (range: ClosedRange<Int>) in Int.random(in: range, using: &generator) }
+                if SeededRuleEdits.apply(choice, at: position, to: &rules, random: random, rule: rule) { continue }
+                switch choice {
                 case 4:
                     rules[position] =
                         rules[position].contains("exclude")
@@ -93,8 +77,7 @@ import Testing
                         : rules[position] + "        exclude: true\n"
                 case 5:
                     // The variables' values change, or are respelt, under unchanged rules.
-                    sections[1] =
-                        sections[1] == "caf\u{E9}" ? "cafe\u{301}" : sections[1] == "cafe\u{301}" ? "blog" : "caf\u{E9}"
+                    sections[1] = SeededRuleEdits.respelt(sections[1])
                 case 6: fileDefaults.toggle()
                 case 7: entryDefaults.toggle()
                 case 8: apps = apps == "shop" ? "shop, news" : "shop"
