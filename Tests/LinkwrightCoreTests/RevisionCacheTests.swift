@@ -126,18 +126,10 @@ import Testing
         for _ in 0..<8 {
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                switch Int.random(in: 0..<7, using: &generator) {
-                case 0: rules.insert(rule(), at: 0)
-                case 1 where rules.count > 3: rules.remove(at: position)
-                case 2:
-                    let moved = rules.remove(at: position)
-                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
-                case 3:
-                    // Equal `String`s that devices tell apart.
-                    rules[position] =
-                        rules[position].unicodeScalars.contains("\u{301}")
-                        ? rules[position].precomposedStringWithCanonicalMapping
-                        : rules[position].decomposedStringWithCanonicalMapping
+                let choice = Int.random(in: 0..<7, using: &generator)
+                let random = { (range: ClosedRange<Int>) in Int.random(in: range, using: &generator) }
+                if SeededRuleEdits.apply(choice, at: position, to: &rules, random: random, rule: rule) { continue }
+                switch choice {
                 case 4:
                     // The same rule text leading elsewhere.
                     rules[position] =
@@ -146,8 +138,7 @@ import Testing
                         : rules[position].replacingOccurrences(of: "route: order", with: "route: ticket")
                 case 5:
                     // The variables' values change, or are respelt, under unchanged rules.
-                    sections[1] =
-                        sections[1] == "caf\u{E9}" ? "cafe\u{301}" : sections[1] == "cafe\u{301}" ? "blog" : "caf\u{E9}"
+                    sections[1] = SeededRuleEdits.respelt(sections[1])
                 default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
                 }
             }

@@ -265,28 +265,108 @@ public struct RuleSequences: Sendable {
     /// The lists one site's files give each platform and app (the key's host left empty), in
     /// the order of the files.
     static func lists(of site: CompiledSite) -> [(key: Key, signatures: [RuleSignature])] {
-        var files = RuleSequences(nil)
-        if let applinks = site.aasa?.applinks {
-            for details in applinks.details {
-                // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
-                let signatures =
-                    details.components?.map {
-                        RuleSignature(component: $0, details: details, defaults: applinks.defaults)
+        SignedFiles(site, editing: nil).lists
+    }
+
+    /// One site's files signed (`RuleSignature`): each `details` entry's signatures and each
+    /// statement's, and the lists they give each platform and app (the key's host left empty),
+    /// in the order of the files. Signed as an edit of an earlier revision's files, where
+    /// given: a changelog's revisions change a rule or a few of hundreds, so the rules the
+    /// same entry or statement begins and ends with on both sides, compared in place and
+    /// exactly but for where they are written, take the earlier signatures, with their own
+    /// origin; only the rules between are signed anew.
+    struct SignedFiles: Sendable {
+        var aasa: AASADocument?
+        var assetLinks: AssetLinksDocument?
+        /// Per `applinks.details` entry, its components' signatures (empty without components).
+        var details: [[RuleSignature]] = []
+        /// Per `assetlinks.json` statement, its dynamic components' signatures.
+        var statements: [[RuleSignature]] = []
+        var lists: [(key: Key, signatures: [RuleSignature])] = []
+
+        init(_ site: CompiledSite, editing earlier: SignedFiles?) {
+            (aasa, assetLinks) = (site.aasa, site.assetLinks)
+            var files = RuleSequences(nil)
+            if let applinks = site.aasa?.applinks {
+                let earlierApplinks = earlier?.aasa?.applinks
+                for (index, entry) in applinks.details.enumerated() {
+                    // A component's signature reads the entry's and the file's defaults too.
+                    let template = earlierApplinks.flatMap { earlierApplinks -> Template<AASAComponent>? in
+                        guard index < earlierApplinks.details.count, earlierApplinks.defaults == applinks.defaults,
+                            earlierApplinks.details[index].defaults == entry.defaults
+                        else { return nil }
+                        return Template(
+                            items: earlierApplinks.details[index].components ?? [],
+                            signatures: earlier!.details[index])
                     }
-                    ?? (details.paths ?? []).map(RuleSignature.init(legacyPath:))
-                for appID in details.effectiveAppIDs {
-                    files.append(Key(host: "", platform: .ios, app: appID), files.add(signatures))
+                    let signed = Self.signatures(of: entry.components ?? [], editing: template) {
+                        RuleSignature(component: $0, details: entry, defaults: applinks.defaults)
+                    }
+                    details.append(signed)
+                    // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
+                    let signatures =
+                        entry.components == nil ? (entry.paths ?? []).map(RuleSignature.init(legacyPath:)) : signed
+                    for appID in entry.effectiveAppIDs {
+                        files.append(Key(host: "", platform: .ios, app: appID), files.add(signatures))
+                    }
                 }
             }
-        }
-        for statement in site.assetLinks?.statements ?? [] {
-            guard case .androidApp(let package, _) = statement.target, let dynamic = statement.dynamicComponents
-            else {
-                continue
+            for (index, statement) in (site.assetLinks?.statements ?? []).enumerated() {
+                let template = earlier.flatMap { earlier -> Template<DynamicComponent>? in
+                    guard let statements = earlier.assetLinks?.statements, index < statements.count else { return nil }
+                    return Template(
+                        items: statements[index].dynamicComponents ?? [], signatures: earlier.statements[index])
+                }
+                let signed = Self.signatures(of: statement.dynamicComponents ?? [], editing: template) {
+                    RuleSignature($0)
+                }
+                self.statements.append(signed)
+                guard case .androidApp(let package, _) = statement.target, statement.dynamicComponents != nil else {
+                    continue
+                }
+                files.append(Key(host: "", platform: .android, app: package), files.add(signed))
             }
-            files.append(Key(host: "", platform: .android, app: package), files.add(dynamic.map(RuleSignature.init)))
+            lists = files.order.map { key in (key, files.lists[files.listOfKey[key]!]) }
         }
-        return files.order.map { key in (key, files.lists[files.listOfKey[key]!]) }
+
+        /// Earlier rules and their signatures.
+        struct Template<Item> {
+            var items: [Item]
+            var signatures: [RuleSignature]
+        }
+
+        /// The signatures of `items`: those of the items `earlier` begins and ends with alike
+        /// (`sameButWhere`) taken from it with the new origin, the others made by `sign`.
+        static func signatures<Item: Locatable>(
+            of items: [Item], editing earlier: Template<Item>?, sign: (Item) -> RuleSignature
+        ) -> [RuleSignature] {
+            guard let earlier, earlier.items.count == earlier.signatures.count, !items.isEmpty else {
+                return items.map(sign)
+            }
+            let shared = min(items.count, earlier.items.count)
+            var prefix = 0
+            while prefix < shared && earlier.items[prefix].sameButWhere(items[prefix]) { prefix += 1 }
+            var suffix = 0
+            while suffix < shared - prefix
+                && earlier.items[earlier.items.count - 1 - suffix].sameButWhere(items[items.count - 1 - suffix])
+            {
+                suffix += 1
+            }
+            func taken(_ index: Int, for item: Item) -> RuleSignature {
+                var signature = earlier.signatures[index]
+                signature.origin = item.origin
+                return signature
+            }
+            var signatures: [RuleSignature] = []
+            signatures.reserveCapacity(items.count)
+            for index in 0..<prefix { signatures.append(taken(index, for: items[index])) }
+            for index in prefix..<(items.count - suffix) { signatures.append(sign(items[index])) }
+            let shift = earlier.items.count - items.count
+            for index in (items.count - suffix)..<items.count {
+                signatures.append(taken(index + shift, for: items[index]))
+            }
+            return signatures
+        }
     }
 
     /// The index of a new list of `signatures`.
@@ -306,31 +386,45 @@ public struct RuleSequences: Sendable {
     }
 }
 
-/// Each domain's rule lists (`RuleSequences.lists(of:)`) by environment, kept across the
+/// Each domain's rule lists (`RuleSequences.SignedFiles`) by environment, kept across the
 /// revisions of one `RevisionCache`: a changelog's revisions of a fleet's contract serve
 /// the same files for every domain they did not change (one instance each,
-/// `DomainCompilations`), so their lists need not be made again. Lists made
-/// from the same files share storage, so the structural diff compares them at once.
+/// `DomainCompilations`), so their lists need not be made again, and a domain they changed
+/// is signed as an edit of its files signed last. Lists made from the same files share
+/// storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
-    private struct Made: Sendable {
-        var aasa: AASADocument?
-        var assetLinks: AssetLinksDocument?
-        var lists: [(key: RuleSequences.Key, signatures: [RuleSignature])]
-    }
-
-    private let made = RecentVersions<String, Made>()
+    private let made = RecentVersions<String, RuleSequences.SignedFiles>()
 
     func lists(of site: CompiledSite, in environment: String) -> [(key: RuleSequences.Key, signatures: [RuleSignature])]
     {
         let name = environment + "/" + site.domain
-        if let same = made.newest(of: name, where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
+        let versions = made.versions(of: name)
+        if let same = versions.last(where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
             return same.lists
         }
-        let lists = RuleSequences.lists(of: site)
-        made.keep(Made(aasa: site.aasa, assetLinks: site.assetLinks, lists: lists), as: name)
-        return lists
+        let signed = RuleSequences.SignedFiles(site, editing: versions.last)
+        made.keep(signed, as: name)
+        return signed.lists
     }
 }
+
+/// A rule of a compiled file, which says where it was written.
+protocol Locatable: Equatable {
+    var origin: SourceLocation? { get set }
+}
+
+extension Locatable {
+    /// Whether `other` is this rule exactly (texts compared scalar for scalar), written
+    /// elsewhere or not.
+    func sameButWhere(_ other: Self) -> Bool {
+        var moved = self
+        moved.origin = other.origin
+        return moved == other
+    }
+}
+
+extension AASAComponent: Locatable {}
+extension DynamicComponent: Locatable {}
 
 /// A rule reduced to what it means, so equal meanings compare equal whatever their spelling.
 struct RuleSignature: Hashable, CustomStringConvertible {
@@ -390,8 +484,8 @@ enum SequenceDiff {
 
     static func changes(from old: [RuleSignature], to new: [RuleSignature]) -> [Edit] {
         let kept = longestCommonSubsequence(old, new)
-        var removed = old.indices.filter { !kept.old.contains($0) }.map { old[$0] }
-        let added = new.indices.filter { !kept.new.contains($0) }.map { new[$0] }
+        var removed = old.indices.filter { !kept.old[$0] }.map { old[$0] }
+        let added = new.indices.filter { !kept.new[$0] }.map { new[$0] }
         var edits: [Edit] = []
         for rule in added {
             if let index = removed.firstIndex(of: rule) {
@@ -407,10 +501,12 @@ enum SequenceDiff {
         return edits
     }
 
-    /// Indexes of a longest common subsequence. The common prefix and suffix are kept as they
-    /// are (as `git diff` does; some longest subsequence always keeps them) and dynamic
-    /// programming runs on what lies between: a commit usually touches a few rules of hundreds.
-    static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: Set<Int>, new: Set<Int>) {
+    /// Whether each rule of either side is in a longest common subsequence. The common prefix
+    /// and suffix are kept as they are (as `git diff` does; some longest subsequence always keeps
+    /// them) and dynamic programming runs on what lies between: a commit usually touches a few
+    /// rules of hundreds, so the answer is a flag per rule rather than a set of hundreds of
+    /// indexes hashed.
+    static func longestCommonSubsequence(_ a: [RuleSignature], _ b: [RuleSignature]) -> (old: [Bool], new: [Bool]) {
         var prefix = 0
         while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
@@ -419,13 +515,15 @@ enum SequenceDiff {
         {
             suffix += 1
         }
-        var old = Set(0..<prefix).union((a.count - suffix)..<a.count)
-        var new = Set(0..<prefix).union((b.count - suffix)..<b.count)
+        var old = Array(repeating: true, count: a.count)
+        var new = Array(repeating: true, count: b.count)
+        for index in prefix..<(a.count - suffix) { old[index] = false }
+        for index in prefix..<(b.count - suffix) { new[index] = false }
         let middleA = Array(a[prefix..<(a.count - suffix)])
         let middleB = Array(b[prefix..<(b.count - suffix)])
         let (keptA, keptB) = middleSubsequence(middleA, middleB)
-        old.formUnion(keptA.map { $0 + prefix })
-        new.formUnion(keptB.map { $0 + prefix })
+        for index in keptA { old[index + prefix] = true }
+        for index in keptB { new[index + prefix] = true }
         return (old, new)
     }
 
