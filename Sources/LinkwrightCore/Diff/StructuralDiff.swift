@@ -343,29 +343,13 @@ public struct RuleSequences: Sendable {
             guard let earlier, earlier.items.count == earlier.signatures.count, !items.isEmpty else {
                 return items.map(sign)
             }
-            let shared = min(items.count, earlier.items.count)
-            var prefix = 0
-            while prefix < shared && earlier.items[prefix].sameButWhere(items[prefix]) { prefix += 1 }
-            var suffix = 0
-            while suffix < shared - prefix
-                && earlier.items[earlier.items.count - 1 - suffix].sameButWhere(items[items.count - 1 - suffix])
-            {
-                suffix += 1
-            }
-            func taken(_ index: Int, for item: Item) -> RuleSignature {
-                var signature = earlier.signatures[index]
-                signature.origin = item.origin
+            let kept = RuleListEdit.keptPositions(items, from: earlier.items) { $0.sameButWhere($1) }
+            return items.indices.map { index in
+                guard let position = kept[index] else { return sign(items[index]) }
+                var signature = earlier.signatures[position]
+                signature.origin = items[index].origin
                 return signature
             }
-            var signatures: [RuleSignature] = []
-            signatures.reserveCapacity(items.count)
-            for index in 0..<prefix { signatures.append(taken(index, for: items[index])) }
-            for index in prefix..<(items.count - suffix) { signatures.append(sign(items[index])) }
-            let shift = earlier.items.count - items.count
-            for index in (items.count - suffix)..<items.count {
-                signatures.append(taken(index + shift, for: items[index]))
-            }
-            return signatures
         }
     }
 
