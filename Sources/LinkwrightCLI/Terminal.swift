@@ -146,7 +146,7 @@ final class Terminal {
             flush()
             if !wasBuffering { pending = nil }
         }
-        return output.stream(as: format) { piece in
+        return output.stream(as: format, style: style) { piece in
             pending!.append(contentsOf: piece)
             if pending!.count >= Self.bufferLimit { flush() }
         }

@@ -110,7 +110,7 @@ public struct CheckReport: Report {
 
     /// `json`, written a piece at a time: a change to every domain of a fleet finds millions of
     /// things, hundreds of megabytes of JSON.
-    public func stream(as format: OutputFormat, to write: ([UInt8]) -> Void) -> Bool {
+    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool {
         guard format == .json else { return false }
         JSON.render(object: jsonMembers, to: write)
         return true

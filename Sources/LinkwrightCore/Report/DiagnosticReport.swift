@@ -74,15 +74,46 @@ public enum DiagnosticText {
         id: String, severity: Severity, message: String, at location: SourceLocation?, hint: String?,
         pathPrefix: String, style: TextStyle
     ) -> String {
-        var line =
-            location.map {
-                style.styled(PrintableText.escaped("\(pathPrefix)\($0.file):\($0.line):\($0.column)") + ":", .bold)
-                    + " "
-            } ?? ""
-        line += style.styled(severity)
-        line += " \(PrintableText.escaped(message)) [\(id)]"
-        if let hint { line += "\n  " + style.styled("hint:", .dim) + " \(PrintableText.escaped(hint))" }
+        var line = ""
+        appendLine(
+            id: id, severity: severity, message: message, at: location, hint: hint, pathPrefix: pathPrefix,
+            style: style, to: &line)
         return line
+    }
+
+    /// `line(…)` appended to `text`, each piece escaped where it is written (escaping is per
+    /// character, so escaping the pieces is escaping the whole).
+    public static func appendLine(
+        id: String, severity: Severity, message: String, at location: SourceLocation?, hint: String?,
+        pathPrefix: String, style: TextStyle, to text: inout String
+    ) {
+        if let location {
+            style.append(.bold, to: &text) { text in
+                text += PrintableText.escaped(pathPrefix)
+                text += PrintableText.escaped(location.file)
+                text += ":"
+                text += String(location.line)
+                text += ":"
+                text += String(location.column)
+                text += ":"
+            }
+            text += " "
+        }
+        text += style.styled(severity)
+        text += " "
+        text += PrintableText.escaped(message)
+        text += " ["
+        text += id
+        text += "]"
+        if let hint { appendHint(hint, style: style, to: &text) }
+    }
+
+    /// A hint's line, after a line break: `  hint: …`.
+    public static func appendHint(_ hint: String, style: TextStyle, to text: inout String) {
+        text += "\n  "
+        style.append(.dim, to: &text) { $0 += "hint:" }
+        text += " "
+        text += PrintableText.escaped(hint)
     }
 
     public static func json(_ diagnostic: Diagnostic, pathPrefix: String) -> JSON {

@@ -183,7 +183,21 @@ public struct TextStyle: Sendable {
     public static let plain = TextStyle(colour: false)
 
     public func styled(_ text: String, _ emphasis: Emphasis) -> String {
-        colour ? "\u{1B}[\(emphasis.rawValue)m\(text)\u{1B}[0m" : text
+        guard colour else { return text }
+        var styled = ""
+        append(emphasis, to: &styled) { $0 += text }
+        return styled
+    }
+
+    /// What `body` appends to `text`, in `emphasis` when colour is on: reports written a piece
+    /// at a time into one string style their pieces in place.
+    public func append(_ emphasis: Emphasis, to text: inout String, _ body: (inout String) -> Void) {
+        guard colour else { return body(&text) }
+        text += "\u{1B}["
+        text += emphasis.rawValue
+        text += "m"
+        body(&text)
+        text += "\u{1B}[0m"
     }
 
     /// The colour of a severity's label.

@@ -2,15 +2,15 @@
 /// `nil` for a format it does not have (commands offer only the formats their output has).
 public protocol CommandOutput: Sendable {
     func printed(as format: OutputFormat, style: TextStyle, version: String) -> PrintedReport?
-    /// Standard output in `format`, handed to `write` a piece at a time as it is made, for
-    /// output too large to hold whole (`test --format json` on a fleet); false, writing nothing,
-    /// when the format is printed whole by `printed`. A streamed format writes nothing to
-    /// standard error.
-    func stream(as format: OutputFormat, to write: ([UInt8]) -> Void) -> Bool
+    /// Standard output in `format` (text in `style`), handed to `write` a piece at a time as it
+    /// is made, for output too large to hold whole (`test --format json` on a fleet); false,
+    /// writing nothing, when the format is printed whole by `printed`. A streamed format writes
+    /// nothing to standard error.
+    func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool
 }
 
 extension CommandOutput {
-    public func stream(as format: OutputFormat, to write: ([UInt8]) -> Void) -> Bool { false }
+    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool { false }
 }
 
 /// The one place a report becomes output. Each format is a printer of its own in `Printers/`;
