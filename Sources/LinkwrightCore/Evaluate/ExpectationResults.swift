@@ -17,9 +17,19 @@ extension ExpectationRunner {
         public var comment: String?
 
         /// "expected shop, got web": what every report of a failed check says it found.
-        public var mismatch: String { Self.mismatch(expected: expected, actual: actual) }
+        public var mismatch: String {
+            var text = ""
+            Self.appendMismatch(expected: expected, actual: actual, to: &text)
+            return text
+        }
 
-        static func mismatch(expected: String, actual: String) -> String { "expected \(expected), got \(actual)" }
+        /// `mismatch` of a check expecting `expected` that got `actual`, appended to `text`.
+        static func appendMismatch(expected: String, actual: String, to text: inout String) {
+            text += "expected "
+            text += expected
+            text += ", got "
+            text += actual
+        }
 
         /// The one-line message of a failed check, the same in `check` and `test`.
         /// `namingEnvironment`: for reports that do not show the environment apart;

@@ -93,10 +93,11 @@ public struct ExpectationReport: Report {
         guard outcome.places.count > 1 else {
             return check.result(outcome, at: first).failureMessage(namingEnvironment: true, decidingRule: decidingRule)
         }
-        // A handful of environments: found by scanning, not hashing.
-        var environments: [String] = []
-        for environment in outcome.places.segmentEnvironments where !environments.contains(environment) {
-            environments.append(environment)
+        // A handful of environments, in runs: counted by scanning the ones before, not hashing.
+        var environments = 0
+        for (position, environment) in outcome.places.segmentEnvironments.enumerated()
+        where !outcome.places.segmentEnvironments.prefix(position).contains(environment) {
+            environments += 1
         }
         // Appended in place, and without the first place's URL, which only a single place's
         // message names: a fleet's report writes 15,000 of these.
@@ -105,16 +106,20 @@ public struct ExpectationReport: Report {
         message += " on "
         message += check.platform.rawValue
         message += ": "
-        message += ExpectationRunner.Result.mismatch(expected: check.expected, actual: outcome.actual)
+        ExpectationRunner.Result.appendMismatch(expected: check.expected, actual: outcome.actual, to: &message)
         if let decidingRule {
             message += " (decided by "
             message += decidingRule
             message += ")"
         }
         message += " on "
-        message += counted(outcome.places.count, "host")
+        appendCounted(outcome.places.count, "host", to: &message)
         message += " in "
-        message += environments.count > 1 ? counted(environments.count, "environment") : first.environment
+        if environments > 1 {
+            appendCounted(environments, "environment", to: &message)
+        } else {
+            message += first.environment
+        }
         return message
     }
 

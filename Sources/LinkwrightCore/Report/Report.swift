@@ -260,4 +260,16 @@ public enum FindingsText {
 }
 
 /// "1 host", "3 hosts": a count with its noun, for every report's wording.
-public func counted(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+public func counted(_ number: Int, _ noun: String) -> String {
+    var text = ""
+    appendCounted(number, noun, to: &text)
+    return text
+}
+
+/// `counted(…)` appended to `text`.
+public func appendCounted(_ number: Int, _ noun: String, to text: inout String) {
+    text += String(number)
+    text += " "
+    text += noun
+    if number != 1 { text += "s" }
+}
