@@ -11,8 +11,8 @@ public enum BehaviourDiff {
     /// share one, and so do environments serving the same rules to other apps (staging's).
     private struct ProofKey: Hashable {
         var platform: Platform
-        var old: [HashedKey<String>]
-        var new: [HashedKey<String>]
+        var old: [HashedKey<[DecisionList.SignedRule]>]
+        var new: [HashedKey<[DecisionList.SignedRule]>]
         /// For each list, the base's then the head's, the position of the first list of the same
         /// app: which lists are one app's must agree too.
         var sameApp: [Int]

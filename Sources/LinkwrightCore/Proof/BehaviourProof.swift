@@ -290,22 +290,15 @@ struct BehaviourProof {
 
     /// The base and head positions of the pairs that can decide differently, sorted, given each
     /// rule's position on the other side (`inNew` for the base's rules, `inOld` for the head's;
-    /// -1: not there). "No rule" is the position past the end of a side.
+    /// -1: not there). "No rule" is the position past the end of a side. Made in order, base
+    /// position by base position: the three kinds below never share a pair, and sorting the
+    /// thousands a rule added in front of a long list pairs cost more than finding them.
     static func pairs(inNew: [Int], inOld: [Int]) -> [(old: Int, new: Int)] {
         let olds = inNew.count
         let news = inOld.count
-        var pairs: [(old: Int, new: Int)] = []
-        // A rule only the base has, with every head rule or none.
-        for oldIndex in 0..<olds where inNew[oldIndex] < 0 {
-            pairs += (0...news).map { (oldIndex, $0) }
-        }
-        // A rule only the head has, with every base rule the loop above left, or none.
-        let leftOlds = (0...olds).filter { $0 == olds || inNew[$0] >= 0 }
-        for newIndex in 0..<news where inOld[newIndex] < 0 {
-            pairs += leftOlds.map { ($0, newIndex) }
-        }
-        // Rules on both sides in opposite orders: `a` before `b` in the base, after it in the
-        // head.
+        // Per base rule on both sides, the head rules on both sides it meets in the opposite
+        // order: `a` before `b` in the base, after it in the head.
+        var crossed = Array(repeating: [Int](), count: olds)
         let oneToOne =
             (0..<olds).allSatisfy { inNew[$0] < 0 || inOld[inNew[$0]] == $0 }
             && (0..<news).allSatisfy { inOld[$0] < 0 || inNew[inOld[$0]] == $0 }
@@ -318,7 +311,7 @@ struct BehaviourProof {
                 var insertion = seen.endIndex
                 while insertion > seen.startIndex && seen[insertion - 1].newIndex > newIndex {
                     insertion -= 1
-                    pairs.append((seen[insertion].oldIndex, newIndex))
+                    crossed[seen[insertion].oldIndex].append(newIndex)
                 }
                 seen.insert((newIndex, oldIndex), at: insertion)
             }
@@ -326,10 +319,32 @@ struct BehaviourProof {
             // A rule written twice: positions name its first copy, so every pair is tried.
             for oldIndex in 0..<olds where inNew[oldIndex] >= 0 {
                 for newIndex in 0..<news where inOld[newIndex] > oldIndex && inNew[oldIndex] > newIndex {
-                    pairs.append((oldIndex, newIndex))
+                    crossed[oldIndex].append(newIndex)
                 }
             }
         }
-        return pairs.sorted { ($0.old, $0.new) < ($1.old, $1.new) }
+        // Head rules only the head has.
+        let onlyNew = (0..<news).filter { inOld[$0] < 0 }
+        var pairs: [(old: Int, new: Int)] = []
+        for oldIndex in 0...olds {
+            // A rule only the base has, with every head rule or none.
+            if oldIndex < olds && inNew[oldIndex] < 0 {
+                pairs += (0...news).map { (oldIndex, $0) }
+                continue
+            }
+            // Every other base rule, or none, with each rule only the head has, and those crossed.
+            let others = oldIndex < olds ? crossed[oldIndex].sorted() : []
+            var (only, other) = (0, 0)
+            while only < onlyNew.count || other < others.count {
+                if other == others.count || (only < onlyNew.count && onlyNew[only] < others[other]) {
+                    pairs.append((oldIndex, onlyNew[only]))
+                    only += 1
+                } else {
+                    pairs.append((oldIndex, others[other]))
+                    other += 1
+                }
+            }
+        }
+        return pairs
     }
 }

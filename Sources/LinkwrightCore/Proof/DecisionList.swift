@@ -23,7 +23,7 @@ public struct DecisionList: Sendable {
     /// The rules, each with where it is written: equal signatures decide every URL alike for
     /// their apps, and a proof's answer names the same rules. Made once: every host and proof
     /// key of a comparison asks for it, and hashed once: it holds every rule.
-    let rulesSignature: HashedKey<String>
+    let rulesSignature: HashedKey<[SignedRule]>
     /// The rules' keys alone: equal ones decide every URL alike, wherever the rules are written.
     let ruleKeys: HashedKey<[String]>
     /// Whether no two rules have the same key: a block keeps one rule per test, and rules of
@@ -38,6 +38,14 @@ public struct DecisionList: Sendable {
     private final class MadeFromRules: Sendable {
         let prefixIndex = Once<[(preparation: Preparation, index: PrefixIndex)]>()
         let distinctions = Once<ProofViews.RulesDistinctions>()
+    }
+
+    /// A rule's key and where it is written, compared as they are rather than written out as
+    /// one text: a list made as an edit shares its kept rules' key strings, which compare at
+    /// once.
+    struct SignedRule: Hashable {
+        let key: String
+        let origin: SourceLocation?
     }
 
     struct Block {
@@ -65,8 +73,7 @@ public struct DecisionList: Sendable {
         }
         self.rules = rules
         self.blocks = blocks
-        rulesSignature = HashedKey(
-            rules.map { $0.key + "\u{6}" + ($0.origin?.description ?? "") }.joined(separator: "\u{5}"))
+        rulesSignature = HashedKey(rules.map { SignedRule(key: $0.key, origin: $0.origin) })
         ruleKeys = HashedKey(rules.map(\.key))
         keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
         // Candidate pairs map positions through the shared ends of two lists only when this

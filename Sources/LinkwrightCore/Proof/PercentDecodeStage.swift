@@ -63,14 +63,7 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
                 return classes[key]!
             }
             if onTrie.contains(UInt8(byte)) { return Int32(byte) }
-            let starts: [Int] = [0x80, 0x90, 0xA0, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1, 0xF4, 0xF5]
-            let place = starts.lastIndex { $0 <= byte }!
-            // C0–C1 and F5–FF are never lead bytes; E1–EC and EE–EF lead alike.
-            let alike = [
-                0x80: 0x80, 0x90: 0x90, 0xA0: 0xA0, 0xC0: 0xC0, 0xC2: 0xC2, 0xE0: 0xE0, 0xE1: 0xE1,
-                0xED: 0xED, 0xEE: 0xE1, 0xF0: 0xF0, 0xF1: 0xF1, 0xF4: 0xF4, 0xF5: 0xC0,
-            ]
-            return Int32(0x2000 + alike[starts[place]]!)
+            return utf8SequencePlaces[byte - 0x80]
         }
     }
 
@@ -260,4 +253,18 @@ struct EscapedSeparatorStage<Inner: PartMachine>: PartMachine {
         inner.distinctions(into: &distinctions)
         distinctions.add([QuerySeparators.escapedAmpersand, QuerySeparators.escapedEquals, "&", "="])
     }
+}
+
+/// Per byte beyond ASCII, its place in Unicode's table of well-formed sequences, as
+/// `PercentDecodeStage.byteKeys` numbers it: made once, not per stage and byte (every decoding
+/// view of every proof makes a stage).
+private let utf8SequencePlaces: [Int32] = (0x80...0xFF).map { byte in
+    let starts: [Int] = [0x80, 0x90, 0xA0, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1, 0xF4, 0xF5]
+    let place = starts.lastIndex { $0 <= byte }!
+    // C0–C1 and F5–FF are never lead bytes; E1–EC and EE–EF lead alike.
+    let alike = [
+        0x80: 0x80, 0x90: 0x90, 0xA0: 0xA0, 0xC0: 0xC0, 0xC2: 0xC2, 0xE0: 0xE0, 0xE1: 0xE1,
+        0xED: 0xED, 0xEE: 0xE1, 0xF0: 0xF0, 0xF1: 0xF1, 0xF4: 0xF4, 0xF5: 0xC0,
+    ]
+    return Int32(0x2000 + alike[starts[place]]!)
 }

@@ -166,6 +166,9 @@ final class ProofRule: @unchecked Sendable {
         madeFromTests.value { ProofViews.RulesDistinctions(rule: self) }
     }
     private let madeFromTests: Once<ProofViews.RulesDistinctions>
+    /// Where `distinctions` is kept: one object for the rule and its copies written elsewhere,
+    /// by which lists' unions of runs of rules are kept (`RulesDistinctions.init(rules:)`).
+    var sharedDistinctions: Once<ProofViews.RulesDistinctions> { madeFromTests }
 
     init(
         opens: Bool, route: String? = nil, isExclusion: Bool, path: PathTest?, query: QueryTest?,

@@ -35,9 +35,34 @@ final class ProofViews {
 
         init() {}
 
-        /// The union of each rule's (`ProofRule.distinctions`).
-        init(rules: [ProofRule]) {
-            for rule in rules { formUnion(rule.distinctions) }
+        /// The union of each rule's (`ProofRule.distinctions`), taken by runs of rules, each run's
+        /// made once per process (`runs`). A run ends after a rule whose distinctions' identity
+        /// hashes to a multiple of `runMask + 1`: where runs end depends on the rules at the ends
+        /// alone, so a list made as an edit of another (`DecisionListLineage`, whose rules share
+        /// their distinctions) has the other's runs but around its edits, and a changelog's list
+        /// of a thousand rules unions a few dozen runs rather than every rule's.
+        init(rules: [ProofRule], runMask: Int = 31) {
+            var start = rules.startIndex
+            for end in rules.indices
+            where end == rules.count - 1 || ObjectIdentifier(rules[end].sharedDistinctions).hashValue & runMask == 0 {
+                formUnion(Self.union(of: rules[start...end]))
+                start = end + 1
+            }
+        }
+
+        /// The union of a run of rules, by the identity of each rule's distinctions; an entry
+        /// keeps those it is keyed by, so no identity in a key is another object's while it is.
+        private static let runs = ProcessMemo<
+            [ObjectIdentifier], (keys: [Once<RulesDistinctions>], union: RulesDistinctions)
+        >(limit: 20_000)
+
+        private static func union(of run: ArraySlice<ProofRule>) -> RulesDistinctions {
+            let owners = run.map(\.sharedDistinctions)
+            return runs.value(owners.map(ObjectIdentifier.init)) {
+                var union = RulesDistinctions()
+                for rule in run { union.formUnion(rule.distinctions) }
+                return (owners, union)
+            }.union
         }
 
         /// What one rule's tests tell apart.

@@ -117,4 +117,30 @@ import Testing
             }
         }
     }
+
+    /// Lists share a proof when their signatures are equal: the same rules, each written at the
+    /// same place (a proof's answer names where). Moving a rule to another line, or another
+    /// file, makes another signature; copies of the rules written at the same places do not.
+    @Test func signaturesTellRulesWrittenElsewhereApart() throws {
+        func list(_ lines: [Int], file: String = "domains/example.yaml", paths: [String] = ["/a/*", "/b/*"]) throws
+            -> DecisionList
+        {
+            let rules = try zip(paths, lines).map { path, line in
+                ProofRule(
+                    opens: true, isExclusion: false,
+                    path: PathTest(
+                        scopes: nil,
+                        pattern: PatternTest(try PatternMatcher(path), preparation: Preparation(PatternOptions()))),
+                    query: nil, fragment: nil, origin: SourceLocation(file: file, line: line, column: 9), label: path
+                ) { _ in false }
+            }
+            return DecisionList(identity: "app", blocks: [(nil, rules)])
+        }
+        let base = try list([4, 5])
+        #expect(try list([4, 5]).rulesSignature == base.rulesSignature)
+        #expect(try list([4, 6]).rulesSignature != base.rulesSignature)
+        #expect(try list([4, 5], file: "domains/other.yaml").rulesSignature != base.rulesSignature)
+        #expect(try list([4, 5], paths: ["/a/*", "/c/*"]).rulesSignature != base.rulesSignature)
+        #expect(try list([4, 6]).ruleKeys == base.ruleKeys)
+    }
 }
