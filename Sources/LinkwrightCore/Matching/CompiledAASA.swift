@@ -320,6 +320,8 @@ extension CompiledAASA.Rule {
 /// that does not compile once, at the first rule using it.
 struct AppleRuleCompiler {
     let variables: [String: [String]]
+    /// `variables` hashed once for the process-wide memo of compiled patterns.
+    private let hashedVariables: HashedKey<[String: [String]]>
     private var cache: [CacheKey: PatternMatcher?] = [:]
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -331,6 +333,7 @@ struct AppleRuleCompiler {
     init(variables: [AASAVariable]) {
         // Repeated names cannot survive the JSON reader; for hand-built documents the last wins, as in JSON.
         self.variables = Dictionary(variables.map { ($0.name, $0.values) }, uniquingKeysWith: { $1 })
+        hashedVariables = HashedKey(self.variables)
     }
 
     /// What `component` of `entry` tests, with what it inherits from `defaults` (the most
@@ -385,7 +388,7 @@ struct AppleRuleCompiler {
         if let cached = cache[key] { return CompiledAASA.CompiledPattern(text: pattern, matcher: cached) }
         let matcher: PatternMatcher?
         do {
-            matcher = try PatternMatcher.shared(pattern, options: options, variables: variables)
+            matcher = try PatternMatcher.shared(pattern, options: options, variables: hashedVariables)
         } catch {
             diagnostics.append(
                 Diagnostic(error.id, error.message + "; it matches nothing", at: origin, hint: error.hint))
