@@ -194,6 +194,41 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         }
     }
 
+    /// Android's rules and scopes are rebuilt from a rule's pattern scalar by scalar: every
+    /// scalar must come out as written (a combining mark stays apart, a precomposed letter
+    /// stays one), and a custom variable's values are spliced in as written.
+    @Test func androidTranslationsKeepEveryScalarAsWritten() throws {
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        let (compiled, _) = try compile([
+            "environments/production.yaml":
+                "tier: production\nteam_id: ABCDE12345\napps:\n  shop:\n    android: {package: com.example.shop, "
+                + "fingerprints: {play-signing: \"\(fingerprint)\"}}\nhosts:\n  shop.example: shop\n",
+            "domains/shop.yaml":
+                "variables:\n  kind: [x, \"\u{FF}\", \"n\u{303}\"]\napplinks:\n  - apps: [shop]\n    rules:\n"
+                + "      - path: \"/caf\u{E9}/$(kind)/e\u{301}?*\"\n      - path: \"/na\u{EF}ve/\u{1F600}\"\n"
+                + "emit:\n  android_dynamic_rules: true\n",
+        ])
+        let environment = try #require(compiled.environments.first)
+        let statement = try #require(environment.sites.first?.assetLinks?.statements.first)
+        let paths = (statement.dynamicComponents ?? []).compactMap(\.path)
+        #expect(
+            paths.map { Array($0.utf8) }
+                == [
+                    "/caf\u{E9}/x/e\u{301}?*", "/caf\u{E9}/\u{FF}/e\u{301}?*", "/caf\u{E9}/n\u{303}/e\u{301}?*",
+                    "/na\u{EF}ve/\u{1F600}",
+                ].map { Array($0.utf8) }, "\(paths)")
+        let scopes = try #require(environment.androidApps.first?.intentFilters.first?.scopes)
+        let texts = scopes.map { scope -> [UInt8] in
+            switch scope {
+            case .path(let text), .prefix(let text), .pattern(let text): Array(text.utf8)
+            }
+        }
+        #expect(
+            texts
+                == ["/caf\u{E9}/", "/na\u{EF}ve/\u{1F600}", "/na\u{EF}ve/\u{1F600}/"].map { Array($0.utf8) },
+            "\(scopes)")
+    }
+
     @Test func anAASAOverAppleLimitIsAnError() throws {
         let rules = (0..<3000).map {
             "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n"
