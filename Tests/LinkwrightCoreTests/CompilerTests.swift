@@ -229,6 +229,43 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
             "\(scopes)")
     }
 
+    /// An entry's AASA components are made once for every environment resolving the domain
+    /// alike, and every environment's file shares them; an entry resolved otherwise in an
+    /// environment gets its own. Either way each file is the one compiling its environment
+    /// alone makes.
+    @Test func environmentsShareTheComponentsOfEntriesTheyResolveAlike() throws {
+        func environment(_ name: String, team: String) -> String {
+            "tier: \(name)\nteam_id: \(team)\napps:\n  shop:\n    ios: {bundle_id: com.example.\(name)}\n"
+                + "hosts:\n  \(name).shop.example: shop\n  \(name).help.example: help\n"
+        }
+        let files = [
+            "environments/production.yaml": environment("production", team: "ABCDE12345"),
+            "environments/staging.yaml": environment("staging", team: "ABCDE99999"),
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n  - apps: [shop]\n"
+                + "    rules:\n      - path: /q/*\n        exclude: true\n",
+            "domains/help.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /faq/*\n"
+                + "      - path: /preview/*\n        environments: [staging]\n",
+        ]
+        let (compiled, _) = try compile(files)
+        func details(_ environment: CompiledEnvironment, _ domain: String) throws -> [AASADetails] {
+            try #require(environment.sites.first { $0.domain == domain }?.aasa?.applinks?.details)
+        }
+        let (production, staging) = (compiled.environments[0], compiled.environments[1])
+        for (first, second) in zip(try details(production, "shop"), try details(staging, "shop")) {
+            #expect(storageAddress(first.components) == storageAddress(second.components))
+        }
+        let help = (try details(production, "help"), try details(staging, "help"))
+        #expect(help.0[0].components?.compactMap(\.path) == ["/faq/*"])
+        #expect(help.1[0].components?.compactMap(\.path) == ["/faq/*", "/preview/*"])
+        for environment in compiled.environments {
+            let (alone, _) = try compile(files, environments: [environment.name])
+            for (site, aloneSite) in zip(environment.sites, alone.environments[0].sites) {
+                #expect(site.aasa == aloneSite.aasa, "\(environment.name) \(site.fileHost)")
+                #expect(site.aasa?.json.rendered() == aloneSite.aasa?.json.rendered())
+            }
+        }
+    }
+
     @Test func anAASAOverAppleLimitIsAnError() throws {
         let rules = (0..<3000).map {
             "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n"
