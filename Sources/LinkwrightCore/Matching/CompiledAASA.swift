@@ -168,11 +168,15 @@ public struct CompiledAASA: Sendable {
     }
 
     /// What compiling `document` reads apart from app IDs: documents with equal keys compile
-    /// to the same rules (`init(_:sharingRulesOf:)`).
-    static func rulesKey(_ document: AASADocument) -> HashedKey<AppLinksSection>? {
+    /// to the same rules (`init(_:sharingRulesOf:)`). `known` itself when it is equal, without
+    /// hashing the rules again.
+    static func rulesKey(_ document: AASADocument, like known: HashedKey<AppLinksSection>? = nil)
+        -> HashedKey<AppLinksSection>?
+    {
         document.applinks.map { applinks in
             var key = applinks
             key.details = applinks.details.map { $0.withoutAppIDs }
+            if let known, known.value == key { return known }
             return HashedKey(key)
         }
     }
