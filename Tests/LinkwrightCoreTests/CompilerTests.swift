@@ -194,6 +194,78 @@ func compileFolder(_ folder: URL) throws -> ([Artifact], [Diagnostic]) {
         }
     }
 
+    /// Android's rules and scopes are rebuilt from a rule's pattern scalar by scalar: every
+    /// scalar must come out as written (a combining mark stays apart, a precomposed letter
+    /// stays one), and a custom variable's values are spliced in as written.
+    @Test func androidTranslationsKeepEveryScalarAsWritten() throws {
+        let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+        let (compiled, _) = try compile([
+            "environments/production.yaml":
+                "tier: production\nteam_id: ABCDE12345\napps:\n  shop:\n    android: {package: com.example.shop, "
+                + "fingerprints: {play-signing: \"\(fingerprint)\"}}\nhosts:\n  shop.example: shop\n",
+            "domains/shop.yaml":
+                "variables:\n  kind: [x, \"\u{FF}\", \"n\u{303}\"]\napplinks:\n  - apps: [shop]\n    rules:\n"
+                + "      - path: \"/caf\u{E9}/$(kind)/e\u{301}?*\"\n      - path: \"/na\u{EF}ve/\u{1F600}\"\n"
+                + "emit:\n  android_dynamic_rules: true\n",
+        ])
+        let environment = try #require(compiled.environments.first)
+        let statement = try #require(environment.sites.first?.assetLinks?.statements.first)
+        let paths = (statement.dynamicComponents ?? []).compactMap(\.path)
+        #expect(
+            paths.map { Array($0.utf8) }
+                == [
+                    "/caf\u{E9}/x/e\u{301}?*", "/caf\u{E9}/\u{FF}/e\u{301}?*", "/caf\u{E9}/n\u{303}/e\u{301}?*",
+                    "/na\u{EF}ve/\u{1F600}",
+                ].map { Array($0.utf8) }, "\(paths)")
+        let scopes = try #require(environment.androidApps.first?.intentFilters.first?.scopes)
+        let texts = scopes.map { scope -> [UInt8] in
+            switch scope {
+            case .path(let text), .prefix(let text), .pattern(let text): Array(text.utf8)
+            }
+        }
+        #expect(
+            texts
+                == ["/caf\u{E9}/", "/na\u{EF}ve/\u{1F600}", "/na\u{EF}ve/\u{1F600}/"].map { Array($0.utf8) },
+            "\(scopes)")
+    }
+
+    /// An entry's AASA components are made once for every environment resolving the domain
+    /// alike, and every environment's file shares them; an entry resolved otherwise in an
+    /// environment gets its own. Either way each file is the one compiling its environment
+    /// alone makes.
+    @Test func environmentsShareTheComponentsOfEntriesTheyResolveAlike() throws {
+        func environment(_ name: String, team: String) -> String {
+            "tier: \(name)\nteam_id: \(team)\napps:\n  shop:\n    ios: {bundle_id: com.example.\(name)}\n"
+                + "hosts:\n  \(name).shop.example: shop\n  \(name).help.example: help\n"
+        }
+        let files = [
+            "environments/production.yaml": environment("production", team: "ABCDE12345"),
+            "environments/staging.yaml": environment("staging", team: "ABCDE99999"),
+            "domains/shop.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /p/*\n  - apps: [shop]\n"
+                + "    rules:\n      - path: /q/*\n        exclude: true\n",
+            "domains/help.yaml": "applinks:\n  - apps: [shop]\n    rules:\n      - path: /faq/*\n"
+                + "      - path: /preview/*\n        environments: [staging]\n",
+        ]
+        let (compiled, _) = try compile(files)
+        func details(_ environment: CompiledEnvironment, _ domain: String) throws -> [AASADetails] {
+            try #require(environment.sites.first { $0.domain == domain }?.aasa?.applinks?.details)
+        }
+        let (production, staging) = (compiled.environments[0], compiled.environments[1])
+        for (first, second) in zip(try details(production, "shop"), try details(staging, "shop")) {
+            #expect(storageAddress(first.components) == storageAddress(second.components))
+        }
+        let help = (try details(production, "help"), try details(staging, "help"))
+        #expect(help.0[0].components?.compactMap(\.path) == ["/faq/*"])
+        #expect(help.1[0].components?.compactMap(\.path) == ["/faq/*", "/preview/*"])
+        for environment in compiled.environments {
+            let (alone, _) = try compile(files, environments: [environment.name])
+            for (site, aloneSite) in zip(environment.sites, alone.environments[0].sites) {
+                #expect(site.aasa == aloneSite.aasa, "\(environment.name) \(site.fileHost)")
+                #expect(site.aasa?.json.rendered() == aloneSite.aasa?.json.rendered())
+            }
+        }
+    }
+
     @Test func anAASAOverAppleLimitIsAnError() throws {
         let rules = (0..<3000).map {
             "      - path: /products/category-\($0)/item-*\n        comment: generated rule number \($0)\n"

@@ -77,29 +77,30 @@ struct AndroidTranslator {
     /// values and predefined ones by wildcards.
     private func expand(_ pattern: String, widened: inout Bool) -> [String] {
         guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [pattern] }
-        // Each result grows in place: a new array of new strings per character cost most of
+        // Each result grows in place, as UTF-8 bytes made into a string once: a new array of
+        // new strings per character, then a string grown a scalar at a time, cost most of
         // compiling a large domain's dynamic rules.
-        var results = [""]
+        var results: [[UInt8]] = [[]]
         func appendToEach(_ text: String) {
-            for index in results.indices { results[index] += text }
+            for index in results.indices { results[index].append(contentsOf: text.utf8) }
         }
         for token in tokens {
             switch token {
             case .literal(let scalar):
-                for index in results.indices { results[index].unicodeScalars.append(scalar) }
+                for index in results.indices { results[index].append(utf8Of: scalar) }
             case .one: appendToEach("?")
             case .any: appendToEach("*")
             case .variable(let name):
                 let values = domain.variables.first { $0.name.value == name }?.values.map(\.value)
                 if let values, results.count * values.count <= Self.expansionLimit {
-                    results = results.flatMap { prefix in values.map { prefix + $0 } }
+                    results = results.flatMap { prefix in values.map { prefix + $0.utf8 } }
                 } else {
                     widened = true
                     appendToEach(Self.wildcard(forVariable: name))
                 }
             }
         }
-        return results
+        return results.map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func widenAll(_ pattern: String) -> String {
@@ -159,8 +160,9 @@ struct AndroidTranslator {
                 guard case .literal(let scalar) = token else { return true }
                 return !readsAlike(scalar)
             } ?? tokens.endIndex
-        var literal = ""
-        for case .literal(let scalar) in tokens[..<literalEnd] { literal.unicodeScalars.append(scalar) }
+        var literalBytes: [UInt8] = []
+        for case .literal(let scalar) in tokens[..<literalEnd] { literalBytes.append(utf8Of: scalar) }
+        let literal = String(decoding: literalBytes, as: UTF8.self)
         if literalEnd == tokens.endIndex {
             // Apple ignores trailing slashes (swcutil captures): cover both spellings.
             let bare = literal.count > 1 && literal.hasSuffix("/") ? String(literal.dropLast()) : literal
@@ -270,5 +272,13 @@ private struct PrefixCover {
         let candidate = minimal[low - 1]
         // A prefix that is `text` itself is minimal only if no other prefix starts it.
         return bytes.starts(with: candidate) && !(properly && candidate == bytes)
+    }
+}
+
+extension [UInt8] {
+    /// Appends `scalar` as UTF-8: patterns are rebuilt scalar by scalar, and a string grown one
+    /// scalar at a time costs several times as much.
+    fileprivate mutating func append(utf8Of scalar: Unicode.Scalar) {
+        UTF8.encode(scalar) { append($0) }
     }
 }

@@ -23,7 +23,7 @@ public struct Compiler: Sendable {
     ) -> (compiled: CompiledConfiguration, diagnostics: [Diagnostic]) {
         var diagnostics = DiagnosticBag()
         let selected = configuration.environments.filter { environments.isEmpty || environments.contains($0.name) }
-        var translations = AndroidTranslations()
+        var translations = RuleTranslations()
         let compiled = selected.map { environment in
             var environmentCompiler = EnvironmentCompiler(
                 configuration: configuration, environment: environment, translations: translations,
@@ -56,7 +56,7 @@ private struct EnvironmentCompiler {
     /// Compilations kept across compiles.
     private let reused: DomainCompilations?
     /// The translations a domain's compilation used, made or found (`compilation(of:)`).
-    private var used = AndroidTranslations()
+    private var used = RuleTranslations()
     /// Each domain's entries as they apply to this environment, resolved once: every host and
     /// app asks for them.
     private let entriesByDomain: [String: [AppLinksEntry]]
@@ -67,10 +67,10 @@ private struct EnvironmentCompiler {
     /// Per domain, the positions of the entries that list each app.
     private let entryPositions: [String: [String: [Int]]]
     /// Shared with the environments compiled before and after this one.
-    private(set) var translations: AndroidTranslations
+    private(set) var translations: RuleTranslations
 
     init(
-        configuration: Configuration, environment: Environment, translations: AndroidTranslations,
+        configuration: Configuration, environment: Environment, translations: RuleTranslations,
         reusing reused: DomainCompilations?
     ) {
         self.configuration = configuration
@@ -166,7 +166,7 @@ private struct EnvironmentCompiler {
     /// translations it uses are those of the environments before, or made anew.
     private func compilation(of domain: Domain) -> DomainCompilation {
         var compiler = self
-        (compiler.diagnostics, compiler.used) = (DiagnosticBag(), AndroidTranslations())
+        (compiler.diagnostics, compiler.used) = (DiagnosticBag(), RuleTranslations())
         let files = compiler.files(for: domain)
         var scopes: [String: [PathScope]] = [:]
         for app in environment.apps where app.android != nil {
@@ -210,13 +210,17 @@ private struct EnvironmentCompiler {
         let entries = self.entries(of: domain)
         var details: [AASADetails] = []
         var legacy: [AASADetails] = []
-        for entry in entries {
+        for (position, entry) in entries.enumerated() {
             let appIDs = entry.apps.compactMap { appID($0.value) }
             guard !appIDs.isEmpty else { continue }
+            let key = RuleTranslations.key(domain, in: environment.name, positions: [position])
+            let components = translated(\.components, key) {
+                .init(value: entry.rules.map(\.aasaComponent), diagnostics: [])
+            }
             details.append(
                 AASADetails(
-                    appIDs: appIDs, defaults: component(flags: entry.flags),
-                    components: entry.rules.map(\.aasaComponent), origin: entry.location))
+                    appIDs: appIDs, defaults: component(flags: entry.flags), components: components,
+                    origin: entry.location))
             if domain.emit.legacyPaths, let paths = legacyPaths(entry, domain: domain) {
                 legacy += appIDs.map { AASADetails(appID: $0, paths: paths, origin: entry.location) }
             }
@@ -312,7 +316,7 @@ private struct EnvironmentCompiler {
             var dynamic: [DynamicComponent]?
             if domain.emit.androidDynamicRules && !positions.isEmpty {
                 // Apps listed by the same entries (the usual case) share their dynamic rules.
-                let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
+                let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
                 dynamic = translated(\.dynamicRules, key) {
                     var translator = AndroidTranslator(domain: domain)
                     let components = positions.map { entries[$0] }.flatMap { entry in
@@ -416,7 +420,7 @@ extension EnvironmentCompiler {
         let positions = entryPositions(of: domain, listing: name)
         guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { return nil }
         // Apps sharing the same entries (the usual case) share their scopes.
-        let key = AndroidTranslations.key(domain, in: environment.name, positions: positions)
+        let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
         return translated(\.scopes, key) {
             let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
             let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
@@ -430,8 +434,8 @@ extension EnvironmentCompiler {
     /// The translation under `key` in `table`: the one an environment before made, else made
     /// now. Either way recorded as used, so the compilation carries it (`DomainCompilation`).
     fileprivate mutating func translated<Value>(
-        _ table: WritableKeyPath<AndroidTranslations, [AndroidTranslations.Key: AndroidTranslations.Made<Value>]>,
-        _ key: AndroidTranslations.Key, make: () -> AndroidTranslations.Made<Value>
+        _ table: WritableKeyPath<RuleTranslations, [RuleTranslations.Key: RuleTranslations.Made<Value>]>,
+        _ key: RuleTranslations.Key, make: () -> RuleTranslations.Made<Value>
     ) -> Value {
         let made = translations[keyPath: table][key] ?? make()
         translations[keyPath: table][key] = made

@@ -9,16 +9,18 @@ struct DomainCompilation: Sendable {
     var scopes: [String: [PathScope]]
     /// Reported each time the domain is compiled for the environment.
     var diagnostics: [Diagnostic]
-    /// Reported once per compile, by the first environment using them (`AndroidTranslations`).
-    var translations: AndroidTranslations
+    /// Reported once per compile, by the first environment using them (`RuleTranslations`).
+    var translations: RuleTranslations
 }
 
-/// A domain's rules translated for Android, kept for the environments after the first: where
-/// no entry or rule of the domain names `environments:`, every environment resolves the same
-/// entries, so apps listed by the same entries get the same dynamic rules and scopes. What a
-/// translation diagnoses is kept with it and reported by the first environment of a compile
-/// using it: each environment would report the same.
-struct AndroidTranslations: Sendable {
+/// A domain's rules translated for each platform, kept for the environments after the first:
+/// where no entry or rule of the domain names `environments:`, every environment resolves the
+/// same entries, so apps listed by the same entries get the same dynamic rules and scopes, and
+/// an entry the same AASA components (one array, which the files of every environment share:
+/// comparing them then takes no walk through their rules). What a translation diagnoses is
+/// kept with it and reported by the first environment of a compile using it: each environment
+/// would report the same.
+struct RuleTranslations: Sendable {
     struct Key: Hashable, Sendable {
         var domain: String
         /// Nil when the domain resolves alike everywhere.
@@ -35,9 +37,11 @@ struct AndroidTranslations: Sendable {
 
     var dynamicRules: [Key: Made<[DynamicComponent]>] = [:]
     var scopes: [Key: Made<[PathScope]>] = [:]
+    /// By the one resolved entry of `Key.positions`.
+    var components: [Key: Made<[AASAComponent]>] = [:]
 
     /// Keeps the translations of `other` not kept yet, and returns what making those diagnosed.
-    mutating func add(_ other: AndroidTranslations) -> [Diagnostic] {
+    mutating func add(_ other: RuleTranslations) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for (key, made) in other.dynamicRules where dynamicRules[key] == nil {
             dynamicRules[key] = made
@@ -45,6 +49,10 @@ struct AndroidTranslations: Sendable {
         }
         for (key, made) in other.scopes where scopes[key] == nil {
             scopes[key] = made
+            diagnostics += made.diagnostics
+        }
+        for (key, made) in other.components where components[key] == nil {
+            components[key] = made
             diagnostics += made.diagnostics
         }
         return diagnostics

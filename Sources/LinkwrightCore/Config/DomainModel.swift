@@ -52,7 +52,7 @@ public typealias MatchFlags = ComponentFlags<Located<Bool>>
 extension Rule {
     /// The rule's flags after its entry's and then its domain's `defaults`.
     public func effectiveFlags(in entry: AppLinksEntry, of domain: Domain) -> EffectiveFlags {
-        flags.values.effective(inheriting: [entry.flags.values, domain.flags.values])
+        flags.effective(inheriting: entry.flags, domain.flags)
     }
 }
 

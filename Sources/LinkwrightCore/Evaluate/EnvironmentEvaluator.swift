@@ -72,6 +72,11 @@ public final class EnvironmentEvaluator: Sendable {
         /// file they did not change (`DomainCompilations`), which compares at once, so each is
         /// not hashed again for every revision's evaluators.
         private var aasaKeys: [String: (document: AASADocument, key: HashedKey<AppLinksSection>?)] = [:]
+        /// The key made last of each domain, in whichever environment: the environments after
+        /// the first serve its rules to other app IDs, in the components arrays the first one's
+        /// file holds (`RuleTranslations`), so their keys compare equal to it at once and take
+        /// it rather than hash the rules again.
+        private var aasaKeysByDomain: [String: HashedKey<AppLinksSection>] = [:]
         private var assetLinksKeys: [String: HashedKey<AssetLinksDocument>] = [:]
         /// The AASA compiled last for each environment's domain: the next revision's file, when
         /// changed, is compiled as an edit of it (`CompiledAASA.init(_:editing:)`).
@@ -109,8 +114,9 @@ public final class EnvironmentEvaluator: Sendable {
         {
             let name = environment + "/" + domain
             if let known = aasaKeys[name], known.document == document { return known.key }
-            let key = CompiledAASA.rulesKey(document)
+            let key = CompiledAASA.rulesKey(document, like: aasaKeysByDomain[domain])
             aasaKeys[name] = (document, key)
+            aasaKeysByDomain[domain] = key
             return key
         }
 
@@ -155,6 +161,7 @@ public final class EnvironmentEvaluator: Sendable {
             }
             for key in readers.keys { self.readers[key, default: 0] += 1 }
             aasaKeys.merge(other.aasaKeys) { $1 }
+            aasaKeysByDomain.merge(other.aasaKeysByDomain) { $1 }
             assetLinksKeys.merge(other.assetLinksKeys) { $1 }
             lastAssetLinks.merge(other.lastAssetLinks) { $1 }
             lastAASA.merge(other.lastAASA) { $1 }

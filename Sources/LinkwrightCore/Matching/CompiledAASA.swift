@@ -168,11 +168,15 @@ public struct CompiledAASA: Sendable {
     }
 
     /// What compiling `document` reads apart from app IDs: documents with equal keys compile
-    /// to the same rules (`init(_:sharingRulesOf:)`).
-    static func rulesKey(_ document: AASADocument) -> HashedKey<AppLinksSection>? {
+    /// to the same rules (`init(_:sharingRulesOf:)`). `known` itself when it is equal, without
+    /// hashing the rules again.
+    static func rulesKey(_ document: AASADocument, like known: HashedKey<AppLinksSection>? = nil)
+        -> HashedKey<AppLinksSection>?
+    {
         document.applinks.map { applinks in
             var key = applinks
             key.details = applinks.details.map { $0.withoutAppIDs }
+            if let known, known.value == key { return known }
             return HashedKey(key)
         }
     }
@@ -320,6 +324,8 @@ extension CompiledAASA.Rule {
 /// that does not compile once, at the first rule using it.
 struct AppleRuleCompiler {
     let variables: [String: [String]]
+    /// `variables` hashed once for the process-wide memo of compiled patterns.
+    private let hashedVariables: HashedKey<[String: [String]]>
     private var cache: [CacheKey: PatternMatcher?] = [:]
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -331,6 +337,7 @@ struct AppleRuleCompiler {
     init(variables: [AASAVariable]) {
         // Repeated names cannot survive the JSON reader; for hand-built documents the last wins, as in JSON.
         self.variables = Dictionary(variables.map { ($0.name, $0.values) }, uniquingKeysWith: { $1 })
+        hashedVariables = HashedKey(self.variables)
     }
 
     /// What `component` of `entry` tests, with what it inherits from `defaults` (the most
@@ -385,7 +392,7 @@ struct AppleRuleCompiler {
         if let cached = cache[key] { return CompiledAASA.CompiledPattern(text: pattern, matcher: cached) }
         let matcher: PatternMatcher?
         do {
-            matcher = try PatternMatcher.shared(pattern, options: options, variables: variables)
+            matcher = try PatternMatcher.shared(pattern, options: options, variables: hashedVariables)
         } catch {
             diagnostics.append(
                 Diagnostic(error.id, error.message + "; it matches nothing", at: origin, hint: error.hint))

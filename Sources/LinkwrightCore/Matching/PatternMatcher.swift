@@ -19,16 +19,20 @@ public struct PatternMatcher: Sendable {
     private final class Compiled: Sendable {
         let pattern: String
         let options: PatternOptions
-        let automaton: Automaton
+        /// Built when first asked for: a pattern with a `shortcut` never needs it to match, and
+        /// rule lists deciding many URLs match through their index (`RuleIndex`), which runs
+        /// every pattern's `tokens` as one automaton; building each pattern's own was most of
+        /// compiling an association file.
+        let automaton = Once<Automaton>()
         let shortcut: Shortcut?
         let tokens: [PatternToken]
         let variables: [String: [String]]
 
         init(
-            pattern: String, options: PatternOptions, automaton: Automaton, shortcut: Shortcut?,
-            tokens: [PatternToken], variables: [String: [String]]
+            pattern: String, options: PatternOptions, shortcut: Shortcut?, tokens: [PatternToken],
+            variables: [String: [String]]
         ) {
-            (self.pattern, self.options, self.automaton) = (pattern, options, automaton)
+            (self.pattern, self.options) = (pattern, options)
             (self.shortcut, self.tokens, self.variables) = (shortcut, tokens, variables)
         }
     }
@@ -37,7 +41,16 @@ public struct PatternMatcher: Sendable {
     public var pattern: String { compiled.pattern }
     /// The options it was compiled with; inputs must be prepared with the same.
     public var options: PatternOptions { compiled.options }
-    var automaton: Automaton { compiled.automaton }
+    var automaton: Automaton {
+        compiled.automaton.value {
+            var compiler = PatternCompiler(options: options, variables: variables)
+            do {
+                return try compiler.automaton(for: tokens)
+            } catch {
+                preconditionFailure("every variable was found defined when the pattern was compiled: \(error)")
+            }
+        }
+    }
     var shortcut: Shortcut? { compiled.shortcut }
     /// The tokens the automaton was compiled from (folded, with Apple's slash rules applied) and
     /// the custom variables they name: `PatternTrie` compiles many patterns from them as one.
@@ -75,9 +88,11 @@ public struct PatternMatcher: Sendable {
             if options.appleSlashRules { tokens = PatternCompiler.withAppleSlashRules(tokens) }
         }
         if !options.caseSensitive { tokens = tokens.map(CaseFolding.fold) }
-        var compiler = PatternCompiler(options: options, variables: variables)
+        if let undefined = PatternCompiler(options: options, variables: variables).undefinedVariable(in: tokens) {
+            throw undefined
+        }
         compiled = Compiled(
-            pattern: pattern, options: options, automaton: try compiler.automaton(for: tokens),
+            pattern: pattern, options: options,
             shortcut: PatternCompiler.shortcut(for: tokens, semantics: options.semantics), tokens: tokens,
             variables: variables)
     }
@@ -98,22 +113,34 @@ public struct PatternMatcher: Sendable {
     static func shared(_ pattern: String, options: PatternOptions, variables: [String: [String]] = [:])
         throws(PatternError) -> PatternMatcher
     {
+        try shared(pattern, options: options, variables: HashedKey(variables))
+    }
+
+    /// `shared(_:options:variables:)` with the variables hashed by the caller, once for every
+    /// pattern of a file: hashing them again for each pattern was most of finding it here.
+    static func shared(_ pattern: String, options: PatternOptions, variables: HashedKey<[String: [String]]>)
+        throws(PatternError) -> PatternMatcher
+    {
         try compilations.value(CompilationKey(pattern: pattern, options: options, variables: variables)) {
-            Result { () throws(PatternError) in try PatternMatcher(pattern, options: options, variables: variables) }
+            Result { () throws(PatternError) in
+                try PatternMatcher(pattern, options: options, variables: variables.value)
+            }
         }.get()
     }
 
     private struct CompilationKey: Hashable {
         let pattern: String
         let options: PatternOptions
-        let variables: [String: [String]]
+        let variables: HashedKey<[String: [String]]>
 
-        /// Texts compare exactly (`ExactText`): a pattern spelt NFC is not one spelt NFD.
+        /// Texts compare exactly (`ExactText`): a pattern spelt NFC is not one spelt NFD. Exactly
+        /// equal variables are equal as a dictionary too, so their hashes agree.
         static func == (left: CompilationKey, right: CompilationKey) -> Bool {
-            left.options == right.options && ExactText.equal(left.pattern, right.pattern)
-                && left.variables.count == right.variables.count
-                && left.variables.allSatisfy { name, values in
-                    right.variables.contains { ExactText.equal($0.key, name) && ExactText.equal($0.value, values) }
+            let (leftVariables, rightVariables) = (left.variables.value, right.variables.value)
+            return left.options == right.options && ExactText.equal(left.pattern, right.pattern)
+                && leftVariables.count == rightVariables.count
+                && leftVariables.allSatisfy { name, values in
+                    rightVariables.contains { ExactText.equal($0.key, name) && ExactText.equal($0.value, values) }
                 }
         }
     }
@@ -274,7 +301,24 @@ struct PatternCompiler {
         if let codes = PredefinedVariables.codeLists[name] {
             return alternatives(codes.map(Self.simpleTokens), then: next)
         }
-        throw PatternError(
+        throw Self.undefined(name)
+    }
+
+    /// The error `automaton(for: tokens)` throws, found without building the automaton: the
+    /// variable it meets first (it compiles right to left) that neither the file nor Apple
+    /// defines.
+    func undefinedVariable(in tokens: [PatternToken]) -> PatternError? {
+        for case .variable(let name) in tokens.reversed()
+        where variables[name] == nil && PredefinedVariables.characterClasses[name] == nil
+            && PredefinedVariables.codeLists[name] == nil
+        {
+            return Self.undefined(name)
+        }
+        return nil
+    }
+
+    private static func undefined(_ name: String) -> PatternError {
+        PatternError(
             id: .undefinedVariable, message: "$(\(name)) is not defined in this file",
             hint: "add it to applinks.substitutionVariables, or use a predefined variable such as $(lang)")
     }

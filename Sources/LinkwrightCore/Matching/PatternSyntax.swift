@@ -27,8 +27,9 @@ public enum PatternSyntax {
     ]
 
     public static func tokens(_ pattern: String) -> Result<[PatternToken], PatternSyntaxError> {
-        var tokens: [PatternToken] = []
         let scalars = Array(pattern.unicodeScalars)
+        var tokens: [PatternToken] = []
+        tokens.reserveCapacity(scalars.count)
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]

@@ -124,9 +124,8 @@ extension ComponentFlags where Value == Bool {
     /// (this one, then the `defaults` above it), else Apple's default.
     public func effective(inheriting levels: [ComponentFlags<Bool>?] = []) -> EffectiveFlags {
         var result = EffectiveFlags.appleDefaults
-        let nearestFirst = [self] + levels.compactMap { $0 }
-        for flag in ComponentFlag.allCases {
-            if let value = nearestFirst.lazy.compactMap({ $0[flag] }).first {
+        for flag in ComponentFlag.declared {
+            if let value = self[flag] ?? levels.lazy.compactMap({ $0?[flag] }).first {
                 result[flag] = value
             }
         }
@@ -137,6 +136,17 @@ extension ComponentFlags where Value == Bool {
 extension ComponentFlags where Value == Located<Bool> {
     /// The written values without their locations.
     public var values: ComponentFlags<Bool> { map(\.value) }
+
+    /// `values.effective(inheriting: [entry.values, file.values])`, read in place: a rule's
+    /// flags are resolved for each of its translations and each environment, and building the
+    /// levels' copies cost more than resolving them.
+    func effective(inheriting entry: Self, _ file: Self) -> EffectiveFlags {
+        var result = EffectiveFlags.appleDefaults
+        for flag in ComponentFlag.declared {
+            if let value = self[flag] ?? entry[flag] ?? file[flag] { result[flag] = value.value }
+        }
+        return result
+    }
 }
 
 /// Every flag with its value after the defaults hierarchy: what a rule compares with.
@@ -155,7 +165,7 @@ public struct EffectiveFlags: Hashable, Sendable {
     }
 
     /// The flags whose value departs from Apple's default, in declaration order.
-    public var departures: [ComponentFlag] { ComponentFlag.allCases.filter { self[$0] != $0.appleDefault } }
+    public var departures: [ComponentFlag] { ComponentFlag.declared.filter { self[$0] != $0.appleDefault } }
 
     /// Whether Android's dynamic rules can follow every departure from Apple's defaults
     /// (`ComponentFlag.androidLoss`).
@@ -164,7 +174,7 @@ public struct EffectiveFlags: Hashable, Sendable {
 
 extension ComponentFlag {
     /// The cases in declaration order, made once: `allCases` builds a new array on each use.
-    private static let declared = allCases
+    fileprivate static let declared = allCases
     fileprivate var position: Int { Self.declared.firstIndex(of: self)! }
     fileprivate var bit: UInt8 { 1 << UInt8(position) }
 }

@@ -163,4 +163,31 @@ import Testing
             }
         }
     }
+
+    /// A file's rules key is taken from a known key it equals (another environment's file of the
+    /// same rules for other apps) rather than hashed again: whichever way it is made, it equals
+    /// and hashes as the one made alone, and it is taken only when equal.
+    @Test func rulesKeysAreTakenFromAnEqualKnownKeyOnly() throws {
+        func document(_ appID: String, paths: [String]) -> AASADocument {
+            let components = paths.map { "{\"/\": \"\($0)\"}" }.joined(separator: ", ")
+            return readAASA(
+                "{\"applinks\": {\"details\": [{\"appIDs\": [\"\(appID)\"], \"components\": [\(components)]},"
+                    + " {\"appIDs\": [\"\(appID)\"], \"components\": [{\"/\": \"*\", \"exclude\": true}]}]}}")
+        }
+        let production = document("ABCDE12345.com.example.shops", paths: ["/a/*", "/b"])
+        let known = try #require(CompiledAASA.rulesKey(production))
+        for (other, taken) in [
+            // App IDs of the same length: the reader locates each component in the text.
+            (document("ABCDE99999.com.example.kiosk", paths: ["/a/*", "/b"]), true),
+            (document("ABCDE99999.com.example.kiosk", paths: ["/a/*", "/c"]), false),
+            (document("ABCDE12345.com.example.shops", paths: ["/a/*"]), false),
+        ] {
+            let alone = try #require(CompiledAASA.rulesKey(other))
+            let key = try #require(CompiledAASA.rulesKey(other, like: known))
+            #expect(key == alone && key.hashValue == alone.hashValue)
+            #expect((key == known) == taken)
+            #expect((storageAddress(key.value.details) == storageAddress(known.value.details)) == taken)
+        }
+        #expect(CompiledAASA.rulesKey(AASADocument(), like: known) == nil)
+    }
 }

@@ -1,5 +1,6 @@
-import LinkwrightCore
 import Testing
+
+@testable import LinkwrightCore
 
 /// Every component flag is declared once (`ComponentFlag`) and everything else follows from the
 /// declaration: these tests run each stage for every case, so a flag added to the declaration
@@ -75,5 +76,33 @@ import Testing
         #expect(ComponentFlags<Bool>().effective() == .appleDefaults)
         #expect(EffectiveFlags.appleDefaults.departures.isEmpty)
         #expect(EffectiveFlags.android.departures == [.percentEncoded])
+    }
+
+    /// A configuration rule's flags resolved in place (`effective(inheriting:_:)`) against the
+    /// levels' copies resolved as a list, for every value each flag may have at each level.
+    @Test func aRulesFlagsResolveInPlaceAsTheLevelsDo() {
+        let written: [Bool?] = [nil, false, true]
+        let location = SourceLocation(file: "domains/shop.yaml", line: 1, column: 1)
+        func flags(_ values: [Bool?]) -> MatchFlags {
+            var flags = MatchFlags()
+            for (flag, value) in zip(ComponentFlag.allCases, values) {
+                flags[flag] = value.map { Located($0, at: location) }
+            }
+            return flags
+        }
+        let count = ComponentFlag.allCases.count
+        var levels: [[Bool?]] = [[]]
+        for _ in 0..<count { levels = levels.flatMap { prefix in written.map { prefix + [$0] } } }
+        for rule in levels {
+            for entry in levels {
+                for file in levels {
+                    let (ruleFlags, entryFlags, fileFlags) = (flags(rule), flags(entry), flags(file))
+                    #expect(
+                        ruleFlags.effective(inheriting: entryFlags, fileFlags)
+                            == ruleFlags.values.effective(inheriting: [entryFlags.values, fileFlags.values]),
+                        "rule \(rule), entry \(entry), file \(file)")
+                }
+            }
+        }
     }
 }

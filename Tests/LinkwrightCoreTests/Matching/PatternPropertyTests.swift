@@ -115,6 +115,38 @@ struct PatternPropertyTests {
         #expect(locales.matches(String(repeating: "/en_", count: 2_500) + "/en_GB/"))
     }
 
+    /// A pattern's automaton is built when first used, so its undefined variables are found
+    /// beforehand: the error must be the one building the automaton throws (right to left, so
+    /// the last undefined variable), and a pattern whose variables are all defined must build.
+    @Test func undefinedVariablesAreTheOnesTheAutomatonWouldMeet() {
+        let variables = ["kind": ["shoes", "hats"]]
+        let names = ["kind", "digit", "lang", "nope", "other", "region"]
+        var generator = SplitMix64(seed: 0x5EED_7A)
+        for _ in 0..<500 {
+            var pattern = "/"
+            for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                pattern += ["a", "*", "?", "/", "$(\(names.randomElement(using: &generator)!))"].randomElement(
+                    using: &generator)!
+            }
+            let options = PatternOptions(semantics: .apple)
+            guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { continue }
+            var compiler = PatternCompiler(options: options, variables: variables)
+            var expected: PatternError?
+            do { _ = try compiler.automaton(for: tokens) } catch { expected = error }
+            #expect(
+                PatternCompiler(options: options, variables: variables).undefinedVariable(in: tokens) == expected,
+                "\(pattern)")
+            do {
+                let matcher = try PatternMatcher(pattern, options: options, variables: variables)
+                #expect(expected == nil, "\(pattern)")
+                let input = options.prepare("/a/shoes/")
+                #expect(matcher.matchesByAutomaton(input) == matcher.matches(input), "\(pattern)")
+            } catch {
+                #expect(error == expected, "\(pattern)")
+            }
+        }
+    }
+
     @Test func longVariableValuesCompileWithoutRecursion() throws {
         let value = String(repeating: "ab", count: 100_000)
         let matcher = try PatternMatcher("/$(long)", variables: ["long": [value, "x"]])
