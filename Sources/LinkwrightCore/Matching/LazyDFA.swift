@@ -180,11 +180,23 @@ final class LazyDFA: Sendable {
             start = add(nodes, program: program)
         }
 
+        /// The target of `state` on `scalar`, and the index of the members the transition reports
+        /// matched: a lookup once the transition is known, the only case inlined.
+        @inline(__always)
         mutating func next(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
             if scalar.value < 128 {
                 let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
                 let known = transitions[slot]
                 if known != Self.unknown { return (known, transitionMatches[slot]) }
+            }
+            return learn(from: state, on: scalar, program: program)
+        }
+
+        /// `next` for a transition not known yet, made and kept.
+        @inline(never)
+        private mutating func learn(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
+            if scalar.value < 128 {
+                let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
                 let (target, matched) = step(state, scalar, program: program)
                 transitions[slot] = target
                 transitionMatches[slot] = matched

@@ -10,7 +10,7 @@
 ///
 /// A pattern that accepts every value (`*` where an absent part reads as empty) constrains
 /// nothing and is left out; a rule with no pattern left matches every URL.
-struct RuleIndex: Sendable {
+final class RuleIndex: Sendable {
     /// One part a rule compares and how its value is read from a URL.
     struct Part: Hashable, Sendable {
         enum Kind: Hashable, Sendable {
@@ -73,13 +73,15 @@ struct RuleIndex: Sendable {
         var parts: [Part] = []
         var partPositions: [Part: Int] = [:]
         var members: [(matchers: [PatternMatcher], numbers: [Int32])] = []
+        // About a pattern per rule: reserved, the table is not rehashed as it grows.
         var numbers: [PatternKey: Int32] = [:]
+        numbers.reserveCapacity(rules.count)
         var sharedBy: [Int] = []
         var patternsOfRule = Array(repeating: [Int32](), count: rules.count)
         var unconstrained: [Int32] = []
         for (position, constraints) in rules.enumerated() {
             guard let constraints else { continue }
-            for constraint in constraints where !Self.holdsAlways(constraint) {
+            for constraint in constraints where !RuleIndex.holdsAlways(constraint) {
                 let key = PatternKey(part: constraint.part, pattern: ExactText(constraint.matcher.pattern))
                 let number: Int32
                 if let known = numbers[key] {
