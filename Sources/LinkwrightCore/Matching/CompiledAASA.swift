@@ -50,7 +50,8 @@ public struct CompiledAASA: Sendable {
         /// The rule deciding `values`' URL, one by one or through the index, each URL tried
         /// before the index is built decided once (`DecidedURLs`).
         func firstMatch(_ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?) -> Rule? {
-            guard trace == nil else {
+            // Through a built index nothing is kept: asked here, a key is not copied out of `values`.
+            guard trace == nil, !index.isBuilt else {
                 return index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
             }
             return decided.position(of: values.url, index: index) {
