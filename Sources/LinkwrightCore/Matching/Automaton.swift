@@ -212,12 +212,10 @@ final class Automaton: Sendable {
         return members.sorted()
     }
 
-    /// Where the consuming states among `states` go on `scalar`: a subset construction's move,
-    /// before its closure.
-    func moved(_ states: some Sequence<Int>, on scalar: Unicode.Scalar) -> [Int] {
-        var moved: [Int] = []
+    /// Appends to `moved` where the consuming states among `states` go on `scalar`: a subset
+    /// construction's move, before its closure.
+    func move(_ states: some Sequence<Int>, on scalar: Unicode.Scalar, into moved: inout [Int]) {
         for state in states where consumes(state, scalar) { moved.append(links[state]) }
-        return moved
     }
 
     /// The DFA step from a closed state set on `scalar`, closed again, with buffers the caller

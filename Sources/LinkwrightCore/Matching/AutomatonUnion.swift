@@ -44,14 +44,16 @@ final class AutomatonUnion: Sendable {
         count = matchers.count
         self.candidateScalars = candidateScalars
         let labels = labels ?? matchers.indices.map(Int32.init)
-        struct LaneKey: Hashable {
+        struct LaneKey: Equatable {
             let floating: Bool
             /// Found through a literal, answered by this lane only on long inputs.
             let staged: Bool
             let variables: [String: [String]]
         }
+        // A union has a few lanes, and its members' variables are nearly always one file's
+        // dictionary: searched in order, a key compares storage, where hashing read every variable.
         var keys: [LaneKey] = []
-        var tries: [LaneKey: PatternTrie] = [:]
+        var tries: [PatternTrie] = []
         var literals = PatternTrie()
         var staged: [Int32: [PatternMatcher]] = [:]
         // A staged pattern is filed under its rarest literal among the staged patterns (the
@@ -69,12 +71,18 @@ final class AutomatonUnion: Sendable {
                 staged[label, default: []].append(matcher)
             }
             let key = LaneKey(floating: floating[index], staged: literal != nil, variables: matcher.variables)
-            if tries[key] == nil { keys.append(key) }
-            tries[key, default: PatternTrie()].insert(matcher, label: label)
+            let lane =
+                keys.firstIndex(of: key)
+                ?? {
+                    keys.append(key)
+                    tries.append(PatternTrie())
+                    return keys.count - 1
+                }()
+            tries[lane].insert(matcher, label: label)
         }
         func dfas(staged: Bool) -> [LazyDFA] {
-            keys.filter { $0.staged == staged }.map {
-                LazyDFA(tries[$0]!.compile(variables: $0.variables), limits: limits)
+            keys.indices.filter { keys[$0].staged == staged }.map {
+                LazyDFA(tries[$0].compile(variables: keys[$0].variables), limits: limits)
             }
         }
         lanes = dfas(staged: false)
@@ -119,21 +127,32 @@ final class AutomatonUnion: Sendable {
     /// The labels of the members that accept all of `input`, in increasing order.
     func accepting(_ input: [Unicode.Scalar]) -> [Int32] {
         var labels: [Int32] = []
-        for lane in lanes { lane.accepting(input, into: &labels) }
+        accepting(input, into: &labels)
+        return labels
+    }
+
+    /// Appends `accepting(input)` to `found`: a caller gathering the answers of several unions
+    /// makes one list, not one per union.
+    func accepting(_ input: [Unicode.Scalar], into found: inout [Int32]) {
+        // The passes below sort and thin out the whole list they fill.
+        guard found.isEmpty else {
+            found += accepting(input)
+            return
+        }
+        for lane in lanes { lane.accepting(input, into: &found) }
         if let literalFinder {
             var candidates: [Int32] = []
             literalFinder.accepting(input, into: &candidates)
             Self.removeRepeats(&candidates)
             if candidates.count * input.count <= candidateScalars {
                 for label in candidates where staged[label]!.contains(where: { $0.matches(input) }) {
-                    labels.append(label)
+                    found.append(label)
                 }
             } else {
-                for lane in stagedLanes { lane.accepting(input, into: &labels) }
+                for lane in stagedLanes { lane.accepting(input, into: &found) }
             }
         }
-        Self.removeRepeats(&labels)
-        return labels
+        Self.removeRepeats(&found)
     }
 
     /// Sorts `labels` and keeps each once.

@@ -41,10 +41,17 @@ public struct CompiledAASA: Sendable {
             self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
         }
 
+        /// Whether the entry holds `appID`: compared with each of the few IDs an entry names,
+        /// which costs less than hashing it for every URL decided.
+        func holds(_ appID: String) -> Bool {
+            appIDs.count > 8 ? appIDs.contains(appID) : appIDs.contains { $0 == appID }
+        }
+
         /// The rule deciding `values`' URL, one by one or through the index, each URL tried
         /// before the index is built decided once (`DecidedURLs`).
         func firstMatch(_ values: inout ComparedValues, entryIndex: Int, trace: inout [RuleTrace]?) -> Rule? {
-            guard trace == nil else {
+            // Through a built index nothing is kept: asked here, a key is not copied out of `values`.
+            guard trace == nil, !index.isBuilt else {
                 return index.firstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
             }
             return decided.position(of: values.url, index: index) {
@@ -184,7 +191,7 @@ public struct CompiledAASA: Sendable {
     /// Prepares the entries naming `appID` for deciding `urls` distinct URLs
     /// (`LazyRuleIndex.anticipate`).
     func anticipate(urls: Int, appID: String) {
-        for entry in entries where entry.appIDs.contains(appID) { entry.index.anticipate(urls: urls) }
+        for entry in entries where entry.holds(appID) { entry.index.anticipate(urls: urls) }
     }
 
     /// What the file decides for `url` and the app `appID` (`TEAMID.bundle`). With `tracing`,
@@ -193,7 +200,7 @@ public struct CompiledAASA: Sendable {
         var values = ComparedValues(url)
         var trace: [RuleTrace]? = tracing ? [] : nil
         // By position: a copy of each entry for each URL cost more than deciding most URLs.
-        for entryIndex in entries.indices where entries[entryIndex].appIDs.contains(appID) {
+        for entryIndex in entries.indices where entries[entryIndex].holds(appID) {
             if let rule = entries[entryIndex].firstMatch(&values, entryIndex: entryIndex, trace: &trace) {
                 return LinkDecision(decidedBy: rule, entryIndex: entryIndex, trace: trace)
             }

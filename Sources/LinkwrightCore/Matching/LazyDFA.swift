@@ -106,11 +106,13 @@ final class LazyDFA: Sendable {
         /// Gives two ASCII scalars the same class when every test answers the same for both,
         /// so a DFA state needs one transition per class, not per scalar.
         private static func asciiClasses(of tests: [ScalarTest]) -> ([UInt8], Int) {
-            var named: Set<UInt32> = []
+            // Only ASCII scalars get a class: a flag per ASCII value named, not a set of all.
+            var named = [Bool](repeating: false, count: 128)
             var sets: [ScalarSet] = []
             for test in tests {
                 switch test {
-                case .scalar(let scalar), .anyExcept(let scalar): named.insert(scalar.value)
+                case .scalar(let scalar), .anyExcept(let scalar):
+                    if scalar.value < 128 { named[Int(scalar.value)] = true }
                 case .set(let set) where !sets.contains(set): sets.append(set)
                 case .set, .any: break
                 }
@@ -119,7 +121,7 @@ final class LazyDFA: Sendable {
             var table: [UInt8] = []
             for value in UInt32(0)..<128 {
                 let scalar = Unicode.Scalar(value)!
-                let key = [named.contains(value) ? Int(value) : -1] + sets.map { $0.contains(scalar) ? 1 : 0 }
+                let key = [named[Int(value)] ? Int(value) : -1] + sets.map { $0.contains(scalar) ? 1 : 0 }
                 if classes[key] == nil { classes[key] = UInt8(classes.count) }
                 table.append(classes[key]!)
             }
@@ -155,6 +157,10 @@ final class LazyDFA: Sendable {
         private var matchedIDs: [[Int32]: Int32] = [[]: 0]
         private var marks: [UInt32]
         private var generation: UInt32 = 0
+        /// Buffers `step` and `closure` reuse: each state built allocated its own before.
+        private var moved: [Int] = []
+        private var reached: [Int] = []
+        private var pending: [Int] = []
         private let classCount: Int
 
         var stateCount: Int { members.count }
@@ -174,11 +180,23 @@ final class LazyDFA: Sendable {
             start = add(nodes, program: program)
         }
 
+        /// The target of `state` on `scalar`, and the index of the members the transition reports
+        /// matched: a lookup once the transition is known, the only case inlined.
+        @inline(__always)
         mutating func next(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
             if scalar.value < 128 {
                 let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
                 let known = transitions[slot]
                 if known != Self.unknown { return (known, transitionMatches[slot]) }
+            }
+            return learn(from: state, on: scalar, program: program)
+        }
+
+        /// `next` for a transition not known yet, made and kept.
+        @inline(never)
+        private mutating func learn(from state: Int32, on scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
+            if scalar.value < 128 {
+                let slot = Int(state) * classCount + Int(program.asciiClasses[Int(scalar.value)])
                 let (target, matched) = step(state, scalar, program: program)
                 transitions[slot] = target
                 transitionMatches[slot] = matched
@@ -192,9 +210,10 @@ final class LazyDFA: Sendable {
         }
 
         private mutating func step(_ state: Int32, _ scalar: Unicode.Scalar, program: Program) -> (Int32, Int32) {
-            let moved = program.nodes.moved(members[Int(state)].lazy.map(Int.init), on: scalar)
-            let (nodes, matches) = closure(of: moved, program: program)
-            return (add(nodes, program: program), matchedID(matches.sorted()))
+            moved.removeAll(keepingCapacity: true)
+            program.nodes.move(members[Int(state)].lazy.map(Int.init), on: scalar, into: &moved)
+            let (nodes, matches) = closure(ofMoved: program)
+            return (add(nodes, program: program), matches.isEmpty ? 0 : matchedID(matches.sorted()))
         }
 
         /// Decides `input` from `nodes` (from the start when `nil`) by stepping node sets,
@@ -212,7 +231,9 @@ final class LazyDFA: Sendable {
             }
             for scalar in input {
                 if current.isEmpty { return }
-                let next = closure(of: program.nodes.moved(current.lazy.map(Int.init), on: scalar), program: program)
+                moved.removeAll(keepingCapacity: true)
+                program.nodes.move(current.lazy.map(Int.init), on: scalar, into: &moved)
+                let next = closure(ofMoved: program)
                 current = next.nodes
                 labels += next.matched
                 if labels.count > 2 * program.count + 64 { AutomatonUnion.removeRepeats(&labels) }
@@ -237,8 +258,8 @@ final class LazyDFA: Sendable {
             accepting.append(labels)
             ids[nodes] = id
             // The dead state goes nowhere; every other transition is found on first use.
-            transitions += Array(repeating: nodes.isEmpty ? Self.dead : Self.unknown, count: classCount)
-            transitionMatches += Array(repeating: 0, count: classCount)
+            transitions.append(contentsOf: repeatElement(nodes.isEmpty ? Self.dead : Self.unknown, count: classCount))
+            transitionMatches.append(contentsOf: repeatElement(0, count: classCount))
             wide.append([:])
             cells += nodes.count + 2 * classCount
             return id
@@ -256,14 +277,20 @@ final class LazyDFA: Sendable {
         /// `nodes` and every node reachable from them without consuming, and the members whose
         /// ending `*` loop was reached on the way (those loops left out), in no order.
         private mutating func closure(of nodes: [Int], program: Program) -> (nodes: [Int32], matched: [Int32]) {
+            moved.removeAll(keepingCapacity: true)
+            moved += nodes
+            return closure(ofMoved: program)
+        }
+
+        /// `closure(of:program:)` of the nodes in `moved`.
+        private mutating func closure(ofMoved program: Program) -> (nodes: [Int32], matched: [Int32]) {
             generation &+= 1
             if generation == 0 {
                 marks = Array(repeating: 0, count: marks.count)
                 generation = 1
             }
-            var reached: [Int] = []
-            var pending: [Int] = []
-            for node in nodes {
+            reached.removeAll(keepingCapacity: true)
+            for node in moved {
                 program.nodes.addClosure(
                     of: node, generation: generation, marks: &marks, to: &reached, pending: &pending,
                     stoppingAt: { !program.matchesAnyRest[$0].isEmpty })

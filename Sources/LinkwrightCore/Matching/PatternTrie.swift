@@ -19,13 +19,14 @@ struct PatternTrie {
         case variable(String, caseSensitive: Bool)
     }
 
-    private struct Node {
-        var children: [(step: Step, node: Int)] = []
-        /// The members whose pattern ends here.
-        var labels: [Int32] = []
-    }
-
-    private var trie = [Node()]
+    /// Per node, in flat arrays (a list of children per node cost an allocation per node): the
+    /// step leading to it (`nil` for the root), its first child and next sibling in the order
+    /// added (-1 for none), its last child, and the members whose pattern ends there.
+    private var stepInto: [Step?] = [nil]
+    private var firstChild: [Int] = [-1]
+    private var nextSibling: [Int] = [-1]
+    private var lastChild: [Int] = [-1]
+    private var labels: [[Int32]] = [[]]
     /// Each node's children by step, in one table for the whole trie (a table per node was most
     /// of the cost of indexing a thousand rules): literal steps, nearly all of them, keyed by
     /// node and scalar as one integer, the others by node and step.
@@ -55,9 +56,14 @@ struct PatternTrie {
             if let child = child(of: node, step) {
                 node = child
             } else {
-                let child = trie.count
-                trie.append(Node())
-                trie[node].children.append((step, child))
+                let child = labels.count
+                stepInto.append(step)
+                firstChild.append(-1)
+                nextSibling.append(-1)
+                lastChild.append(-1)
+                labels.append([])
+                if lastChild[node] < 0 { firstChild[node] = child } else { nextSibling[lastChild[node]] = child }
+                lastChild[node] = child
                 if case .literal(let scalar) = step {
                     literalChildren[UInt64(node) << 21 | UInt64(scalar.value)] = child
                 } else {
@@ -66,7 +72,7 @@ struct PatternTrie {
                 node = child
             }
         }
-        trie[node].labels.append(label)
+        labels[node].append(label)
     }
 
     /// How a token compiles, as `PatternCompiler.automaton(for:)` compiles it; `nil` for Android's
@@ -115,19 +121,30 @@ struct PatternTrie {
         }
         func add(_ node: Automaton.Node) -> Int {
             nodes.append(node)
-            grow()
+            accepting.append([])
+            matchesAnyRest.append([])
+            persistent.append(false)
             return nodes.count - 1
         }
+        // Up to about two automaton nodes per trie node (a step and a branch, or a loop's two).
+        let capacity = 2 * labels.count
+        nodes.reserveCapacity(capacity)
+        accepting.reserveCapacity(capacity)
+        matchesAnyRest.reserveCapacity(capacity)
+        persistent.reserveCapacity(capacity)
         // Children are made after their parents, so walking backwards compiles each child
         // before the node that branches to it: no recursion, however long the patterns.
-        var entries = Array(repeating: 0, count: trie.count)
-        for index in trie.indices.reversed() {
+        var entries = Array(repeating: 0, count: labels.count)
+        for index in labels.indices.reversed() {
             var branches: [Int] = []
-            if !trie[index].labels.isEmpty {
+            if !labels[index].isEmpty {
                 branches.append(add(.accept))
-                accepting[branches[0]] = trie[index].labels
+                accepting[branches[0]] = labels[index]
             }
-            for (step, child) in trie[index].children {
+            var child = firstChild[index]
+            while child >= 0 {
+                defer { child = nextSibling[child] }
+                let step = stepInto[child]!
                 let target = entries[child]
                 switch step {
                 case .literal(let scalar): branches.append(add(.consume(.scalar(scalar), next: target)))
@@ -138,8 +155,8 @@ struct PatternTrie {
                     nodes[split] = .split([consume, target])
                     branches.append(split)
                     guard test == .any else { break }
-                    if trie[child].children.isEmpty {
-                        matchesAnyRest[split] = trie[child].labels
+                    if firstChild[child] < 0 {
+                        matchesAnyRest[split] = labels[child]
                     } else {
                         persistent[consume] = true
                     }

@@ -10,7 +10,7 @@
 ///
 /// A pattern that accepts every value (`*` where an absent part reads as empty) constrains
 /// nothing and is left out; a rule with no pattern left matches every URL.
-struct RuleIndex: Sendable {
+final class RuleIndex: Sendable {
     /// One part a rule compares and how its value is read from a URL.
     struct Part: Hashable, Sendable {
         enum Kind: Hashable, Sendable {
@@ -69,15 +69,19 @@ struct RuleIndex: Sendable {
             let part: Part
             let pattern: ExactText
         }
+        // Per part, in order of first use, its patterns and their numbers.
         var parts: [Part] = []
-        var members: [Part: (matchers: [PatternMatcher], numbers: [Int32])] = [:]
+        var partPositions: [Part: Int] = [:]
+        var members: [(matchers: [PatternMatcher], numbers: [Int32])] = []
+        // About a pattern per rule: reserved, the table is not rehashed as it grows.
         var numbers: [PatternKey: Int32] = [:]
+        numbers.reserveCapacity(rules.count)
         var sharedBy: [Int] = []
         var patternsOfRule = Array(repeating: [Int32](), count: rules.count)
         var unconstrained: [Int32] = []
         for (position, constraints) in rules.enumerated() {
             guard let constraints else { continue }
-            for constraint in constraints where !Self.holdsAlways(constraint) {
+            for constraint in constraints where !RuleIndex.holdsAlways(constraint) {
                 let key = PatternKey(part: constraint.part, pattern: ExactText(constraint.matcher.pattern))
                 let number: Int32
                 if let known = numbers[key] {
@@ -86,9 +90,16 @@ struct RuleIndex: Sendable {
                     number = Int32(sharedBy.count)
                     numbers[key] = number
                     sharedBy.append(0)
-                    if members[constraint.part] == nil { parts.append(constraint.part) }
-                    members[constraint.part, default: ([], [])].matchers.append(constraint.matcher)
-                    members[constraint.part, default: ([], [])].numbers.append(number)
+                    let part =
+                        partPositions[constraint.part]
+                        ?? {
+                            partPositions[constraint.part] = parts.count
+                            parts.append(constraint.part)
+                            members.append(([], []))
+                            return parts.count - 1
+                        }()
+                    members[part].matchers.append(constraint.matcher)
+                    members[part].numbers.append(number)
                 }
                 if !patternsOfRule[position].contains(number) {
                     patternsOfRule[position].append(number)
@@ -102,9 +113,8 @@ struct RuleIndex: Sendable {
             guard let rarest = patterns.min(by: { sharedBy[Int($0)] < sharedBy[Int($1)] }) else { continue }
             filed[Int(rarest)].append(Int32(position))
         }
-        groups = parts.map { part in
-            let (matchers, numbers) = members[part]!
-            return Group(part: part, union: AutomatonUnion(matchers, labels: numbers))
+        groups = zip(parts, members).map { part, members in
+            Group(part: part, union: AutomatonUnion(members.matchers, labels: members.numbers))
         }
         self.patternsOfRule = patternsOfRule
         self.filed = filed
@@ -126,9 +136,11 @@ struct RuleIndex: Sendable {
     /// otherwise and tries in turn, and those a list made as an edit no longer holds).
     func firstMatch(_ values: inout ComparedValues, skipping skipped: (Int32) -> Bool) -> Int32? {
         var satisfied: [Int32] = []
-        for group in groups { satisfied += self.satisfied(group, &values) }
-        // Pattern numbers are unique across groups: sorted, they are a set to search.
-        satisfied.sort()
+        // By position: a copy of each group for each URL cost more than most of its pass.
+        for group in groups.indices { self.satisfied(group, &values, into: &satisfied) }
+        // Pattern numbers are unique across groups: sorted, they are a set to search (each
+        // group's come sorted).
+        if groups.count > 1 { satisfied.sort() }
         func isSatisfied(_ pattern: Int32) -> Bool {
             var low = 0
             var high = satisfied.count
@@ -152,32 +164,45 @@ struct RuleIndex: Sendable {
         return first
     }
 
-    /// The patterns of `group` the URL satisfies.
-    private func satisfied(_ group: Group, _ values: inout ComparedValues) -> [Int32] {
-        let part = group.part
+    /// Appends the patterns of the group at `position` the URL satisfies to `satisfied`, in
+    /// increasing order.
+    private func satisfied(_ position: Int, _ values: inout ComparedValues, into satisfied: inout [Int32]) {
+        let part = groups[position].part
+        let union = groups[position].union
         let apple = part.options.semantics == .apple
         switch part.kind {
-        case .path: return group.union.accepting(values.path(options: part.options))
+        case .path: union.accepting(values.path(options: part.options), into: &satisfied)
         case .query:
             // An absent query reads as empty (see `ComparedValues.query`).
-            if values.url.query == nil { return group.acceptsEmpty }
-            return group.union.accepting(values.query(options: part.options))
+            if values.url.query == nil {
+                satisfied += groups[position].acceptsEmpty
+            } else {
+                union.accepting(values.query(options: part.options), into: &satisfied)
+            }
         case .fragment:
             if let fragment = values.fragment(options: part.options) {
-                return group.union.accepting(fragment)
+                union.accepting(fragment, into: &satisfied)
+            } else if apple {
+                satisfied += groups[position].acceptsEmpty
             }
-            return apple ? group.acceptsEmpty : []
         case .queryPieces:
-            return Array(Set(values.androidQueryItems().flatMap { group.union.accepting($0) }))
+            satisfied += Set(values.androidQueryItems().flatMap { union.accepting($0) }).sorted()
         case .item(let name):
             let occurrences = values.itemValues(named: name.text, options: part.options)
-            guard let first = occurrences.first else { return apple ? group.acceptsEmpty : [] }
-            var result = Set(group.union.accepting(first))
+            guard let first = occurrences.first else {
+                if apple { satisfied += groups[position].acceptsEmpty }
+                return
+            }
+            guard occurrences.count > 1 else {
+                union.accepting(first, into: &satisfied)
+                return
+            }
+            var result = Set(union.accepting(first))
             for occurrence in occurrences.dropFirst() {
-                let accepted = group.union.accepting(occurrence)
+                let accepted = union.accepting(occurrence)
                 if apple { result.formIntersection(accepted) } else { result.formUnion(accepted) }
             }
-            return Array(result)
+            satisfied += result.sorted()
         }
     }
 }

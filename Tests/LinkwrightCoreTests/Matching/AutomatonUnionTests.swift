@@ -35,6 +35,9 @@ import Testing
             states: 3, cells: 40, simulatedInputs: cache == 1 ? 3 : 0, scalarsPerState: cache == 3 ? 0 : 10)
         let limits = cache == 0 ? LazyDFA.Limits.standard : tiny
         var generator = SplitMix64(seed: 0x5E7)
+        // Labels already in a list the answer is appended to (`RuleIndex` gathers several
+        // unions' answers in one), unsorted and repeated: they must stay as they are.
+        var earlierLabels = SplitMix64(seed: 0xEA7)
         for _ in 0..<400 {
             let matchers = Self.matchers(&generator, count: Int.random(in: 1...14, using: &generator))
             let union = AutomatonUnion(matchers, limits: limits, candidateScalars: cache == 3 ? 0 : 4_096)
@@ -46,6 +49,12 @@ import Testing
                 #expect(
                     union.accepting(input) == expected,
                     "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
+                let earlier = (0..<Int.random(in: 0...3, using: &earlierLabels)).map { _ in
+                    Int32.random(in: 0..<16, using: &earlierLabels)
+                }
+                var appended = earlier
+                union.accepting(input, into: &appended)
+                #expect(appended == earlier + expected, "appended to \(earlier)")
             }
         }
     }

@@ -97,6 +97,51 @@ import Testing
         }
     }
 
+    /// Rules that compare one query item only (an Apple path `*` constrains nothing, an Android
+    /// rule may name no path): the index has a single group, whose answer for an item met more
+    /// than once is a set's, and must still be searched as a sorted list. Each URL repeats the
+    /// item, so several patterns are satisfied at once.
+    @Test func aSingleGroupOfRepeatedItemsDecidesAsTheRulesInTurn() throws {
+        var generator = SplitMix64(seed: 0x1E7)
+        let patterns = ["b", "*", "?*", "b*", "*b", "?", "??", "bb", "", "*c*"]
+        for _ in 0..<200 {
+            let rules = Int.random(in: 2...16, using: &generator)
+            let items = (0..<rules).map { _ in
+                AASAQueryItem(name: "a", pattern: patterns.randomElement(using: &generator)!)
+            }
+            let excluded = (0..<rules).map { _ in Bool.random(using: &generator) }
+            let (apple, android) = LazyRuleIndex.$triesPerRuleForTests.withValue(0) {
+                (
+                    CompiledAASA(
+                        AASADocument(
+                            applinks: AppLinksSection(details: [
+                                AASADetails(
+                                    appIDs: ["T.a"],
+                                    components: zip(items, excluded).map { item, exclude in
+                                        var component = AASAComponent(path: "*", query: .items([item]))
+                                        component.exclude = exclude
+                                        return component
+                                    })
+                            ]))),
+                    CompiledDynamicRules(
+                        zip(items, excluded).map { DynamicComponent(query: [$0], exclude: $1) })
+                )
+            }
+            for _ in 0..<20 {
+                let values = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
+                    "a=" + Self.text(["b", "c"], 0...2, &generator)
+                }
+                let url = try #require(LinkURL("/x?" + values.joined(separator: "&")))
+                var traced = apple.decision(for: url, appID: "T.a", tracing: true)
+                traced.trace = []
+                #expect(apple.decision(for: url, appID: "T.a") == traced, "\(url) on \(items.map(\.pattern))")
+                var tracedAndroid = android.decision(for: url, tracing: true)
+                tracedAndroid.trace = []
+                #expect(android.decision(for: url) == tracedAndroid, "\(url) on \(items.map(\.pattern))")
+            }
+        }
+    }
+
     /// A list decides its first URLs rule by rule and builds its index once it has tried each
     /// rule twice: every answer is the traced one on both sides of the switch, for both
     /// platforms.
