@@ -123,13 +123,7 @@ extension ComponentFlags where Value == Bool {
     /// Every flag as it applies here: the first level that writes it, in `levels`' order
     /// (this one, then the `defaults` above it), else Apple's default.
     public func effective(inheriting levels: [ComponentFlags<Bool>?] = []) -> EffectiveFlags {
-        var result = EffectiveFlags.appleDefaults
-        for flag in ComponentFlag.declared {
-            if let value = self[flag] ?? levels.lazy.compactMap({ $0?[flag] }).first {
-                result[flag] = value
-            }
-        }
-        return result
+        EffectiveFlags { flag in self[flag] ?? levels.lazy.compactMap({ $0?[flag] }).first }
     }
 }
 
@@ -141,11 +135,7 @@ extension ComponentFlags where Value == Located<Bool> {
     /// flags are resolved for each of its translations and each environment, and building the
     /// levels' copies cost more than resolving them.
     func effective(inheriting entry: Self, _ file: Self) -> EffectiveFlags {
-        var result = EffectiveFlags.appleDefaults
-        for flag in ComponentFlag.declared {
-            if let value = self[flag] ?? entry[flag] ?? file[flag] { result[flag] = value.value }
-        }
-        return result
+        EffectiveFlags { flag in (self[flag] ?? entry[flag] ?? file[flag])?.value }
     }
 }
 
@@ -170,6 +160,17 @@ public struct EffectiveFlags: Hashable, Sendable {
     /// Whether Android's dynamic rules can follow every departure from Apple's defaults
     /// (`ComponentFlag.androidLoss`).
     public var androidFollows: Bool { departures.allSatisfy { $0.androidLoss == nil } }
+}
+
+extension EffectiveFlags {
+    /// Each flag as `written` gives it (the nearest level writing it), else Apple's default: the
+    /// one resolution every way of holding the levels goes through.
+    init(_ written: (ComponentFlag) -> Bool?) {
+        self = .appleDefaults
+        for flag in ComponentFlag.declared {
+            if let value = written(flag) { self[flag] = value }
+        }
+    }
 }
 
 extension ComponentFlag {
