@@ -46,7 +46,8 @@ let package = Package(
             name: "LinkwrightTestSupport", dependencies: ["LinkwrightCore", "LinkwrightIO"], path: "Tests/Support"),
         .testTarget(
             name: "LinkwrightCoreTests",
-            dependencies: ["LinkwrightCore", "LinkwrightTestSupport"],
+            // CYaml: the YAML subset scanner's tests compare its events with libyaml's own.
+            dependencies: ["LinkwrightCore", "LinkwrightTestSupport", "CYaml"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

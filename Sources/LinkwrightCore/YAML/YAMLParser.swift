@@ -150,31 +150,44 @@ public struct YAMLParser: Sendable {
 
 /// libyaml's events of one text, pulled one at a time, for readers that consume them as they
 /// come: the document builder, and decoders that build the model without a document. Valid
-/// only inside `reading`, which keeps the text in place while libyaml reads it lazily.
+/// only inside `reading`, which keeps the text in place while libyaml reads it lazily. A text
+/// in the subset `YAMLSubsetScanner` reads exactly is read by it instead, in one pass, and
+/// libyaml is not started.
 final class YAMLEventStream {
-    private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// The last event read, in memory of its own: a stored `var` of a class is checked for
-    /// exclusive access at each `&`, twice an event.
-    private let event: UnsafeMutablePointer<yaml_event_t> = {
-        let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
-        event.initialize(to: yaml_event_t())
-        return event
-    }()
+    /// The scanner's events when it read the text, served in order from `nextScanned`; empty
+    /// when libyaml reads it (the scanner's events always hold the stream's start and end).
+    private let scanned: [YAMLSubsetScanner.Record]
+    private var nextScanned = 0
+    /// libyaml's parser, for a text the scanner refused.
+    private let parser: UnsafeMutablePointer<yaml_parser_t>?
+    /// The last event libyaml read, in memory of its own: a stored `var` of a class is checked
+    /// for exclusive access at each `&`, twice an event.
+    private let event: UnsafeMutablePointer<yaml_event_t>?
     /// Whether `event` holds an event libyaml allocated, deleted before the next is read.
     private var holdsEvent = false
     /// Collections open after the last event read.
     private(set) var depth = 0
-    /// Whether libyaml could set its parser up (it fails only when memory runs out).
+    /// Whether the text can be read: libyaml fails to set its parser up only when memory runs out.
     private let started: Bool
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        scanned = YAMLSubsetScanner.events(bytes) ?? []
+        if !scanned.isEmpty {
+            (parser, event, started) = (nil, nil, true)
+            return
+        }
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+        event.initialize(to: yaml_event_t())
         started = yaml_parser_initialize(parser) == 1
         if started { yaml_parser_set_input_string(parser, bytes.baseAddress, bytes.count) }
+        (self.parser, self.event) = (parser, event)
     }
 
     deinit {
+        guard let parser, let event else { return }
         if holdsEvent { yaml_event_delete(event) }
         event.deallocate()
         if started { yaml_parser_delete(parser) }
@@ -196,6 +209,41 @@ final class YAMLEventStream {
     /// until the next call. Stream starts and document ends are skipped; after `.streamEnd`
     /// there is nothing more to read.
     func next() throws -> (YAMLParser.Event, (Int, Int)) {
+        let (read, start) = try scanned.isEmpty ? nextParsed() : nextRecord()
+        switch read {
+        case .mappingStart, .sequenceStart: depth += 1
+        case .mappingEnd, .sequenceEnd: depth -= 1
+        case .documentStart, .scalar, .alias, .streamEnd: break
+        }
+        return (read, start)
+    }
+
+    private func nextRecord() -> (YAMLParser.Event, (Int, Int)) {
+        while true {
+            let record = scanned[nextScanned]
+            let read: YAMLParser.Event
+            switch record.kind {
+            case .streamStart, .documentEnd:
+                nextScanned += 1
+                continue
+            case .streamEnd: read = .streamEnd
+            case .documentStart: read = .documentStart
+            case .mappingStart: read = .mappingStart(anchored: false)
+            case .mappingEnd: read = .mappingEnd
+            case .sequenceStart: read = .sequenceStart(anchored: false)
+            case .sequenceEnd: read = .sequenceEnd
+            case .scalar:
+                read = .scalar(
+                    UnsafeBufferPointer(rebasing: bytes[Int(record.first)..<Int(record.end)]),
+                    style: record.style == .plain ? .plain : .quoted, tag: nil, anchored: false)
+            }
+            if record.kind != .streamEnd { nextScanned += 1 }
+            return (read, (Int(record.startLine), Int(record.startColumn)))
+        }
+    }
+
+    private func nextParsed() throws -> (YAMLParser.Event, (Int, Int)) {
+        guard let parser, let event else { preconditionFailure("libyaml reads only a text the scanner refused") }
         while true {
             if holdsEvent {
                 yaml_event_delete(event)
@@ -214,14 +262,15 @@ final class YAMLEventStream {
             holdsEvent = true
             let event = event.pointee
             let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
-            let read: YAMLParser.Event
             switch event.type {
-            case YAML_STREAM_END_EVENT: read = .streamEnd
-            case YAML_DOCUMENT_START_EVENT: read = .documentStart
-            case YAML_MAPPING_START_EVENT: read = .mappingStart(anchored: event.data.mapping_start.anchor != nil)
-            case YAML_MAPPING_END_EVENT: read = .mappingEnd
-            case YAML_SEQUENCE_START_EVENT: read = .sequenceStart(anchored: event.data.sequence_start.anchor != nil)
-            case YAML_SEQUENCE_END_EVENT: read = .sequenceEnd
+            case YAML_STREAM_END_EVENT: return (.streamEnd, start)
+            case YAML_DOCUMENT_START_EVENT: return (.documentStart, start)
+            case YAML_MAPPING_START_EVENT:
+                return (.mappingStart(anchored: event.data.mapping_start.anchor != nil), start)
+            case YAML_MAPPING_END_EVENT: return (.mappingEnd, start)
+            case YAML_SEQUENCE_START_EVENT:
+                return (.sequenceStart(anchored: event.data.sequence_start.anchor != nil), start)
+            case YAML_SEQUENCE_END_EVENT: return (.sequenceEnd, start)
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
                 let bytes = UnsafeBufferPointer(start: data.value, count: Int(data.length))
@@ -231,16 +280,10 @@ final class YAMLEventStream {
                     case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE: .block
                     default: .quoted
                     }
-                read = .scalar(bytes, style: style, tag: Self.string(data.tag), anchored: data.anchor != nil)
-            case YAML_ALIAS_EVENT: read = .alias(Self.string(event.data.alias.anchor) ?? "")
+                return (.scalar(bytes, style: style, tag: Self.string(data.tag), anchored: data.anchor != nil), start)
+            case YAML_ALIAS_EVENT: return (.alias(Self.string(event.data.alias.anchor) ?? ""), start)
             default: continue
             }
-            switch read {
-            case .mappingStart, .sequenceStart: depth += 1
-            case .mappingEnd, .sequenceEnd: depth -= 1
-            case .documentStart, .scalar, .alias, .streamEnd: break
-            }
-            return (read, start)
         }
     }
 
