@@ -68,7 +68,8 @@ struct YAMLSubsetScanner {
             return nil
         }
         var scanner = YAMLSubsetScanner(text)
-        scanner.records.reserveCapacity(text.count / 8)
+        // Size L's files hold an event per 6.5 bytes: room for all, with no copy as the array grows.
+        scanner.records.reserveCapacity(text.count / 4)
         return scanner.scan() ? scanner.records : nil
     }
 
@@ -356,6 +357,12 @@ struct YAMLSubsetScanner {
         var next = end
         while next < text.count {
             let byte = text[next]
+            // Letters and most punctuation: nothing past `:` ends a plain scalar outside a flow.
+            if byte > .colon && !inFlow {
+                next += 1
+                end = next
+                continue
+            }
             if byte == .newline { break }
             if byte == .space {
                 let afterSpaces = skipSpaces(from: next)
@@ -365,8 +372,8 @@ struct YAMLSubsetScanner {
             }
             if inFlow {
                 switch byte {
-                case .comma, .closeBracket, .closeBrace: return (plainRecord(position, end), next)
-                case .colon, .hash, .openBracket, .openBrace: return (plainRecord(position, end), next)
+                case .comma, .closeBracket, .closeBrace, .colon, .hash, .openBracket, .openBrace:
+                    return (plainRecord(position, end), next)
                 default: break
                 }
             } else if byte == .colon
