@@ -459,16 +459,16 @@ private struct DecidedURL {
     typealias Verdict = EnvironmentEvaluator.Verdict
     /// Every identity deciding on either side: the head's in order, then the base's others.
     let identities: [String]
-    private let beforeByIdentity: [String: Verdict]
-    private let afterByIdentity: [String: Verdict]
+    /// Each side's verdicts, searched in place: an environment has a handful of apps, and a
+    /// dictionary of them cost more to build than the few searches a witness makes.
+    private let verdicts: (before: [Verdict], after: [Verdict])
 
     init(before: [Verdict], after: [Verdict]) {
         identities = (after.map(\.identity) + before.map(\.identity)).uniqued()
-        // The first verdict of an identity, as a search of the list would find.
-        beforeByIdentity = Dictionary(before.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
-        afterByIdentity = Dictionary(after.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+        verdicts = (before, after)
     }
 
-    func before(_ identity: String) -> Verdict? { beforeByIdentity[identity] }
-    func after(_ identity: String) -> Verdict? { afterByIdentity[identity] }
+    /// The first verdict of `identity` on each side.
+    func before(_ identity: String) -> Verdict? { verdicts.before.first { $0.identity == identity } }
+    func after(_ identity: String) -> Verdict? { verdicts.after.first { $0.identity == identity } }
 }
