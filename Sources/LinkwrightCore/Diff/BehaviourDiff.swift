@@ -99,6 +99,7 @@ public enum BehaviourDiff {
         -> Comparison
     {
         var comparisons: [HostComparison] = []
+        let shared = SharedFileDecisions()
         let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
@@ -132,7 +133,7 @@ public enum BehaviourDiff {
                     else { continue }
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
-                        old: oldEvaluator, new: newEvaluator, routes: routesByRule)
+                        old: oldEvaluator, new: newEvaluator, routes: routesByRule, sharing: shared)
                     var releases: [ReleaseComparison] = []
                     // A release reading every rule of both sides as the newest does changes
                     // nothing of its own.
@@ -204,7 +205,8 @@ public enum BehaviourDiff {
                 // gains or loses names its destination as the newest's do.
                 let releaseContext = HostContext(
                     environment: context.environment, host: context.host, concrete: context.concrete,
-                    platform: platform, old: sides.old, new: sides.new, routes: context.routes)
+                    platform: platform, old: sides.old, new: sides.new, routes: context.routes,
+                    sharing: context.shared)
                 var found = Comparison()
                 var decided: [ExactText: DecidedURL] = [:]
                 releaseContext.report(
@@ -291,19 +293,31 @@ public enum BehaviourDiff {
         let routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
         /// How each side's apps claim `concrete`, found once for all its witnesses.
         private let claims: (old: EnvironmentEvaluator.HostClaims, new: EnvironmentEvaluator.HostClaims)
+        /// The decisions of the comparison's every context, and the rules each side's apps
+        /// decide through here, by their number there.
+        let shared: SharedFileDecisions
+        private let rules: (old: [Int?], new: [Int?])
 
         init(
             environment: String, host: String, concrete: String, platform: Platform, old: EnvironmentEvaluator,
-            new: EnvironmentEvaluator, routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
+            new: EnvironmentEvaluator, routes: (old: [SourceLocation: Route], new: [SourceLocation: Route]),
+            sharing shared: SharedFileDecisions
         ) {
             (self.environment, self.host, self.concrete, self.platform) = (environment, host, concrete, platform)
-            (self.old, self.new, self.routes) = (old, new, routes)
+            (self.old, self.new, self.routes, self.shared) = (old, new, routes, shared)
             claims = (old.claims(of: concrete, on: platform), new.claims(of: concrete, on: platform))
+            rules = (shared.rules(of: claims.old, in: old), shared.rules(of: claims.new, in: new))
         }
 
-        /// Every app's verdict on `url` on the side `old` or `new`.
+        /// Every app's verdict on `url` on the side `old` or `new`, each file's decision shared
+        /// with the contexts whose apps read the same rules (the rules found for `concrete`'s
+        /// claims: a URL on another host is decided alone).
         private func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
-            onNewSide ? new.verdicts(for: url, claims: claims.new) : old.verdicts(for: url, claims: claims.old)
+            let (evaluator, claims, rules) = onNewSide ? (new, claims.new, rules.new) : (old, claims.old, rules.old)
+            guard url.host == claims.host else { return evaluator.verdicts(for: url, claims: claims) }
+            return evaluator.verdicts(for: url, claims: claims) { app, _, make in
+                shared.decision(of: url, through: rules[app], make: make)
+            }
         }
 
         /// `url` decided on both sides for every app, once per URL in `decided`.
@@ -445,16 +459,16 @@ private struct DecidedURL {
     typealias Verdict = EnvironmentEvaluator.Verdict
     /// Every identity deciding on either side: the head's in order, then the base's others.
     let identities: [String]
-    private let beforeByIdentity: [String: Verdict]
-    private let afterByIdentity: [String: Verdict]
+    /// Each side's verdicts, searched in place: an environment has a handful of apps, and a
+    /// dictionary of them cost more to build than the few searches a witness makes.
+    private let verdicts: (before: [Verdict], after: [Verdict])
 
     init(before: [Verdict], after: [Verdict]) {
         identities = (after.map(\.identity) + before.map(\.identity)).uniqued()
-        // The first verdict of an identity, as a search of the list would find.
-        beforeByIdentity = Dictionary(before.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
-        afterByIdentity = Dictionary(after.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+        verdicts = (before, after)
     }
 
-    func before(_ identity: String) -> Verdict? { beforeByIdentity[identity] }
-    func after(_ identity: String) -> Verdict? { afterByIdentity[identity] }
+    /// The first verdict of `identity` on each side.
+    func before(_ identity: String) -> Verdict? { verdicts.before.first { $0.identity == identity } }
+    func after(_ identity: String) -> Verdict? { verdicts.after.first { $0.identity == identity } }
 }

@@ -387,7 +387,9 @@ public final class EnvironmentEvaluator: Sendable {
         case apple(rules: HashedKey<AppLinksSection>?, naming: [Bool])
         /// Android: the statement that decides for the package (`CompiledAssetLinks.deciding`)
         /// with its dynamic rules as `release` reads them; no statement when none vouches for it.
-        case android(statement: Int?, rules: [DynamicComponent]?, release: AndroidRelease)
+        /// The rules are the key their compilation was shared by (`CompiledDynamicRules.components`),
+        /// hashed once: staging's and production's are one key, compared at once.
+        case android(statement: Int?, rules: HashedKey<[DynamicComponent]>?, release: AndroidRelease)
     }
 
     /// What decides for the app at `position` on `platform` through `file`: equal values make
@@ -406,13 +408,10 @@ public final class EnvironmentEvaluator: Sendable {
                 rules: compiled.compiledFrom,
                 naming: (applinks?.details ?? []).map { $0.effectiveAppIDs.contains(appID) })
         case .android:
-            guard let compiled = compiledAssetLinks(fileHost: fileHost), let document = assetLinksDocuments[fileHost]
-            else { return nil }
+            guard let compiled = compiledAssetLinks(fileHost: fileHost) else { return nil }
             let statement = compiled.deciding(package: environment.androidApps[position].package)
             return .android(
-                statement: statement?.index,
-                rules: file.readsRules && statement?.rules != nil
-                    ? document.value.statements[statement!.index].dynamicComponents : nil,
+                statement: statement?.index, rules: file.readsRules ? statement?.rules?.components : nil,
                 release: androidRelease)
         }
     }

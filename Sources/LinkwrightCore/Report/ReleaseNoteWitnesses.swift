@@ -122,13 +122,24 @@ public enum ReleaseNoteWitnesses {
         /// at `location` first, then every rule's in file order.
         func first<Value>(from location: SourceLocation?, _ accept: (String) -> Value?) -> Value? {
             var tried: Set<String> = []
-            let own = location.map { location in origins.indices.filter { origins[$0] == location } } ?? []
-            for index in own + rules.indices {
+            func value(of index: Int) -> Value? {
                 let urls = written[index] ?? write(index)
                 written[index] = urls
                 for url in urls where tried.insert(url).inserted {
                     if let value = accept(url) { return value }
                 }
+                return nil
+            }
+            // The change's own rules, found by line before the whole location is compared: a
+            // book holds every rule of a domain's files, looked through once per change.
+            if let location {
+                for index in origins.indices
+                where origins[index]?.line == location.line && origins[index] == location {
+                    if let found = value(of: index) { return found }
+                }
+            }
+            for index in rules.indices {
+                if let found = value(of: index) { return found }
             }
             return nil
         }

@@ -1,0 +1,46 @@
+/// The file decisions of one comparison, made once for every host, environment and side whose
+/// app reads the same rules (`EnvironmentEvaluator.DecidingRules`): the proof of lists with the
+/// same rules is shared by hosts and environments (`BehaviourDiff`), so each of them decides the
+/// same witnesses, where a decision reads the URL's path, query and fragment and never its host.
+/// Staging's apps reading production's rules under other IDs get production's decisions, as
+/// `test` shares them.
+final class SharedFileDecisions: Sendable {
+    private struct Key: Hashable {
+        var rules: Int
+        var path: ExactText
+        var query: ExactText?
+        var fragment: ExactText?
+    }
+
+    private let numbers = LockedValue<[EnvironmentEvaluator.DecidingRules: Int]>([:])
+    private let decided = LockedValue<[Key: LinkDecision]>([:])
+
+    /// Per app of `claims`, in position order, the number of the rules it decides through on
+    /// their host with `evaluator`; nil where it cannot claim the host or its file gives none.
+    func rules(of claims: EnvironmentEvaluator.HostClaims, in evaluator: EnvironmentEvaluator) -> [Int?] {
+        (0..<claims.appCount).map { app in
+            claims.decidingFile(app: app).flatMap { file in
+                evaluator.decidingRules(app: app, platform: claims.platform, file: file).map { rules in
+                    numbers.withLock { numbers in
+                        if let known = numbers[rules] { return known }
+                        numbers[rules] = numbers.count
+                        return numbers.count - 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// `make`'s decision of `url`, or the one made already for it through the rules numbered
+    /// `rules` (nil: no rules to share).
+    func decision(of url: LinkURL, through rules: Int?, make: () -> LinkDecision) -> LinkDecision {
+        guard let rules else { return make() }
+        let key = Key(
+            rules: rules, path: ExactText(url.path), query: url.query.map(ExactText.init),
+            fragment: url.fragment.map(ExactText.init))
+        if let known = decided.withLock({ $0[key] }) { return known }
+        let decision = make()
+        decided.withLock { $0[key] = decision }
+        return decision
+    }
+}

@@ -1,0 +1,161 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// The behaviour diff decides each witness once per rules an app reads (`SharedFileDecisions`),
+/// for every host and environment proven alike. Each observation must still carry the verdicts
+/// its own host's evaluator gives the URL alone, also where environments' rules differ.
+@Suite struct SharedFileDecisionsTests {
+    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
+
+    /// Production and staging read the same rules under other app IDs; development and staging
+    /// each have rules of their own, and the kiosk reads a second entry.
+    private static let base = """
+        applinks:
+          - apps: [shop, kiosk]
+            rules:
+              - path: /p/private/*
+                exclude: true
+              - path: /p/*
+              - path: /search
+                query: {q: "?*"}
+          - apps: [kiosk]
+            rules:
+              - path: /kiosk/*
+        emit:
+          android_dynamic_rules: true
+
+        """
+
+    private static let head = """
+        applinks:
+          - apps: [shop, kiosk]
+            rules:
+              - path: /p/sale/*
+                exclude: true
+                environments: [staging]
+              - path: /beta/*
+                environments: [development]
+              - path: /p/private/*
+                exclude: true
+              - path: /p/*
+              - path: /search
+                query: {q: "?*"}
+              - path: /find
+                query: {term: "?*"}
+          - apps: [kiosk]
+            rules:
+              - path: /kiosk/old/*
+                exclude: true
+              - path: /kiosk/*
+        emit:
+          android_dynamic_rules: true
+
+        """
+
+    /// `domain` as the domain file of three environments of three hosts each, with two apps
+    /// on both platforms, made by `cache`.
+    private func revision(_ domain: String, in cache: RevisionCache) throws -> CachedRevision {
+        var files = ["domains/shop.yaml": domain]
+        for (name, prefix) in [("production", ""), ("staging", "staging."), ("development", "dev.")] {
+            let suffix = name == "production" ? "" : ".\(name)"
+            var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
+            for app in ["shop", "kiosk"] {
+                text += "  \(app):\n    ios: {bundle_id: com.example.\(app)\(suffix)}\n"
+                text +=
+                    "    android: {package: com.example.\(app)\(suffix), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
+            }
+            text += "hosts:\n" + (1...3).map { "  \(prefix)h\($0).example: shop\n" }.joined()
+            files["environments/\(name).yaml"] = text
+        }
+        let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
+        let (revision, diagnostics) = cache.make(sources)
+        return try #require(revision, "\(diagnostics.filter { $0.severity == .error })")
+    }
+
+    /// What a verdict says and which rule decided it.
+    private static func decided(_ verdict: EnvironmentEvaluator.Verdict?) -> [String] {
+        guard let verdict else { return ["absent"] }
+        let decision = verdict.decision
+        return [
+            verdict.identity, verdict.claim.declared ?? "none", verdict.fileHost ?? "no file",
+            decision.outcome.rawValue, "\(decision.entryIndex ?? -1)", "\(decision.ruleIndex ?? -1)",
+            decision.origin?.description ?? "",
+        ]
+    }
+
+    /// URLs differing in their path, query or fragment only, decided on every host of both
+    /// revisions through one `SharedFileDecisions`, each as its host's evaluator decides it alone.
+    @Test func sharedDecisionsAreEachHostsOwn() throws {
+        let cache = RevisionCache()
+        let shared = SharedFileDecisions()
+        let paths = ["/p/1", "/p/sale/1", "/p/private/x", "/beta/1", "/search", "/find", "/kiosk/old/1", "/kiosk/1"]
+        let suffixes = ["", "?q=a", "?term=b", "?q=", "#top", "?term=b#top"]
+        var decided = 0
+        for revision in [try revision(Self.base, in: cache), try revision(Self.head, in: cache)] {
+            for environment in revision.compiled.environments {
+                let evaluator = EnvironmentEvaluator(environment)
+                for host in environment.sites.flatMap(\.servedHosts) {
+                    for platform in Platform.allCases {
+                        let claims = evaluator.claims(of: host.name, on: platform)
+                        let rules = shared.rules(of: claims, in: evaluator)
+                        for path in paths {
+                            for suffix in suffixes {
+                                let url = try #require(LinkURL("https://\(host.name)\(path)\(suffix)"))
+                                let verdicts = evaluator.verdicts(for: url, claims: claims) { app, _, make in
+                                    shared.decision(of: url, through: rules[app], make: make)
+                                }
+                                #expect(
+                                    verdicts.map(Self.decided)
+                                        == evaluator.verdicts(for: url, platform: platform).map(Self.decided),
+                                    "\(environment.name) \(platform) \(url)")
+                                decided += verdicts.count
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Two revisions, three environments of three hosts, two platforms, two apps.
+        #expect(decided == 2 * 9 * 2 * 2 * paths.count * suffixes.count)
+    }
+
+    @Test func everyObservationCarriesItsOwnHostsVerdicts() throws {
+        let cache = RevisionCache()
+        let (base, head) = (try revision(Self.base, in: cache), try revision(Self.head, in: cache))
+        let comparison = BehaviourDiff.compare(base: base, head: head)
+        #expect(comparison.unproven.isEmpty, "\(comparison.unproven.map(\.summary))")
+        func evaluators(_ revision: CachedRevision) -> [String: EnvironmentEvaluator] {
+            Dictionary(uniqueKeysWithValues: revision.compiled.environments.map { ($0.name, EnvironmentEvaluator($0)) })
+        }
+        let (before, after) = (evaluators(base), evaluators(head))
+        let decided = Self.decided
+        let observations = comparison.observations.filter { $0.androidRelease == nil }
+        for observation in observations {
+            let url = try #require(LinkURL(observation.url))
+            let own = (
+                try #require(before[observation.environment]).verdicts(for: url, platform: observation.platform),
+                try #require(after[observation.environment]).verdicts(for: url, platform: observation.platform)
+            )
+            let place = "\(observation.environment) \(observation.platform) \(observation.identity) \(observation.url)"
+            #expect(
+                decided(observation.before) == decided(own.0.first { $0.identity == observation.identity }), "\(place)")
+            #expect(
+                decided(observation.after) == decided(own.1.first { $0.identity == observation.identity }), "\(place)")
+        }
+        // Each environment and host shows the changes of its own rules.
+        for platform in Platform.allCases {
+            let on = observations.filter { $0.platform == platform }
+            #expect(Set(on.map(\.host)).count == 9, "\(platform)")
+            let paths = { (environment: String) in
+                Set(
+                    on.filter { $0.environment == environment }.compactMap {
+                        LinkURL($0.url)?.path.split(separator: "/").first
+                    })
+            }
+            #expect(paths("production") == ["find", "kiosk"], "\(platform)")
+            #expect(paths("staging") == ["find", "kiosk", "p"], "\(platform)")
+            #expect(paths("development") == ["beta", "find", "kiosk"], "\(platform)")
+        }
+    }
+}
