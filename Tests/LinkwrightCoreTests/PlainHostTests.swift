@@ -26,4 +26,15 @@ import Testing
             #expect(!Host.isPlain(text), "\(text)")
         }
     }
+
+    @Test func aPlainTextSplitAmongItsBytesGivesItsCharactersLabels() {
+        let alphabet = Array("abz09-.*")
+        var generator = SplitMix64(seed: 52)
+        for _ in 0..<5_000 {
+            let text = String(
+                (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let characters = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            #expect(Host.labels(of: text, plain: true) == characters, "\(text)")
+        }
+    }
 }

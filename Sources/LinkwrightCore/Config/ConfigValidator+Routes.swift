@@ -184,7 +184,7 @@ extension ConfigValidator {
                         ?? "name a route: that a rule of \(domain.file) declares")
             }
             let url = domain.expectations[position].url.value
-            if !url.hasPrefix("/") && !url.hasPrefix("https://") {
+            if !Self.isPathOrHTTPS(url) {
                 diagnostics.report(
                     .invalidURL,
                     "expectation URL \(PrintableText.quoted(url)) is neither a path nor an https:// URL",
@@ -207,5 +207,14 @@ extension ConfigValidator {
                         ?? "name an app of this domain's applinks entries")
             }
         }
+    }
+
+    /// Whether an expectation URL is written as a path or an https:// URL (`hasPrefix`, which
+    /// compares characters), answered from its first bytes where they settle it: a `/` followed
+    /// by nothing or by an ASCII byte is a character of its own, as nearly every path begins.
+    static func isPathOrHTTPS(_ url: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        if bytes.next() == UInt8(ascii: "/"), bytes.next().map({ $0 < 0x80 }) ?? true { return true }
+        return url.hasPrefix("/") || url.hasPrefix("https://")
     }
 }

@@ -55,7 +55,7 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
         // ASCII is its own normal form.
         let normalized = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
-        var labels = normalized.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var labels = Self.labels(of: normalized, plain: plain)
         let wildcard = labels.first == "*"
         if wildcard { labels.removeFirst() }
         // In a plain text a `*` is a byte; in another, what Foundation's search finds.
@@ -129,6 +129,15 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+        }
+    }
+
+    /// The labels of `text`, empty ones included; a plain text's characters are its bytes, and
+    /// splitting its bytes takes a tenth of splitting its characters.
+    static func labels(of text: String, plain: Bool) -> [String] {
+        guard plain else { return text.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        return text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
         }
     }
 
