@@ -271,7 +271,7 @@ public struct ConfigurationRuleAnalysis: Sendable {
     private static func signature(_ component: AASAComponent) -> String {
         var anonymous = component
         anonymous.comment = nil
-        return anonymous.json.rendered()
+        return anonymous.json(as: JSON.self).rendered()
     }
 
     private static func message(

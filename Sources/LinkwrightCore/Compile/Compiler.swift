@@ -196,7 +196,7 @@ private struct EnvironmentCompiler {
     /// The association files `domain` serves in this environment, and the AASA's size.
     private mutating func files(for domain: Domain) -> DomainCompilation.Files {
         let aasa = aasaDocument(for: domain)
-        return (aasa, aasa.map(\.json.renderedSize), assetLinksDocument(for: domain))
+        return (aasa, aasa?.renderedSize, assetLinksDocument(for: domain))
     }
 
     private func appID(_ name: String) -> String? {

@@ -24,7 +24,7 @@ extension ConfigDecoder {
                 let path = entry["path"].flatMap({ reader.string($0, "path") }),
                 let reason = entry["reason"].flatMap({ reader.string($0, "reason") })
             else { continue }
-            if path.value.unicodeScalars.first != "/" || LinkURL(path.value) == nil {
+            if path.value.unicodeScalars.first != "/" || !LinkURL.parses(path.value) {
                 diagnostics.report(
                     .invalidValue,
                     "forbidden path \(PrintableText.quoted(path.value)) is not a path such as /oauth/callback",

@@ -51,7 +51,7 @@ struct ConfigDecoder {
             let purpose = map["purpose"].flatMap({ reader.choice($0, "scheme purpose", SchemePurpose.self) })
         else { return nil }
         let callback = map["callback"].flatMap { reader.string($0, "callback path") }
-        if let callback, callback.value.unicodeScalars.first != "/" || LinkURL(callback.value) == nil {
+        if let callback, callback.value.unicodeScalars.first != "/" || !LinkURL.parses(callback.value) {
             diagnostics.report(
                 .invalidValue, "callback \(PrintableText.quoted(callback.value)) is not a path such as /oauth/callback",
                 at: callback.location, hint: "write the redirect URI's path alone, starting with /")

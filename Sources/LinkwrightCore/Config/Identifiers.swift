@@ -44,44 +44,23 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
         // Messages only: made when a problem is found, not for each of thousands of valid hosts.
         var quoted: String { "\"\(IDNALabel.shown(text))\"" }
         if text.isEmpty { return problem("host is empty", "write a host name such as museo.example") }
-        if let range = text.firstRange(of: "://") {
-            return problem(
-                "\(quoted) has a scheme; hosts are written without one",
-                "write \"\(IDNALabel.shown(Self.stripped(text[range.upperBound...])))\"")
-        }
-        if text.contains("/") {
-            return problem(
-                "\(quoted) has a path; a host is a name only", "write \"\(IDNALabel.shown(Self.stripped(text[...])))\"")
-        }
-        if text.contains(":") {
-            return .failure(
-                IdentifierProblem(
-                    .hostWithPort,
-                    "\(quoted) has a port; Apple ignores links on hosts with ports (TN3155)",
-                    hint: "remove the port and serve the association files on 443"))
-        }
-        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            return problem("\(quoted) contains spaces or control characters", "remove them")
-        }
-        if let dot = text.unicodeScalars.first(where: IDNALabel.dotEquivalents.contains) {
-            let dotted = String(
-                String.UnicodeScalarView(text.unicodeScalars.map { IDNALabel.dotEquivalents.contains($0) ? "." : $0 }))
-            return problem(
-                "\(quoted) separates labels with \(IDNALabel.name(dot)), which only some readers take for a dot",
-                "write the dot as \".\": \"\(IDNALabel.shown(dotted))\"")
-        }
+        // Nearly every host of a fleet is plain: none of these checks can find anything in it.
+        let plain = isPlain(text)
+        if !plain, let problem = unusualTextProblem(text) { return .failure(problem) }
         if text.hasSuffix(".") {
             return problem("\(quoted) ends with a dot", "write \"\(IDNALabel.shown(text.dropLast()))\"")
         }
-        if text != text.lowercased() {
+        if !plain, text != text.lowercased() {
             return problem("\(quoted) is not lowercase", "write \"\(IDNALabel.shown(text.lowercased()))\"")
         }
         // ASCII is its own normal form.
         let normalized = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
-        var labels = normalized.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var labels = Self.labels(of: normalized, plain: plain)
         let wildcard = labels.first == "*"
         if wildcard { labels.removeFirst() }
-        if labels.contains(where: { $0.contains("*") }) {
+        // In a plain text a `*` is a byte; in another, what Foundation's search finds.
+        let hasStar: (String) -> Bool = plain ? { $0.utf8.contains(UInt8(ascii: "*")) } : { $0.contains("*") }
+        if labels.contains(where: hasStar) {
             return problem(
                 "\(quoted) has a `*` that is not the whole first label", "wildcards are written *.museo.example")
         }
@@ -131,16 +110,69 @@ public struct Host: Hashable, Sendable, Comparable, CustomStringConvertible {
                 "\(quoted) is not a fully qualified domain name",
                 "write the full name, e.g. \(IDNALabel.shown(text)).example")
         }
-        if ascii.last!.allSatisfy(\.isNumber) {
+        // The labels are ASCII now: a number is its digits.
+        if ascii.last!.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return problem("\(quoted) is an IP address; associated domains need a host name", "use a host name")
         }
         let name = (wildcard ? "*." : "") + ascii.joined(separator: ".")
-        guard name.count <= 253 else { return hostTooLong }
+        guard name.utf8.count <= 253 else { return hostTooLong }
         return .success(Host(validated: name))
     }
 
     private static func stripped(_ text: Substring) -> String {
         String(text.prefix { $0 != "/" && $0 != ":" && $0 != "?" && $0 != "#" })
+    }
+
+    /// Whether `text` is written with lowercase ASCII letters, digits, `-`, `.` and `*` only.
+    static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+        }
+    }
+
+    /// The labels of `text`, empty ones included; a plain text's characters are its bytes, and
+    /// splitting its bytes takes a tenth of splitting its characters.
+    static func labels(of text: String, plain: Bool) -> [String] {
+        guard plain else { return text.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        return text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    /// What `parse` finds first in a text that is not plain (`isPlain`), before it looks at the
+    /// trailing dot: a scheme, a path, a port, spaces or controls, or a dot other than `.`.
+    static func unusualTextProblem(_ text: String) -> IdentifierProblem? {
+        var quoted: String { "\"\(IDNALabel.shown(text))\"" }
+        if let range = text.firstRange(of: "://") {
+            return IdentifierProblem(
+                .invalidHost, "\(quoted) has a scheme; hosts are written without one",
+                hint: "write \"\(IDNALabel.shown(Self.stripped(text[range.upperBound...])))\"")
+        }
+        if text.contains("/") {
+            return IdentifierProblem(
+                .invalidHost, "\(quoted) has a path; a host is a name only",
+                hint: "write \"\(IDNALabel.shown(Self.stripped(text[...])))\"")
+        }
+        if text.contains(":") {
+            return IdentifierProblem(
+                .hostWithPort, "\(quoted) has a port; Apple ignores links on hosts with ports (TN3155)",
+                hint: "remove the port and serve the association files on 443")
+        }
+        if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return IdentifierProblem(
+                .invalidHost, "\(quoted) contains spaces or control characters", hint: "remove them")
+        }
+        if let dot = text.unicodeScalars.first(where: IDNALabel.dotEquivalents.contains) {
+            let dotted = String(
+                String.UnicodeScalarView(text.unicodeScalars.map { IDNALabel.dotEquivalents.contains($0) ? "." : $0 }))
+            return IdentifierProblem(
+                .invalidHost,
+                "\(quoted) separates labels with \(IDNALabel.name(dot)), which only some readers take for a dot",
+                hint: "write the dot as \".\": \"\(IDNALabel.shown(dotted))\"")
+        }
+        return nil
     }
 }
 

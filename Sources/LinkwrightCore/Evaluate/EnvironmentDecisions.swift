@@ -295,6 +295,23 @@ extension EnvironmentEvaluator {
         }
     }
 
+    /// `*.` with each parent domain of `host` that holds a dot, nearest first.
+    static func parentWildcards(of host: String) -> [String] {
+        if host.utf8.allSatisfy({ (0x21..<0x80).contains($0) }) {
+            // Each character is one byte: the dots are found among the bytes, without the
+            // searches below (a tenth of deciding the hosts' claims).
+            let dots = host.utf8.indices.filter { host.utf8[$0] == UInt8(ascii: ".") }
+            return dots.dropLast().map { "*." + host[host.utf8.index(after: $0)...] }
+        }
+        var wildcards: [String] = []
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: "."), rest[rest.index(after: dot)...].contains(".") {
+            rest = rest[rest.index(after: dot)...]
+            wildcards.append("*." + rest)
+        }
+        return wildcards
+    }
+
     /// The file deciding the Android app at `position`'s URLs on `host`, as AOSP's
     /// `DomainVerificationService` decides once an intent filter matched (`fillMapWithApprovalLevels`):
     ///
@@ -321,12 +338,7 @@ extension EnvironmentEvaluator {
             return (fileHost, statement.rules != nil)
         }
         // The host, then `*.` with each parent domain holding a dot, nearest first.
-        var lookup = [host]
-        var rest = Substring(host)
-        while let dot = rest.firstIndex(of: "."), rest[rest.index(after: dot)...].contains(".") {
-            rest = rest[rest.index(after: dot)...]
-            lookup.append("*." + rest)
-        }
+        let lookup = [host] + Self.parentWildcards(of: host)
         let rulesLookup = androidRelease == .latest ? lookup : [host]
         if let found = rulesLookup.lazy.compactMap(vouching).first(where: \.hasRules) {
             return fileRef(found.fileHost)

@@ -22,59 +22,96 @@ public struct LinkURL: Hashable, Sendable, CustomStringConvertible {
         self = url
     }
 
+    /// Whether `text` parses (`init?(_:)`), answered without making its parts: validation asks
+    /// it of every expectation, whose URL the checks parse again.
+    public static func parses(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { Layout(utf8: $0) != nil }
+    }
+
     /// The same, from UTF-8 bytes read in place (a batch's input line needs no `String`): every
     /// delimiter is ASCII, so every slice starts and ends on a scalar boundary, and a batch of a
     /// million URLs pays no grapheme breaking. Ill-formed UTF-8 in a part is repaired as
     /// `String(decoding:as:)` repairs it.
     public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        // One pass finds the query and fragment delimiters and rejects what a browser would have
-        // encoded; a `?` inside the fragment is the fragment's.
-        var hash = bytes.count
-        var question = -1
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte <= 0x20 || byte == 0x7F { return nil }
-            if byte == UInt8(ascii: "#") {
-                if hash == bytes.count { hash = index }
-            } else if byte == UInt8(ascii: "?") && question < 0 && hash == bytes.count {
-                question = index
-            }
-        }
+        guard let layout = Layout(utf8: bytes) else { return nil }
         func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-        // Nearly every scheme and host is lowercase ASCII already: no second copy for those.
-        func lowercased(_ range: Range<Int>) -> String {
-            let lower = bytes[range].allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-            return lower ? string(range) : string(range).lowercased()
+        scheme = layout.scheme?.rawValue
+        // Nearly every host is lowercase ASCII already: no second copy for those.
+        host = layout.host.map { range in
+            bytes[range].allSatisfy(Layout.isLowercaseASCII) ? string(range) : string(range).lowercased()
         }
-        var end = hash
-        if hash < bytes.count { fragment = string(hash + 1..<bytes.count) }
-        if question >= 0 {
-            query = string(question + 1..<end)
-            end = question
+        port = layout.port
+        path = string(layout.path)
+        query = layout.query.map(string)
+        fragment = layout.fragment.map(string)
+    }
+
+    /// Where the parts of a URL lie in its UTF-8 bytes, and whether it is one `init?(utf8:)`
+    /// takes. Plain values only: no reference to count when it is made and dropped.
+    private struct Layout {
+        enum Scheme: String {
+            case http, https
         }
-        if bytes.first == UInt8(ascii: "/") {
-            path = string(0..<end)
-            return
+
+        var scheme: Scheme?
+        var host: Range<Int>?
+        var port: Int?
+        var path: Range<Int>
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+
+        static func isLowercaseASCII(_ byte: UInt8) -> Bool {
+            byte < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         }
-        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon + 2 < end,
-            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
-        else { return nil }
-        let scheme = lowercased(0..<colon)
-        guard scheme == "https" || scheme == "http" else { return nil }
-        self.scheme = scheme
-        let authorityStart = colon + 3
-        let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
-        path = string(authorityEnd..<end)
-        let authority = bytes[authorityStart..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { return nil }
-        if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
-            guard let port = Int(string(portColon + 1..<authorityEnd)), (0...65535).contains(port) else { return nil }
-            self.port = port
-            host = lowercased(authorityStart..<portColon)
-        } else {
-            host = lowercased(authorityStart..<authorityEnd)
+
+        init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+            // One pass finds the query and fragment delimiters and rejects what a browser would
+            // have encoded; a `?` inside the fragment is the fragment's.
+            var hash = bytes.count
+            var question = -1
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte <= 0x20 || byte == 0x7F { return nil }
+                if byte == UInt8(ascii: "#") {
+                    if hash == bytes.count { hash = index }
+                } else if byte == UInt8(ascii: "?") && question < 0 && hash == bytes.count {
+                    question = index
+                }
+            }
+            var end = hash
+            if hash < bytes.count { fragment = hash + 1..<bytes.count }
+            if question >= 0 {
+                query = question + 1..<end
+                end = question
+            }
+            if bytes.first == UInt8(ascii: "/") {
+                path = 0..<end
+                return
+            }
+            guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")), colon + 2 < end,
+                bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            let written = String(decoding: bytes[0..<colon], as: UTF8.self)
+            let scheme = bytes[0..<colon].allSatisfy(Self.isLowercaseASCII) ? written : written.lowercased()
+            guard let scheme = Scheme(rawValue: scheme) else { return nil }
+            self.scheme = scheme
+            let authorityStart = colon + 3
+            let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            path = authorityEnd..<end
+            let authority = bytes[authorityStart..<authorityEnd]
+            guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { return nil }
+            if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
+                let digits = String(decoding: bytes[portColon + 1..<authorityEnd], as: UTF8.self)
+                guard let port = Int(digits), (0...65535).contains(port) else { return nil }
+                self.port = port
+                host = authorityStart..<portColon
+            } else {
+                host = authorityStart..<authorityEnd
+            }
+            // Lowercasing keeps a host empty or not.
+            guard let host, !host.isEmpty else { return nil }
         }
-        guard let host, !host.isEmpty else { return nil }
     }
 
     /// The same URL on another host.

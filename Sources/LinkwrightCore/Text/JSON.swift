@@ -92,21 +92,6 @@ public indirect enum JSON: Equatable, Sendable {
         return out
     }
 
-    /// The number of bytes of `rendered()`, counted without making the text (Apple's size limit
-    /// is checked on every file compiled).
-    public var renderedSize: Int {
-        var counter = ByteCounter()
-        write(to: &counter, indent: 0)
-        return counter.count + 1
-    }
-
-    private struct ByteCounter: JSONTextOutput {
-        var count = 0
-        mutating func write(_ text: String) { count += text.utf8.count }
-        mutating func writeASCII(_ byte: UInt8) { count += 1 }
-        mutating func writeSpaces(_ count: Int) { self.count += count }
-    }
-
     /// On one line, for JSON Lines output.
     public func renderedCompact() -> String {
         var out: [UInt8] = []
@@ -226,7 +211,7 @@ public indirect enum JSON: Equatable, Sendable {
 }
 
 /// Where JSON text is written: UTF-8 bytes (documents, and the streaming commands' lines, which
-/// are appended straight to their output buffer), or only counted (`renderedSize`).
+/// are appended straight to their output buffer), or only counted (`JSONRenderedSize`).
 public protocol JSONTextOutput {
     mutating func write(_ text: String)
     mutating func writeASCII(_ byte: UInt8)

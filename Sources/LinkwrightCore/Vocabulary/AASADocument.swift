@@ -160,13 +160,18 @@ public struct AASAQueryItem: Sendable, Hashable {
 
 extension AASADocument {
     /// The JSON of this file, keys in the order of Apple's documentation examples.
-    public var json: JSON {
-        var members: [(AssociatedService, JSON)] = []
-        if let applinks { members.append((.applinks, applinks.json)) }
+    public var json: JSON { json(as: JSON.self) }
+
+    /// The size of the file as written (`json.rendered()`).
+    var renderedSize: Int { json(as: JSONRenderedSize.self).renderedSize }
+
+    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+        var members: [(AssociatedService, Shape)] = []
+        if let applinks { members.append((.applinks, applinks.json())) }
         for (service, apps) in appLists {
-            if let apps { members.append((service, JSON([(AASAKey.apps, .array(apps.map(JSON.string)))]))) }
+            if let apps { members.append((service, Shape([(AASAKey.apps, .array(apps.map(Shape.string)))]))) }
         }
-        return JSON(members)
+        return Shape(members)
     }
 
     /// The app lists of the services other than `applinks`, in the order files write them.
@@ -176,37 +181,37 @@ extension AASADocument {
 }
 
 extension AppLinksSection {
-    var json: JSON {
-        var members: [(AASAKey, JSON)] = []
-        if let legacyApps { members.append((.apps, .array(legacyApps.map(JSON.string)))) }
-        if let defaults { members.append((.defaults, defaults.json)) }
+    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+        var members: [(AASAKey, Shape)] = []
+        if let legacyApps { members.append((.apps, .array(legacyApps.map(Shape.string)))) }
+        if let defaults { members.append((.defaults, defaults.json())) }
         if !substitutionVariables.isEmpty {
             members.append(
                 (
                     .substitutionVariables,
-                    .object(substitutionVariables.map { ($0.name, .array($0.values.map(JSON.string))) })
+                    .object(substitutionVariables.map { ($0.name, .array($0.values.map(Shape.string))) })
                 ))
         }
-        members.append((.details, .array(details.map(\.json))))
-        return JSON(members)
+        members.append((.details, .array(details.map { $0.json() })))
+        return Shape(members)
     }
 }
 
 extension AASADetails {
-    var json: JSON {
-        var members: [(AASAKey, JSON)] = []
-        if let appIDs { members.append((.appIDs, .array(appIDs.map(JSON.string)))) }
+    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+        var members: [(AASAKey, Shape)] = []
+        if let appIDs { members.append((.appIDs, .array(appIDs.map(Shape.string)))) }
         if let appID { members.append((.appID, .string(appID))) }
-        if let defaults { members.append((.defaults, defaults.json)) }
-        if let components { members.append((.components, .array(components.map(\.json)))) }
-        if let paths { members.append((.paths, .array(paths.map(JSON.string)))) }
-        return JSON(members)
+        if let defaults { members.append((.defaults, defaults.json())) }
+        if let components { members.append((.components, .array(components.map { $0.json() }))) }
+        if let paths { members.append((.paths, .array(paths.map(Shape.string)))) }
+        return Shape(members)
     }
 }
 
 extension AASAComponent {
-    var json: JSON {
-        var members: [(ComponentKey, JSON)] = []
+    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+        var members: [(ComponentKey, Shape)] = []
         if let path { members.append((.path, .string(path))) }
         switch query {
         case .whole(let pattern): members.append((.query, .string(pattern)))
@@ -219,8 +224,10 @@ extension AASAComponent {
         }
         if let fragment { members.append((.fragment, .string(fragment))) }
         if let exclude { members.append((.exclude, .bool(exclude))) }
-        members += flags.written.map { ($0.flag.key, .bool($0.value)) }
+        for flag in ComponentFlag.allCases {
+            if let value = flags[flag] { members.append((flag.key, .bool(value))) }
+        }
         if let comment { members.append((.comment, .string(comment))) }
-        return JSON(members)
+        return Shape(members)
     }
 }

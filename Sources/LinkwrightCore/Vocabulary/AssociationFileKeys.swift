@@ -62,10 +62,3 @@ enum AssetLinksKey: String, Sendable {
     /// The keys of a `web` target.
     static let webTarget: [AssetLinksKey] = [.namespace, .site]
 }
-
-extension JSON {
-    /// An object written with declared keys, in the order given.
-    init<Key: RawRepresentable<String>>(_ members: [(Key, JSON)]) {
-        self = .object(members.map { ($0.0.rawValue, $0.1) })
-    }
-}

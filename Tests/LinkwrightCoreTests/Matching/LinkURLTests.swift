@@ -44,4 +44,22 @@ import Testing
     func refuses(_ text: String) {
         #expect(LinkURL(text) == nil, "\(text)")
     }
+
+    /// `parses` answers as the parser does, on seeded texts of the pieces that decide it.
+    @Test func parsesAnswersAsTheParser() {
+        let pieces = [
+            "https", "HTTP", "ftp", "ſ", "K", ":", "//", "/", "@", ":443", ":99999", ":", "?", "#", " ", "\t", "\u{7F}",
+            "e.com", "É", "a", "%20", "",
+        ]
+        for seed in 0..<2000 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            let text = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            #expect(LinkURL.parses(text) == (LinkURL(text) != nil), "\(text)")
+        }
+        for text in ["https://e.com", "/p", "HTTPS://E.COM:8/x?y#z", "https://e.com:/", "https://user@e.com/"] {
+            #expect(LinkURL.parses(text) == (LinkURL(text) != nil), "\(text)")
+        }
+    }
 }
