@@ -303,6 +303,11 @@ extension EnvironmentEvaluator {
             let dots = host.utf8.indices.filter { host.utf8[$0] == UInt8(ascii: ".") }
             return dots.dropLast().map { "*." + host[host.utf8.index(after: $0)...] }
         }
+        return parentWildcardsByCharacters(of: host)
+    }
+
+    /// `parentWildcards(of:)` searched character by character, for any host.
+    static func parentWildcardsByCharacters(of host: String) -> [String] {
         var wildcards: [String] = []
         var rest = Substring(host)
         while let dot = rest.firstIndex(of: "."), rest[rest.index(after: dot)...].contains(".") {

@@ -6,8 +6,6 @@ import Testing
 /// for every host and environment proven alike. Each observation must still carry the verdicts
 /// its own host's evaluator gives the URL alone, also where environments' rules differ.
 @Suite struct SharedFileDecisionsTests {
-    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
-
     /// Production and staging read the same rules under other app IDs; development and staging
     /// each have rules of their own, and the kiosk reads a second entry.
     private static let base = """
@@ -56,18 +54,7 @@ import Testing
     /// `domain` as the domain file of three environments of three hosts each, with two apps
     /// on both platforms, made by `cache`.
     private func revision(_ domain: String, in cache: RevisionCache) throws -> CachedRevision {
-        var files = ["domains/shop.yaml": domain]
-        for (name, prefix) in [("production", ""), ("staging", "staging."), ("development", "dev.")] {
-            let suffix = name == "production" ? "" : ".\(name)"
-            var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
-            for app in ["shop", "kiosk"] {
-                text += "  \(app):\n    ios: {bundle_id: com.example.\(app)\(suffix)}\n"
-                text +=
-                    "    android: {package: com.example.\(app)\(suffix), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
-            }
-            text += "hosts:\n" + (1...3).map { "  \(prefix)h\($0).example: shop\n" }.joined()
-            files["environments/\(name).yaml"] = text
-        }
+        let files = ThreeEnvironmentFleet.files(domain: domain)
         let sources = files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
         let (revision, diagnostics) = cache.make(sources)
         return try #require(revision, "\(diagnostics.filter { $0.severity == .error })")

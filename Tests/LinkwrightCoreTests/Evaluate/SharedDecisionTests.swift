@@ -7,8 +7,6 @@ import Testing
 /// host gets on its own, that rule lists which differ are never shared, and that staging's
 /// files take production's compiled rules with their own app IDs.
 @Suite struct SharedDecisionTests {
-    private static let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
-
     /// Three environments serving one domain: production and staging with the same rules for
     /// differently named apps, development with a rule of its own in front and an extra app
     /// listed by a second entry; Android reads the same rules through its dynamic rules.
@@ -51,18 +49,7 @@ import Testing
 
     /// `domain` as the domain file of three environments with two apps on both platforms.
     private func load(domain: String) throws -> (Configuration, CompiledConfiguration) {
-        var files = ["domains/shop.yaml": domain]
-        for (name, prefix) in [("production", ""), ("staging", "staging."), ("development", "dev.")] {
-            let suffix = name == "production" ? "" : ".\(name)"
-            var text = "tier: \(name)\nteam_id: ABCDE12345\napps:\n"
-            for app in ["shop", "kiosk"] {
-                text += "  \(app):\n    ios: {bundle_id: com.example.\(app)\(suffix)}\n"
-                text +=
-                    "    android: {package: com.example.\(app)\(suffix), fingerprints: {play-signing: \"\(Self.fingerprint)\"}}\n"
-            }
-            text += "hosts:\n" + (1...3).map { "  \(prefix)h\($0).example: shop\n" }.joined()
-            files["environments/\(name).yaml"] = text
-        }
+        let files = ThreeEnvironmentFleet.files(domain: domain)
         let (configuration, diagnostics) = try ConfigLoader().load(from: InMemorySourceTree(files))
         let loaded = try #require(configuration, "\(diagnostics)")
         return (loaded, Compiler().compile(loaded).compiled)
