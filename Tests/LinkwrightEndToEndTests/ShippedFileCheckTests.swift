@@ -15,6 +15,7 @@ import Testing
     static let shellScripts = [
         "scripts/release.sh", "scripts/release-macos.sh", "scripts/fill-formula.sh", "scripts/install-deps.sh",
         "scripts/action/install.sh", "scripts/action/comment.sh", ".ci/run", "docs/examples/pre-commit",
+        "scripts/benchmark.sh", "scripts/on-fresh-ext4.sh",
     ]
 
     private func run(_ tool: String, _ arguments: [String]) throws -> ProcessResult {
