@@ -100,6 +100,24 @@ import Testing
         #expect(ObservedYAMLEvent.scanner(Array(text.utf8)) == nil, "accepted: \(text.debugDescription)")
     }
 
+    /// Edge cases written apart from the generator (a reviewer's list): whatever the scanner
+    /// accepts of them gives libyaml's events.
+    @Test(arguments: [
+        "a: b # c\n", "a: b# c\n", "a   : b\n", "-   \n", "a:\n  - b\n  - c\nd: e\n", "a: [b, c]   # c\n",
+        "a: b - c\n", "a: b?c\n", "\"a b\": c\n", "a: []\nb: {}\n", "a: 'b # c'\n", "-\n", "a: -1\nb: -x\n",
+        "a: b:c\n", "a: http://x/y?z=1#f\n", "a: b :c\n", "key:    # c\n  sub: 1\n", "a:\n  b: 1\n# c\n  d: 2\n",
+        "a:\n  b: 1\n      \n  d: 2\n", "a: \"b\"   \n", "a:\n-  b\n-   c\n", "- a: b\n  c: d\n- e\n",
+        "-   - a\n    - b\n",
+        "[a, b]\n", "{a: b}\n", "hello\n", "a: b\n\n\n", "1: a\n2: b\n", "a: b\n  # deeper\nc: d\n",
+        "a: [\"b, c\", d]\n", "a: ['b', \"c\"]\n", "a:\n    - b\n    - c\n", "a:\n  b:\n    c:\n      d: e\nf: g\n",
+        "- [a, b]\n- {c: d}\n", "a: {b: [c]}\n", "a: b\n...", "a: x # y: z\n", "? \n", "a: |\n", "a: b\n c\n",
+        "a:\n  - b\n - c\n", "a: 'b'c\n", "a: \"\"\"\n", "a:  \n  b\n", "a: 'b\n", "- a\n - b\n", "a: b\n\t\n",
+        String(repeating: "k", count: 1000) + ": v\n", "a: " + String(repeating: "v", count: 5000) + "\n",
+    ])
+    func reviewedEdgeCasesGiveLibyamlsEventsWhenAccepted(_ text: String) {
+        _ = Self.compare(Array(text.utf8), "reviewed")
+    }
+
     /// Every YAML file of the repository (examples, fixtures, golden configurations), and
     /// hostile mutations of each.
     @Test func theRepositorysFilesGiveLibyamlsEvents() throws {
