@@ -91,4 +91,34 @@ import Testing
             #expect(String(decoding: bytes, as: UTF8.self) == JSON.object(members.map { ($0, $1.value) }).rendered())
         }
     }
+
+    /// A changelog's JSON streams its releases newest first, as printing it whole writes them:
+    /// changes, notes, a release not compared, the forge's links, and no releases at all.
+    @Test func aStreamedChangelogIsItsPrintedJSON() throws {
+        func point(_ name: String) -> Changelog.Point {
+            Changelog.Point(name: name, commit: "abc\(name.count)", date: "2026-12-06")
+        }
+        let change = LinkChange(
+            kind: .opensApp, environment: "production", host: "a.example", platform: .ios, app: "shop",
+            after: "/p/*", witnesses: ["https://a.example/p/\u{E9}\"q"])
+        let releases = [
+            Changelog.Release(from: point("v1.0"), to: point("v1.1"), changes: [change, change]),
+            Changelog.Release(
+                from: point("v1.1"), to: point("v1.2"), changes: [], notes: ["v1.2: no contract"], compared: false),
+            Changelog.Release(from: point("v1.2"), to: point("v1.10"), changes: [change]),
+        ]
+        let links = try #require(CompareLinks(remote: "https://github.com/example/site.git"))
+        for changelog in [
+            Changelog(releases: releases, compareLinks: links), Changelog(releases: releases), Changelog(releases: []),
+        ] {
+            let printed = try #require(changelog.printed(as: .json, style: .plain, version: "1")).out
+            var bytes: [UInt8] = []
+            #expect(changelog.stream(as: .json, style: .plain) { bytes += $0 })
+            #expect(String(decoding: bytes, as: UTF8.self) == printed)
+            #expect(!changelog.stream(as: .markdown, style: .plain) { _ in Issue.record("markdown is printed whole") })
+        }
+        let newestFirst = try #require(Changelog(releases: releases).printed(as: .json, style: .plain, version: "1"))
+            .out
+        #expect(newestFirst.range(of: "\"v1.10\"")!.lowerBound < newestFirst.range(of: "\"v1.0\"")!.lowerBound)
+    }
 }

@@ -128,22 +128,34 @@ public struct Changelog: CommandOutput {
     /// `{"version": 2, "releases": [{"from", "to", "compare", "changes", "notes", "compared"}]}`,
     /// newest release first as in the markdown; `from` and `to` are `{"name", "commit", "date"}`,
     /// `compare` the forge's comparison page or null.
-    public var json: JSON {
-        .object([
-            ("version", .int(2)),
+    public var json: JSON { .object(jsonMembers.map { ($0, $1.value) }) }
+
+    /// `json`, its releases made and written on every core as it streams: a hundred tags of a
+    /// busy file are megabytes of JSON, which one core rendered once every pair was compared.
+    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool {
+        guard format == .json else { return false }
+        JSON.render(object: jsonMembers, to: write)
+        return true
+    }
+
+    /// The members of `json`; the releases made one at a time, newest first.
+    private var jsonMembers: [(String, JSON.StreamedMember)] {
+        let (newestFirst, compareLinks) = (Array(releases.reversed()), compareLinks)
+        return [
+            ("version", .value(.int(2))),
             (
                 "releases",
-                .array(
-                    releases.reversed().map { release in
-                        .object([
-                            ("from", release.from.json), ("to", release.to.json),
-                            ("compare", Self.compareURL(release, compareLinks).map(JSON.string) ?? .null),
-                            ("changes", .array(release.changes.map(\.json))),
-                            ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
-                        ])
-                    })
+                .elements(count: newestFirst.count) { position in
+                    let release = newestFirst[position]
+                    return .object([
+                        ("from", release.from.json), ("to", release.to.json),
+                        ("compare", Self.compareURL(release, compareLinks).map(JSON.string) ?? .null),
+                        ("changes", .array(release.changes.map(\.json))),
+                        ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
+                    ])
+                }
             ),
-        ])
+        ]
     }
 
     /// "v1.5 · 2026-11-20 · abc1234".
