@@ -1,0 +1,80 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// Tables the proofs keep per process because every pair of a changelog's revisions makes them
+/// again (`ProofAlphabet.of`, `DecodingTables.of`, `PartView.keptClasses`): each kept one must
+/// be the one made fresh, for every input that reaches it.
+@Suite struct ProcessTablesTests {
+    /// Seeded distinctions from a small pool of scalars and sets, so that many share their
+    /// scalars and differ in their sets only, or the other way round.
+    static func distinctions(_ generator: inout SplitMix64) -> ScalarDistinctions {
+        let scalars: [UInt32] = [0x20, 0x25, 0x2F, 0x41, 0x61, 0x7A, 0x7F, 0xE9, 0x4E2D, 0x1F600]
+        let sets = [
+            ScalarSet([0x30...0x39]), ScalarSet([0x41...0x5A, 0x61...0x7A]), ScalarSet([0x80...0x10_FFFF]),
+            ScalarSet([0x2F...0x2F]), ScalarSet([0x00...0x2E, 0x30...0x10_FFFF]),
+        ]
+        var distinctions = ScalarDistinctions()
+        for scalar in scalars where Int.random(in: 0..<3, using: &generator) == 0 {
+            distinctions.scalars.insert(scalar)
+        }
+        for set in sets where Int.random(in: 0..<3, using: &generator) == 0 { distinctions.sets.insert(set) }
+        return distinctions
+    }
+
+    static let texts: [TextKind] = [.part(.path), .part(.query), .part(.queryItem), .part(.fragment), .itemName]
+
+    /// Distinctions, texts and decoding drawn again and again, so kept alphabets are asked for
+    /// with every other text and decoding of the same distinctions.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func keptAlphabetsAreThoseMadeFresh(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let pool = (0..<12).map { _ in Self.distinctions(&generator) }
+        for step in 0..<300 {
+            let distinctions = pool.randomElement(using: &generator)!
+            let text = Self.texts.randomElement(using: &generator)!
+            let decoded = Bool.random(using: &generator)
+            #expect(
+                ProofAlphabet.of(distinctions, text: text, decoded: decoded).scalars
+                    == ProofAlphabet(distinctions, text: text, decoded: decoded).scalars,
+                "seed \(seed), step \(step)")
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func keptDecodingTablesAreThoseMadeFresh(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let pool = (0..<12).map { _ in Self.distinctions(&generator) }
+        for step in 0..<200 {
+            let distinctions = pool.randomElement(using: &generator)!
+            let kept = DecodingTables.of(distinctions)
+            let fresh = DecodingTables(distinctions)
+            #expect(kept.escapedByteKeys == fresh.escapedByteKeys, "seed \(seed), step \(step)")
+            #expect(kept.otherScalar == fresh.otherScalar, "seed \(seed), step \(step)")
+            #expect(
+                kept.trie.map { "\($0.children.sorted { $0.key < $1.key }) \(String(describing: $0.scalar))" }
+                    == fresh.trie.map { "\($0.children.sorted { $0.key < $1.key }) \(String(describing: $0.scalar))" },
+                "seed \(seed), step \(step)")
+        }
+    }
+
+    /// Alphabets and machines' distinctions drawn again and again, so kept classes are asked for
+    /// with every other alphabet of the same distinctions and the other way round.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func keptSymbolClassesAreThoseMadeFresh(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let pool = (0..<10).map { _ in Self.distinctions(&generator) }
+        let alphabets = (0..<6).map { _ in
+            ProofAlphabet(
+                pool.randomElement(using: &generator)!, text: Self.texts.randomElement(using: &generator)!,
+                decoded: Bool.random(using: &generator))
+        }
+        for step in 0..<300 {
+            let alphabet = alphabets.randomElement(using: &generator)!
+            let distinctions = pool.randomElement(using: &generator)!
+            #expect(
+                PartView.keptClasses(of: alphabet, distinctions) == PartView.classes(of: alphabet, distinctions),
+                "seed \(seed), step \(step)")
+        }
+    }
+}
