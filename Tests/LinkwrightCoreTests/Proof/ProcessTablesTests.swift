@@ -3,8 +3,9 @@ import Testing
 @testable import LinkwrightCore
 
 /// Tables the proofs keep per process because every pair of a changelog's revisions makes them
-/// again (`ProofAlphabet.of`, `DecodingTables.of`, `PartView.keptClasses`): each kept one must
-/// be the one made fresh, for every input that reaches it.
+/// again (`ProofAlphabet.of`, `DecodingTables.of`, `PartView.keptClasses`, a rule's copies
+/// sharing its content): each kept one must be the one made fresh, for every input that
+/// reaches it.
 @Suite struct ProcessTablesTests {
     /// Seeded distinctions from a small pool of scalars and sets, so that many share their
     /// scalars and differ in their sets only, or the other way round.
@@ -75,6 +76,47 @@ import Testing
             #expect(
                 PartView.keptClasses(of: alphabet, distinctions) == PartView.classes(of: alphabet, distinctions),
                 "seed \(seed), step \(step)")
+        }
+    }
+
+    /// A rule written again elsewhere (`ProofRule.init(_:origin:matches:)`) answers as the rule
+    /// made fresh from the same tests, and shares its distinctions.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func aRuleWrittenAgainIsTheRuleMadeFresh(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        for step in 0..<40 {
+            let opens = Int.random(in: 0..<3, using: &generator) != 0
+            let route = Bool.random(using: &generator) ? "route\(step % 3)" : nil
+            let isExclusion = !opens && Bool.random(using: &generator)
+            let made = try DistinctionRunsTests.rule(&generator)
+            func fresh() -> ProofRule {
+                ProofRule(
+                    opens: opens, route: route, isExclusion: isExclusion, path: made.path, query: made.query,
+                    fragment: made.fragment, origin: nil, label: made.label
+                ) { _ in false }
+            }
+            let original = fresh()
+            let origin = SourceLocation(file: "domains/x.yaml", line: step + 1, column: 1)
+            let copy = ProofRule(original, origin: origin) { _ in true }
+            for rule in [original, copy] {
+                let expected = fresh()
+                #expect(rule.key == expected.key && rule.testKey == expected.testKey, "seed \(seed), step \(step)")
+                #expect(
+                    rule.opens == opens && rule.route == expected.route && rule.outcome == expected.outcome
+                        && rule.isExclusion == isExclusion && rule.label == made.label,
+                    "seed \(seed), step \(step)")
+                #expect(
+                    rule.outcome == (opens ? "open\u{4}" + (route ?? "") : nil) && rule.path?.key == made.path?.key
+                        && rule.query?.key == made.query?.key && rule.fragment?.key == made.fragment?.key,
+                    "seed \(seed), step \(step)")
+                #expect(
+                    rule.pathPrefix == expected.pathPrefix && rule.pathPrefixes == expected.pathPrefixes
+                        && rule.pathTexts == expected.pathTexts && rule.pathSuffix == expected.pathSuffix,
+                    "seed \(seed), step \(step)")
+            }
+            var values = ComparedValues(LinkURL("https://example.com/")!)
+            #expect(copy.origin == origin && copy.matches(&values) && !original.matches(&values))
+            #expect(copy.sharedDistinctions === original.sharedDistinctions, "seed \(seed), step \(step)")
         }
     }
 }
