@@ -306,6 +306,7 @@ struct BehaviourProof {
             // Walking the base in order, the head positions seen so far, sorted, give each rule
             // the earlier ones the head puts after it.
             var seen: [(newIndex: Int, oldIndex: Int)] = []
+            seen.reserveCapacity(olds)
             for oldIndex in 0..<olds where inNew[oldIndex] >= 0 {
                 let newIndex = inNew[oldIndex]
                 var insertion = seen.endIndex
@@ -313,7 +314,12 @@ struct BehaviourProof {
                     insertion -= 1
                     crossed[seen[insertion].oldIndex].append(newIndex)
                 }
-                seen.insert((newIndex, oldIndex), at: insertion)
+                // Rules both sides keep in order (nearly all) go at the end.
+                if insertion == seen.endIndex {
+                    seen.append((newIndex, oldIndex))
+                } else {
+                    seen.insert((newIndex, oldIndex), at: insertion)
+                }
             }
         } else {
             // A rule written twice: positions name its first copy, so every pair is tried.
@@ -325,7 +331,10 @@ struct BehaviourProof {
         }
         // Head rules only the head has.
         let onlyNew = (0..<news).filter { inOld[$0] < 0 }
+        let onlyOld = (0..<olds).count(where: { inNew[$0] < 0 })
         var pairs: [(old: Int, new: Int)] = []
+        pairs.reserveCapacity(
+            onlyOld * (news + 1) + (olds + 1 - onlyOld) * onlyNew.count + crossed.reduce(0) { $0 + $1.count })
         for oldIndex in 0...olds {
             // A rule only the base has, with every head rule or none.
             if oldIndex < olds && inNew[oldIndex] < 0 {
@@ -333,7 +342,7 @@ struct BehaviourProof {
                 continue
             }
             // Every other base rule, or none, with each rule only the head has, and those crossed.
-            let others = oldIndex < olds ? crossed[oldIndex].sorted() : []
+            let others = oldIndex < olds && !crossed[oldIndex].isEmpty ? crossed[oldIndex].sorted() : []
             var (only, other) = (0, 0)
             while only < onlyNew.count || other < others.count {
                 if other == others.count || (only < onlyNew.count && onlyNew[only] < others[other]) {
