@@ -241,11 +241,9 @@ struct BehaviourProof {
         // the end, on neither side.
         let (inNew, inOld) = positions(
             olds.map(\.key), news.map(\.key), unique: before.list.keysAreUnique && after.list.keysAreUnique)
-        let oldOutcomes = olds.map(\.outcome) + [nil]
-        let newOutcomes = news.map(\.outcome) + [nil]
+        let outcomes = (old: olds.map(\.outcomeNumber) + [0], new: news.map(\.outcomeNumber) + [0])
         var candidates: [Candidate] = []
-        for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld)
-        where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
+        for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld, outcomes: outcomes) {
             let a = oldIndex < olds.count ? olds[oldIndex] : nil
             let b = newIndex < news.count ? news[newIndex] : nil
             if let a, let b, Self.disjointPaths(a, b) { continue }
@@ -292,8 +290,11 @@ struct BehaviourProof {
     /// rule's position on the other side (`inNew` for the base's rules, `inOld` for the head's;
     /// -1: not there). "No rule" is the position past the end of a side. Made in order, base
     /// position by base position: the three kinds below never share a pair, and sorting the
-    /// thousands a rule added in front of a long list pairs cost more than finding them.
-    static func pairs(inNew: [Int], inOld: [Int]) -> [(old: Int, new: Int)] {
+    /// thousands a rule added in front of a long list pairs cost more than finding them. Given
+    /// `outcomes` (a number per base rule and per head rule, equal for equal outcomes, "no rule"
+    /// past the end of each), only the pairs deciding otherwise: of the thousands a rule added in
+    /// front pairs, most decide alike.
+    static func pairs(inNew: [Int], inOld: [Int], outcomes: (old: [Int], new: [Int])? = nil) -> [(old: Int, new: Int)] {
         let olds = inNew.count
         let news = inOld.count
         // Per base rule on both sides, the head rules on both sides it meets in the opposite
@@ -335,18 +336,38 @@ struct BehaviourProof {
         var pairs: [(old: Int, new: Int)] = []
         pairs.reserveCapacity(
             onlyOld * (news + 1) + (olds + 1 - onlyOld) * onlyNew.count + crossed.reduce(0) { $0 + $1.count })
+        // Whether head rule `newIndex` decides otherwise than a base rule deciding `outcome`
+        // (every one does without outcomes).
+        func decidesOtherwise(_ newIndex: Int, _ outcome: Int?) -> Bool {
+            guard let outcome, let outcomes else { return true }
+            return outcomes.new[newIndex] != outcome
+        }
+        // Per base outcome, the rules only the head has deciding otherwise.
+        var onlyNewDeciding: [Int: [Int]] = [:]
         for oldIndex in 0...olds {
+            let outcome = outcomes?.old[oldIndex]
             // A rule only the base has, with every head rule or none.
             if oldIndex < olds && inNew[oldIndex] < 0 {
-                pairs += (0...news).map { (oldIndex, $0) }
+                pairs += (0...news).filter { decidesOtherwise($0, outcome) }.map { (oldIndex, $0) }
                 continue
             }
             // Every other base rule, or none, with each rule only the head has, and those crossed.
-            let others = oldIndex < olds && !crossed[oldIndex].isEmpty ? crossed[oldIndex].sorted() : []
+            let others =
+                oldIndex < olds && !crossed[oldIndex].isEmpty
+                ? crossed[oldIndex].sorted().filter { decidesOtherwise($0, outcome) } : []
+            var onlyNewHere = onlyNew
+            if let outcome {
+                if let known = onlyNewDeciding[outcome] {
+                    onlyNewHere = known
+                } else {
+                    onlyNewHere = onlyNew.filter { decidesOtherwise($0, outcome) }
+                    onlyNewDeciding[outcome] = onlyNewHere
+                }
+            }
             var (only, other) = (0, 0)
-            while only < onlyNew.count || other < others.count {
-                if other == others.count || (only < onlyNew.count && onlyNew[only] < others[other]) {
-                    pairs.append((oldIndex, onlyNew[only]))
+            while only < onlyNewHere.count || other < others.count {
+                if other == others.count || (only < onlyNewHere.count && onlyNewHere[only] < others[other]) {
+                    pairs.append((oldIndex, onlyNewHere[only]))
                     only += 1
                 } else {
                     pairs.append((oldIndex, others[other]))

@@ -132,6 +132,7 @@ final class ProofRule: @unchecked Sendable {
         let opens: Bool
         let route: String?
         let outcome: String?
+        let outcomeNumber: Int
         let isExclusion: Bool
         let path: PathTest?
         let query: QueryTest?
@@ -150,6 +151,14 @@ final class ProofRule: @unchecked Sendable {
             self.opens = opens
             self.route = opens ? route : nil
             outcome = opens ? "open\u{4}" + (route ?? "") : nil
+            outcomeNumber =
+                outcome.map { outcome in
+                    Self.outcomeNumbers.withLock { numbers in
+                        if let known = numbers[outcome] { return known }
+                        numbers[outcome] = numbers.count + 1
+                        return numbers.count
+                    }
+                } ?? 0
             self.isExclusion = isExclusion
             self.path = path
             self.query = query
@@ -164,6 +173,9 @@ final class ProofRule: @unchecked Sendable {
             let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
             key = decides + "\u{4}" + testKey
         }
+
+        /// Each outcome met so far and its number.
+        private static let outcomeNumbers = LockedValue<[String: Int]>([:])
     }
 
     private let content: Content
@@ -178,6 +190,9 @@ final class ProofRule: @unchecked Sendable {
     /// What a URL the rule decides does: `nil` on the web, else the app with the route. Two
     /// rules with different outcomes decide their common URLs differently.
     var outcome: String? { content.outcome }
+    /// The outcome as a number, the same for equal outcomes throughout the process (0: `nil`),
+    /// which candidate pairs compare (`BehaviourProof.pairs`).
+    var outcomeNumber: Int { content.outcomeNumber }
     var isExclusion: Bool { content.isExclusion }
     var path: PathTest? { content.path }
     var query: QueryTest? { content.query }

@@ -80,10 +80,12 @@ import Testing
     }
 
     /// A rule written again elsewhere (`ProofRule.init(_:origin:matches:)`) answers as the rule
-    /// made fresh from the same tests, and shares its distinctions.
+    /// made fresh from the same tests, and shares its distinctions; rules' outcome numbers are
+    /// equal exactly where their outcomes are.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func aRuleWrittenAgainIsTheRuleMadeFresh(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
+        var outcomes: [(outcome: String?, number: Int)] = []
         for step in 0..<40 {
             let opens = Int.random(in: 0..<3, using: &generator) != 0
             let route = Bool.random(using: &generator) ? "route\(step % 3)" : nil
@@ -105,6 +107,7 @@ import Testing
                     rule.opens == opens && rule.route == expected.route && rule.outcome == expected.outcome
                         && rule.isExclusion == isExclusion && rule.label == made.label,
                     "seed \(seed), step \(step)")
+                outcomes.append((rule.outcome, rule.outcomeNumber))
                 #expect(
                     rule.outcome == (opens ? "open\u{4}" + (route ?? "") : nil) && rule.path?.key == made.path?.key
                         && rule.query?.key == made.query?.key && rule.fragment?.key == made.fragment?.key,
@@ -117,6 +120,10 @@ import Testing
             var values = ComparedValues(LinkURL("https://example.com/")!)
             #expect(copy.origin == origin && copy.matches(&values) && !original.matches(&values))
             #expect(copy.sharedDistinctions === original.sharedDistinctions, "seed \(seed), step \(step)")
+        }
+        for one in outcomes {
+            #expect((one.outcome == nil) == (one.number == 0))
+            for other in outcomes { #expect((one.outcome == other.outcome) == (one.number == other.number)) }
         }
     }
 }
