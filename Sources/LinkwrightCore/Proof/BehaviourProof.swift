@@ -241,11 +241,9 @@ struct BehaviourProof {
         // the end, on neither side.
         let (inNew, inOld) = positions(
             olds.map(\.key), news.map(\.key), unique: before.list.keysAreUnique && after.list.keysAreUnique)
-        let oldOutcomes = olds.map(\.outcome) + [nil]
-        let newOutcomes = news.map(\.outcome) + [nil]
+        let outcomes = (old: olds.map(\.outcomeNumber) + [0], new: news.map(\.outcomeNumber) + [0])
         var candidates: [Candidate] = []
-        for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld)
-        where oldOutcomes[oldIndex] != newOutcomes[newIndex] {
+        for (oldIndex, newIndex) in pairs(inNew: inNew, inOld: inOld, outcomes: outcomes) {
             let a = oldIndex < olds.count ? olds[oldIndex] : nil
             let b = newIndex < news.count ? news[newIndex] : nil
             if let a, let b, Self.disjointPaths(a, b) { continue }
@@ -292,8 +290,11 @@ struct BehaviourProof {
     /// rule's position on the other side (`inNew` for the base's rules, `inOld` for the head's;
     /// -1: not there). "No rule" is the position past the end of a side. Made in order, base
     /// position by base position: the three kinds below never share a pair, and sorting the
-    /// thousands a rule added in front of a long list pairs cost more than finding them.
-    static func pairs(inNew: [Int], inOld: [Int]) -> [(old: Int, new: Int)] {
+    /// thousands a rule added in front of a long list pairs cost more than finding them. Given
+    /// `outcomes` (a number per base rule and per head rule, equal for equal outcomes, "no rule"
+    /// past the end of each), only the pairs deciding otherwise: of the thousands a rule added in
+    /// front pairs, most decide alike.
+    static func pairs(inNew: [Int], inOld: [Int], outcomes: (old: [Int], new: [Int])? = nil) -> [(old: Int, new: Int)] {
         let olds = inNew.count
         let news = inOld.count
         // Per base rule on both sides, the head rules on both sides it meets in the opposite
@@ -306,6 +307,7 @@ struct BehaviourProof {
             // Walking the base in order, the head positions seen so far, sorted, give each rule
             // the earlier ones the head puts after it.
             var seen: [(newIndex: Int, oldIndex: Int)] = []
+            seen.reserveCapacity(olds)
             for oldIndex in 0..<olds where inNew[oldIndex] >= 0 {
                 let newIndex = inNew[oldIndex]
                 var insertion = seen.endIndex
@@ -313,7 +315,12 @@ struct BehaviourProof {
                     insertion -= 1
                     crossed[seen[insertion].oldIndex].append(newIndex)
                 }
-                seen.insert((newIndex, oldIndex), at: insertion)
+                // Rules both sides keep in order (nearly all) go at the end.
+                if insertion == seen.endIndex {
+                    seen.append((newIndex, oldIndex))
+                } else {
+                    seen.insert((newIndex, oldIndex), at: insertion)
+                }
             }
         } else {
             // A rule written twice: positions name its first copy, so every pair is tried.
@@ -325,19 +332,42 @@ struct BehaviourProof {
         }
         // Head rules only the head has.
         let onlyNew = (0..<news).filter { inOld[$0] < 0 }
+        let onlyOld = (0..<olds).count(where: { inNew[$0] < 0 })
         var pairs: [(old: Int, new: Int)] = []
+        pairs.reserveCapacity(
+            onlyOld * (news + 1) + (olds + 1 - onlyOld) * onlyNew.count + crossed.reduce(0) { $0 + $1.count })
+        // Whether head rule `newIndex` decides otherwise than a base rule deciding `outcome`
+        // (every one does without outcomes).
+        func decidesOtherwise(_ newIndex: Int, _ outcome: Int?) -> Bool {
+            guard let outcome, let outcomes else { return true }
+            return outcomes.new[newIndex] != outcome
+        }
+        // Per base outcome, the rules only the head has deciding otherwise.
+        var onlyNewDeciding: [Int: [Int]] = [:]
         for oldIndex in 0...olds {
+            let outcome = outcomes?.old[oldIndex]
             // A rule only the base has, with every head rule or none.
             if oldIndex < olds && inNew[oldIndex] < 0 {
-                pairs += (0...news).map { (oldIndex, $0) }
+                pairs += (0...news).filter { decidesOtherwise($0, outcome) }.map { (oldIndex, $0) }
                 continue
             }
             // Every other base rule, or none, with each rule only the head has, and those crossed.
-            let others = oldIndex < olds ? crossed[oldIndex].sorted() : []
+            let others =
+                oldIndex < olds && !crossed[oldIndex].isEmpty
+                ? crossed[oldIndex].sorted().filter { decidesOtherwise($0, outcome) } : []
+            var onlyNewHere = onlyNew
+            if let outcome {
+                if let known = onlyNewDeciding[outcome] {
+                    onlyNewHere = known
+                } else {
+                    onlyNewHere = onlyNew.filter { decidesOtherwise($0, outcome) }
+                    onlyNewDeciding[outcome] = onlyNewHere
+                }
+            }
             var (only, other) = (0, 0)
-            while only < onlyNew.count || other < others.count {
-                if other == others.count || (only < onlyNew.count && onlyNew[only] < others[other]) {
-                    pairs.append((oldIndex, onlyNew[only]))
+            while only < onlyNewHere.count || other < others.count {
+                if other == others.count || (only < onlyNewHere.count && onlyNewHere[only] < others[other]) {
+                    pairs.append((oldIndex, onlyNewHere[only]))
                     only += 1
                 } else {
                     pairs.append((oldIndex, others[other]))

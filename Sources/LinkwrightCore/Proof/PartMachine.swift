@@ -37,7 +37,8 @@ extension PartMachine {
 
 /// What some machine treats differently from other scalars: scalars tested one by one and sets
 /// tested as a whole. Two scalars in no individual test and in the same sets are read alike.
-struct ScalarDistinctions {
+/// Equal distinctions make equal tables (`ProofAlphabet.of`, `PercentDecodeStage`).
+struct ScalarDistinctions: Hashable {
     var scalars = DistinctScalars()
     var sets: Set<ScalarSet> = []
 
@@ -67,10 +68,20 @@ struct ScalarDistinctions {
 /// Scalars some machines test one by one: ASCII ones, nearly all in URLs, as bits, the others
 /// in a set. An analysis joins those of every rule of its lists: with a set alone, joining a
 /// thousand rules' took most of the time of making a changelog's alphabets.
-struct DistinctScalars: Sequence {
+struct DistinctScalars: Sequence, Hashable {
     /// Bit `n` of `ascii[n / 64]` is scalar `n`.
     private var ascii: (UInt64, UInt64) = (0, 0)
     private var others: Set<UInt32> = []
+
+    static func == (one: DistinctScalars, other: DistinctScalars) -> Bool {
+        one.ascii == other.ascii && one.others == other.others
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ascii.0)
+        hasher.combine(ascii.1)
+        hasher.combine(others)
+    }
 
     mutating func insert(_ value: UInt32) {
         switch value {

@@ -18,7 +18,7 @@ enum URLDimension: Int, CaseIterable, Sendable {
 
 /// The texts the proof writes: URL parts, among them a query item's value (`.queryItem`), and
 /// an item's name.
-enum TextKind: Equatable, Sendable {
+enum TextKind: Hashable, Sendable {
     case part(URLPart.Key)
     case itemName
 
@@ -46,6 +46,23 @@ struct ProofAlphabet {
     private static let preferred = Array(
         "abcdefghijklmnopqrstuvwxyz0123456789-_~./ABCDEFGHIJKLMNOPQRSTUVWXYZ!$'()*+,;:@=&%?#[]^`{|}\"<>\\éüñøß中"
             .unicodeScalars)
+
+    /// The alphabet `init` makes, made once per process per distinctions: the proofs of a
+    /// changelog's pairs of revisions tell apart the same scalars nearly every time.
+    static func of(_ distinctions: ScalarDistinctions, text: TextKind, decoded: Bool = false) -> ProofAlphabet {
+        known.value(Made(distinctions: distinctions, text: text, decoded: decoded)) {
+            ProofAlphabet(distinctions, text: text, decoded: decoded)
+        }
+    }
+
+    /// What an alphabet is made from.
+    private struct Made: Hashable {
+        var distinctions: ScalarDistinctions
+        var text: TextKind
+        var decoded: Bool
+    }
+
+    private static let known = ProcessMemo<Made, ProofAlphabet>(limit: 1_000)
 
     /// `decoded`: the alphabet of decoded text, where any scalar may stand (it is written
     /// escaped when the URL cannot hold it as is).
@@ -137,7 +154,7 @@ final class PartView {
         acceptsAbsent = absent ?? machine.accepts(machine.start)
         var distinctions = ScalarDistinctions()
         machine.distinctions(into: &distinctions)
-        symbolClasses = Self.classes(of: alphabet, distinctions)
+        symbolClasses = Self.keptClasses(of: alphabet, distinctions)
         classCount = Int(symbolClasses.max() ?? -1) + 1
         let states = StateTable(machine)
         successor = { states.intern(machine.step(states.states[Int($0)], $1)) }
@@ -150,10 +167,26 @@ final class PartView {
         record(upTo: 0)
     }
 
+    /// `classes`, kept per process: the proof of every pair of a changelog's revisions makes
+    /// views of the same patterns over the same alphabets again.
+    static func keptClasses(of alphabet: ProofAlphabet, _ distinctions: ScalarDistinctions) -> [Int32] {
+        knownClasses.value(ClassesOf(scalars: alphabet.scalars, distinctions: distinctions)) {
+            classes(of: alphabet, distinctions)
+        }
+    }
+
+    /// What a view's classes are made from.
+    private struct ClassesOf: Hashable {
+        var scalars: [Unicode.Scalar]
+        var distinctions: ScalarDistinctions
+    }
+
+    private static let knownClasses = ProcessMemo<ClassesOf, [Int32]>(limit: 10_000)
+
     /// A scalar the machine tests on its own is a class of its own; the others are told apart by
     /// the sets holding them, as a mask (a machine testing more sets than a mask holds is rare
     /// enough to pay for arrays).
-    private static func classes(of alphabet: ProofAlphabet, _ distinctions: ScalarDistinctions) -> [Int32] {
+    static func classes(of alphabet: ProofAlphabet, _ distinctions: ScalarDistinctions) -> [Int32] {
         let sets = Array(distinctions.sets)
         func numbered<Key: Hashable>(_ key: (Unicode.Scalar) -> Key) -> [Int32] {
             var ids: [Key: Int32] = [:]

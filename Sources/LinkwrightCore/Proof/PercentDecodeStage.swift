@@ -21,51 +21,13 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
         self.inner = inner
         var distinctions = ScalarDistinctions()
         inner.distinctions(into: &distinctions)
-        var trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)] = [([:], nil)]
-        for scalar in distinctions.nonASCII {
-            var node = 0
-            for byte in String(scalar).utf8 {
-                if let child = trie[node].children[byte] {
-                    node = Int(child)
-                } else {
-                    trie.append(([:], nil))
-                    trie[node].children[byte] = Int32(trie.count - 1)
-                    node = trie.count - 1
-                }
-            }
-            trie[node].scalar = scalar
-        }
-        self.trie = trie
-        let told = Set(distinctions.nonASCII.map(\.value))
-        otherScalar = (UInt32(0xA0)...).lazy.compactMap(Unicode.Scalar.init).first { !told.contains($0.value) }!
-        escapedByteKeys = Self.byteKeys(distinctions, trie: trie)
+        let tables = DecodingTables.of(distinctions)
+        trie = tables.trie
+        otherScalar = tables.otherScalar
+        escapedByteKeys = tables.escapedByteKeys
     }
 
     let escapedByteKeys: [Int32]?
-
-    /// An ASCII byte reads as its scalar, so as the inner machine's class of it; a byte beyond
-    /// ASCII on a path of the trie is its own; any other is read by its place in Unicode's table
-    /// of well-formed sequences alone (which lead bytes need how many continuation bytes in
-    /// which range, and which continuation ranges it checks).
-    private static func byteKeys(
-        _ distinctions: ScalarDistinctions, trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
-    ) -> [Int32] {
-        let sets = Array(distinctions.sets)
-        var classes: [[Bool]: Int32] = [:]
-        let onTrie = Set(trie.flatMap(\.children.keys))
-        return (0...255).map { (byte: Int) -> Int32 in
-            if byte < 0x80 {
-                if distinctions.scalars.contains(UInt32(byte)) { return Int32(byte) }
-                let scalar = Unicode.Scalar(UInt8(byte))
-                let key = sets.map { $0.contains(scalar) }
-                if let known = classes[key] { return known }
-                classes[key] = Int32(0x1000 + classes.count)
-                return classes[key]!
-            }
-            if onTrie.contains(UInt8(byte)) { return Int32(byte) }
-            return utf8SequencePlaces[byte - 0x80]
-        }
-    }
 
     struct State: Hashable {
         var decoded: Inner.State
@@ -256,8 +218,7 @@ struct EscapedSeparatorStage<Inner: PartMachine>: PartMachine {
 }
 
 /// Per byte beyond ASCII, its place in Unicode's table of well-formed sequences, as
-/// `PercentDecodeStage.byteKeys` numbers it: made once, not per stage and byte (every decoding
-/// view of every proof makes a stage).
+/// `DecodingTables.byteKeys` numbers it: made once, not per byte of every distinctions.
 private let utf8SequencePlaces: [Int32] = (0x80...0xFF).map { byte in
     let starts: [Int] = [0x80, 0x90, 0xA0, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1, 0xF4, 0xF5]
     let place = starts.lastIndex { $0 <= byte }!
@@ -267,4 +228,64 @@ private let utf8SequencePlaces: [Int32] = (0x80...0xFF).map { byte in
         0xED: 0xED, 0xEE: 0xE1, 0xF0: 0xF0, 0xF1: 0xF1, 0xF4: 0xF4, 0xF5: 0xC0,
     ]
     return Int32(0x2000 + alike[starts[place]]!)
+}
+
+/// What decoding needs of what its inner machine tells apart (`PercentDecodeStage`), kept per
+/// process per distinctions (`of`): the proof of every pair of a changelog's revisions makes
+/// the machines of the same patterns again.
+struct DecodingTables {
+    let trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
+    let otherScalar: Unicode.Scalar
+    let escapedByteKeys: [Int32]
+
+    private static let known = ProcessMemo<ScalarDistinctions, DecodingTables>(limit: 10_000)
+
+    static func of(_ distinctions: ScalarDistinctions) -> DecodingTables {
+        known.value(distinctions) { DecodingTables(distinctions) }
+    }
+
+    init(_ distinctions: ScalarDistinctions) {
+        var trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)] = [([:], nil)]
+        for scalar in distinctions.nonASCII {
+            var node = 0
+            for byte in String(scalar).utf8 {
+                if let child = trie[node].children[byte] {
+                    node = Int(child)
+                } else {
+                    trie.append(([:], nil))
+                    trie[node].children[byte] = Int32(trie.count - 1)
+                    node = trie.count - 1
+                }
+            }
+            trie[node].scalar = scalar
+        }
+        self.trie = trie
+        let told = Set(distinctions.nonASCII.map(\.value))
+        otherScalar = (UInt32(0xA0)...).lazy.compactMap(Unicode.Scalar.init).first { !told.contains($0.value) }!
+        escapedByteKeys = Self.byteKeys(distinctions, trie: trie)
+    }
+
+    /// An ASCII byte reads as its scalar, so as the inner machine's class of it; a byte beyond
+    /// ASCII on a path of the trie is its own; any other is read by its place in Unicode's table
+    /// of well-formed sequences alone (which lead bytes need how many continuation bytes in
+    /// which range, and which continuation ranges it checks).
+    private static func byteKeys(
+        _ distinctions: ScalarDistinctions, trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
+    ) -> [Int32] {
+        let sets = Array(distinctions.sets)
+        var classes: [[Bool]: Int32] = [:]
+        let onTrie = Set(trie.flatMap(\.children.keys))
+        return (0...255).map { (byte: Int) -> Int32 in
+            if byte < 0x80 {
+                if distinctions.scalars.contains(UInt32(byte)) { return Int32(byte) }
+                let scalar = Unicode.Scalar(UInt8(byte))
+                let key = sets.map { $0.contains(scalar) }
+                if let known = classes[key] { return known }
+                classes[key] = Int32(0x1000 + classes.count)
+                return classes[key]!
+            }
+            if onTrie.contains(UInt8(byte)) { return Int32(byte) }
+            return utf8SequencePlaces[byte - 0x80]
+        }
+    }
 }

@@ -123,36 +123,96 @@ struct FragmentTest {
 /// (`nil`: the part is not compared). Immutable, so proofs on several threads share it; its
 /// `matches` reads the evaluator's compiled rules, which evaluators share across threads too.
 final class ProofRule: @unchecked Sendable {
+    /// What the rule is wherever it is written, shared by its copies (`init(_:origin:matches:)`):
+    /// a changelog's revisions write nearly every rule again, and a copy then holds one object
+    /// rather than every test, key and prefix of the rule.
+    private final class Content {
+        let testKey: String
+        let key: String
+        let opens: Bool
+        let route: String?
+        let outcome: String?
+        let outcomeNumber: Int
+        let isExclusion: Bool
+        let path: PathTest?
+        let query: QueryTest?
+        let fragment: FragmentTest?
+        let label: String
+        let pathPrefix: [Unicode.Scalar]?
+        let pathPrefixes: [[Unicode.Scalar]]?
+        let pathTexts: [[Unicode.Scalar]]?
+        let pathSuffix: [Unicode.Scalar]?
+        let madeFromTests = Once<ProofViews.RulesDistinctions>()
+
+        init(
+            opens: Bool, route: String?, isExclusion: Bool, path: PathTest?, query: QueryTest?,
+            fragment: FragmentTest?, label: String
+        ) {
+            self.opens = opens
+            self.route = opens ? route : nil
+            outcome = opens ? "open\u{4}" + (route ?? "") : nil
+            outcomeNumber =
+                outcome.map { outcome in
+                    Self.outcomeNumbers.withLock { numbers in
+                        if let known = numbers[outcome] { return known }
+                        numbers[outcome] = numbers.count + 1
+                        return numbers.count
+                    }
+                } ?? 0
+            self.isExclusion = isExclusion
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+            self.label = label
+            let literal = path?.pattern.map(LiteralFacts.of)
+            pathPrefix = literal?.forcedPrefix
+            pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
+            pathTexts = literal?.ways?.texts
+            pathSuffix = literal?.forcedSuffix
+            testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
+            let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
+            key = decides + "\u{4}" + testKey
+        }
+
+        /// Each outcome met so far and its number.
+        private static let outcomeNumbers = LockedValue<[String: Int]>([:])
+    }
+
+    private let content: Content
+
     /// Equal test keys accept the same URLs.
-    let testKey: String
+    var testKey: String { content.testKey }
     /// Equal keys accept the same URLs and decide alike.
-    let key: String
-    let opens: Bool
+    var key: String { content.key }
+    var opens: Bool { content.opens }
     /// The router destination the rule's URLs lead to (`RouteLabels`), when routes are written.
-    let route: String?
+    var route: String? { content.route }
     /// What a URL the rule decides does: `nil` on the web, else the app with the route. Two
     /// rules with different outcomes decide their common URLs differently.
-    var outcome: String? { opens ? "open\u{4}" + (route ?? "") : nil }
-    let isExclusion: Bool
-    let path: PathTest?
-    let query: QueryTest?
-    let fragment: FragmentTest?
+    var outcome: String? { content.outcome }
+    /// The outcome as a number, the same for equal outcomes throughout the process (0: `nil`),
+    /// which candidate pairs compare (`BehaviourProof.pairs`).
+    var outcomeNumber: Int { content.outcomeNumber }
+    var isExclusion: Bool { content.isExclusion }
+    var path: PathTest? { content.path }
+    var query: QueryTest? { content.query }
+    var fragment: FragmentTest? { content.fragment }
     /// Where the rule was written, and how to name it in messages.
     let origin: SourceLocation?
-    let label: String
+    var label: String { content.label }
     /// The literal text every path this rule's pattern accepts starts with, prepared. Made with
     /// the rule, which stays immutable: a revision's decision lists serve proofs on several
     /// threads (`ComparedRevision.decisionLists`).
-    let pathPrefix: [Unicode.Scalar]?
+    var pathPrefix: [Unicode.Scalar]? { content.pathPrefix }
     /// Literal texts one of which starts every path the rule's pattern accepts, prepared
     /// (`LiteralWays.prefixes`, else `pathPrefix` alone).
-    let pathPrefixes: [[Unicode.Scalar]]?
+    var pathPrefixes: [[Unicode.Scalar]]? { content.pathPrefixes }
     /// The paths the rule's pattern accepts, prepared, when they are a few literal texts
     /// (`LiteralWays.texts`).
-    let pathTexts: [[Unicode.Scalar]]?
+    var pathTexts: [[Unicode.Scalar]]? { content.pathTexts }
     /// The literal text every path this rule's pattern accepts ends with, prepared
     /// (`Automaton.forcedSuffix`).
-    let pathSuffix: [Unicode.Scalar]?
+    var pathSuffix: [Unicode.Scalar]? { content.pathSuffix }
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -163,12 +223,11 @@ final class ProofRule: @unchecked Sendable {
     /// shared with the same rule written elsewhere (`init(_:origin:matches:)`): a list made as
     /// an edit of an earlier one unions its rules' rather than looking each test up again.
     var distinctions: ProofViews.RulesDistinctions {
-        madeFromTests.value { ProofViews.RulesDistinctions(rule: self) }
+        content.madeFromTests.value { ProofViews.RulesDistinctions(rule: self) }
     }
-    private let madeFromTests: Once<ProofViews.RulesDistinctions>
     /// Where `distinctions` is kept: one object for the rule and its copies written elsewhere,
     /// by which lists' unions of runs of rules are kept (`RulesDistinctions.init(rules:)`).
-    var sharedDistinctions: Once<ProofViews.RulesDistinctions> { madeFromTests }
+    var sharedDistinctions: Once<ProofViews.RulesDistinctions> { content.madeFromTests }
 
     init(
         opens: Bool, route: String? = nil, isExclusion: Bool, path: PathTest?, query: QueryTest?,
@@ -176,23 +235,10 @@ final class ProofRule: @unchecked Sendable {
         matches: @escaping (inout ComparedValues) -> Bool
     ) {
         self.matches = matches
-        self.opens = opens
-        self.route = opens ? route : nil
-        self.isExclusion = isExclusion
-        self.path = path
-        self.query = query
-        self.fragment = fragment
         self.origin = origin
-        self.label = label
-        let literal = path?.pattern.map(LiteralFacts.of)
-        pathPrefix = literal?.forcedPrefix
-        pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
-        pathTexts = literal?.ways?.texts
-        pathSuffix = literal?.forcedSuffix
-        testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
-        let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
-        key = decides + "\u{4}" + testKey
-        madeFromTests = Once()
+        content = Content(
+            opens: opens, route: route, isExclusion: isExclusion, path: path, query: query, fragment: fragment,
+            label: label)
     }
 
     /// `rule` written at `origin` and tested by `matches`: the same tests, keys and label, the
@@ -200,12 +246,7 @@ final class ProofRule: @unchecked Sendable {
     init(_ rule: ProofRule, origin: SourceLocation?, matches: @escaping (inout ComparedValues) -> Bool) {
         self.matches = matches
         self.origin = origin
-        (opens, route, isExclusion, label) = (rule.opens, rule.route, rule.isExclusion, rule.label)
-        (path, query, fragment) = (rule.path, rule.query, rule.fragment)
-        (pathPrefix, pathPrefixes, pathTexts, pathSuffix) =
-            (rule.pathPrefix, rule.pathPrefixes, rule.pathTexts, rule.pathSuffix)
-        (testKey, key) = (rule.testKey, rule.key)
-        madeFromTests = rule.madeFromTests
+        content = rule.content
     }
 }
 

@@ -120,14 +120,15 @@ final class ProofViews {
             union.parts[dimension].raw.scalars.insert(0x2F)
             union.parts[dimension].decoded.scalars.insert(0x2F)
         }
-        alphabets = URLDimension.allCases.map { ProofAlphabet(union.parts[$0.rawValue].raw, text: $0.text) }
+        alphabets = URLDimension.allCases.map { ProofAlphabet.of(union.parts[$0.rawValue].raw, text: $0.text) }
         decodedAlphabets = URLDimension.allCases.map {
-            ProofAlphabet(union.parts[$0.rawValue].decoded, text: $0.text, decoded: true)
+            ProofAlphabet.of(union.parts[$0.rawValue].decoded, text: $0.text, decoded: true)
         }
         itemAlphabets = (
-            ProofAlphabet(union.names.raw, text: .itemName), ProofAlphabet(union.values.raw, text: .part(.queryItem)),
-            ProofAlphabet(union.names.decoded, text: .itemName, decoded: true),
-            ProofAlphabet(union.values.decoded, text: .part(.queryItem), decoded: true)
+            ProofAlphabet.of(union.names.raw, text: .itemName),
+            ProofAlphabet.of(union.values.raw, text: .part(.queryItem)),
+            ProofAlphabet.of(union.names.decoded, text: .itemName, decoded: true),
+            ProofAlphabet.of(union.values.decoded, text: .part(.queryItem), decoded: true)
         )
     }
 

@@ -54,6 +54,40 @@ import Testing
         }
     }
 
+    /// Given outcomes, the pairs are those of the definition whose rules decide otherwise ("no
+    /// rule" deciding as the web does): seeded edits as above, with a few outcomes shared by
+    /// many rules, as a changelog's lists have.
+    @Test func pairsGivenOutcomesAreThoseOfTheDefinitionDecidingOtherwise() {
+        var generator = SplitMix64(seed: 0x0C_7C0E)
+        for round in 0..<2000 {
+            let base = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                Int.random(in: 0..<12, using: &generator)
+            }
+            var head = round % 4 == 0 ? base.shuffled(using: &generator) : base
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:
+                    head.insert(
+                        Int.random(in: 0..<16, using: &generator), at: Int.random(in: 0...head.count, using: &generator)
+                    )
+                case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
+                default:
+                    if head.count > 1 { head.swapAt(Int.random(in: 0..<head.count, using: &generator), 0) }
+                }
+            }
+            // A key's outcome is the same on both sides, as a rule's key holds what it decides.
+            let outcomeOfKey = (0..<16).map { _ in Int.random(in: 0..<3, using: &generator) }
+            let outcomes = (old: base.map { outcomeOfKey[$0] } + [0], new: head.map { outcomeOfKey[$0] } + [0])
+            let inNew = Self.positions(of: base, in: head)
+            let inOld = Self.positions(of: head, in: base)
+            let found = BehaviourProof.pairs(inNew: inNew, inOld: inOld, outcomes: outcomes).map { [$0.old, $0.new] }
+            let expected = Self.definition(inNew: inNew, inOld: inOld).filter {
+                outcomes.old[$0[0]] != outcomes.new[$0[1]]
+            }
+            #expect(found == expected, "base \(base), head \(head), outcomes \(outcomes)")
+        }
+    }
+
     /// Positions found through the prefix and suffix two lists of unique keys share are those a
     /// lookup of every key finds: seeded edits as histories make them (insertions, removals,
     /// moves, swaps, whole lists shuffled or replaced), the middle anywhere or empty.
