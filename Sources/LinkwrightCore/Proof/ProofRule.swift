@@ -127,6 +127,9 @@ final class ProofRule: @unchecked Sendable {
     let testKey: String
     /// Equal keys accept the same URLs and decide alike.
     let key: String
+    /// `testKey.hashValue` and `key.hashValue`, taken once and kept by the rule's copies written
+    /// elsewhere: a decision list hashes every rule's keys (`DecisionList.init`).
+    let keyHashes: (testKey: Int, key: Int)
     let opens: Bool
     /// The router destination the rule's URLs lead to (`RouteLabels`), when routes are written.
     let route: String?
@@ -192,6 +195,7 @@ final class ProofRule: @unchecked Sendable {
         testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
         let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
         key = decides + "\u{4}" + testKey
+        keyHashes = (testKey.hashValue, key.hashValue)
         madeFromTests = Once()
     }
 
@@ -204,7 +208,7 @@ final class ProofRule: @unchecked Sendable {
         (path, query, fragment) = (rule.path, rule.query, rule.fragment)
         (pathPrefix, pathPrefixes, pathTexts, pathSuffix) =
             (rule.pathPrefix, rule.pathPrefixes, rule.pathTexts, rule.pathSuffix)
-        (testKey, key) = (rule.testKey, rule.key)
+        (testKey, key, keyHashes) = (rule.testKey, rule.key, rule.keyHashes)
         madeFromTests = rule.madeFromTests
     }
 }
