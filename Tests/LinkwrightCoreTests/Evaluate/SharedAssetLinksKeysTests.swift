@@ -4,10 +4,12 @@ import Testing
 @testable import LinkwrightCore
 
 /// The evaluators of one cache hash each dynamic rule list once (`EnvironmentEvaluator.CompiledFiles`
-/// keys the lists by domain and hands each file's compilation their keys): a seeded chain of
-/// revisions of a domain whose two apps read rule lists of their own, often equally long, served
-/// by production and staging, must compile for each package the rules its statement holds and
-/// decide every URL as the revisions made alone.
+/// keys the lists by domain and hands each file's compilation their keys), and read a revision's
+/// rules for an older release as an edit of that release's reading of the revision before
+/// (`CompiledDynamicRules.reading(_:editing:)`): a seeded chain of revisions of a domain whose two
+/// apps read rule lists of their own, often equally long, served by production and staging, must
+/// compile for each package the rules its statement holds and decide every URL as the revisions
+/// made alone, as every release reads them.
 @Suite struct SharedAssetLinksKeysTests {
     static func environment(_ name: String, suffix: String) -> String {
         let apps = ["shop", "news"].map { app in
