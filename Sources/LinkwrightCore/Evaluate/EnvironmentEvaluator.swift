@@ -10,7 +10,7 @@ public final class EnvironmentEvaluator: Sendable {
     /// compares), by the name of the host that serves them.
     private let aasaDocuments: [String: AASADocument]
     /// Hashed once: `reading` looks each up again for every older Android release.
-    private let assetLinksDocuments: [String: HashedKey<AssetLinksDocument>]
+    private let assetLinksDocuments: [String: AssetLinksDocumentKey]
     /// How `assetLinksByFile` reads Android's dynamic rules.
     let androidRelease: AndroidRelease
     /// Per iOS app (in `environment.iosApps` order), its applinks entries indexed for lookup.
@@ -77,7 +77,11 @@ public final class EnvironmentEvaluator: Sendable {
         /// file holds (`RuleTranslations`), so their keys compare equal to it at once and take
         /// it rather than hash the rules again.
         private var aasaKeysByDomain: [String: HashedKey<AppLinksSection>] = [:]
-        private var assetLinksKeys: [String: HashedKey<AssetLinksDocument>] = [:]
+        private var assetLinksKeys: [String: AssetLinksDocumentKey] = [:]
+        /// The dynamic rule lists keyed last for each domain, in whichever environment: the
+        /// environments serve one domain's rules in one array (`RuleTranslations`), which
+        /// compares equal to its key at once, so each list is hashed once, not per environment.
+        private var componentKeysByDomain: [String: [HashedKey<[DynamicComponent]>]] = [:]
         /// The AASA compiled last for each environment's domain: the next revision's file, when
         /// changed, is compiled as an edit of it (`CompiledAASA.init(_:editing:)`).
         fileprivate var lastAASA: [String: CompiledAASA] = [:]
@@ -85,10 +89,13 @@ public final class EnvironmentEvaluator: Sendable {
         /// reads them: the next revision's file, when changed, is compiled as an edit of it
         /// (`CompiledAssetLinks.init(_:release:editing:)`). One per domain, whatever the revisions.
         fileprivate var lastAssetLinks: [String: CompiledAssetLinks] = [:]
+        /// The asset links read last for each environment's domain by each older release: the next
+        /// revision's reading is made as an edit of it (`CompiledAssetLinks.reading(_:editing:)`).
+        fileprivate var lastReadings: [String: CompiledAssetLinks] = [:]
 
         /// An asset links document as one release reads it.
         fileprivate struct AssetLinksKey: Hashable {
-            var document: HashedKey<AssetLinksDocument>
+            var document: AssetLinksDocumentKey
             var release: AndroidRelease
         }
 
@@ -122,12 +129,23 @@ public final class EnvironmentEvaluator: Sendable {
 
         /// `document` with its hash, served by `domain` in `environment`.
         fileprivate mutating func hashed(_ document: AssetLinksDocument, domain: String, in environment: String)
-            -> HashedKey<AssetLinksDocument>
+            -> AssetLinksDocumentKey
         {
             let name = environment + "/" + domain
-            if let known = assetLinksKeys[name], known.value == document { return known }
-            let key = HashedKey(document)
+            if let known = assetLinksKeys[name], known.document == document { return known }
+            // The apps of one entry read one array too: each statement's is looked up among those
+            // keyed before it.
+            var known = componentKeysByDomain[domain] ?? []
+            let componentKeys = document.statements.map { statement in
+                statement.dynamicComponents.map { components in
+                    if let key = known.first(where: { $0.value == components }) { return key }
+                    known.append(HashedKey(components))
+                    return known.last!
+                }
+            }
+            let key = AssetLinksDocumentKey(document, componentKeys: componentKeys)
             assetLinksKeys[name] = key
+            componentKeysByDomain[domain] = componentKeys.compactMap { $0 }
             return key
         }
 
@@ -163,7 +181,9 @@ public final class EnvironmentEvaluator: Sendable {
             aasaKeys.merge(other.aasaKeys) { $1 }
             aasaKeysByDomain.merge(other.aasaKeysByDomain) { $1 }
             assetLinksKeys.merge(other.assetLinksKeys) { $1 }
+            componentKeysByDomain.merge(other.componentKeysByDomain) { $1 }
             lastAssetLinks.merge(other.lastAssetLinks) { $1 }
+            lastReadings.merge(other.lastReadings) { $1 }
             lastAASA.merge(other.lastAASA) { $1 }
         }
 
@@ -288,8 +308,9 @@ public final class EnvironmentEvaluator: Sendable {
             }
             if byDomain[site.domain] == nil {
                 let key = CompiledFiles.AssetLinksKey(document: document, release: release)
-                byDomain[site.domain] = files.assetLinks(key) ?? compiled.reading(release)
-                files.assetLinks[key] = byDomain[site.domain]
+                let name = environment.name + "/" + site.domain + "/" + release.rawValue
+                let read = files.assetLinks(key) ?? compiled.reading(release, editing: files.lastReadings[name])
+                (byDomain[site.domain], files.assetLinks[key], files.lastReadings[name]) = (read, read, read)
             }
             assetLinks[host] = byDomain[site.domain]
         }
@@ -341,26 +362,26 @@ public final class EnvironmentEvaluator: Sendable {
     /// before, and added to it otherwise.
     private static func assetLinks(
         of environment: CompiledEnvironment, release: AndroidRelease, sharing files: inout CompiledFiles
-    ) -> (compiled: [String: CompiledAssetLinks], documents: [String: HashedKey<AssetLinksDocument>]) {
+    ) -> (compiled: [String: CompiledAssetLinks], documents: [String: AssetLinksDocumentKey]) {
         var byHost: [String: CompiledAssetLinks] = [:]
-        var documents: [String: HashedKey<AssetLinksDocument>] = [:]
+        var documents: [String: AssetLinksDocumentKey] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
         // domains' files not compiled before are compiled on every core.
-        var domainFiles: [(document: AssetLinksDocument, key: CompiledFiles.AssetLinksKey, name: String)] = []
+        var domainFiles: [(key: CompiledFiles.AssetLinksKey, name: String)] = []
         var position: [String: Int] = [:]
         for site in environment.sites where site.assetLinks != nil && position[site.domain] == nil {
             position[site.domain] = domainFiles.count
             let document = files.hashed(site.assetLinks!, domain: site.domain, in: environment.name)
-            domainFiles.append(
-                (site.assetLinks!, .init(document: document, release: release), environment.name + "/" + site.domain))
+            domainFiles.append((.init(document: document, release: release), environment.name + "/" + site.domain))
         }
         let toCompile = domainFiles.indices.filter { files.assetLinks(domainFiles[$0].key) == nil }
-        let domainDocuments = domainFiles.map(\.document)
+        let domainDocuments = domainFiles.map(\.key.document)
         // Only the newest release's files are edited from: older releases read those again.
         let earlier = release == .latest ? toCompile.map { files.lastAssetLinks[domainFiles[$0].name] } : []
         let newlyCompiled = toCompile.indices.parallelMap { position in
-            CompiledAssetLinks(
-                domainDocuments[toCompile[position]], release: release,
+            let document = domainDocuments[toCompile[position]]
+            return CompiledAssetLinks(
+                document.document, componentKeys: document.componentKeys, release: release,
                 editing: earlier.isEmpty ? nil : earlier[position])
         }
         for (index, file) in zip(toCompile, newlyCompiled) {
@@ -375,6 +396,33 @@ public final class EnvironmentEvaluator: Sendable {
             )
         }
         return (byHost, documents)
+    }
+
+    /// An asset links document hashed once, its dynamic rule lists through their keys
+    /// (`componentKeys`, in statement order), which the compilation of each list takes
+    /// (`CompiledDynamicRules.shared`) rather than hash the list again.
+    struct AssetLinksDocumentKey: Hashable {
+        let document: AssetLinksDocument
+        let componentKeys: [HashedKey<[DynamicComponent]>?]
+        private let hash: Int
+
+        init(_ document: AssetLinksDocument, componentKeys: [HashedKey<[DynamicComponent]>?]) {
+            self.document = document
+            self.componentKeys = componentKeys
+            var hasher = Hasher()
+            hasher.combine(document.includes)
+            for (statement, components) in zip(document.statements, componentKeys) {
+                hasher.combine(statement.relations)
+                hasher.combine(statement.target)
+                hasher.combine(statement.origin)
+                hasher.combine(components)
+            }
+            hash = hasher.finalize()
+        }
+
+        static func == (left: Self, right: Self) -> Bool { left.hash == right.hash && left.document == right.document }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// The rules that decide for one app in one file, whatever the app is called.

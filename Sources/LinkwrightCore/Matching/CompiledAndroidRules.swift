@@ -35,6 +35,10 @@ public struct CompiledDynamicRules: Sendable {
     /// What the rules were compiled from: equal components read by one release decide alike,
     /// so what is made from them can be shared (`shared`, `DecisionList.lists`).
     let components: HashedKey<[DynamicComponent]>
+    /// Rules compiled as an edit of an earlier revision's (`init(_:entryIndex:release:editing:)`):
+    /// those rules' components and, per rule, the position of the earlier rule whose patterns it
+    /// shares. Another release reads a kept rule as it read that one (`reading(_:editing:)`).
+    private let edit: (earlier: HashedKey<[DynamicComponent]>, kept: [Int?])?
 
     /// One part's pattern: the newest reading compiled for the index and the proof, and the
     /// filter the rule's release matches with. A class: a rule's test reads it for every URL
@@ -129,6 +133,14 @@ public struct CompiledDynamicRules: Sendable {
             (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
         }
 
+        /// `rule` read as `earlier`, the same patterns' reading by another release, reads them.
+        init(_ rule: Rule, readingAs earlier: Rule) {
+            index = rule.index
+            origin = rule.origin
+            exclude = rule.exclude
+            (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
+        }
+
         /// `rule` as `release` reads it.
         init(_ rule: Rule, release: AndroidRelease) {
             index = rule.index
@@ -170,15 +182,16 @@ public struct CompiledDynamicRules: Sendable {
         self.init(
             rules: rules, entryIndex: entryIndex, release: release,
             index: LazyRuleIndex({ rules.map(\.constraints) }, editing: earlier.index, kept: kept),
-            components: components)
+            components: components, edit: (earlier.components, kept))
     }
 
     /// `rules`, as `release` reads them; `index` is the index of the same rules when one was made.
     private init(
         rules: [Rule], entryIndex: Int, release: AndroidRelease, index: LazyRuleIndex?,
-        components: HashedKey<[DynamicComponent]>
+        components: HashedKey<[DynamicComponent]>, edit: (earlier: HashedKey<[DynamicComponent]>, kept: [Int?])? = nil
     ) {
         self.components = components
+        self.edit = edit
         self.entryIndex = entryIndex
         self.release = release
         self.rules = rules
@@ -205,10 +218,17 @@ public struct CompiledDynamicRules: Sendable {
         _ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease,
         editing earlier: CompiledDynamicRules? = nil
     ) -> CompiledDynamicRules {
+        shared(HashedKey(components), entryIndex: entryIndex, release: release, editing: earlier)
+    }
+
+    /// `shared`, with the components hashed by the caller (`CompiledAssetLinks.init(_:componentKeys:release:editing:)`).
+    static func shared(
+        _ key: HashedKey<[DynamicComponent]>, entryIndex: Int, release: AndroidRelease,
+        editing earlier: CompiledDynamicRules? = nil
+    ) -> CompiledDynamicRules {
         guard release == .latest else {
-            return shared(components, entryIndex: entryIndex, release: .latest, editing: earlier).reading(release)
+            return shared(key, entryIndex: entryIndex, release: .latest, editing: earlier).reading(release)
         }
-        let key = HashedKey(components)
         let made = compilations.value(SharedKey(components: key, release: release)) {
             CompiledDynamicRules(key, entryIndex: entryIndex, release: release, editing: earlier)
         }
@@ -228,13 +248,19 @@ public struct CompiledDynamicRules: Sendable {
 
     /// The same rules as `release` reads them, sharing their compiled patterns and index: only
     /// the filters each release parses differ (`AndroidFilter`), so another release costs one
-    /// parse per pattern, once per process for equal components (see `shared`).
-    func reading(_ release: AndroidRelease) -> CompiledDynamicRules {
+    /// parse per pattern, once per process for equal components (see `shared`). With `earlier`,
+    /// `release`'s reading of the rules these were compiled as an edit of (`edit`), the rules
+    /// kept take the patterns it read, which are those they would read.
+    func reading(_ release: AndroidRelease, editing earlier: CompiledDynamicRules? = nil) -> CompiledDynamicRules {
         guard release != self.release else { return self }
         let read = Self.compilations.value(SharedKey(components: components, release: release)) {
-            CompiledDynamicRules(
-                rules: rules.map { Rule($0, release: release) }, entryIndex: entryIndex, release: release, index: index,
-                components: components)
+            let kept = edit.flatMap { edit in
+                earlier.flatMap { $0.release == release && $0.components == edit.earlier ? edit.kept : nil }
+            }
+            return CompiledDynamicRules(
+                rules: rules.map { rule in
+                    kept?[rule.index].map { Rule(rule, readingAs: earlier!.rules[$0]) } ?? Rule(rule, release: release)
+                }, entryIndex: entryIndex, release: release, index: index, components: components)
         }
         return CompiledDynamicRules(read, entryIndex: entryIndex)
     }
@@ -273,7 +299,7 @@ extension CompiledDynamicRules.Rule {
     /// Whether the rule's release reads each of its patterns as the newest release does, so the
     /// newest's matchers (`constraints`) decide it.
     var readsAsNewest: Bool {
-        ([path, fragment].compactMap { $0 } + query.map(\.item)).allSatisfy(\.readsAsNewest)
+        path?.readsAsNewest != false && fragment?.readsAsNewest != false && query.allSatisfy(\.item.readsAsNewest)
     }
 
     /// What the rule compares, for `RuleIndex`: every part read decoded, as `matches` reads it.
@@ -359,6 +385,16 @@ public struct CompiledAssetLinks: Sendable {
     public init(
         _ document: AssetLinksDocument, release: AndroidRelease = .latest, editing earlier: CompiledAssetLinks? = nil
     ) {
+        self.init(document, componentKeys: nil, release: release, editing: earlier)
+    }
+
+    /// `init(_:release:editing:)`, with each statement's dynamic rules hashed by the caller
+    /// (`componentKeys`, in statement order; hashed here when nil): the environments and
+    /// revisions serving one list of rules hash it once (`EnvironmentEvaluator.CompiledFiles`).
+    init(
+        _ document: AssetLinksDocument, componentKeys: [HashedKey<[DynamicComponent]>?]?, release: AndroidRelease,
+        editing earlier: CompiledAssetLinks?
+    ) {
         var statements: [(Int, String, CompiledDynamicRules?)] = []
         for (index, statement) in document.statements.enumerated()
         where statement.relations.contains(AssetStatement.handleAllURLs) {
@@ -372,7 +408,7 @@ public struct CompiledAssetLinks: Sendable {
                         $0.isEmpty
                             ? nil
                             : CompiledDynamicRules.shared(
-                                $0, entryIndex: index, release: release,
+                                componentKeys?[index] ?? HashedKey($0), entryIndex: index, release: release,
                                 editing: earlier?.statements.first { $0.package == package && $0.rules != nil }?.rules)
                     }
                 ))
@@ -400,10 +436,18 @@ public struct CompiledAssetLinks: Sendable {
     /// Whether the file's release reads every dynamic rule as the newest does.
     var readsEveryRuleAsNewest: Bool { statements.allSatisfy { $0.rules?.readsEveryRuleAsNewest ?? true } }
 
-    /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`).
-    func reading(_ release: AndroidRelease) -> CompiledAssetLinks {
+    /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`); with
+    /// `earlier`, the same release's reading of an earlier revision of the file, each package's
+    /// rules read as an edit of those it read for the package.
+    func reading(_ release: AndroidRelease, editing earlier: CompiledAssetLinks? = nil) -> CompiledAssetLinks {
         CompiledAssetLinks(
-            packages: packages, statements: statements.map { ($0.index, $0.package, $0.rules?.reading(release)) })
+            packages: packages,
+            statements: statements.map { statement in
+                let earlierRules = earlier?.statements.first { $0.package == statement.package && $0.rules != nil }
+                return (
+                    statement.index, statement.package, statement.rules?.reading(release, editing: earlierRules?.rules)
+                )
+            })
     }
 
     /// What the file decides for `url` and `package`:

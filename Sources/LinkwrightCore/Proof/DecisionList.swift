@@ -48,6 +48,19 @@ public struct DecisionList: Sendable {
         let origin: SourceLocation?
     }
 
+    /// A rule's test key with its hash taken once (`ProofRule.keyHashes`), as a set tells
+    /// repeated tests apart.
+    private struct TestKey: Hashable {
+        let text: String
+        let hash: Int
+
+        init(rule: ProofRule) { (text, hash) = (rule.testKey, rule.keyHashes.testKey) }
+
+        static func == (left: Self, right: Self) -> Bool { left.hash == right.hash && left.text == right.text }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     struct Block {
         /// The first rule's index in `rules`, and the number of rules.
         var start: Int
@@ -66,15 +79,28 @@ public struct DecisionList: Sendable {
         var seenScopes: Set<String> = []
         for group in groups {
             if let scopes = group.scopes, !seenScopes.insert(scopes.key).inserted { continue }
-            var seen: Set<String> = []
-            let kept = group.rules.filter { seen.insert($0.testKey).inserted }
+            var seen: Set<TestKey> = []
+            let kept = group.rules.filter { seen.insert(TestKey(rule: $0)).inserted }
             blocks.append(Block(start: rules.count, count: kept.count, scopes: group.scopes))
             rules += kept
         }
         self.rules = rules
         self.blocks = blocks
-        rulesSignature = HashedKey(rules.map { SignedRule(key: $0.key, origin: $0.origin) })
-        ruleKeys = HashedKey(rules.map(\.key))
+        // Hashed from each rule's key hashes taken once, and where it is written by line and
+        // column: a list's rules are written in one or a few files.
+        var signature = Hasher()
+        var keys = Hasher()
+        signature.combine(rules.count)
+        keys.combine(rules.count)
+        for rule in rules {
+            signature.combine(rule.keyHashes.key)
+            signature.combine(rule.origin?.line)
+            signature.combine(rule.origin?.column)
+            keys.combine(rule.keyHashes.key)
+        }
+        rulesSignature = HashedKey(
+            rules.map { SignedRule(key: $0.key, origin: $0.origin) }, hash: signature.finalize())
+        ruleKeys = HashedKey(rules.map(\.key), hash: keys.finalize())
         keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
         // Candidate pairs map positions through the shared ends of two lists only when this
         // holds (`BehaviourProof.positions`): every list the test suite makes checks it.

@@ -129,6 +129,7 @@ final class ProofRule: @unchecked Sendable {
     private final class Content {
         let testKey: String
         let key: String
+        let keyHashes: (testKey: Int, key: Int)
         let opens: Bool
         let route: String?
         let outcome: String?
@@ -172,6 +173,7 @@ final class ProofRule: @unchecked Sendable {
             testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
             let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
             key = decides + "\u{4}" + testKey
+            keyHashes = (testKey.hashValue, key.hashValue)
         }
 
         /// Each outcome met so far and its number.
@@ -184,6 +186,9 @@ final class ProofRule: @unchecked Sendable {
     var testKey: String { content.testKey }
     /// Equal keys accept the same URLs and decide alike.
     var key: String { content.key }
+    /// `testKey.hashValue` and `key.hashValue`, taken once and kept by the rule's copies written
+    /// elsewhere: a decision list hashes every rule's keys (`DecisionList.init`).
+    var keyHashes: (testKey: Int, key: Int) { content.keyHashes }
     var opens: Bool { content.opens }
     /// The router destination the rule's URLs lead to (`RouteLabels`), when routes are written.
     var route: String? { content.route }

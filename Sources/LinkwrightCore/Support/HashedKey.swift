@@ -11,6 +11,13 @@ struct HashedKey<Value: Hashable>: Hashable {
         hash = value.hashValue
     }
 
+    /// `value` with `hash`, made by the caller from hashes of its parts taken once (equal values
+    /// must get equal hashes): a list of rules kept across revisions hashes its new rules only.
+    init(_ value: Value, hash: Int) {
+        self.value = value
+        self.hash = hash
+    }
+
     static func == (left: HashedKey, right: HashedKey) -> Bool {
         left.hash == right.hash && left.value == right.value
     }
