@@ -317,10 +317,16 @@ private struct EnvironmentCompiler {
             if domain.emit.androidDynamicRules && !positions.isEmpty {
                 // Apps listed by the same entries (the usual case) share their dynamic rules.
                 let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
+                let rules = reused?.rules.rules(of: domain)
                 dynamic = translated(\.dynamicRules, key) {
                     var translator = AndroidTranslator(domain: domain)
                     let components = positions.map { entries[$0] }.flatMap { entry in
-                        entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
+                        entry.rules.flatMap { rule in
+                            guard let rules else { return translator.dynamicComponents(for: rule, in: entry) }
+                            let made = rules.dynamicComponents(for: rule, in: entry, of: domain)
+                            translator.diagnostics.add(contentsOf: made.diagnostics)
+                            return made.components
+                        }
                     }
                     return .init(value: components, diagnostics: translator.diagnostics.items)
                 }
@@ -421,9 +427,14 @@ extension EnvironmentCompiler {
         guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { return nil }
         // Apps sharing the same entries (the usual case) share their scopes.
         let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
+        let kept = reused?.rules.rules(of: domain)
         return translated(\.scopes, key) {
             let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
-            let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
+            let scopes = AndroidTranslator.covering(
+                rules.filter { !$0.1.exclude }.flatMap { entry, rule in
+                    kept?.scopes(of: rule, in: entry, of: domain)
+                        ?? AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
+                })
             let ignored =
                 domain.emit.androidDynamicRules
                 ? [] : AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain)
