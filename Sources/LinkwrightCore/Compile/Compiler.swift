@@ -429,16 +429,21 @@ extension EnvironmentCompiler {
         let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
         let kept = reused?.rules.rules(of: domain)
         return translated(\.scopes, key) {
+            // Read in place: pairing each rule with a copy of its entry, then filtering the
+            // pairs, cost more than the kept scopes' lookups.
+            var ruleScopes: [PathScope] = []
+            for position in positions {
+                for rule in entries[position].rules where !rule.exclude {
+                    ruleScopes +=
+                        kept?.scopes(of: rule, in: entries[position], of: domain)
+                        ?? AndroidTranslator.ruleScopes(rule, entry: entries[position], domain: domain)
+                }
+            }
+            let scopes = AndroidTranslator.covering(ruleScopes)
+            guard !domain.emit.androidDynamicRules else { return .init(value: scopes, diagnostics: []) }
             let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
-            let scopes = AndroidTranslator.covering(
-                rules.filter { !$0.1.exclude }.flatMap { entry, rule in
-                    kept?.scopes(of: rule, in: entry, of: domain)
-                        ?? AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
-                })
-            let ignored =
-                domain.emit.androidDynamicRules
-                ? [] : AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain)
-            return .init(value: scopes, diagnostics: ignored)
+            return .init(
+                value: scopes, diagnostics: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
         }
     }
 
