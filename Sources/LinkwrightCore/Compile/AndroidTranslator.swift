@@ -19,6 +19,19 @@ struct AndroidTranslator {
 
     // MARK: Dynamic rules
 
+    /// A rule's dynamic components and what translating it diagnosed.
+    struct Translation {
+        var components: [DynamicComponent]
+        var diagnostics: [Diagnostic]
+    }
+
+    /// The dynamic components `rule` of `entry` gives, and what translating it diagnosed.
+    static func dynamicComponents(for rule: Rule, in entry: AppLinksEntry, of domain: Domain) -> Translation {
+        var translator = AndroidTranslator(domain: domain)
+        let components = translator.dynamicComponents(for: rule, in: entry)
+        return Translation(components: components, diagnostics: translator.diagnostics.items)
+    }
+
     mutating func dynamicComponents(for rule: Rule, in entry: AppLinksEntry) -> [DynamicComponent] {
         if entry.androidSemantics?.value != true {
             for flag in rule.effectiveFlags(in: entry, of: domain).departures {
@@ -131,7 +144,13 @@ struct AndroidTranslator {
     /// The intent-filter path attributes that cover every positive rule: exact where the rule
     /// is literal or uses `?` only, else the literal prefix before the first wildcard.
     static func staticScopes(for rules: [(AppLinksEntry, Rule)], domain: Domain) -> [PathScope] {
-        let scopes = rules.filter { !$0.1.exclude }.flatMap { ruleScopes($0.1, entry: $0.0, domain: domain) }.uniqued()
+        covering(rules.filter { !$0.1.exclude }.flatMap { ruleScopes($0.1, entry: $0.0, domain: domain) })
+    }
+
+    /// `ruleScopes`, the positive rules' scopes in order, each once and without those another
+    /// one's prefix covers.
+    static func covering(_ ruleScopes: [PathScope]) -> [PathScope] {
+        let scopes = ruleScopes.uniqued()
         let prefixes = PrefixCover(
             scopes.compactMap { scope -> String? in
                 if case .prefix(let prefix) = scope { return prefix }
@@ -146,8 +165,12 @@ struct AndroidTranslator {
         }
     }
 
-    private static func ruleScopes(_ rule: Rule, entry: AppLinksEntry, domain: Domain) -> [PathScope] {
-        let pattern = withLeadingSlash(rule.path?.value ?? "*")
+    /// The path pattern a rule's scopes are made of.
+    static func scopedPattern(_ rule: Rule) -> String { withLeadingSlash(rule.path?.value ?? "*") }
+
+    /// The scopes covering one positive rule, read with its effective flags.
+    static func ruleScopes(_ rule: Rule, entry: AppLinksEntry, domain: Domain) -> [PathScope] {
+        let pattern = scopedPattern(rule)
         guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [.prefix("/")] }
         let flags = rule.effectiveFlags(in: entry, of: domain)
         /// Whether Android, reading the decoded path as written, reads `scalar` as Apple does.

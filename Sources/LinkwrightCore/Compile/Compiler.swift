@@ -317,10 +317,16 @@ private struct EnvironmentCompiler {
             if domain.emit.androidDynamicRules && !positions.isEmpty {
                 // Apps listed by the same entries (the usual case) share their dynamic rules.
                 let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
+                let rules = reused?.rules.rules(of: domain)
                 dynamic = translated(\.dynamicRules, key) {
                     var translator = AndroidTranslator(domain: domain)
                     let components = positions.map { entries[$0] }.flatMap { entry in
-                        entry.rules.flatMap { translator.dynamicComponents(for: $0, in: entry) }
+                        entry.rules.flatMap { rule in
+                            guard let rules else { return translator.dynamicComponents(for: rule, in: entry) }
+                            let made = rules.dynamicComponents(for: rule, in: entry, of: domain)
+                            translator.diagnostics.add(contentsOf: made.diagnostics)
+                            return made.components
+                        }
                     }
                     return .init(value: components, diagnostics: translator.diagnostics.items)
                 }
@@ -421,13 +427,23 @@ extension EnvironmentCompiler {
         guard positions.contains(where: { !entries[$0].rules.isEmpty }) else { return nil }
         // Apps sharing the same entries (the usual case) share their scopes.
         let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
+        let kept = reused?.rules.rules(of: domain)
         return translated(\.scopes, key) {
+            // Read in place: pairing each rule with a copy of its entry, then filtering the
+            // pairs, cost more than the kept scopes' lookups.
+            var ruleScopes: [PathScope] = []
+            for position in positions {
+                for rule in entries[position].rules where !rule.exclude {
+                    ruleScopes +=
+                        kept?.scopes(of: rule, in: entries[position], of: domain)
+                        ?? AndroidTranslator.ruleScopes(rule, entry: entries[position], domain: domain)
+                }
+            }
+            let scopes = AndroidTranslator.covering(ruleScopes)
+            guard !domain.emit.androidDynamicRules else { return .init(value: scopes, diagnostics: []) }
             let rules = positions.flatMap { position in entries[position].rules.map { (entries[position], $0) } }
-            let scopes = AndroidTranslator.staticScopes(for: rules, domain: domain)
-            let ignored =
-                domain.emit.androidDynamicRules
-                ? [] : AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain)
-            return .init(value: scopes, diagnostics: ignored)
+            return .init(
+                value: scopes, diagnostics: AndroidTranslator.ignoredExclusions(rules, scopes: scopes, domain: domain))
         }
     }
 

@@ -89,6 +89,8 @@ public final class DomainCompilations: Sendable {
     }
 
     private let kept = RecentVersions<Key, Entry>()
+    /// What the rules of the domains compiled anew compile to, each rule kept by its text.
+    let rules = RuleCompilations()
 
     public init() {}
 

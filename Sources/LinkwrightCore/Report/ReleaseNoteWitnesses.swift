@@ -66,23 +66,42 @@ public enum ReleaseNoteWitnesses {
         }
 
         init(_ sites: [CompiledSite]) {
+            // Read by index, each rule's origin alone, into storage made once: a pair's books
+            // list thousands of rules, and copying each rule to read its origin, into arrays
+            // grown as they filled, was most of making them.
+            let count = sites.reduce(0) { count, site in
+                count
+                    + (site.aasa?.applinks?.details ?? []).reduce(0) {
+                        $0 + ($1.components?.count ?? 0) + ($1.paths?.count ?? 0)
+                    }
+                    + (site.assetLinks?.statements ?? []).reduce(0) { $0 + ($1.dynamicComponents?.count ?? 0) }
+            }
             var rules: [Rule] = []
             var origins: [SourceLocation?] = []
-            for (site, served) in sites.enumerated() {
-                for (details, entry) in (served.aasa?.applinks?.details ?? []).enumerated() {
-                    for (component, written) in (entry.components ?? []).enumerated() {
-                        rules.append(.component(site: site, details: details, component: component))
-                        origins.append(written.origin)
-                    }
-                    for path in (entry.paths ?? []).indices {
-                        rules.append(.legacyPath(site: site, details: details, path: path))
-                        origins.append(nil)
+            rules.reserveCapacity(count)
+            origins.reserveCapacity(count)
+            for site in sites.indices {
+                if let details = sites[site].aasa?.applinks?.details {
+                    for entry in details.indices {
+                        if let components = details[entry].components {
+                            for component in components.indices {
+                                rules.append(.component(site: site, details: entry, component: component))
+                                origins.append(components[component].origin)
+                            }
+                        }
+                        for path in (details[entry].paths ?? []).indices {
+                            rules.append(.legacyPath(site: site, details: entry, path: path))
+                            origins.append(nil)
+                        }
                     }
                 }
-                for (statement, written) in (served.assetLinks?.statements ?? []).enumerated() {
-                    for (component, dynamic) in (written.dynamicComponents ?? []).enumerated() {
-                        rules.append(.dynamic(site: site, statement: statement, component: component))
-                        origins.append(dynamic.origin)
+                if let statements = sites[site].assetLinks?.statements {
+                    for statement in statements.indices {
+                        guard let components = statements[statement].dynamicComponents else { continue }
+                        for component in components.indices {
+                            rules.append(.dynamic(site: site, statement: statement, component: component))
+                            origins.append(components[component].origin)
+                        }
                     }
                 }
             }

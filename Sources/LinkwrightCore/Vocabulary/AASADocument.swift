@@ -115,11 +115,15 @@ public struct AASAComponent: Sendable, Hashable {
 
     /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
     public static func == (left: AASAComponent, right: AASAComponent) -> Bool {
-        ExactText.equal(left.path, right.path) && ExactText.equal(left.fragment, right.fragment)
-            && ExactText.equal(left.comment, right.comment)
-            && (left.query, left.exclude, left.flags, left.origin) == (
-                right.query, right.exclude, right.flags, right.origin
-            )
+        left.sameButWhere(right) && left.origin == right.origin
+    }
+
+    /// Whether `other` is this component exactly, written elsewhere or not: compared in place,
+    /// as the structural diff compares each rule of a revision with the earlier one's.
+    func sameButWhere(_ other: AASAComponent) -> Bool {
+        ExactText.equal(path, other.path) && ExactText.equal(fragment, other.fragment)
+            && ExactText.equal(comment, other.comment)
+            && (query, exclude, flags) == (other.query, other.exclude, other.flags)
     }
 }
 

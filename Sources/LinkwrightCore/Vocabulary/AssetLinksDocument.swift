@@ -105,9 +105,14 @@ public struct DynamicComponent: Sendable, Hashable {
 
     /// Texts compare exactly (`ExactText`); the hash stays the synthesized one.
     public static func == (left: DynamicComponent, right: DynamicComponent) -> Bool {
-        ExactText.equal(left.path, right.path) && ExactText.equal(left.fragment, right.fragment)
-            && ExactText.equal(left.comments, right.comments)
-            && (left.query, left.exclude, left.origin) == (right.query, right.exclude, right.origin)
+        left.sameButWhere(right) && left.origin == right.origin
+    }
+
+    /// Whether `other` is this component exactly, written elsewhere or not: compared in place,
+    /// as the structural diff compares each rule of a revision with the earlier one's.
+    func sameButWhere(_ other: DynamicComponent) -> Bool {
+        ExactText.equal(path, other.path) && ExactText.equal(fragment, other.fragment)
+            && ExactText.equal(comments, other.comments) && (query, exclude) == (other.query, other.exclude)
     }
 
     var json: JSON {
