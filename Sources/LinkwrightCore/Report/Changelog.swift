@@ -1,5 +1,5 @@
 /// Link behaviour and declarations, release by release.
-public struct Changelog: CommandOutput {
+public struct Changelog: StreamedJSONOutput {
     /// A revision a release starts or ends at: as the user or the tag names it, the commit and
     /// when it was committed.
     public struct Point: Sendable {
@@ -125,21 +125,12 @@ public struct Changelog: CommandOutput {
         }
     }
 
-    /// `{"version": 2, "releases": [{"from", "to", "compare", "changes", "notes", "compared"}]}`,
-    /// newest release first as in the markdown; `from` and `to` are `{"name", "commit", "date"}`,
-    /// `compare` the forge's comparison page or null.
-    public var json: JSON { .object(jsonMembers.map { ($0, $1.value) }) }
-
-    /// `json`, its releases made and written on every core as it streams: a hundred tags of a
-    /// busy file are megabytes of JSON, which one core rendered once every pair was compared.
-    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool {
-        guard format == .json else { return false }
-        JSON.render(object: jsonMembers, to: write)
-        return true
-    }
-
-    /// The members of `json`; the releases made one at a time, newest first.
-    private var jsonMembers: [(String, JSON.StreamedMember)] {
+    /// The members of `json`: `{"version": 2, "releases": [{"from", "to", "compare", "changes",
+    /// "notes", "compared"}]}`, newest release first as in the markdown; `from` and `to` are
+    /// `{"name", "commit", "date"}`, `compare` the forge's comparison page or null. It streams,
+    /// each release made and rendered on every core: a hundred tags of a busy file are megabytes
+    /// of JSON.
+    public var jsonMembers: [(String, JSON.StreamedMember)] {
         let (newestFirst, compareLinks) = (Array(releases.reversed()), compareLinks)
         return [
             ("version", .value(.int(2))),

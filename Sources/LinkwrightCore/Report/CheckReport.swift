@@ -1,6 +1,6 @@
 /// What `check` (and `diff`, `verify`, `monitor`, `promote`) found: policy findings, the changes
 /// between the revisions, what the behaviour proof left unsettled, and notes.
-public struct CheckReport: Report {
+public struct CheckReport: Report, StreamedJSONOutput {
     /// A side of the comparison, as the user named it and as git resolved it.
     public struct Revision: Sendable {
         public var name: String
@@ -105,19 +105,10 @@ public struct CheckReport: Report {
 
     // MARK: JSON
 
-    /// The documented shape (docs/schema/check-report.schema.json).
-    public var json: JSON { .object(jsonMembers.map { ($0, $1.value) }) }
-
-    /// `json`, written a piece at a time: a change to every domain of a fleet finds millions of
-    /// things, hundreds of megabytes of JSON.
-    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool {
-        guard format == .json else { return false }
-        JSON.render(object: jsonMembers, to: write)
-        return true
-    }
-
-    /// The members of `json`; findings and changes made an element at a time.
-    private var jsonMembers: [(String, JSON.StreamedMember)] {
+    /// The members of `json`, which has the documented shape (docs/schema/check-report.schema.json)
+    /// and streams, findings and changes made an element at a time: a change to every domain of
+    /// a fleet finds millions of things, hundreds of megabytes of JSON.
+    public var jsonMembers: [(String, JSON.StreamedMember)] {
         func revision(_ revision: Revision?) -> JSON {
             guard let revision else { return .null }
             return .object([

@@ -13,6 +13,23 @@ extension CommandOutput {
     public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool { false }
 }
 
+/// Output whose JSON is one object of members, some of them long arrays: its JSON streams
+/// (`JSON.render(object:to:)`), made and rendered a batch of elements at a time on every core.
+public protocol StreamedJSONOutput: CommandOutput {
+    /// The members of `json`, in order.
+    var jsonMembers: [(String, JSON.StreamedMember)] { get }
+}
+
+extension StreamedJSONOutput {
+    public var json: JSON { .object(jsonMembers.map { ($0, $1.value) }) }
+
+    public func stream(as format: OutputFormat, style: TextStyle, to write: ([UInt8]) -> Void) -> Bool {
+        guard format == .json else { return false }
+        JSON.render(object: jsonMembers, to: write)
+        return true
+    }
+}
+
 /// The one place a report becomes output. Each format is a printer of its own in `Printers/`;
 /// text and JSON are the report's own, since each command documents their shape.
 public enum ReportPrinter {

@@ -23,6 +23,23 @@ import Testing
         return pairs
     }
 
+    /// A list of keys (repeats allowed) and an edit of it as histories make them: insertions,
+    /// removals, moves and, sometimes, a copy; every fourth round the list shuffled first.
+    static func seededEdit(round: Int, using generator: inout SplitMix64) -> (base: [Int], head: [Int]) {
+        let base = (0..<Int.random(in: 0...9, using: &generator)).map { _ in Int.random(in: 0..<12, using: &generator) }
+        var head = round % 4 == 0 ? base.shuffled(using: &generator) : base
+        for _ in 0..<Int.random(in: 0...3, using: &generator) {
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                head.insert(
+                    Int.random(in: 0..<16, using: &generator), at: Int.random(in: 0...head.count, using: &generator))
+            case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
+            default: if head.count > 1 { head.swapAt(Int.random(in: 0..<head.count, using: &generator), 0) }
+            }
+        }
+        return (base, head)
+    }
+
     /// Each key's first position in `list`, for every key of `other` (-1: absent).
     static func positions(of other: [Int], in list: [Int]) -> [Int] {
         other.map { key in list.firstIndex(of: key) ?? -1 }
@@ -31,22 +48,7 @@ import Testing
     @Test func pairsAreExactlyThoseOfTheDefinition() {
         var generator = SplitMix64(seed: 0xCA_4D1D)
         for round in 0..<2000 {
-            let base = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
-                Int.random(in: 0..<12, using: &generator)
-            }
-            // Edits as histories make them: insertions, removals, moves and, sometimes, a copy.
-            var head = round % 4 == 0 ? base.shuffled(using: &generator) : base
-            for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0:
-                    head.insert(
-                        Int.random(in: 0..<16, using: &generator), at: Int.random(in: 0...head.count, using: &generator)
-                    )
-                case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
-                default:
-                    if head.count > 1 { head.swapAt(Int.random(in: 0..<head.count, using: &generator), 0) }
-                }
-            }
+            let (base, head) = Self.seededEdit(round: round, using: &generator)
             let inNew = Self.positions(of: base, in: head)
             let inOld = Self.positions(of: head, in: base)
             let found = BehaviourProof.pairs(inNew: inNew, inOld: inOld).map { [$0.old, $0.new] }
@@ -60,21 +62,7 @@ import Testing
     @Test func pairsGivenOutcomesAreThoseOfTheDefinitionDecidingOtherwise() {
         var generator = SplitMix64(seed: 0x0C_7C0E)
         for round in 0..<2000 {
-            let base = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
-                Int.random(in: 0..<12, using: &generator)
-            }
-            var head = round % 4 == 0 ? base.shuffled(using: &generator) : base
-            for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0:
-                    head.insert(
-                        Int.random(in: 0..<16, using: &generator), at: Int.random(in: 0...head.count, using: &generator)
-                    )
-                case 1: if !head.isEmpty { head.remove(at: Int.random(in: 0..<head.count, using: &generator)) }
-                default:
-                    if head.count > 1 { head.swapAt(Int.random(in: 0..<head.count, using: &generator), 0) }
-                }
-            }
+            let (base, head) = Self.seededEdit(round: round, using: &generator)
             // A key's outcome is the same on both sides, as a rule's key holds what it decides.
             let outcomeOfKey = (0..<16).map { _ in Int.random(in: 0..<3, using: &generator) }
             let outcomes = (old: base.map { outcomeOfKey[$0] } + [0], new: head.map { outcomeOfKey[$0] } + [0])
