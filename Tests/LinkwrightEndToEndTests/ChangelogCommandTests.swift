@@ -1,4 +1,5 @@
 import Foundation
+import LinkwrightCore
 import LinkwrightTestSupport
 import Testing
 
@@ -202,6 +203,121 @@ import Testing
             ), "\(result.stdout)")
         #expect(!result.stdout.contains("### artifact"))
         #expect(result.stdout.contains("is not valid JSON"))
+    }
+
+    /// A changelog carries what it made of each revision to the next (compiled rules by their
+    /// text, lists and indexes as edits, keys hashed once): over seeded histories of mixed edits
+    /// (rules inserted anywhere, removed, rewritten, moved, repeated, respelt between Unicode
+    /// forms, exclusions toggled, variables, defaults and hosts changed), every release is the one a run
+    /// comparing only its two tags finds.
+    @Test(arguments: [UInt64(61), 62])
+    func releasesAreThoseOfEachPairComparedAlone(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        var serial = 0
+        func rule() -> [String] {
+            serial += 1
+            let word = ["shop", "caf\u{E9}", "news", "deals"].randomElement(using: &generator)!
+            let path = [
+                "/\(word)\(serial)", "/\(word)\(serial)/*", "/$(section)/\(word)\(serial)/*", "/*/\(word)\(serial)",
+            ]
+            .randomElement(using: &generator)!
+            var lines = ["      - path: \"\(path)\""]
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0: lines.append("        query: {ref: \"?*\"}")
+            case 1: lines.append("        exclude: true")
+            default: break
+            }
+            return lines
+        }
+        var rules = [(0..<12).map { _ in rule() }, (0..<12).map { _ in rule() }]
+        var sections = [["shop", "news"], ["blog"]]
+        var caseInsensitive = [false, false]
+        var hosts = [["a.shop.example": "shop", "b.shop.example": "news"], ["staging.shop.example": "shop"]]
+        func files() -> [String: String?] {
+            var files: [String: String?] = [:]
+            for (index, name) in ["shop", "news"].enumerated() {
+                files["domains/\(name).yaml"] =
+                    "variables:\n  section: [\(sections[index].joined(separator: ", "))]\n"
+                    + (caseInsensitive[index] ? "defaults:\n  case_sensitive: false\n" : "") + "applinks:\n"
+                    + "  - apps: [shop]\n    rules:\n" + rules[index].flatMap { $0 }.map { $0 + "\n" }.joined()
+                    + "emit:\n  android_dynamic_rules: true\n"
+            }
+            for (index, tier) in ["production", "staging"].enumerated() {
+                let suffix = index == 0 ? "" : ".staging"
+                files["environments/\(tier).yaml"] =
+                    "tier: \(tier)\nteam_id: ABCDE1234\(index)\napps:\n  shop:\n    ios:\n"
+                    + "      bundle_id: com.example.shop\(suffix)\n    android:\n      package: com.example.shop\(suffix)\n"
+                    + "      fingerprints:\n        play-signing: \"\(ShopConfiguration.fingerprint)\"\nhosts:\n"
+                    + hosts[index].sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)\n" }.joined()
+            }
+            return files
+        }
+        let fixture = try GitFixture()
+        try fixture.commit("Start", files())
+        try fixture.git("tag", "v1.0")
+        let tags = 14
+        for tag in 1...tags {
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let domain = Int.random(in: 0..<2, using: &generator)
+                let position = Int.random(in: 0..<rules[domain].count, using: &generator)
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0: rules[domain].insert(rule(), at: Int.random(in: 0...rules[domain].count, using: &generator))
+                case 1 where rules[domain].count > 3: rules[domain].remove(at: position)
+                case 2:
+                    rules[domain][position][0] = rules[domain][position][0].replacingOccurrences(of: "/", with: "/x")
+                case 3:
+                    let moved = rules[domain].remove(at: position)
+                    rules[domain].insert(moved, at: Int.random(in: 0...rules[domain].count, using: &generator))
+                case 4: rules[domain].insert(rules[domain][position], at: position)
+                case 5:
+                    let excluded = rules[domain][position].contains("        exclude: true")
+                    rules[domain][position] = [rules[domain][position][0]] + (excluded ? [] : ["        exclude: true"])
+                case 6:
+                    let text = rules[domain][position][0]
+                    rules[domain][position][0] =
+                        text.unicodeScalars.contains("\u{301}")
+                        ? text.precomposedStringWithCanonicalMapping : text.decomposedStringWithCanonicalMapping
+                case 8: caseInsensitive[domain].toggle()
+                case 7:
+                    if sections[domain].count > 1 {
+                        sections[domain].removeLast()
+                    } else {
+                        sections[domain].append("caf\u{E9}")
+                    }
+                default:
+                    let environment = Int.random(in: 0..<2, using: &generator)
+                    let host =
+                        "h\(Int.random(in: 0..<3, using: &generator)).\(environment == 0 ? "" : "staging.")shop.example"
+                    hosts[environment][host] = hosts[environment][host] == nil ? ["shop", "news"][domain] : nil
+                }
+            }
+            try fixture.commit("Edits \(tag)", files())
+            try fixture.git("tag", "v1.\(tag)")
+        }
+        func releases(_ arguments: [String]) throws -> [[String: Any]] {
+            let result = try linkwright(["changelog", "--format", "json"] + arguments, fixture)
+            #expect(result.status == 0, "\(result.stderr)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            return try #require(root["releases"] as? [[String: Any]])
+        }
+        let walked = try releases([])
+        #expect(walked.count == tags)
+        // Compared as sorted-key JSON: Foundation on Linux does not compare nested values of
+        // `Any` as `NSDictionary.isEqual` does on Apple platforms.
+        func text(_ release: [String: Any]?) throws -> String {
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: release ?? [:], options: .sortedKeys),
+                as: UTF8.self)
+        }
+        var changes = 0
+        for (index, release) in walked.enumerated() {
+            let to = tags - index
+            let alone = try releases(["v1.\(to - 1)..v1.\(to)"])
+            #expect(alone.count == 1)
+            #expect(try text(release) == text(alone.first), "v1.\(to - 1)..v1.\(to)")
+            changes += (release["changes"] as? [Any])?.count ?? 0
+        }
+        #expect(changes > tags * 4, "the edits change what links do and declare")
     }
 
     /// Seventy tags are compared a window of revisions at a time (`ChangelogCommand.window`):
