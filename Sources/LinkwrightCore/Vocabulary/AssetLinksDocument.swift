@@ -111,8 +111,7 @@ public struct DynamicComponent: Sendable, Hashable {
     /// Whether `other` is this component exactly, written elsewhere or not: compared in place,
     /// as the structural diff compares each rule of a revision with the earlier one's.
     func sameButWhere(_ other: DynamicComponent) -> Bool {
-        ExactText.equal(path, other.path) && ExactText.equal(fragment, other.fragment)
-            && ExactText.equal(comments, other.comments) && (query, exclude) == (other.query, other.exclude)
+        testsAlike(other) && ExactText.equal(comments, other.comments)
     }
 
     var json: JSON {
