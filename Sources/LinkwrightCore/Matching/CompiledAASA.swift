@@ -151,7 +151,7 @@ public struct CompiledAASA: Sendable {
             entries.append(
                 Entry(
                     appIDs: Set(details.effectiveAppIDs), rules: rules,
-                    index: LazyRuleIndex({ rules.map(\.constraints) }, editing: earlierEntry.index, kept: kept)))
+                    index: LazyRuleIndex({ rules[$0].constraints }, editing: earlierEntry.index, kept: kept)))
         }
         self.entries = entries
         appIDs = Self.appIDs(of: document)

@@ -181,7 +181,7 @@ public struct CompiledDynamicRules: Sendable {
         }
         self.init(
             rules: rules, entryIndex: entryIndex, release: release,
-            index: LazyRuleIndex({ rules.map(\.constraints) }, editing: earlier.index, kept: kept),
+            index: LazyRuleIndex({ rules[$0].constraints }, editing: earlier.index, kept: kept),
             components: components, edit: (earlier.components, kept))
     }
 

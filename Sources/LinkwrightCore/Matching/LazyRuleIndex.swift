@@ -14,10 +14,16 @@ import Synchronization
 /// trying 10,000 `*ab*cd*…` rules in turn on a 100 KB path would take minutes.
 ///
 /// A list made as an edit of another (a changelog's next revision of a file: `init(_:editing:kept:)`)
-/// shares the other's index, built or not, with its tries: the rules both lists hold decide
-/// through it, the few rules only the new list holds are tried in turn in front of the rule it
-/// finds, and the rules only the other held are left out of its answer. Once the rules not in
-/// the shared index grow past `freshLimit`, the edit gets an index of its own.
+/// shares the other's indexes, built or not, with their tries: the rules both lists hold decide
+/// through them, the few rules only the new list holds are tried in turn in front of the rule
+/// they find, and the rules only the other held are left out of their answers. Once the rules
+/// tried in turn grow past `freshLimit`, they get an index of their own, a new layer: each layer
+/// indexes some of the list's rules in the list's order, so the first match is the earliest of
+/// the layers' first matches. A new layer takes in the newest layers holding no more rules than
+/// it (as a binary counter carries) and the layers holding less than half the rules they index,
+/// so a list has a few layers, a rule is indexed again a few times over a long chain of edits
+/// rather than at every few edits, and the large layers, with the states their automata made,
+/// keep serving.
 final class LazyRuleIndex: @unchecked Sendable {
     /// Rules tried per rule of the list before the index is built.
     static let triesPerRule = 32
@@ -25,8 +31,10 @@ final class LazyRuleIndex: @unchecked Sendable {
     static let linearScalars = 65_536
     /// Tests set it (0 builds the index for the first URL).
     @TaskLocal static var triesPerRuleForTests: Int? = nil
+    /// Tests set it to make many small layers.
+    @TaskLocal static var freshLimitForTests: Int? = nil
 
-    /// The list an index is built for, shared by the lists made as edits of it.
+    /// Rules indexed together, shared by the lists made as edits of the list they were indexed for.
     private final class Base: @unchecked Sendable {
         let constraints: [[RuleIndex.Constraint]?]
         /// Rules tried one by one before the index is built.
@@ -42,61 +50,110 @@ final class LazyRuleIndex: @unchecked Sendable {
             linearTries = constraints.count * (LazyRuleIndex.triesPerRuleForTests ?? LazyRuleIndex.triesPerRule)
             tried = Atomic(buildAtFirstURL ? linearTries : 0)
         }
+
+        var index: RuleIndex { built.value { RuleIndex(constraints) } }
     }
 
-    private let base: Base
-    /// Per rule of this list, the position of the same rule in `base`, or -1 for a rule only
-    /// this list holds; `nil` when this list is the base.
-    private let baseOfRule: [Int32]?
-    /// Per rule of `base`, its position in this list, or -1 for one this list does not hold.
-    private let ruleOfBase: [Int32]
-    /// The positions of the rules only this list holds, in order.
+    /// Some of this list's rules indexed together (`base`), in this list's order.
+    private struct Layer {
+        let base: Base
+        /// Per rule of `base`, its position in this list, or -1 for one this list does not hold;
+        /// `nil` when `base` indexes this whole list.
+        let ruleOfBase: [Int32]?
+        /// How many rules of `base` this list holds.
+        let held: Int
+
+        /// The positions in this list of the rules it indexes.
+        var positions: [Int] {
+            ruleOfBase.map { $0.filter { $0 >= 0 }.map(Int.init) } ?? Array(base.constraints.indices)
+        }
+    }
+
+    private let layers: [Layer]
+    /// The base whose tries decide when the layers' indexes are built; `isBuilt` is its index's.
+    private let lead: Base
+    /// Per rule of this list, the layer indexing it and its position in that layer's base, -1
+    /// for a rule tried in turn; empty when the one layer indexes the whole list.
+    private let layerOfRule: [Int32]
+    private let baseOfRule: [Int32]
+    /// The positions of the rules tried in turn, in order.
     private let fresh: [Int]
+    /// Whether this list decides through an index made for another list it is an edit of.
+    let isShared: Bool
 
     /// `constraints[i]` lists what rule `i` compares (see `RuleIndex.init`).
     init(_ constraints: [[RuleIndex.Constraint]?]) {
-        base = Base(constraints)
-        (baseOfRule, ruleOfBase, fresh) = (nil, [], [])
+        lead = Base(constraints)
+        layers = [Layer(base: lead, ruleOfBase: nil, held: constraints.count)]
+        (layerOfRule, baseOfRule, fresh, isShared) = ([], [], [], false)
     }
 
     /// The index of a list made as an edit of `earlier`'s list: `kept[i]` is the position in
     /// that list of a rule testing URLs as rule `i` does, increasing with `i`
-    /// (`RuleListEdit.keptInOrder`), `nil` for a rule it did not hold. `constraints` lists what
-    /// each rule compares, asked for only when the edit gets an index of its own, which is then
-    /// built at the first URL if `earlier`'s was.
-    init(_ constraints: () -> [[RuleIndex.Constraint]?], editing earlier: LazyRuleIndex, kept: [Int?]) {
-        var baseOfRule = [Int32](repeating: -1, count: kept.count)
+    /// (`RuleListEdit.keptInOrder`), `nil` for a rule it did not hold. `constraints(i)` lists
+    /// what rule `i` compares, asked for the rules of a new layer, which is built at the first
+    /// URL if `earlier`'s indexes were.
+    init(_ constraints: (Int) -> [RuleIndex.Constraint]?, editing earlier: LazyRuleIndex, kept: [Int?]) {
+        var ruleOfBase = earlier.layers.map { [Int32](repeating: -1, count: $0.base.constraints.count) }
+        var held = [Int](repeating: 0, count: earlier.layers.count)
         var fresh: [Int] = []
         for (position, earlierPosition) in kept.enumerated() {
-            guard let earlierPosition else {
+            guard let earlierPosition, let place = earlier.place(of: earlierPosition) else {
                 fresh.append(position)
                 continue
             }
-            baseOfRule[position] = earlier.baseOfRule?[earlierPosition] ?? Int32(earlierPosition)
-            if baseOfRule[position] < 0 { fresh.append(position) }
+            ruleOfBase[place.layer][place.base] = Int32(position)
+            held[place.layer] += 1
         }
-        guard fresh.count <= Self.freshLimit(rules: kept.count), fresh.count <= kept.count - fresh.count else {
-            base = Base(constraints(), buildAtFirstURL: earlier.isBuilt)
-            (self.baseOfRule, ruleOfBase, self.fresh) = (nil, [], [])
-            return
+        var layers = earlier.layers.indices.map {
+            Layer(base: earlier.layers[$0].base, ruleOfBase: ruleOfBase[$0], held: held[$0])
         }
-        base = earlier.base
-        var ruleOfBase = [Int32](repeating: -1, count: earlier.base.constraints.count)
-        for (position, basePosition) in baseOfRule.enumerated() where basePosition >= 0 {
-            ruleOfBase[Int(basePosition)] = Int32(position)
+        var lead = earlier.lead
+        if fresh.count > Self.freshLimit {
+            var taken = fresh
+            while let newest = layers.last, newest.held <= taken.count {
+                taken += newest.positions
+                layers.removeLast()
+            }
+            layers.removeAll { layer in
+                guard layer.held * 2 < layer.base.constraints.count else { return false }
+                taken += layer.positions
+                return true
+            }
+            taken.sort()
+            let base = Base(taken.map(constraints), buildAtFirstURL: earlier.isBuilt)
+            layers.append(Layer(base: base, ruleOfBase: taken.map(Int32.init), held: taken.count))
+            fresh = []
+            if !layers.contains(where: { $0.base === lead }) { lead = base }
         }
-        (self.baseOfRule, self.ruleOfBase, self.fresh) = (baseOfRule, ruleOfBase, fresh)
+        layers.removeAll { $0.held == 0 }
+        var layerOfRule = [Int32](repeating: -1, count: kept.count)
+        var baseOfRule = [Int32](repeating: -1, count: kept.count)
+        for (number, layer) in layers.enumerated() {
+            for (basePosition, position) in layer.ruleOfBase!.enumerated() where position >= 0 {
+                (layerOfRule[Int(position)], baseOfRule[Int(position)]) = (Int32(number), Int32(basePosition))
+            }
+        }
+        isShared = layers.contains { layer in earlier.layers.contains { $0.base === layer.base } }
+        (self.layers, self.lead, self.layerOfRule, self.baseOfRule, self.fresh) =
+            (layers, lead, layerOfRule, baseOfRule, fresh)
     }
 
-    /// The most rules an edit tries in turn beside a shared index before it gets its own (and
-    /// never more than it shares): each costs a try per URL the index decides.
-    static func freshLimit(rules: Int) -> Int { max(16, rules / 16) }
+    /// Where rule `position` of this list is indexed, `nil` for a rule tried in turn.
+    private func place(of position: Int) -> (layer: Int, base: Int)? {
+        guard !layerOfRule.isEmpty else { return (0, position) }
+        return layerOfRule[position] < 0 ? nil : (Int(layerOfRule[position]), Int(baseOfRule[position]))
+    }
+
+    /// The most rules an edit tries in turn beside its layers before they get a layer of their
+    /// own: each costs a try per URL the layers decide.
+    static var freshLimit: Int { freshLimitForTests ?? 16 }
 
     /// Whether the index has been built.
-    var isBuilt: Bool { base.built.made != nil }
+    var isBuilt: Bool { lead.built.made != nil }
 
-    /// Whether this list decides through an index made for another list it is an edit of.
-    var isShared: Bool { baseOfRule != nil }
+    /// How many indexes the list decides through.
+    var layerCount: Int { layers.count }
 
     /// Builds the index now for a caller about to decide `urls` distinct URLs with the list:
     /// tried one by one, URLs decided halfway down the list would build it after twice
@@ -104,8 +161,8 @@ final class LazyRuleIndex: @unchecked Sendable {
     /// expectation of a domain with its files). The index decides as the rules tried in turn do
     /// (`RuleIndexTests`).
     func anticipate(urls: Int) {
-        guard urls >= 2 * (Self.triesPerRuleForTests ?? Self.triesPerRule), base.built.made == nil else { return }
-        _ = base.built.value { RuleIndex(base.constraints) }
+        guard urls >= 2 * (Self.triesPerRuleForTests ?? Self.triesPerRule), !isBuilt else { return }
+        for layer in layers { _ = layer.base.index }
     }
 
     /// The first of `rules` (the list the constraints were made from) that matches the URL of
@@ -118,14 +175,21 @@ final class LazyRuleIndex: @unchecked Sendable {
         guard trace == nil else {
             return RuleIndex.tracedFirstMatch(among: rules, &values, entryIndex: entryIndex, trace: &trace)
         }
-        if let index = self.index(for: values.url, rules: rules.count) {
-            guard baseOfRule != nil else {
-                return index.firstMatch(&values) { skipped?[Int($0)] == true }.map { rules[Int($0)] }
+        if indexes(url: values.url, rules: rules.count) {
+            var found: Int? = nil
+            for layer in layers {
+                guard let ruleOfBase = layer.ruleOfBase else {
+                    found = layer.base.index.firstMatch(&values) { skipped?[Int($0)] == true }.map(Int.init)
+                    continue
+                }
+                let match = layer.base.index.firstMatch(&values) { basePosition in
+                    let position = ruleOfBase[Int(basePosition)]
+                    return position < 0 || skipped?[Int(position)] == true
+                }
+                if let match, found.map({ Int(ruleOfBase[Int(match)]) < $0 }) ?? true {
+                    found = Int(ruleOfBase[Int(match)])
+                }
             }
-            var found = index.firstMatch(&values) { basePosition in
-                let position = ruleOfBase[Int(basePosition)]
-                return position < 0 || skipped?[Int(position)] == true
-            }.map { Int(ruleOfBase[Int($0)]) }
             var checks: [PartCheck]? = nil
             for position in fresh where skipped?[position] != true {
                 if let found, found < position { break }
@@ -137,7 +201,7 @@ final class LazyRuleIndex: @unchecked Sendable {
             return found.map { rules[$0] }
         }
         var tries = 0
-        defer { base.tried.add(tries, ordering: .relaxed) }
+        defer { lead.tried.add(tries, ordering: .relaxed) }
         for (position, rule) in rules.enumerated() where skipped?[position] != true {
             tries += 1
             var checks: [PartCheck]? = nil
@@ -146,14 +210,11 @@ final class LazyRuleIndex: @unchecked Sendable {
         return nil
     }
 
-    /// The index, built now if this URL should not try the rules one by one; `nil` when it
-    /// should.
-    private func index(for url: LinkURL, rules: Int) -> RuleIndex? {
-        if let index = base.built.made { return index }
-        if base.tried.load(ordering: .relaxed) < base.linearTries && rules * (url.length + 1) <= Self.linearScalars {
-            return nil
-        }
-        return base.built.value { RuleIndex(base.constraints) }
+    /// Whether this URL is decided through the indexes (each built at its first use), rather
+    /// than by trying the rules one by one.
+    private func indexes(url: LinkURL, rules: Int) -> Bool {
+        isBuilt || lead.tried.load(ordering: .relaxed) >= lead.linearTries
+            || rules * (url.length + 1) > Self.linearScalars
     }
 }
 

@@ -8,9 +8,11 @@ import Testing
 /// not, for every Android release, whether the shared index is built yet or not.
 @Suite struct RuleListEditTests {
     /// A chain of revisions of one rule list: rules inserted, deleted, moved, respelt between
-    /// NFC and NFD (equal `String`s that devices tell apart), excluded or included; every rule
-    /// written on its own line, so where the rules after an edit are written moves.
-    static func revisions(_ generator: inout SplitMix64, count: Int) -> [[DynamicComponent]] {
+    /// NFC and NFD (equal `String`s that devices tell apart), excluded or included, and with
+    /// `duplicating`, copied elsewhere; every rule written on its own line, so where the rules
+    /// after an edit are written moves.
+    static func revisions(_ generator: inout SplitMix64, count: Int, duplicating: Bool = false) -> [[DynamicComponent]]
+    {
         func rule() -> DynamicComponent {
             let word = ["caf\u{E9}", "a", "b*"].randomElement(using: &generator)!
             let path: String? =
@@ -36,11 +38,12 @@ import Testing
                 })
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                let kind = Int.random(in: 0..<6, using: &generator)
+                let kind = Int.random(in: 0..<(duplicating ? 7 : 6), using: &generator)
                 if edit(&rules, kind: kind, at: position, path: \.path, &generator) { continue }
                 switch kind {
                 case 3: rules[position].exclude.toggle()
                 case 4: rules.insert(rule(), at: 0)
+                case 6: rules.insert(rules[position], at: Int.random(in: 0...rules.count, using: &generator))
                 default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
                 }
             }
@@ -106,6 +109,42 @@ import Testing
         // Most revisions share an earlier one's index; some outgrew it and got their own.
         #expect(shared >= chain.count / 2)
         #expect(shared < chain.count - 1)
+    }
+
+    /// Lists whose few fresh rules get a layer of their own at every edit or every few (a fresh
+    /// limit of 0 to 3, where a changelog's is 16) decide through many layers, taken in and
+    /// dropped as rules are inserted, deleted, moved, respelt and duplicated: as the list
+    /// compiled alone, for every Android release (an older one leaves some rules out of the
+    /// layers' answers), the indexes built or not.
+    @Test(arguments: [(UInt64(21), 0, 0), (22, 1, 0), (23, 3, 0), (24, 2, 1)])
+    func rulesIndexedInLayersDecideAsRulesCompiledAlone(seed: UInt64, freshLimit: Int, triesPerRule: Int) throws {
+        var generator = SplitMix64(seed: seed)
+        let chain = Self.revisions(&generator, count: 60, duplicating: true)
+        var earlier: CompiledDynamicRules?
+        var layers: [Int] = []
+        for (revision, components) in chain.enumerated() {
+            let edited = LazyRuleIndex.$freshLimitForTests.withValue(freshLimit) {
+                LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                    CompiledDynamicRules.shared(components, entryIndex: 2, release: .latest, editing: earlier)
+                }
+            }
+            layers.append(edited.index.layerCount)
+            let urls = try Self.urls(&generator)
+            for release in AndroidRelease.allCases {
+                let (editedRead, aloneRead) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                    (edited.reading(release), CompiledDynamicRules(components, entryIndex: 2, release: release))
+                }
+                for url in urls {
+                    #expect(
+                        editedRead.decision(for: url) == aloneRead.decision(for: url),
+                        "revision \(revision), \(release), \(url.path)")
+                }
+            }
+            earlier = edited
+        }
+        // Layers were made, and taken in rather than piling up one per edit.
+        #expect(layers.max()! >= 3, "\(layers)")
+        #expect(layers.max()! <= 8, "\(layers)")
     }
 
     /// An asset links file compiled as an edit of an earlier one takes each package's rules as an
@@ -211,15 +250,18 @@ import Testing
         return chain
     }
 
-    @Test(arguments: [(UInt64(11), 0), (12, 1), (13, 32)])
-    func aasaCompiledAsEditsDecidesAsCompiledAlone(seed: UInt64, triesPerRule: Int) throws {
+    /// With a fresh limit of 1, the entries' rules decide through many layers.
+    @Test(arguments: [(UInt64(11), 0, 16), (12, 1, 16), (13, 32, 16), (14, 0, 1)])
+    func aasaCompiledAsEditsDecidesAsCompiledAlone(seed: UInt64, triesPerRule: Int, freshLimit: Int) throws {
         var generator = SplitMix64(seed: seed)
         let chain = Self.aasaRevisions(&generator, count: 40)
         var earlier: CompiledAASA?
         var (shared, diagnosed) = (0, 0)
         for (revision, document) in chain.enumerated() {
-            let (edited, alone) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
-                (CompiledAASA(document, editing: earlier), CompiledAASA(document))
+            let (edited, alone) = LazyRuleIndex.$freshLimitForTests.withValue(freshLimit) {
+                LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                    (CompiledAASA(document, editing: earlier), CompiledAASA(document))
+                }
             }
             shared += edited.entries.filter(\.index.isShared).count
             if !alone.diagnostics.isEmpty { diagnosed += 1 }
