@@ -32,12 +32,15 @@ public struct CompiledAASA: Sendable {
     struct Entry: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
+        /// What each rule tests (`Rule.texts`), kept for the next revision's edit to compare.
+        let texts: [AppleRuleTexts]
         var index: LazyRuleIndex
         let decided = DecidedURLs()
 
-        init(appIDs: Set<String>, rules: [Rule], index: LazyRuleIndex? = nil) {
+        init(appIDs: Set<String>, rules: [Rule], texts: [AppleRuleTexts], index: LazyRuleIndex? = nil) {
             self.appIDs = appIDs
             self.rules = rules
+            self.texts = texts
             self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
         }
 
@@ -134,23 +137,31 @@ public struct CompiledAASA: Sendable {
         for (position, details) in (document.applinks?.details ?? []).enumerated() {
             let written =
                 details.components.map { components in
-                    components.map { compiler.texts($0, defaults: [details.defaults, fileDefaults], entry: details) }
+                    components.map { compiler.texts($0, defaults: details.defaults, fileDefaults, entry: details) }
                 } ?? (details.paths ?? []).map { compiler.legacyTexts($0, entry: details) }
+            let texts = written.map(\.texts)
             guard let earlier, position < earlier.entries.count else {
                 let rules = written.enumerated().map { compiler.rule($1.texts, index: $0, origin: $1.origin) }
-                entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
+                entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules, texts: texts))
                 continue
             }
             let earlierEntry = earlier.entries[position]
-            let kept = RuleListEdit.keptInOrder(
-                written.map(\.texts), from: earlierEntry.rules.map(\.texts), alike: ==, key: { $0 })
-            let rules = written.enumerated().map { index, rule in
-                kept[index].map { Rule(index: index, origin: rule.origin, testingAs: earlierEntry.rules[$0]) }
-                    ?? compiler.rule(rule.texts, index: index, origin: rule.origin)
+            let kept = RuleListEdit.keptInOrder(texts, from: earlierEntry.texts, alike: ==, key: { $0 })
+            // By position: a kept rule reads where it is written, not a copy of its texts.
+            let earlierRules = earlierEntry.rules
+            var rules: [Rule] = []
+            rules.reserveCapacity(written.count)
+            for index in written.indices {
+                if let earlierIndex = kept[index] {
+                    let origin = written[index].origin
+                    rules.append(Rule(index: index, origin: origin, testingAs: earlierRules[earlierIndex]))
+                } else {
+                    rules.append(compiler.rule(texts[index], index: index, origin: written[index].origin))
+                }
             }
             entries.append(
                 Entry(
-                    appIDs: Set(details.effectiveAppIDs), rules: rules,
+                    appIDs: Set(details.effectiveAppIDs), rules: rules, texts: texts,
                     index: LazyRuleIndex({ rules[$0].constraints }, editing: earlierEntry.index, kept: kept)))
         }
         self.entries = entries
@@ -347,19 +358,20 @@ struct AppleRuleCompiler {
         hashedVariables = HashedKey(self.variables)
     }
 
-    /// What `component` of `entry` tests, with what it inherits from `defaults` (the most
-    /// specific first) resolved, and where it is written.
-    func texts(_ component: AASAComponent, defaults: [AASAComponent?], entry: AASADetails)
-        -> (texts: AppleRuleTexts, origin: SourceLocation?)
-    {
-        let levels = [component] + defaults.compactMap { $0 }
-        func effective<Value>(_ key: KeyPath<AASAComponent, Value?>) -> Value? {
-            levels.lazy.compactMap { $0[keyPath: key] }.first
-        }
+    /// What `component` of `entry` tests, with what it inherits from the entry's defaults,
+    /// then the file's, resolved, and where it is written.
+    func texts(
+        _ component: AASAComponent, defaults entryDefaults: AASAComponent?, _ fileDefaults: AASAComponent?,
+        entry: AASADetails
+    ) -> (texts: AppleRuleTexts, origin: SourceLocation?) {
+        // Each key read in place: every rule of every revision is resolved, and copies of the
+        // levels, or reads through key paths, cost more than the reads.
         let texts = AppleRuleTexts(
-            kind: .component, exclude: effective(\.exclude) ?? false,
-            flags: component.flags.effective(inheriting: defaults.map { $0?.flags }), path: effective(\.path) ?? "*",
-            query: effective(\.query) ?? .whole("*"), fragment: effective(\.fragment) ?? "*")
+            kind: .component, exclude: component.exclude ?? entryDefaults?.exclude ?? fileDefaults?.exclude ?? false,
+            flags: component.flags.effective(inheriting: [entryDefaults?.flags, fileDefaults?.flags]),
+            path: component.path ?? entryDefaults?.path ?? fileDefaults?.path ?? "*",
+            query: component.query ?? entryDefaults?.query ?? fileDefaults?.query ?? .whole("*"),
+            fragment: component.fragment ?? entryDefaults?.fragment ?? fileDefaults?.fragment ?? "*")
         return (texts, component.origin ?? entry.origin)
     }
 

@@ -124,12 +124,13 @@ public struct CompiledDynamicRules: Sendable {
             fragment = component.fragment.map { Pattern($0, release: release) }
         }
 
-        /// `component`, at `index`, testing URLs as `earlier` does (`DynamicComponent.testsAlike`):
-        /// its compiled patterns are shared.
-        init(_ component: DynamicComponent, index: Int, testingAs earlier: Rule) {
+        /// A rule at `index`, written at `origin`, testing URLs as `earlier` does
+        /// (`DynamicComponent.testsAlike`, which compares exclusion too): its compiled patterns
+        /// are shared.
+        init(index: Int, origin: SourceLocation?, testingAs earlier: Rule) {
             self.index = index
-            origin = component.origin
-            exclude = component.exclude
+            self.origin = origin
+            exclude = earlier.exclude
             (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
         }
 
@@ -175,9 +176,17 @@ public struct CompiledDynamicRules: Sendable {
         }
         let kept = RuleListEdit.keptInOrder(
             components.value, from: earlier.components.value, alike: { $0.testsAlike($1) }, key: \.testKey)
-        let rules = components.value.enumerated().map { position, component in
-            kept[position].map { Rule(component, index: position, testingAs: earlier.rules[$0]) }
-                ?? Rule(component, index: position, release: release)
+        // By position: a kept rule reads its component's origin, not a copy of the component.
+        let (written, earlierRules) = (components.value, earlier.rules)
+        var rules: [Rule] = []
+        rules.reserveCapacity(written.count)
+        for position in written.indices {
+            if let earlierPosition = kept[position] {
+                let origin = written[position].origin
+                rules.append(Rule(index: position, origin: origin, testingAs: earlierRules[earlierPosition]))
+            } else {
+                rules.append(Rule(written[position], index: position, release: release))
+            }
         }
         self.init(
             rules: rules, entryIndex: entryIndex, release: release,
