@@ -28,19 +28,19 @@ public struct CompiledAASA: Sendable {
     /// What the rules were compiled from (`rulesKey`): files with equal keys decide alike for
     /// the apps their entries name, so what is made from their rules can be shared.
     let compiledFrom: HashedKey<AppLinksSection>?
+    /// Per entry, what each rule tests (`Rule.texts`), kept for the next revision's edit to
+    /// compare; apart from `entries`, which every decision reads.
+    private let ruleTexts: [[AppleRuleTexts]]
 
     struct Entry: Sendable {
         var appIDs: Set<String>
         var rules: [Rule]
-        /// What each rule tests (`Rule.texts`), kept for the next revision's edit to compare.
-        let texts: [AppleRuleTexts]
         var index: LazyRuleIndex
         let decided = DecidedURLs()
 
-        init(appIDs: Set<String>, rules: [Rule], texts: [AppleRuleTexts], index: LazyRuleIndex? = nil) {
+        init(appIDs: Set<String>, rules: [Rule], index: LazyRuleIndex? = nil) {
             self.appIDs = appIDs
             self.rules = rules
-            self.texts = texts
             self.index = index ?? LazyRuleIndex(rules.map(\.constraints))
         }
 
@@ -134,19 +134,21 @@ public struct CompiledAASA: Sendable {
         }
         let fileDefaults = document.applinks?.defaults
         var entries: [Entry] = []
+        var ruleTexts: [[AppleRuleTexts]] = []
         for (position, details) in (document.applinks?.details ?? []).enumerated() {
             let written =
                 details.components.map { components in
                     components.map { compiler.texts($0, defaults: details.defaults, fileDefaults, entry: details) }
                 } ?? (details.paths ?? []).map { compiler.legacyTexts($0, entry: details) }
             let texts = written.map(\.texts)
+            ruleTexts.append(texts)
             guard let earlier, position < earlier.entries.count else {
                 let rules = written.enumerated().map { compiler.rule($1.texts, index: $0, origin: $1.origin) }
-                entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules, texts: texts))
+                entries.append(Entry(appIDs: Set(details.effectiveAppIDs), rules: rules))
                 continue
             }
             let earlierEntry = earlier.entries[position]
-            let kept = RuleListEdit.keptInOrder(texts, from: earlierEntry.texts, alike: ==, key: { $0 })
+            let kept = RuleListEdit.keptInOrder(texts, from: earlier.ruleTexts[position], alike: ==, key: { $0 })
             // By position: a kept rule reads where it is written, not a copy of its texts.
             let earlierRules = earlierEntry.rules
             var rules: [Rule] = []
@@ -161,10 +163,11 @@ public struct CompiledAASA: Sendable {
             }
             entries.append(
                 Entry(
-                    appIDs: Set(details.effectiveAppIDs), rules: rules, texts: texts,
+                    appIDs: Set(details.effectiveAppIDs), rules: rules,
                     index: LazyRuleIndex({ rules[$0].constraints }, editing: earlierEntry.index, kept: kept)))
         }
         self.entries = entries
+        self.ruleTexts = ruleTexts
         appIDs = Self.appIDs(of: document)
         diagnostics = compiler.diagnostics
         variables = compiler.variables
