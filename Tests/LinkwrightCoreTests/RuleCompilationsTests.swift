@@ -11,8 +11,8 @@ import Testing
         of: "tier: production", with: "tier: staging"
     ).replacingOccurrences(of: "shop.example: shop", with: "staging.shop.example: shop")
 
-    /// A seeded chain of revisions inserting, deleting, moving and respelling (NFC and NFD)
-    /// rules, writing a rule on one line or on several (its query's place changes beside its
+    /// A seeded chain of revisions inserting, deleting, moving, repeating and respelling (NFC
+    /// and NFD) rules, writing a rule on one line or on several (its query's place changes beside its
     /// own), and changing what a rule's translation reads beside its text (the substitution
     /// variables, the file's and the entry's defaults, the entry's Android semantics, dynamic
     /// rules on or off), compiled in one `DomainCompilations` in order and shuffled: each
@@ -65,7 +65,7 @@ import Testing
         for _ in 0..<12 {
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                let choice = Int.random(in: 0..<11, using: &generator)
+                let choice = Int.random(in: 0..<12, using: &generator)
                 let random = { (range: ClosedRange<Int>) in Int.random(in: range, using: &generator) }
                 if SeededRuleEdits.apply(choice, at: position, to: &rules, random: random, rule: rule) { continue }
                 switch choice {
@@ -75,6 +75,7 @@ import Testing
                 case 7: entryDefaults.toggle()
                 case 8: androidSemantics.toggle()
                 case 9: dynamicRules.toggle()
+                case 10: rules.insert(rules[position], at: Int.random(in: 0...rules.count, using: &generator))
                 default: rules.insert(rule(), at: Int.random(in: 0...rules.count, using: &generator))
                 }
             }

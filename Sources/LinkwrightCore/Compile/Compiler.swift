@@ -318,14 +318,21 @@ private struct EnvironmentCompiler {
                 // Apps listed by the same entries (the usual case) share their dynamic rules.
                 let key = RuleTranslations.key(domain, in: environment.name, positions: positions)
                 let rules = reused?.rules.rules(of: domain)
+                let environmentName = environment.name
                 dynamic = translated(\.dynamicRules, key) {
                     var translator = AndroidTranslator(domain: domain)
-                    let components = positions.map { entries[$0] }.flatMap { entry in
-                        entry.rules.flatMap { rule in
-                            guard let rules else { return translator.dynamicComponents(for: rule, in: entry) }
-                            let made = rules.dynamicComponents(for: rule, in: entry, of: domain)
+                    var components: [DynamicComponent] = []
+                    for position in positions {
+                        guard let rules else {
+                            for rule in entries[position].rules {
+                                components += translator.dynamicComponents(for: rule, in: entries[position])
+                            }
+                            continue
+                        }
+                        let slot = DomainRules.Slot(environment: environmentName, entry: position)
+                        for made in rules.dynamicComponents(ofRulesIn: entries[position], at: slot, of: domain) {
                             translator.diagnostics.add(contentsOf: made.diagnostics)
-                            return made.components
+                            components += made.components
                         }
                     }
                     return .init(value: components, diagnostics: translator.diagnostics.items)

@@ -4,7 +4,9 @@
 /// every rule of the domain again was a tenth of the walk. A rule that moved keeps what it
 /// compiled to, placed where it now is: its components' origin and its diagnostics' locations
 /// are its own. Texts compare exactly (`ExactText`), so a rule respelt in another Unicode form
-/// is compiled anew.
+/// is compiled anew. An entry's dynamic components are an edit of those the entry in the same
+/// place was translated to last: its kept rules, compared in place with the earlier ones, are
+/// not keyed (making and hashing each rule's key cost more than translating the new rules).
 final class RuleCompilations: Sendable {
     private let byDomain = LockedValue([String: DomainRules]())
 
@@ -34,6 +36,62 @@ final class DomainRules: Sendable {
     fileprivate let variables: [[String]]
     private let dynamic = LockedValue([DynamicKey: Dynamic]())
     private let scopes = LockedValue([ScopeKey: [PathScope]]())
+    /// Per slot, the entry whose rules were translated last, with what each rule gave.
+    private let lastTranslated = LockedValue([Slot: Translated]())
+
+    /// Where an entry is read: the environment compiling it and its position among the
+    /// entries that apply there. A revision's entry in a slot is translated as an edit of the
+    /// entry in the same slot before.
+    struct Slot: Hashable {
+        var environment: String
+        var entry: Int
+    }
+
+    /// An entry (its rules, flags and Android semantics), its domain's flags, and what each
+    /// rule was translated to (nil for one whose translation could not be placed again).
+    private struct Translated {
+        var entry: AppLinksEntry
+        var domainFlags: MatchFlags
+        var translations: [Dynamic?]
+
+        /// For each rule of `entry`, the position of an earlier rule it keeps
+        /// (`RuleListEdit.keptInOrder`): one that translates alike, read in place, in an entry
+        /// and domain whose flags and semantics are the same. A kept rule's translation is the
+        /// earlier one's, which the rule's key would find, without making and hashing the key.
+        func kept(by entry: AppLinksEntry, of domain: Domain) -> [Int?] {
+            guard Self.sameFlags(self.entry.flags, entry.flags),
+                Self.sameFlags(domainFlags, domain.flags),
+                (self.entry.androidSemantics?.value == true) == (entry.androidSemantics?.value == true)
+            else { return Array(repeating: nil, count: entry.rules.count) }
+            return RuleListEdit.keptInOrder(entry.rules, from: self.entry.rules, alike: Self.translateAlike) {
+                $0.path?.value
+            }
+        }
+
+        static func sameFlags(_ one: MatchFlags, _ other: MatchFlags) -> Bool {
+            ComponentFlag.allCases.allSatisfy { one[$0]?.value == other[$0]?.value }
+        }
+
+        /// Whether two rules are one `DynamicKey` in the same entry and domain: the same texts
+        /// exactly, exclusion and written flags, wherever written.
+        static func translateAlike(_ one: Rule, _ other: Rule) -> Bool {
+            guard one.exclude == other.exclude, ExactText.equal(one.path?.value, other.path?.value),
+                ExactText.equal(one.fragment?.value, other.fragment?.value),
+                ExactText.equal(one.comment, other.comment),
+                sameFlags(one.flags, other.flags)
+            else { return false }
+            switch (one.query?.value, other.query?.value) {
+            case (nil, nil): return true
+            case (.whole(let one)?, .whole(let other)?): return ExactText.equal(one, other)
+            case (.items(let one)?, .items(let other)?):
+                return one.count == other.count
+                    && zip(one, other).allSatisfy {
+                        ExactText.equal($0.name, $1.name) && ExactText.equal($0.pattern, $1.pattern)
+                    }
+            default: return false
+            }
+        }
+    }
 
     fileprivate init(variables: [[String]]) { self.variables = variables }
 
@@ -99,15 +157,44 @@ final class DomainRules: Sendable {
         var flags: EffectiveFlags
     }
 
-    /// `rule`'s dynamic components and what translating it diagnosed (`AndroidTranslator`).
-    func dynamicComponents(for rule: Rule, in entry: AppLinksEntry, of domain: Domain)
-        -> AndroidTranslator.Translation
-    {
+    /// `rule`'s dynamic components and what translating it diagnosed (`AndroidTranslator`),
+    /// and what is kept of them when they can be placed again.
+    private func dynamic(for rule: Rule, in entry: AppLinksEntry, of domain: Domain) -> (
+        kept: Dynamic?, made: AndroidTranslator.Translation
+    ) {
         let key = DynamicKey(rule, in: entry, of: domain)
-        if let kept = dynamic.withLock({ $0[key] }) { return kept.placed(at: rule) }
+        if let kept = dynamic.withLock({ $0[key] }) { return (kept, kept.placed(at: rule)) }
         let made = AndroidTranslator.dynamicComponents(for: rule, in: entry, of: domain)
-        if let kept = Dynamic(made, of: rule) { dynamic.withLock { $0[key] = kept } }
-        return made
+        let kept = Dynamic(made, of: rule)
+        if let kept { dynamic.withLock { $0[key] = kept } }
+        return (kept, made)
+    }
+
+    /// The translation of each rule of `entry`, read in `slot`, in order (`dynamic(for:in:of:)`):
+    /// as an edit of the entry translated last there, whose kept rules give theirs placed where
+    /// the rules now are.
+    func dynamicComponents(ofRulesIn entry: AppLinksEntry, at slot: Slot, of domain: Domain)
+        -> [AndroidTranslator.Translation]
+    {
+        let earlier = lastTranslated.withLock { $0[slot] }
+        let kept = earlier?.kept(by: entry, of: domain) ?? Array(repeating: nil, count: entry.rules.count)
+        var values: [Dynamic?] = []
+        var translations: [AndroidTranslator.Translation] = []
+        values.reserveCapacity(entry.rules.count)
+        translations.reserveCapacity(entry.rules.count)
+        for index in entry.rules.indices {
+            if let position = kept[index], let value = earlier!.translations[position] {
+                values.append(value)
+                translations.append(value.placed(at: entry.rules[index]))
+            } else {
+                let (value, made) = dynamic(for: entry.rules[index], in: entry, of: domain)
+                values.append(value)
+                translations.append(made)
+            }
+        }
+        let translated = Translated(entry: entry, domainFlags: domain.flags, translations: values)
+        lastTranslated.withLock { $0[slot] = translated }
+        return translations
     }
 
     /// The intent-filter scopes of the positive `rule` (`AndroidTranslator.ruleScopes`).

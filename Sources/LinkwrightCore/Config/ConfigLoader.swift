@@ -40,10 +40,22 @@ public struct ConfigLoader: Sendable {
     /// others are parsed and decoded once, and their domains' own checks made once
     /// (`CheckedDomains`). For loaders with the same parser settings.
     public final class Readings: Sendable {
-        fileprivate let known = LockedValue([SourceFile: FileReading]())
+        fileprivate let known = LockedValue([HashedKey<SourceFile>: FileReading]())
         fileprivate let checked = CheckedDomains()
 
         public init() {}
+
+        /// `file` as the key of its reading, hashed once, its bytes as one block: `[UInt8]`'s
+        /// own hash takes them a byte at a time, and a domain file of a thousand rules was
+        /// hashed three times per revision.
+        fileprivate static func key(_ file: SourceFile) -> HashedKey<SourceFile> {
+            var hasher = Hasher()
+            hasher.combine(file.path)
+            hasher.combine(file.refusal)
+            hasher.combine(file.bytes.count)
+            file.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            return HashedKey(file, hash: hasher.finalize())
+        }
 
         /// Forgets every reading and check kept so far.
         public func forget() {
@@ -63,13 +75,14 @@ public struct ConfigLoader: Sendable {
         let checked = readings?.checked
         let readings = files.parallelMap { file in
             guard let readings else { return read(file) }
-            if let known = readings.known.withLock({ $0[file] }) { return known }
+            let key = Readings.key(file)
+            if let known = readings.known.withLock({ $0[key] }) { return known }
             let reading = read(file)
             // Two revisions read at once may both read a file: both take the first reading
             // kept, so their values share storage and compare at once (`DomainCompilations`).
             return readings.known.withLock { known in
-                if let first = known[file] { return first }
-                known[file] = reading
+                if let first = known[key] { return first }
+                known[key] = reading
                 return reading
             }
         }

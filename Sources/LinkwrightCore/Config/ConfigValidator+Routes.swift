@@ -6,6 +6,8 @@ extension ConfigValidator {
         of domain: Domain, signatures: inout [String: (signature: [String], location: SourceLocation)]
     ) {
         let routed = domain.applinks.contains { $0.rules.contains { $0.route != nil } }
+        // A domain naming no route has nothing to check: its rules are not copied to say so.
+        guard routed else { return }
         for rule in domain.applinks.flatMap(\.rules) {
             guard rule.route != nil || !routed || rule.exclude else {
                 diagnostics.report(

@@ -44,7 +44,7 @@ struct ConfigValidator {
             if let known = checked?.diagnostics(of: domain, in: configuration, unloadable: unloadable) { return known }
             var validator = ConfigValidator(configuration, unloadable: unloadable, domainNames: domainNames)
             // Each pattern read once for both checks that need its variables.
-            let patterns = Resolution.patterns(of: domain).map { ($0, PatternSyntax.tokens($0.value)) }
+            let patterns = Self.patternsReadingVariables(of: domain)
             validator.checkVariables(of: domain, patterns: patterns)
             validator.checkAppReferences(of: domain)
             validator.checkPatterns(of: domain, patterns)
@@ -256,16 +256,38 @@ struct ConfigValidator {
 
     // MARK: Domains
 
-    /// A domain's patterns, each with what `PatternSyntax.tokens` reads in it.
-    typealias ReadPatterns = [(Located<String>, Result<[PatternToken], PatternSyntaxError>)]
+    /// Patterns of a domain, each with the variables it names in order (as
+    /// `PatternSyntax.tokens` reads it), or why it does not parse.
+    typealias ReadPatterns = [(Located<String>, Result<[String], PatternSyntaxError>)]
+
+    /// The patterns of `domain` (`Resolution.patterns(of:)`, in order) that name a variable or
+    /// do not parse: only those give either check anything to say. Only `$(` names a variable
+    /// or fails to parse, so a pattern without `$` (nearly every one) is not read further.
+    static func patternsReadingVariables(of domain: Domain) -> ReadPatterns {
+        var read: ReadPatterns = []
+        for entry in domain.applinks {
+            for rule in entry.rules {
+                Resolution.forEachPattern(of: rule) { pattern, location in
+                    guard pattern.utf8.contains(UInt8(ascii: "$")) else { return }
+                    let variables = PatternSyntax.tokens(pattern).map { tokens in
+                        tokens.compactMap { token -> String? in
+                            guard case .variable(let name) = token else { return nil }
+                            return name
+                        }
+                    }
+                    if case .success(let names) = variables, names.isEmpty { return }
+                    read.append((Located(pattern, at: location), variables))
+                }
+            }
+        }
+        return read
+    }
 
     mutating func checkVariables(of domain: Domain, patterns: ReadPatterns) {
         // Most domains define none: their patterns need not be searched for the names they use.
         guard !domain.variables.isEmpty else { return }
         var used: Set<String> = []
-        for case (_, .success(let tokens)) in patterns {
-            for case .variable(let name) in tokens { used.insert(name) }
-        }
+        for case (_, .success(let names)) in patterns { used.formUnion(names) }
         // Swift compares names as Unicode canonical equivalence: `café` in NFC and NFD is one
         // key here, and two keys Apple reads apart in the file linkwright writes.
         var first: [String: SourceLocation] = [:]
@@ -327,8 +349,8 @@ struct ConfigValidator {
                     .undefinedVariable, "pattern \(PrintableText.quoted(pattern.value)) has an empty $()",
                     at: pattern.location,
                     hint: "name a variable inside $()")
-            case .success(let tokens):
-                for case .variable(let name) in tokens where !defined.contains(name) {
+            case .success(let names):
+                for name in names where !defined.contains(name) {
                     let suggestion = Spelling.closest(to: name, among: defined.sorted())
                     diagnostics.report(
                         .undefinedVariable,

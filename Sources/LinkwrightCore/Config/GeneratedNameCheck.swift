@@ -21,9 +21,20 @@ extension ConfigValidator {
         // Routes: nested Kotlin classes are files named after them, which a case-insensitive disk
         // (macOS, Windows) cannot hold apart.
         var routes: [String: Located<String>] = [:]
-        let written =
-            configuration.domains.flatMap { $0.applinks.flatMap(\.rules).compactMap(\.route) }
-            + configuration.environments.flatMap { $0.apps.flatMap(\.schemes).flatMap(\.routes).compactMap(\.route) }
+        // Each rule's route read in place: copying every rule of every domain to find the few
+        // routes cost more than the check.
+        var written: [Route] = []
+        for domain in configuration.domains.indices {
+            for entry in configuration.domains[domain].applinks.indices {
+                let rules = configuration.domains[domain].applinks[entry].rules
+                for rule in rules.indices {
+                    if let route = rules[rule].route { written.append(route) }
+                }
+            }
+        }
+        written += configuration.environments.flatMap {
+            $0.apps.flatMap(\.schemes).flatMap(\.routes).compactMap(\.route)
+        }
         for route in written {
             guard let name = route.destination else { continue }
             let folded = name.lowercased()

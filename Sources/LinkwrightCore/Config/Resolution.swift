@@ -18,24 +18,32 @@ enum Resolution {
 
     /// Every logical app name `domain` uses in `environment`.
     static func referencedApps(_ domain: Domain, in environment: String) -> [String] {
-        let linked = entries(of: domain, in: environment).flatMap { $0.apps.map(\.value) }
+        // The entries `entries(of:in:)` keeps, found without copying them: one rule applying
+        // is enough, where their copies filtered every rule.
+        let linked = domain.applinks.filter { entry in
+            applies(entry.environments, to: environment)
+                && entry.rules.contains { applies($0.environments, to: environment) }
+        }.flatMap { $0.apps.map(\.value) }
         let services = AssociatedService.appListServices.flatMap { domain.apps(of: $0) }.map(\.value)
         return linked + services + domain.assetStatements.compactMap(\.app?.value)
     }
 
-    /// Every pattern the user wrote in `domain`: paths, fragments and query patterns.
-    static func patterns(of domain: Domain) -> [Located<String>] {
-        domain.applinks.flatMap(\.rules).flatMap(patterns(of:))
+    /// The patterns of one rule: its path, fragment and query patterns.
+    static func patterns(of rule: Rule) -> [Located<String>] {
+        var patterns: [Located<String>] = []
+        forEachPattern(of: rule) { patterns.append(Located($0, at: $1)) }
+        return patterns
     }
 
-    /// The patterns of one rule.
-    static func patterns(of rule: Rule) -> [Located<String>] {
-        var patterns = [rule.path, rule.fragment].compactMap { $0 }
+    /// Gives `body` each pattern of `rule` and where it is written, in the order of
+    /// `patterns(of:)`, without collecting them: a domain's own checks read every rule's.
+    static func forEachPattern(of rule: Rule, _ body: (String, SourceLocation) -> Void) {
+        if let path = rule.path { body(path.value, path.location) }
+        if let fragment = rule.fragment { body(fragment.value, fragment.location) }
         switch rule.query?.value {
-        case .whole(let pattern): patterns.append(Located(pattern, at: rule.query!.location))
-        case .items(let items): patterns += items.map { Located($0.pattern, at: $0.location) }
+        case .whole(let pattern): body(pattern, rule.query!.location)
+        case .items(let items): for item in items { body(item.pattern, item.location) }
         case nil: break
         }
-        return patterns
     }
 }

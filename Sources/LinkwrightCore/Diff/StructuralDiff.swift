@@ -274,7 +274,9 @@ public struct RuleSequences: Sendable {
     /// given: a changelog's revisions change a rule or a few of hundreds, so the rules the
     /// same entry or statement begins and ends with on both sides, compared in place and
     /// exactly but for where they are written, take the earlier signatures, with their own
-    /// origin; only the rules between are signed anew.
+    /// origin; only the rules between are signed anew. An entry or statement whose rules are
+    /// the very array another environment's files signed (`sharing`; environments resolving a
+    /// domain alike share its translations, `RuleTranslations`) takes those signatures whole.
     struct SignedFiles: Sendable {
         var aasa: AASADocument?
         var assetLinks: AssetLinksDocument?
@@ -284,7 +286,7 @@ public struct RuleSequences: Sendable {
         var statements: [[RuleSignature]] = []
         var lists: [(key: Key, signatures: [RuleSignature])] = []
 
-        init(_ site: CompiledSite, editing earlier: SignedFiles?) {
+        init(_ site: CompiledSite, editing earlier: SignedFiles?, sharing other: SignedFiles? = nil) {
             (aasa, assetLinks) = (site.aasa, site.assetLinks)
             var files = RuleSequences(nil)
             if let applinks = site.aasa?.applinks {
@@ -299,9 +301,20 @@ public struct RuleSequences: Sendable {
                             items: earlierApplinks.details[index].components ?? [],
                             signatures: earlier!.details[index])
                     }
-                    let signed = Self.signatures(of: entry.components ?? [], editing: template) {
-                        RuleSignature(component: $0, details: entry, defaults: applinks.defaults)
+                    // The same components under the same defaults sign alike.
+                    let shared = other.flatMap { other -> [RuleSignature]? in
+                        guard let otherApplinks = other.aasa?.applinks, index < otherApplinks.details.count,
+                            index < other.details.count, otherApplinks.defaults == applinks.defaults,
+                            otherApplinks.details[index].defaults == entry.defaults,
+                            Self.sameStorage(entry.components, otherApplinks.details[index].components)
+                        else { return nil }
+                        return other.details[index]
                     }
+                    let signed =
+                        shared
+                        ?? Self.signatures(of: entry.components ?? [], editing: template) {
+                            RuleSignature(component: $0, details: entry, defaults: applinks.defaults)
+                        }
                     details.append(signed)
                     // iOS 13+ ignores `paths` when `components` is present (WWDC19 session 717).
                     let signatures =
@@ -317,9 +330,16 @@ public struct RuleSequences: Sendable {
                     return Template(
                         items: statements[index].dynamicComponents ?? [], signatures: earlier.statements[index])
                 }
-                let signed = Self.signatures(of: statement.dynamicComponents ?? [], editing: template) {
-                    RuleSignature($0)
+                let shared = other.flatMap { other -> [RuleSignature]? in
+                    guard let statements = other.assetLinks?.statements, index < statements.count,
+                        index < other.statements.count,
+                        Self.sameStorage(statement.dynamicComponents, statements[index].dynamicComponents)
+                    else { return nil }
+                    return other.statements[index]
                 }
+                let signed =
+                    shared
+                    ?? Self.signatures(of: statement.dynamicComponents ?? [], editing: template) { RuleSignature($0) }
                 self.statements.append(signed)
                 guard case .androidApp(let package, _) = statement.target, statement.dynamicComponents != nil else {
                     continue
@@ -327,6 +347,15 @@ public struct RuleSequences: Sendable {
                 files.append(Key(host: "", platform: .android, app: package), files.add(signed))
             }
             lists = files.order.map { key in (key, files.lists[files.listOfKey[key]!]) }
+        }
+
+        /// Whether `one` and `other` are one array's storage (not merely equal): the rules the
+        /// environments resolving a domain alike share.
+        static func sameStorage<Item>(_ one: [Item]?, _ other: [Item]?) -> Bool {
+            guard let one, let other, !one.isEmpty, one.count == other.count else { return false }
+            return one.withUnsafeBufferPointer { one in
+                other.withUnsafeBufferPointer { one.baseAddress == $0.baseAddress }
+            }
         }
 
         /// Earlier rules and their signatures.
@@ -378,6 +407,9 @@ public struct RuleSequences: Sendable {
 /// storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
     private let made = RecentVersions<String, RuleSequences.SignedFiles>()
+    /// Per domain, its files signed last, in whichever environment: the next environment's
+    /// files of the same revision share their rules' arrays.
+    private let latest = LockedValue([String: RuleSequences.SignedFiles]())
 
     func lists(of site: CompiledSite, in environment: String) -> [(key: RuleSequences.Key, signatures: [RuleSignature])]
     {
@@ -386,8 +418,10 @@ final class SharedRuleLists: Sendable {
         if let same = versions.last(where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
             return same.lists
         }
-        let signed = RuleSequences.SignedFiles(site, editing: versions.last)
+        let signed = RuleSequences.SignedFiles(
+            site, editing: versions.last, sharing: latest.withLock { $0[site.domain] })
         made.keep(signed, as: name)
+        latest.withLock { $0[site.domain] = signed }
         return signed.lists
     }
 }

@@ -24,11 +24,13 @@ import Testing
             """)
 
     /// A seeded chain of revisions inserting, deleting, moving, respelling (NFC and NFD) and
-    /// excluding rules, and changing what every rule's signature reads (the file's and the
-    /// entry's defaults, the substitution variables Android's rules are written out with, the
-    /// apps an entry lists), its sequences made in a shuffled order in one cache: each revision's
-    /// must be those it makes alone (texts, paths and origins compared exactly), and the
-    /// structural changes between neighbours the same.
+    /// excluding rules, limiting one to production (the environments then resolve the domain
+    /// apart, and no longer share its rules' arrays), and changing what every rule's signature
+    /// reads (the file's and the entry's defaults, the substitution variables Android's rules
+    /// are written out with, the apps an entry lists), its sequences made in a shuffled order in
+    /// one cache: each revision's must be those it makes alone in both environments (texts,
+    /// paths and origins compared exactly), and the structural changes between neighbours the
+    /// same.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func signaturesMadeAsEditsAreThoseOfRevisionsMadeAlone(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
@@ -60,16 +62,22 @@ import Testing
             return [
                 SourceFile(path: "domains/shop.yaml", bytes: Array(domain.utf8)),
                 SourceFile(path: "environments/production.yaml", bytes: Array(Self.environment.utf8)),
+                SourceFile(path: "environments/staging.yaml", bytes: Array(RuleCompilationsTests.staging.utf8)),
             ]
         }
         var revisions = [files()]
         for _ in 0..<10 {
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let position = Int.random(in: 0..<rules.count, using: &generator)
-                let choice = Int.random(in: 0..<10, using: &generator)
+                let choice = Int.random(in: 0..<11, using: &generator)
                 let random = { (range: ClosedRange<Int>) in Int.random(in: range, using: &generator) }
                 if SeededRuleEdits.apply(choice, at: position, to: &rules, random: random, rule: rule) { continue }
+                let limited = "        environments: [production]\n"
                 switch choice {
+                case 9:
+                    rules[position] =
+                        rules[position].contains(limited)
+                        ? rules[position].replacingOccurrences(of: limited, with: "") : rules[position] + limited
                 case 4:
                     rules[position] =
                         rules[position].contains("exclude")
@@ -100,9 +108,13 @@ import Testing
         let shared = try revisions.map { try #require(cache.make($0).revision) }
         let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
         for revision in revisions.indices.shuffled(using: &generator) {
-            let sequences = described(shared[revision].ruleSequences("production"))
-            #expect(sequences.count >= 4)
-            #expect(sequences == described(alone[revision].ruleSequences("production")), "revision \(revision)")
+            for environment in ["production", "staging"].shuffled(using: &generator) {
+                let sequences = described(shared[revision].ruleSequences(environment))
+                #expect(sequences.count >= 4)
+                #expect(
+                    sequences == described(alone[revision].ruleSequences(environment)),
+                    "revision \(revision) \(environment)")
+            }
         }
         for after in 1..<revisions.count {
             #expect(
