@@ -2,14 +2,52 @@
 /// fraction of a trie of dictionaries, which made the index the bulk of a list's first
 /// witness check (a changelog checks a few witnesses against each of hundreds of revisions'
 /// lists of up to 2,000 rules); a lookup narrows the range of prefixes scalar by scalar.
-struct PrefixIndex {
+struct PrefixIndex: Equatable {
+    /// Sorted by prefix, then rule.
     private let prefixes: [[Unicode.Scalar]]
     private let rules: [Int]
 
-    init(_ entries: [(rule: Int, prefix: [Unicode.Scalar])]) {
-        let sorted = entries.sorted { $0.prefix.lexicographicallyPrecedes($1.prefix) }
+    typealias Entry = (rule: Int, prefix: [Unicode.Scalar])
+
+    init(_ entries: [Entry]) {
+        let sorted = entries.sorted(by: Self.precedes)
         prefixes = sorted.map(\.prefix)
         rules = sorted.map(\.rule)
+    }
+
+    private init(prefixes: [[Unicode.Scalar]], rules: [Int]) {
+        (self.prefixes, self.rules) = (prefixes, rules)
+    }
+
+    private static func precedes(_ one: Entry, _ other: Entry) -> Bool {
+        one.prefix == other.prefix ? one.rule < other.rule : one.prefix.lexicographicallyPrecedes(other.prefix)
+    }
+
+    var isEmpty: Bool { rules.isEmpty }
+
+    /// The index of this one's entries whose rule `kept` gives a new number (`nil`: the rule is
+    /// gone), with `added`: the index made of them all, without sorting the kept ones again.
+    /// `kept` must keep the order of the rules it keeps, and `added` take numbers none of them takes.
+    func editing(kept number: (Int) -> Int?, adding added: [Entry]) -> PrefixIndex {
+        let kept: [Entry] = rules.indices.compactMap { position in
+            number(rules[position]).map { (rule: $0, prefix: prefixes[position]) }
+        }
+        var next = 0
+        var merged: [Entry] = []
+        merged.reserveCapacity(kept.count + added.count)
+        for entry in added.sorted(by: Self.precedes) {
+            // The first kept entry past `entry`, by bisection: the kept ones are many, the added few.
+            var (low, high) = (next, kept.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes(kept[middle], entry) { low = middle + 1 } else { high = middle }
+            }
+            merged += kept[next..<low]
+            merged.append(entry)
+            next = low
+        }
+        merged += kept[next...]
+        return PrefixIndex(prefixes: merged.map(\.prefix), rules: merged.map(\.rule))
     }
 
     /// The rules whose prefix `text` starts with.
