@@ -29,25 +29,40 @@ struct PrefixIndex: Equatable {
     /// gone), with `added`: the index made of them all, without sorting the kept ones again.
     /// `kept` must keep the order of the rules it keeps, and `added` take numbers none of them takes.
     func editing(kept number: (Int) -> Int?, adding added: [Entry]) -> PrefixIndex {
-        let kept: [Entry] = rules.indices.compactMap { position in
-            number(rules[position]).map { (rule: $0, prefix: prefixes[position]) }
+        // The kept entries by position here, with their new numbers: no entry is copied twice.
+        var kept: [(position: Int, rule: Int)] = []
+        kept.reserveCapacity(rules.count)
+        for position in rules.indices {
+            if let rule = number(rules[position]) { kept.append((position, rule)) }
+        }
+        var edited = (prefixes: [[Unicode.Scalar]](), rules: [Int]())
+        edited.prefixes.reserveCapacity(kept.count + added.count)
+        edited.rules.reserveCapacity(kept.count + added.count)
+        func keep(_ range: Range<Int>) {
+            for entry in kept[range] {
+                edited.prefixes.append(prefixes[entry.position])
+                edited.rules.append(entry.rule)
+            }
         }
         var next = 0
-        var merged: [Entry] = []
-        merged.reserveCapacity(kept.count + added.count)
         for entry in added.sorted(by: Self.precedes) {
             // The first kept entry past `entry`, by bisection: the kept ones are many, the added few.
             var (low, high) = (next, kept.count)
             while low < high {
                 let middle = (low + high) / 2
-                if Self.precedes(kept[middle], entry) { low = middle + 1 } else { high = middle }
+                if Self.precedes((kept[middle].rule, prefixes[kept[middle].position]), entry) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
-            merged += kept[next..<low]
-            merged.append(entry)
+            keep(next..<low)
+            edited.prefixes.append(entry.prefix)
+            edited.rules.append(entry.rule)
             next = low
         }
-        merged += kept[next...]
-        return PrefixIndex(prefixes: merged.map(\.prefix), rules: merged.map(\.rule))
+        keep(next..<kept.count)
+        return PrefixIndex(prefixes: edited.prefixes, rules: edited.rules)
     }
 
     /// The rules whose prefix `text` starts with.

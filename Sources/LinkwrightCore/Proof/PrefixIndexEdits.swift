@@ -4,7 +4,7 @@
 /// ends with that have the content of an earlier list's (`ProofRule.sharesContent`: its rules
 /// written again, as `DecisionListLineage` makes them) take that list's entries, in its order;
 /// only the rules between them are sorted and merged in. Any list made lately serves, on
-/// whichever thread: the one sharing the most rules at its ends.
+/// whichever thread.
 final class PrefixIndexEdits: Sendable {
     static let shared = PrefixIndexEdits()
 
@@ -17,16 +17,20 @@ final class PrefixIndexEdits: Sendable {
     /// and release.
     private static let kept = 8
 
-    /// `rules`' index, made as an edit of the recent list sharing the most rules at its ends,
-    /// when they are at least half of them.
+    /// `rules`' index, made as an edit of the latest list sharing at least half of them at its
+    /// ends: comparing two lists' ends goes through every rule they share, so the first list
+    /// that serves is taken (a list of another platform or app parts ways at once).
     func index(of rules: [ProofRule]) -> [Preparation: PrefixIndex] {
         guard Caching.isEnabled, !rules.isEmpty else { return Self.index(of: rules, editing: nil) }
-        var best: (earlier: Indexed, shared: Int)?
-        for earlier in recent.withLock({ $0 }) {
-            let (prefix, suffix) = Self.sharedEnds(earlier.rules, rules)
-            if prefix + suffix > best?.shared ?? 0 { best = (earlier, prefix + suffix) }
+        var edited: (earlier: Indexed, ends: (prefix: Int, suffix: Int))?
+        for earlier in recent.withLock({ $0 }).reversed() {
+            let ends = Self.sharedEnds(earlier.rules, rules)
+            if (ends.prefix + ends.suffix) * 2 >= rules.count {
+                edited = (earlier, ends)
+                break
+            }
         }
-        let index = Self.index(of: rules, editing: best.flatMap { $0.shared * 2 >= rules.count ? $0.earlier : nil })
+        let index = Self.index(of: rules, editing: edited?.earlier, ends: edited?.ends)
         recent.withLock { recent in
             recent.append((rules, index))
             if recent.count > Self.kept { recent.removeFirst() }
@@ -49,12 +53,15 @@ final class PrefixIndexEdits: Sendable {
         return (prefix, suffix)
     }
 
-    /// `rules`' index: made whole, or as an edit of `earlier`'s, which it equals.
-    static func index(of rules: [ProofRule], editing earlier: Indexed?) -> [Preparation: PrefixIndex] {
+    /// `rules`' index: made whole, or as an edit of `earlier`'s, which it equals; `ends` are
+    /// their `sharedEnds` when known.
+    static func index(
+        of rules: [ProofRule], editing earlier: Indexed?, ends: (prefix: Int, suffix: Int)? = nil
+    ) -> [Preparation: PrefixIndex] {
         guard let earlier else {
             return DecisionList.prefixEntries(rules, rules.indices).mapValues(PrefixIndex.init)
         }
-        let (prefix, suffix) = sharedEnds(earlier.rules, rules)
+        let (prefix, suffix) = ends ?? sharedEnds(earlier.rules, rules)
         let shift = rules.count - earlier.rules.count
         let earlierSuffix = earlier.rules.count - suffix
         let kept = { (rule: Int) -> Int? in rule < prefix ? rule : rule >= earlierSuffix ? rule + shift : nil }

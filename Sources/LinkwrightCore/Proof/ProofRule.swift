@@ -143,6 +143,7 @@ final class ProofRule: @unchecked Sendable {
         let pathPrefixes: [[Unicode.Scalar]]?
         let pathTexts: [[Unicode.Scalar]]?
         let pathSuffix: [Unicode.Scalar]?
+        let pathPreparation: Preparation?
         let madeFromTests = Once<ProofViews.RulesDistinctions>()
 
         /// The content of a rule with these tests, outcome and label, made once per process: the
@@ -199,6 +200,7 @@ final class ProofRule: @unchecked Sendable {
             pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
             pathTexts = literal?.ways?.texts
             pathSuffix = literal?.forcedSuffix
+            pathPreparation = path?.pattern?.preparation
             self.testKey = testKey
             self.key = key
             keyHashes = (testKey.hashValue, key.hashValue)
@@ -246,6 +248,8 @@ final class ProofRule: @unchecked Sendable {
     /// The literal text every path this rule's pattern accepts ends with, prepared
     /// (`Automaton.forcedSuffix`).
     var pathSuffix: [Unicode.Scalar]? { content.pathSuffix }
+    /// How the part is prepared for the rule's path pattern, when it has one.
+    var pathPreparation: Preparation? { content.pathPreparation }
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
