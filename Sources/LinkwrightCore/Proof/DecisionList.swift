@@ -36,7 +36,7 @@ public struct DecisionList: Sendable {
     private let madeFromRules = MadeFromRules()
 
     private final class MadeFromRules: Sendable {
-        let prefixIndex = Once<[(preparation: Preparation, index: PrefixIndex)]>()
+        let prefixIndex = Once<[Preparation: PrefixIndex]>()
         let distinctions = Once<ProofViews.RulesDistinctions>()
     }
 
@@ -109,20 +109,25 @@ public struct DecisionList: Sendable {
 
     /// The literal text every path a rule accepts starts with (prepared, per preparation),
     /// indexed: the rules that may match a URL are those whose prefix its path starts with.
-    var prefixIndex: [(preparation: Preparation, index: PrefixIndex)] {
-        madeFromRules.prefixIndex.value {
-            var entries: [Preparation: [(rule: Int, prefix: [Unicode.Scalar])]] = [:]
-            let anything = Preparation(PatternOptions())
-            for (index, rule) in rules.enumerated() {
-                // A rule testing its query or fragment may match whatever the path; one testing
-                // its path only, within its block's scopes, by its pattern or else by its scopes.
-                let pattern =
-                    rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
-                entries[pattern?.preparation ?? anything, default: []].append(
-                    (index, (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? []))
-            }
-            return entries.map { ($0.key, PrefixIndex($0.value)) }
+    /// Made as an edit of a list's made lately (`PrefixIndexEdits`).
+    var prefixIndex: [Preparation: PrefixIndex] {
+        madeFromRules.prefixIndex.value { PrefixIndexEdits.shared.index(of: rules) }
+    }
+
+    /// The entries of `rules[positions]` in their prefix indexes.
+    static func prefixEntries(_ rules: [ProofRule], _ positions: Range<Int>) -> [Preparation: [PrefixIndex.Entry]] {
+        var entries: [Preparation: [PrefixIndex.Entry]] = [:]
+        let anything = Preparation(PatternOptions())
+        for index in positions {
+            let rule = rules[index]
+            // A rule testing its query or fragment may match whatever the path; one testing
+            // its path only, within its block's scopes, by its pattern or else by its scopes.
+            let pattern =
+                rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
+            entries[pattern?.preparation ?? anything, default: []].append(
+                (index, (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? []))
         }
+        return entries
     }
 
     /// What the rules' tests tell apart (`ProofViews.RulesDistinctions`).

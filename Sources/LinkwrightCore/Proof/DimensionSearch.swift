@@ -430,25 +430,47 @@ struct DimensionSearch {
 
     /// One symbol per class of symbols all views read alike, in alphabet order.
     private func searchSymbols(_ alphabet: [Unicode.Scalar]) -> [Int] {
-        guard let first = views.first else { return Array(alphabet.indices) }
+        views.isEmpty ? Array(alphabet.indices) : Self.firstOfEachClass(views.map(\.symbolClasses))
+    }
+
+    /// The first symbol of each class of symbols that every view reads alike, in order, given
+    /// each view's class of each symbol (`PartView.symbolClasses`: numbered from 0 in order of
+    /// first appearance).
+    static func firstOfEachClass(_ views: [[Int32]]) -> [Int] {
+        guard let first = views.first else { return [] }
         // Refined view by view: a symbol's class so far and its class in the next view make its
-        // class among both (numbered in order of first appearance).
-        var classes = first.symbolClasses.map(Int.init)
-        for view in views.dropFirst() {
-            var refined: [Int: Int] = [:]
-            let own = view.symbolClasses
-            for symbol in alphabet.indices {
-                let key = classes[symbol] << 32 | Int(own[symbol])
-                if let known = refined[key] {
-                    classes[symbol] = known
-                } else {
-                    classes[symbol] = refined.count
-                    refined[key] = refined.count
+        // class among both (numbered in order of first appearance). Most classes so far meet
+        // one class of the next view: the first each meets is kept in arrays, the others in a
+        // dictionary.
+        var classes = first.map(Int.init)
+        var count = (classes.max() ?? -1) + 1
+        for own in views.dropFirst() {
+            var firstMet = [Int32](repeating: -1, count: count)
+            var firstRefined = [Int](repeating: 0, count: count)
+            var others: [Int: Int] = [:]
+            var refined = 0
+            for symbol in classes.indices {
+                let known = classes[symbol]
+                if firstMet[known] == own[symbol] {
+                    classes[symbol] = firstRefined[known]
+                    continue
                 }
+                if firstMet[known] < 0 {
+                    firstMet[known] = own[symbol]
+                    firstRefined[known] = refined
+                } else if let other = others[known << 32 | Int(own[symbol])] {
+                    classes[symbol] = other
+                    continue
+                } else {
+                    others[known << 32 | Int(own[symbol])] = refined
+                }
+                classes[symbol] = refined
+                refined += 1
             }
+            count = refined
         }
-        var seen = [Bool](repeating: false, count: alphabet.count)
-        return alphabet.indices.filter { symbol in
+        var seen = [Bool](repeating: false, count: classes.count)
+        return classes.indices.filter { symbol in
             defer { seen[classes[symbol]] = true }
             return !seen[classes[symbol]]
         }

@@ -2,14 +2,67 @@
 /// fraction of a trie of dictionaries, which made the index the bulk of a list's first
 /// witness check (a changelog checks a few witnesses against each of hundreds of revisions'
 /// lists of up to 2,000 rules); a lookup narrows the range of prefixes scalar by scalar.
-struct PrefixIndex {
+struct PrefixIndex: Equatable {
+    /// Sorted by prefix, then rule.
     private let prefixes: [[Unicode.Scalar]]
     private let rules: [Int]
 
-    init(_ entries: [(rule: Int, prefix: [Unicode.Scalar])]) {
-        let sorted = entries.sorted { $0.prefix.lexicographicallyPrecedes($1.prefix) }
+    typealias Entry = (rule: Int, prefix: [Unicode.Scalar])
+
+    init(_ entries: [Entry]) {
+        let sorted = entries.sorted(by: Self.precedes)
         prefixes = sorted.map(\.prefix)
         rules = sorted.map(\.rule)
+    }
+
+    private init(prefixes: [[Unicode.Scalar]], rules: [Int]) {
+        (self.prefixes, self.rules) = (prefixes, rules)
+    }
+
+    private static func precedes(_ one: Entry, _ other: Entry) -> Bool {
+        one.prefix == other.prefix ? one.rule < other.rule : one.prefix.lexicographicallyPrecedes(other.prefix)
+    }
+
+    var isEmpty: Bool { rules.isEmpty }
+
+    /// The index of this one's entries whose rule `kept` gives a new number (`nil`: the rule is
+    /// gone), with `added`: the index made of them all, without sorting the kept ones again.
+    /// `kept` must keep the order of the rules it keeps, and `added` take numbers none of them takes.
+    func editing(kept number: (Int) -> Int?, adding added: [Entry]) -> PrefixIndex {
+        // The kept entries by position here, with their new numbers: no entry is copied twice.
+        var kept: [(position: Int, rule: Int)] = []
+        kept.reserveCapacity(rules.count)
+        for position in rules.indices {
+            if let rule = number(rules[position]) { kept.append((position, rule)) }
+        }
+        var edited = (prefixes: [[Unicode.Scalar]](), rules: [Int]())
+        edited.prefixes.reserveCapacity(kept.count + added.count)
+        edited.rules.reserveCapacity(kept.count + added.count)
+        func keep(_ range: Range<Int>) {
+            for entry in kept[range] {
+                edited.prefixes.append(prefixes[entry.position])
+                edited.rules.append(entry.rule)
+            }
+        }
+        var next = 0
+        for entry in added.sorted(by: Self.precedes) {
+            // The first kept entry past `entry`, by bisection: the kept ones are many, the added few.
+            var (low, high) = (next, kept.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.precedes((kept[middle].rule, prefixes[kept[middle].position]), entry) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            keep(next..<low)
+            edited.prefixes.append(entry.prefix)
+            edited.rules.append(entry.rule)
+            next = low
+        }
+        keep(next..<kept.count)
+        return PrefixIndex(prefixes: edited.prefixes, rules: edited.rules)
     }
 
     /// The rules whose prefix `text` starts with.

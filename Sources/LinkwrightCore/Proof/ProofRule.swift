@@ -143,11 +143,41 @@ final class ProofRule: @unchecked Sendable {
         let pathPrefixes: [[Unicode.Scalar]]?
         let pathTexts: [[Unicode.Scalar]]?
         let pathSuffix: [Unicode.Scalar]?
+        let pathPreparation: Preparation?
         let madeFromTests = Once<ProofViews.RulesDistinctions>()
 
-        init(
+        /// The content of a rule with these tests, outcome and label, made once per process: the
+        /// same rule is made for every app, environment and Android release whose lists read it
+        /// (each edited apart, `DecisionListLineage`), and sharing its content shares what proofs
+        /// make of its tests (`distinctions`) and the lists' unions of them.
+        static func of(
             opens: Bool, route: String?, isExclusion: Bool, path: PathTest?, query: QueryTest?,
             fragment: FragmentTest?, label: String
+        ) -> Content {
+            let testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
+            let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
+            let key = decides + "\u{4}" + testKey
+            // Equal test keys accept the same URLs (`PatternTest.key`), and the key names the
+            // outcome: with the label and exclusion, they make every field.
+            return known.value(Made(key: key, label: label, isExclusion: isExclusion)) {
+                Content(
+                    opens: opens, route: route, isExclusion: isExclusion, path: path, query: query,
+                    fragment: fragment, label: label, testKey: testKey, key: key)
+            }
+        }
+
+        /// What a content is made from, as far as it matters.
+        private struct Made: Hashable {
+            let key: String
+            let label: String
+            let isExclusion: Bool
+        }
+
+        private static let known = ProcessMemo<Made, Content>(limit: 100_000)
+
+        private init(
+            opens: Bool, route: String?, isExclusion: Bool, path: PathTest?, query: QueryTest?,
+            fragment: FragmentTest?, label: String, testKey: String, key: String
         ) {
             self.opens = opens
             self.route = opens ? route : nil
@@ -170,9 +200,9 @@ final class ProofRule: @unchecked Sendable {
             pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
             pathTexts = literal?.ways?.texts
             pathSuffix = literal?.forcedSuffix
-            testKey = [path?.key ?? "*", query?.key ?? "*", fragment?.key ?? "*"].joined(separator: "\u{4}")
-            let decides = opens ? "open\u{4}" + (route ?? "") : isExclusion ? "exclude" : "web"
-            key = decides + "\u{4}" + testKey
+            pathPreparation = path?.pattern?.preparation
+            self.testKey = testKey
+            self.key = key
             keyHashes = (testKey.hashValue, key.hashValue)
         }
 
@@ -218,6 +248,8 @@ final class ProofRule: @unchecked Sendable {
     /// The literal text every path this rule's pattern accepts ends with, prepared
     /// (`Automaton.forcedSuffix`).
     var pathSuffix: [Unicode.Scalar]? { content.pathSuffix }
+    /// How the part is prepared for the rule's path pattern, when it has one.
+    var pathPreparation: Preparation? { content.pathPreparation }
 
     /// The evaluator's own test of the rule on one URL (`CompiledAASA`, `CompiledDynamicRules`),
     /// which checks candidate witnesses against the rules a search left out. For a rule of an
@@ -234,6 +266,10 @@ final class ProofRule: @unchecked Sendable {
     /// by which lists' unions of runs of rules are kept (`RulesDistinctions.init(rules:)`).
     var sharedDistinctions: Once<ProofViews.RulesDistinctions> { content.madeFromTests }
 
+    /// Whether `other` is this rule written elsewhere, or made from the same tests, outcome and
+    /// label (`Content.of`): then it answers alike in everything but where it is written.
+    func sharesContent(with other: ProofRule) -> Bool { content === other.content }
+
     init(
         opens: Bool, route: String? = nil, isExclusion: Bool, path: PathTest?, query: QueryTest?,
         fragment: FragmentTest?, origin: SourceLocation?, label: String,
@@ -241,7 +277,7 @@ final class ProofRule: @unchecked Sendable {
     ) {
         self.matches = matches
         self.origin = origin
-        content = Content(
+        content = Content.of(
             opens: opens, route: route, isExclusion: isExclusion, path: path, query: query, fragment: fragment,
             label: label)
     }

@@ -23,3 +23,90 @@ import Testing
         }
     }
 }
+
+/// A prefix index made as an edit of an earlier one (`PrefixIndex.editing`,
+/// `PrefixIndexEdits`) is the index made whole.
+@Suite struct PrefixIndexEditTests {
+    /// Seeded entries, some kept under new numbers in their order, others dropped, and entries
+    /// added under the numbers left: the edit is the index of what is kept and added.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func anEditIsTheIndexMadeWhole(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let alphabet: [Unicode.Scalar] = ["/", "a", "b", "é"]
+        func text() -> [Unicode.Scalar] {
+            (0..<Int.random(in: 0...4, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+        }
+        for step in 0..<200 {
+            let earlier = (0..<Int.random(in: 0...30, using: &generator)).map { (rule: $0, prefix: text()) }
+            // Numbers after the edit: each earlier rule kept or not, rules added anywhere.
+            var numbers: [Int?] = []
+            var added: [PrefixIndex.Entry] = []
+            var next = 0
+            for _ in earlier {
+                while Int.random(in: 0..<4, using: &generator) == 0 {
+                    added.append((next, text()))
+                    next += 1
+                }
+                if Int.random(in: 0..<5, using: &generator) == 0 {
+                    numbers.append(nil)
+                } else {
+                    numbers.append(next)
+                    next += 1
+                }
+            }
+            while Bool.random(using: &generator) {
+                added.append((next, text()))
+                next += 1
+            }
+            let kept: [PrefixIndex.Entry] = earlier.compactMap { entry in
+                numbers[entry.rule].map { (rule: $0, prefix: entry.prefix) }
+            }
+            #expect(
+                PrefixIndex(earlier).editing(kept: { numbers[$0] }, adding: added.shuffled(using: &generator))
+                    == PrefixIndex(kept + added), "seed \(seed), step \(step)")
+        }
+    }
+
+    /// A seeded chain of lists, each an edit of the one before as `DecisionListLineage` makes
+    /// them (kept rules written again, sharing their content): rules inserted, removed, moved
+    /// and repeated, some without a path test, lists emptied and regrown. Each list's index made
+    /// as an edit of the one before, and as the list's own (an edit of a recent list's), is
+    /// the index made whole.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func aListsEditedIndexIsTheIndexMadeWhole(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        func rule() throws -> ProofRule {
+            guard Int.random(in: 0..<8, using: &generator) != 0 else {
+                return ProofRule(
+                    opens: false, isExclusion: true, path: nil, query: nil, fragment: nil, origin: nil,
+                    label: "everything"
+                ) { _ in true }
+            }
+            return try DistinctionRunsTests.rule(&generator)
+        }
+        var rules: [ProofRule] = try (0..<30).map { _ in try rule() }
+        var earlier: PrefixIndexEdits.Indexed?
+        for step in 0..<60 {
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = Int.random(in: 0...rules.count, using: &generator)
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0: rules.insert(try rule(), at: position)
+                case 1 where !rules.isEmpty: rules.remove(at: min(position, rules.count - 1))
+                case 2 where !rules.isEmpty:
+                    let moved = rules.remove(at: min(position, rules.count - 1))
+                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
+                case 3 where !rules.isEmpty: rules.insert(rules[min(position, rules.count - 1)], at: position)
+                case 4 where step % 20 == 19: rules = []
+                default: rules.insert(try rule(), at: rules.count)
+                }
+            }
+            rules = rules.map { ProofRule($0, origin: nil, matches: $0.matches) }
+            let whole = PrefixIndexEdits.index(of: rules, editing: nil)
+            #expect(PrefixIndexEdits.index(of: rules, editing: earlier) == whole, "seed \(seed), step \(step)")
+            let list = DecisionList(identity: "app", blocks: [(nil, rules)])
+            #expect(
+                list.prefixIndex == PrefixIndexEdits.index(of: list.rules, editing: nil), "seed \(seed), step \(step)")
+            earlier = (rules, whole)
+        }
+    }
+}

@@ -120,6 +120,21 @@ import Testing
             var values = ComparedValues(LinkURL("https://example.com/")!)
             #expect(copy.origin == origin && copy.matches(&values) && !original.matches(&values))
             #expect(copy.sharedDistinctions === original.sharedDistinctions, "seed \(seed), step \(step)")
+            // Made again from the same tests, outcome and label (for another app or release),
+            // a rule shares the content; with another label or outcome it does not.
+            #expect(fresh().sharesContent(with: original), "seed \(seed), step \(step)")
+            let relabelled = ProofRule(
+                opens: opens, route: route, isExclusion: isExclusion, path: made.path, query: made.query,
+                fragment: made.fragment, origin: nil, label: made.label + " again"
+            ) { _ in false }
+            let otherwise = ProofRule(
+                opens: !opens, route: route, isExclusion: false, path: made.path, query: made.query,
+                fragment: made.fragment, origin: nil, label: made.label
+            ) { _ in false }
+            #expect(
+                !relabelled.sharesContent(with: original) && relabelled.label == made.label + " again"
+                    && !otherwise.sharesContent(with: original) && otherwise.opens == !opens,
+                "seed \(seed), step \(step)")
         }
         for one in outcomes {
             #expect((one.outcome == nil) == (one.number == 0))

@@ -1,0 +1,30 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// A search steps one symbol per class of symbols all its views read alike
+/// (`DimensionSearch.firstOfEachClass`): the first symbol of each combination of the views'
+/// classes, as grouping the symbols by all their classes at once finds them.
+@Suite struct SearchSymbolsTests {
+    @Test(arguments: [UInt64(1), 2, 3])
+    func theFirstOfEachClassIsTheFirstOfEachCombinationOfClasses(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for step in 0..<300 {
+            let symbols = Int.random(in: 0...40, using: &generator)
+            // Each view's classes numbered in order of first appearance, as `PartView` numbers them.
+            let views = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
+                let drawn = Int.random(in: 1...6, using: &generator)
+                var numbers: [Int: Int32] = [:]
+                return (0..<symbols).map { _ in
+                    let raw = Int.random(in: 0..<drawn, using: &generator)
+                    if let known = numbers[raw] { return known }
+                    numbers[raw] = Int32(numbers.count)
+                    return Int32(numbers.count - 1)
+                }
+            }
+            var seen: Set<[Int32]> = []
+            let expected = (0..<symbols).filter { symbol in seen.insert(views.map { $0[symbol] }).inserted }
+            #expect(DimensionSearch.firstOfEachClass(views) == expected, "seed \(seed), step \(step)")
+        }
+    }
+}
