@@ -151,16 +151,9 @@ public struct CompiledAASA: Sendable {
             let kept = RuleListEdit.keptInOrder(texts, from: earlier.ruleTexts[position], alike: ==, key: { $0 })
             // By position: a kept rule reads where it is written, not a copy of its texts.
             let earlierRules = earlierEntry.rules
-            var rules: [Rule] = []
-            rules.reserveCapacity(written.count)
-            for index in written.indices {
-                if let earlierIndex = kept[index] {
-                    let origin = written[index].origin
-                    rules.append(Rule(index: index, origin: origin, testingAs: earlierRules[earlierIndex]))
-                } else {
-                    rules.append(compiler.rule(texts[index], index: index, origin: written[index].origin))
-                }
-            }
+            let rules = RuleListEdit.rules(
+                kept, keep: { Rule(index: $0, origin: written[$0].origin, testingAs: earlierRules[$1]) },
+                fresh: { compiler.rule(texts[$0], index: $0, origin: written[$0].origin) })
             entries.append(
                 Entry(
                     appIDs: Set(details.effectiveAppIDs), rules: rules,

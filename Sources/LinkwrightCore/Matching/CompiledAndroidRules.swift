@@ -178,16 +178,9 @@ public struct CompiledDynamicRules: Sendable {
             components.value, from: earlier.components.value, alike: { $0.testsAlike($1) }, key: \.testKey)
         // By position: a kept rule reads its component's origin, not a copy of the component.
         let (written, earlierRules) = (components.value, earlier.rules)
-        var rules: [Rule] = []
-        rules.reserveCapacity(written.count)
-        for position in written.indices {
-            if let earlierPosition = kept[position] {
-                let origin = written[position].origin
-                rules.append(Rule(index: position, origin: origin, testingAs: earlierRules[earlierPosition]))
-            } else {
-                rules.append(Rule(written[position], index: position, release: release))
-            }
-        }
+        let rules = RuleListEdit.rules(
+            kept, keep: { Rule(index: $0, origin: written[$0].origin, testingAs: earlierRules[$1]) },
+            fresh: { Rule(written[$0], index: $0, release: release) })
         self.init(
             rules: rules, entryIndex: entryIndex, release: release,
             index: LazyRuleIndex({ rules[$0].constraints }, editing: earlier.index, kept: kept),

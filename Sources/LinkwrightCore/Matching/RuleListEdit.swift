@@ -46,6 +46,16 @@ enum RuleListEdit {
         return kept
     }
 
+    /// The rules of an edit, one per position of `kept` (as `keptInOrder` gives it): made from
+    /// the earlier rule by `keep(position, earlierPosition)` where the edit keeps one, by
+    /// `fresh(position)` elsewhere.
+    static func rules<Rule>(_ kept: [Int?], keep: (Int, Int) -> Rule, fresh: (Int) -> Rule) -> [Rule] {
+        var rules: [Rule] = []
+        rules.reserveCapacity(kept.count)
+        for position in kept.indices { rules.append(kept[position].map { keep(position, $0) } ?? fresh(position)) }
+        return rules
+    }
+
     /// The longest subsequence of `pairs` (in increasing `source` order) whose `earlier`
     /// positions increase too (patience sorting).
     private static func longestIncreasingRun(_ pairs: [(source: Int, earlier: Int)]) -> [(source: Int, earlier: Int)] {

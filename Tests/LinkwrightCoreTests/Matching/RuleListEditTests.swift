@@ -73,6 +73,28 @@ import Testing
         return true
     }
 
+    /// Expects `edited`, read by every Android release, to decide each of `urls` (traced too
+    /// when `traced`) as `components` compiled alone for that release.
+    static func expectDecidesAlike(
+        _ edited: CompiledDynamicRules, _ components: [DynamicComponent], urls: [LinkURL], triesPerRule: Int,
+        traced: Bool, revision: Int
+    ) {
+        for release in AndroidRelease.allCases {
+            let (editedRead, aloneRead) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
+                (edited.reading(release), CompiledDynamicRules(components, entryIndex: 2, release: release))
+            }
+            for url in urls {
+                #expect(
+                    editedRead.decision(for: url) == aloneRead.decision(for: url),
+                    "revision \(revision), \(release), \(url.path)")
+                guard traced else { continue }
+                #expect(
+                    editedRead.decision(for: url, tracing: true) == aloneRead.decision(for: url, tracing: true),
+                    "revision \(revision), \(release), \(url.path) traced")
+            }
+        }
+    }
+
     static func urls(_ generator: inout SplitMix64) throws -> [LinkURL] {
         var texts = (0..<60).map { _ in RuleIndexTests.url(&generator) }
         texts += ["/caf\u{E9}", "/cafe\u{301}", "/ab*", "/b*#a", "/x/caf\u{E9}?a=b"]
@@ -90,20 +112,9 @@ import Testing
                 CompiledDynamicRules.shared(components, entryIndex: 2, release: .latest, editing: earlier)
             }
             if edited.index.isShared { shared += 1 }
-            let urls = try Self.urls(&generator)
-            for release in AndroidRelease.allCases {
-                let (editedRead, aloneRead) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
-                    (edited.reading(release), CompiledDynamicRules(components, entryIndex: 2, release: release))
-                }
-                for url in urls {
-                    #expect(
-                        editedRead.decision(for: url) == aloneRead.decision(for: url),
-                        "revision \(revision), \(release), \(url.path)")
-                    #expect(
-                        editedRead.decision(for: url, tracing: true) == aloneRead.decision(for: url, tracing: true),
-                        "revision \(revision), \(release), \(url.path) traced")
-                }
-            }
+            try Self.expectDecidesAlike(
+                edited, components, urls: Self.urls(&generator), triesPerRule: triesPerRule, traced: true,
+                revision: revision)
             earlier = edited
         }
         // Most revisions share an earlier one's index; some outgrew it and got their own.
@@ -129,17 +140,9 @@ import Testing
                 }
             }
             layers.append(edited.index.layerCount)
-            let urls = try Self.urls(&generator)
-            for release in AndroidRelease.allCases {
-                let (editedRead, aloneRead) = LazyRuleIndex.$triesPerRuleForTests.withValue(triesPerRule) {
-                    (edited.reading(release), CompiledDynamicRules(components, entryIndex: 2, release: release))
-                }
-                for url in urls {
-                    #expect(
-                        editedRead.decision(for: url) == aloneRead.decision(for: url),
-                        "revision \(revision), \(release), \(url.path)")
-                }
-            }
+            try Self.expectDecidesAlike(
+                edited, components, urls: Self.urls(&generator), triesPerRule: triesPerRule, traced: false,
+                revision: revision)
             earlier = edited
         }
         // Layers were made, and taken in rather than piling up one per edit.

@@ -7,6 +7,30 @@ import Testing
 @Suite struct DistinctionRunsTests {
     /// A rule over one of a few texts and scalar classes, read as written or decoded, folded or
     /// not, some with a query dictionary or a fragment: rules whose distinctions differ.
+    /// One step of a seeded chain of lists, each an edit of the one before as
+    /// `DecisionListLineage` makes them: one to four rules inserted anywhere (`fresh`), removed,
+    /// moved, repeated or appended, the list now and then emptied at every twentieth step; then
+    /// the kept rules written again, as an edit takes them (copies sharing their content).
+    static func edit(
+        _ rules: inout [ProofRule], step: Int, _ generator: inout SplitMix64,
+        fresh: (inout SplitMix64) throws -> ProofRule
+    ) rethrows {
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+            let position = Int.random(in: 0...rules.count, using: &generator)
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: rules.insert(try fresh(&generator), at: position)
+            case 1 where !rules.isEmpty: rules.remove(at: min(position, rules.count - 1))
+            case 2 where !rules.isEmpty:
+                let moved = rules.remove(at: min(position, rules.count - 1))
+                rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
+            case 3 where !rules.isEmpty: rules.insert(rules[min(position, rules.count - 1)], at: position)
+            case 4 where step % 20 == 19: rules = []
+            default: rules.insert(try fresh(&generator), at: rules.count)
+            }
+        }
+        rules = rules.map { ProofRule($0, origin: nil, matches: $0.matches) }
+    }
+
     static func rule(_ generator: inout SplitMix64) throws -> ProofRule {
         let word = ["caf\u{E9}", "shoes", "Sale", "x%2Fy", "\u{4E2D}"].randomElement(using: &generator)!
         let path = ["/\(word)/*", "/\(word)?", "*/\(word).html", "/\(word)"].randomElement(using: &generator)!
@@ -49,21 +73,7 @@ import Testing
         var generator = SplitMix64(seed: seed)
         var rules: [ProofRule] = try (0..<30).map { _ in try Self.rule(&generator) }
         for step in 0..<60 {
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                let position = Int.random(in: 0...rules.count, using: &generator)
-                switch Int.random(in: 0..<6, using: &generator) {
-                case 0: rules.insert(try Self.rule(&generator), at: position)
-                case 1 where !rules.isEmpty: rules.remove(at: min(position, rules.count - 1))
-                case 2 where !rules.isEmpty:
-                    let moved = rules.remove(at: min(position, rules.count - 1))
-                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
-                case 3 where !rules.isEmpty: rules.insert(rules[min(position, rules.count - 1)], at: position)
-                case 4 where step % 20 == 19: rules = []
-                default: rules.insert(try Self.rule(&generator), at: rules.count)
-                }
-            }
-            // The next list's rules are copies of these, as an edit takes them.
-            rules = rules.map { ProofRule($0, origin: nil, matches: $0.matches) }
+            try Self.edit(&rules, step: step, &generator, fresh: Self.rule)
             var union = ProofViews.RulesDistinctions()
             for rule in rules { union.formUnion(rule.distinctions) }
             #expect(

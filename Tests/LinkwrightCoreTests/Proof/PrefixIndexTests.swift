@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func aListsEditedIndexIsTheIndexMadeWhole(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
-        func rule() throws -> ProofRule {
+        func rule(_ generator: inout SplitMix64) throws -> ProofRule {
             guard Int.random(in: 0..<8, using: &generator) != 0 else {
                 return ProofRule(
                     opens: false, isExclusion: true, path: nil, query: nil, fragment: nil, origin: nil,
@@ -84,23 +84,10 @@ import Testing
             }
             return try DistinctionRunsTests.rule(&generator)
         }
-        var rules: [ProofRule] = try (0..<30).map { _ in try rule() }
+        var rules: [ProofRule] = try (0..<30).map { _ in try rule(&generator) }
         var earlier: PrefixIndexEdits.Indexed?
         for step in 0..<60 {
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                let position = Int.random(in: 0...rules.count, using: &generator)
-                switch Int.random(in: 0..<6, using: &generator) {
-                case 0: rules.insert(try rule(), at: position)
-                case 1 where !rules.isEmpty: rules.remove(at: min(position, rules.count - 1))
-                case 2 where !rules.isEmpty:
-                    let moved = rules.remove(at: min(position, rules.count - 1))
-                    rules.insert(moved, at: Int.random(in: 0...rules.count, using: &generator))
-                case 3 where !rules.isEmpty: rules.insert(rules[min(position, rules.count - 1)], at: position)
-                case 4 where step % 20 == 19: rules = []
-                default: rules.insert(try rule(), at: rules.count)
-                }
-            }
-            rules = rules.map { ProofRule($0, origin: nil, matches: $0.matches) }
+            try DistinctionRunsTests.edit(&rules, step: step, &generator, fresh: rule)
             let whole = PrefixIndexEdits.index(of: rules, editing: nil)
             #expect(PrefixIndexEdits.index(of: rules, editing: earlier) == whole, "seed \(seed), step \(step)")
             let list = DecisionList(identity: "app", blocks: [(nil, rules)])
