@@ -199,7 +199,7 @@ final class LazyRuleIndex: @unchecked Sendable {
             if let index = leadIndex(for: values.url, rules: rules.count) {
                 return index.firstMatch(&values) { skipped?[Int($0)] == true }.map { rules[Int($0)] }
             }
-        } else if isBuilt || leadIndex(for: values.url, rules: rules.count) != nil {
+        } else if leadIndex(for: values.url, rules: rules.count) != nil {
             var found: Int? = nil
             func tryFresh() {
                 var checks: [PartCheck]? = nil
