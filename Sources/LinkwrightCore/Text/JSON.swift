@@ -102,35 +102,47 @@ public indirect enum JSON: Equatable, Sendable {
     private func write(to out: inout some JSONTextOutput, indent: Int) {
         switch self {
         case .array(let items) where !items.isEmpty:
-            out.write("[\n")
-            for (index, item) in items.enumerated() {
-                out.writeSpaces(indent + 2)
-                item.write(to: &out, indent: indent + 2)
-                out.write(index == items.count - 1 ? "\n" : ",\n")
+            out.writeASCII(UInt8(ascii: "["))
+            for index in items.indices {
+                Self.writeSeparator(first: index == 0, indent: indent + 2, to: &out)
+                items[index].write(to: &out, indent: indent + 2)
             }
-            out.writeSpaces(indent)
-            out.write("]")
+            Self.writeSeparator(last: indent, to: &out)
+            out.writeASCII(UInt8(ascii: "]"))
         case .object(let members) where !members.isEmpty:
-            out.write("{\n")
-            for (index, (key, value)) in members.enumerated() {
-                out.writeSpaces(indent + 2)
-                Self.writeString(key, to: &out)
-                out.write(": ")
-                value.write(to: &out, indent: indent + 2)
-                out.write(index == members.count - 1 ? "\n" : ",\n")
+            out.writeASCII(UInt8(ascii: "{"))
+            for index in members.indices {
+                Self.writeSeparator(first: index == 0, indent: indent + 2, to: &out)
+                Self.writeString(members[index].0, to: &out)
+                out.writeASCII(UInt8(ascii: ":"))
+                out.writeASCII(UInt8(ascii: " "))
+                members[index].1.write(to: &out, indent: indent + 2)
             }
-            out.writeSpaces(indent)
-            out.write("}")
+            Self.writeSeparator(last: indent, to: &out)
+            out.writeASCII(UInt8(ascii: "}"))
         default:
             writeCompact(to: &out)
         }
+    }
+
+    /// What comes before an element of an array or object written over lines: a comma after the
+    /// one before it, then a line break and the element's indentation.
+    private static func writeSeparator(first: Bool, indent: Int, to out: inout some JSONTextOutput) {
+        if !first { out.writeASCII(UInt8(ascii: ",")) }
+        writeSeparator(last: indent, to: &out)
+    }
+
+    /// The line break and indentation before an array's or object's closing bracket.
+    private static func writeSeparator(last indent: Int, to out: inout some JSONTextOutput) {
+        out.writeASCII(UInt8(ascii: "\n"))
+        out.writeSpaces(indent)
     }
 
     private func writeCompact(to out: inout some JSONTextOutput) {
         switch self {
         case .null: out.write("null")
         case .bool(let value): out.write(value ? "true" : "false")
-        case .int(let value): out.write(String(value))
+        case .int(let value): out.writeInteger(value)
         case .string(let value): Self.writeString(value, to: &out)
         case .array(let items):
             out.write("[")
@@ -217,6 +229,8 @@ public protocol JSONTextOutput {
     mutating func writeASCII(_ byte: UInt8)
     /// `count` spaces: indentation.
     mutating func writeSpaces(_ count: Int)
+    /// `value` in decimal.
+    mutating func writeInteger(_ value: Int)
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {
@@ -230,11 +244,39 @@ extension Array: JSONTextOutput where Element == UInt8 {
     public mutating func writeASCII(_ byte: UInt8) { append(byte) }
 
     public mutating func writeSpaces(_ count: Int) {
-        append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+        var left = count
+        while left > 0 {
+            let piece = Swift.min(left, JSONIndentation.spaces.count)
+            JSONIndentation.spaces.withUnsafeBufferPointer { append(contentsOf: $0.prefix(piece)) }
+            left -= piece
+        }
+    }
+
+    /// Digits written straight into the bytes, without a `String` made for them.
+    public mutating func writeInteger(_ value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so `Int.min` has one too.
+        var magnitude = value.magnitude
+        // Room for the 20 digits of `UInt64.max`.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        Swift.withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(contentsOf: buffer[position...])
+        }
     }
 
     /// Appends a literal's bytes, which need neither escaping nor a String.
     public mutating func writeLiteral(_ literal: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
+}
+
+/// Spaces to indent with, copied a slice at a time.
+private enum JSONIndentation {
+    static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 }
