@@ -30,10 +30,13 @@ final class RevisionReader {
     private var cache: [String: RevisionContent] = [:]
     /// The cache key each commit read so far resolved to: equal keys mean equal contracts.
     private(set) var keys: [String: String] = [:]
-    /// What the committed revisions read since `forgetContents` share (each file's reading
-    /// while they are read, the association files their evaluators compile while a revision
-    /// reads them) and what each keeps until released: consecutive revisions of a fleet's
-    /// contract change a few domains, and the others' files are read and compiled once. The
+    /// What the committed revisions read share (each file's reading while they are read, the
+    /// association files their evaluators compile while a revision reads them, what the next
+    /// revision's compilations are edits of) and what each keeps until released: consecutive
+    /// revisions of a fleet's contract change a few domains, and the others' files are read and
+    /// compiled once. Kept across `forgetContents`: the first revision of a window is an edit of
+    /// the last ones of the window before, and what the cache keeps beyond the revisions it
+    /// holds follows the domains, apps and rule texts, not the revisions. The
     /// working tree, the index and raw association files are each compiled in a cache of their
     /// own, sharing nothing: what a cache shares is found again by keys that hold a text's NFC
     /// and NFD spellings equal (`Domain`'s and the documents' `==`), so a head respelling a rule
@@ -125,7 +128,6 @@ final class RevisionReader {
     func forgetContents(except commits: [GitCommit]) {
         let kept = Set(commits.compactMap { keys[$0.id] })
         cache = cache.filter { kept.contains($0.key) }
-        revisionCache = RevisionCache()
     }
 
     /// A revision as read: its contract known (cached, or absent), or files to compile under

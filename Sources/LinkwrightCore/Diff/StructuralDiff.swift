@@ -1,3 +1,5 @@
+import Foundation
+
 /// What changed between two compiled configurations, structurally: hosts, apps, signing keys,
 /// entitlement entries, the apps' custom schemes (`SchemeDiff.swift`), and rules added, removed,
 /// changed or moved (order decides which rule wins). Rules compare by what they mean after the
@@ -372,7 +374,16 @@ public struct RuleSequences: Sendable {
             guard let earlier, earlier.items.count == earlier.signatures.count, !items.isEmpty else {
                 return items.map(sign)
             }
-            let kept = RuleListEdit.keptPositions(items, from: earlier.items) { $0.sameButWhere($1) }
+            // Compared by position: a rule carried from the earlier revision holds its very
+            // texts, told at once in place (`sameBitsButWhere`); the others are compared.
+            let kept = items.withUnsafeBufferPointer { items in
+                earlier.items.withUnsafeBufferPointer { earlierItems in
+                    RuleListEdit.keptPositions(Array(items.indices), from: Array(earlierItems.indices)) {
+                        Item.sameBitsButWhere(items.baseAddress! + $0, earlierItems.baseAddress! + $1)
+                            || items[$0].sameButWhere(earlierItems[$1])
+                    }
+                }
+            }
             return items.indices.map { index in
                 guard let position = kept[index] else { return sign(items[index]) }
                 var signature = earlier.signatures[position]
@@ -432,10 +443,39 @@ protocol Locatable: Equatable {
     /// Whether `other` is this rule exactly (texts compared scalar for scalar), written
     /// elsewhere or not.
     func sameButWhere(_ other: Self) -> Bool
+    /// Where each stored property but `origin` lies in the rule's memory.
+    static var fieldsButOrigin: [Range<Int>] { get }
 }
 
-extension AASAComponent: Locatable {}
-extension DynamicComponent: Locatable {}
+extension Locatable {
+    /// Whether the rules at `one` and `other` hold the same bits in every stored property but
+    /// their origin (`fieldsButOrigin`), so `sameButWhere` holds: the same storage of each text
+    /// and list, as a rule carried from an earlier revision holds (`RuleCompilations`), or the
+    /// same short texts. Read in place, without the copies passing the rules to `sameButWhere`
+    /// makes; `false` says nothing.
+    static func sameBitsButWhere(_ one: UnsafePointer<Self>, _ other: UnsafePointer<Self>) -> Bool {
+        let (one, other) = (UnsafeRawPointer(one), UnsafeRawPointer(other))
+        return fieldsButOrigin.allSatisfy { memcmp(one + $0.lowerBound, other + $0.lowerBound, $0.count) == 0 }
+    }
+
+    /// Where the stored property `key` lies in the rule's memory.
+    static func field<Value>(_ key: KeyPath<Self, Value>) -> Range<Int> {
+        let offset = MemoryLayout<Self>.offset(of: key)!
+        return offset..<offset + MemoryLayout<Value>.size
+    }
+}
+
+extension AASAComponent: Locatable {
+    static let fieldsButOrigin = [
+        field(\.path), field(\.query), field(\.fragment), field(\.exclude), field(\.flags), field(\.comment),
+    ]
+}
+
+extension DynamicComponent: Locatable {
+    static let fieldsButOrigin = [
+        field(\.path), field(\.query), field(\.fragment), field(\.exclude), field(\.comments),
+    ]
+}
 
 /// A rule reduced to what it means, so equal meanings compare equal whatever their spelling.
 struct RuleSignature: Hashable, CustomStringConvertible {

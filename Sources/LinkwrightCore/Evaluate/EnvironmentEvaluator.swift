@@ -89,9 +89,17 @@ public final class EnvironmentEvaluator: Sendable {
         /// reads them: the next revision's file, when changed, is compiled as an edit of it
         /// (`CompiledAssetLinks.init(_:release:editing:)`). One per domain, whatever the revisions.
         fileprivate var lastAssetLinks: [String: CompiledAssetLinks] = [:]
-        /// The asset links read last for each environment's domain by each older release: the next
-        /// revision's reading is made as an edit of it (`CompiledAssetLinks.reading(_:editing:)`).
-        fileprivate var lastReadings: [String: CompiledAssetLinks] = [:]
+        /// The asset links read last for each environment's domain by each older release, the
+        /// newest last: the next revision's rules are read as an edit of the reading of the rules
+        /// their newest release's compilation was an edit of (`CompiledAssetLinks.reading(_:editing:)`),
+        /// found among these by content, so which thread read which revision first does not
+        /// matter.
+        fileprivate var lastReadings: [String: [(key: AssetLinksKey, read: CompiledAssetLinks)]] = [:]
+        /// The readings kept since `beginReading`, which `add` keeps in the files it adds to.
+        private var readingsMade: [(name: String, key: AssetLinksKey, read: CompiledAssetLinks)] = []
+        /// How many readings `lastReadings` keeps per domain and release: the threads of a
+        /// changelog read neighbouring revisions.
+        private static var readingsKept: Int { 4 }
 
         /// An asset links document as one release reads it.
         fileprivate struct AssetLinksKey: Hashable {
@@ -113,7 +121,21 @@ public final class EnvironmentEvaluator: Sendable {
             mutating func formUnion(_ other: Keys) { keys.formUnion(other.keys) }
         }
 
-        mutating func beginReading() { read = Keys() }
+        mutating func beginReading() { (read, readingsMade) = (Keys(), []) }
+
+        /// Keeps `read` as the newest reading of `key` for `name` (`lastReadings`), and as made
+        /// since `beginReading`.
+        fileprivate mutating func keepReading(_ read: CompiledAssetLinks, _ key: AssetLinksKey, as name: String) {
+            keep(read, key, as: name)
+            readingsMade.append((name, key, read))
+        }
+
+        private mutating func keep(_ read: CompiledAssetLinks, _ key: AssetLinksKey, as name: String) {
+            var kept = lastReadings[name] ?? []
+            kept.removeAll { $0.key == key }
+            kept.append((key, read))
+            lastReadings[name] = Array(kept.suffix(Self.readingsKept))
+        }
 
         /// `CompiledAASA.rulesKey(document)`, served by `domain` in `environment`.
         fileprivate mutating func rulesKey(_ document: AASADocument, domain: String, in environment: String)
@@ -183,7 +205,8 @@ public final class EnvironmentEvaluator: Sendable {
             assetLinksKeys.merge(other.assetLinksKeys) { $1 }
             componentKeysByDomain.merge(other.componentKeysByDomain) { $1 }
             lastAssetLinks.merge(other.lastAssetLinks) { $1 }
-            lastReadings.merge(other.lastReadings) { $1 }
+            // Another thread may have kept readings meanwhile: both threads' are kept.
+            for made in other.readingsMade { keep(made.read, made.key, as: made.name) }
             lastAASA.merge(other.lastAASA) { $1 }
         }
 
@@ -309,8 +332,11 @@ public final class EnvironmentEvaluator: Sendable {
             if byDomain[site.domain] == nil {
                 let key = CompiledFiles.AssetLinksKey(document: document, release: release)
                 let name = environment.name + "/" + site.domain + "/" + release.rawValue
-                let read = files.assetLinks(key) ?? compiled.reading(release, editing: files.lastReadings[name])
-                (byDomain[site.domain], files.assetLinks[key], files.lastReadings[name]) = (read, read, read)
+                let read =
+                    files.assetLinks(key)
+                    ?? compiled.reading(release, editing: (files.lastReadings[name] ?? []).map(\.read))
+                (byDomain[site.domain], files.assetLinks[key]) = (read, read)
+                files.keepReading(read, key, as: name)
             }
             assetLinks[host] = byDomain[site.domain]
         }

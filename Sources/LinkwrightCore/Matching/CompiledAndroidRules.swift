@@ -245,6 +245,9 @@ public struct CompiledDynamicRules: Sendable {
     /// The recent values compiled by `shared` and `reading`.
     private static let compilations = ProcessMemo<SharedKey, CompiledDynamicRules>(limit: 16)
 
+    /// The rules these were compiled as an edit of (`init(_:entryIndex:release:editing:)`).
+    var editedFrom: HashedKey<[DynamicComponent]>? { edit?.earlier }
+
     /// Whether the release reads every rule as the newest does, so it decides every URL alike.
     var readsEveryRuleAsNewest: Bool { readOtherwise.isEmpty }
 
@@ -439,16 +442,18 @@ public struct CompiledAssetLinks: Sendable {
     var readsEveryRuleAsNewest: Bool { statements.allSatisfy { $0.rules?.readsEveryRuleAsNewest ?? true } }
 
     /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`); with
-    /// `earlier`, the same release's reading of an earlier revision of the file, each package's
-    /// rules read as an edit of those it read for the package.
-    func reading(_ release: AndroidRelease, editing earlier: CompiledAssetLinks? = nil) -> CompiledAssetLinks {
+    /// `earlier`, the same release's readings of earlier revisions of the file, each statement's
+    /// rules read as an edit of the reading of the rules they were compiled as an edit of, when
+    /// one of `earlier` holds it.
+    func reading(_ release: AndroidRelease, editing earlier: [CompiledAssetLinks] = []) -> CompiledAssetLinks {
         CompiledAssetLinks(
             packages: packages,
             statements: statements.map { statement in
-                let earlierRules = earlier?.statements.first { $0.package == statement.package && $0.rules != nil }
-                return (
-                    statement.index, statement.package, statement.rules?.reading(release, editing: earlierRules?.rules)
-                )
+                let editedFrom = statement.rules?.editedFrom
+                let earlierRules = editedFrom.flatMap { components in
+                    earlier.lazy.flatMap(\.statements).compactMap(\.rules).last { $0.components == components }
+                }
+                return (statement.index, statement.package, statement.rules?.reading(release, editing: earlierRules))
             })
     }
 

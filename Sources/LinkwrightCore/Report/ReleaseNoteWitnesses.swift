@@ -56,7 +56,9 @@ public enum ReleaseNoteWitnesses {
         /// Every rule of the sites' files in file order, by where to find it there (not a copy:
         /// a release's changes made a book per host, and copying each rule was most of it).
         private let rules: [Rule]
-        private let origins: [SourceLocation?]
+        /// Each rule's line (0 for none), to find a change's rules: a book serves a few changes,
+        /// and a copy of every rule's origin would be made and freed for them.
+        private let lines: [Int]
         private var written: [Int: [String]] = [:]
 
         private enum Rule {
@@ -66,7 +68,7 @@ public enum ReleaseNoteWitnesses {
         }
 
         init(_ sites: [CompiledSite]) {
-            // Read by index, each rule's origin alone, into storage made once: a pair's books
+            // Read by index, each rule's line alone, into storage made once: a pair's books
             // list thousands of rules, and copying each rule to read its origin, into arrays
             // grown as they filled, was most of making them.
             let count = sites.reduce(0) { count, site in
@@ -77,21 +79,21 @@ public enum ReleaseNoteWitnesses {
                     + (site.assetLinks?.statements ?? []).reduce(0) { $0 + ($1.dynamicComponents?.count ?? 0) }
             }
             var rules: [Rule] = []
-            var origins: [SourceLocation?] = []
+            var lines: [Int] = []
             rules.reserveCapacity(count)
-            origins.reserveCapacity(count)
+            lines.reserveCapacity(count)
             for site in sites.indices {
                 if let details = sites[site].aasa?.applinks?.details {
                     for entry in details.indices {
                         if let components = details[entry].components {
                             for component in components.indices {
                                 rules.append(.component(site: site, details: entry, component: component))
-                                origins.append(components[component].origin)
+                                lines.append(components[component].origin?.line ?? 0)
                             }
                         }
                         for path in (details[entry].paths ?? []).indices {
                             rules.append(.legacyPath(site: site, details: entry, path: path))
-                            origins.append(nil)
+                            lines.append(0)
                         }
                     }
                 }
@@ -100,14 +102,25 @@ public enum ReleaseNoteWitnesses {
                         guard let components = statements[statement].dynamicComponents else { continue }
                         for component in components.indices {
                             rules.append(.dynamic(site: site, statement: statement, component: component))
-                            origins.append(components[component].origin)
+                            lines.append(components[component].origin?.line ?? 0)
                         }
                     }
                 }
             }
             self.sites = sites
             self.rules = rules
-            self.origins = origins
+            self.lines = lines
+        }
+
+        /// Where rule `index` was written.
+        private func origin(_ index: Int) -> SourceLocation? {
+            switch rules[index] {
+            case .component(let site, let details, let position):
+                sites[site].aasa!.applinks!.details[details].components![position].origin
+            case .legacyPath: nil
+            case .dynamic(let site, let statement, let position):
+                sites[site].assetLinks!.statements[statement].dynamicComponents![position].origin
+            }
         }
 
         /// The readable URLs of rule `index` (`ReadableURLs`).
@@ -152,8 +165,7 @@ public enum ReleaseNoteWitnesses {
             // The change's own rules, found by line before the whole location is compared: a
             // book holds every rule of a domain's files, looked through once per change.
             if let location {
-                for index in origins.indices
-                where origins[index]?.line == location.line && origins[index] == location {
+                for index in lines.indices where lines[index] == location.line && origin(index) == location {
                     if let found = value(of: index) { return found }
                 }
             }

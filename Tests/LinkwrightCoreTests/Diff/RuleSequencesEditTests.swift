@@ -154,4 +154,53 @@ import Testing
             }
         }
     }
+
+    /// Rules holding the same bits in every stored property but their origin are the same rule
+    /// written elsewhere (`Locatable.sameBitsButWhere`); equal rules held in other storage are
+    /// not told by their bits, and a rule differing in any property never passes. Every stored
+    /// property but the origin is read: one added to a rule and not to `fieldsButOrigin` would
+    /// let rules differing in it pass for the same.
+    @Test func ruleBitsTellTheSameRuleWrittenElsewhere() {
+        func sameBits<Rule: Locatable>(_ one: Rule, _ other: Rule) -> Bool {
+            var (one, other) = (one, other)
+            return withUnsafePointer(to: &one) { one in
+                withUnsafePointer(to: &other) { Rule.sameBitsButWhere(one, $0) }
+            }
+        }
+        func storedProperties<Rule>(_ rule: Rule) -> Int { Mirror(reflecting: rule).children.count }
+        let path = "/products/with/a/path/too/long/to/be/stored/in/place/*"
+        let dynamic = DynamicComponent(
+            path: path, query: [AASAQueryItem(name: "q", pattern: "?*")], fragment: "top", comments: "why",
+            origin: SourceLocation(file: "domains/shop.yaml", line: 3, column: 7))
+        var moved = dynamic
+        moved.origin = SourceLocation(file: "domains/shop.yaml", line: 9, column: 7)
+        var respelt = dynamic
+        respelt.path = String(decoding: Array(path.utf8), as: UTF8.self)
+        #expect(sameBits(dynamic, moved) && dynamic.sameButWhere(moved))
+        #expect(!sameBits(dynamic, respelt) && dynamic.sameButWhere(respelt))
+        var changes = [dynamic, dynamic, dynamic, dynamic, dynamic]
+        changes[0].path = "/other"
+        changes[1].query = nil
+        changes[2].fragment = nil
+        changes[3].exclude = true
+        changes[4].comments = nil
+        for changed in changes { #expect(!sameBits(dynamic, changed) && !sameBits(changed, dynamic)) }
+        #expect(DynamicComponent.fieldsButOrigin.count == storedProperties(dynamic) - 1)
+
+        let apple = AASAComponent(
+            path: path, query: .whole("a=?*"), fragment: "top", exclude: false, comment: "why",
+            origin: SourceLocation(file: "domains/shop.yaml", line: 3, column: 7))
+        var appleMoved = apple
+        appleMoved.origin = nil
+        var appleChanges = [apple, apple, apple, apple, apple, apple]
+        appleChanges[0].path = nil
+        appleChanges[1].query = .whole("b=?*")
+        appleChanges[2].fragment = "bottom"
+        appleChanges[3].exclude = true
+        appleChanges[4].flags[.caseSensitive] = false
+        appleChanges[5].comment = "other"
+        #expect(sameBits(apple, appleMoved))
+        for changed in appleChanges { #expect(!sameBits(apple, changed)) }
+        #expect(AASAComponent.fieldsButOrigin.count == storedProperties(apple) - 1)
+    }
 }

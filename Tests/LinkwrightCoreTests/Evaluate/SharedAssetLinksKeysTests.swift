@@ -31,15 +31,20 @@ import Testing
         ].map { SourceFile(path: $0.0, bytes: Array($0.1.utf8)) }
     }
 
+    /// A rule numbered `serial`, its path one of three kinds, excluding now and then.
+    static func rule(_ serial: Int, using generator: inout SplitMix64) -> String {
+        let path = ["/a\(serial)/*", "/b/\(serial)", "/?*\(serial % 3)"].randomElement(using: &generator)!
+        let exclude = Int.random(in: 0..<4, using: &generator) == 0 ? "        exclude: true\n" : ""
+        return "      - path: \"\(path)\"\n" + exclude
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func eachPackageReadsItsOwnRulesAsRevisionsMadeAlone(seed: UInt64) throws {
         var generator = SplitMix64(seed: seed)
         var serial = 0
         func rule() -> String {
             serial += 1
-            let path = ["/a\(serial)/*", "/b/\(serial)", "/?*\(serial % 3)"].randomElement(using: &generator)!
-            let exclude = Int.random(in: 0..<4, using: &generator) == 0 ? "        exclude: true\n" : ""
-            return "      - path: \"\(path)\"\n" + exclude
+            return Self.rule(serial, using: &generator)
         }
         var lists = [(0..<4).map { _ in rule() }, (0..<4).map { _ in rule() }]
         var revisions = [Self.files(shop: lists[0], news: lists[1])]
@@ -57,6 +62,62 @@ import Testing
         }
         let cache = RevisionCache()
         let shared = try revisions.map { try #require(cache.make($0).revision) }
+        try Self.expectDecidedAsAlone(shared, revisions, serial: serial)
+    }
+
+    /// Each revision read by the older releases in a seeded order, as a changelog's threads may
+    /// read them, after every revision was compiled for the newest, its rules edited anywhere
+    /// (inserted anywhere, dropped, moved, rewritten, duplicated): each reading is an edit of the
+    /// reading of the rules its revision's were compiled from, found among those read last,
+    /// or read anew, and decides as the revision made alone.
+    @Test(arguments: [UInt64(4), 5, 6, 7])
+    func readingsInAnyOrderDecideAsRevisionsMadeAlone(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        var serial = 0
+        func rule() -> String {
+            serial += 1
+            return Self.rule(serial, using: &generator)
+        }
+        var lists = [(0..<6).map { _ in rule() }, (0..<6).map { _ in rule() }]
+        var revisions = [Self.files(shop: lists[0], news: lists[1])]
+        for _ in 0..<12 {
+            for app in lists.indices where Bool.random(using: &generator) {
+                var list = lists[app]
+                let at = Int.random(in: 0..<list.count, using: &generator)
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 0: list.insert(rule(), at: Int.random(in: 0...list.count, using: &generator))
+                case 1 where list.count > 2: list.remove(at: at)
+                case 2:
+                    let moved = list.remove(at: at)
+                    list.insert(moved, at: Int.random(in: 0...list.count, using: &generator))
+                case 3: list[at] = rule()
+                default:
+                    let duplicate = list[at]
+                    list.insert(duplicate, at: Int.random(in: 0...list.count, using: &generator))
+                }
+                lists[app] = list
+            }
+            revisions.append(Self.files(shop: lists[0], news: lists[1]))
+        }
+        let cache = RevisionCache()
+        let shared = try revisions.map { try #require(cache.make($0).revision) }
+        for revision in shared {
+            for environment in ["production", "staging"] { _ = revision.evaluator(environment) }
+        }
+        let older = AndroidRelease.allCases.filter { $0 != .latest }
+        var readings = shared.indices.flatMap { revision in older.map { (revision, $0) } }
+        readings.shuffle(using: &generator)
+        for (revision, release) in readings {
+            for environment in ["production", "staging"] {
+                _ = shared[revision].evaluator(environment, androidRelease: release)
+            }
+        }
+        try Self.expectDecidedAsAlone(shared, revisions, serial: serial)
+    }
+
+    /// Every URL of the rules' paths decided by `shared`'s evaluators, for every environment and
+    /// release, as by each revision made in a cache of its own.
+    static func expectDecidedAsAlone(_ shared: [CachedRevision], _ revisions: [[SourceFile]], serial: Int) throws {
         let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
         let paths = ["/a1/x", "/b/2", "/x0", "/x1", "/x2", "/", "/a7/", "/b/9"] + (0..<serial).map { "/a\($0)/y" }
         for revision in revisions.indices {
