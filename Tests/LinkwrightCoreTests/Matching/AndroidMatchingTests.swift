@@ -134,6 +134,26 @@ struct AndroidMatchingTests {
         #expect(filter.matchingScope(for: LinkURL("https://www.example.com/c")!) == nil)
     }
 
+    /// Printable ASCII hosts are compared byte by byte (`HostPattern.androidFilter`): as the
+    /// comparison of their lowered characters, on seeded filter and URL hosts of either case,
+    /// wildcards, non-ASCII letters, combining marks and spaces.
+    @Test func androidFilterHostsByBytesMatchAsByCharacters() {
+        let pieces = [".", "a", "A", "shop", "SHOP", "-", "*", "é", "É", "\u{301}", "\u{212A}", "k", " ", "x9"]
+        var generator = SplitMix64(seed: 61)
+        func host() -> String {
+            (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        var matched = 0
+        for _ in 0..<20_000 {
+            let (filterHost, urlHost) = (host(), host())
+            let expected = HostPattern.androidFilterByCharacters(filterHost, matches: urlHost)
+            if expected { matched += 1 }
+            #expect(HostPattern.androidFilter(filterHost, matches: urlHost) == expected, "\(filterHost) vs \(urlHost)")
+        }
+        #expect(matched > 100)
+    }
+
     // Apple: "an entry for *.mywebsite.com does not match mywebsite.com" (App Search guide).
     // Android: AOSP IntentFilter.AuthorityEntry drops the "*" and compares the end, ignoring case.
     @Test func hostWildcards() {
