@@ -24,6 +24,25 @@ public enum AndroidPathAttribute: Hashable, Sendable {
     /// Whether the attribute accepts `path`, the decoded path (`Uri.getPath()`, which
     /// `IntentFilter.matchData` compares).
     public func matches(path: String) -> Bool {
+        let literal: (value: String, isPrefix: Bool)? =
+            switch self {
+            case .path(let value): (value, false)
+            case .prefix(let value): (value, true)
+            case .suffix, .pattern: nil
+            }
+        guard let literal else { return matchesByScalars(path: path) }
+        // Without `\`, a value is its own unescaping, and UTF-8 being prefix-free, its bytes
+        // compare as its scalars do: no arrays made for every scope, app and witness.
+        var (path, value) = (path, literal.value)
+        let answer = value.withUTF8 { value in
+            value.contains(UInt8(ascii: "\\"))
+                ? nil : path.withUTF8 { literal.isPrefix ? $0.starts(with: value) : $0.elementsEqual(value) }
+        }
+        return answer ?? matchesByScalars(path: path)
+    }
+
+    /// `matches(path:)` on the path's and the unescaped value's scalars, for any value.
+    func matchesByScalars(path: String) -> Bool {
         let scalars = Array(path.unicodeScalars)
         switch self {
         case .path(let literal): return scalars == Self.unescaped(literal)
