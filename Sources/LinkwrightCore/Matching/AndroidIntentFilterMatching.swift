@@ -24,6 +24,25 @@ public enum AndroidPathAttribute: Hashable, Sendable {
     /// Whether the attribute accepts `path`, the decoded path (`Uri.getPath()`, which
     /// `IntentFilter.matchData` compares).
     public func matches(path: String) -> Bool {
+        let literal: (value: String, isPrefix: Bool)? =
+            switch self {
+            case .path(let value): (value, false)
+            case .prefix(let value): (value, true)
+            case .suffix, .pattern: nil
+            }
+        guard let literal else { return matchesByScalars(path: path) }
+        // Without `\`, a value is its own unescaping, and UTF-8 being prefix-free, its bytes
+        // compare as its scalars do: no arrays made for every scope, app and witness.
+        var (path, value) = (path, literal.value)
+        let answer = value.withUTF8 { value in
+            value.contains(UInt8(ascii: "\\"))
+                ? nil : path.withUTF8 { literal.isPrefix ? $0.starts(with: value) : $0.elementsEqual(value) }
+        }
+        return answer ?? matchesByScalars(path: path)
+    }
+
+    /// `matches(path:)` on the path's and the unescaped value's scalars, for any value.
+    func matchesByScalars(path: String) -> Bool {
         let scalars = Array(path.unicodeScalars)
         switch self {
         case .path(let literal): return scalars == Self.unescaped(literal)
@@ -167,6 +186,28 @@ public enum HostPattern {
     /// `www.example.com` and even `.example.com`, as the data-element page says, but not
     /// `example.com`.
     public static func androidFilter(_ filterHost: String, matches host: String) -> Bool {
+        var (pattern, bytes) = (filterHost, host)
+        let answer = pattern.withUTF8 { pattern in bytes.withUTF8 { printableFilter(pattern, matches: $0) } }
+        return answer ?? androidFilterByCharacters(filterHost, matches: host)
+    }
+
+    /// `androidFilter` on the bytes of printable ASCII hosts (the usual ones), nil for others:
+    /// each byte is then one character, and lowering changes `A`-`Z` alone, so the bytes are
+    /// compared in place, without the two lowered copies that cost most of a witness's claims.
+    private static func printableFilter(_ pattern: UnsafeBufferPointer<UInt8>, matches host: UnsafeBufferPointer<UInt8>)
+        -> Bool?
+    {
+        let printable = { (byte: UInt8) in (0x21..<0x7F).contains(byte) }
+        guard pattern.allSatisfy(printable), host.allSatisfy(printable) else { return nil }
+        func lowered(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        let isWildcard = pattern.first == UInt8(ascii: "*")
+        let compared = isWildcard ? pattern.count - 1 : pattern.count
+        guard isWildcard ? host.count >= compared : host.count == compared else { return false }
+        return zip(pattern.suffix(compared), host.suffix(compared)).allSatisfy { lowered($0) == lowered($1) }
+    }
+
+    /// `androidFilter` on any hosts, character by character.
+    static func androidFilterByCharacters(_ filterHost: String, matches host: String) -> Bool {
         let filterHost = filterHost.lowercased()
         let host = host.lowercased()
         guard filterHost.hasPrefix("*") else { return filterHost == host }

@@ -134,6 +134,49 @@ struct AndroidMatchingTests {
         #expect(filter.matchingScope(for: LinkURL("https://www.example.com/c")!) == nil)
     }
 
+    /// `path` and `pathPrefix` values without `\` are compared as bytes
+    /// (`AndroidPathAttribute.matches(path:)`): as the scalars of the path and the unescaped
+    /// value, on seeded values and paths of escapes, non-ASCII letters spelt NFC and NFD and
+    /// prefixes of each other.
+    @Test func pathAttributesByBytesMatchAsByScalars() {
+        let pieces = ["/", "a", "ab", "\\", "\\*", ".*", "caf\u{E9}", "cafe\u{301}", "\u{E9}", "e"]
+        var generator = SplitMix64(seed: 62)
+        func text() -> String {
+            (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        var matched = 0
+        for _ in 0..<20_000 {
+            let (value, path) = ("/" + text(), "/" + text())
+            for attribute in [AndroidPathAttribute.path(value), .prefix(value), .suffix(value), .pattern(value)] {
+                let expected = attribute.matchesByScalars(path: path)
+                if expected { matched += 1 }
+                #expect(attribute.matches(path: path) == expected, "\(attribute) vs \(path)")
+            }
+        }
+        #expect(matched > 1_000)
+    }
+
+    /// Printable ASCII hosts are compared byte by byte (`HostPattern.androidFilter`): as the
+    /// comparison of their lowered characters, on seeded filter and URL hosts of either case,
+    /// wildcards, non-ASCII letters, combining marks and spaces.
+    @Test func androidFilterHostsByBytesMatchAsByCharacters() {
+        let pieces = [".", "a", "A", "shop", "SHOP", "-", "*", "é", "É", "\u{301}", "\u{212A}", "k", " ", "x9"]
+        var generator = SplitMix64(seed: 61)
+        func host() -> String {
+            (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        var matched = 0
+        for _ in 0..<20_000 {
+            let (filterHost, urlHost) = (host(), host())
+            let expected = HostPattern.androidFilterByCharacters(filterHost, matches: urlHost)
+            if expected { matched += 1 }
+            #expect(HostPattern.androidFilter(filterHost, matches: urlHost) == expected, "\(filterHost) vs \(urlHost)")
+        }
+        #expect(matched > 100)
+    }
+
     // Apple: "an entry for *.mywebsite.com does not match mywebsite.com" (App Search guide).
     // Android: AOSP IntentFilter.AuthorityEntry drops the "*" and compares the end, ignoring case.
     @Test func hostWildcards() {
