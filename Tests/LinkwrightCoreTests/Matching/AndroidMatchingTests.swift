@@ -134,6 +134,12 @@ struct AndroidMatchingTests {
         #expect(filter.matchingScope(for: LinkURL("https://www.example.com/c")!) == nil)
     }
 
+    /// Up to `count` seeded pieces, joined.
+    private static func joined(_ pieces: [String], upTo count: Int, using generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 0...count, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            .joined()
+    }
+
     /// `path` and `pathPrefix` values without `\` are compared as bytes
     /// (`AndroidPathAttribute.matches(path:)`): as the scalars of the path and the unescaped
     /// value, on seeded values and paths of escapes, non-ASCII letters spelt NFC and NFD and
@@ -141,10 +147,7 @@ struct AndroidMatchingTests {
     @Test func pathAttributesByBytesMatchAsByScalars() {
         let pieces = ["/", "a", "ab", "\\", "\\*", ".*", "caf\u{E9}", "cafe\u{301}", "\u{E9}", "e"]
         var generator = SplitMix64(seed: 62)
-        func text() -> String {
-            (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
-                .joined()
-        }
+        func text() -> String { Self.joined(pieces, upTo: 4, using: &generator) }
         var matched = 0
         for _ in 0..<20_000 {
             let (value, path) = ("/" + text(), "/" + text())
@@ -163,10 +166,7 @@ struct AndroidMatchingTests {
     @Test func androidFilterHostsByBytesMatchAsByCharacters() {
         let pieces = [".", "a", "A", "shop", "SHOP", "-", "*", "é", "É", "\u{301}", "\u{212A}", "k", " ", "x9"]
         var generator = SplitMix64(seed: 61)
-        func host() -> String {
-            (0..<Int.random(in: 0...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
-                .joined()
-        }
+        func host() -> String { Self.joined(pieces, upTo: 5, using: &generator) }
         var matched = 0
         for _ in 0..<20_000 {
             let (filterHost, urlHost) = (host(), host())
