@@ -464,12 +464,7 @@ private struct DecidedURL {
     private let verdicts: (before: [Verdict], after: [Verdict])
 
     init(before: [Verdict], after: [Verdict]) {
-        let written = after.map(\.identity) + before.map(\.identity)
-        // Searched in place among an environment's handful of apps: a set cost more than the
-        // rest of the witness's verdicts.
-        identities =
-            written.count > 16
-            ? written.uniqued() : written.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        identities = (after.map(\.identity) + before.map(\.identity)).uniqued()
         verdicts = (before, after)
     }
 
