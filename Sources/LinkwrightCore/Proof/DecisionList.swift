@@ -75,14 +75,18 @@ public struct DecisionList: Sendable {
     init(identity: String, blocks groups: [(scopes: PatternTest?, rules: [ProofRule])]) {
         self.identity = identity
         var rules: [ProofRule] = []
+        rules.reserveCapacity(groups.reduce(0) { $0 + $1.rules.count })
         var blocks: [Block] = []
         var seenScopes: Set<String> = []
+        // Sized once: grown insertion by insertion, a list's set hashed every key again per doubling.
+        var seen: Set<TestKey> = []
         for group in groups {
             if let scopes = group.scopes, !seenScopes.insert(scopes.key).inserted { continue }
-            var seen: Set<TestKey> = []
-            let kept = group.rules.filter { seen.insert(TestKey(rule: $0)).inserted }
-            blocks.append(Block(start: rules.count, count: kept.count, scopes: group.scopes))
-            rules += kept
+            seen.removeAll(keepingCapacity: true)
+            seen.reserveCapacity(group.rules.count)
+            let start = rules.count
+            for rule in group.rules where seen.insert(TestKey(rule: rule)).inserted { rules.append(rule) }
+            blocks.append(Block(start: start, count: rules.count - start, scopes: group.scopes))
         }
         self.rules = rules
         self.blocks = blocks
@@ -92,15 +96,21 @@ public struct DecisionList: Sendable {
         var keys = Hasher()
         signature.combine(rules.count)
         keys.combine(rules.count)
+        var signed: [SignedRule] = []
+        var ruleKeys: [String] = []
+        signed.reserveCapacity(rules.count)
+        ruleKeys.reserveCapacity(rules.count)
         for rule in rules {
+            let (key, origin) = (rule.key, rule.origin)
             signature.combine(rule.keyHashes.key)
-            signature.combine(rule.origin?.line)
-            signature.combine(rule.origin?.column)
+            signature.combine(origin?.line)
+            signature.combine(origin?.column)
             keys.combine(rule.keyHashes.key)
+            signed.append(SignedRule(key: key, origin: origin))
+            ruleKeys.append(key)
         }
-        rulesSignature = HashedKey(
-            rules.map { SignedRule(key: $0.key, origin: $0.origin) }, hash: signature.finalize())
-        ruleKeys = HashedKey(rules.map(\.key), hash: keys.finalize())
+        rulesSignature = HashedKey(signed, hash: signature.finalize())
+        self.ruleKeys = HashedKey(ruleKeys, hash: keys.finalize())
         keysAreUnique = blocks.count <= 1 || blocks.allSatisfy { $0.scopes != nil }
         // Candidate pairs map positions through the shared ends of two lists only when this
         // holds (`BehaviourProof.positions`): every list the test suite makes checks it.

@@ -10,7 +10,10 @@ extension Sequence where Element: Hashable {
             if !kept.contains(element) { kept.append(element) }
         }
         guard kept.count > uniquedInPlace else { return kept }
-        var seen = Set(kept)
+        // Sized for the whole sequence where it tells its length: grown insertion by insertion,
+        // the set hashed every element again per doubling.
+        var seen = Set<Element>(minimumCapacity: underestimatedCount)
+        for element in kept { seen.insert(element) }
         while let element = elements.next() {
             if seen.insert(element).inserted { kept.append(element) }
         }
