@@ -63,9 +63,9 @@ final class DomainRules: Sendable {
                 Self.sameFlags(domainFlags, domain.flags),
                 (self.entry.androidSemantics?.value == true) == (entry.androidSemantics?.value == true)
             else { return Array(repeating: nil, count: entry.rules.count) }
-            return RuleListEdit.keptInOrder(entry.rules, from: self.entry.rules, alike: Self.translateAlike) {
-                $0.path?.value
-            }
+            return RuleListEdit.keptInOrder(
+                entry.rules, from: self.entry.rules, alike: { Self.translateAlike($0.pointee, $1.pointee) },
+                key: { $0.path?.value })
         }
 
         static func sameFlags(_ one: MatchFlags, _ other: MatchFlags) -> Bool {

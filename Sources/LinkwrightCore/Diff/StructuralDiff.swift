@@ -376,13 +376,8 @@ public struct RuleSequences: Sendable {
             }
             // Compared by position: a rule carried from the earlier revision holds its very
             // texts, told at once in place (`sameBitsButWhere`); the others are compared.
-            let kept = items.withUnsafeBufferPointer { items in
-                earlier.items.withUnsafeBufferPointer { earlierItems in
-                    RuleListEdit.keptPositions(Array(items.indices), from: Array(earlierItems.indices)) {
-                        Item.sameBitsButWhere(items.baseAddress! + $0, earlierItems.baseAddress! + $1)
-                            || items[$0].sameButWhere(earlierItems[$1])
-                    }
-                }
+            let kept = RuleListEdit.keptPositions(items, from: earlier.items) {
+                Item.sameBitsButWhere($0, $1) || $0.pointee.sameButWhere($1.pointee)
             }
             return items.indices.map { index in
                 guard let position = kept[index] else { return sign(items[index]) }

@@ -148,7 +148,8 @@ public struct CompiledAASA: Sendable {
                 continue
             }
             let earlierEntry = earlier.entries[position]
-            let kept = RuleListEdit.keptInOrder(texts, from: earlier.ruleTexts[position], alike: ==, key: { $0 })
+            let kept = RuleListEdit.keptInOrder(
+                texts, from: earlier.ruleTexts[position], alike: { $0.pointee == $1.pointee }, key: { $0 })
             // By position: a kept rule reads where it is written, not a copy of its texts.
             let earlierRules = earlierEntry.rules
             let rules = RuleListEdit.rules(

@@ -175,7 +175,7 @@ public struct CompiledDynamicRules: Sendable {
             return
         }
         let kept = RuleListEdit.keptInOrder(
-            components.value, from: earlier.components.value, alike: { $0.testsAlike($1) }, key: \.testKey)
+            components.value, from: earlier.components.value, alike: DynamicComponent.testAlike, key: \.testKey)
         // By position: a kept rule reads its component's origin, not a copy of the component.
         let (written, earlierRules) = (components.value, earlier.rules)
         let rules = RuleListEdit.rules(

@@ -18,8 +18,10 @@ enum RuleListEdit {
     /// both lists, of rules each written once there in both lists (`key` tells which are
     /// candidates, `alike` decides), so an edit touching a few rules far apart, or moving one,
     /// keeps the rest. `nil` for a rule not kept. Kept positions increase with the position.
+    /// `alike` reads both rules where they lie (`keptPositions`).
     static func keptInOrder<Source, Key: Hashable>(
-        _ sources: [Source], from earlier: [Source], alike: (Source, Source) -> Bool, key: (Source) -> Key
+        _ sources: [Source], from earlier: [Source],
+        alike: (UnsafePointer<Source>, UnsafePointer<Source>) -> Bool, key: (Source) -> Key
     ) -> [Int?] {
         var kept = keptPositions(sources, from: earlier, alike: alike)
         guard let first = kept.firstIndex(of: nil) else { return kept }
@@ -38,7 +40,7 @@ enum RuleListEdit {
         }
         let pairs = (first...last).compactMap { position -> (source: Int, earlier: Int)? in
             guard let known = once[key(sources[position])], !known.repeated, known.source == position,
-                let earlierPosition = known.earlier, alike(sources[position], earlier[earlierPosition])
+                let earlierPosition = known.earlier, Self.alike(sources, position, earlier, earlierPosition, alike)
             else { return nil }
             return (position, earlierPosition)
         }
@@ -82,24 +84,47 @@ enum RuleListEdit {
     }
 
     /// For each of `sources`, its position in `earlier` when it lies in the prefix or suffix
-    /// both share (`alike`), else `nil`.
-    static func keptPositions<Source>(_ sources: [Source], from earlier: [Source], alike: (Source, Source) -> Bool)
-        -> [Int?]
-    {
-        let shorter = min(sources.count, earlier.count)
-        var prefix = 0
-        while prefix < shorter && alike(sources[prefix], earlier[prefix]) { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix
-            && alike(sources[sources.count - 1 - suffix], earlier[earlier.count - 1 - suffix])
-        {
-            suffix += 1
+    /// both share (`alike`), else `nil`. `alike` reads both rules where they lie: passed by
+    /// value, each rule was copied for every comparison (a retain per text), which cost more
+    /// than comparing the texts a carried rule shares with the earlier one.
+    static func keptPositions<Source>(
+        _ sources: [Source], from earlier: [Source], alike: (UnsafePointer<Source>, UnsafePointer<Source>) -> Bool
+    ) -> [Int?] {
+        let (prefix, suffix) = sources.withUnsafeBufferPointer { sources in
+            earlier.withUnsafeBufferPointer { earlier in
+                let shorter = min(sources.count, earlier.count)
+                var prefix = 0
+                while prefix < shorter && alike(sources.baseAddress! + prefix, earlier.baseAddress! + prefix) {
+                    prefix += 1
+                }
+                var suffix = 0
+                while suffix < shorter - prefix
+                    && alike(
+                        sources.baseAddress! + sources.count - 1 - suffix,
+                        earlier.baseAddress! + earlier.count - 1 - suffix)
+                {
+                    suffix += 1
+                }
+                return (prefix, suffix)
+            }
         }
         let shift = earlier.count - sources.count
         return sources.indices.map { index in
             if index < prefix { return index }
             if index >= sources.count - suffix { return index + shift }
             return nil
+        }
+    }
+
+    /// `alike` of `sources[position]` and `earlier[earlierPosition]`, read in place.
+    private static func alike<Source>(
+        _ sources: [Source], _ position: Int, _ earlier: [Source], _ earlierPosition: Int,
+        _ alike: (UnsafePointer<Source>, UnsafePointer<Source>) -> Bool
+    ) -> Bool {
+        sources.withUnsafeBufferPointer { sources in
+            earlier.withUnsafeBufferPointer { earlier in
+                alike(sources.baseAddress! + position, earlier.baseAddress! + earlierPosition)
+            }
         }
     }
 }
@@ -110,6 +135,13 @@ extension DynamicComponent {
     func testsAlike(_ other: DynamicComponent) -> Bool {
         exclude == other.exclude && ExactText.equal(path, other.path) && ExactText.equal(fragment, other.fragment)
             && query == other.query
+    }
+
+    /// `testsAlike` of the components at `one` and `other`, read in place: a component carried
+    /// from an earlier revision holds the very storage of its texts (`RuleCompilations`), told
+    /// at once by its bits (`sameBitsButWhere`); the others are compared.
+    static func testAlike(_ one: UnsafePointer<Self>, _ other: UnsafePointer<Self>) -> Bool {
+        sameBitsButWhere(one, other) || one.pointee.testsAlike(other.pointee)
     }
 
     /// What `testsAlike` compares, as a key for `RuleListEdit.keptInOrder`: `String`'s hash
@@ -127,6 +159,20 @@ extension DynamicComponent {
 extension CompiledAASA.Rule {
     /// Whether `other` tests URLs as this does, in a file with the same substitution variables:
     /// the same kind, flags and exclusion, and the same pattern texts, exactly; where either is
-    /// written aside.
-    func testsAlike(_ other: CompiledAASA.Rule) -> Bool { texts == other.texts }
+    /// written aside. `texts == other.texts`, compared field by field without making either.
+    func testsAlike(_ other: CompiledAASA.Rule) -> Bool {
+        guard kind == other.kind, exclude == other.exclude, flags == other.flags,
+            ExactText.equal(path.text, other.path.text), ExactText.equal(fragment?.text, other.fragment?.text)
+        else { return false }
+        switch (query, other.query) {
+        case (.whole(let one), .whole(let other)): return ExactText.equal(one.text, other.text)
+        case (.items(let one), .items(let other)):
+            return one.count == other.count
+                && zip(one, other).allSatisfy {
+                    ExactText.equal($0.name, $1.name) && ExactText.equal($0.pattern.text, $1.pattern.text)
+                }
+        case (.ignoredDictionary, .ignoredDictionary), (.notCompared, .notCompared): return true
+        default: return false
+        }
+    }
 }

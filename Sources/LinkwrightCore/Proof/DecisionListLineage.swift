@@ -54,7 +54,7 @@ final class DecisionListLineage: Sendable {
     ) -> [ProofRule] {
         let earlier = android.withLock { $0[key] }
         let made = Self.edit(
-            components, earlier: earlier, alike: { $0.testsAlike($1) }, origins: origins, routes: routes,
+            components, earlier: earlier, alike: DynamicComponent.testAlike, origins: origins, routes: routes,
             matches: matches, make: make)
         android.withLock { $0[key] = Run(sources: components, rules: made) }
         return made.compactMap { $0 }
@@ -71,7 +71,8 @@ final class DecisionListLineage: Sendable {
             RuleListEdit.sameVariables($0.variables, variables) ? $0.run : nil
         }
         let made = Self.edit(
-            rules, earlier: earlier, alike: { $0.testsAlike($1) }, origins: rules.map(\.origin), routes: routes,
+            rules, earlier: earlier, alike: { $0.pointee.testsAlike($1.pointee) }, origins: rules.map(\.origin),
+            routes: routes,
             matches: matches, make: make)
         apple.withLock { $0[key] = (variables, Run(sources: rules, rules: made)) }
         return made.compactMap { $0 }
@@ -81,7 +82,8 @@ final class DecisionListLineage: Sendable {
     /// with them (`alike`) takes the earlier rule written at its own origin, when the route at
     /// that origin is the earlier rule's; the others are made (`make`).
     private static func edit<Source>(
-        _ sources: [Source], earlier: Run<Source>?, alike: (Source, Source) -> Bool, origins: [SourceLocation?],
+        _ sources: [Source], earlier: Run<Source>?, alike: (UnsafePointer<Source>, UnsafePointer<Source>) -> Bool,
+        origins: [SourceLocation?],
         routes: [String?], matches: (Int) -> (inout ComparedValues) -> Bool, make: (Int) -> ProofRule?
     ) -> [ProofRule?] {
         guard let earlier else { return sources.indices.map(make) }

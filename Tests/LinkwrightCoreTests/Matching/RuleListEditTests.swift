@@ -287,4 +287,120 @@ import Testing
         #expect(shared >= chain.count / 2)
         #expect(diagnosed > 0)
     }
+
+    /// Each way a component differs from another, or from its copy carried to another line:
+    /// the very texts elsewhere, the same texts in other storage, respelt between NFC and NFD,
+    /// another exclusion, query, fragment or comment.
+    static func variants(of component: DynamicComponent) -> [DynamicComponent] {
+        func respelt(_ text: String) -> String {
+            text.unicodeScalars.contains("\u{301}")
+                ? text.precomposedStringWithCanonicalMapping : text.decomposedStringWithCanonicalMapping
+        }
+        // Long enough to be stored apart rather than in the string's own bits.
+        func copied(_ text: String?) -> String? { text.map { String(decoding: Array($0.utf8), as: UTF8.self) } }
+        var variants = [component]
+        var moved = component
+        moved.origin = SourceLocation(file: "domains/other.yaml", line: 99, column: 3)
+        variants.append(moved)
+        var stored = component
+        (stored.path, stored.fragment) = (copied(component.path), copied(component.fragment))
+        variants.append(stored)
+        var long = component
+        long.path = (component.path ?? "") + "/a-path-long-enough-for-its-own-storage"
+        variants.append(long)
+        var longCopy = long
+        longCopy.path = copied(long.path)
+        variants.append(longCopy)
+        var respeltPath = component
+        respeltPath.path = respelt((component.path ?? "") + "/caf\u{E9}")
+        variants.append(respeltPath)
+        var excluded = component
+        excluded.exclude.toggle()
+        variants.append(excluded)
+        var queried = component
+        queried.query = component.query == nil ? [AASAQueryItem(name: "a", pattern: "b*")] : nil
+        variants.append(queried)
+        var otherQuery = component
+        otherQuery.query = [AASAQueryItem(name: "a", pattern: component.query?.first?.pattern == "*" ? "b" : "*")]
+        variants.append(otherQuery)
+        var fragmented = component
+        fragmented.fragment = component.fragment == nil ? "a*" : nil
+        variants.append(fragmented)
+        var commented = component
+        commented.comments = component.comments == nil ? "a comment long enough for its own storage" : nil
+        variants.append(commented)
+        return variants
+    }
+
+    /// Components compared in place (`DynamicComponent.testAlike`, which tells a carried copy by
+    /// its bits) are alike exactly when compared by value, and equal ones hash alike wherever
+    /// written; the prefix and suffix two lists share, compared in place, are those compared
+    /// by value.
+    @Test(arguments: [UInt64(31), 32, 33])
+    func componentsComparedInPlaceAsByValue(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let chain = Self.revisions(&generator, count: 12, duplicating: true)
+        let components = chain.flatMap { $0 }.flatMap(Self.variants)
+        func inPlace(_ one: DynamicComponent, _ other: DynamicComponent) -> Bool {
+            withUnsafePointer(to: one) { one in withUnsafePointer(to: other) { DynamicComponent.testAlike(one, $0) } }
+        }
+        var alike = 0
+        for _ in 0..<4000 {
+            let one = components.randomElement(using: &generator)!
+            // Half the pairs are a component and one of its variants.
+            let other =
+                Bool.random(using: &generator)
+                ? Self.variants(of: one).randomElement(using: &generator)!
+                : components.randomElement(using: &generator)!
+            #expect(inPlace(one, other) == one.testsAlike(other), "\(one) \(other)")
+            if one.testsAlike(other) { alike += 1 }
+            if one == other { #expect(one.hashValue == other.hashValue) }
+        }
+        #expect(alike > 400)
+        for (earlier, sources) in zip(chain, chain.dropFirst()) {
+            let shorter = min(earlier.count, sources.count)
+            var prefix = 0
+            while prefix < shorter && sources[prefix].testsAlike(earlier[prefix]) { prefix += 1 }
+            var suffix = 0
+            while suffix < shorter - prefix
+                && sources[sources.count - 1 - suffix].testsAlike(earlier[earlier.count - 1 - suffix])
+            {
+                suffix += 1
+            }
+            let expected = sources.indices.map { index -> Int? in
+                index < prefix ? index : index >= sources.count - suffix ? index + earlier.count - sources.count : nil
+            }
+            #expect(RuleListEdit.keptPositions(sources, from: earlier, alike: DynamicComponent.testAlike) == expected)
+        }
+    }
+
+    /// Compiled AASA rules compared field by field (`CompiledAASA.Rule.testsAlike`) are alike
+    /// exactly when their texts are equal, across a chain of edited files (rules carried, respelt,
+    /// excluded, with other queries, fragments, flags and defaults, legacy paths); equal
+    /// components hash alike.
+    @Test(arguments: [UInt64(41), 42])
+    func aasaRulesComparedByFieldAsByTexts(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let chain = Self.aasaRevisions(&generator, count: 30)
+        var earlier: CompiledAASA?
+        var rules: [CompiledAASA.Rule] = []
+        for document in chain {
+            let compiled = CompiledAASA(document, editing: earlier)
+            rules += compiled.entries.flatMap(\.rules)
+            earlier = compiled
+        }
+        let components = chain.flatMap { $0.applinks?.details ?? [] }.flatMap { $0.components ?? [] }
+        var alike = 0
+        for _ in 0..<6000 {
+            let one = rules.randomElement(using: &generator)!
+            let other = rules.randomElement(using: &generator)!
+            #expect(one.testsAlike(other) == (one.texts == other.texts), "\(one.texts) \(other.texts)")
+            if one.testsAlike(other) { alike += 1 }
+            let (first, second) = (
+                components.randomElement(using: &generator)!, components.randomElement(using: &generator)!
+            )
+            if first == second { #expect(first.hashValue == second.hashValue) }
+        }
+        #expect(alike > 100)
+    }
 }
