@@ -37,6 +37,34 @@ import Testing
         #expect(LinkURL("/x?\(Self.composed)") != LinkURL("/x?\(Self.decomposed)"))
     }
 
+    /// Texts equal by their bits (a short text, or one sharing its storage) are told at once;
+    /// every pair compares as its scalars do: short and long texts, copies sharing storage,
+    /// the same bytes stored apart, NFC and NFD spellings, empty texts.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func textsCompareAsTheirScalars(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let words = ["", "a", "/", "caf\u{E9}", "cafe\u{301}", "*", "a-path-segment-long-enough"]
+        var texts: [String] = []
+        for _ in 0..<60 {
+            let text = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                words.randomElement(using: &generator)!
+            }.joined()
+            texts.append(text)
+            texts.append(String(decoding: Array(text.utf8), as: UTF8.self))
+            texts.append(text.precomposedStringWithCanonicalMapping)
+        }
+        var (same, differing) = (0, 0)
+        for _ in 0..<5000 {
+            let one = texts.randomElement(using: &generator)!
+            let other = Bool.random(using: &generator) ? one : texts.randomElement(using: &generator)!
+            let expected = Array(one.unicodeScalars) == Array(other.unicodeScalars)
+            #expect(
+                ExactText.equal(one, other) == expected, "\(Array(one.unicodeScalars)) \(Array(other.unicodeScalars))")
+            if expected { same += 1 } else { differing += 1 }
+        }
+        #expect(same > 1000 && differing > 1000)
+    }
+
     /// The exact equalities are written by hand: a stored property added later must join them.
     /// This counts the properties each compares, and fails when the type gains one.
     @Test func everyStoredPropertyIsCompared() throws {

@@ -64,8 +64,7 @@ final class DomainRules: Sendable {
                 (self.entry.androidSemantics?.value == true) == (entry.androidSemantics?.value == true)
             else { return Array(repeating: nil, count: entry.rules.count) }
             return RuleListEdit.keptInOrder(
-                entry.rules, from: self.entry.rules, alike: { Self.translateAlike($0.pointee, $1.pointee) },
-                key: { $0.path?.value })
+                entry.rules, from: self.entry.rules, alike: Self.translateAlike, key: { $0.path?.value })
         }
 
         static func sameFlags(_ one: MatchFlags, _ other: MatchFlags) -> Bool {
@@ -73,14 +72,16 @@ final class DomainRules: Sendable {
         }
 
         /// Whether two rules are one `DynamicKey` in the same entry and domain: the same texts
-        /// exactly, exclusion and written flags, wherever written.
-        static func translateAlike(_ one: Rule, _ other: Rule) -> Bool {
-            guard one.exclude == other.exclude, ExactText.equal(one.path?.value, other.path?.value),
-                ExactText.equal(one.fragment?.value, other.fragment?.value),
-                ExactText.equal(one.comment, other.comment),
-                sameFlags(one.flags, other.flags)
+        /// exactly, exclusion and written flags, wherever written. Read in place: a copy of each
+        /// rule retained every text and location it holds.
+        static func translateAlike(_ one: UnsafePointer<Rule>, _ other: UnsafePointer<Rule>) -> Bool {
+            guard one.pointee.exclude == other.pointee.exclude,
+                ExactText.equal(one.pointee.path?.value, other.pointee.path?.value),
+                ExactText.equal(one.pointee.fragment?.value, other.pointee.fragment?.value),
+                ExactText.equal(one.pointee.comment, other.pointee.comment),
+                sameFlags(one.pointee.flags, other.pointee.flags)
             else { return false }
-            switch (one.query?.value, other.query?.value) {
+            switch (one.pointee.query?.value, other.pointee.query?.value) {
             case (nil, nil): return true
             case (.whole(let one)?, .whole(let other)?): return ExactText.equal(one, other)
             case (.items(let one)?, .items(let other)?):
