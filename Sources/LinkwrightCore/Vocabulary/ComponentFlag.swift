@@ -90,7 +90,10 @@ public enum ComponentFlag: String, CaseIterable, Hashable, Sendable {
 /// The flags written at one level (a rule, an entry's or a file's `defaults`), each possibly
 /// absent: `Value` is `Bool` in association files and `Located<Bool>` in the configuration.
 public struct ComponentFlags<Value: Sendable & Equatable>: Sendable, Equatable {
-    private var values: [Value?] = Array(repeating: nil, count: ComponentFlag.allCases.count)
+    /// Each flag's value in declaration order; empty until one is written. Most rules write
+    /// none, and each revision's rules were given an array each (through the unspecialized
+    /// allocation a generic type makes).
+    private var values: [Value?] = []
 
     public init() {}
 
@@ -99,11 +102,22 @@ public struct ComponentFlags<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 
     public subscript(flag: ComponentFlag) -> Value? {
-        get { values[flag.position] }
-        set { values[flag.position] = newValue }
+        get { values.isEmpty ? nil : values[flag.position] }
+        set {
+            if values.isEmpty {
+                guard newValue != nil else { return }
+                values = Array(repeating: nil, count: ComponentFlag.declared.count)
+            }
+            values[flag.position] = newValue
+        }
     }
 
     public var isEmpty: Bool { values.allSatisfy { $0 == nil } }
+
+    /// The same value for every flag, whether or not the levels were ever written.
+    public static func == (left: Self, right: Self) -> Bool {
+        left.values.isEmpty || right.values.isEmpty ? left.isEmpty && right.isEmpty : left.values == right.values
+    }
 
     /// The flags written, in declaration order.
     public var written: [(flag: ComponentFlag, value: Value)] {
@@ -117,7 +131,12 @@ public struct ComponentFlags<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 }
 
-extension ComponentFlags: Hashable where Value: Hashable {}
+extension ComponentFlags: Hashable where Value: Hashable {
+    /// As `==` compares: levels writing no flag hash alike, their values never written or unset.
+    public func hash(into hasher: inout Hasher) {
+        if isEmpty { hasher.combine(0) } else { hasher.combine(values) }
+    }
+}
 
 extension ComponentFlags where Value == Bool {
     /// Every flag as it applies here: the first level that writes it, in `levels`' order

@@ -67,6 +67,42 @@ import Testing
         #expect(occurrences >= 2, "\(flag.configurationKey) appears \(occurrences) times")
     }
 
+    /// Flags written, overwritten and unset in seeded orders read, compare and hash as a
+    /// dictionary of the values last written: levels never written equal those whose flags
+    /// were all unset again.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func flagsReadAndCompareAsTheValuesLastWritten(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var levels: [(flags: ComponentFlags<Bool>, model: [ComponentFlag: Bool])] = [(ComponentFlags(), [:])]
+        for _ in 0..<400 {
+            var (flags, model) = levels.randomElement(using: &generator)!
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let flag = ComponentFlag.allCases.randomElement(using: &generator)!
+                let value = [nil, false, true].randomElement(using: &generator)!
+                flags[flag] = value
+                model[flag] = value
+            }
+            levels.append((flags, model))
+        }
+        for (flags, model) in levels {
+            #expect(ComponentFlag.allCases.allSatisfy { flags[$0] == model[$0] })
+            #expect(flags.isEmpty == model.isEmpty)
+            #expect(flags.written.map(\.flag) == ComponentFlag.allCases.filter { model[$0] != nil })
+        }
+        var (equal, unequal) = (0, 0)
+        for _ in 0..<2000 {
+            let (one, other) = (levels.randomElement(using: &generator)!, levels.randomElement(using: &generator)!)
+            #expect((one.flags == other.flags) == (one.model == other.model))
+            if one.flags == other.flags {
+                #expect(one.flags.hashValue == other.flags.hashValue)
+                equal += 1
+            } else {
+                unequal += 1
+            }
+        }
+        #expect(equal > 200 && unequal > 200)
+    }
+
     @Test func flagsResolveFromTheNearestLevelThenAppleDefaults() {
         let rule = ComponentFlags<Bool>([.caseSensitive: false])
         let entry = ComponentFlags<Bool>([.caseSensitive: true, .percentEncoded: false])
