@@ -121,4 +121,83 @@ import Testing
             .out
         #expect(newestFirst.range(of: "\"v1.10\"")!.lowerBound < newestFirst.range(of: "\"v1.0\"")!.lowerBound)
     }
+
+    /// A change as a value, member by member as the documented shape lists them
+    /// (docs/schema/check-report.schema.json): what streaming describes straight to text.
+    private static func plainJSON(_ change: LinkChange) -> JSON {
+        var members: [(String, JSON)] = [
+            ("environment", .string(change.environment)), ("host", change.host.map(JSON.string) ?? .null),
+            ("platform", change.platform.map { .string($0.rawValue) } ?? .null),
+            ("app", change.app.map(JSON.string) ?? .null), ("kind", .string(change.kind.rawValue)),
+            ("before", change.before.map(JSON.string) ?? .null), ("after", change.after.map(JSON.string) ?? .null),
+            ("witnesses", .array(change.witnesses.map(JSON.string))), ("exact", .bool(!change.approximate)),
+        ]
+        if let scheme = change.scheme { members.append(("scheme", .string(scheme))) }
+        if let route = change.routeBefore { members.append(("route_before", .string(route))) }
+        if let route = change.routeAfter { members.append(("route_after", .string(route))) }
+        return .object(members)
+    }
+
+    /// Seeded changelogs stream, each release and change described straight to text without a
+    /// value made for it, the text of their value made member by member; each change's own
+    /// value (`check`, `diff`) is that value too.
+    @Test func seededChangelogsStreamTheirValuesText() throws {
+        let texts = [
+            "", "production", "a.example", "/p/*", "caf\u{E9}\"q\\", "line\nbreak", "\u{2028}", "ticket(id: 4)",
+        ]
+        for seed in 0..<60 {
+            var generator = SplitMix64(seed: UInt64(seed))
+            func text() -> String { texts.randomElement(using: &generator)! }
+            func maybe() -> String? { Bool.random(using: &generator) ? text() : nil }
+            func point() -> Changelog.Point { Changelog.Point(name: text(), commit: text(), date: text()) }
+            let releases = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                let changes = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                    LinkChange(
+                        kind: LinkChange.Kind.allCases.randomElement(using: &generator)!, environment: text(),
+                        host: maybe(), scheme: maybe(),
+                        platform: [nil, .ios, .android].randomElement(using: &generator)!,
+                        app: maybe(), before: maybe(), after: maybe(), routeBefore: maybe(), routeAfter: maybe(),
+                        witnesses: (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() },
+                        approximate: Bool.random(using: &generator))
+                }
+                return Changelog.Release(
+                    from: point(), to: point(), changes: changes,
+                    notes: (0..<Int.random(in: 0...2, using: &generator)).map { _ in text() },
+                    compared: Bool.random(using: &generator))
+            }
+            let links = seed.isMultiple(of: 2) ? CompareLinks(remote: "https://github.com/example/site.git") : nil
+            let changelog = Changelog(releases: releases, compareLinks: links)
+            func pointJSON(_ point: Changelog.Point) -> JSON {
+                .object([
+                    ("name", .string(point.name)), ("commit", .string(point.commit)), ("date", .string(point.date)),
+                ])
+            }
+            let plain = JSON.object([
+                ("version", .int(2)),
+                (
+                    "releases",
+                    .array(
+                        releases.reversed().map { release in
+                            .object([
+                                ("from", pointJSON(release.from)), ("to", pointJSON(release.to)),
+                                (
+                                    "compare",
+                                    (links?.url(from: release.from.name, to: release.to.name)).map(JSON.string) ?? .null
+                                ),
+                                ("changes", .array(release.changes.map(Self.plainJSON))),
+                                ("notes", .array(release.notes.map(JSON.string))),
+                                ("compared", .bool(release.compared)),
+                            ])
+                        })
+                ),
+            ])
+            var bytes: [UInt8] = []
+            #expect(changelog.stream(as: .json, style: .plain) { bytes += $0 })
+            #expect(String(decoding: bytes, as: UTF8.self) == plain.rendered(), "seed \(seed)")
+            #expect(changelog.json == plain, "seed \(seed)")
+            for change in releases.flatMap(\.changes) {
+                #expect(change.json == Self.plainJSON(change), "seed \(seed)")
+            }
+        }
+    }
 }

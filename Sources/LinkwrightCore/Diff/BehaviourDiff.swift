@@ -206,7 +206,7 @@ public enum BehaviourDiff {
                 let releaseContext = HostContext(
                     environment: context.environment, host: context.host, concrete: context.concrete,
                     platform: platform, old: sides.old, new: sides.new, routes: context.routes,
-                    sharing: context.shared)
+                    sharing: context.decisions.shared)
                 var found = Comparison()
                 var decided: [ExactText: DecidedURL] = [:]
                 releaseContext.report(
@@ -287,16 +287,11 @@ public enum BehaviourDiff {
         let host: String
         let concrete: String
         let platform: Platform
-        let old: EnvironmentEvaluator
-        let new: EnvironmentEvaluator
+        /// Both sides' evaluators deciding `concrete`'s URLs, each file's decision shared with the
+        /// contexts whose apps read the same rules (a URL on another host is decided alone).
+        let decisions: SharedHostDecisions
         /// Each side's routes by rule, to tell where the app's router takes a witness.
         let routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
-        /// How each side's apps claim `concrete`, found once for all its witnesses.
-        private let claims: (old: EnvironmentEvaluator.HostClaims, new: EnvironmentEvaluator.HostClaims)
-        /// The decisions of the comparison's every context, and the rules each side's apps
-        /// decide through here, by their number there.
-        let shared: SharedFileDecisions
-        private let rules: (old: [Int?], new: [Int?])
 
         init(
             environment: String, host: String, concrete: String, platform: Platform, old: EnvironmentEvaluator,
@@ -304,30 +299,31 @@ public enum BehaviourDiff {
             sharing shared: SharedFileDecisions
         ) {
             (self.environment, self.host, self.concrete, self.platform) = (environment, host, concrete, platform)
-            (self.old, self.new, self.routes, self.shared) = (old, new, routes, shared)
-            claims = (old.claims(of: concrete, on: platform), new.claims(of: concrete, on: platform))
-            rules = (shared.rules(of: claims.old, in: old), shared.rules(of: claims.new, in: new))
+            self.routes = routes
+            decisions = SharedHostDecisions(host: concrete, platform: platform, old: old, new: new, sharing: shared)
         }
 
-        /// Every app's verdict on `url` on the side `old` or `new`, each file's decision shared
-        /// with the contexts whose apps read the same rules (the rules found for `concrete`'s
-        /// claims: a URL on another host is decided alone).
+        /// Every app's verdict on `url` on the side `old` or `new`.
         private func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
-            let (evaluator, claims, rules) = onNewSide ? (new, claims.new, rules.new) : (old, claims.old, rules.old)
-            guard url.host == claims.host else { return evaluator.verdicts(for: url, claims: claims) }
-            return evaluator.verdicts(for: url, claims: claims) { app, _, make in
-                shared.decision(of: url, through: rules[app], make: make)
-            }
+            decisions.verdicts(url, onNewSide: onNewSide)
         }
 
-        /// `url` decided on both sides for every app, once per URL in `decided`.
-        func decide(_ url: String, _ parsed: LinkURL, decided: inout [ExactText: DecidedURL]) -> DecidedURL {
+        /// `url` decided on both sides for every app, once per URL in `decided`; nil for a URL
+        /// that does not parse.
+        func decide(_ url: String, decided: inout [ExactText: DecidedURL]) -> DecidedURL? {
             // Keyed exactly: `/café` spelt NFC and NFD are two witnesses, decided apart.
-            let key = ExactText(url)
-            if let known = decided[key] { return known }
+            if let known = decided[ExactText(url)] { return known }
+            guard let parsed = LinkURL(url) else { return nil }
+            return decideAnew(url, parsed, into: &decided)
+        }
+
+        /// `url`, parsed, decided on both sides for every app and kept in `decided`.
+        private func decideAnew(_ url: String, _ parsed: LinkURL, into decided: inout [ExactText: DecidedURL])
+            -> DecidedURL
+        {
             let verdicts = DecidedURL(
-                before: self.verdicts(parsed, onNewSide: false), after: self.verdicts(parsed, onNewSide: true))
-            decided[key] = verdicts
+                parsed, before: self.verdicts(parsed, onNewSide: false), after: self.verdicts(parsed, onNewSide: true))
+            decided[ExactText(url)] = verdicts
             return verdicts
         }
 
@@ -344,15 +340,18 @@ public enum BehaviourDiff {
                 (length: $0.witness.length, url: $0.witness.url(host: concrete), difference: $0)
             }.sorted { ($0.length, $0.url) < ($1.length, $1.url) }
             for (_, url, difference) in differences {
-                guard let parsed = LinkURL(url), parsed.path == difference.witness.path else {
+                // A witness is decided once its URL is read back as the proof wrote its path
+                // (many differences share one URL: it is decided and parsed once).
+                let known = decided[ExactText(url)]
+                guard let parsed = known?.url ?? LinkURL(url), parsed.path == difference.witness.path else {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
                 }
-                let verdicts = decide(url, parsed, decided: &decided)
+                let verdicts = known ?? decideAnew(url, parsed, into: &decided)
                 // The witness must decide as its region says; anything else is a fault of the
                 // proof, reported as unsettled rather than as a difference nobody can reproduce.
-                let opened = verdicts.before(difference.identity)?.opens ?? false
-                let opens = verdicts.after(difference.identity)?.opens ?? false
+                let opened = verdicts.opens(difference.identity, onNewSide: false)
+                let opens = verdicts.opens(difference.identity, onNewSide: true)
                 guard opened == (difference.base?.opens ?? false), opens == (difference.head?.opens ?? false) else {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
@@ -424,24 +423,21 @@ public enum BehaviourDiff {
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
         func observation(at url: String, identity: String, decided: inout [ExactText: DecidedURL]) -> Observation? {
-            guard let parsed = LinkURL(url) else { return nil }
-            let verdicts = decide(url, parsed, decided: &decided)
-            let (before, after) = (verdicts.before(identity), verdicts.after(identity))
-            guard (before?.opens ?? false) != (after?.opens ?? false) else { return nil }
+            guard let verdicts = decide(url, decided: &decided),
+                verdicts.opens(identity, onNewSide: false) != verdicts.opens(identity, onNewSide: true)
+            else { return nil }
             return routed(
                 Observation(
                     environment: environment, host: host, platform: platform, identity: identity, url: url,
-                    before: before, after: after), at: parsed)
+                    before: verdicts.before(identity), after: verdicts.after(identity)), at: verdicts.url)
         }
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
         /// an older release's change the newest shares is reported once, as the newest's.
         func changesAlike(_ observation: Observation, decided: inout [ExactText: DecidedURL]) -> Bool {
-            guard let url = LinkURL(observation.url) else { return false }
-            let verdicts = decide(observation.url, url, decided: &decided)
-            let (opened, opens) = (verdicts.before(observation.identity), verdicts.after(observation.identity))
-            return (opened?.opens ?? false) == observation.openedBefore
-                && (opens?.opens ?? false) == observation.opensAfter
+            guard let verdicts = decide(observation.url, decided: &decided) else { return false }
+            return verdicts.opens(observation.identity, onNewSide: false) == observation.openedBefore
+                && verdicts.opens(observation.identity, onNewSide: true) == observation.opensAfter
         }
 
         private func unprovenRegion(_ identity: String, base: ProofRule?, head: ProofRule?) -> Unproven {
@@ -457,18 +453,32 @@ public enum BehaviourDiff {
 /// One URL decided on both sides for every app, with each app's verdict found by identity.
 private struct DecidedURL {
     typealias Verdict = EnvironmentEvaluator.Verdict
+    /// The URL as parsed.
+    let url: LinkURL
     /// Every identity deciding on either side: the head's in order, then the base's others.
     let identities: [String]
     /// Each side's verdicts, searched in place: an environment has a handful of apps, and a
     /// dictionary of them cost more to build than the few searches a witness makes.
     private let verdicts: (before: [Verdict], after: [Verdict])
 
-    init(before: [Verdict], after: [Verdict]) {
-        identities = (after.map(\.identity) + before.map(\.identity)).uniqued()
+    init(_ url: LinkURL, before: [Verdict], after: [Verdict]) {
+        self.url = url
+        var identities: [String] = []
+        identities.reserveCapacity(after.count + before.count)
+        for verdict in after where !identities.contains(verdict.identity) { identities.append(verdict.identity) }
+        for verdict in before where !identities.contains(verdict.identity) { identities.append(verdict.identity) }
+        self.identities = identities
         verdicts = (before, after)
     }
 
     /// The first verdict of `identity` on each side.
     func before(_ identity: String) -> Verdict? { verdicts.before.first { $0.identity == identity } }
     func after(_ identity: String) -> Verdict? { verdicts.after.first { $0.identity == identity } }
+
+    /// Whether the first verdict of `identity` on the side opens the app (not without one),
+    /// read in place.
+    func opens(_ identity: String, onNewSide: Bool) -> Bool {
+        let side = onNewSide ? verdicts.after : verdicts.before
+        return side.firstIndex { $0.identity == identity }.map { side[$0].opens } ?? false
+    }
 }

@@ -3,7 +3,7 @@
 /// same rules is shared by hosts and environments (`BehaviourDiff`), so each of them decides the
 /// same witnesses, where a decision reads the URL's path, query and fragment and never its host.
 /// Staging's apps reading production's rules under other IDs get production's decisions, as
-/// `test` shares them.
+/// `test` shares them. With caching switched off (`Caching`), every decision is made afresh.
 final class SharedFileDecisions: Sendable {
     private struct Key: Hashable {
         var rules: Int
@@ -34,7 +34,7 @@ final class SharedFileDecisions: Sendable {
     /// `make`'s decision of `url`, or the one made already for it through the rules numbered
     /// `rules` (nil: no rules to share).
     func decision(of url: LinkURL, through rules: Int?, make: () -> LinkDecision) -> LinkDecision {
-        guard let rules else { return make() }
+        guard let rules, Caching.isEnabled else { return make() }
         let key = Key(
             rules: rules, path: ExactText(url.path), query: url.query.map(ExactText.init),
             fragment: url.fragment.map(ExactText.init))
@@ -42,5 +42,36 @@ final class SharedFileDecisions: Sendable {
         let decision = make()
         decided.withLock { $0[key] = decision }
         return decision
+    }
+}
+
+/// Both sides of one environment deciding URLs on one host and platform: how each side's apps
+/// claim the host, found once for all its URLs, and each app's file decision shared
+/// (`SharedFileDecisions`) with the hosts, environments and sides whose app reads the same rules.
+struct SharedHostDecisions: Sendable {
+    let old: EnvironmentEvaluator
+    let new: EnvironmentEvaluator
+    let shared: SharedFileDecisions
+    private let claims: (old: EnvironmentEvaluator.HostClaims, new: EnvironmentEvaluator.HostClaims)
+    /// The rules each side's apps decide through on the host, by their number in `shared`.
+    private let rules: (old: [Int?], new: [Int?])
+
+    init(
+        host: String, platform: Platform, old: EnvironmentEvaluator, new: EnvironmentEvaluator,
+        sharing shared: SharedFileDecisions
+    ) {
+        (self.old, self.new, self.shared) = (old, new, shared)
+        claims = (old.claims(of: host, on: platform), new.claims(of: host, on: platform))
+        rules = (shared.rules(of: claims.old, in: old), shared.rules(of: claims.new, in: new))
+    }
+
+    /// Every app's verdict on `url` on the side `old` or `new`, as the side's evaluator decides
+    /// it alone; a URL on another host is decided alone.
+    func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
+        let (evaluator, claims, rules) = onNewSide ? (new, claims.new, rules.new) : (old, claims.old, rules.old)
+        guard url.host == claims.host else { return evaluator.verdicts(for: url, claims: claims) }
+        return evaluator.verdicts(for: url, claims: claims) { app, _, make in
+            shared.decision(of: url, through: rules[app], make: make)
+        }
     }
 }

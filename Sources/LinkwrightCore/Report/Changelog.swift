@@ -15,8 +15,15 @@ public struct Changelog: StreamedJSONOutput {
             self.date = date
         }
 
-        var json: JSON {
-            .object([("name", .string(name)), ("commit", .string(commit)), ("date", .string(date))])
+        func describe(to sink: inout some JSONSink) {
+            sink.object { sink in
+                sink.key("name")
+                sink.string(name)
+                sink.key("commit")
+                sink.string(commit)
+                sink.key("date")
+                sink.string(date)
+            }
         }
     }
 
@@ -137,16 +144,37 @@ public struct Changelog: StreamedJSONOutput {
             (
                 "releases",
                 .elements(count: newestFirst.count) { position in
-                    let release = newestFirst[position]
-                    return .object([
-                        ("from", release.from.json), ("to", release.to.json),
-                        ("compare", Self.compareURL(release, compareLinks).map(JSON.string) ?? .null),
-                        ("changes", .array(release.changes.map(\.json))),
-                        ("notes", .array(release.notes.map(JSON.string))), ("compared", .bool(release.compared)),
-                    ])
+                    ReleaseJSON(
+                        release: newestFirst[position], compare: Self.compareURL(newestFirst[position], compareLinks))
                 }
             ),
         ]
+    }
+
+    /// A release as `jsonMembers` lists it, described straight to the text: a hundred tags write
+    /// tens of thousands of changes.
+    private struct ReleaseJSON: JSONDescribed {
+        let release: Release
+        let compare: String?
+
+        func describe(to sink: inout some JSONSink) {
+            sink.object { sink in
+                sink.key("from")
+                release.from.describe(to: &sink)
+                sink.key("to")
+                release.to.describe(to: &sink)
+                sink.key("compare")
+                sink.string(orNull: compare)
+                sink.key("changes")
+                sink.array { sink in
+                    for change in release.changes { change.describe(to: &sink) }
+                }
+                sink.key("notes")
+                sink.strings(release.notes)
+                sink.key("compared")
+                sink.bool(release.compared)
+            }
+        }
     }
 
     /// "v1.5 · 2026-11-20 · abc1234".

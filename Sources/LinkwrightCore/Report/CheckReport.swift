@@ -123,7 +123,7 @@ public struct CheckReport: Report, StreamedJSONOutput {
             ("head", .value(revision(head))),
             ("blocking", .value(.bool(blocks))),
             ("findings", .elements(count: findings.count) { [self] in findingJSON(findings[$0]) }),
-            ("changes", .elements(count: changes.count) { changes[$0].json }),
+            ("changes", .elements(count: changes.count) { changes[$0] }),
             ("unproven", .value(.array(unproven.map(unprovenJSON)))),
             ("unused_approvals", .value(.array(unusedApprovals.map { .string($0.fingerprint.value) }))),
             ("notes", .value(.array(notes.map(JSON.string)))),

@@ -16,14 +16,25 @@ public enum ReleaseNoteWitnesses {
         // Each environment's sites by host and the host names it binds, found once: a fleet has
         // thousands.
         var lookups: [String: (before: SiteLookup, after: SiteLookup, bound: Set<String>)] = [:]
+        // The changes' hosts as configured, parsed once each.
+        var parsedHosts: [String: Host?] = [:]
+        func parse(_ configured: String) -> Host? {
+            let host = try? Host.parse(configured).get()
+            parsedHosts[configured] = host
+            return host
+        }
+        // Each URL is decided once per side, each file's decision shared with the hosts and
+        // environments whose apps read the same rules: a rule's URL shows its change on every
+        // host and environment serving the rule.
+        let shared = SharedFileDecisions()
+        var hosts: [HostKey: SharedHostDecisions] = [:]
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
-                case .success(let host) = Host.parse(configured),
+                let host = parsedHosts[configured] ?? parse(configured),
                 let after = head.compiled.environments.first(where: { $0.name == change.environment }),
                 let before = base.compiled.environments.first(where: { $0.name == change.environment })
             else { return change }
             guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
-            let evaluators = (old: old, new: new)
             let lookup =
                 lookups[change.environment]
                 ?? (SiteLookup(before), SiteLookup(after), before.boundHostNames.union(after.boundHostNames))
@@ -33,20 +44,38 @@ public enum ReleaseNoteWitnesses {
             let key = [change.environment] + sites.map { $0?.domain }
             let book = books[key] ?? RuleURLBook(sites.compactMap { $0 })
             books[key] = book
-            let readable = book.first(from: change.location) { written -> LinkURL? in
+            let hostKey = HostKey(environment: change.environment, host: concrete, platform: platform)
+            let decisions =
+                hosts[hostKey]
+                ?? SharedHostDecisions(host: concrete, platform: platform, old: old, new: new, sharing: shared)
+            hosts[hostKey] = decisions
+            let readable = book.first(from: change.location) { written -> (url: LinkURL, route: Destinations)? in
                 guard let url = LinkURL(written)?.on(host: concrete) else { return nil }
-                return shows(change, at: url, platform: platform, evaluators)
-                    && reachesTheSameDestination(change, route(change, at: url, platform: platform, evaluators, routes))
-                    ? url : nil
+                let verdicts = (
+                    before: decisions.verdicts(url, onNewSide: false), after: decisions.verdicts(url, onNewSide: true)
+                )
+                guard shows(change, verdicts) else { return nil }
+                let route = route(change, at: url, verdicts, routes)
+                return reachesTheSameDestination(change, route) ? (url, route) : nil
             }
             guard let readable else { return change }
             var improved = change
-            improved.witnesses = Array(([readable.description] + change.witnesses).uniqued().prefix(5))
-            (improved.routeBefore, improved.routeAfter) = route(
-                change, at: readable, platform: platform, evaluators, routes)
+            improved.witnesses = Array(([readable.url.description] + change.witnesses).uniqued().prefix(5))
+            (improved.routeBefore, improved.routeAfter) = readable.route
             return improved
         }
     }
+
+    /// A host of an environment on one platform, whose URLs are decided alike.
+    private struct HostKey: Hashable {
+        var environment: String
+        var host: String
+        var platform: Platform
+    }
+
+    typealias Verdict = EnvironmentEvaluator.Verdict
+    /// Where the app's router takes a URL on each side (`BehaviourDiff.route`).
+    typealias Destinations = (before: String?, after: String?)
 
     /// The URLs written from each rule of some sites' files, in file order, each rule's written
     /// when first needed: a change is mostly shown by its own rule's, so a file of hundreds of
@@ -181,25 +210,22 @@ public enum ReleaseNoteWitnesses {
     }
 
     /// Where the app's router takes `url` on each side of a gained, lost or moved link that
-    /// opens it, as the behaviour diff words it (`BehaviourDiff.route`); other changes keep theirs.
+    /// opens it, as the behaviour diff words it (`BehaviourDiff.route`), from the verdicts of
+    /// both sides; other changes keep theirs.
     static func route(
-        _ change: LinkChange, at url: LinkURL, platform: Platform,
-        _ evaluators: (old: EnvironmentEvaluator, new: EnvironmentEvaluator),
+        _ change: LinkChange, at url: LinkURL, _ verdicts: (before: [Verdict], after: [Verdict]),
         _ routes: (old: [SourceLocation: Route], new: [SourceLocation: Route])
-    ) -> (before: String?, after: String?) {
-        func decided(_ evaluator: EnvironmentEvaluator, _ routes: [SourceLocation: Route], for app: String?)
-            -> String?
-        {
-            let verdict = evaluator.verdicts(for: url, platform: platform).first { $0.identity == app }
-            return BehaviourDiff.route(of: verdict, routes, url)
+    ) -> Destinations {
+        func decided(_ verdicts: [Verdict], _ routes: [SourceLocation: Route], for app: String?) -> String? {
+            BehaviourDiff.route(of: verdicts.first { $0.identity == app }, routes, url)
         }
         switch change.kind {
-        case .opensApp: return (nil, decided(evaluators.new, routes.new, for: change.app))
-        case .opensWeb: return (decided(evaluators.old, routes.old, for: change.app), nil)
+        case .opensApp: return (nil, decided(verdicts.after, routes.new, for: change.app))
+        case .opensWeb: return (decided(verdicts.before, routes.old, for: change.app), nil)
         case .changesApp:
             return (
-                decided(evaluators.old, routes.old, for: change.before),
-                decided(evaluators.new, routes.new, for: change.after)
+                decided(verdicts.before, routes.old, for: change.before),
+                decided(verdicts.after, routes.new, for: change.after)
             )
         default: return (change.routeBefore, change.routeAfter)
         }
@@ -207,18 +233,15 @@ public enum ReleaseNoteWitnesses {
 
     /// Whether `route` names the change's destinations (arguments aside): a readable URL that
     /// reaches another screen would not illustrate the sentence.
-    static func reachesTheSameDestination(_ change: LinkChange, _ route: (before: String?, after: String?)) -> Bool {
+    static func reachesTheSameDestination(_ change: LinkChange, _ route: Destinations) -> Bool {
         BehaviourDiff.destination(route.before) == BehaviourDiff.destination(change.routeBefore)
             && BehaviourDiff.destination(route.after) == BehaviourDiff.destination(change.routeAfter)
     }
 
-    /// Whether the two sides decide `url` for the change's apps as the change says.
-    static func shows(
-        _ change: LinkChange, at url: LinkURL, platform: Platform,
-        _ evaluators: (old: EnvironmentEvaluator, new: EnvironmentEvaluator)
-    ) -> Bool {
-        let before = evaluators.old.verdicts(for: url, platform: platform).filter(\.opens).map(\.identity)
-        let after = evaluators.new.verdicts(for: url, platform: platform).filter(\.opens).map(\.identity)
+    /// Whether the two sides' verdicts on a URL decide it for the change's apps as the change says.
+    static func shows(_ change: LinkChange, _ verdicts: (before: [Verdict], after: [Verdict])) -> Bool {
+        let before = verdicts.before.filter(\.opens).map(\.identity)
+        let after = verdicts.after.filter(\.opens).map(\.identity)
         let gained = after.filter { !before.contains($0) }
         let lost = before.filter { !after.contains($0) }
         switch change.kind {

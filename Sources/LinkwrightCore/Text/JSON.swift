@@ -32,13 +32,13 @@ public indirect enum JSON: Equatable, Sendable {
     public enum StreamedMember: Sendable {
         case value(JSON)
         /// An array of `count` elements, each made by `element` only when it is written.
-        case elements(count: Int, element: @Sendable (Int) -> JSON)
+        case elements(count: Int, element: @Sendable (Int) -> any JSONDescribed)
 
         /// The member as one value.
         public var value: JSON {
             switch self {
             case .value(let value): value
-            case .elements(let count, let element): .array((0..<count).map(element))
+            case .elements(let count, let element): .array((0..<count).map { element($0).json })
             }
         }
     }
@@ -59,17 +59,20 @@ public indirect enum JSON: Equatable, Sendable {
             writeString(name, to: &piece)
             piece.write(": ")
             switch member {
-            case .value(let value): value.write(to: &piece, indent: 2)
+            case .value(let value):
+                var writer = JSONWriter(indent: 2)
+                writer.value(value)
+                piece += writer.bytes
             case .elements(let count, _) where count == 0: piece.write("[]")
             case .elements(let count, let element):
                 piece.write("[\n")
                 for start in stride(from: 0, to: count, by: streamedBatch) {
                     let rendered = (start..<min(start + streamedBatch, count)).parallelMap { index in
-                        var bytes: [UInt8] = []
-                        bytes.writeSpaces(4)
-                        element(index).write(to: &bytes, indent: 4)
-                        bytes.write(index == count - 1 ? "\n" : ",\n")
-                        return bytes
+                        var writer = JSONWriter(indent: 4)
+                        writer.bytes.writeSpaces(4)
+                        element(index).write(to: &writer)
+                        writer.bytes.write(index == count - 1 ? "\n" : ",\n")
+                        return writer.bytes
                     }
                     write(piece)
                     piece.removeAll(keepingCapacity: true)
@@ -86,10 +89,10 @@ public indirect enum JSON: Equatable, Sendable {
 
     /// `rendered()` as UTF-8 bytes, written straight into them: what files are made of.
     public func renderedBytes() -> [UInt8] {
-        var out: [UInt8] = []
-        write(to: &out, indent: 0)
-        out.append(UInt8(ascii: "\n"))
-        return out
+        var writer = JSONWriter()
+        writer.value(self)
+        writer.bytes.append(UInt8(ascii: "\n"))
+        return writer.bytes
     }
 
     /// On one line, for JSON Lines output.
@@ -99,46 +102,7 @@ public indirect enum JSON: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout some JSONTextOutput, indent: Int) {
-        switch self {
-        case .array(let items) where !items.isEmpty:
-            out.writeASCII(UInt8(ascii: "["))
-            for index in items.indices {
-                Self.writeSeparator(first: index == 0, indent: indent + 2, to: &out)
-                items[index].write(to: &out, indent: indent + 2)
-            }
-            Self.writeSeparator(last: indent, to: &out)
-            out.writeASCII(UInt8(ascii: "]"))
-        case .object(let members) where !members.isEmpty:
-            out.writeASCII(UInt8(ascii: "{"))
-            for index in members.indices {
-                Self.writeSeparator(first: index == 0, indent: indent + 2, to: &out)
-                Self.writeString(members[index].0, to: &out)
-                out.writeASCII(UInt8(ascii: ":"))
-                out.writeASCII(UInt8(ascii: " "))
-                members[index].1.write(to: &out, indent: indent + 2)
-            }
-            Self.writeSeparator(last: indent, to: &out)
-            out.writeASCII(UInt8(ascii: "}"))
-        default:
-            writeCompact(to: &out)
-        }
-    }
-
-    /// What comes before an element of an array or object written over lines: a comma after the
-    /// one before it, then a line break and the element's indentation.
-    private static func writeSeparator(first: Bool, indent: Int, to out: inout some JSONTextOutput) {
-        if !first { out.writeASCII(UInt8(ascii: ",")) }
-        writeSeparator(last: indent, to: &out)
-    }
-
-    /// The line break and indentation before an array's or object's closing bracket.
-    private static func writeSeparator(last indent: Int, to out: inout some JSONTextOutput) {
-        out.writeASCII(UInt8(ascii: "\n"))
-        out.writeSpaces(indent)
-    }
-
-    private func writeCompact(to out: inout some JSONTextOutput) {
+    fileprivate func writeCompact(to out: inout some JSONTextOutput) {
         switch self {
         case .null: out.write("null")
         case .bool(let value): out.write(value ? "true" : "false")

@@ -161,26 +161,43 @@ public struct LinkChange: Sendable, Equatable {
     }
 }
 
-extension LinkChange {
+extension LinkChange: JSONDescribed {
     /// The change's JSON shape, shared by `check`, `diff` and `changelog`
     /// (docs/schema/check-report.schema.json).
-    public var json: JSON {
-        var fields: [(String, JSON)] = [
-            ("environment", .string(environment)),
-            ("host", host.map(JSON.string) ?? .null),
-            ("platform", platform.map { .string($0.rawValue) } ?? .null),
-            ("app", app.map(JSON.string) ?? .null),
-            ("kind", .string(kind.rawValue)),
-            ("before", before.map(JSON.string) ?? .null),
-            ("after", after.map(JSON.string) ?? .null),
-            ("witnesses", .array(witnesses.map(JSON.string))),
-            ("exact", .bool(!approximate)),
-        ]
-        // Present only for a custom scheme's changes, so the others read as before.
-        if let scheme { fields.append(("scheme", .string(scheme))) }
-        // Present only when a route decides the witness, so changes without routes read as before.
-        if let routeBefore { fields.append(("route_before", .string(routeBefore))) }
-        if let routeAfter { fields.append(("route_after", .string(routeAfter))) }
-        return .object(fields)
+    public func describe(to sink: inout some JSONSink) {
+        sink.object { sink in
+            sink.key("environment")
+            sink.string(environment)
+            sink.key("host")
+            sink.string(orNull: host)
+            sink.key("platform")
+            sink.string(orNull: platform?.rawValue)
+            sink.key("app")
+            sink.string(orNull: app)
+            sink.key("kind")
+            sink.string(kind.rawValue)
+            sink.key("before")
+            sink.string(orNull: before)
+            sink.key("after")
+            sink.string(orNull: after)
+            sink.key("witnesses")
+            sink.strings(witnesses)
+            sink.key("exact")
+            sink.bool(!approximate)
+            // Present only for a custom scheme's changes, so the others read as before.
+            if let scheme {
+                sink.key("scheme")
+                sink.string(scheme)
+            }
+            // Present only when a route decides the witness, so changes without routes read as before.
+            if let routeBefore {
+                sink.key("route_before")
+                sink.string(routeBefore)
+            }
+            if let routeAfter {
+                sink.key("route_after")
+                sink.string(routeAfter)
+            }
+        }
     }
 }

@@ -145,4 +145,42 @@ import Testing
             #expect(paths("development") == ["beta", "find", "kiosk"], "\(platform)")
         }
     }
+
+    /// Release notes decide the rules' URLs of all a release's changes through one
+    /// `SharedFileDecisions`, every host and environment reading the same rules sharing them: each
+    /// change must be shown as when its URLs are decided for it alone.
+    @Test func releaseNotesShowEachChangeAsAlone() throws {
+        let cache = RevisionCache()
+        let (base, head) = (try revision(Self.base, in: cache), try revision(Self.head, in: cache))
+        let changes = BehaviourDiff.changes(base: base, head: head)
+        let together = ReleaseNoteWitnesses.readable(changes, base: base, head: head)
+        #expect(together.count == changes.count)
+        func evaluators(_ revision: CachedRevision) -> [String: EnvironmentEvaluator] {
+            Dictionary(uniqueKeysWithValues: revision.compiled.environments.map { ($0.name, EnvironmentEvaluator($0)) })
+        }
+        let (before, after) = (evaluators(base), evaluators(head))
+        let routes = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
+        var improved = 0
+        for (change, shown) in zip(changes, together) {
+            // A rule's URL shown must show the change as each side's evaluator decides it alone.
+            if shown.witnesses.first != change.witnesses.first, let platform = change.platform {
+                let url = try #require(shown.witnesses.first.flatMap(LinkURL.init))
+                let own = (
+                    before: try #require(before[change.environment]).verdicts(for: url, platform: platform),
+                    after: try #require(after[change.environment]).verdicts(for: url, platform: platform)
+                )
+                #expect(ReleaseNoteWitnesses.shows(change, own), "\(url)")
+                let route = ReleaseNoteWitnesses.route(change, at: url, own, routes)
+                #expect(route.before == shown.routeBefore && route.after == shown.routeAfter, "\(url)")
+            }
+            let alone = try #require(ReleaseNoteWitnesses.readable([change], base: base, head: head).first)
+            let place =
+                "\(change.environment) \(change.host ?? "") \(change.platform?.rawValue ?? "") \(change.app ?? "")"
+            #expect(shown.witnesses == alone.witnesses, "\(place)")
+            #expect(shown.routeBefore == alone.routeBefore && shown.routeAfter == alone.routeAfter, "\(place)")
+            if shown.witnesses != change.witnesses { improved += 1 }
+        }
+        // Each environment's hosts show their changes with the rules' own URLs.
+        #expect(improved > 9)
+    }
 }
