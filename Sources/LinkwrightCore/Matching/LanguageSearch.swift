@@ -13,6 +13,12 @@ final class SubsetDFA {
     /// Positions in `sets` by content, or -1 for a free slot; at most half full: cheaper than a
     /// dictionary keyed by the sets, each hashed with the standard library's seeded hash.
     @exclusivity(unchecked) private var ids = [Int32](repeating: -1, count: 16)
+    /// Transitions on ASCII scalars, nearly all a proof steps: 128 per state, -1 until taken.
+    /// Indexing costs far less than hashing, and a proof's DFAs have few states.
+    @exclusivity(unchecked) private var asciiSteps: [Int32] = []
+    /// A new state's row of `asciiSteps`, copied whole rather than filled entry by entry.
+    private static let untakenASCIISteps = [Int32](repeating: -1, count: 128)
+    /// Transitions on the other scalars.
     @exclusivity(unchecked) private var transitions = StepTable()
     @exclusivity(unchecked) private(set) var start = 0
     /// Automaton nodes visited building states so far: stepping a set and closing the result.
@@ -78,6 +84,7 @@ final class SubsetDFA {
         ids[slot] = Int32(sets.count)
         sets.append(set)
         universalSets.append(nil)
+        asciiSteps.append(contentsOf: Self.untakenASCIISteps)
         if sets.count * 2 > ids.count {
             ids = [Int32](repeating: -1, count: ids.count * 2)
             for (id, known) in sets.enumerated() {
@@ -103,6 +110,14 @@ final class SubsetDFA {
     func state(closureOf nodes: [Int]) -> Int { intern(automaton.closure(of: nodes)) }
 
     func step(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
+        if scalar.isASCII {
+            let slot = state &* 128 &+ Int(scalar.value)
+            if asciiSteps[slot] >= 0 { return Int(asciiSteps[slot]) }
+            let next = intern(closure(ofMoved: sets[state], on: scalar))
+            constructionWork += sets[state].count + sets[next].count
+            asciiSteps[slot] = Int32(next)
+            return next
+        }
         let key = UInt64(state) << 32 | UInt64(scalar.value)
         if let next = transitions[key] { return next }
         let next = intern(closure(ofMoved: sets[state], on: scalar))
@@ -343,46 +358,57 @@ struct LanguageSearch {
 /// The transitions a `SubsetDFA` has taken, by state and scalar in one key: one flat
 /// open-addressing table rather than a dictionary per state, whose allocation and growth cost
 /// more than the lookups when most states are new (a proof builds the states of every new rule).
+/// Each slot holds its key and value side by side in one buffer, read through a pointer: one
+/// allocation per size, and no checks per probe.
 struct StepTable {
     private static let empty = UInt64.max
-    private var keys = [UInt64](repeating: empty, count: 8)
-    private var values = [Int](repeating: 0, count: 8)
+    /// Slot `i`'s key at `2 * i`, its value at `2 * i + 1`.
+    private var entries = [UInt64](repeating: empty, count: 16)
     private var count = 0
 
-    private func slot(_ key: UInt64) -> Int {
+    private var mask: Int { entries.count / 2 - 1 }
+
+    private static func slot(_ key: UInt64, _ mask: Int) -> Int {
         // The state sits in the high half: the product's high bits, folded down, carry it.
         var hash = key &* 0x9E37_79B9_7F4A_7C15
         hash ^= hash >> 32
-        return Int(truncatingIfNeeded: hash) & (keys.count - 1)
+        return Int(truncatingIfNeeded: hash) & mask
     }
 
     subscript(key: UInt64) -> Int? {
-        var index = slot(key)
-        while true {
-            let found = keys[index]
-            if found == key { return values[index] }
-            if found == Self.empty { return nil }
-            index = (index + 1) & (keys.count - 1)
+        let mask = mask
+        return entries.withUnsafeBufferPointer { entries in
+            var index = Self.slot(key, mask)
+            while true {
+                let found = entries[2 * index]
+                if found == key { return Int(truncatingIfNeeded: entries[2 * index + 1]) }
+                if found == Self.empty { return nil }
+                index = (index + 1) & mask
+            }
         }
     }
 
     /// Records `value` for `key`, which is not in the table yet.
     mutating func insert(_ key: UInt64, _ value: Int) {
-        if (count + 1) * 2 > keys.count {
-            let (oldKeys, oldValues) = (keys, values)
-            keys = [UInt64](repeating: Self.empty, count: keys.count * 2)
-            values = [Int](repeating: 0, count: keys.count)
-            for (index, old) in oldKeys.enumerated() where old != Self.empty { place(old, oldValues[index]) }
+        if (count + 1) * 2 > entries.count / 2 {
+            let old = entries
+            entries = [UInt64](repeating: Self.empty, count: old.count * 2)
+            entries.withUnsafeMutableBufferPointer { entries in
+                for index in stride(from: 0, to: old.count, by: 2) where old[index] != Self.empty {
+                    Self.place(old[index], old[index + 1], in: entries)
+                }
+            }
         }
-        place(key, value)
+        entries.withUnsafeMutableBufferPointer { Self.place(key, UInt64(truncatingIfNeeded: value), in: $0) }
         count += 1
     }
 
     /// Puts `key` in the first free slot from its own.
-    private mutating func place(_ key: UInt64, _ value: Int) {
-        var index = slot(key)
-        while keys[index] != Self.empty { index = (index + 1) & (keys.count - 1) }
-        keys[index] = key
-        values[index] = value
+    private static func place(_ key: UInt64, _ value: UInt64, in entries: UnsafeMutableBufferPointer<UInt64>) {
+        let mask = entries.count / 2 - 1
+        var index = slot(key, mask)
+        while entries[2 * index] != empty { index = (index + 1) & mask }
+        entries[2 * index] = key
+        entries[2 * index + 1] = value
     }
 }

@@ -41,6 +41,8 @@ struct BehaviourProof {
     let includesEmptyPath: Bool
     /// `DimensionSearch.stepsEscapesWhole`.
     var stepsEscapesWhole = true
+    /// `DimensionSearch.skipsBlockedStates`.
+    var skipsBlockedStates = true
 
     /// The differences between `old` and `new`, the lists of the same apps (an app missing on a
     /// side has an empty list there), spending from `meter`.
@@ -65,7 +67,8 @@ struct BehaviourProof {
         }
         let views = ProofViews(lists: groups.flatMap { [$0.before, $0.after] })
         let search = RegionSearch(
-            views: views, includesEmptyPath: includesEmptyPath, stepsEscapesWhole: stepsEscapesWhole)
+            views: views, includesEmptyPath: includesEmptyPath, stepsEscapesWhole: stepsEscapesWhole,
+            skipsBlockedStates: skipsBlockedStates)
         var result = Result()
         func record(_ group: Int, _ candidate: Candidate, _ witness: ProofWitness?) {
             for identity in groups[group].identities {

@@ -61,15 +61,24 @@ struct DimensionSearch {
     /// replaced, kept as what the differential tests compare it with: both find the same
     /// witnesses.
     let stepsEscapesWhole: Bool
+    /// Whether product states a required view can no longer accept in, or a rejected view
+    /// accepts everything from, are left out of the table: never visited nor expanded, they
+    /// cost only their interning, and most steps reach one. `false` interns them, the search
+    /// it replaced, kept as what the differential tests compare it with: both visit the same
+    /// values in the same order and spend the same budget (every view still steps every
+    /// symbol, so the same transitions are built).
+    let skipsBlockedStates: Bool
 
     init(
         _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
-        includesEmptyPath: Bool = false, text: TextKind? = nil, stepsEscapesWhole: Bool = true
+        includesEmptyPath: Bool = false, text: TextKind? = nil, stepsEscapesWhole: Bool = true,
+        skipsBlockedStates: Bool = true
     ) {
         self.dimension = dimension
         self.text = text ?? dimension.text
         self.includesEmptyPath = includesEmptyPath
         self.stepsEscapesWhole = stepsEscapesWhole
+        self.skipsBlockedStates = skipsBlockedStates
         var lanes = required + rejected + tracked
         let decoded = lanes.compactMap(\.decoded)
         readsDecoded = !lanes.isEmpty && decoded.count == lanes.count
@@ -150,10 +159,14 @@ struct DimensionSearch {
                 }
             }
         }
-        /// Interns `successor`; its row, or -1 when an earlier text reached it.
-        func intern(_ constraint: Int32) -> Int32 {
+        /// Adds `successor`; its row, or -1 when an earlier text reached it.
+        func insert(_ constraint: Int32) -> Int32 {
             successor[count] = constraint
             return table.insert(successor) ? Int32(table.count - 1) : -1
+        }
+        /// `insert`, or -1 for a blocked state with `skipsBlockedStates`.
+        func intern(_ constraint: Int32) -> Int32 {
+            skipsBlockedStates && blocked({ successor[$0] }) ? -1 : insert(constraint)
         }
         /// An entry within an escape: the views' states `read`, and the state the text ending
         /// there settles to, which goes on with what may follow it (`constraint`; none when
@@ -266,8 +279,19 @@ struct DimensionSearch {
                         continue
                     }
                 }
-                for view in 0..<count { successor[view] = views[view].step(table.rows[row * width + view], symbol) }
-                let reached = intern(0)
+                // Blocked or not is told as the views step: a closure over `successor` would
+                // check each access to it.
+                var blocks = false
+                for view in 0..<count {
+                    let next = views[view].step(table.rows[row * width + view], symbol)
+                    successor[view] = next
+                    switch roles[view] {
+                    case .required: blocks = blocks || views[view].isDead(next)
+                    case .rejected: blocks = blocks || views[view].isUniversal(next)
+                    case .tracked: break
+                    }
+                }
+                let reached = skipsBlockedStates && blocks ? -1 : insert(0)
                 if reached >= 0 {
                     entries.append(Entry(parent: Int32(index), symbol: Int32(symbol), depth: depth, row: reached))
                 }
@@ -381,13 +405,14 @@ struct DimensionSearch {
     /// them would walk every state of every lane.
     static func verdictClasses(
         _ dimension: URLDimension, required: [Lane], rejected: [Lane], tracked: [Lane],
-        text: TextKind? = nil, stepsEscapesWhole: Bool = true, budget: inout ProofBudget
+        text: TextKind? = nil, stepsEscapesWhole: Bool = true, skipsBlockedStates: Bool = true,
+        budget: inout ProofBudget
     ) -> [[Bool]: (cost: Int, text: String?)]? {
         var found: [[Bool]: (cost: Int, text: String?)] = [:]
         guard tracked.count <= targetedLanes else {
             let search = DimensionSearch(
                 dimension, required: required, rejected: rejected, tracked: tracked, text: text,
-                stepsEscapesWhole: stepsEscapesWhole)
+                stepsEscapesWhole: stepsEscapesWhole, skipsBlockedStates: skipsBlockedStates)
             let complete = search.run(budget: &budget) { verdicts, cost, text in
                 if found[verdicts] == nil { found[verdicts] = (cost, text()) }
                 return false
@@ -399,7 +424,7 @@ struct DimensionSearch {
             let search = DimensionSearch(
                 dimension, required: required + tracked.indices.filter { accepting[$0] }.map { tracked[$0] },
                 rejected: rejected + tracked.indices.filter { !accepting[$0] }.map { tracked[$0] }, tracked: [],
-                text: text, stepsEscapesWhole: stepsEscapesWhole)
+                text: text, stepsEscapesWhole: stepsEscapesWhole, skipsBlockedStates: skipsBlockedStates)
             let complete = search.run(budget: &budget) { _, cost, text in
                 found[accepting] = (cost, text())
                 return true
@@ -416,17 +441,26 @@ struct DimensionSearch {
     /// query, the stand-ins of escaped separators are escaped (UTF-8, upper-case hex), so it
     /// decodes back to `text`.
     func escapedText(_ text: String) -> String {
-        var written = ""
+        // Written as UTF-8 bytes: appending scalars to a string one by one cost more than the
+        // search that found the text.
+        let query = self.text == .part(.query)
+        var written: [UInt8] = []
+        written.reserveCapacity(text.utf8.count)
         for original in text.unicodeScalars {
-            let scalar = self.text == .part(.query) ? QuerySeparators.text(original) : original
+            let scalar = query ? QuerySeparators.text(original) : original
             if scalar != original || scalar == "%" || self.text.forbids(scalar.value) {
-                for byte in String(scalar).utf8 { written += "%" + String(byte, radix: 16, uppercase: true).leftPadded }
+                UTF8.encode(scalar) { byte in
+                    written += [0x25, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
+                }
             } else {
-                written.unicodeScalars.append(scalar)
+                UTF8.encode(scalar) { written.append($0) }
             }
         }
-        return written
+        return String(decoding: written, as: UTF8.self)
     }
+
+    /// Upper-case hex digits, as escapes are written.
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// One symbol per class of symbols all views read alike, in alphabet order.
     private func searchSymbols(_ alphabet: [Unicode.Scalar]) -> [Int] {
@@ -439,40 +473,42 @@ struct DimensionSearch {
     static func firstOfEachClass(_ views: [[Int32]]) -> [Int] {
         guard let first = views.first else { return [] }
         // Refined view by view: a symbol's class so far and its class in the next view make its
-        // class among both (numbered in order of first appearance). Most classes so far meet
-        // one class of the next view: the first each meets is kept in arrays, the others in a
-        // dictionary.
-        var classes = first.map(Int.init)
-        var count = (classes.max() ?? -1) + 1
-        for own in views.dropFirst() {
-            var firstMet = [Int32](repeating: -1, count: count)
-            var firstRefined = [Int](repeating: 0, count: count)
-            var others: [Int: Int] = [:]
-            var refined = 0
+        // class among both (numbered in order of first appearance). The classes among both met
+        // by one class so far are chained from it, each with its class in the view: a class
+        // meets few, and a chain in flat arrays costs less than hashing every pair.
+        var classes = first
+        var count = Int(classes.max() ?? -1) + 1
+        var head: [Int32] = []
+        var own: [Int32] = []
+        var next: [Int32] = []
+        for view in views.dropFirst() {
+            head.removeAll(keepingCapacity: true)
+            head.append(contentsOf: repeatElement(-1, count: count))
+            own.removeAll(keepingCapacity: true)
+            next.removeAll(keepingCapacity: true)
             for symbol in classes.indices {
-                let known = classes[symbol]
-                if firstMet[known] == own[symbol] {
-                    classes[symbol] = firstRefined[known]
-                    continue
+                let known = Int(classes[symbol])
+                let mine = view[symbol]
+                var refined = head[known]
+                var last: Int32 = -1
+                while refined >= 0 && own[Int(refined)] != mine {
+                    last = refined
+                    refined = next[Int(refined)]
                 }
-                if firstMet[known] < 0 {
-                    firstMet[known] = own[symbol]
-                    firstRefined[known] = refined
-                } else if let other = others[known << 32 | Int(own[symbol])] {
-                    classes[symbol] = other
-                    continue
-                } else {
-                    others[known << 32 | Int(own[symbol])] = refined
+                if refined < 0 {
+                    refined = Int32(own.count)
+                    own.append(mine)
+                    next.append(-1)
+                    if last < 0 { head[known] = refined } else { next[Int(last)] = refined }
                 }
                 classes[symbol] = refined
-                refined += 1
             }
-            count = refined
+            count = own.count
         }
-        var seen = [Bool](repeating: false, count: classes.count)
+        var seen = [Bool](repeating: false, count: count)
         return classes.indices.filter { symbol in
-            defer { seen[classes[symbol]] = true }
-            return !seen[classes[symbol]]
+            defer { seen[Int(classes[symbol])] = true }
+            return !seen[Int(classes[symbol])]
         }
     }
 
@@ -485,9 +521,4 @@ struct DimensionSearch {
         }
         return String(String.UnicodeScalarView(scalars.reversed()))
     }
-}
-
-extension String {
-    /// Two hex digits.
-    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }

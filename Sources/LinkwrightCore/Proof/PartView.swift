@@ -261,11 +261,24 @@ final class PartView {
     private final class StateTable<Machine: PartMachine> {
         let machine: Machine
         @exclusivity(unchecked) var ids: [Machine.State: Int32] = [:]
+        /// For states that are small integers (a DFA's state, a literal's position from -1), the
+        /// id of state `n` at `n + 1`, or -1: no hashing for the commonest machines.
+        @exclusivity(unchecked) var denseIds: [Int32] = []
         @exclusivity(unchecked) var states: [Machine.State] = []
 
         init(_ machine: Machine) { self.machine = machine }
 
         func intern(_ state: Machine.State) -> Int32 {
+            if Machine.State.self == Int.self, let position = (state as? Int).map({ $0 + 1 }), position >= 0 {
+                if position < denseIds.count, denseIds[position] >= 0 { return denseIds[position] }
+                if position >= denseIds.count {
+                    denseIds.append(
+                        contentsOf: repeatElement(-1, count: max(position + 1, 2 * denseIds.count) - denseIds.count))
+                }
+                denseIds[position] = Int32(states.count)
+                states.append(state)
+                return Int32(states.count - 1)
+            }
             if let id = ids[state] { return id }
             let id = Int32(states.count)
             ids[state] = id

@@ -27,6 +27,8 @@ struct QueryItemSearch {
     let roles: [DimensionSearch.Role]
     /// `DimensionSearch.stepsEscapesWhole`.
     var stepsEscapesWhole = true
+    /// `DimensionSearch.skipsBlockedStates`.
+    var skipsBlockedStates = true
 
     /// Every combination of the tracked views' verdicts some query reaches while the required
     /// views accept and the rejected ones do not, with the cheapest query text (empty: no query)
@@ -156,7 +158,7 @@ struct QueryItemSearch {
     func classes(of views: [PartView], text: TextKind, budget: inout ProofBudget) -> [[Bool]: String]? {
         DimensionSearch.verdictClasses(
             .query, required: [], rejected: [], tracked: views.map { DimensionSearch.Lane($0) }, text: text,
-            stepsEscapesWhole: stepsEscapesWhole, budget: &budget
+            stepsEscapesWhole: stepsEscapesWhole, skipsBlockedStates: skipsBlockedStates, budget: &budget
         )?.mapValues { $0.text ?? "" }
     }
 }

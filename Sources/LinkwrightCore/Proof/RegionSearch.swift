@@ -106,6 +106,8 @@ struct RegionSearch {
     let includesEmptyPath: Bool
     /// `DimensionSearch.stepsEscapesWhole`.
     var stepsEscapesWhole = true
+    /// `DimensionSearch.skipsBlockedStates`.
+    var skipsBlockedStates = true
 
     /// Rules of one prefix joining a search one by one before the whole prefix joins.
     static let lazyMembers = 8
@@ -303,7 +305,8 @@ struct RegionSearch {
                 let search = QueryItemSearch(
                     lanes: all.map { $0.view.items! },
                     roles: required[1].map { _ in .required } + rejected[1].map { _ in .rejected }
-                        + lanes.map { _ in .tracked }, stepsEscapesWhole: stepsEscapesWhole)
+                        + lanes.map { _ in .tracked }, stepsEscapesWhole: stepsEscapesWhole,
+                    skipsBlockedStates: skipsBlockedStates)
                 return search.run(budget: &budget)?.map { ($0.key, $0.value.cost, $0.value.text) }.sorted {
                     ($0.cost, $0.text ?? "") < ($1.cost, $1.text ?? "")
                 }
@@ -311,7 +314,8 @@ struct RegionSearch {
             guard
                 let found = DimensionSearch.verdictClasses(
                     dimension, required: required[dimension.rawValue], rejected: rejected[dimension.rawValue],
-                    tracked: lanes, stepsEscapesWhole: stepsEscapesWhole, budget: &budget)
+                    tracked: lanes, stepsEscapesWhole: stepsEscapesWhole, skipsBlockedStates: skipsBlockedStates,
+                    budget: &budget)
             else { return nil }
             return found.map { ($0.key, $0.value.cost, $0.value.text) }.sorted {
                 ($0.cost, $0.text ?? "") < ($1.cost, $1.text ?? "")
@@ -356,7 +360,8 @@ struct RegionSearch {
         let observing = !trackedRegions.isEmpty
         let search = DimensionSearch(
             .path, required: required[0], rejected: rejected[0], tracked: tracked.lanes[0],
-            includesEmptyPath: includesEmptyPath, stepsEscapesWhole: stepsEscapesWhole)
+            includesEmptyPath: includesEmptyPath, stepsEscapesWhole: stepsEscapesWhole,
+            skipsBlockedStates: skipsBlockedStates)
         var best: [[Bool]: ProofWitness] = [:]
         var bestCost = Int.max
         // Without observed regions only a cheaper URL can improve on the best so far.

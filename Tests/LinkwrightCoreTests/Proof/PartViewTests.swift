@@ -1,0 +1,57 @@
+import Testing
+
+@testable import LinkwrightCore
+
+/// A view numbers its machine's states and keeps its transitions per class of symbols
+/// (`PartView`); states that are small integers (a DFA's, a literal's position from -1) are
+/// numbered through an array, the others through a dictionary. On seeded texts over the
+/// view's alphabet, each view must give the verdicts of its machine stepped directly, and a
+/// state reached twice must get the same number.
+@Suite struct PartViewTests {
+    /// Steps `view` and `machine` side by side over random symbol sequences.
+    static func agree<Machine: PartMachine>(
+        _ machine: Machine, _ alphabet: ProofAlphabet, seed: UInt64, _ label: String
+    ) {
+        let view = PartView(machine, alphabet: alphabet)
+        var generator = SplitMix64(seed: seed)
+        var numbers: [Machine.State: Int32] = [:]
+        for round in 0..<400 {
+            var viewState = view.start
+            var state = machine.start
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                let symbol = Int.random(in: 0..<alphabet.scalars.count, using: &generator)
+                viewState = view.step(viewState, symbol)
+                state = machine.step(state, alphabet.scalars[symbol])
+                #expect(numbers[state, default: viewState] == viewState, "\(label) round \(round)")
+                numbers[state] = viewState
+                #expect(view.accepts(viewState) == machine.accepts(state), "\(label) round \(round)")
+                #expect(view.isDead(viewState) == machine.isDead(state), "\(label) round \(round)")
+                #expect(view.isUniversal(viewState) == machine.isUniversal(state), "\(label) round \(round)")
+            }
+        }
+        #expect(numbers.count >= 3, "\(label): the texts reach few states")
+    }
+
+    static func alphabet(_ machines: [some PartMachine]) -> ProofAlphabet {
+        var distinctions = ScalarDistinctions()
+        for machine in machines { machine.distinctions(into: &distinctions) }
+        return ProofAlphabet(distinctions, text: .part(.path))
+    }
+
+    @Test(arguments: ["/a/*", "/ab?/é*", "*b/a", "/a$(lang)/b"])
+    func patternViewsGiveTheirMachinesVerdicts(pattern: String) throws {
+        let matcher = try PatternMatcher(pattern, variables: ["lang": ["en", "fr"]])
+        let machine = PatternMachine(matcher.automaton)
+        Self.agree(machine, Self.alphabet([machine]), seed: 0x9A47, pattern)
+        // States that are not integers go through the dictionary.
+        let slashed = AppleSlashStage(inner: PatternMachine(matcher.automaton))
+        Self.agree(slashed, Self.alphabet([slashed]), seed: 0x9A48, "slashed \(pattern)")
+    }
+
+    @Test func literalViewsGiveTheirMachinesVerdicts() {
+        for (text, isPrefix) in [("/ab/a", false), ("/b", true)] {
+            let machine = LiteralMachine(text: Array(text.unicodeScalars), isPrefix: isPrefix)
+            Self.agree(machine, Self.alphabet([machine]), seed: 0x9A49, text)
+        }
+    }
+}
