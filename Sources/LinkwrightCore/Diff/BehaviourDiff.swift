@@ -463,11 +463,7 @@ private struct DecidedURL {
 
     init(_ url: LinkURL, before: [Verdict], after: [Verdict]) {
         self.url = url
-        var identities: [String] = []
-        identities.reserveCapacity(after.count + before.count)
-        for verdict in after where !identities.contains(verdict.identity) { identities.append(verdict.identity) }
-        for verdict in before where !identities.contains(verdict.identity) { identities.append(verdict.identity) }
-        self.identities = identities
+        identities = [after, before].joined().lazy.map(\.identity).uniqued()
         verdicts = (before, after)
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What changed between two compiled configurations, structurally: hosts, apps, signing keys,
 /// entitlement entries, the apps' custom schemes (`SchemeDiff.swift`), and rules added, removed,
 /// changed or moved (order decides which rule wins). Rules compare by what they mean after the

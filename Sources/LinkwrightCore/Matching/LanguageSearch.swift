@@ -113,16 +113,22 @@ final class SubsetDFA {
         if scalar.isASCII {
             let slot = state &* 128 &+ Int(scalar.value)
             if asciiSteps[slot] >= 0 { return Int(asciiSteps[slot]) }
-            let next = intern(closure(ofMoved: sets[state], on: scalar))
-            constructionWork += sets[state].count + sets[next].count
+            let next = taken(state, scalar)
             asciiSteps[slot] = Int32(next)
             return next
         }
         let key = UInt64(state) << 32 | UInt64(scalar.value)
         if let next = transitions[key] { return next }
+        let next = taken(state, scalar)
+        transitions.insert(key, next)
+        return next
+    }
+
+    /// The state `state` moves to on `scalar`, built for a transition not taken before and
+    /// counted as construction work.
+    private func taken(_ state: Int, _ scalar: Unicode.Scalar) -> Int {
         let next = intern(closure(ofMoved: sets[state], on: scalar))
         constructionWork += sets[state].count + sets[next].count
-        transitions.insert(key, next)
         return next
     }
 

@@ -150,14 +150,17 @@ struct DimensionSearch {
         // followed once, from the first text reaching it.
         var escapeTable = ProductStates(width: width)
         var successor = [Int32](repeating: 0, count: width)
-        func blocked(_ state: (Int) -> Int32) -> Bool {
-            (0..<count).contains { view in
-                switch roles[view] {
-                case .required: views[view].isDead(state(view))
-                case .rejected: views[view].isUniversal(state(view))
-                case .tracked: false
-                }
+        /// Whether `view` in `state` leaves no witness: a required view that can no longer
+        /// accept, or a rejected one that accepts whatever follows.
+        func blocks(_ view: Int, _ state: Int32) -> Bool {
+            switch roles[view] {
+            case .required: views[view].isDead(state)
+            case .rejected: views[view].isUniversal(state)
+            case .tracked: false
             }
+        }
+        func blocked(_ state: (Int) -> Int32) -> Bool {
+            (0..<count).contains { blocks($0, state($0)) }
         }
         /// Adds `successor`; its row, or -1 when an earlier text reached it.
         func insert(_ constraint: Int32) -> Int32 {
@@ -281,17 +284,13 @@ struct DimensionSearch {
                 }
                 // Blocked or not is told as the views step: a closure over `successor` would
                 // check each access to it.
-                var blocks = false
+                var blocking = false
                 for view in 0..<count {
                     let next = views[view].step(table.rows[row * width + view], symbol)
                     successor[view] = next
-                    switch roles[view] {
-                    case .required: blocks = blocks || views[view].isDead(next)
-                    case .rejected: blocks = blocks || views[view].isUniversal(next)
-                    case .tracked: break
-                    }
+                    blocking = blocking || blocks(view, next)
                 }
-                let reached = skipsBlockedStates && blocks ? -1 : insert(0)
+                let reached = skipsBlockedStates && blocking ? -1 : insert(0)
                 if reached >= 0 {
                     entries.append(Entry(parent: Int32(index), symbol: Int32(symbol), depth: depth, row: reached))
                 }

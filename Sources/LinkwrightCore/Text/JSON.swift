@@ -102,7 +102,7 @@ public indirect enum JSON: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    fileprivate func writeCompact(to out: inout some JSONTextOutput) {
+    private func writeCompact(to out: inout [UInt8]) {
         switch self {
         case .null: out.write("null")
         case .bool(let value): out.write(value ? "true" : "false")
@@ -191,10 +191,6 @@ public indirect enum JSON: Equatable, Sendable {
 public protocol JSONTextOutput {
     mutating func write(_ text: String)
     mutating func writeASCII(_ byte: UInt8)
-    /// `count` spaces: indentation.
-    mutating func writeSpaces(_ count: Int)
-    /// `value` in decimal.
-    mutating func writeInteger(_ value: Int)
 }
 
 extension Array: JSONTextOutput where Element == UInt8 {
@@ -206,7 +202,10 @@ extension Array: JSONTextOutput where Element == UInt8 {
     }
 
     public mutating func writeASCII(_ byte: UInt8) { append(byte) }
+}
 
+extension Array where Element == UInt8 {
+    /// `count` spaces: indentation.
     public mutating func writeSpaces(_ count: Int) {
         var left = count
         while left > 0 {

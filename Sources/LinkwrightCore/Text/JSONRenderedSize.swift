@@ -81,6 +81,4 @@ struct ByteCounter: JSONTextOutput {
     var count = 0
     mutating func write(_ text: String) { count += text.utf8.count }
     mutating func writeASCII(_ byte: UInt8) { count += 1 }
-    mutating func writeSpaces(_ count: Int) { self.count += count }
-    mutating func writeInteger(_ value: Int) { count += String(value).utf8.count }
 }
