@@ -75,13 +75,14 @@ public final class EnvironmentEvaluator: Sendable {
         /// The key made last of each domain, in whichever environment: the environments after
         /// the first serve its rules to other app IDs, in the components arrays the first one's
         /// file holds (`RuleTranslations`), so their keys compare equal to it at once and take
-        /// it rather than hash the rules again.
-        private var aasaKeysByDomain: [String: HashedKey<AppLinksSection>] = [:]
+        /// it rather than hash the rules again; the next revision's key is hashed as an edit of it.
+        private var aasaKeysByDomain: [String: CompiledAASA.RulesKey] = [:]
         private var assetLinksKeys: [String: AssetLinksDocumentKey] = [:]
-        /// The dynamic rule lists keyed last for each domain, in whichever environment: the
-        /// environments serve one domain's rules in one array (`RuleTranslations`), which
-        /// compares equal to its key at once, so each list is hashed once, not per environment.
-        private var componentKeysByDomain: [String: [HashedKey<[DynamicComponent]>]] = [:]
+        /// The dynamic rule lists keyed last for each domain, by statement, in whichever
+        /// environment: the environments serve one domain's rules in one array
+        /// (`RuleTranslations`), which compares equal to its key at once, so each list is hashed
+        /// once, not per environment, and the next revision's as an edit of it.
+        private var componentKeysByDomain: [String: [HashedRules<DynamicComponent>?]] = [:]
         /// The AASA compiled last for each environment's domain: the next revision's file, when
         /// changed, is compiled as an edit of it (`CompiledAASA.init(_:editing:)`).
         fileprivate var lastAASA: [String: CompiledAASA] = [:]
@@ -143,10 +144,10 @@ public final class EnvironmentEvaluator: Sendable {
         {
             let name = environment + "/" + domain
             if let known = aasaKeys[name], known.document == document { return known.key }
-            let key = CompiledAASA.rulesKey(document, like: aasaKeysByDomain[domain])
-            aasaKeys[name] = (document, key)
+            let key = CompiledAASA.rulesKey(document, editing: aasaKeysByDomain[domain])
+            aasaKeys[name] = (document, key?.key)
             aasaKeysByDomain[domain] = key
-            return key
+            return key?.key
         }
 
         /// `document` with its hash, served by `domain` in `environment`.
@@ -156,18 +157,19 @@ public final class EnvironmentEvaluator: Sendable {
             let name = environment + "/" + domain
             if let known = assetLinksKeys[name], known.document == document { return known }
             // The apps of one entry read one array too: each statement's is looked up among those
-            // keyed before it.
-            var known = componentKeysByDomain[domain] ?? []
-            let componentKeys = document.statements.map { statement in
-                statement.dynamicComponents.map { components in
-                    if let key = known.first(where: { $0.value == components }) { return key }
-                    known.append(HashedKey(components))
+            // keyed before it, else hashed as an edit of the list of the statement in its place.
+            let earlier = componentKeysByDomain[domain] ?? []
+            var known = earlier.compactMap { $0 }
+            let componentKeys = document.statements.indices.map { position in
+                document.statements[position].dynamicComponents.map { components in
+                    if let same = known.first(where: { $0.key.value == components }) { return same }
+                    known.append(HashedRules(components, editing: position < earlier.count ? earlier[position] : nil))
                     return known.last!
                 }
             }
-            let key = AssetLinksDocumentKey(document, componentKeys: componentKeys)
+            let key = AssetLinksDocumentKey(document, componentKeys: componentKeys.map { $0?.key })
             assetLinksKeys[name] = key
-            componentKeysByDomain[domain] = componentKeys.compactMap { $0 }
+            componentKeysByDomain[domain] = componentKeys
             return key
         }
 
@@ -262,7 +264,10 @@ public final class EnvironmentEvaluator: Sendable {
         }
         let earlierAASA = toCompile.map { files.lastAASA[$0.name] }
         let documents = toCompile.map(\.document)
-        let newlyCompiled = documents.indices.parallelMap { CompiledAASA(documents[$0], editing: earlierAASA[$0]) }
+        let keys = toCompile.map(\.key)
+        let newlyCompiled = documents.indices.parallelMap {
+            CompiledAASA(documents[$0], editing: earlierAASA[$0], compiledFrom: keys[$0])
+        }
         for (file, compiled) in zip(toCompile, newlyCompiled) {
             files.aasa[file.key] = compiled
             files.lastAASA[file.name] = compiled

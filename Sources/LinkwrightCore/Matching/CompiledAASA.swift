@@ -128,6 +128,11 @@ public struct CompiledAASA: Sendable {
     /// variables, or one that reported patterns that do not compile, is not edited from: every
     /// pattern reported is then one compiled here, at the first rule using it, as alone.
     public init(_ document: AASADocument, editing earlier: CompiledAASA? = nil) {
+        self.init(document, editing: earlier, compiledFrom: Self.rulesKey(document))
+    }
+
+    /// `init(_:editing:)`, with the document's `rulesKey` made by the caller, which looked it up.
+    init(_ document: AASADocument, editing earlier: CompiledAASA?, compiledFrom: HashedKey<AppLinksSection>?) {
         var compiler = AppleRuleCompiler(variables: document.applinks?.substitutionVariables ?? [])
         let earlier = earlier.flatMap {
             $0.diagnostics.isEmpty && RuleListEdit.sameVariables($0.variables, compiler.variables) ? $0 : nil
@@ -165,7 +170,7 @@ public struct CompiledAASA: Sendable {
         appIDs = Self.appIDs(of: document)
         diagnostics = compiler.diagnostics
         variables = compiler.variables
-        compiledFrom = Self.rulesKey(document)
+        self.compiledFrom = compiledFrom
     }
 
     /// `document` compiled with the rules of `compiled`, compiled from a document that differs
@@ -183,16 +188,45 @@ public struct CompiledAASA: Sendable {
     }
 
     /// What compiling `document` reads apart from app IDs: documents with equal keys compile
-    /// to the same rules (`init(_:sharingRulesOf:)`). `known` itself when it is equal, without
-    /// hashing the rules again.
-    static func rulesKey(_ document: AASADocument, like known: HashedKey<AppLinksSection>? = nil)
-        -> HashedKey<AppLinksSection>?
-    {
+    /// to the same rules (`init(_:sharingRulesOf:)`).
+    static func rulesKey(_ document: AASADocument) -> HashedKey<AppLinksSection>? {
+        rulesKey(document, editing: nil)?.key
+    }
+
+    /// A `rulesKey` with each entry's components hashed (`HashedRules`), from which the next
+    /// revision's key is hashed as an edit.
+    struct RulesKey: Sendable {
+        let key: HashedKey<AppLinksSection>
+        let components: [HashedRules<AASAComponent>?]
+    }
+
+    /// `rulesKey(document)`: `known` itself when it is equal, without hashing the rules again;
+    /// else each entry's components hashed as an edit of those of `known`'s entry at the same
+    /// position. Every key is hashed here, so equal keys hash alike.
+    static func rulesKey(_ document: AASADocument, editing known: RulesKey?) -> RulesKey? {
         document.applinks.map { applinks in
-            var key = applinks
-            key.details = applinks.details.map { $0.withoutAppIDs }
-            if let known, known.value == key { return known }
-            return HashedKey(key)
+            var section = applinks
+            section.details = applinks.details.map { $0.withoutAppIDs }
+            if let known, known.key.value == section { return known }
+            let earlier = known?.components ?? []
+            let components = section.details.indices.map { position in
+                section.details[position].components.map {
+                    HashedRules($0, editing: position < earlier.count ? earlier[position] : nil)
+                }
+            }
+            // What `==` compares but the entries' app IDs, which are removed.
+            var hasher = Hasher()
+            hasher.combine(section.legacyApps)
+            hasher.combine(section.defaults)
+            hasher.combine(section.substitutionVariables)
+            hasher.combine(section.details.count)
+            for (entry, components) in zip(section.details, components) {
+                hasher.combine(entry.defaults)
+                hasher.combine(entry.paths)
+                hasher.combine(entry.origin)
+                hasher.combine(components?.key)
+            }
+            return RulesKey(key: HashedKey(section, hash: hasher.finalize()), components: components)
         }
     }
 

@@ -158,7 +158,7 @@ public struct CompiledDynamicRules: Sendable {
     /// Compiles `components` as `release` reads them; `entryIndex` is the statement they belong
     /// to, reported in decisions.
     public init(_ components: [DynamicComponent], entryIndex: Int = 0, release: AndroidRelease = .latest) {
-        self.init(HashedKey(components), entryIndex: entryIndex, release: release)
+        self.init(HashedRules(components).key, entryIndex: entryIndex, release: release)
     }
 
     /// `components` compiled as `release` reads them, as an edit of `earlier` (the same release's
@@ -220,7 +220,7 @@ public struct CompiledDynamicRules: Sendable {
         _ components: [DynamicComponent], entryIndex: Int, release: AndroidRelease,
         editing earlier: CompiledDynamicRules? = nil
     ) -> CompiledDynamicRules {
-        shared(HashedKey(components), entryIndex: entryIndex, release: release, editing: earlier)
+        shared(HashedRules(components).key, entryIndex: entryIndex, release: release, editing: earlier)
     }
 
     /// `shared`, with the components hashed by the caller (`CompiledAssetLinks.init(_:componentKeys:release:editing:)`).
@@ -413,7 +413,7 @@ public struct CompiledAssetLinks: Sendable {
                         $0.isEmpty
                             ? nil
                             : CompiledDynamicRules.shared(
-                                componentKeys?[index] ?? HashedKey($0), entryIndex: index, release: release,
+                                componentKeys?[index] ?? HashedRules($0).key, entryIndex: index, release: release,
                                 editing: earlier?.statements.first { $0.package == package && $0.rules != nil }?.rules)
                     }
                 ))

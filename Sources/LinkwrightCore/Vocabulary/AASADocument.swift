@@ -121,14 +121,19 @@ public struct AASAComponent: Sendable, Hashable {
     /// What `==` compares but the origin's file: a document's components are written in one
     /// file, whose path hashed for each of them cost as much as their own texts.
     public func hash(into hasher: inout Hasher) {
+        hashButWhere(into: &hasher)
+        hasher.combine(origin?.line)
+        hasher.combine(origin?.column)
+    }
+
+    /// What `sameButWhere` compares (`HashedRules`).
+    func hashButWhere(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(query)
         hasher.combine(fragment)
         hasher.combine(exclude)
         hasher.combine(flags)
         hasher.combine(comment)
-        hasher.combine(origin?.line)
-        hasher.combine(origin?.column)
     }
 
     /// Whether `other` is this component exactly, written elsewhere or not: compared in place,

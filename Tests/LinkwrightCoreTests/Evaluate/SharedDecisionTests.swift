@@ -162,7 +162,7 @@ import Testing
                     + " {\"appIDs\": [\"\(appID)\"], \"components\": [{\"/\": \"*\", \"exclude\": true}]}]}}")
         }
         let production = document("ABCDE12345.com.example.shops", paths: ["/a/*", "/b"])
-        let known = try #require(CompiledAASA.rulesKey(production))
+        let known = try #require(CompiledAASA.rulesKey(production, editing: nil))
         for (other, taken) in [
             // App IDs of the same length: the reader locates each component in the text.
             (document("ABCDE99999.com.example.kiosk", paths: ["/a/*", "/b"]), true),
@@ -170,11 +170,11 @@ import Testing
             (document("ABCDE12345.com.example.shops", paths: ["/a/*"]), false),
         ] {
             let alone = try #require(CompiledAASA.rulesKey(other))
-            let key = try #require(CompiledAASA.rulesKey(other, like: known))
+            let key = try #require(CompiledAASA.rulesKey(other, editing: known)).key
             #expect(key == alone && key.hashValue == alone.hashValue)
-            #expect((key == known) == taken)
-            #expect((storageAddress(key.value.details) == storageAddress(known.value.details)) == taken)
+            #expect((key == known.key) == taken)
+            #expect((storageAddress(key.value.details) == storageAddress(known.key.value.details)) == taken)
         }
-        #expect(CompiledAASA.rulesKey(AASADocument(), like: known) == nil)
+        #expect(CompiledAASA.rulesKey(AASADocument(), editing: known) == nil)
     }
 }
