@@ -58,3 +58,17 @@ import Testing
         }
     }
 }
+
+/// A file's size counted with its components sized as an edit of the revision before
+/// (`AASAComponentSizes`) is the length of its text, over the same chains of revisions.
+@Suite struct AASAComponentSizesTests {
+    @Test(arguments: 1...40)
+    func filesSizedAsEditsCountTheirText(seed: UInt64) {
+        let sizes = AASAComponentSizes()
+        for (revision, document) in HashedRulesTests.files(seed: seed).enumerated() {
+            let size = document.renderedSize { sizes.size(of: $1, entry: $0) }
+            #expect(size == document.json.rendered().utf8.count, "seed \(seed), revision \(revision)")
+            #expect(size == document.renderedSize, "seed \(seed), revision \(revision)")
+        }
+    }
+}

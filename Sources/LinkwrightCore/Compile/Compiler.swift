@@ -196,7 +196,12 @@ private struct EnvironmentCompiler {
     /// The association files `domain` serves in this environment, and the AASA's size.
     private mutating func files(for domain: Domain) -> DomainCompilation.Files {
         let aasa = aasaDocument(for: domain)
-        return (aasa, aasa?.renderedSize, assetLinksDocument(for: domain))
+        // Across compiles (`reused`), each entry's components are sized as an edit of its last.
+        let sizes = reused?.rules.rules(of: domain).componentSizes
+        let size = aasa.map { aasa in
+            sizes.map { sizes in aasa.renderedSize { sizes.size(of: $1, entry: $0) } } ?? aasa.renderedSize
+        }
+        return (aasa, size, assetLinksDocument(for: domain))
     }
 
     private func appID(_ name: String) -> String? {

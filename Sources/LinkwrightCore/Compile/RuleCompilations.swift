@@ -38,6 +38,8 @@ final class DomainRules: Sendable {
     private let scopes = LockedValue([ScopeKey: [PathScope]]())
     /// Per slot, the entry whose rules were translated last, with what each rule gave.
     private let lastTranslated = LockedValue([Slot: Translated]())
+    /// The sizes of the AASA components the domain's files hold.
+    let componentSizes = AASAComponentSizes()
 
     /// Where an entry is read: the environment compiling it and its position among the
     /// entries that apply there. A revision's entry in a slot is translated as an edit of the
@@ -207,5 +209,35 @@ final class DomainRules: Sendable {
         let made = AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
         scopes.withLock { $0[key] = made }
         return made
+    }
+}
+
+/// The size of each entry's AASA components as written (`JSONRenderedSize`), per position among
+/// a file's entries, made as an edit of the components sized last there: those both lists begin
+/// and end with (`RuleListEdit.keptPositions`, compared in place) take the earlier ones' sizes,
+/// which do not depend on where they are written; only the others are counted. Apple's size
+/// limit is checked on every file compiled, and counting every text of each of a changelog's
+/// revisions cost more than the files' new rules.
+final class AASAComponentSizes: Sendable {
+    private struct Sized {
+        let components: [AASAComponent]
+        let sizes: [JSONRenderedSize]
+    }
+
+    private let last = LockedValue([Int: Sized]())
+
+    /// The size of `components`, those of the entry at `position`, as an array
+    /// (`JSONRenderedSize.array` of each one's).
+    func size(of components: [AASAComponent], entry position: Int) -> JSONRenderedSize {
+        let earlier = last.withLock { $0[position] }
+        let kept =
+            earlier.map {
+                RuleListEdit.keptPositions(components, from: $0.components, alike: AASAComponent.sameButWhere)
+            } ?? Array(repeating: nil, count: components.count)
+        let sizes = components.indices.map { index in
+            kept[index].map { earlier!.sizes[$0] } ?? components[index].json(as: JSONRenderedSize.self)
+        }
+        last.withLock { $0[position] = Sized(components: components, sizes: sizes) }
+        return .array(sizes)
     }
 }

@@ -187,9 +187,20 @@ extension AASADocument {
     /// The size of the file as written (`json.rendered()`).
     var renderedSize: Int { json(as: JSONRenderedSize.self).renderedSize }
 
-    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+    /// `renderedSize`, with the components of the entry at each position of `applinks.details`
+    /// sized by `components` (as `JSONRenderedSize.array` of their sizes would): a changelog's
+    /// revisions of a file keep most of its components, whose sizes are known.
+    func renderedSize(sizingComponents components: (Int, [AASAComponent]) -> JSONRenderedSize) -> Int {
+        json(as: JSONRenderedSize.self) { components($0, $1) }.renderedSize
+    }
+
+    /// With `components`, the value of the components of the entry at each position of
+    /// `applinks.details`, where it gives one.
+    func json<Shape: JSONShape>(
+        as _: Shape.Type = Shape.self, components: (Int, [AASAComponent]) -> Shape? = { _, _ in nil }
+    ) -> Shape {
         var members: [(AssociatedService, Shape)] = []
-        if let applinks { members.append((.applinks, applinks.json())) }
+        if let applinks { members.append((.applinks, applinks.json(components: components))) }
         for (service, apps) in appLists {
             if let apps { members.append((service, Shape([(AASAKey.apps, .array(apps.map(Shape.string)))]))) }
         }
@@ -203,7 +214,9 @@ extension AASADocument {
 }
 
 extension AppLinksSection {
-    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+    func json<Shape: JSONShape>(
+        as _: Shape.Type = Shape.self, components: (Int, [AASAComponent]) -> Shape? = { _, _ in nil }
+    ) -> Shape {
         var members: [(AASAKey, Shape)] = []
         if let legacyApps { members.append((.apps, .array(legacyApps.map(Shape.string)))) }
         if let defaults { members.append((.defaults, defaults.json())) }
@@ -214,18 +227,30 @@ extension AppLinksSection {
                     .object(substitutionVariables.map { ($0.name, .array($0.values.map(Shape.string))) })
                 ))
         }
-        members.append((.details, .array(details.map { $0.json() })))
+        members.append(
+            (
+                .details,
+                .array(
+                    details.indices.map { position in
+                        details[position].json(as: Shape.self) { components(position, $0) }
+                    })
+            ))
         return Shape(members)
     }
 }
 
 extension AASADetails {
-    func json<Shape: JSONShape>(as _: Shape.Type = Shape.self) -> Shape {
+    /// With `components`, the value of the components when it gives one.
+    func json<Shape: JSONShape>(
+        as _: Shape.Type = Shape.self, components valueOf: ([AASAComponent]) -> Shape? = { _ in nil }
+    ) -> Shape {
         var members: [(AASAKey, Shape)] = []
         if let appIDs { members.append((.appIDs, .array(appIDs.map(Shape.string)))) }
         if let appID { members.append((.appID, .string(appID))) }
         if let defaults { members.append((.defaults, defaults.json())) }
-        if let components { members.append((.components, .array(components.map { $0.json() }))) }
+        if let components {
+            members.append((.components, valueOf(components) ?? .array(components.map { $0.json() })))
+        }
         if let paths { members.append((.paths, .array(paths.map(Shape.string)))) }
         return Shape(members)
     }
