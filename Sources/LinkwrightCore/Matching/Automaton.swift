@@ -130,9 +130,16 @@ final class Automaton: Sendable {
         // are never cleared.
         var marks = [UInt32](repeating: 0, count: kinds.count)
         var generation: UInt32 = 1
+        // Room for the sets of a rule's automaton from the start: grown from empty, the three
+        // buffers were reallocated several times per call (a proof checks each witness against
+        // the rules in front this way).
+        let room = min(kinds.count, 64)
         var current: [Int] = []
         var next: [Int] = []
         var pending: [Int] = []
+        current.reserveCapacity(room)
+        next.reserveCapacity(room)
+        pending.reserveCapacity(room)
         addClosure(of: start, generation: generation, marks: &marks, to: &current, pending: &pending)
         for scalar in input {
             generation += 1

@@ -11,23 +11,33 @@
 struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
     let inner: Inner
     var constructionWork: Int { inner.constructionWork }
-    /// Byte trie of the UTF-8 encodings of the non-ASCII scalars `inner` tells apart: node 0 is
-    /// the root; each node's children by byte, and the scalar a complete encoding stands for.
-    private let trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)]
-    /// What a valid multi-byte sequence outside the trie decodes to, as far as `inner` can tell.
-    private let otherScalar: Unicode.Scalar
+    private let tables: LazyTables
+
+    /// The tables, made on first use: a stage made only for its distinctions (each new test's,
+    /// `ProofViews.distinctions`) never steps.
+    private final class LazyTables {
+        private let inner: Inner
+        init(_ inner: Inner) { self.inner = inner }
+
+        private(set) lazy var value: DecodingTables = {
+            var distinctions = ScalarDistinctions()
+            inner.distinctions(into: &distinctions)
+            return DecodingTables.of(distinctions)
+        }()
+    }
 
     init(_ inner: Inner) {
         self.inner = inner
-        var distinctions = ScalarDistinctions()
-        inner.distinctions(into: &distinctions)
-        let tables = DecodingTables.of(distinctions)
-        trie = tables.trie
-        otherScalar = tables.otherScalar
-        escapedByteKeys = tables.escapedByteKeys
+        tables = LazyTables(inner)
     }
 
-    let escapedByteKeys: [Int32]?
+    /// Byte trie of the UTF-8 encodings of the non-ASCII scalars `inner` tells apart: node 0 is
+    /// the root; each node's children by byte, and the scalar a complete encoding stands for.
+    private var trie: [(children: [UInt8: Int32], scalar: Unicode.Scalar?)] { tables.value.trie }
+    /// What a valid multi-byte sequence outside the trie decodes to, as far as `inner` can tell.
+    private var otherScalar: Unicode.Scalar { tables.value.otherScalar }
+
+    var escapedByteKeys: [Int32]? { tables.value.escapedByteKeys }
 
     struct State: Hashable {
         var decoded: Inner.State

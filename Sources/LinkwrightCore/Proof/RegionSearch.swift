@@ -80,8 +80,24 @@ struct ProofWitness: Hashable {
             + (fragment.map { $0.unicodeScalars.count + 1 } ?? 0)
     }
 
+    /// Written into one string made large enough at once: interpolating and joining the parts
+    /// made a string per part (a changelog writes tens of thousands of witnesses).
     func url(host: String) -> String {
-        "https://\(host)\(path)" + (query.isEmpty ? "" : "?" + query) + (fragment.map { "#" + $0 } ?? "")
+        var url = "https://"
+        url.reserveCapacity(
+            url.utf8.count + host.utf8.count + path.utf8.count + (query.isEmpty ? 0 : query.utf8.count + 1)
+                + (fragment.map { $0.utf8.count + 1 } ?? 0))
+        url += host
+        url += path
+        if !query.isEmpty {
+            url += "?"
+            url += query
+        }
+        if let fragment {
+            url += "#"
+            url += fragment
+        }
+        return url
     }
 }
 

@@ -34,4 +34,66 @@ import Testing
             )
         }
     }
+
+    /// `Automaton.matches` starts its buffers with room for a rule's sets. On seeded patterns of
+    /// both platforms, alone and as unions whose sets outgrow that room, `matches` and the DFA
+    /// must answer as the plain subset construction (`Automaton.move`, then `closure(of:)`):
+    /// the same text reaches a state of the same set, states are numbered in the order their
+    /// sets first appear, and a transition taken first costs the construction work of both its
+    /// sets (what the proof's budget counts), again nothing.
+    @Test func buildsTheStatesOfThePlainSubsetConstruction() throws {
+        var generator = SplitMix64(seed: 0x5C_7A7C)
+        let patternScalars: [Character] = ["a", "b", "/", "%", "*", "?"]
+        let scalars = Array("ab/%x\u{E9}".unicodeScalars)
+        func pattern() -> String {
+            String(
+                (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+                    patternScalars.randomElement(using: &generator)!
+                })
+        }
+        var bigSets = 0
+        for round in 0..<300 {
+            let members = round % 3 == 0 ? Int.random(in: 20...80, using: &generator) : 1
+            let automata = try (0..<members).map { _ in
+                let text = pattern()
+                return Bool.random(using: &generator)
+                    ? PatternMatcher(androidDynamic: text).automaton : try PatternMatcher(text).automaton
+            }
+            let automaton = members == 1 ? automata[0] : Automaton.union(automata)
+            let dfa = SubsetDFA(automaton)
+            let start = automaton.closure(of: [automaton.start])
+            var stateOfSet: [[Int]: Int] = [start: dfa.start]
+            bigSets += start.count > 64 ? 1 : 0
+            var taken: Set<[Int]> = []
+            for _ in 0..<40 {
+                let text = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                    scalars.randomElement(using: &generator)!
+                }
+                var (set, state) = (start, dfa.start)
+                for scalar in text {
+                    var moved: [Int] = []
+                    automaton.move(set, on: scalar, into: &moved)
+                    let next = automaton.closure(of: moved)
+                    let before = dfa.constructionWork
+                    let nextState = dfa.step(state, scalar)
+                    let context = "round \(round), \(String(String.UnicodeScalarView(text)))"
+                    if let known = stateOfSet[next] {
+                        #expect(nextState == known, "\(context)")
+                    } else {
+                        #expect(nextState == stateOfSet.count, "new state numbered in order, \(context)")
+                        stateOfSet[next] = nextState
+                    }
+                    let first = taken.insert([state, Int(scalar.value)]).inserted
+                    #expect(dfa.constructionWork - before == (first ? set.count + next.count : 0), "\(context)")
+                    #expect(dfa.accepts(nextState) == next.contains(automaton.accept), "\(context)")
+                    #expect(dfa.isEmpty(nextState) == next.isEmpty, "\(context)")
+                    bigSets += next.count > 64 ? 1 : 0
+                    (set, state) = (next, nextState)
+                }
+                #expect(automaton.matches(text) == set.contains(automaton.accept), "round \(round)")
+            }
+        }
+        // Some unions' sets outgrow the room `matches` starts with.
+        #expect(bigSets > 0)
+    }
 }
