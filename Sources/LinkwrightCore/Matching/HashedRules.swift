@@ -47,11 +47,3 @@ extension HashedRules: Sendable where Rule: Sendable {}
 
 extension AASAComponent: HashableButWhere {}
 extension DynamicComponent: HashableButWhere {}
-
-extension Locatable {
-    /// `sameButWhere` of the rules at `one` and `other`, told at once for a rule holding the
-    /// other's storage (`sameBitsButWhere`), as a revision's rules kept from the one before do.
-    static func sameButWhere(_ one: UnsafePointer<Self>, _ other: UnsafePointer<Self>) -> Bool {
-        sameBitsButWhere(one, other) || one.pointee.sameButWhere(other.pointee)
-    }
-}
