@@ -234,9 +234,8 @@ final class AASAComponentSizes: Sendable {
             earlier.map {
                 RuleListEdit.keptPositions(components, from: $0.components, alike: AASAComponent.sameButWhere)
             } ?? Array(repeating: nil, count: components.count)
-        let sizes = components.indices.map { index in
-            kept[index].map { earlier!.sizes[$0] } ?? components[index].json(as: JSONRenderedSize.self)
-        }
+        let sizes = RuleListEdit.rules(
+            kept, keep: { earlier!.sizes[$1] }, fresh: { components[$0].json(as: JSONRenderedSize.self) })
         last.withLock { $0[position] = Sized(components: components, sizes: sizes) }
         return .array(sizes)
     }

@@ -20,15 +20,13 @@ struct HashedRules<Rule: HashableButWhere> {
         let kept =
             earlier.map { RuleListEdit.keptPositions(rules, from: $0.key.value, alike: Rule.sameButWhere) }
             ?? Array(repeating: nil, count: rules.count)
-        var ruleHashes: [Int] = []
-        ruleHashes.reserveCapacity(rules.count)
+        // By position: a copy of each rule retained every text it holds.
+        let ruleHashes = RuleListEdit.rules(
+            kept, keep: { earlier!.ruleHashes[$1] }, fresh: { Self.hashButWhere(rules[$0]) })
         var hasher = Hasher()
         hasher.combine(rules.count)
-        // By position: a copy of each rule retained every text it holds.
         for index in rules.indices {
-            let ruleHash = kept[index].map { earlier!.ruleHashes[$0] } ?? Self.hashButWhere(rules[index])
-            ruleHashes.append(ruleHash)
-            hasher.combine(ruleHash)
+            hasher.combine(ruleHashes[index])
             // The line and column in one word.
             hasher.combine((rules[index].origin?.line ?? -1) &<< 32 ^ (rules[index].origin?.column ?? -1))
         }
