@@ -442,13 +442,15 @@ extension EnvironmentCompiler {
         let kept = reused?.rules.rules(of: domain)
         return translated(\.scopes, key) {
             // Read in place: pairing each rule with a copy of its entry, then filtering the
-            // pairs, cost more than the kept scopes' lookups.
+            // pairs, cost more than the kept scopes' lookups; and each entry is taken once, as a
+            // copy per rule retained every text it holds.
             var ruleScopes: [PathScope] = []
             for position in positions {
-                for rule in entries[position].rules where !rule.exclude {
+                let entry = entries[position]
+                for rule in entry.rules where !rule.exclude {
                     ruleScopes +=
-                        kept?.scopes(of: rule, in: entries[position], of: domain)
-                        ?? AndroidTranslator.ruleScopes(rule, entry: entries[position], domain: domain)
+                        kept?.scopes(of: rule, in: entry, of: domain)
+                        ?? AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
                 }
             }
             let scopes = AndroidTranslator.covering(ruleScopes)
