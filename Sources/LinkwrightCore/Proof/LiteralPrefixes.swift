@@ -147,35 +147,76 @@ extension Automaton {
     /// The scalars every accepted text ends with: walked back from `accept` while every
     /// transition entering the nodes reached (without consuming) consumes one and the same
     /// literal scalar, and the start is not among them (so no shorter text is accepted there).
+    ///
+    /// The edges into each node are kept as flat lists, and the nodes of a round as one array
+    /// marked with the round's number: an array per node and a set per round made this the
+    /// costliest part of a rule's literal facts (`LiteralFacts`), each made once per process.
     var forcedSuffix: [Unicode.Scalar] {
-        var consumedInto = [[Int]](repeating: [], count: nodes.count)
-        var splitInto = [[Int]](repeating: [], count: nodes.count)
-        for (index, node) in nodes.enumerated() {
+        // Node `n`'s consuming origins are `consumedInto[consumedStarts[n]..<consumedStarts[n + 1]]`,
+        // its branching ones likewise in `splitInto`.
+        var consumedStarts = [Int](repeating: 0, count: nodes.count + 1)
+        var splitStarts = [Int](repeating: 0, count: nodes.count + 1)
+        for node in nodes {
             switch node {
-            case .consume(_, let next): consumedInto[next].append(index)
-            case .split(let targets): for target in targets { splitInto[target].append(index) }
+            case .consume(_, let next): consumedStarts[next + 1] += 1
+            case .split(let targets): for target in targets { splitStarts[target + 1] += 1 }
             case .accept: break
             }
         }
-        func reachingWithoutConsuming(_ seeds: [Int]) -> Set<Int> {
-            var reached = Set(seeds)
-            var stack = seeds
-            while let node = stack.popLast() {
-                for origin in splitInto[node] where reached.insert(origin).inserted { stack.append(origin) }
+        for index in nodes.indices {
+            consumedStarts[index + 1] += consumedStarts[index]
+            splitStarts[index + 1] += splitStarts[index]
+        }
+        var consumedInto = [Int](repeating: 0, count: consumedStarts[nodes.count])
+        var splitInto = [Int](repeating: 0, count: splitStarts[nodes.count])
+        var consumedFilled = consumedStarts
+        var splitFilled = splitStarts
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .consume(_, let next):
+                consumedInto[consumedFilled[next]] = index
+                consumedFilled[next] += 1
+            case .split(let targets):
+                for target in targets {
+                    splitInto[splitFilled[target]] = index
+                    splitFilled[target] += 1
+                }
+            case .accept: break
             }
-            return reached
         }
         var suffix: [Unicode.Scalar] = []
-        var current = reachingWithoutConsuming([accept])
-        while suffix.count < 256, !current.contains(start) {
-            let entering = current.flatMap { consumedInto[$0] }
-            guard case .consume(.scalar(let scalar), _)? = entering.first.map({ nodes[$0] }),
-                entering.allSatisfy({
-                    if case .consume(.scalar(scalar), _) = nodes[$0] { true } else { false }
-                })
-            else { break }
+        // The nodes of the current round: its seeds, then those reaching them without consuming.
+        var current = [accept]
+        var entering: [Int] = []
+        var round = [Int](repeating: -1, count: nodes.count)
+        var number = 0
+        while true {
+            // No seed repeats: a consuming node enters one node.
+            for node in current { round[node] = number }
+            var next = 0
+            while next < current.count {
+                let node = current[next]
+                next += 1
+                for origin in splitInto[splitStarts[node]..<splitStarts[node + 1]] where round[origin] != number {
+                    round[origin] = number
+                    current.append(origin)
+                }
+            }
+            guard suffix.count < 256, round[start] != number else { break }
+            entering.removeAll(keepingCapacity: true)
+            var scalar: Unicode.Scalar?
+            for node in current {
+                for origin in consumedInto[consumedStarts[node]..<consumedStarts[node + 1]] {
+                    guard case .consume(.scalar(let consumed), _) = nodes[origin], scalar == nil || scalar == consumed
+                    else { return suffix.reversed() }
+                    scalar = consumed
+                    entering.append(origin)
+                }
+            }
+            guard let scalar else { break }
             suffix.append(scalar)
-            current = reachingWithoutConsuming(entering)
+            swap(&current, &entering)
+            number += 1
         }
         return suffix.reversed()
     }

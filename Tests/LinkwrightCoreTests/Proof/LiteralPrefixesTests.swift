@@ -229,6 +229,67 @@ import Testing
         }
     }
 
+    /// `Automaton.forcedSuffix` walks flat edge lists with marked rounds. On seeded patterns of
+    /// both platforms, with variables, alone and in unions, it must give the suffix of the plain
+    /// walk below (an array of origins per node, a set per round), which it replaced.
+    @Test func forcedSuffixIsThePlainWalks() throws {
+        func plainSuffix(_ automaton: Automaton) -> [Unicode.Scalar] {
+            let nodes = automaton.nodes
+            var consumedInto = [[Int]](repeating: [], count: nodes.count)
+            var splitInto = [[Int]](repeating: [], count: nodes.count)
+            for (index, node) in nodes.enumerated() {
+                switch node {
+                case .consume(_, let next): consumedInto[next].append(index)
+                case .split(let targets): for target in targets { splitInto[target].append(index) }
+                case .accept: break
+                }
+            }
+            func reachingWithoutConsuming(_ seeds: [Int]) -> Set<Int> {
+                var reached = Set(seeds)
+                var stack = seeds
+                while let node = stack.popLast() {
+                    for origin in splitInto[node] where reached.insert(origin).inserted { stack.append(origin) }
+                }
+                return reached
+            }
+            var suffix: [Unicode.Scalar] = []
+            var current = reachingWithoutConsuming([automaton.accept])
+            while suffix.count < 256, !current.contains(automaton.start) {
+                let entering = current.flatMap { consumedInto[$0] }
+                guard case .consume(.scalar(let scalar), _)? = entering.first.map({ nodes[$0] }),
+                    entering.allSatisfy({
+                        if case .consume(.scalar(scalar), _) = nodes[$0] { true } else { false }
+                    })
+                else { break }
+                suffix.append(scalar)
+                current = reachingWithoutConsuming(entering)
+            }
+            return suffix.reversed()
+        }
+        var generator = SplitMix64(seed: 0x5_0FF1)
+        let pieces = ["/", "a", "b", "x", "ab", "*", "?", ".*", "$(v)", "$(w)", "[ab]"]
+        var withSuffix = 0
+        for round in 0..<3_000 {
+            let members = round % 4 == 0 ? Int.random(in: 2...5, using: &generator) : 1
+            let automata = try (0..<members).map { _ in
+                let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+                    pieces.randomElement(using: &generator)!
+                }.joined()
+                return Bool.random(using: &generator)
+                    ? PatternMatcher(androidDynamic: text).automaton
+                    : try PatternMatcher(
+                        text, options: PatternOptions(caseSensitive: Bool.random(using: &generator)), variables: values
+                    ).automaton
+            }
+            let automaton = Automaton.union(automata)
+            let suffix = automaton.forcedSuffix
+            #expect(suffix == plainSuffix(automaton), "round \(round)")
+            withSuffix += suffix.isEmpty ? 0 : 1
+        }
+        // Most patterns end with a literal, so the walk is followed, not only begun.
+        #expect(withSuffix > 1_000, "\(withSuffix) automata with a suffix")
+    }
+
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
         let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
         let prefixes = try #require(matcher.automaton.literalWays()?.prefixes)
