@@ -331,7 +331,9 @@ public enum BehaviourDiff {
             _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [ExactText: DecidedURL]
         ) {
             var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
-            var observations: [Observation] = []
+            // Observations go straight into `comparison` and are marked exhaustive there: each
+            // copy of one retains a dozen strings, and a long diff makes tens of thousands.
+            let first = comparison.observations.count
             var seen: Set<ExactText> = []
             // Many regions share a witness (every app of a file added on `/x`): each URL is
             // decided once for every app, not once per region (apps × regions).
@@ -358,10 +360,10 @@ public enum BehaviourDiff {
                 }
                 guard seen.insert(ExactText(url)).inserted else { continue }
                 for identity in verdicts.identities {
-                    var observation = routed(
-                        Observation(
-                            environment: environment, host: host, platform: platform, identity: identity, url: url,
-                            before: verdicts.before(identity), after: verdicts.after(identity)), at: parsed)
+                    var observation = Observation(
+                        environment: environment, host: host, platform: platform, identity: identity, url: url,
+                        before: verdicts.before(identity), after: verdicts.after(identity))
+                    route(&observation, at: parsed)
                     if observation.openedBefore && observation.opensAfter {
                         // Rules reading a parameter from elsewhere agree on the shortest URL when
                         // neither finds the value there: a URL holding the values shows it.
@@ -374,14 +376,12 @@ public enum BehaviourDiff {
                     guard observation.openedBefore != observation.opensAfter || observation.changesRoute else {
                         continue
                     }
-                    observations.append(observation)
+                    comparison.observations.append(observation)
                 }
             }
             let exhaustive = unproven.isEmpty
-            comparison.observations += observations.map { observation in
-                var observation = observation
-                observation.exhaustive = exhaustive
-                return observation
+            for position in first..<comparison.observations.count {
+                comparison.observations[position].exhaustive = exhaustive
             }
             comparison.unproven += unproven
         }
@@ -399,26 +399,25 @@ public enum BehaviourDiff {
                 verdict?.decision.origin.flatMap { routes[$0] }?.parameters ?? []
             }
             guard let candidate = url.holdingValues(of: parameters) else { return nil }
-            let observation = Observation(
+            var observation = Observation(
                 environment: environment, host: host, platform: platform, identity: identity,
                 url: candidate.description,
                 before: self.verdicts(candidate, onNewSide: false).first { $0.identity == identity },
                 after: self.verdicts(candidate, onNewSide: true).first { $0.identity == identity })
             guard observation.openedBefore && observation.opensAfter else { return nil }
-            let routedObservation = routed(observation, at: candidate)
-            return routedObservation.changesRoute ? routedObservation : nil
+            route(&observation, at: candidate)
+            return observation.changesRoute ? observation : nil
         }
 
-        /// `observation` with where the app's router takes `url` on each side that opens it.
-        func routed(_ observation: Observation, at url: LinkURL) -> Observation {
-            var observation = observation
+        /// Sets where the app's router takes `url` on each side of `observation` that opens it,
+        /// in place (a copy of an observation retains each of its strings).
+        func route(_ observation: inout Observation, at url: LinkURL) {
             if observation.openedBefore {
                 observation.routeBefore = BehaviourDiff.route(of: observation.before, routes.old, url)
             }
             if observation.opensAfter {
                 observation.routeAfter = BehaviourDiff.route(of: observation.after, routes.new, url)
             }
-            return observation
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
@@ -426,10 +425,11 @@ public enum BehaviourDiff {
             guard let verdicts = decide(url, decided: &decided),
                 verdicts.opens(identity, onNewSide: false) != verdicts.opens(identity, onNewSide: true)
             else { return nil }
-            return routed(
-                Observation(
-                    environment: environment, host: host, platform: platform, identity: identity, url: url,
-                    before: verdicts.before(identity), after: verdicts.after(identity)), at: verdicts.url)
+            var observation = Observation(
+                environment: environment, host: host, platform: platform, identity: identity, url: url,
+                before: verdicts.before(identity), after: verdicts.after(identity))
+            route(&observation, at: verdicts.url)
+            return observation
         }
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
