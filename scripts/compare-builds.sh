@@ -9,12 +9,14 @@
 # OLD and NEW are linkwright binaries: say, a release build of the base commit copied aside,
 # and .build/release/linkwright. The inputs (scripts/compare-builds/fixtures.py lists them) are
 # made once with linkwright-bench ($LINKWRIGHT_BENCH, else .build/release/linkwright-bench,
-# built when missing) in fixtures/ of the work folder ($COMPARE_BUILDS_DIR, else
-# .build/compare-builds) and reused; the outputs are written to its run/, emptied first. Every output that differs is named; the exit status
+# built when missing) in the work folder ($COMPARE_BUILDS_DIR, else .build/compare-builds),
+# in a folder named after fixtures.py's checksum, and reused until fixtures.py changes (remove
+# it to remake the inputs after changing linkwright-bench's generator); the outputs are written
+# to its run/, emptied first. Every output that differs is named; the exit status
 # is 0 when none differs, 1 when one does, 2 when the comparison could not run.
 #
 # 5 to 10 minutes with two release builds on 2 cores. --quick makes smaller inputs (size S, a
-# dozen tags) in fixtures-quick, for the test that shows a difference is found.
+# dozen tags) in a folder of their own, for the test that shows a difference is found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -39,13 +41,16 @@ done
 
 work="${COMPARE_BUILDS_DIR:-$root/.build/compare-builds}"
 mkdir -p "$work"
-fixtures="$work/fixtures"
+kind=full
 sizes=()
 if $quick; then
-    fixtures+="-quick"
+    kind=quick
     sizes=(--quick)
 fi
+# Inputs made by an older fixtures.py would lack what it makes now, and their commands be skipped.
+fixtures="$work/fixtures-$kind-$(sha256sum scripts/compare-builds/fixtures.py | cut -c1-12)"
 if [ ! -d "$fixtures" ]; then
+    rm -rf "$work/fixtures-$kind-"*
     bench="${LINKWRIGHT_BENCH:-$root/.build/release/linkwright-bench}"
     if [ ! -x "$bench" ]; then
         swift build -c release --product linkwright-bench >&2
