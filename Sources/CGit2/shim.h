@@ -7,6 +7,9 @@
 static inline int cgit2_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }
+static inline int cgit2_set_strict_hash_verification(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, enabled);
+}
 /* Tests point the global, XDG and system configuration levels at an empty location so that
    the machine's own git configuration cannot change their results. */
 static inline int cgit2_set_config_search_path(git_config_level_t level, const char *path) {

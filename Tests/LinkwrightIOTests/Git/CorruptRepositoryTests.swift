@@ -121,6 +121,30 @@ import Testing
         ) { try source.contents(of: "domains/a.yaml") }
     }
 
+    /// Content that does not hash to its ID is read as git reads it (`git show`, `git log -p`):
+    /// nothing re-hashes objects on the way, and a hostile repository could store the same
+    /// content under its true ID.
+    @Test func contentThatDoesNotHashToItsIDIsReadAsGitReadsIt() throws {
+        let blob = try object("HEAD:config/domains/a.yaml")
+        try fixture.replaceLooseObject(blob, with: LooseObjectTests.deflated("blob 5\0v: 9\n"))
+        #expect(try fixture.git("show", "HEAD:config/domains/a.yaml") == "v: 9")
+        let repository = try open()
+        let head = try repository.resolve("HEAD")
+        #expect(
+            try GitTreeSource(repository: repository, commit: head).contents(of: "domains/a.yaml")
+                == Array("v: 9\n".utf8))
+        #expect(try repository.file(at: "config/domains/a.yaml", in: head)?.bytes == Array("v: 9\n".utf8))
+
+        // Damage is still found: zlib's checksum, the stream's last four bytes, no longer adds up.
+        var damaged = LooseObjectTests.deflated("blob 5\0v: 9\n")
+        damaged[damaged.count - 1] ^= 1
+        try fixture.replaceLooseObject(blob, with: damaged)
+        let error = #expect(throws: GitError.self) {
+            try GitTreeSource(repository: try open(), commit: head).contents(of: "domains/a.yaml")
+        }
+        #expect(error?.hint == "the repository has a corrupt object: restore it from another clone, or clone again")
+    }
+
     /// The guard must not cry wolf: packed objects (after `git gc`), loose ones added after the
     /// pack, abbreviated IDs, tags and history all read as they did.
     @Test func aHealthyRepositoryReadsWhetherPackedOrLoose() throws {
