@@ -12,8 +12,9 @@
 # built when missing) in the work folder ($COMPARE_BUILDS_DIR, else .build/compare-builds),
 # in a folder named after fixtures.py's checksum, and reused until fixtures.py changes (remove
 # it to remake the inputs after changing linkwright-bench's generator); the outputs are written
-# to its run/, emptied first. Every output that differs is named; the exit status
-# is 0 when none differs, 1 when one does, 2 when the comparison could not run.
+# to its run/, emptied first, where only those of commands with a difference are kept. Every
+# output that differs is named; the exit status is 0 when none differs, 1 when one does, 2 when
+# the comparison could not run.
 #
 # 5 to 10 minutes with two release builds on 2 cores. --quick makes smaller inputs (size S, a
 # dozen tags) in a folder of their own, for the test that shows a difference is found.
@@ -87,7 +88,7 @@ compare() {
         echo "$status" > "$run/outputs/$name.$label.status"
         if [ -e "$tree" ]; then mv "$tree" "$run/trees/$name.$label"; fi
     done
-    local part
+    local part before=$differing
     for part in out err status; do
         compared=$((compared + 1))
         if ! cmp -s "$run/outputs/$name.old.$part" "$run/outputs/$name.new.$part"; then
@@ -101,6 +102,12 @@ compare() {
             echo "differs: $name (written files)"
             differing=$((differing + 1))
         fi
+    fi
+    # Only what differs is kept to be looked at: the outputs of a full run take gigabytes.
+    if [ "$differing" -eq "$before" ]; then
+        rm -f "$run/outputs/$name".{old,new}.{out,err,status}
+        # The `build --check` commands read the generated configuration's tree.
+        if [ "$name" != build-generated ]; then rm -rf "$run/trees/$name".{old,new}; fi
     fi
 }
 
@@ -140,6 +147,8 @@ input="$fixtures/match/urls.txt"
 compare match-json "$fixtures/match" match --aasa rules.json --format json
 compare match-text "$fixtures/match" match --aasa rules.json
 input=""
+# The generated configuration's tree, kept for `build --check`, goes unless its build differs.
+[ -e "$run/outputs/build-generated.old.out" ] || rm -rf "$run"/trees/build-generated.{old,new}
 
 if [ "$differing" -eq 0 ]; then
     echo "no differences in $compared outputs of the two builds"

@@ -56,6 +56,21 @@ import Testing
         let counts = summary.split(separator: " ").compactMap { Int($0) }
         #expect(summary.hasSuffix("outputs differ; both sides are in \(folder.url.path)/work/run"), "\(summary)")
         #expect(counts.first == expected.count && (counts.last ?? 0) > 150, "\(summary)")
+        // Only the changed commands' outputs are kept, both sides of each.
+        let run = folder.url.appendingPathComponent("work/run")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: run.appendingPathComponent("outputs").path)
+        let changed = Set(expected.map { String($0.prefix { $0 != " " }) })
+        #expect(
+            Set(kept)
+                == Set(
+                    changed.flatMap { name in
+                        ["old", "new"].flatMap { side in
+                            ["out", "err", "status"].map { "\(name).\(side).\($0)" }
+                        }
+                    }))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: run.appendingPathComponent("trees").path).sorted()
+                == ["generate-kotlin.new", "generate-kotlin.old", "generate-swift.new", "generate-swift.old"])
     }
 
     @Test func itRefusesWhatIsNotABinary() throws {
