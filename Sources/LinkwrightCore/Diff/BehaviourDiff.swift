@@ -195,7 +195,7 @@ public enum BehaviourDiff {
             let platform = context.platform
             // Each context's sides decide a URL once: an older release's proofs meet the newest's
             // witnesses again, and its readings its own.
-            var newestDecided: [ExactText: DecidedURL] = [:]
+            var newestDecided: [WitnessText: DecidedURL] = [:]
             context.report(
                 proofs.result(ProofRequest(platform: platform, old: old, new: new)), into: &comparison,
                 decided: &newestDecided)
@@ -208,7 +208,7 @@ public enum BehaviourDiff {
                     platform: platform, old: sides.old, new: sides.new, routes: context.routes,
                     sharing: context.decisions.shared)
                 var found = Comparison()
-                var decided: [ExactText: DecidedURL] = [:]
+                var decided: [WitnessText: DecidedURL] = [:]
                 releaseContext.report(
                     proofs.result(ProofRequest(platform: platform, old: release.old, new: release.new)), into: &found,
                     decided: &decided)
@@ -310,31 +310,31 @@ public enum BehaviourDiff {
 
         /// `url` decided on both sides for every app, once per URL in `decided`; nil for a URL
         /// that does not parse.
-        func decide(_ url: String, decided: inout [ExactText: DecidedURL]) -> DecidedURL? {
-            // Keyed exactly: `/café` spelt NFC and NFD are two witnesses, decided apart.
-            if let known = decided[ExactText(url)] { return known }
+        func decide(_ url: String, decided: inout [WitnessText: DecidedURL]) -> DecidedURL? {
+            let key = WitnessText(ExactText(url))
+            if let known = decided[key] { return known }
             guard let parsed = LinkURL(url) else { return nil }
-            return decideAnew(url, parsed, into: &decided)
+            return decideAnew(key, parsed, into: &decided)
         }
 
         /// `url`, parsed, decided on both sides for every app and kept in `decided`.
-        private func decideAnew(_ url: String, _ parsed: LinkURL, into decided: inout [ExactText: DecidedURL])
+        private func decideAnew(_ url: WitnessText, _ parsed: LinkURL, into decided: inout [WitnessText: DecidedURL])
             -> DecidedURL
         {
             let verdicts = DecidedURL(
                 parsed, before: self.verdicts(parsed, onNewSide: false), after: self.verdicts(parsed, onNewSide: true))
-            decided[ExactText(url)] = verdicts
+            decided[url] = verdicts
             return verdicts
         }
 
         func report(
-            _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [ExactText: DecidedURL]
+            _ result: BehaviourProof.Result, into comparison: inout Comparison, decided: inout [WitnessText: DecidedURL]
         ) {
             var unproven = result.unsettled.map { unprovenRegion($0.identity, base: $0.base, head: $0.head) }
             // Observations go straight into `comparison` and are marked exhaustive there: each
             // copy of one retains a dozen strings, and a long diff makes tens of thousands.
             let first = comparison.observations.count
-            var seen: Set<ExactText> = []
+            var seen: Set<WitnessText> = []
             // Many regions share a witness (every app of a file added on `/x`): each URL is
             // decided once for every app, not once per region (apps × regions).
             // Shortest witnesses first, each URL written once rather than at every comparison.
@@ -344,12 +344,13 @@ public enum BehaviourDiff {
             for (_, url, difference) in differences {
                 // A witness is decided once its URL is read back as the proof wrote its path
                 // (many differences share one URL: it is decided and parsed once).
-                let known = decided[ExactText(url)]
+                let key = WitnessText(ExactText(url))
+                let known = decided[key]
                 guard let parsed = known?.url ?? LinkURL(url), parsed.path == difference.witness.path else {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
                 }
-                let verdicts = known ?? decideAnew(url, parsed, into: &decided)
+                let verdicts = known ?? decideAnew(key, parsed, into: &decided)
                 // The witness must decide as its region says; anything else is a fault of the
                 // proof, reported as unsettled rather than as a difference nobody can reproduce.
                 let opened = verdicts.opens(difference.identity, onNewSide: false)
@@ -358,7 +359,7 @@ public enum BehaviourDiff {
                     unproven.append(unprovenRegion(difference.identity, base: difference.base, head: difference.head))
                     continue
                 }
-                guard seen.insert(ExactText(url)).inserted else { continue }
+                guard seen.insert(key).inserted else { continue }
                 for identity in verdicts.identities {
                     var observation = Observation(
                         environment: environment, host: host, platform: platform, identity: identity, url: url,
@@ -421,7 +422,7 @@ public enum BehaviourDiff {
         }
 
         /// `url` for `identity` when this context's sides decide it differently, else `nil`.
-        func observation(at url: String, identity: String, decided: inout [ExactText: DecidedURL]) -> Observation? {
+        func observation(at url: String, identity: String, decided: inout [WitnessText: DecidedURL]) -> Observation? {
             guard let verdicts = decide(url, decided: &decided),
                 verdicts.opens(identity, onNewSide: false) != verdicts.opens(identity, onNewSide: true)
             else { return nil }
@@ -434,7 +435,7 @@ public enum BehaviourDiff {
 
         /// Whether this context's sides change `observation`'s URL for its app the same way:
         /// an older release's change the newest shares is reported once, as the newest's.
-        func changesAlike(_ observation: Observation, decided: inout [ExactText: DecidedURL]) -> Bool {
+        func changesAlike(_ observation: Observation, decided: inout [WitnessText: DecidedURL]) -> Bool {
             guard let verdicts = decide(observation.url, decided: &decided) else { return false }
             return verdicts.opens(observation.identity, onNewSide: false) == observation.openedBefore
                 && verdicts.opens(observation.identity, onNewSide: true) == observation.opensAfter
@@ -449,6 +450,11 @@ public enum BehaviourDiff {
         }
     }
 }
+
+/// A witness URL as its context's sides decided it and reported it, keyed exactly (`/café`
+/// spelt NFC and NFD are two witnesses, decided apart) and hashed once: a witness is looked up,
+/// kept and marked seen, and hashing its whole text for each cost more than the lookups.
+private typealias WitnessText = HashedKey<ExactText>
 
 /// One URL decided on both sides for every app, with each app's verdict found by identity.
 private struct DecidedURL {

@@ -5,11 +5,35 @@
 /// Staging's apps reading production's rules under other IDs get production's decisions, as
 /// `test` shares them. With caching switched off (`Caching`), every decision is made afresh.
 final class SharedFileDecisions: Sendable {
+    /// A URL's path, query and fragment, compared exactly (`ExactText`), with their hash made
+    /// once: every app of a host and side looks the same URL up, and hashing the three texts
+    /// for each lookup cost more than the lookup.
+    struct URLParts: Hashable {
+        let path: String
+        let query: String?
+        let fragment: String?
+        private let hash: Int
+
+        init(_ url: LinkURL) {
+            (path, query, fragment) = (url.path, url.query, url.fragment)
+            var hasher = Hasher()
+            hasher.combine(ExactText(path))
+            hasher.combine(query.map(ExactText.init))
+            hasher.combine(fragment.map(ExactText.init))
+            hash = hasher.finalize()
+        }
+
+        static func == (left: URLParts, right: URLParts) -> Bool {
+            left.hash == right.hash && ExactText.equal(left.path, right.path)
+                && ExactText.equal(left.query, right.query) && ExactText.equal(left.fragment, right.fragment)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     private struct Key: Hashable {
         var rules: Int
-        var path: ExactText
-        var query: ExactText?
-        var fragment: ExactText?
+        var url: URLParts
     }
 
     private let numbers = LockedValue<[EnvironmentEvaluator.DecidingRules: Int]>([:])
@@ -31,13 +55,11 @@ final class SharedFileDecisions: Sendable {
         }
     }
 
-    /// `make`'s decision of `url`, or the one made already for it through the rules numbered
-    /// `rules` (nil: no rules to share).
-    func decision(of url: LinkURL, through rules: Int?, make: () -> LinkDecision) -> LinkDecision {
+    /// `make`'s decision of the URL with `parts`, or the one made already for it through the
+    /// rules numbered `rules` (nil: no rules to share).
+    func decision(of parts: URLParts, through rules: Int?, make: () -> LinkDecision) -> LinkDecision {
         guard let rules, Caching.isEnabled else { return make() }
-        let key = Key(
-            rules: rules, path: ExactText(url.path), query: url.query.map(ExactText.init),
-            fragment: url.fragment.map(ExactText.init))
+        let key = Key(rules: rules, url: parts)
         if let known = decided.withLock({ $0[key] }) { return known }
         let decision = make()
         decided.withLock { $0[key] = decision }
@@ -70,8 +92,9 @@ struct SharedHostDecisions: Sendable {
     func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {
         let (evaluator, claims, rules) = onNewSide ? (new, claims.new, rules.new) : (old, claims.old, rules.old)
         guard url.host == claims.host else { return evaluator.verdicts(for: url, claims: claims) }
+        let parts = SharedFileDecisions.URLParts(url)
         return evaluator.verdicts(for: url, claims: claims) { app, _, make in
-            shared.decision(of: url, through: rules[app], make: make)
+            shared.decision(of: parts, through: rules[app], make: make)
         }
     }
 }

@@ -89,8 +89,9 @@ import Testing
                         for path in paths {
                             for suffix in suffixes {
                                 let url = try #require(LinkURL("https://\(host.name)\(path)\(suffix)"))
+                                let parts = SharedFileDecisions.URLParts(url)
                                 let verdicts = evaluator.verdicts(for: url, claims: claims) { app, _, make in
-                                    shared.decision(of: url, through: rules[app], make: make)
+                                    shared.decision(of: parts, through: rules[app], make: make)
                                 }
                                 #expect(
                                     verdicts.map(Self.decided)
@@ -105,6 +106,80 @@ import Testing
         }
         // Two revisions, three environments of three hosts, two platforms, two apps.
         #expect(decided == 2 * 9 * 2 * 2 * paths.count * suffixes.count)
+    }
+
+    /// Rules telling apart what a shared decision's key must: `/café` spelt NFC and NFD, an
+    /// empty item or fragment and none, and the query and fragment themselves.
+    private static let spellings = """
+        applinks:
+          - apps: [shop, kiosk]
+            rules:
+              - path: /caf\u{E9}/*
+                exclude: true
+              - path: /cafe\u{301}/*
+              - path: /q
+                query: {k: "?*"}
+                exclude: true
+              - path: /f
+                fragment: "?*"
+              - path: /x/*
+                query: {k: "a*"}
+              - path: /x/*
+                fragment: "*b"
+                exclude: true
+              - path: /*
+        emit:
+          android_dynamic_rules: true
+
+        """
+
+    /// Seeded URLs whose path, query and fragment differ in spelling only (composed and
+    /// decomposed `é`, empty and absent parts), each decided through one `SharedFileDecisions` on
+    /// every host and platform in a seeded order, against each host's evaluator alone: the
+    /// URL's key (`URLParts`, hashed once) must tell apart what the rules tell apart.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func seededSpellingsAreDecidedApart(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed &* 0x2545_F491)
+        let revision = try revision(Self.spellings, in: RevisionCache())
+        let pieces = ["caf\u{E9}", "cafe\u{301}", "q", "f", "x", "a", "b", "ab"]
+        func part() -> String {
+            (0..<Int.random(in: 0...2, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        var urls: [String] = []
+        for _ in 0..<60 {
+            var text = "/" + (0..<Int.random(in: 1...2, using: &generator)).map { _ in part() }.joined(separator: "/")
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: text += "?"
+            case 1: text += "?k=" + part()
+            case 2: text += "?" + part()
+            default: break
+            }
+            if Bool.random(using: &generator) { text += "#" + part() }
+            urls.append(text)
+        }
+        let shared = SharedFileDecisions()
+        var places: [(EnvironmentEvaluator, String, Platform)] = []
+        for environment in revision.compiled.environments {
+            let evaluator = EnvironmentEvaluator(environment)
+            for host in environment.sites.flatMap(\.servedHosts) {
+                for platform in Platform.allCases { places.append((evaluator, host.name, platform)) }
+            }
+        }
+        for (evaluator, host, platform) in places.shuffled(using: &generator) {
+            let claims = evaluator.claims(of: host, on: platform)
+            let rules = shared.rules(of: claims, in: evaluator)
+            for path in urls.shuffled(using: &generator) {
+                let url = try #require(LinkURL("https://\(host)\(path)"))
+                let parts = SharedFileDecisions.URLParts(url)
+                let verdicts = evaluator.verdicts(for: url, claims: claims) { app, _, make in
+                    shared.decision(of: parts, through: rules[app], make: make)
+                }
+                #expect(
+                    verdicts.map(Self.decided) == evaluator.verdicts(for: url, platform: platform).map(Self.decided),
+                    "\(host) \(platform) \(Array(path.unicodeScalars))")
+            }
+        }
     }
 
     @Test func everyObservationCarriesItsOwnHostsVerdicts() throws {
