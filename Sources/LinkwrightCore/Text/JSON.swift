@@ -69,9 +69,9 @@ public indirect enum JSON: Equatable, Sendable {
                 for start in stride(from: 0, to: count, by: streamedBatch) {
                     let rendered = (start..<min(start + streamedBatch, count)).parallelMap { index in
                         var writer = JSONWriter(indent: 4)
-                        writer.bytes.writeSpaces(4)
+                        writer.writeSpaces(4)
                         element(index).write(to: &writer)
-                        writer.bytes.write(index == count - 1 ? "\n" : ",\n")
+                        writer.writeLiteral(index == count - 1 ? "\n" : ",\n")
                         return writer.bytes
                     }
                     write(piece)
@@ -91,7 +91,7 @@ public indirect enum JSON: Equatable, Sendable {
     public func renderedBytes() -> [UInt8] {
         var writer = JSONWriter()
         writer.value(self)
-        writer.bytes.append(UInt8(ascii: "\n"))
+        writer.writeLiteral("\n")
         return writer.bytes
     }
 
@@ -133,32 +133,87 @@ public indirect enum JSON: Equatable, Sendable {
     /// the same, and the file stays harmless when `cat` shows it on a terminal.
     public static func writeString(_ value: String, to out: inout some JSONTextOutput) {
         out.writeASCII(UInt8(ascii: "\""))
-        // Most strings need no escape: append them whole rather than scalar by scalar.
-        let needsNoEscape =
-            value.utf8.withContiguousStorageIfAvailable { bytes in
-                !bytes.contains {
-                    PrintableText.mayBeginEscaped($0) || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
-                }
-            } ?? false
-        if needsNoEscape {
-            out.write(value)
-            out.writeASCII(UInt8(ascii: "\""))
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out.write("\\\"")
-            case "\\": out.write("\\\\")
-            case "\n": out.write("\\n")
-            case "\r": out.write("\\r")
-            case "\t": out.write("\\t")
-            case _ where PrintableText.isEscaped(scalar):
-                let hex = String(scalar.value, radix: 16)
-                out.write("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: out.write(String(scalar))
-            }
-        }
+        var value = value
+        value.withUTF8 { writeEscaped($0, to: &out) }
         out.writeASCII(UInt8(ascii: "\""))
+    }
+
+    /// The valid UTF-8 of a string escaped as `writeString` escapes it: the runs between escapes
+    /// are appended whole, as found in the bytes (nearly every string is one run), rather than
+    /// scalar by scalar through a `String` each.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some JSONTextOutput) {
+        var runStart = 0
+        var position = 0
+        while position < bytes.count {
+            // Eight bytes at a time past those needing no look, nearly all of them; the last
+            // eight where fewer are left, read again in part.
+            if bytes.count >= 8 {
+                let next = Swift.min(position, bytes.count - 8)
+                if !mayNeedEscaping(UnsafeRawPointer(bytes.baseAddress! + next).loadUnaligned(as: UInt64.self)) {
+                    position = next + 8
+                    continue
+                }
+            }
+            let byte = bytes[position]
+            guard PrintableText.mayBeginEscaped(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            else {
+                position += 1
+                continue
+            }
+            // The scalar starting here, and its length in bytes: only two- and three-byte
+            // sequences (leading 0xC2 or 0xE2) can be escaped, and valid UTF-8 holds all of them.
+            let scalar: UInt32
+            let length: Int
+            switch byte {
+            case 0xC2:
+                (scalar, length) = (UInt32(byte & 0x1F) << 6 | UInt32(bytes[position + 1] & 0x3F), 2)
+            case 0xE2:
+                let tail = UInt32(bytes[position + 1] & 0x3F) << 6 | UInt32(bytes[position + 2] & 0x3F)
+                (scalar, length) = (UInt32(byte & 0x0F) << 12 | tail, 3)
+            default: (scalar, length) = (UInt32(byte), 1)
+            }
+            guard scalar < 0x80 || PrintableText.isEscaped(Unicode.Scalar(scalar)!) else {
+                position += length
+                continue
+            }
+            out.writeUTF8(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            writeEscape(scalar, to: &out)
+            position += length
+            runStart = position
+        }
+        out.writeUTF8(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+    }
+
+    /// Whether any of the eight bytes of `word` may begin an escape: one below 0x20, `"`, `\\`, or
+    /// one from 0x7F up (DEL, and the leading bytes of all non-ASCII scalars, most of them never
+    /// escaped). Tested on all eight at once, each test setting a byte's high bit (no false
+    /// negative: a borrow only runs past a byte already found).
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let (ones, highs): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
+        func hasZero(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs
+        let from0x7F = ((word &+ ones) | word) & highs
+        let quote = hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+        let backslash = hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        return below0x20 | from0x7F | quote | backslash != 0
+    }
+
+    /// The escape of `scalar`: a short one where JSON has it, else `\u` and four lowercase hex digits.
+    private static func writeEscape(_ scalar: UInt32, to out: inout some JSONTextOutput) {
+        out.writeASCII(UInt8(ascii: "\\"))
+        switch scalar {
+        case 0x22: return out.writeASCII(UInt8(ascii: "\""))
+        case 0x5C: return out.writeASCII(UInt8(ascii: "\\"))
+        case 0x0A: return out.writeASCII(UInt8(ascii: "n"))
+        case 0x0D: return out.writeASCII(UInt8(ascii: "r"))
+        case 0x09: return out.writeASCII(UInt8(ascii: "t"))
+        default: break
+        }
+        out.writeASCII(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8(scalar >> UInt32(shift) & 0xF)
+            out.writeASCII(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 
     /// `writeString` for UTF-8 bytes written to bytes: printable ASCII without `"` or `\` (nearly
@@ -189,11 +244,36 @@ public indirect enum JSON: Equatable, Sendable {
 /// Where JSON text is written: UTF-8 bytes (documents, and the streaming commands' lines, which
 /// are appended straight to their output buffer), or only counted (`JSONRenderedSize`).
 public protocol JSONTextOutput {
-    mutating func write(_ text: String)
+    mutating func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>)
     mutating func writeASCII(_ byte: UInt8)
 }
 
+extension JSONTextOutput {
+    /// Digits written straight, without a `String` made for them.
+    public mutating func writeInteger(_ value: Int) {
+        if value < 0 { writeASCII(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so `Int.min` has one too.
+        var magnitude = value.magnitude
+        // Room for the 20 digits of `UInt64.max`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            writeUTF8(UnsafeBufferPointer(rebasing: digits[position...]))
+        }
+    }
+}
+
 extension Array: JSONTextOutput where Element == UInt8 {
+    public mutating func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+
+    public mutating func writeASCII(_ byte: UInt8) { append(byte) }
+}
+
+extension Array where Element == UInt8 {
     public mutating func write(_ text: String) {
         // In one copy where the string's bytes are contiguous (native and small strings are).
         if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
@@ -201,10 +281,6 @@ extension Array: JSONTextOutput where Element == UInt8 {
         }
     }
 
-    public mutating func writeASCII(_ byte: UInt8) { append(byte) }
-}
-
-extension Array where Element == UInt8 {
     /// `count` spaces: indentation.
     public mutating func writeSpaces(_ count: Int) {
         var left = count
@@ -212,24 +288,6 @@ extension Array where Element == UInt8 {
             let piece = Swift.min(left, JSONIndentation.spaces.count)
             JSONIndentation.spaces.withUnsafeBufferPointer { append(contentsOf: $0.prefix(piece)) }
             left -= piece
-        }
-    }
-
-    /// Digits written straight into the bytes, without a `String` made for them.
-    public mutating func writeInteger(_ value: Int) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        // The magnitude as unsigned, so `Int.min` has one too.
-        var magnitude = value.magnitude
-        // Room for the 20 digits of `UInt64.max`.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        Swift.withUnsafeMutableBytes(of: &digits) { buffer in
-            var position = buffer.count
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(contentsOf: buffer[position...])
         }
     }
 

@@ -79,6 +79,6 @@ extension JSONRenderedSize {
 /// Counts the bytes JSON text would have.
 struct ByteCounter: JSONTextOutput {
     var count = 0
-    mutating func write(_ text: String) { count += text.utf8.count }
+    mutating func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) { count += bytes.count }
     mutating func writeASCII(_ byte: UInt8) { count += 1 }
 }

@@ -90,7 +90,13 @@ extension JSON: JSONDescribed {
 /// JSON text as `JSON.rendered()` writes it (two-space indentation, `": "` after keys, empty
 /// arrays and objects as `[]` and `{}`), written straight into bytes as it is described.
 public struct JSONWriter: JSONSink {
-    public internal(set) var bytes: [UInt8]
+    /// The text written.
+    public var bytes: [UInt8] { Array(room[..<count]) }
+    /// The text (its first `count` bytes) and room for more, grown by doubling and written in
+    /// place a value at a time: appending each piece to an array (a quote, a key, `": "`, the
+    /// indentation) cost about a hundred instructions a piece, most of a changelog's 8 MB.
+    private var room: [UInt8] = []
+    private var count = 0
     /// The indentation of the innermost open array or object (of its closing bracket); its
     /// elements are two spaces further in.
     private var indent: Int
@@ -102,29 +108,25 @@ public struct JSONWriter: JSONSink {
     private var afterKey = false
 
     /// A writer of a value whose lines after the first are indented by `indent`.
-    public init(indent: Int = 0, bytes: [UInt8] = []) {
+    public init(indent: Int = 0) {
         self.indent = indent
-        self.bytes = bytes
     }
 
     public mutating func null() {
-        beginValue()
-        bytes.writeLiteral("null")
+        writeValue(atMost: 4) { $0.writeLiteral("null") }
     }
 
     public mutating func bool(_ value: Bool) {
-        beginValue()
-        bytes.writeLiteral(value ? "true" : "false")
+        writeValue(atMost: 5) { $0.writeLiteral(value ? "true" : "false") }
     }
 
     public mutating func int(_ value: Int) {
-        beginValue()
-        bytes.writeInteger(value)
+        // A sign and the 19 digits of `Int.max`.
+        writeValue(atMost: 20) { $0.writeInteger(value) }
     }
 
     public mutating func string(_ value: String) {
-        beginValue()
-        JSON.writeString(value, to: &bytes)
+        writeValue(atMost: JSONCursor.literalSize(value)) { JSON.writeString(value, to: &$0) }
     }
 
     public mutating func value(_ value: JSON) {
@@ -153,45 +155,116 @@ public struct JSONWriter: JSONSink {
     }
 
     public mutating func key(_ name: String) {
-        separate()
-        JSON.writeString(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
+        let (comma, spaces) = (!isEmpty, indent + 2)
+        isEmpty = false
+        write(atMost: 2 + spaces + JSONCursor.literalSize(name) + 2) { cursor in
+            cursor.writeSeparator(comma: comma, spaces: spaces)
+            JSON.writeString(name, to: &cursor)
+            cursor.writeLiteral(": ")
+        }
         afterKey = true
     }
 
+    /// Spaces that are no value: the indentation before the first line of a value whose lines
+    /// after the first are indented (`init(indent:)`).
+    public mutating func writeSpaces(_ count: Int) {
+        write(atMost: count) { $0.writeSpaces(count) }
+    }
+
+    /// Text that is no value, such as a line's end after one.
+    public mutating func writeLiteral(_ literal: StaticString) {
+        write(atMost: literal.utf8CodeUnitCount) { $0.writeLiteral(literal) }
+    }
+
     private mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout Self) -> Void) {
-        beginValue()
-        bytes.append(open)
+        writeValue(atMost: 1) { $0.writeASCII(open) }
         let outer = (indent: indent, isEmpty: isEmpty)
         if depth > 0 { indent += 2 }
         depth += 1
         isEmpty = true
         body(&self)
-        if !isEmpty {
-            bytes.append(UInt8(ascii: "\n"))
-            bytes.writeSpaces(indent)
+        let (closesLine, spaces) = (!isEmpty, indent)
+        write(atMost: 2 + spaces) { cursor in
+            if closesLine {
+                cursor.writeASCII(UInt8(ascii: "\n"))
+                cursor.writeSpaces(spaces)
+            }
+            cursor.writeASCII(close)
         }
-        bytes.append(close)
         depth -= 1
         (indent, isEmpty) = outer
     }
 
-    /// Before a value: nothing after its key or at the top, else the separator of an array's
-    /// element.
-    private mutating func beginValue() {
-        if afterKey {
-            afterKey = false
-        } else if depth > 0 {
-            separate()
+    /// A value of at most `maximum` bytes, after its key, at the top, or as an array's element
+    /// after a comma (but the first), a line break and its indentation.
+    private mutating func writeValue(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
+        let separated = !afterKey && depth > 0
+        let (comma, spaces) = (separated && !isEmpty, indent + 2)
+        afterKey = false
+        if separated { isEmpty = false }
+        write(atMost: (separated ? 2 + spaces : 0) + maximum) { cursor in
+            if separated { cursor.writeSeparator(comma: comma, spaces: spaces) }
+            body(&cursor)
         }
     }
 
-    /// A comma after the element before, then a line break and the element's indentation.
-    private mutating func separate() {
-        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
-        isEmpty = false
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.writeSpaces(indent + 2)
+    /// At most `maximum` bytes written by `body` in place, after the text, room made first.
+    private mutating func write(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
+        if room.count - count < maximum { makeRoom(maximum) }
+        let start = count
+        count = room.withUnsafeMutableBufferPointer { room in
+            var cursor = JSONCursor(position: room.baseAddress! + start)
+            body(&cursor)
+            return cursor.position - room.baseAddress!
+        }
+    }
+
+    /// Room for `more` bytes after the text, at least doubled: zeroed at once and the text copied
+    /// in one piece (appending zeros one at a time cost more than the text written).
+    private mutating func makeRoom(_ more: Int) {
+        var larger = [UInt8](repeating: 0, count: Swift.max(2 * room.count, count + more, 256))
+        larger.withUnsafeMutableBufferPointer { larger in
+            room.withUnsafeBufferPointer { room in
+                guard let text = room.baseAddress else { return }
+                larger.baseAddress!.update(from: text, count: count)
+            }
+        }
+        room = larger
+    }
+}
+
+/// Where `JSONWriter` writes a value: into room made for it, with no check of its own.
+struct JSONCursor: JSONTextOutput {
+    var position: UnsafeMutablePointer<UInt8>
+
+    /// Room enough for `value` as a JSON string literal: each UTF-8 byte takes at most six (a
+    /// control's `\u0001`), the quotes two.
+    static func literalSize(_ value: String) -> Int { 6 * value.utf8.count + 2 }
+
+    mutating func writeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        position.update(from: start, count: bytes.count)
+        position += bytes.count
+    }
+
+    mutating func writeASCII(_ byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    mutating func writeLiteral(_ literal: StaticString) {
+        writeUTF8(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func writeSpaces(_ count: Int) {
+        position.update(repeating: UInt8(ascii: " "), count: count)
+        position += count
+    }
+
+    /// Before an element: a comma after the one before (`comma`), a line break and `spaces`.
+    mutating func writeSeparator(comma: Bool, spaces: Int) {
+        if comma { writeASCII(UInt8(ascii: ",")) }
+        writeASCII(UInt8(ascii: "\n"))
+        writeSpaces(spaces)
     }
 }
