@@ -117,9 +117,10 @@ public struct DecisionList: Sendable {
         assert(!keysAreUnique || Set(rules.map(\.key)).count == rules.count, "a list's keys claimed unique are not")
     }
 
-    /// The literal text every path a rule accepts starts with (prepared, per preparation),
-    /// indexed: the rules that may match a URL are those whose prefix its path starts with.
-    /// Made as an edit of a list's made lately (`PrefixIndexEdits`).
+    /// Literal texts one of which starts every path a rule accepts (prepared, per preparation),
+    /// indexed: the rules that may match a URL are those with a prefix its path starts with.
+    /// Made as an edit of a list's made lately (`PrefixIndexEdits`). A rule may be filed
+    /// under several prefixes, and found under more than one.
     var prefixIndex: [Preparation: PrefixIndex] {
         madeFromRules.prefixIndex.value { PrefixIndexEdits.shared.index(of: rules) }
     }
@@ -134,8 +135,17 @@ public struct DecisionList: Sendable {
             // its path only, within its block's scopes, by its pattern or else by its scopes.
             let pattern =
                 rule.path?.pattern ?? (rule.query == nil && rule.fragment == nil ? rule.path?.scopes : nil)
+            // A pattern's literal ways rather than its forced prefix alone: `/$(section)/x*` is
+            // filed under `/shop/x` and `/news/x`, not under `/`, where every path would find it
+            // and run its test (`ListPlan.matching`). A way repeated (`/shop*` ends at `/shop`
+            // twice) is filed once.
+            var prefixes = (rule.path?.pattern != nil ? rule.pathPrefixes : pattern.map { [$0.forcedPrefix] }) ?? [[]]
+            if prefixes.count > 1 {
+                var seen: Set<[Unicode.Scalar]> = []
+                prefixes = prefixes.filter { seen.insert($0).inserted }
+            }
             entries[pattern?.preparation ?? anything, default: []].append(
-                (index, (rule.path?.pattern != nil ? rule.pathPrefix : pattern?.forcedPrefix) ?? []))
+                contentsOf: prefixes.map { (index, $0) })
         }
         return entries
     }

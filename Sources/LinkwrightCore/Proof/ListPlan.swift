@@ -103,6 +103,12 @@ final class ListPlan {
         for (preparation, index) in list.prefixIndex {
             found += index.rules(along: values.path(options: preparation.options)).filter(prefix.contains)
         }
-        return found.sorted().filter { list.rules[$0].matches(&values) }
+        found.sort()
+        // A rule found under two of its prefixes is tested once.
+        var previous = -1
+        return found.filter { rule in
+            defer { previous = rule }
+            return rule != previous && list.rules[rule].matches(&values)
+        }
     }
 }

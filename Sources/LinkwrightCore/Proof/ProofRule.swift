@@ -139,7 +139,6 @@ final class ProofRule: @unchecked Sendable {
         let query: QueryTest?
         let fragment: FragmentTest?
         let label: String
-        let pathPrefix: [Unicode.Scalar]?
         let pathPrefixes: [[Unicode.Scalar]]?
         let pathTexts: [[Unicode.Scalar]]?
         let pathSuffix: [Unicode.Scalar]?
@@ -196,7 +195,6 @@ final class ProofRule: @unchecked Sendable {
             self.fragment = fragment
             self.label = label
             let literal = path?.pattern.map(LiteralFacts.of)
-            pathPrefix = literal?.forcedPrefix
             pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
             pathTexts = literal?.ways?.texts
             pathSuffix = literal?.forcedSuffix
@@ -235,12 +233,10 @@ final class ProofRule: @unchecked Sendable {
     /// Where the rule was written, and how to name it in messages.
     let origin: SourceLocation?
     var label: String { content.label }
-    /// The literal text every path this rule's pattern accepts starts with, prepared. Made with
-    /// the rule, which stays immutable: a revision's decision lists serve proofs on several
-    /// threads (`ComparedRevision.decisionLists`).
-    var pathPrefix: [Unicode.Scalar]? { content.pathPrefix }
     /// Literal texts one of which starts every path the rule's pattern accepts, prepared
-    /// (`LiteralWays.prefixes`, else `pathPrefix` alone).
+    /// (`LiteralWays.prefixes`, else `Automaton.forcedPrefix` alone). Made with the rule, which
+    /// stays immutable: a revision's decision lists serve proofs on several threads
+    /// (`ComparedRevision.decisionLists`).
     var pathPrefixes: [[Unicode.Scalar]]? { content.pathPrefixes }
     /// The paths the rule's pattern accepts, prepared, when they are a few literal texts
     /// (`LiteralWays.texts`).

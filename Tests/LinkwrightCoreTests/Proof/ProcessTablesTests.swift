@@ -113,8 +113,8 @@ import Testing
                         && rule.query?.key == made.query?.key && rule.fragment?.key == made.fragment?.key,
                     "seed \(seed), step \(step)")
                 #expect(
-                    rule.pathPrefix == expected.pathPrefix && rule.pathPrefixes == expected.pathPrefixes
-                        && rule.pathTexts == expected.pathTexts && rule.pathSuffix == expected.pathSuffix,
+                    rule.pathPrefixes == expected.pathPrefixes && rule.pathTexts == expected.pathTexts
+                        && rule.pathSuffix == expected.pathSuffix,
                     "seed \(seed), step \(step)")
             }
             var values = ComparedValues(LinkURL("https://example.com/")!)
