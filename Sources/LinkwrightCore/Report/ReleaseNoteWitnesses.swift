@@ -66,7 +66,7 @@ public enum ReleaseNoteWitnesses {
             }
             // The change's own rules first; then the book's URLs in order, of which only those
             // some app decides differently on the two sides can show it, found once for the host.
-            var readable = book.ownURLs(at: change.location).lazy.compactMap(decide).compactMap(illustrate).first
+            var readable = book.firstOwn(at: change.location) { decide($0).flatMap(illustrate) }
             if readable == nil {
                 let others = Caching.isEnabled ? differing[hostKey] ?? DifferingURLs(book) : DifferingURLs(book)
                 differing[hostKey] = others
@@ -204,14 +204,19 @@ public enum ReleaseNoteWitnesses {
             return urls
         }
 
-        /// The readable URLs of the rules written at `location`, in file order, each once.
-        func ownURLs(at location: SourceLocation?) -> [String] {
-            guard let location else { return [] }
+        /// The first URL of the rules written at `location`, each tried once in file order,
+        /// that `accept` turns into a value.
+        func firstOwn<Value>(at location: SourceLocation?, _ accept: (String) -> Value?) -> Value? {
+            guard let location else { return nil }
+            var tried: Set<String> = []
             // Found by line before the whole location is compared: a book holds every rule of
             // a domain's files, looked through once per change.
-            var seen: Set<String> = []
-            return lines.indices.filter { lines[$0] == location.line && origin($0) == location }
-                .flatMap(urls(of:)).filter { seen.insert($0).inserted }
+            for index in lines.indices where lines[index] == location.line && origin(index) == location {
+                for url in urls(of: index) where tried.insert(url).inserted {
+                    if let value = accept(url) { return value }
+                }
+            }
+            return nil
         }
     }
 
