@@ -229,9 +229,9 @@ public enum ReleaseNoteWitnesses {
     /// The URLs of a book, in file order and each once, that some app on one host decides
     /// differently on the two sides, with their verdicts. Only such a URL can show a change
     /// (`shows`), so the changes of a host that look past their own rules look through these,
-    /// and each URL of the book is decided once for the host, not once for each change: a
-    /// release of a few edits to a thousand-rule file had every change decide every rule's URLs
-    /// (57 % of `changelog`). The book is read a rule at a time, only as far as a change needs.
+    /// and each URL of the book is decided once for the host, not once for each change (in a
+    /// release of a few edits to a thousand-rule file, each change decided every rule's URLs;
+    /// docs/performance.md). The book is read a rule at a time, only as far as a change needs.
     final class DifferingURLs {
         private let book: RuleURLBook
         private var found: [DecidedURL] = []
