@@ -290,13 +290,6 @@ public enum ReleaseNoteWitnesses {
             && BehaviourDiff.destination(route.after) == BehaviourDiff.destination(change.routeAfter)
     }
 
-    /// The apps a URL opens on the new side and not the old (`gained`), and the other way round.
-    static func opened(_ verdicts: (before: [Verdict], after: [Verdict])) -> (gained: [String], lost: [String]) {
-        let before = verdicts.before.filter(\.opens).map(\.identity)
-        let after = verdicts.after.filter(\.opens).map(\.identity)
-        return (after.filter { !before.contains($0) }, before.filter { !after.contains($0) })
-    }
-
     /// Whether some app opens the URL on one side only: `shows` holds for no change otherwise.
     /// Asked of every URL a host's changes look through, so it builds no arrays.
     static func differs(_ verdicts: (before: [Verdict], after: [Verdict])) -> Bool {
@@ -310,7 +303,10 @@ public enum ReleaseNoteWitnesses {
 
     /// Whether the two sides' verdicts on a URL decide it for the change's apps as the change says.
     static func shows(_ change: LinkChange, _ verdicts: (before: [Verdict], after: [Verdict])) -> Bool {
-        let (gained, lost) = opened(verdicts)
+        let before = verdicts.before.filter(\.opens).map(\.identity)
+        let after = verdicts.after.filter(\.opens).map(\.identity)
+        let gained = after.filter { !before.contains($0) }
+        let lost = before.filter { !after.contains($0) }
         switch change.kind {
         case .opensApp: return lost.isEmpty && change.app.map(gained.contains) == true
         case .opensWeb: return gained.isEmpty && change.app.map(lost.contains) == true

@@ -249,6 +249,11 @@ public protocol JSONTextOutput {
 }
 
 extension JSONTextOutput {
+    /// A literal's bytes, which need neither escaping nor a String.
+    public mutating func writeLiteral(_ literal: StaticString) {
+        writeUTF8(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// Digits written straight, without a `String` made for them.
     public mutating func writeInteger(_ value: Int) {
         if value < 0 { writeASCII(UInt8(ascii: "-")) }
@@ -291,10 +296,6 @@ extension Array where Element == UInt8 {
         }
     }
 
-    /// Appends a literal's bytes, which need neither escaping nor a String.
-    public mutating func writeLiteral(_ literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
 }
 
 /// Spaces to indent with, copied a slice at a time.

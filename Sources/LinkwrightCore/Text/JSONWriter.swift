@@ -252,10 +252,6 @@ struct JSONCursor: JSONTextOutput {
         position += 1
     }
 
-    mutating func writeLiteral(_ literal: StaticString) {
-        writeUTF8(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
     mutating func writeSpaces(_ count: Int) {
         position.update(repeating: UInt8(ascii: " "), count: count)
         position += count
