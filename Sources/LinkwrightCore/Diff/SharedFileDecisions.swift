@@ -87,6 +87,29 @@ struct SharedHostDecisions: Sendable {
         rules = (shared.rules(of: claims.old, in: old), shared.rules(of: claims.new, in: new))
     }
 
+    /// How the two sides' apps decide the host's URLs (`EnvironmentEvaluator.DecidingKey`, its
+    /// rules numbered as `shared` numbers them).
+    struct DecidingKeys: Hashable {
+        let old: EnvironmentEvaluator.DecidingKey
+        let new: EnvironmentEvaluator.DecidingKey
+    }
+
+    /// The keys of the host's deciding, equal for hosts of one environment and platform whose
+    /// apps open each path, query and fragment alike on each side: whether an app opens a URL
+    /// reads how it claims the host and its file's decision, which `shared` makes once for every
+    /// host whose app reads the same rules. Nil where an app could claim the host through a file
+    /// whose decision is not shared (no rules compiled for it).
+    func decidingKeys() -> DecidingKeys? {
+        func key(_ evaluator: EnvironmentEvaluator, _ claims: EnvironmentEvaluator.HostClaims, _ rules: [Int?])
+            -> EnvironmentEvaluator.DecidingKey?
+        {
+            for app in rules.indices where rules[app] == nil && claims.decidingFile(app: app) != nil { return nil }
+            return evaluator.decidingKey(claims) { app, _ in rules[app] }
+        }
+        guard let old = key(old, claims.old, rules.old), let new = key(new, claims.new, rules.new) else { return nil }
+        return DecidingKeys(old: old, new: new)
+    }
+
     /// Every app's verdict on `url` on the side `old` or `new`, as the side's evaluator decides
     /// it alone; a URL on another host is decided alone.
     func verdicts(_ url: LinkURL, onNewSide: Bool) -> [EnvironmentEvaluator.Verdict] {

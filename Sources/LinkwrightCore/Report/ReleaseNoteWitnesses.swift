@@ -28,7 +28,27 @@ public enum ReleaseNoteWitnesses {
         // host and environment serving the rule.
         let shared = SharedFileDecisions()
         var hosts: [HostKey: SharedHostDecisions] = [:]
+        // Hosts whose apps decide alike (`AlikeKey`) show a change with the same URL, on their
+        // own host, and look through one list of differing URLs: a domain's hosts mostly do.
+        var alikeKeys: [HostKey: AlikeKey?] = [:]
         var differing: [HostKey: DifferingURLs] = [:]
+        var alikeDiffering: [AlikeKey: DifferingURLs] = [:]
+        var shownAlike: [ShownKey: (url: LinkURL, route: Destinations)?] = [:]
+        func alikeKey(_ hostKey: HostKey, book: [String?], _ decisions: SharedHostDecisions) -> AlikeKey? {
+            guard Caching.isEnabled else { return nil }
+            if let known = alikeKeys[hostKey] { return known }
+            let key = decisions.decidingKeys().map { AlikeKey(book: book, platform: hostKey.platform, deciding: $0) }
+            alikeKeys[hostKey] = .some(key)
+            return key
+        }
+        func differingURLs(_ hostKey: HostKey, _ alike: AlikeKey?, _ book: RuleURLBook) -> DifferingURLs {
+            guard Caching.isEnabled else { return DifferingURLs(book) }
+            if let known = differing[hostKey] { return known }
+            let urls = alike.flatMap { alikeDiffering[$0] } ?? DifferingURLs(book)
+            differing[hostKey] = urls
+            if let alike { alikeDiffering[alike] = urls }
+            return urls
+        }
         return changes.map { change in
             guard change.kind.isBehaviour, let configured = change.host, let platform = change.platform,
                 let host = parsedHosts[configured] ?? parse(configured),
@@ -64,17 +84,25 @@ public enum ReleaseNoteWitnesses {
                 let route = route(change, at: decided.url, decided.verdicts, routes)
                 return reachesTheSameDestination(change, route) ? (decided.url, route) : nil
             }
-            // The change's own rules first; then the book's URLs in order, of which only those
-            // some app decides differently on the two sides can show it, found once for the host.
-            var readable = book.firstOwn(at: change.location) { decide($0).flatMap(illustrate) }
-            if readable == nil {
-                let others = Caching.isEnabled ? differing[hostKey] ?? DifferingURLs(book) : DifferingURLs(book)
-                differing[hostKey] = others
-                readable = others.first(decide, illustrate)
+            let alike = alikeKey(hostKey, book: key, decisions)
+            let shownKey = alike.map { ShownKey(alike: $0, change) }
+            let readable: (url: LinkURL, route: Destinations)?
+            if let shownKey, let known = shownAlike[shownKey] {
+                readable = known
+            } else {
+                // The change's own rules first; then the book's URLs in order, of which only
+                // those some app decides differently on the two sides can show it, found once
+                // for the hosts deciding alike.
+                var found = book.firstOwn(at: change.location) { decide($0).flatMap(illustrate) }
+                if found == nil { found = differingURLs(hostKey, alike, book).first(decide, illustrate) }
+                if let shownKey { shownAlike[shownKey] = .some(found) }
+                readable = found
             }
             guard let readable else { return change }
             var improved = change
-            improved.witnesses = Array(([readable.url.description] + change.witnesses).uniqued().prefix(5))
+            // Found on a host deciding alike, perhaps another.
+            let url = readable.url.on(host: concrete)
+            improved.witnesses = Array(([url.description] + change.witnesses).uniqued().prefix(5))
             (improved.routeBefore, improved.routeAfter) = readable.route
             return improved
         }
@@ -85,6 +113,34 @@ public enum ReleaseNoteWitnesses {
         var environment: String
         var host: String
         var platform: Platform
+    }
+
+    /// Hosts of one environment and platform whose domains' files make the same book and whose
+    /// apps decide alike on each side (`SharedHostDecisions.decidingKeys`): on each of them the
+    /// same apps open a written URL on each side, through the same rule, so the same URLs show
+    /// a change, reaching the same routes.
+    private struct AlikeKey: Hashable {
+        var book: [String?]
+        var platform: Platform
+        var deciding: SharedHostDecisions.DecidingKeys
+    }
+
+    /// A change on the hosts of an `AlikeKey`: everything that tells which URL shows it but the
+    /// host (`shows`, `route`, `reachesTheSameDestination`, the rules at its location).
+    private struct ShownKey: Hashable {
+        var alike: AlikeKey
+        var kind: LinkChange.Kind
+        var apps: [String?]
+        var routes: [String?]
+        var location: SourceLocation?
+
+        init(alike: AlikeKey, _ change: LinkChange) {
+            self.alike = alike
+            kind = change.kind
+            apps = [change.app, change.before, change.after]
+            routes = [change.routeBefore, change.routeAfter]
+            location = change.location
+        }
     }
 
     typealias Verdict = EnvironmentEvaluator.Verdict
@@ -226,12 +282,13 @@ public enum ReleaseNoteWitnesses {
         var verdicts: (before: [Verdict], after: [Verdict])
     }
 
-    /// The URLs of a book, in file order and each once, that some app on one host decides
-    /// differently on the two sides, with their verdicts. Only such a URL can show a change
-    /// (`shows`), so the changes of a host that look past their own rules look through these,
-    /// and each URL of the book is decided once for the host, not once for each change (in a
-    /// release of a few edits to a thousand-rule file, each change decided every rule's URLs;
-    /// docs/performance.md). The book is read a rule at a time, only as far as a change needs.
+    /// The URLs of a book, in file order and each once, that some app decides differently on
+    /// the two sides, with their verdicts on one of the hosts deciding alike (`AlikeKey`). Only
+    /// such a URL can show a change (`shows`), so the changes of these hosts that look past their
+    /// own rules look through these, and each URL of the book is decided once for the hosts, not
+    /// once for each change and host (in a release of a few edits to a thousand-rule file, each
+    /// change decided every rule's URLs; docs/performance.md). The book is read a rule at a time,
+    /// only as far as a change needs.
     final class DifferingURLs {
         private let book: RuleURLBook
         private var found: [DecidedURL] = []

@@ -4,8 +4,9 @@ import Testing
 
 /// Release notes show a change with a rule's URL when one shows it. Past the change's own rules,
 /// only the URLs some app decides differently on the two sides are looked through, found once
-/// per host for all its changes (`ReleaseNoteWitnesses.DifferingURLs`): each change must still
-/// be shown with the URL it would be shown with alone.
+/// for all the changes of the hosts deciding alike (`ReleaseNoteWitnesses.DifferingURLs`), and
+/// a change is shown alike on those hosts: each change must still be shown with the URL it would
+/// be shown with alone.
 @Suite struct ReadableWitnessTests {
     typealias Verdict = EnvironmentEvaluator.Verdict
 
@@ -68,6 +69,26 @@ import Testing
         }
     }
 
+    /// One rule removed for both apps, whose first URL the kiosk still opens through a rule of
+    /// its own: on every host each app's change is shown by a URL of its own, though both
+    /// changes point at the same rule and hosts deciding alike share what they found.
+    @Test func appsLosingOneRuleAreEachShownByTheirOwnURL() throws {
+        let cache = RevisionCache()
+        let kiosk = ["      - path: /a/example\n"]
+        let base = try revision(Self.domain(["      - path: /q\n", "      - path: /a/*\n"], kiosk), in: cache)
+        let head = try revision(Self.domain(["      - path: /q\n"], kiosk), in: cache)
+        let changes = BehaviourDiff.changes(base: base, head: head).filter { $0.kind == .opensWeb }
+        let shown = ReleaseNoteWitnesses.readable(changes, base: base, head: head)
+        // Two apps, two platforms, nine hosts.
+        #expect(shown.count == 36)
+        for change in shown {
+            let expected = change.app?.contains("kiosk") == true ? "/a/1" : "/a/example"
+            #expect(
+                change.witnesses.first == "https://\(change.host ?? "")\(expected)",
+                "\(change.app ?? "") \(change.host ?? "") \(change.witnesses)")
+        }
+    }
+
     static let words = ["shop", "news", "help", "cart", "docs"]
 
     /// A seeded rule of the fleet's domain file.
@@ -100,7 +121,8 @@ import Testing
 
     /// Seeded edits of a 40-rule file (rules inserted, removed, narrowed, moved and their
     /// exclusions flipped): every change of a release is shown as when it is shown alone, where
-    /// the first change of a host finds the URLs that differ and the next ones reuse them.
+    /// the first change of the hosts deciding alike finds the URLs that differ and the next ones
+    /// reuse them, and a change found on one host is shown alike on the others.
     @Test func eachChangeIsShownAsWhenAlone() throws {
         var shownByRule = 0
         for seed in UInt64(1)...8 { shownByRule += try showEachChange(seed: seed) }
@@ -119,7 +141,8 @@ import Testing
         }
         let (shop, kiosk) = (rules(40), rules(8))
         var edited = shop
-        for _ in 0..<Int.random(in: 2...6, using: &generator) {
+        // Up to a dozen edits: a host's app then loses or gains links at several rules.
+        for _ in 0..<Int.random(in: 2...12, using: &generator) {
             let at = Int.random(in: 0..<edited.count, using: &generator)
             switch Int.random(in: 0..<5, using: &generator) {
             case 0: edited.insert(contentsOf: rules(1), at: at)
@@ -152,5 +175,97 @@ import Testing
             if shown.witnesses != change.witnesses { shownByRule += 1 }
         }
         return shownByRule
+    }
+
+    /// Hosts whose keys (`SharedHostDecisions.decidingKeys`) are equal share one list of the
+    /// URLs some app opens on one side only, so on each of them an app opens the same URLs on
+    /// each side. Seeded edits of three domains served by seven hosts (a wildcard among them):
+    /// `shop` and `outlet` read by both apps with other rules, `news` by one app without
+    /// Android's dynamic rules. Hosts of one domain share a key, hosts of others do not.
+    @Test func hostsWithEqualDecidingKeysOpenTheSameURLs() throws {
+        var generator = SplitMix64(seed: 68)
+        var serial = 0
+        func rules(_ count: Int) -> [String] {
+            (0..<count).map { _ in
+                serial += 1
+                return Self.rule(&generator, serial)
+            }
+        }
+        func edited(_ rules: [String]) -> [String] {
+            var edited = rules
+            for _ in 0..<3 { edited.remove(at: Int.random(in: 0..<edited.count, using: &generator)) }
+            edited.insert(
+                contentsOf: (0..<3).map { _ in Self.rule(&generator, Int.random(in: 1...serial, using: &generator)) },
+                at: 0)
+            return edited
+        }
+        let (shop, outlet, news) = (rules(12), rules(12), rules(8))
+        func both(_ rules: [String]) -> String {
+            "applinks:\n  - apps: [shop, kiosk]\n    rules:\n" + rules.joined()
+                + "emit:\n  android_dynamic_rules: true\n"
+        }
+        func files(_ shop: [String], _ outlet: [String], _ news: [String]) -> [SourceFile] {
+            let fingerprint = ThreeEnvironmentFleet.fingerprint
+            let apps = ["shop", "kiosk"].map { app in
+                "  \(app):\n    ios: {bundle_id: com.example.\(app)}\n"
+                    + "    android: {package: com.example.\(app), fingerprints: {play-signing: \"\(fingerprint)\"}}\n"
+            }
+            let hosts = [
+                "a.example: shop", "b.example: shop", "w.example: shop", "\"*.w.example\": shop", "o.example: outlet",
+                "n1.example: news", "n2.example: news",
+            ]
+            return [
+                (
+                    "environments/production.yaml",
+                    "tier: production\nteam_id: ABCDE12345\napps:\n" + apps.joined() + "hosts:\n"
+                        + hosts.map { "  \($0)\n" }.joined()
+                ),
+                ("domains/shop.yaml", both(shop)),
+                ("domains/outlet.yaml", both(outlet)),
+                ("domains/news.yaml", "applinks:\n  - apps: [shop]\n    rules:\n" + news.joined()),
+            ].map { SourceFile(path: $0.0, bytes: Array($0.1.utf8)) }
+        }
+        let cache = RevisionCache()
+        func revision(_ sources: [SourceFile]) throws -> CachedRevision {
+            let (revision, diagnostics) = cache.make(sources)
+            return try #require(revision, "\(diagnostics.filter { $0.severity == .error })")
+        }
+        let base = try revision(files(shop, outlet, news))
+        let head = try revision(files(edited(shop), edited(outlet), edited(news)))
+        let (old, new) = (try #require(base.evaluator("production")), try #require(head.evaluator("production")))
+        let urls = (1...serial).flatMap { number in
+            Self.words.flatMap { word in
+                [
+                    "/\(word)\(number)/x", "/\(word)/\(number)y", "/\(word)\(number)", "/x/\(word)\(number)",
+                    "/\(word)/x?ref=\(number)",
+                ]
+            }
+        }.compactMap(LinkURL.init)
+        var sharedPairs = 0
+        for platform in Platform.allCases {
+            let shared = SharedFileDecisions()
+            let hosts = ["a.example", "b.example", "w.example", "x.w.example", "o.example", "n1.example", "n2.example"]
+            let decisions = hosts.map {
+                SharedHostDecisions(host: $0, platform: platform, old: old, new: new, sharing: shared)
+            }
+            let keys = decisions.map { $0.decidingKeys() }
+            #expect(Set(keys.compactMap { $0 }).count == 3, "\(platform): shop, outlet and news decide apart")
+            for (first, second) in zip(hosts.indices, hosts.indices.dropFirst()) where keys[first] == keys[second] {
+                #expect(keys[first] != nil)
+                for url in urls {
+                    let opened = [first, second].map { index in
+                        let on = url.on(host: hosts[index])
+                        return ReleaseNoteWitnesses.differs(
+                            (
+                                decisions[index].verdicts(on, onNewSide: false),
+                                decisions[index].verdicts(on, onNewSide: true)
+                            ))
+                    }
+                    #expect(opened[0] == opened[1], "\(platform) \(hosts[first]) \(hosts[second]) \(url)")
+                }
+                sharedPairs += 1
+            }
+        }
+        #expect(sharedPairs == 8, "a, b, w and x.w share on each platform, and n1 and n2")
     }
 }
