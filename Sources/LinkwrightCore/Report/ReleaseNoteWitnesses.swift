@@ -13,6 +13,7 @@ public enum ReleaseNoteWitnesses {
         // a release changes many URLs of one host, and a domain's hosts serve the same files
         // (`CompiledSite.domain`).
         var books: [[String?]: RuleURLBook] = [:]
+        let texts = RuleTexts()
         // Each environment's sites by host and the host names it binds, found once: a fleet has
         // thousands.
         var lookups: [String: (before: SiteLookup, after: SiteLookup, bound: Set<String>)] = [:]
@@ -63,7 +64,7 @@ public enum ReleaseNoteWitnesses {
             let concrete = URLSamples.host(for: host, avoiding: lookup.bound)
             let sites = [lookup.after.site(serving: concrete), lookup.before.site(serving: concrete)]
             let key = [change.environment] + sites.map { $0?.domain }
-            let book = books[key] ?? RuleURLBook(sites.compactMap { $0 })
+            let book = books[key] ?? RuleURLBook(sites.compactMap { $0 }, sharing: texts)
             books[key] = book
             let hostKey = HostKey(environment: change.environment, host: concrete, platform: platform)
             let decisions =
@@ -166,7 +167,10 @@ public enum ReleaseNoteWitnesses {
             case dynamic(site: Int, statement: Int, component: Int)
         }
 
-        init(_ sites: [CompiledSite]) {
+        private let texts: RuleTexts
+
+        init(_ sites: [CompiledSite], sharing texts: RuleTexts) {
+            self.texts = texts
             // Read by index, each rule's line alone, into storage made once: a pair's books
             // list thousands of rules, and copying each rule to read its origin, into arrays
             // grown as they filled, was most of making them.
@@ -222,40 +226,33 @@ public enum ReleaseNoteWitnesses {
             }
         }
 
-        /// The readable URLs of rule `index` (`ReadableURLs`).
-        private func write(_ index: Int) -> [String] {
+        /// What rule `index`'s readable URLs are written from.
+        private func text(_ index: Int) -> RuleText {
             switch rules[index] {
             case .component(let site, let details, let position):
                 let applinks = sites[site].aasa!.applinks!
                 let component = applinks.details[details].components![position]
-                let query: QueryPattern? =
-                    switch component.query {
-                    case .whole(let pattern): .whole(pattern)
-                    case .items(let items): .items(items.map(queryItem))
-                    case .ignoredDictionary, nil: nil
-                    }
-                return ReadableURLs.candidates(
-                    path: component.path, query: query, fragment: component.fragment,
-                    variables: applinks.substitutionVariables)
+                return .component(
+                    path: component.path.map(ExactText.init), query: component.query,
+                    fragment: component.fragment.map(ExactText.init), variables: applinks.substitutionVariables)
             case .legacyPath(let site, let details, let position):
                 let path = sites[site].aasa!.applinks!.details[details].paths![position]
-                let pattern = path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path
-                return ReadableURLs.candidates(path: pattern, query: nil, fragment: nil, variables: [])
+                return .legacyPath(ExactText(path.hasPrefix("NOT ") ? String(path.dropFirst(4)) : path))
             case .dynamic(let site, let statement, let position):
                 let component = sites[site].assetLinks!.statements[statement].dynamicComponents![position]
-                return ReadableURLs.candidates(
-                    path: component.path, query: component.query.map { .items($0.map(queryItem)) },
-                    fragment: component.fragment, variables: [])
+                return .dynamic(
+                    path: component.path.map(ExactText.init), query: component.query,
+                    fragment: component.fragment.map(ExactText.init))
             }
         }
 
         /// How many rules the book holds.
         var count: Int { rules.count }
 
-        /// The readable URLs of rule `index`, written once.
+        /// The readable URLs of rule `index`, written once for every book sharing `texts`.
         func urls(of index: Int) -> [String] {
             if let known = written[index] { return known }
-            let urls = write(index)
+            let urls = texts.urls(of: text(index))
             written[index] = urls
             return urls
         }
@@ -273,6 +270,47 @@ public enum ReleaseNoteWitnesses {
                 }
             }
             return nil
+        }
+    }
+
+    /// What a rule's readable URLs are written from: the same for a rule on both sides of a
+    /// release and in every environment serving its domain.
+    /// Texts compare exactly (`ExactText`): `/café` spelt NFC and NFD are written apart.
+    enum RuleText: Hashable {
+        case component(path: ExactText?, query: AASAQuery?, fragment: ExactText?, variables: [AASAVariable])
+        /// A legacy `paths` entry without its `NOT `.
+        case legacyPath(ExactText)
+        case dynamic(path: ExactText?, query: [AASAQueryItem]?, fragment: ExactText?)
+    }
+
+    /// The readable URLs of rules by their text, written once for the books of a release: each
+    /// rule is in a book for each side and environment.
+    final class RuleTexts {
+        private var written: [RuleText: [String]] = [:]
+
+        /// The readable URLs of a rule with `text` (`ReadableURLs`).
+        func urls(of text: RuleText) -> [String] {
+            if let known = written[text] { return known }
+            let urls: [String]
+            switch text {
+            case .component(let path, let query, let fragment, let variables):
+                let pattern: QueryPattern? =
+                    switch query {
+                    case .whole(let pattern): .whole(pattern)
+                    case .items(let items): .items(items.map(queryItem))
+                    case .ignoredDictionary, nil: nil
+                    }
+                urls = ReadableURLs.candidates(
+                    path: path?.text, query: pattern, fragment: fragment?.text, variables: variables)
+            case .legacyPath(let pattern):
+                urls = ReadableURLs.candidates(path: pattern.text, query: nil, fragment: nil, variables: [])
+            case .dynamic(let path, let query, let fragment):
+                urls = ReadableURLs.candidates(
+                    path: path?.text, query: query.map { .items($0.map(queryItem)) }, fragment: fragment?.text,
+                    variables: [])
+            }
+            written[text] = urls
+            return urls
         }
     }
 

@@ -89,6 +89,21 @@ import Testing
         }
     }
 
+    /// A release writes each rule's URLs once for all its books, keyed by the rule's text:
+    /// canonically equivalent spellings are different rules with different URLs.
+    @Test func ruleTextsWriteEquivalentSpellingsApart() {
+        let texts = ReleaseNoteWitnesses.RuleTexts()
+        let composed = texts.urls(of: .legacyPath(ExactText("/caf\u{E9}")))
+        let decomposed = texts.urls(of: .legacyPath(ExactText("/cafe\u{301}")))
+        #expect(composed == ["/caf%C3%A9"])
+        #expect(decomposed == ["/cafe%CC%81"])
+        let item = AASAQueryItem(name: "q", pattern: "\u{E9}")
+        #expect(
+            texts.urls(of: .dynamic(path: nil, query: [item], fragment: nil))
+                != texts.urls(
+                    of: .dynamic(path: nil, query: [AASAQueryItem(name: "q", pattern: "e\u{301}")], fragment: nil)))
+    }
+
     static let words = ["shop", "news", "help", "cart", "docs"]
 
     /// A seeded rule of the fleet's domain file.
