@@ -93,7 +93,7 @@ extension EnvironmentEvaluator {
     /// apart from the URL's path, query and fragment. Callers deciding many URLs on one host
     /// find it once (`test` decides thousands of expectations on each host).
     struct HostClaims: Sendable {
-        let host: String
+        var host: String
         let platform: Platform
         /// iOS: per app, its claim and the file that then decides.
         fileprivate let ios: [(claim: Claim, file: FileRef?)]
@@ -142,7 +142,12 @@ extension EnvironmentEvaluator {
     func claims(of host: String, on platform: Platform) -> HostClaims {
         guard Caching.isEnabled else { return claimsFound(of: host, on: platform) }
         let key = ClaimsKey(host: ExactText(host), platform: platform)
-        if let known = knownClaims.withLock({ $0[key] }) { return known }
+        if var known = knownClaims.withLock({ $0[key] }) {
+            // The asker's own text (exactly equal): its URLs' hosts, compared with it for every
+            // witness, then share its storage and compare at once.
+            known.host = host
+            return known
+        }
         let found = claimsFound(of: host, on: platform)
         knownClaims.withLock { if $0.count < Self.knownClaimsCapacity { $0[key] = found } }
         return found
