@@ -308,7 +308,7 @@ import Testing
         func newsList(_ snapshot: CachedRevision) throws -> [RuleSignature] {
             let sequences = snapshot.ruleSequences("production")
             let key = RuleSequences.Key(host: "news.example", platform: .ios, app: "ABCDE12345.com.example.shop")
-            return sequences.lists[try #require(sequences.listOfKey[key])]
+            return sequences.lists[try #require(sequences.list(of: key))]
         }
         #expect(try storageAddress(newsList(shared[0])) == storageAddress(newsList(shared[1])))
         #expect(try storageAddress(newsList(shared[0])) != storageAddress(newsList(alone)))

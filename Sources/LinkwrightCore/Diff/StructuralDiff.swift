@@ -195,11 +195,14 @@ public enum StructuralDiff {
         -> [LinkChange]
     {
         var changes: [LinkChange] = []
-        let newKeys = Set(new.order)
-        for key in new.order + old.order.filter({ !newKeys.contains($0) }) {
-            guard let oldList = old.listOfKey[key], let newList = new.listOfKey[key] else { continue }
+        // Only keys both sides read have rules to compare. A revision seldom adds or drops a
+        // host or app, so the old side's key at the same position is nearly always the same:
+        // looking each key up by hash cost more than diffing the lists (`DiffedLists`).
+        for (position, key) in new.order.enumerated() {
+            let samePosition = position < old.order.count && old.order[position] == key
+            guard let oldList = samePosition ? old.listAt[position] : old.list(of: key) else { continue }
             let oldRules = old.lists[oldList]
-            let newRules = new.lists[newList]
+            let newRules = new.lists[new.listAt[position]]
             // A whole app appearing or disappearing is reported once, as app_added/app_removed.
             guard !oldRules.isEmpty && !newRules.isEmpty else { continue }
             changes += diffed.edits(from: oldRules, to: newRules).map { edit in
@@ -230,8 +233,9 @@ struct DiffedLists {
 
     /// `SequenceDiff.changes(from: old, to: new)`, none for equal lists.
     mutating func edits(from old: [RuleSignature], to new: [RuleSignature]) -> [SequenceDiff.Edit] {
+        // Closures, not key paths: a key path read through the runtime cost half a lookup.
         let pair = Pair(
-            old: old.withUnsafeBufferPointer(\.baseAddress), new: new.withUnsafeBufferPointer(\.baseAddress))
+            old: old.withUnsafeBufferPointer { $0.baseAddress }, new: new.withUnsafeBufferPointer { $0.baseAddress })
         if let found = known[pair] { return found.edits }
         let edits = old == new ? [] : SequenceDiff.changes(from: old, to: new)
         known[pair] = (old, new, edits)
@@ -255,36 +259,53 @@ public struct RuleSequences: Sendable {
 
     /// The keys, in the order first met.
     private(set) var order: [Key] = []
-    /// Per key, the index of its rules in `lists`.
-    private(set) var listOfKey: [Key: Int] = [:]
+    /// Per key of `order`, at its position, the index of its rules in `lists`.
+    private(set) var listAt: [Int] = []
+    /// Per key, its position in `order`.
+    private var positionOfKey: [Key: Int] = [:]
     private(set) var lists: [[RuleSignature]] = []
 
     /// The sequences of `environment`, each domain's lists taken from `shared` where made
     /// before from the same files.
     init(_ environment: CompiledEnvironment?, sharing shared: SharedRuleLists? = nil) {
         var domainLists: [String: [(key: Key, list: Int)]] = [:]
-        for site in environment?.sites ?? [] {
+        let sites = environment?.sites ?? []
+        let served = sites.map { site in
             let served =
                 domainLists[site.domain]
                 ?? (shared.map { $0.lists(of: site, in: environment!.name) } ?? Self.lists(of: site)).map {
                     (key: $0.key, list: add($0.signatures))
                 }
             domainLists[site.domain] = served
+            return served
+        }
+        let filters = (environment?.androidApps ?? []).flatMap { app in app.intentFilters.map { (app, $0) } }
+        // Sized once: growing the table hashed every key's host and app again at each step.
+        positionOfKey.reserveCapacity(served.reduce(0) { $0 + $1.count } + filters.reduce(0) { $0 + $1.1.hosts.count })
+        for (site, served) in zip(sites, served) {
             for (key, list) in served {
                 var key = key
                 key.host = site.fileHost.name
                 append(key, list)
             }
         }
-        for app in environment?.androidApps ?? [] {
-            for filter in app.intentFilters {
-                let scopes = add(filter.scopes.map(RuleSignature.init))
-                for host in filter.hosts {
-                    append(Key(host: host.fileHost.name, platform: .android, app: app.package, manifest: true), scopes)
-                }
+        for (app, filter) in filters {
+            let scopes = add(filter.scopes.map(RuleSignature.init))
+            for host in filter.hosts {
+                append(Key(host: host.fileHost.name, platform: .android, app: app.package, manifest: true), scopes)
             }
         }
     }
+
+    /// The sequences `read` gives, in order: each list read by its key after whatever the key
+    /// reads already.
+    init(reading read: [(key: Key, signatures: [RuleSignature])]) {
+        positionOfKey.reserveCapacity(read.count)
+        for (key, signatures) in read { append(key, add(signatures)) }
+    }
+
+    /// The index in `lists` of the rules `key` reads; nil for a key the environment has not.
+    func list(of key: Key) -> Int? { positionOfKey[key].map { listAt[$0] } }
 
     /// The lists one site's files give each platform and app (the key's host left empty), in
     /// the order of the files.
@@ -312,7 +333,7 @@ public struct RuleSequences: Sendable {
 
         init(_ site: CompiledSite, editing earlier: SignedFiles?, sharing other: SignedFiles? = nil) {
             (aasa, assetLinks) = (site.aasa, site.assetLinks)
-            var files = RuleSequences(nil)
+            var read: [(key: Key, signatures: [RuleSignature])] = []
             if let applinks = site.aasa?.applinks {
                 let earlierApplinks = earlier?.aasa?.applinks
                 for (index, entry) in applinks.details.enumerated() {
@@ -344,7 +365,7 @@ public struct RuleSequences: Sendable {
                     let signatures =
                         entry.components == nil ? (entry.paths ?? []).map(RuleSignature.init(legacyPath:)) : signed
                     for appID in entry.effectiveAppIDs {
-                        files.append(Key(host: "", platform: .ios, app: appID), files.add(signatures))
+                        read.append((Key(host: "", platform: .ios, app: appID), signatures))
                     }
                 }
             }
@@ -368,9 +389,10 @@ public struct RuleSequences: Sendable {
                 guard case .androidApp(let package, _) = statement.target, statement.dynamicComponents != nil else {
                     continue
                 }
-                files.append(Key(host: "", platform: .android, app: package), files.add(signed))
+                read.append((Key(host: "", platform: .android, app: package), signed))
             }
-            lists = files.order.map { key in (key, files.lists[files.listOfKey[key]!]) }
+            let files = RuleSequences(reading: read)
+            lists = zip(files.order, files.listAt).map { key, list in (key, files.lists[list]) }
         }
 
         /// Whether `one` and `other` are one array's storage (not merely equal): the rules the
@@ -418,12 +440,14 @@ public struct RuleSequences: Sendable {
 
     /// `list` read by `key`, after whatever the key reads already.
     private mutating func append(_ key: Key, _ list: Int) {
-        guard let known = listOfKey[key] else {
+        // A new key, as nearly every one is, is hashed once; a known one is put back.
+        guard let known = positionOfKey.updateValue(order.count, forKey: key) else {
             order.append(key)
-            listOfKey[key] = list
+            listAt.append(list)
             return
         }
-        listOfKey[key] = add(lists[known] + lists[list])
+        positionOfKey[key] = known
+        listAt[known] = add(lists[listAt[known]] + lists[list])
     }
 }
 

@@ -93,7 +93,7 @@ extension EnvironmentEvaluator {
     /// apart from the URL's path, query and fragment. Callers deciding many URLs on one host
     /// find it once (`test` decides thousands of expectations on each host).
     struct HostClaims: Sendable {
-        let host: String
+        var host: String
         let platform: Platform
         /// iOS: per app, its claim and the file that then decides.
         fileprivate let ios: [(claim: Claim, file: FileRef?)]
@@ -125,8 +125,36 @@ extension EnvironmentEvaluator {
         var readsRules = true
     }
 
-    /// How each app of `platform` claims `host`.
+    /// A host, compared exactly (`ExactText`: the claims keep its spelling), and a platform.
+    struct ClaimsKey: Hashable {
+        let host: ExactText
+        let platform: Platform
+    }
+
+    /// The most hosts and platforms whose claims an evaluator keeps.
+    static let knownClaimsCapacity = 4096
+
+    /// How each app of `platform` claims `host`, found once per host and platform while caching
+    /// (`Caching`): a changelog's decision lists, its witnesses and its readable URLs each ask
+    /// for every host they compare, of the evaluator the revision's comparisons with the one
+    /// before and the one after it share, and an Android app's claims cost a dozen thousand
+    /// instructions (its deciding file tried on every parent domain).
     func claims(of host: String, on platform: Platform) -> HostClaims {
+        guard Caching.isEnabled else { return claimsFound(of: host, on: platform) }
+        let key = ClaimsKey(host: ExactText(host), platform: platform)
+        if var known = knownClaims.withLock({ $0[key] }) {
+            // The asker's own text (exactly equal): its URLs' hosts, compared with it for every
+            // witness, then share its storage and compare at once.
+            known.host = host
+            return known
+        }
+        let found = claimsFound(of: host, on: platform)
+        knownClaims.withLock { if $0.count < Self.knownClaimsCapacity { $0[key] = found } }
+        return found
+    }
+
+    /// How each app of `platform` claims `host`, found afresh.
+    func claimsFound(of host: String, on platform: Platform) -> HostClaims {
         switch platform {
         case .ios:
             let ios = environment.iosApps.indices.map { position in

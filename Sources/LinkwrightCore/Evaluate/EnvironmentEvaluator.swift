@@ -40,6 +40,9 @@ public final class EnvironmentEvaluator: Sendable {
     /// The platforms whose association files were compiled: `verdicts` answers for these only.
     public let platforms: Set<Platform>
 
+    /// The claims found so far by host and platform (`claims(of:on:)`).
+    let knownClaims = LockedValue<[ClaimsKey: HostClaims]>([:])
+
     /// Evaluates `environment`; Android's dynamic rules are read as `androidRelease` reads them.
     /// Only the files of `platforms` are compiled (compiling assetlinks.json's dynamic rules for
     /// thousands of hosts costs more than deciding iOS-only expectations on them).

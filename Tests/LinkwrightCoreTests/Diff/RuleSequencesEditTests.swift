@@ -99,7 +99,7 @@ import Testing
                 // Exact: `String`'s equality would take NFC and NFD spellings for one.
                 ExactText.key(
                     "\(key.host) \(key.platform) \(key.app) \(key.manifest): "
-                        + sequences.lists[sequences.listOfKey[key]!].map {
+                        + sequences.lists[sequences.list(of: key)!].map {
                             [$0.text, $0.path, $0.origin?.description ?? "-"].joined(separator: "|")
                         }.joined(separator: ", "))
             }
@@ -136,7 +136,7 @@ import Testing
         func list(_ revision: CachedRevision, _ platform: Platform) throws -> [RuleSignature] {
             let sequences = revision.ruleSequences("production")
             let key = try #require(sequences.order.first { $0.platform == platform && !$0.manifest })
-            return sequences.lists[sequences.listOfKey[key]!]
+            return sequences.lists[sequences.list(of: key)!]
         }
         // Where a text's bytes are stored (these are too long to be stored in place).
         func textAddress(_ text: String) -> UnsafeRawPointer? {
