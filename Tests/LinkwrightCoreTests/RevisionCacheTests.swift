@@ -353,7 +353,8 @@ import Testing
 
     /// A reading is taken for exactly the bytes it was read from: a seeded chain of same-length
     /// edits (a digit anywhere, in the last bytes of the file, two rules swapped) loads with shared
-    /// readings, in a seeded order that returns to earlier revisions, as each revision read alone.
+    /// readings, in a seeded order that returns to earlier revisions and now and then forgets all
+    /// readings but the last revision's, as each revision read alone.
     @Test(arguments: [UInt64(1), 2, 3])
     func sameLengthEditsLoadAsFilesReadAlone(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
@@ -393,6 +394,16 @@ import Testing
         for index in order {
             #expect(alone[index].count == 13)
             #expect(Self.rulePaths(revisions[index], readings) == alone[index], "revision \(index)")
+            // Now and then the readings but this revision's are forgotten, as a changelog's window
+            // ends: its own are still shared.
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                func rules() -> [AppLinksEntry]? {
+                    ConfigLoader().load(revisions[index], reusing: readings).configuration?.domains.first?.applinks
+                }
+                let before = rules()
+                readings.forget(keeping: revisions[index])
+                #expect(storageAddress(rules()) == storageAddress(before))
+            }
         }
         // Read on every core at once, sharing readings made meanwhile.
         let concurrent = ConfigLoader.Readings()

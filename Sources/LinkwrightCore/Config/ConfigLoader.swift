@@ -47,9 +47,11 @@ public struct ConfigLoader: Sendable {
 
         public init() {}
 
-        /// Forgets every reading and check kept so far.
-        public func forget() {
-            known.withLock { $0 = [:] }
+        /// Forgets every reading and check kept so far but the readings of `files`, which the
+        /// next loads are edits of.
+        public func forget(keeping files: [SourceFile]) {
+            let kept = Set(files.map(FileKey.init))
+            known.withLock { $0 = $0.filter { kept.contains($0.key) } }
             checked.forget()
         }
     }
