@@ -108,17 +108,21 @@ final class RevisionReader {
         let reads = try commits.map(read(at:))
         var uncompiled: [String] = []
         var compilers: [String: @Sendable () -> RevisionContent] = [:]
-        for case .uncompiled(let key, let compile) in reads where compilers[key] == nil {
+        var lastFiles: [SourceFile] = []
+        for case .uncompiled(let key, let files, let compile) in reads {
+            lastFiles = files
+            guard compilers[key] == nil else { continue }
             uncompiled.append(key)
             compilers[key] = compile
         }
         let toCompile = compilers
         for (key, content) in zip(uncompiled, uncompiled.parallelMap { toCompile[$0]!() }) { cache[key] = content }
-        revisionCache.forgetReadings()
+        // The next call reads edits of the last revision read here.
+        revisionCache.forgetReadings(keeping: lastFiles)
         return reads.map { read in
             switch read {
             case .known(let content): content
-            case .uncompiled(let key, _): cache[key]!
+            case .uncompiled(let key, _, _): cache[key]!
             }
         }
     }
@@ -131,10 +135,10 @@ final class RevisionReader {
     }
 
     /// A revision as read: its contract known (cached, or absent), or files to compile under
-    /// their cache key.
+    /// their cache key (the configuration's files; none for raw association files).
     private enum Read {
         case known(RevisionContent)
-        case uncompiled(key: String, compile: @Sendable () -> RevisionContent)
+        case uncompiled(key: String, files: [SourceFile], compile: @Sendable () -> RevisionContent)
     }
 
     private func read(at commit: GitCommit) throws -> Read {
@@ -147,7 +151,7 @@ final class RevisionReader {
             if Caching.isEnabled, let cached = cache[treeID] { return .known(cached) }
             let files = try read(tree, at: commit.shortID)
             let revisionCache = Caching.isEnabled ? self.revisionCache : RevisionCache()
-            return .uncompiled(key: treeID) { Self.compile(files, in: revisionCache) }
+            return .uncompiled(key: treeID, files: files) { Self.compile(files, in: revisionCache) }
         case .artifacts(let paths, let host):
             var files: [(path: String, bytes: [UInt8])] = []
             var key = ""
@@ -164,7 +168,7 @@ final class RevisionReader {
             keys[commit.id] = key
             if Caching.isEnabled, let cached = cache[key] { return .known(cached) }
             let read = files
-            return .uncompiled(key: key) { Self.artifactContent(read, host: host) }
+            return .uncompiled(key: key, files: []) { Self.artifactContent(read, host: host) }
         }
     }
 

@@ -350,4 +350,72 @@ import Testing
         }
         #expect(ConfigLoader().load(broken, reusing: readings).diagnostics.contains { $0.severity == .error })
     }
+
+    /// A reading is taken for exactly the bytes it was read from: a seeded chain of same-length
+    /// edits (a digit anywhere, in the last bytes of the file, two rules swapped) loads with shared
+    /// readings, in a seeded order that returns to earlier revisions and now and then forgets all
+    /// readings but the last revision's, as each revision read alone.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func sameLengthEditsLoadAsFilesReadAlone(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        func digit() -> Int { Int.random(in: 0...9, using: &generator) }
+        var rules = (0..<12).map { _ in "/r\(digit())\(digit())\(digit())/*" }
+        var last = "/z\(digit())"
+        // The last rule ends the file, its digit among the bytes after the last whole word of
+        // eight (the file's length is padded by a comment to 4 past a multiple of eight).
+        func files() -> [SourceFile] {
+            let rules =
+                "applinks:\n  - apps: [shop]\n    rules:\n"
+                + (rules + [last]).map { "      - path: \($0)\n" }.joined()
+            let emit = "emit:\n  android_dynamic_rules: true\n"
+            let padding = String(repeating: " ", count: (4 - (emit.utf8.count + rules.utf8.count + 2) % 8 + 8) % 8)
+            return Self.files(shop: "").map { file in
+                guard file.path == "domains/shop.yaml" else { return file }
+                return SourceFile(path: file.path, bytes: Array(("#" + padding + "\n" + emit + rules).utf8))
+            }
+        }
+        var revisions = [files()]
+        for _ in 0..<20 {
+            let at = Int.random(in: 0..<rules.count, using: &generator)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                var scalars = Array(rules[at].unicodeScalars)
+                scalars[Int.random(in: 2...4, using: &generator)] = Unicode.Scalar(UInt8(48 + digit()))
+                rules[at] = String(String.UnicodeScalarView(scalars))
+            case 1: last = "/z\(digit())"
+            default: rules.swapAt(at, Int.random(in: 0..<rules.count, using: &generator))
+            }
+            revisions.append(files())
+        }
+        let readings = ConfigLoader.Readings()
+        var order = Array(revisions.indices) + revisions.indices.shuffled(using: &generator)
+        order.shuffle(using: &generator)
+        let alone = revisions.map { Self.rulePaths($0, nil) }
+        for index in order {
+            #expect(alone[index].count == 13)
+            #expect(Self.rulePaths(revisions[index], readings) == alone[index], "revision \(index)")
+            // Now and then the readings but this revision's are forgotten, as a changelog's window
+            // ends: its own are still shared.
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                func rules() -> [AppLinksEntry]? {
+                    ConfigLoader().load(revisions[index], reusing: readings).configuration?.domains.first?.applinks
+                }
+                let before = rules()
+                readings.forget(keeping: revisions[index])
+                #expect(storageAddress(rules()) == storageAddress(before))
+            }
+        }
+        // Read on every core at once, sharing readings made meanwhile.
+        let concurrent = ConfigLoader.Readings()
+        let read = (revisions + revisions).parallelMap { Self.rulePaths($0, concurrent) }
+        #expect(read == alone + alone)
+    }
+
+    /// The exact text of every rule path `files` load to.
+    static func rulePaths(_ files: [SourceFile], _ readings: ConfigLoader.Readings?) -> [[Unicode.Scalar]] {
+        let configuration = ConfigLoader().load(files, reusing: readings).configuration
+        return (configuration?.domains ?? []).flatMap { domain in
+            domain.applinks.flatMap { $0.rules.map { Array(($0.path?.value ?? "").unicodeScalars) } }
+        }
+    }
 }

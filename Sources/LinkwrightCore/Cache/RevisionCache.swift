@@ -54,9 +54,10 @@ public final class RevisionCache: Sendable {
         compiledFiles.withLock { $0.release(read) }
     }
 
-    /// Forgets the files read so far: a changelog reads the revisions it compares at once, and
-    /// their snapshots hold what they need.
-    public func forgetReadings() { readings.forget() }
+    /// Forgets the files read so far but `files`: a changelog reads the revisions it compares
+    /// at once, and their snapshots hold what they need; the next revisions it reads are edits
+    /// of the last one's `files`, whose values they then share (`DomainCompilations`).
+    public func forgetReadings(keeping files: [SourceFile]) { readings.forget(keeping: files) }
 
     /// How many revisions hold work not yet released, and how many compiled association files
     /// their evaluators keep: what a long run must keep bounded.

@@ -383,22 +383,22 @@ private struct EnvironmentCompiler {
 
     private func iosApps() -> [CompiledIOSApp] {
         let modeSuffix = environment.mode.map { "?mode=" + $0.value.rawValue } ?? ""
-        let services = domainsByName.mapValues { domain in domain.serviceApps.mapValues { Set($0.map(\.value)) } }
         return environment.apps.compactMap { app in
             guard let ios = app.ios, let id = appID(app.name.value) else { return nil }
+            let name = app.name.value
+            // The services each domain names the app in, found once per domain, not per host.
+            let servicesOfDomain = domainsByName.mapValues { domain in
+                AssociatedService.allCases.filter { service in
+                    service == .applinks
+                        ? !entryPositions(of: domain, listing: name).isEmpty
+                        : domain.serviceApps[service]?.contains { $0.value == name } == true
+                }
+            }
             var byService: [AssociatedService: [String]] = [:]
             for binding in environment.hosts {
-                guard let domain = domainsByName[binding.domain.value], let lists = services[domain.name] else {
-                    continue
-                }
-                let name = app.name.value
+                guard let services = servicesOfDomain[binding.domain.value] else { continue }
                 let host = binding.host.value
-                for service in AssociatedService.allCases {
-                    guard service.allowsWildcardHosts || !host.isWildcard else { continue }
-                    let used =
-                        service == .applinks
-                        ? !entryPositions(of: domain, listing: name).isEmpty : lists[service]?.contains(name) == true
-                    guard used else { continue }
+                for service in services where service.allowsWildcardHosts || !host.isWildcard {
                     byService[service, default: []].append("\(service.rawValue):\(host)\(modeSuffix)")
                 }
             }

@@ -101,6 +101,10 @@ public final class EnvironmentEvaluator: Sendable {
         fileprivate var lastReadings: [String: [(key: AssetLinksKey, read: CompiledAssetLinks)]] = [:]
         /// The readings kept since `beginReading`, which `add` keeps in the files it adds to.
         private var readingsMade: [(name: String, key: AssetLinksKey, read: CompiledAssetLinks)] = []
+        /// The claim indexes made last for each environment, by its name: a changelog's revisions
+        /// of a fleet rarely change what its apps claim, and indexing every host each app claims
+        /// cost more than the evaluator's other tables.
+        fileprivate var appClaims: [String: (claims: AppClaims, indexes: AppClaimIndexes)] = [:]
         /// How many readings `lastReadings` keeps per domain and release: the threads of a
         /// changelog read neighbouring revisions.
         private static var readingsKept: Int { 4 }
@@ -213,6 +217,7 @@ public final class EnvironmentEvaluator: Sendable {
             // Another thread may have kept readings meanwhile: both threads' are kept.
             for made in other.readingsMade { keep(made.read, made.key, as: made.name) }
             lastAASA.merge(other.lastAASA) { $1 }
+            appClaims.merge(other.appClaims) { $1 }
         }
 
         /// Counts one snapshot fewer reading `keys`, and drops the files no snapshot reads.
@@ -297,31 +302,75 @@ public final class EnvironmentEvaluator: Sendable {
             platforms.contains(.android)
             ? Self.assetLinks(of: environment, release: androidRelease, sharing: &files) : ([:], [:])
         assetLinksByFile = Self.byFile(assetLinks, fileNumbers)
-        iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
-        exactFilters = environment.androidApps.map { app in
-            var index: [String: [Int]] = [:]
-            for (position, filter) in app.intentFilters.enumerated() {
-                for host in Set(filter.hosts.filter { !$0.isWildcard }.map { $0.name.lowercased() }) {
-                    index[host, default: []].append(position)
+        let claims = AppClaims(environment)
+        let indexes: AppClaimIndexes
+        if let known = files.appClaims[environment.name], known.claims == claims {
+            indexes = known.indexes
+        } else {
+            indexes = AppClaimIndexes(environment)
+            files.appClaims[environment.name] = (claims, indexes)
+        }
+        (iosClaims, exactFilters, wildcardFilters) = (indexes.iosClaims, indexes.exactFilters, indexes.wildcardFilters)
+        (declaredDomains, declaredWildcards) = (indexes.declaredDomains, indexes.declaredWildcards)
+    }
+
+    /// What the apps' claim indexes are made of: each iOS app's associated domains and the host
+    /// names of each Android app's intent filters, in order, compared exactly (`ExactText`).
+    struct AppClaims: Equatable {
+        let associatedDomains: [[String]]
+        let filterHosts: [[[String]]]
+
+        init(_ environment: CompiledEnvironment) {
+            associatedDomains = environment.iosApps.map(\.associatedDomains)
+            filterHosts = environment.androidApps.map { $0.intentFilters.map { $0.hosts.map(\.name) } }
+        }
+
+        static func == (left: AppClaims, right: AppClaims) -> Bool {
+            left.associatedDomains.count == right.associatedDomains.count
+                && zip(left.associatedDomains, right.associatedDomains).allSatisfy { ExactText.equal($0, $1) }
+                && left.filterHosts.count == right.filterHosts.count
+                && zip(left.filterHosts, right.filterHosts).allSatisfy { left, right in
+                    left.count == right.count && zip(left, right).allSatisfy { ExactText.equal($0, $1) }
                 }
-            }
-            return index
         }
-        wildcardFilters = environment.androidApps.map { app in
-            app.intentFilters.indices.filter { app.intentFilters[$0].hosts.contains(where: \.isWildcard) }
-        }
-        declaredDomains = environment.androidApps.map { app in
-            var domains: [String: String] = [:]
-            for host in app.intentFilters.flatMap(\.hosts) {
-                domains[host.name.lowercased()] = host.fileHost.name
-            }
-            return domains
-        }
-        declaredWildcards = declaredDomains.map { domains in
-            domains.filter { $0.key.hasPrefix("*.") }.map { (domain: $0.key, fileHost: $0.value) }
-                .sorted {
-                    $0.domain.count != $1.domain.count ? $0.domain.count > $1.domain.count : $0.domain < $1.domain
+    }
+
+    /// The apps' claims indexed for lookup (the evaluator's properties of the same names).
+    struct AppClaimIndexes {
+        let iosClaims: [ClaimIndex]
+        let exactFilters: [[String: [Int]]]
+        let wildcardFilters: [[Int]]
+        let declaredDomains: [[String: String]]
+        let declaredWildcards: [[(domain: String, fileHost: String)]]
+
+        init(_ environment: CompiledEnvironment) {
+            iosClaims = environment.iosApps.map { ClaimIndex($0.associatedDomains) }
+            exactFilters = environment.androidApps.map { app in
+                var index: [String: [Int]] = [:]
+                for (position, filter) in app.intentFilters.enumerated() {
+                    for host in Set(filter.hosts.filter { !$0.isWildcard }.map { $0.name.lowercased() }) {
+                        index[host, default: []].append(position)
+                    }
                 }
+                return index
+            }
+            wildcardFilters = environment.androidApps.map { app in
+                app.intentFilters.indices.filter { app.intentFilters[$0].hosts.contains(where: \.isWildcard) }
+            }
+            let declaredDomains = environment.androidApps.map { app in
+                var domains: [String: String] = [:]
+                for host in app.intentFilters.flatMap(\.hosts) {
+                    domains[host.name.lowercased()] = host.fileHost.name
+                }
+                return domains
+            }
+            self.declaredDomains = declaredDomains
+            declaredWildcards = declaredDomains.map { domains in
+                domains.filter { $0.key.hasPrefix("*.") }.map { (domain: $0.key, fileHost: $0.value) }
+                    .sorted {
+                        $0.domain.count != $1.domain.count ? $0.domain.count > $1.domain.count : $0.domain < $1.domain
+                    }
+            }
         }
     }
 
