@@ -32,8 +32,7 @@ public enum ReleaseNoteWitnesses {
         // Hosts whose apps decide alike (`AlikeKey`) show a change with the same URL, on their
         // own host, and look through one list of differing URLs: a domain's hosts mostly do.
         var alikeKeys: [HostKey: AlikeKey?] = [:]
-        var differing: [HostKey: DifferingURLs] = [:]
-        var alikeDiffering: [AlikeKey: DifferingURLs] = [:]
+        var differing: [DifferingKey: DifferingURLs] = [:]
         var shownAlike: [ShownKey: (url: LinkURL, route: Destinations)?] = [:]
         func alikeKey(_ hostKey: HostKey, book: [String?], _ decisions: SharedHostDecisions) -> AlikeKey? {
             guard Caching.isEnabled else { return nil }
@@ -44,10 +43,10 @@ public enum ReleaseNoteWitnesses {
         }
         func differingURLs(_ hostKey: HostKey, _ alike: AlikeKey?, _ book: RuleURLBook) -> DifferingURLs {
             guard Caching.isEnabled else { return DifferingURLs(book) }
-            if let known = differing[hostKey] { return known }
-            let urls = alike.flatMap { alikeDiffering[$0] } ?? DifferingURLs(book)
-            differing[hostKey] = urls
-            if let alike { alikeDiffering[alike] = urls }
+            let key = alike.map(DifferingKey.alike) ?? .host(hostKey)
+            if let known = differing[key] { return known }
+            let urls = DifferingURLs(book)
+            differing[key] = urls
             return urls
         }
         return changes.map { change in
@@ -124,6 +123,13 @@ public enum ReleaseNoteWitnesses {
         var book: [String?]
         var platform: Platform
         var deciding: SharedHostDecisions.DecidingKeys
+    }
+
+    /// Whose differing URLs a list holds: the hosts deciding alike, or one host where its apps
+    /// decide through a file whose decisions are not shared.
+    private enum DifferingKey: Hashable {
+        case alike(AlikeKey)
+        case host(HostKey)
     }
 
     /// A change on the hosts of an `AlikeKey`: everything that tells which URL shows it but the
