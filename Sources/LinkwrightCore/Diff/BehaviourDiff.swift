@@ -101,9 +101,12 @@ public enum BehaviourDiff {
         var comparisons: [HostComparison] = []
         let shared = SharedFileDecisions()
         let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
+        // The head's evaluators and lists are asked for before the base's: a changelog compares
+        // consecutive pairs at once, and the base of one is the head of the pair before it, which
+        // that pair's thread is making; asked first, it would be made twice.
         for after in head.compiled.environments {
             guard let before = base.compiled.environments.first(where: { $0.name == after.name }),
-                let oldEvaluator = base.evaluator(before.name), let newEvaluator = head.evaluator(after.name)
+                let newEvaluator = head.evaluator(after.name), let oldEvaluator = base.evaluator(before.name)
             else { continue }
             // Older Android releases read some dynamic rules otherwise (`AndroidRelease`): both
             // sides as each decides, where its decision lists differ from the newest's.
@@ -111,8 +114,8 @@ public enum BehaviourDiff {
                 before.androidApps.isEmpty && after.androidApps.isEmpty
                 ? [] : AndroidRelease.allCases.filter { $0 != .latest }
             let releaseSides: [ReleaseSides] = olderReleases.compactMap { release in
-                guard let old = base.evaluator(before.name, androidRelease: release),
-                    let new = head.evaluator(after.name, androidRelease: release)
+                guard let new = head.evaluator(after.name, androidRelease: release),
+                    let old = base.evaluator(before.name, androidRelease: release)
                 else { return nil }
                 return ReleaseSides(release: release, old: old, new: new)
             }
@@ -128,8 +131,8 @@ public enum BehaviourDiff {
             for host in comparedHosts(before, after, affected: affected) {
                 let concrete = URLSamples.host(for: host, avoiding: mentioned)
                 for platform in Platform.allCases {
-                    guard let old = base.decisionLists(before.name, host: concrete, platform: platform),
-                        let new = head.decisionLists(after.name, host: concrete, platform: platform)
+                    guard let new = head.decisionLists(after.name, host: concrete, platform: platform),
+                        let old = base.decisionLists(before.name, host: concrete, platform: platform)
                     else { continue }
                     let context = HostContext(
                         environment: after.name, host: host.name, concrete: concrete, platform: platform,
@@ -140,10 +143,10 @@ public enum BehaviourDiff {
                     for sides in platform == .android ? releaseSides : []
                     where !(sides.old.decidesAndroidAsNewest && sides.new.decidesAndroidAsNewest) {
                         guard
-                            let oldLists = base.decisionLists(
-                                before.name, androidRelease: sides.release, host: concrete, platform: platform),
                             let newLists = head.decisionLists(
-                                after.name, androidRelease: sides.release, host: concrete, platform: platform)
+                                after.name, androidRelease: sides.release, host: concrete, platform: platform),
+                            let oldLists = base.decisionLists(
+                                before.name, androidRelease: sides.release, host: concrete, platform: platform)
                         else { continue }
                         // The release reads both sides as the newest does: nothing of its own.
                         // (A release's lists are the same apps' in the same order.)

@@ -19,9 +19,9 @@ public enum StructuralDiff {
             changes += sites(before, after, context)
             changes += entitlements(before, after, context)
             changes += schemes(context)
-            changes += rules(
-                old: base?.ruleSequences(name) ?? RuleSequences(nil), new: head.ruleSequences(name), context,
-                diffed: &diffed)
+            // The head's first, as `BehaviourDiff.compare` asks: the base's is the pair before's head.
+            let new = head.ruleSequences(name)
+            changes += rules(old: base?.ruleSequences(name) ?? RuleSequences(nil), new: new, context, diffed: &diffed)
         }
         return changes
     }
