@@ -84,13 +84,24 @@ public struct CachedRevision: ComparedRevision {
 
     /// The evaluator of the environment named `name`, as `release` reads Android's dynamic rules,
     /// made once: a changelog compares each revision with the one before and the one after it,
-    /// and those comparisons, on several cores, share it. `nil` for an unknown name.
+    /// and those comparisons, on several cores, share it: a second thread asking for it waits
+    /// for it rather than making it again. `nil` for an unknown name.
     public func evaluator(_ name: String, androidRelease release: AndroidRelease) -> EnvironmentEvaluator? {
         let key = RevisionWork.EvaluatorKey(environment: name, release: release)
-        if let made = work.evaluators.withLock({ $0[key] }) { return made }
+        let once = work.evaluators.withLock { kept in
+            if let known = kept[key] { return known }
+            let once = Once<EnvironmentEvaluator?>()
+            kept[key] = once
+            return once
+        }
+        return once.value { makeEvaluator(name, androidRelease: release) }
+    }
+
+    /// The evaluator `evaluator(_:androidRelease:)` keeps, made outside the cache's locks: two
+    /// evaluators of other environments or revisions made at once may both compile a file.
+    private func makeEvaluator(_ name: String, androidRelease release: AndroidRelease) -> EnvironmentEvaluator? {
         let made: EnvironmentEvaluator
         let latest = release != .latest ? evaluator(name) : nil
-        // Made outside the lock; two evaluators made at once may both compile a file.
         var files = cache.compiledFiles.withLock { $0 }
         files.beginReading()
         if let latest {
@@ -105,12 +116,7 @@ public struct CachedRevision: ComparedRevision {
             return new
         }
         cache.compiledFiles.withLock { $0.add(files, readers: newlyRead) }
-        // Two threads may make the same one; the first kept is the one everyone uses next.
-        return work.evaluators.withLock { kept in
-            if let first = kept[key] { return first }
-            kept[key] = made
-            return made
-        }
+        return made
     }
 
     /// Every app's decision list of `platform` for `host` in the environment named `name`, as
@@ -147,8 +153,8 @@ private final class RevisionWork: Sendable {
         var release: AndroidRelease
     }
 
-    /// Evaluators of the revision's environments made so far.
-    let evaluators = LockedValue<[EvaluatorKey: EnvironmentEvaluator]>([:])
+    /// Evaluators of the revision's environments, each made once (`nil`: no such environment).
+    let evaluators = LockedValue<[EvaluatorKey: Once<EnvironmentEvaluator?>]>([:])
     /// Decision lists made so far, per Android release (which sets the routes they carry), keyed
     /// as `DecisionList.lists` keys them, by the rules they read: every environment and app
     /// reading a domain's rules shares them, and a changelog proves each revision against the

@@ -48,17 +48,35 @@ public struct DecisionList: Sendable {
         let origin: SourceLocation?
     }
 
-    /// A rule's test key with its hash taken once (`ProofRule.keyHashes`), as a set tells
-    /// repeated tests apart.
-    private struct TestKey: Hashable {
-        let text: String
-        let hash: Int
+    /// The test keys of the rules kept so far in one block, found by the hash each rule took
+    /// once (`ProofRule.keyHashes`): a `Set` hashed that hash again, with its seed, for every
+    /// rule of every list, and a changelog makes each revision's lists of a thousand rules.
+    private struct KeptTests {
+        /// Open addressing: per slot, a kept rule's test key hash and its position in the list
+        /// plus one (0: an empty slot).
+        private var hashes: [Int]
+        private var positions: [Int32]
+        private var mask: Int
 
-        init(rule: ProofRule) { (text, hash) = (rule.testKey, rule.keyHashes.testKey) }
+        /// Room for `count` rules, at most half the slots full.
+        init(count: Int) {
+            var size = 8
+            while size < 2 * count { size *= 2 }
+            (hashes, positions, mask) = ([Int](repeating: 0, count: size), [Int32](repeating: 0, count: size), size - 1)
+        }
 
-        static func == (left: Self, right: Self) -> Bool { left.hash == right.hash && left.text == right.text }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        /// Records `rule`, the `position`th of `rules`, unless a rule of `rules` recorded before
+        /// has its test key; whether it was recorded.
+        mutating func insert(_ rule: ProofRule, at position: Int, of rules: [ProofRule]) -> Bool {
+            let hash = rule.keyHashes.testKey
+            var slot = hash & mask
+            while positions[slot] != 0 {
+                if hashes[slot] == hash && rules[Int(positions[slot]) - 1].testKey == rule.testKey { return false }
+                slot = (slot + 1) & mask
+            }
+            (hashes[slot], positions[slot]) = (hash, Int32(position + 1))
+            return true
+        }
     }
 
     struct Block {
@@ -78,14 +96,11 @@ public struct DecisionList: Sendable {
         rules.reserveCapacity(groups.reduce(0) { $0 + $1.rules.count })
         var blocks: [Block] = []
         var seenScopes: Set<String> = []
-        // Sized once: grown insertion by insertion, a list's set hashed every key again per doubling.
-        var seen: Set<TestKey> = []
         for group in groups {
             if let scopes = group.scopes, !seenScopes.insert(scopes.key).inserted { continue }
-            seen.removeAll(keepingCapacity: true)
-            seen.reserveCapacity(group.rules.count)
+            var kept = KeptTests(count: group.rules.count)
             let start = rules.count
-            for rule in group.rules where seen.insert(TestKey(rule: rule)).inserted { rules.append(rule) }
+            for rule in group.rules where kept.insert(rule, at: rules.count, of: rules) { rules.append(rule) }
             blocks.append(Block(start: start, count: rules.count - start, scopes: group.scopes))
         }
         self.rules = rules
@@ -102,9 +117,8 @@ public struct DecisionList: Sendable {
         ruleKeys.reserveCapacity(rules.count)
         for rule in rules {
             let (key, origin) = (rule.key, rule.origin)
-            signature.combine(rule.keyHashes.key)
-            signature.combine(origin?.line)
-            signature.combine(origin?.column)
+            // One round per rule: line and column folded into one word with the key's hash.
+            signature.combine(rule.keyHashes.key ^ (origin.map { $0.line << 24 ^ $0.column } ?? -1))
             keys.combine(rule.keyHashes.key)
             signed.append(SignedRule(key: key, origin: origin))
             ruleKeys.append(key)
