@@ -227,8 +227,19 @@ struct BehaviourProof {
 
     /// Whether every prefix of `ones` parts ways with every prefix of `others`: neither starts
     /// with the other, so no text starts with both.
-    private static func partWays(_ ones: [[Unicode.Scalar]], _ others: [[Unicode.Scalar]]) -> Bool {
-        ones.allSatisfy { one in others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) } }
+    static func partWays(_ ones: [[Unicode.Scalar]], _ others: [[Unicode.Scalar]]) -> Bool {
+        for one in ones {
+            for other in others where !differBefore(one, other) { return false }
+        }
+        return true
+    }
+
+    /// Whether two texts differ within the shorter one's length: then neither starts with the
+    /// other. Compared scalar by scalar in place: a changelog's pair compares a new rule's
+    /// prefixes with those of every rule of a long list, through `starts(with:)` twice a pair.
+    private static func differBefore(_ one: [Unicode.Scalar], _ other: [Unicode.Scalar]) -> Bool {
+        for index in 0..<min(one.count, other.count) where one[index] != other[index] { return true }
+        return false
     }
 
     /// The pairs that can decide some URL differently (see the type's documentation), in the
@@ -345,8 +356,11 @@ struct BehaviourProof {
             guard let outcome, let outcomes else { return true }
             return outcomes.new[newIndex] != outcome
         }
-        // Per base outcome, the rules only the head has deciding otherwise.
+        // Per base outcome, the rules only the head has deciding otherwise; the last one asked
+        // for apart, since neighbouring rules of a long list mostly decide alike and a
+        // dictionary lookup per base rule cost more than the pairs most of them make.
         var onlyNewDeciding: [Int: [Int]] = [:]
+        var lastDeciding: (outcome: Int, rules: [Int])?
         for oldIndex in 0...olds {
             let outcome = outcomes?.old[oldIndex]
             // A rule only the base has, with every head rule or none.
@@ -360,12 +374,15 @@ struct BehaviourProof {
                 ? crossed[oldIndex].sorted().filter { decidesOtherwise($0, outcome) } : []
             var onlyNewHere = onlyNew
             if let outcome {
-                if let known = onlyNewDeciding[outcome] {
+                if let last = lastDeciding, last.outcome == outcome {
+                    onlyNewHere = last.rules
+                } else if let known = onlyNewDeciding[outcome] {
                     onlyNewHere = known
                 } else {
                     onlyNewHere = onlyNew.filter { decidesOtherwise($0, outcome) }
                     onlyNewDeciding[outcome] = onlyNewHere
                 }
+                lastDeciding = (outcome, onlyNewHere)
             }
             var (only, other) = (0, 0)
             while only < onlyNewHere.count || other < others.count {

@@ -133,8 +133,12 @@ final class PartView {
     private let makeDecoded: (() -> PartView)?
     private let settle: (Int32) -> Int32
     /// For a view percent-decoding its whole text first, per byte, a number that is the same for
-    /// bytes an escape of which it reads alike (`PartMachine.escapedByteKeys`).
-    let escapedByteKeys: [Int32]?
+    /// bytes an escape of which it reads alike (`PartMachine.escapedByteKeys`). Made on first use:
+    /// only searches stepping escapes whole ask (`DimensionSearch`), and a search where every view
+    /// decodes reads decoded views instead, so most views of decoding rules never need the
+    /// machine's decoding tables, which cost more to make than the rest of the view.
+    private(set) lazy var escapedByteKeys: [Int32]? = machineEscapedByteKeys()
+    private let machineEscapedByteKeys: () -> [Int32]?
 
     /// For a query dictionary's view: its items, for searching item by item (`QueryItemSearch`).
     var items: QueryItemsStructure?
@@ -162,7 +166,7 @@ final class PartView {
         flagsOf = { states.flags(Int($0)) }
         innermostStart = { states.intern(machine.start(innermost: $0)) }
         settle = { states.intern(machine.settled(states.states[Int($0)])) }
-        escapedByteKeys = machine.escapedByteKeys
+        machineEscapedByteKeys = { machine.escapedByteKeys }
         _ = states.intern(machine.start)
         record(upTo: 0)
     }

@@ -290,6 +290,31 @@ import Testing
         #expect(withSuffix > 1_000, "\(withSuffix) automata with a suffix")
     }
 
+    /// `BehaviourProof.partWays` compares prefixes scalar by scalar in place; on seeded lists of
+    /// short texts over a few scalars (so that many start alike, one often starting the other),
+    /// it must say what "neither starts with the other, for every two" says.
+    @Test func prefixesPartWaysExactlyWhenNeitherStartsTheOther() {
+        var generator = SplitMix64(seed: 0x9A_27A5)
+        var parted = 0
+        for round in 0..<3000 {
+            func texts() -> [[Unicode.Scalar]] {
+                (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                        alphabet[Int.random(in: 0..<3, using: &generator)]
+                    }
+                }
+            }
+            let (ones, others) = (texts(), texts())
+            let expected = ones.allSatisfy { one in
+                others.allSatisfy { !(one.starts(with: $0) || $0.starts(with: one)) }
+            }
+            #expect(BehaviourProof.partWays(ones, others) == expected, "round \(round): \(ones) \(others)")
+            parted += expected ? 1 : 0
+        }
+        // Both answers are met often.
+        #expect((300...2700).contains(parted), "\(parted) parted")
+    }
+
     @Test func aVariableGivesOnePrefixPerValueAndTooManyWaysGiveNone() throws {
         let matcher = try PatternMatcher("/$(lang)/shop/*", variables: ["lang": ["en", "fr"]])
         let prefixes = try #require(matcher.automaton.literalWays()?.prefixes)

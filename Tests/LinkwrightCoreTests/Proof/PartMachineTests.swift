@@ -189,8 +189,9 @@ import Testing
         }
     }
 
-    /// The fold stage's distinctions read only the first two planes: every scalar that folds
-    /// onto another lies there, so they give what all scalars would.
+    /// The fold stage's distinctions read only the first two planes, and there only the scalars
+    /// Unicode says change when lowercased: every scalar that folds onto another is one of them,
+    /// so they give what folding all scalars would.
     @Test func unfoldingsOfTheCasedPlanesAreThoseOfEveryScalar() {
         let everyScalar = CaseFolding.unfoldings(in: 0...0x10_FFFF)
         let outside = everyScalar.filter { !CaseFolding.casedPlanes.contains($0.scalar) }

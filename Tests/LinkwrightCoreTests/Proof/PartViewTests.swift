@@ -48,6 +48,26 @@ import Testing
         Self.agree(slashed, Self.alphabet([slashed]), seed: 0x9A48, "slashed \(pattern)")
     }
 
+    /// A view makes its machine's escaped byte keys on first use (most views of decoding rules
+    /// are read decoded and never ask): they must be the machine's, asked before any step or
+    /// after many, and none for a machine that does not decode.
+    @Test(arguments: ["/a/*", "/ab?/é*", "*b/a", "/%41$(lang)/b"])
+    func escapedByteKeysAreTheMachines(pattern: String) throws {
+        let matcher = try PatternMatcher(pattern, variables: ["lang": ["en", "fr"]])
+        let decoding = PercentDecodeStage(PatternMachine(matcher.automaton))
+        let folded = PercentDecodeStage(FoldStage(inner: PatternMachine(matcher.automaton)))
+        let alphabet = Self.alphabet([decoding])
+        let expected = try #require(decoding.escapedByteKeys)
+        #expect(PartView(decoding, alphabet: alphabet).escapedByteKeys == expected, "\(pattern)")
+        let stepped = PartView(decoding, alphabet: alphabet)
+        var state = stepped.start
+        for symbol in alphabet.scalars.indices { state = stepped.step(state, symbol) }
+        #expect(stepped.escapedByteKeys == expected, "\(pattern)")
+        let foldedView = PartView(folded, alphabet: Self.alphabet([folded]))
+        #expect(foldedView.escapedByteKeys == folded.escapedByteKeys, "\(pattern)")
+        #expect(PartView(PatternMachine(matcher.automaton), alphabet: alphabet).escapedByteKeys == nil, "\(pattern)")
+    }
+
     @Test func literalViewsGiveTheirMachinesVerdicts() {
         for (text, isPrefix) in [("/ab/a", false), ("/b", true)] {
             let machine = LiteralMachine(text: Array(text.unicodeScalars), isPrefix: isPrefix)
