@@ -4,12 +4,14 @@ import Testing
 
 /// What a domain's own checks read of it, each against the straightforward reading over seeded
 /// random domains: the patterns naming a variable or not parsing
-/// (`ConfigValidator.patternsReadingVariables`) against every pattern's tokens, and the apps it
-/// uses in an environment (`Resolution.referencedApps`) against its resolved entries' apps.
+/// (`ConfigValidator.patternsReadingVariables`) against every pattern's tokens, its entries in
+/// an environment (`Resolution.entries`) against every rule filtered, and the apps it uses in
+/// an environment (`Resolution.referencedApps`) against its resolved entries' apps.
 @Suite struct ConfigValidatorReadingTests {
     static let patterns = [
         "/a", "/$(section)/b", "/$(", "/$()", "/$(nope)/*", "/$x", "/caf\u{E9}$(lang)", "/a$(alpha)$(section",
         "*", "?*", "/x)$(", "/$($(a))", "/cafe\u{301}/$(section)", "/$$(digit)",
+        "/$(caf\u{E9})", "/$(cafe\u{301})",
     ]
     static let environments = ["production", "staging"]
 
@@ -46,6 +48,22 @@ import Testing
     @Test(arguments: UInt64(1)...40)
     func patternsReadForVariablesAreThoseWhoseTokensNameOneOrFail(seed: UInt64) throws {
         let domain = try Self.domain(seed: seed)
+        Self.expectRead(ConfigValidator.patternsReadingVariables(of: domain), of: domain)
+    }
+
+    /// Patterns' variables taken from those read before (`CheckedDomains`, across validations):
+    /// the domains of every seed read twice through one, each reading as the straightforward one.
+    @Test func patternsReadWithVariablesKeptAcrossDomainsAreReadAsAlone() throws {
+        let domains = try (UInt64(1)...40).map { try Self.domain(seed: $0) }
+        let known = CheckedDomains()
+        for domain in domains + domains.reversed() {
+            Self.expectRead(ConfigValidator.patternsReadingVariables(of: domain, known: known), of: domain)
+        }
+    }
+
+    /// Expects `read` to be, in order, the patterns of `domain` whose tokens name a variable or
+    /// fail, each at its place, with its variables or failure.
+    static func expectRead(_ read: ConfigValidator.ReadPatterns, of domain: Domain) {
         let reference = domain.applinks.flatMap(\.rules).flatMap(Resolution.patterns(of:)).compactMap {
             pattern -> (Located<String>, Result<[String], PatternSyntaxError>)? in
             let read = PatternSyntax.tokens(pattern.value).map { tokens in
@@ -57,12 +75,27 @@ import Testing
             if case .success(let names) = read, names.isEmpty { return nil }
             return (pattern, read)
         }
-        let read = ConfigValidator.patternsReadingVariables(of: domain)
         #expect(read.count == reference.count)
         for ((pattern, variables), (expected, expectedVariables)) in zip(read, reference) {
             #expect(pattern.location == expected.location)
             #expect(ExactText(pattern.value) == ExactText(expected.value))
-            #expect(variables == expectedVariables)
+            #expect(variables.map { $0.map(ExactText.init) } == expectedVariables.map { $0.map(ExactText.init) })
+        }
+    }
+
+    /// The resolved entries (`Resolution.entries`, which keeps an entry whose rules all apply
+    /// as it is) against every entry and rule filtered.
+    @Test(arguments: UInt64(1)...40)
+    func resolvedEntriesAreThoseAndTheRulesApplyingThere(seed: UInt64) throws {
+        let domain = try Self.domain(seed: seed)
+        for environment in Self.environments + ["preview"] {
+            let expected = domain.applinks.compactMap { entry -> AppLinksEntry? in
+                guard Resolution.applies(entry.environments, to: environment) else { return nil }
+                var entry = entry
+                entry.rules = entry.rules.filter { Resolution.applies($0.environments, to: environment) }
+                return entry.rules.isEmpty ? nil : entry
+            }
+            #expect(Resolution.entries(of: domain, in: environment) == expected)
         }
     }
 

@@ -327,6 +327,9 @@ private struct EnvironmentCompiler {
                 dynamic = translated(\.dynamicRules, key) {
                     var translator = AndroidTranslator(domain: domain)
                     var components: [DynamicComponent] = []
+                    // Nearly every rule gives a component or more: reserved once, not per entry,
+                    // where growing by each entry's length alone copied the list per entry.
+                    components.reserveCapacity(positions.reduce(0) { $0 + entries[$1].rules.count })
                     for position in positions {
                         guard let rules else {
                             for rule in entries[position].rules {
@@ -335,10 +338,9 @@ private struct EnvironmentCompiler {
                             continue
                         }
                         let slot = DomainRules.Slot(environment: environmentName, entry: position)
-                        for made in rules.dynamicComponents(ofRulesIn: entries[position], at: slot, of: domain) {
-                            translator.diagnostics.add(contentsOf: made.diagnostics)
-                            components += made.components
-                        }
+                        rules.appendDynamicComponents(
+                            ofRulesIn: entries[position], at: slot, of: domain, to: &components,
+                            diagnostics: &translator.diagnostics)
                     }
                     return .init(value: components, diagnostics: translator.diagnostics.items)
                 }

@@ -143,14 +143,21 @@ final class DomainRules: Sendable {
             (components, diagnostics, self.anchors) = (made.components, made.diagnostics, anchors)
         }
 
-        /// What `rule`, written where it is, compiles to.
-        func placed(at rule: Rule) -> AndroidTranslator.Translation {
-            var made = AndroidTranslator.Translation(components: components, diagnostics: diagnostics)
-            for index in made.components.indices { made.components[index].origin = rule.location }
-            for (index, anchor) in anchors.enumerated() {
-                made.diagnostics[index].location = anchor == .rule ? rule.location : rule.query!.location
+        /// Appends what the rule written at `location` (its query at `query`) compiles to:
+        /// each component copied once, straight into the entry's list (placing a copy of the
+        /// kept array first made and freed an array per rule).
+        func append(
+            placedAt location: SourceLocation, query: SourceLocation?, to placed: inout [DynamicComponent],
+            diagnostics reported: inout DiagnosticBag
+        ) {
+            for var component in components {
+                component.origin = location
+                placed.append(component)
             }
-            return made
+            for (var diagnostic, anchor) in zip(diagnostics, anchors) {
+                diagnostic.location = anchor == .rule ? location : query!
+                reported.add(diagnostic)
+            }
         }
     }
 
@@ -160,44 +167,51 @@ final class DomainRules: Sendable {
         var flags: EffectiveFlags
     }
 
-    /// `rule`'s dynamic components and what translating it diagnosed (`AndroidTranslator`),
-    /// and what is kept of them when they can be placed again.
-    private func dynamic(for rule: Rule, in entry: AppLinksEntry, of domain: Domain) -> (
-        kept: Dynamic?, made: AndroidTranslator.Translation
-    ) {
+    /// Appends `rule`'s dynamic components and what translating it diagnosed
+    /// (`AndroidTranslator`), and returns what is kept of them when they can be placed again.
+    private func appendDynamic(
+        for rule: Rule, in entry: AppLinksEntry, of domain: Domain, to components: inout [DynamicComponent],
+        diagnostics: inout DiagnosticBag
+    ) -> Dynamic? {
         let key = DynamicKey(rule, in: entry, of: domain)
-        if let kept = dynamic.withLock({ $0[key] }) { return (kept, kept.placed(at: rule)) }
+        if let kept = dynamic.withLock({ $0[key] }) {
+            kept.append(
+                placedAt: rule.location, query: rule.query?.location, to: &components, diagnostics: &diagnostics)
+            return kept
+        }
         let made = AndroidTranslator.dynamicComponents(for: rule, in: entry, of: domain)
+        components += made.components
+        diagnostics.add(contentsOf: made.diagnostics)
         let kept = Dynamic(made, of: rule)
         if let kept { dynamic.withLock { $0[key] = kept } }
-        return (kept, made)
+        return kept
     }
 
-    /// The translation of each rule of `entry`, read in `slot`, in order (`dynamic(for:in:of:)`):
-    /// as an edit of the entry translated last there, whose kept rules give theirs placed where
-    /// the rules now are.
-    func dynamicComponents(ofRulesIn entry: AppLinksEntry, at slot: Slot, of domain: Domain)
-        -> [AndroidTranslator.Translation]
-    {
+    /// Appends the translation of each rule of `entry`, read in `slot`, in order
+    /// (`appendDynamic(for:in:of:to:diagnostics:)`): as an edit of the entry translated last
+    /// there, whose kept rules give theirs placed where the rules now are.
+    func appendDynamicComponents(
+        ofRulesIn entry: AppLinksEntry, at slot: Slot, of domain: Domain, to components: inout [DynamicComponent],
+        diagnostics: inout DiagnosticBag
+    ) {
         let earlier = lastTranslated.withLock { $0[slot] }
         let kept = earlier?.kept(by: entry, of: domain) ?? Array(repeating: nil, count: entry.rules.count)
         var values: [Dynamic?] = []
-        var translations: [AndroidTranslator.Translation] = []
         values.reserveCapacity(entry.rules.count)
-        translations.reserveCapacity(entry.rules.count)
         for index in entry.rules.indices {
             if let position = kept[index], let value = earlier!.translations[position] {
                 values.append(value)
-                translations.append(value.placed(at: entry.rules[index]))
+                value.append(
+                    placedAt: entry.rules[index].location, query: entry.rules[index].query?.location,
+                    to: &components, diagnostics: &diagnostics)
             } else {
-                let (value, made) = dynamic(for: entry.rules[index], in: entry, of: domain)
-                values.append(value)
-                translations.append(made)
+                values.append(
+                    appendDynamic(
+                        for: entry.rules[index], in: entry, of: domain, to: &components, diagnostics: &diagnostics))
             }
         }
         let translated = Translated(entry: entry, domainFlags: domain.flags, translations: values)
         lastTranslated.withLock { $0[slot] = translated }
-        return translations
     }
 
     /// The intent-filter scopes of the positive `rule` (`AndroidTranslator.ruleScopes`).

@@ -44,7 +44,7 @@ struct ConfigValidator {
             if let known = checked?.diagnostics(of: domain, in: configuration, unloadable: unloadable) { return known }
             var validator = ConfigValidator(configuration, unloadable: unloadable, domainNames: domainNames)
             // Each pattern read once for both checks that need its variables.
-            let patterns = Self.patternsReadingVariables(of: domain)
+            let patterns = Self.patternsReadingVariables(of: domain, known: checked)
             validator.checkVariables(of: domain, patterns: patterns)
             validator.checkAppReferences(of: domain)
             validator.checkPatterns(of: domain, patterns)
@@ -262,25 +262,38 @@ struct ConfigValidator {
 
     /// The patterns of `domain` (`Resolution.patterns(of:)`, in order) that name a variable or
     /// do not parse: only those give either check anything to say. Only `$(` names a variable
-    /// or fails to parse, so a pattern without `$` (nearly every one) is not read further.
-    static func patternsReadingVariables(of domain: Domain) -> ReadPatterns {
+    /// or fails to parse, so a pattern without `$` (nearly every one) is not read further; the
+    /// others' variables are taken from `known` where read before. Each rule is read through a
+    /// pointer: a copy per rule retained every text it holds.
+    static func patternsReadingVariables(of domain: Domain, known: CheckedDomains? = nil) -> ReadPatterns {
         var read: ReadPatterns = []
         for entry in domain.applinks {
-            for rule in entry.rules {
-                Resolution.forEachPattern(of: rule) { pattern, location in
-                    guard pattern.utf8.contains(UInt8(ascii: "$")) else { return }
-                    let variables = PatternSyntax.tokens(pattern).map { tokens in
-                        tokens.compactMap { token -> String? in
-                            guard case .variable(let name) = token else { return nil }
-                            return name
-                        }
+            entry.rules.withUnsafeBufferPointer { rules in
+                for index in rules.indices {
+                    Resolution.forEachPattern(of: rules[index]) { pattern, location in
+                        let dollar = UInt8(ascii: "$")
+                        guard
+                            pattern.utf8.withContiguousStorageIfAvailable({ $0.contains(dollar) })
+                                ?? pattern.utf8.contains(dollar)
+                        else { return }
+                        let variables = known?.variables(of: pattern) ?? Self.variables(of: pattern)
+                        if case .success(let names) = variables, names.isEmpty { return }
+                        read.append((Located(pattern, at: location), variables))
                     }
-                    if case .success(let names) = variables, names.isEmpty { return }
-                    read.append((Located(pattern, at: location), variables))
                 }
             }
         }
         return read
+    }
+
+    /// The variables `pattern` names, in order, or why it does not parse.
+    static func variables(of pattern: String) -> Result<[String], PatternSyntaxError> {
+        PatternSyntax.tokens(pattern).map { tokens in
+            tokens.compactMap { token -> String? in
+                guard case .variable(let name) = token else { return nil }
+                return name
+            }
+        }
     }
 
     mutating func checkVariables(of domain: Domain, patterns: ReadPatterns) {

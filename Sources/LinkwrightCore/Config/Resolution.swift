@@ -10,6 +10,13 @@ enum Resolution {
     static func entries(of domain: Domain, in environment: String) -> [AppLinksEntry] {
         domain.applinks.compactMap { entry in
             guard applies(entry.environments, to: environment) else { return nil }
+            // An entry whose rules all apply is kept as it is, sharing its rules' storage:
+            // filtering copied every rule of every entry for each environment compiled. Read
+            // through a pointer, as a copy per rule retained every text it holds.
+            let allApply = entry.rules.withUnsafeBufferPointer { rules in
+                rules.indices.allSatisfy { applies(rules[$0].environments, to: environment) }
+            }
+            if allApply { return entry.rules.isEmpty ? nil : entry }
             var entry = entry
             entry.rules = entry.rules.filter { applies($0.environments, to: environment) }
             return entry.rules.isEmpty ? nil : entry
