@@ -9,11 +9,9 @@ import Foundation
 /// leaves the rest to the system, as it does all of its memory.
 public func releaseInBackground<Value>(_ value: consuming Value) {
     let held = ReleasedValue(value)
-    let thread = Thread { held.release() }
-    // As deep as the main thread's, which freed these values before: freeing a nested value
-    // recurses as deep as it is nested.
-    thread.stackSize = 8 << 20
-    thread.start()
+    // As deep as the main thread's, which freed these values before (`onAnotherThread`): freeing
+    // a nested value recurses as deep as it is nested.
+    onAnotherThread { held.release() }
 }
 
 /// The value `releaseInBackground` hands over: the thread releasing it is the only one that

@@ -12,13 +12,10 @@ public func overlapping<Value: Sendable, Produced: Sendable>(
     with consume: (Value) throws -> Void
 ) throws -> Produced {
     let handoff = Handoff<Value, Produced>()
-    let thread = Thread {
+    onAnotherThread {
         let produced = produce { value in handoff.put(.value(value)) }
         handoff.put(.finished(produced))
     }
-    // As deep as the main thread's: compiling recurses.
-    thread.stackSize = 8 << 20
-    thread.start()
     var failure: (any Error)?
     while true {
         switch handoff.take() {

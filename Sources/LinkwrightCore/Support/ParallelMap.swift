@@ -7,11 +7,12 @@ extension RandomAccessCollection where Index == Int {
     /// or a configuration file: each piece runs on one thread from start to end, so it needs no
     /// lock of its own, and the order of the output never depends on which thread finished first.
     ///
-    /// The caller works too, with one thread per other core, each taking the next element until
-    /// none is left. Threads rather than `DispatchQueue.concurrentPerform`: libdispatch runs a
-    /// `concurrentPerform` nested in another on the calling thread, so a stage inside another
-    /// (the analysis of each changed file inside one policy rule) stayed on one core while the
-    /// other was idle. Nested calls here start their own threads; the system shares the cores.
+    /// The caller works too, with one thread per other core (`onAnotherThread`), each taking the
+    /// next element until none is left. Threads rather than `DispatchQueue.concurrentPerform`:
+    /// libdispatch runs a `concurrentPerform` nested in another on the calling thread, so a stage
+    /// inside another (the analysis of each changed file inside one policy rule) stayed on one
+    /// core while the other was idle. Nested calls here get threads of their own; the system
+    /// shares the cores.
     public func parallelMap<Transformed: Sendable>(
         _ transform: @Sendable (Element) -> Transformed
     ) -> [Transformed] where Self: Sendable, Element: Sendable {
@@ -26,13 +27,10 @@ extension RandomAccessCollection where Index == Int {
             }
             let finished = DispatchSemaphore(value: 0)
             for _ in 0..<helpers {
-                let thread = Thread {
+                onAnotherThread {
                     work.run()
                     finished.signal()
                 }
-                // As deep as the main thread's: parsing and automata recurse.
-                thread.stackSize = 8 << 20
-                thread.start()
             }
             work.run()
             for _ in 0..<helpers { finished.wait() }
@@ -47,7 +45,7 @@ extension RandomAccessCollection where Index == Int {
 /// The cores this process may run on, read once: on Linux Foundation opens the cgroup's CPU set
 /// and CPU quota files on each call (about 90 K instructions and six system calls), and a
 /// changelog of 100 tags maps in parallel about 400 times.
-private let activeCores = ProcessInfo.processInfo.activeProcessorCount
+let activeCores = ProcessInfo.processInfo.activeProcessorCount
 
 /// The elements of one `parallelMap`, handed out one at a time to the threads working on them.
 private final class SharedElements: @unchecked Sendable {
