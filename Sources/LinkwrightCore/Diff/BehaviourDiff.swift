@@ -101,6 +101,8 @@ public enum BehaviourDiff {
         var comparisons: [HostComparison] = []
         let shared = SharedFileDecisions()
         let routesByRule = (old: base.configuration.routesByRule, new: head.configuration.routesByRule)
+        // Whether a domain's routes changed, by domain: every environment serving it asks.
+        var routesChangedInDomain: [String: Bool] = [:]
         // The head's evaluators and lists are asked for before the base's: a changelog compares
         // consecutive pairs at once, and the base of one is the head of the pair before it, which
         // that pair's thread is making; asked first, it would be made twice.
@@ -122,9 +124,13 @@ public enum BehaviourDiff {
             let filesOrClaimsChanged = affectedHosts(before, after)
             // Routes change what the router does with URLs whose files stayed the same.
             let routesChanged = Set(
-                after.sites.filter {
-                    RouteLabels.sequence(of: $0.domain, in: base.configuration)
-                        != RouteLabels.sequence(of: $0.domain, in: head.configuration)
+                after.sites.filter { site in
+                    if let changed = routesChangedInDomain[site.domain] { return changed }
+                    let changed =
+                        RouteLabels.sequence(of: site.domain, in: base.configuration)
+                        != RouteLabels.sequence(of: site.domain, in: head.configuration)
+                    routesChangedInDomain[site.domain] = changed
+                    return changed
                 }.flatMap(\.servedHosts))
             let affected = { (host: Host) in filesOrClaimsChanged(host) || routesChanged.contains(host) }
             let mentioned = before.boundHostNames.union(after.boundHostNames)

@@ -200,6 +200,31 @@ import Testing
         return try LinkwrightCoreTests.snapshot(files)
     }
 
+    static func excluded(_ path: String) -> String { "      - path: \(path)\n        exclude: true\n" }
+
+    /// A domain's route labels are its rules' in file order across its entries, `nil` for a rule
+    /// without a route (an exclusion), as the plain reading of every rule gives them; a route changed in the
+    /// second entry alone is a change of the second app's router.
+    @Test func routeLabelsFollowEveryEntryInFileOrder() throws {
+        let kiosk = "      - path: /kiosk/*\n        route: screen\n" + Self.excluded("/kiosk/help")
+        let base = try twoApps(shop: Self.products + Self.excluded("/about"), kiosk: kiosk)
+        let configuration = base.configuration
+        let plain = try #require(configuration.domain(named: "shop")).applinks.flatMap(\.rules).map {
+            $0.route.map(RouteLabels.label)
+        }
+        #expect(RouteLabels.sequence(of: "shop", in: configuration) == plain)
+        #expect(plain.map { $0?.prefix(while: { $0 != "(" }) } == ["product", nil, "screen", nil], "\(plain)")
+        #expect(RouteLabels.sequence(of: "nowhere.example", in: configuration).isEmpty)
+        let head = try twoApps(
+            shop: Self.products + Self.excluded("/about"),
+            kiosk: kiosk.replacingOccurrences(of: "route: screen", with: "route: panel"))
+        let changes = BehaviourDiff.changes(base: base, head: head).filter {
+            $0.environment == "production" && $0.kind == .changesRoute
+        }
+        #expect(changes.map(\.app) == ["ABCDE12345.com.example.kiosk"], "\(changes)")
+        #expect(changes.first?.before == "screen" && changes.first?.after == "panel", "\(changes)")
+    }
+
     /// A URL one app hands to another names where each router takes it.
     @Test func aLinkMovingToAnotherAppNamesBothDestinations() throws {
         let sale = "      - path: /products/sale\n        route: sale\n"
