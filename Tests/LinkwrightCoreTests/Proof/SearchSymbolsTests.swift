@@ -29,4 +29,29 @@ import Testing
             #expect(DimensionSearch.firstOfEachClass(views) == expected, "seed \(seed), step \(step)")
         }
     }
+
+    /// Many views of several classes each, that read the symbols of a group alike: the classes
+    /// of all views outgrow one 64-bit number (`firstOfEachClass` numbers them afresh there)
+    /// while symbols still share them.
+    @Test(arguments: [UInt64(6), 7, 8])
+    func classesOutgrowingOneNumberAreStillShared(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for step in 0..<200 {
+            let symbols = Int.random(in: 1...60, using: &generator)
+            let groups = Int.random(in: 1...8, using: &generator)
+            let group = (0..<symbols).map { _ in Int.random(in: 0..<groups, using: &generator) }
+            let views = (0..<Int.random(in: 20...40, using: &generator)).map { _ in
+                let classOfGroup = (0..<groups).map { _ in Int.random(in: 0..<40, using: &generator) }
+                var numbers: [Int: Int32] = [:]
+                return group.map { group in
+                    if let known = numbers[classOfGroup[group]] { return known }
+                    numbers[classOfGroup[group]] = Int32(numbers.count)
+                    return Int32(numbers.count - 1)
+                }
+            }
+            var seen: Set<[Int32]> = []
+            let expected = (0..<symbols).filter { symbol in seen.insert(views.map { $0[symbol] }).inserted }
+            #expect(DimensionSearch.firstOfEachClass(views) == expected, "seed \(seed), step \(step)")
+        }
+    }
 }
