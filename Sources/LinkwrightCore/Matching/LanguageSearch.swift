@@ -361,7 +361,8 @@ struct LanguageSearch {
     }
 }
 
-/// The transitions a `SubsetDFA` has taken, by state and scalar in one key: one flat
+/// Numbers by a 64-bit key (never `UInt64.max`): the transitions a `SubsetDFA` has taken, by
+/// state and scalar in one key, and the ids of a `PartView`'s packed states. One flat
 /// open-addressing table rather than a dictionary per state, whose allocation and growth cost
 /// more than the lookups when most states are new (a proof builds the states of every new rule).
 /// Each slot holds its key and value side by side in one buffer, read through a pointer: one

@@ -470,45 +470,49 @@ struct DimensionSearch {
     /// each view's class of each symbol (`PartView.symbolClasses`: numbered from 0 in order of
     /// first appearance).
     static func firstOfEachClass(_ views: [[Int32]]) -> [Int] {
-        guard let first = views.first else { return [] }
-        // Refined view by view: a symbol's class so far and its class in the next view make its
-        // class among both (numbered in order of first appearance). The classes among both met
-        // by one class so far are chained from it, each with its class in the view: a class
-        // meets few, and a chain in flat arrays costs less than hashing every pair.
-        var classes = first
-        var count = Int(classes.max() ?? -1) + 1
-        var head: [Int32] = []
-        var own: [Int32] = []
-        var next: [Int32] = []
-        for view in views.dropFirst() {
-            head.removeAll(keepingCapacity: true)
-            head.append(contentsOf: repeatElement(-1, count: count))
-            own.removeAll(keepingCapacity: true)
-            next.removeAll(keepingCapacity: true)
-            for symbol in classes.indices {
-                let known = Int(classes[symbol])
-                let mine = view[symbol]
-                var refined = head[known]
-                var last: Int32 = -1
-                while refined >= 0 && own[Int(refined)] != mine {
-                    last = refined
-                    refined = next[Int(refined)]
-                }
-                if refined < 0 {
-                    refined = Int32(own.count)
-                    own.append(mine)
-                    next.append(-1)
-                    if last < 0 { head[known] = refined } else { next[Int(last)] = refined }
-                }
-                classes[symbol] = refined
+        guard let symbols = views.first?.count else { return [] }
+        // A symbol's classes in every view make one number in mixed radix (a view's class count
+        // is its digit's base), so equal numbers are symbols every view reads alike: a multiply
+        // and an add per view and symbol, where refining the classes view by view chained and
+        // reallocated. Numbers are made small again where the next digit could overflow.
+        var keys = [UInt64](repeating: 0, count: symbols)
+        var bound: UInt64 = 1
+        for view in views {
+            let base = UInt64(Int(view.max() ?? 0) + 1)
+            if bound.multipliedReportingOverflow(by: base).overflow {
+                let (numbers, firsts) = numbered(keys)
+                keys = numbers
+                bound = UInt64(firsts.count)
             }
-            count = own.count
+            keys.withUnsafeMutableBufferPointer { keys in
+                view.withUnsafeBufferPointer { view in
+                    for symbol in 0..<symbols { keys[symbol] = keys[symbol] &* base &+ UInt64(view[symbol]) }
+                }
+            }
+            bound *= base
         }
-        var seen = [Bool](repeating: false, count: count)
-        return classes.indices.filter { symbol in
-            defer { seen[Int(classes[symbol])] = true }
-            return !seen[Int(classes[symbol])]
+        return numbered(keys).firsts
+    }
+
+    /// Each key's number among the distinct keys in order of first appearance, and the position
+    /// of each distinct key's first appearance, through an open-addressing table.
+    private static func numbered(_ keys: [UInt64]) -> (numbers: [UInt64], firsts: [Int]) {
+        var size = 16
+        while size < 2 * keys.count { size *= 2 }
+        // The number of the key in each slot, or -1.
+        var slots = [Int32](repeating: -1, count: size)
+        var numbers = [UInt64](repeating: 0, count: keys.count)
+        var firsts: [Int] = []
+        for (position, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & (size - 1)
+            while slots[slot] >= 0 && keys[firsts[Int(slots[slot])]] != key { slot = (slot + 1) & (size - 1) }
+            if slots[slot] < 0 {
+                slots[slot] = Int32(firsts.count)
+                firsts.append(position)
+            }
+            numbers[position] = UInt64(slots[slot])
         }
+        return (numbers, firsts)
     }
 
     private func text(endingAt index: Int, entries: [Entry], alphabet: [Unicode.Scalar]) -> String {

@@ -28,11 +28,16 @@ protocol PartMachine {
     /// ending there reads it: the state a search goes on from once the next scalar is known not
     /// to finish it (`DimensionSearch`). Other machines hold nothing pending.
     func settled(_ state: State) -> State
+    /// `state` as one number, different for different states, when it packs into one
+    /// (`PartView` numbers such states through a flat table rather than by hashing them);
+    /// `nil` for states that do not.
+    func packed(_ state: State) -> UInt64?
 }
 
 extension PartMachine {
     var escapedByteKeys: [Int32]? { nil }
     func settled(_ state: State) -> State { state }
+    func packed(_ state: State) -> UInt64? { nil }
 }
 
 /// What some machine treats differently from other scalars: scalars tested one by one and sets
@@ -186,6 +191,7 @@ struct FoldStage<Inner: PartMachine>: PartMachine {
     func accepts(_ state: Inner.State) -> Bool { inner.accepts(state) }
     func isDead(_ state: Inner.State) -> Bool { inner.isDead(state) }
     func isUniversal(_ state: Inner.State) -> Bool { inner.isUniversal(state) }
+    func packed(_ state: Inner.State) -> UInt64? { inner.packed(state) }
 
     /// Every scalar that folds onto one the inner machine tells apart is told apart too.
     func distinctions(into distinctions: inout ScalarDistinctions) {
@@ -278,5 +284,15 @@ struct AppleSlashStage<Inner: PartMachine>: PartMachine {
     func distinctions(into distinctions: inout ScalarDistinctions) {
         inner.distinctions(into: &distinctions)
         distinctions.scalars.insert(UInt32(("/" as Unicode.Scalar).value))
+    }
+
+    /// Both inner states and the flag, when the inner states are DFA states (small
+    /// non-negative numbers): hashing the state for a dictionary cost a view more than the
+    /// automaton's step did (Apple's paths read through this stage).
+    func packed(_ state: State) -> UInt64? {
+        guard let full = state.full as? Int, let beforeSlashes = state.beforeSlashes as? Int,
+            (0..<(1 << 31)).contains(full), (0..<(1 << 31)).contains(beforeSlashes)
+        else { return nil }
+        return UInt64(full) << 32 | UInt64(beforeSlashes) << 1 | (state.leading ? 1 : 0)
     }
 }

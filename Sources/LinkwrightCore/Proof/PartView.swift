@@ -268,6 +268,8 @@ final class PartView {
         /// For states that are small integers (a DFA's state, a literal's position from -1), the
         /// id of state `n` at `n + 1`, or -1: no hashing for the commonest machines.
         @exclusivity(unchecked) var denseIds: [Int32] = []
+        /// The ids of states the machine packs into a number (`PartMachine.packed`), by it.
+        @exclusivity(unchecked) var packedIds = StepTable()
         @exclusivity(unchecked) var states: [Machine.State] = []
 
         init(_ machine: Machine) { self.machine = machine }
@@ -280,6 +282,12 @@ final class PartView {
                         contentsOf: repeatElement(-1, count: max(position + 1, 2 * denseIds.count) - denseIds.count))
                 }
                 denseIds[position] = Int32(states.count)
+                states.append(state)
+                return Int32(states.count - 1)
+            }
+            if let key = machine.packed(state) {
+                if let id = packedIds[key] { return Int32(id) }
+                packedIds.insert(key, states.count)
                 states.append(state)
                 return Int32(states.count - 1)
             }

@@ -221,6 +221,7 @@ struct EscapedSeparatorStage<Inner: PartMachine>: PartMachine {
     func accepts(_ state: Inner.State) -> Bool { inner.accepts(state) }
     func isDead(_ state: Inner.State) -> Bool { inner.isDead(state) }
     func isUniversal(_ state: Inner.State) -> Bool { inner.isUniversal(state) }
+    func packed(_ state: Inner.State) -> UInt64? { inner.packed(state) }
     func distinctions(into distinctions: inout ScalarDistinctions) {
         inner.distinctions(into: &distinctions)
         distinctions.add([QuerySeparators.escapedAmpersand, QuerySeparators.escapedEquals, "&", "="])
