@@ -53,7 +53,11 @@ final class AutomatonUnion: Sendable {
         // A union has a few lanes, and its members' variables are nearly always one file's
         // dictionary: searched in order, a key compares storage, where hashing read every variable.
         var keys: [LaneKey] = []
-        var tries: [PatternTrie] = []
+        // Per member its lane, and per lane the tokens of its members: each lane's trie is made
+        // as large as they make it at once.
+        var laneOfMember: [Int] = []
+        laneOfMember.reserveCapacity(matchers.count)
+        var laneTokens: [Int] = []
         var literals = PatternTrie()
         var staged: [Int32: [PatternMatcher]] = [:]
         // A staged pattern is filed under its rarest literal among the staged patterns (the
@@ -75,9 +79,14 @@ final class AutomatonUnion: Sendable {
                 keys.firstIndex(of: key)
                 ?? {
                     keys.append(key)
-                    tries.append(PatternTrie())
+                    laneTokens.append(0)
                     return keys.count - 1
                 }()
+            laneOfMember.append(lane)
+            laneTokens[lane] += matcher.tokens.count
+        }
+        var tries = laneTokens.map { PatternTrie(reservingSteps: $0) }
+        for (lane, (matcher, label)) in zip(laneOfMember, zip(matchers, labels)) {
             tries[lane].insert(matcher, label: label)
         }
         func dfas(staged: Bool) -> [LazyDFA] {

@@ -19,19 +19,34 @@ struct PatternTrie {
         case variable(String, caseSensitive: Bool)
     }
 
-    /// Per node, in flat arrays (a list of children per node cost an allocation per node): the
-    /// step leading to it (`nil` for the root), its first child and next sibling in the order
-    /// added (-1 for none), its last child, and the members whose pattern ends there.
-    private var stepInto: [Step?] = [nil]
-    private var firstChild: [Int] = [-1]
-    private var nextSibling: [Int] = [-1]
-    private var lastChild: [Int] = [-1]
-    private var labels: [[Int32]] = [[]]
+    /// One node, its children linked through it (a list of children per node cost an
+    /// allocation per node).
+    private struct Node {
+        /// The step leading to it (`nil` for the root).
+        let stepInto: Step?
+        /// Its first and last child and its next sibling, in the order added (-1 for none).
+        var firstChild = -1
+        var lastChild = -1
+        var nextSibling = -1
+        /// The members whose pattern ends here.
+        var labels: [Int32] = []
+    }
+
+    /// In one array: five arrays grown and checked for uniqueness per node cost more than the
+    /// steps' lookups.
+    private var nodes = [Node(stepInto: nil)]
     /// Each node's children by step, in one table for the whole trie (a table per node was most
     /// of the cost of indexing a thousand rules): literal steps, nearly all of them, keyed by
     /// node and scalar as one integer, the others by node and step.
     private var literalChildren: [UInt64: Int] = [:]
     private var otherChildren: [OtherChild: Int] = [:]
+
+    /// A trie about to hold about `steps` steps in all, whose table of children is made that
+    /// large at once rather than grown (and rehashed) as they are added.
+    init(reservingSteps steps: Int = 0) {
+        literalChildren.reserveCapacity(steps)
+        nodes.reserveCapacity(steps + 1)
+    }
 
     private struct OtherChild: Hashable {
         let node: Int
@@ -51,28 +66,33 @@ struct PatternTrie {
     /// Adds the pattern `tokens`, read with `options`, for member `label`.
     mutating func insert(_ tokens: [PatternToken], options: PatternOptions, label: Int32) {
         var node = 0
-        for (index, token) in tokens.enumerated() {
-            guard let step = Self.step(token, next: tokens[(index + 1)...].first, options: options) else { continue }
-            if let child = child(of: node, step) {
+        // Whether `node` was added by this pattern: it has no child to look up yet, and nor have
+        // the nodes added after it (most of a pattern past the beginning it shares).
+        var added = false
+        for index in tokens.indices {
+            let next = index + 1 < tokens.count ? tokens[index + 1] : nil
+            guard let step = Self.step(tokens[index], next: next, options: options) else { continue }
+            if !added, let child = child(of: node, step) {
                 node = child
-            } else {
-                let child = labels.count
-                stepInto.append(step)
-                firstChild.append(-1)
-                nextSibling.append(-1)
-                lastChild.append(-1)
-                labels.append([])
-                if lastChild[node] < 0 { firstChild[node] = child } else { nextSibling[lastChild[node]] = child }
-                lastChild[node] = child
-                if case .literal(let scalar) = step {
-                    literalChildren[UInt64(node) << 21 | UInt64(scalar.value)] = child
-                } else {
-                    otherChildren[OtherChild(node: node, step: step)] = child
-                }
-                node = child
+                continue
             }
+            let child = nodes.count
+            nodes.append(Node(stepInto: step))
+            if nodes[node].lastChild < 0 {
+                nodes[node].firstChild = child
+            } else {
+                nodes[nodes[node].lastChild].nextSibling = child
+            }
+            nodes[node].lastChild = child
+            if case .literal(let scalar) = step {
+                literalChildren[UInt64(node) << 21 | UInt64(scalar.value)] = child
+            } else {
+                otherChildren[OtherChild(node: node, step: step)] = child
+            }
+            node = child
+            added = true
         }
-        labels[node].append(label)
+        nodes[node].labels.append(label)
     }
 
     /// How a token compiles, as `PatternCompiler.automaton(for:)` compiles it; `nil` for Android's
@@ -106,6 +126,7 @@ struct PatternTrie {
     /// The trie as one automaton. `variables` are the custom substitution variables of the
     /// members (they come from one file).
     func compile(variables: [String: [String]]) -> Program {
+        let trie = self.nodes
         // Per node, as `Program` holds them; grown with the nodes (`add`, and after a variable).
         var accepting: [[Int32]] = [[]]
         var matchesAnyRest: [[Int32]] = [[]]
@@ -127,24 +148,27 @@ struct PatternTrie {
             return nodes.count - 1
         }
         // Up to about two automaton nodes per trie node (a step and a branch, or a loop's two).
-        let capacity = 2 * labels.count
+        let capacity = 2 * trie.count
         nodes.reserveCapacity(capacity)
         accepting.reserveCapacity(capacity)
         matchesAnyRest.reserveCapacity(capacity)
         persistent.reserveCapacity(capacity)
         // Children are made after their parents, so walking backwards compiles each child
         // before the node that branches to it: no recursion, however long the patterns.
-        var entries = Array(repeating: 0, count: labels.count)
-        for index in labels.indices.reversed() {
-            var branches: [Int] = []
-            if !labels[index].isEmpty {
+        var entries = Array(repeating: 0, count: trie.count)
+        // One list for every node's branches: most nodes have one, which needs no list of its
+        // own (an array made per node cost an allocation and a release per node).
+        var branches: [Int] = []
+        for index in trie.indices.reversed() {
+            branches.removeAll(keepingCapacity: true)
+            if !trie[index].labels.isEmpty {
                 branches.append(add(.accept))
-                accepting[branches[0]] = labels[index]
+                accepting[branches[0]] = trie[index].labels
             }
-            var child = firstChild[index]
+            var child = trie[index].firstChild
             while child >= 0 {
-                defer { child = nextSibling[child] }
-                let step = stepInto[child]!
+                defer { child = trie[child].nextSibling }
+                let step = trie[child].stepInto!
                 let target = entries[child]
                 switch step {
                 case .literal(let scalar): branches.append(add(.consume(.scalar(scalar), next: target)))
@@ -155,8 +179,8 @@ struct PatternTrie {
                     nodes[split] = .split([consume, target])
                     branches.append(split)
                     guard test == .any else { break }
-                    if firstChild[child] < 0 {
-                        matchesAnyRest[split] = labels[child]
+                    if trie[child].firstChild < 0 {
+                        matchesAnyRest[split] = trie[child].labels
                     } else {
                         persistent[consume] = true
                     }

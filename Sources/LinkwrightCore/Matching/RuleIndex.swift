@@ -83,12 +83,11 @@ final class RuleIndex: Sendable {
             guard let constraints else { continue }
             for constraint in constraints where !RuleIndex.holdsAlways(constraint) {
                 let key = PatternKey(part: constraint.part, pattern: ExactText(constraint.matcher.pattern))
-                let number: Int32
-                if let known = numbers[key] {
-                    number = known
-                } else {
-                    number = Int32(sharedBy.count)
-                    numbers[key] = number
+                // Looked up and, for a new pattern (nearly every one), added with one hash of
+                // the key: hashing its part and text cost more than the rest of filing it.
+                let next = Int32(sharedBy.count)
+                let number = { (number: inout Int32) in number }(&numbers[key, default: next])
+                if number == next {
                     sharedBy.append(0)
                     let part =
                         partPositions[constraint.part]

@@ -87,6 +87,47 @@ import Testing
         }
     }
 
+    /// Patterns sharing beginnings with patterns added before them, as a rule list's do: one a
+    /// beginning of another, one going on past another's end, one leaving another midway, one
+    /// the same as another. The trie adds what a pattern does not share without looking up
+    /// children that its new nodes cannot have yet, and makes each lane's tables as large as its
+    /// members' tokens at once: every pattern must still be answered as it is alone.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func patternsSharingBeginningsAnswerAsAlone(seed: UInt64) {
+        var generator = SplitMix64(seed: seed &* 0xB16)
+        for _ in 0..<300 {
+            var texts = [Self.pattern(&generator)]
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let earlier = texts.randomElement(using: &generator)!
+                let cut = earlier.index(
+                    earlier.startIndex, offsetBy: Int.random(in: 0...earlier.count, using: &generator))
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: texts.append(String(earlier[..<cut]))
+                case 1: texts.append(earlier + Self.pattern(&generator))
+                case 2: texts.append(String(earlier[..<cut]) + Self.pattern(&generator))
+                default: texts.append(earlier)
+                }
+            }
+            let android = Int.random(in: 0..<4, using: &generator) == 0
+            let options = PatternOptions(
+                caseSensitive: Bool.random(using: &generator), appleSlashRules: Bool.random(using: &generator))
+            let matchers = texts.compactMap { text -> PatternMatcher? in
+                if android { return PatternMatcher(androidDynamic: text) }
+                return try? PatternMatcher(text, options: options, variables: ["sec": ["en", "a/b", "x"]])
+            }
+            let union = AutomatonUnion(matchers)
+            for _ in 0..<30 {
+                let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+                    Self.inputAlphabet.randomElement(using: &generator)!
+                }
+                let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
+                #expect(
+                    union.accepting(input) == expected,
+                    "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
+            }
+        }
+    }
+
     /// No pattern at all (every Android rule without a path): nothing accepts, nothing breaks.
     @Test func anEmptyUnionAcceptsNothing() {
         #expect(AutomatonUnion([]).accepting(["/", "a"]).isEmpty)
