@@ -215,12 +215,17 @@ private struct EnvironmentCompiler {
         let entries = self.entries(of: domain)
         var details: [AASADetails] = []
         var legacy: [AASADetails] = []
+        let kept = reused?.rules.rules(of: domain)
         for (position, entry) in entries.enumerated() {
             let appIDs = entry.apps.compactMap { appID($0.value) }
             guard !appIDs.isEmpty else { continue }
             let key = RuleTranslations.key(domain, in: environment.name, positions: [position])
+            // Across compiles (`reused`), as an edit of the entry's components made last there.
+            let slot = DomainRules.Slot(environment: environment.name, entry: position)
             let components = translated(\.components, key) {
-                .init(value: entry.rules.map(\.aasaComponent), diagnostics: [])
+                .init(
+                    value: kept?.aasaComponents(ofRulesIn: entry, at: slot) ?? entry.rules.map(\.aasaComponent),
+                    diagnostics: [])
             }
             details.append(
                 AASADetails(
@@ -444,15 +449,18 @@ extension EnvironmentCompiler {
         let kept = reused?.rules.rules(of: domain)
         return translated(\.scopes, key) {
             // Read in place: pairing each rule with a copy of its entry, then filtering the
-            // pairs, cost more than the kept scopes' lookups; and each entry is taken once, as a
-            // copy per rule retained every text it holds.
+            // pairs, cost more than the kept scopes' lookups; and each entry is taken once and
+            // its rules read through their buffer, as a copy per rule (iterating the array or
+            // subscripting it) retained every text the rule holds.
             var ruleScopes: [PathScope] = []
             for position in positions {
                 let entry = entries[position]
-                for rule in entry.rules where !rule.exclude {
-                    ruleScopes +=
-                        kept?.scopes(of: rule, in: entry, of: domain)
-                        ?? AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
+                entry.rules.withUnsafeBufferPointer { rules in
+                    for index in rules.indices where !rules[index].exclude {
+                        ruleScopes +=
+                            kept?.scopes(of: rules[index], in: entry, of: domain)
+                            ?? AndroidTranslator.ruleScopes(rules[index], entry: entry, domain: domain)
+                    }
                 }
             }
             let scopes = AndroidTranslator.covering(ruleScopes)

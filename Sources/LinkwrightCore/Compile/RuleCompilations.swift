@@ -38,6 +38,8 @@ final class DomainRules: Sendable {
     private let scopes = LockedValue([ScopeKey: [PathScope]]())
     /// Per slot, the entry whose rules were translated last, with what each rule gave.
     private let lastTranslated = LockedValue([Slot: Translated]())
+    /// Per slot, the rules whose AASA components were made last, with those components.
+    private let lastComponents = LockedValue([Slot: (rules: [Rule], components: [AASAComponent])]())
     /// The sizes of the AASA components the domain's files hold.
     let componentSizes = AASAComponentSizes()
 
@@ -212,6 +214,35 @@ final class DomainRules: Sendable {
         }
         let translated = Translated(entry: entry, domainFlags: domain.flags, translations: values)
         lastTranslated.withLock { $0[slot] = translated }
+    }
+
+    /// The AASA components of `entry`'s rules (`Rule.aasaComponent`), read in `slot`: as an
+    /// edit of the rules made there last, whose kept rules (`RuleListEdit.keptInOrder`, by
+    /// `Translated.translateAlike`, which compares every field a component reads but the
+    /// rule's location) give their components placed where the rules now are. Those hold the
+    /// earlier components' very texts, so whatever compares a revision's components with the
+    /// earlier ones (their sizes, signatures and compiled rules) tells them at once by their
+    /// bits, rather than comparing their texts.
+    func aasaComponents(ofRulesIn entry: AppLinksEntry, at slot: Slot) -> [AASAComponent] {
+        let earlier = lastComponents.withLock { $0[slot] }
+        let kept =
+            earlier.map {
+                RuleListEdit.keptInOrder(
+                    entry.rules, from: $0.rules, alike: Translated.translateAlike, key: { $0.path?.value })
+            } ?? Array(repeating: nil, count: entry.rules.count)
+        let components = entry.rules.withUnsafeBufferPointer { rules in
+            RuleListEdit.rules(
+                kept,
+                keep: { position, earlierPosition in
+                    var component = earlier!.components[earlierPosition]
+                    component.origin = rules[position].location
+                    return component
+                },
+                // Read in place: a copy of each rule retained every text it holds.
+                fresh: { rules[$0].aasaComponent })
+        }
+        lastComponents.withLock { $0[slot] = (entry.rules, components) }
+        return components
     }
 
     /// The intent-filter scopes of the positive `rule` (`AndroidTranslator.ruleScopes`).
