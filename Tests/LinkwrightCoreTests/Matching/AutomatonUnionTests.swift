@@ -42,13 +42,7 @@ import Testing
             let matchers = Self.matchers(&generator, count: Int.random(in: 1...14, using: &generator))
             let union = AutomatonUnion(matchers, limits: limits, candidateScalars: cache == 3 ? 0 : 4_096)
             for _ in 0..<30 {
-                let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
-                    Self.inputAlphabet.randomElement(using: &generator)!
-                }
-                let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
-                #expect(
-                    union.accepting(input) == expected,
-                    "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
+                let (input, expected) = Self.checkedInput(union, matchers, &generator)
                 let earlier = (0..<Int.random(in: 0...3, using: &earlierLabels)).map { _ in
                     Int32.random(in: 0..<16, using: &earlierLabels)
                 }
@@ -116,16 +110,23 @@ import Testing
                 return try? PatternMatcher(text, options: options, variables: ["sec": ["en", "a/b", "x"]])
             }
             let union = AutomatonUnion(matchers)
-            for _ in 0..<30 {
-                let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
-                    Self.inputAlphabet.randomElement(using: &generator)!
-                }
-                let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
-                #expect(
-                    union.accepting(input) == expected,
-                    "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
-            }
+            for _ in 0..<30 { _ = Self.checkedInput(union, matchers, &generator) }
         }
+    }
+
+    /// A random input of up to nine scalars, with what `union` accepts of it checked against
+    /// each matcher alone.
+    private static func checkedInput(
+        _ union: AutomatonUnion, _ matchers: [PatternMatcher], _ generator: inout SplitMix64
+    ) -> (input: [Unicode.Scalar], expected: [Int32]) {
+        let input = (0..<Int.random(in: 0...9, using: &generator)).map { _ in
+            inputAlphabet.randomElement(using: &generator)!
+        }
+        let expected = matchers.indices.filter { matchers[$0].matchesByAutomaton(input) }.map(Int32.init)
+        #expect(
+            union.accepting(input) == expected,
+            "\(matchers.map(\.pattern)) on \(String(String.UnicodeScalarView(input)))")
+        return (input, expected)
     }
 
     /// No pattern at all (every Android rule without a path): nothing accepts, nothing breaks.
