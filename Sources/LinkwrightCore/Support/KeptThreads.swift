@@ -8,10 +8,10 @@ import Foundation
 /// `overlapping`, `releaseInBackground`). A changelog of 100 tags runs about 300 parallel
 /// stages; a thread started and ended for each costs the clone, the stack mapped and unmapped
 /// and its first pages faulted again. A thread whose body returned waits for the next body
-/// instead, up to `KeptThreads.idleLimit` of them; more end. A body
-/// never waits for a thread to come free, so stages nested in others keep their parallelism, and
-/// no body can wait on another that has no thread yet.
-public func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+/// instead, up to `KeptThreads.idleLimit` of them; more end. A body never waits for a thread to
+/// come free, so stages nested in others keep their parallelism, and no body can wait on
+/// another that has no thread yet.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
     KeptThreads.shared.run(body)
 }
 
