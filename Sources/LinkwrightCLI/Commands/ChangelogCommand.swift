@@ -78,6 +78,9 @@ struct ChangelogCommand: Command {
         try terminal.print(
             Changelog(releases: releases, compareLinks: remote.flatMap(CompareLinks.init(remote:))),
             as: arguments[Self.format])
+        // The process ends here: the revisions' cache (a large configuration's compiled files and
+        // readings, hundreds of thousands of objects) is freed while it does.
+        releaseInBackground((consume reader, consume lastUsable))
         return .success
     }
 

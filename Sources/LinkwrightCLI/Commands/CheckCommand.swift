@@ -85,6 +85,9 @@ struct CheckCommand: Command {
             AppNames([comparison.head.compiled, comparison.base?.compiled]),
             order: AppNames.environmentOrder([comparison.head.compiled, comparison.base?.compiled]))
         try terminal.print(report, as: format)
-        return ExitStatus(report)
+        let status = ExitStatus(report)
+        // The process ends here: both revisions' evaluators and proofs are freed while it does.
+        releaseInBackground((consume comparison, consume context, consume report))
+        return status
     }
 }

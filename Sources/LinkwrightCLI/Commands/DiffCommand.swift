@@ -52,6 +52,8 @@ struct DiffCommand: Command {
             AppNames([comparison.head.compiled, comparison.base?.compiled]),
             order: AppNames.environmentOrder([comparison.head.compiled, comparison.base?.compiled]))
         try terminal.print(report, as: arguments[Self.format])
+        // The process ends here: both revisions' evaluators and proofs are freed while it does.
+        releaseInBackground((consume comparison, consume behaviour, consume report))
         return .success
     }
 }
