@@ -93,11 +93,18 @@ public final class EnvironmentEvaluator: Sendable {
         /// reads them: the next revision's file, when changed, is compiled as an edit of it
         /// (`CompiledAssetLinks.init(_:release:editing:)`). One per domain, whatever the revisions.
         fileprivate var lastAssetLinks: [String: CompiledAssetLinks] = [:]
-        /// The asset links read last for each environment's domain by each older release, the
-        /// newest last: the next revision's rules are read as an edit of the reading of the rules
-        /// their newest release's compilation was an edit of (`CompiledAssetLinks.reading(_:editing:)`),
-        /// found among these by content, so which thread read which revision first does not
-        /// matter.
+        /// The asset links compiled last for each domain, in whichever environment, as the newest
+        /// release reads them: the environments of a domain serve its rules to differently named
+        /// apps, so each environment after the first takes the rules compiled for the first
+        /// (`CompiledAssetLinks.init(_:componentKeys:release:editing:sharingRulesOf:)`).
+        fileprivate var lastAssetLinksOfDomain: [String: CompiledAssetLinks] = [:]
+        /// The asset links read last by each older release for each environment's domain
+        /// ("production/shop/15-initial") and for each domain in whichever environment
+        /// ("shop/15-initial"), the newest last: rules another environment's reading holds are
+        /// taken from it, and the next revision's rules are read as an edit of the reading of the
+        /// rules their newest release's compilation was an edit of
+        /// (`CompiledAssetLinks.reading(_:editing:)`), found among these by content, so which
+        /// thread read which revision first does not matter.
         fileprivate var lastReadings: [String: [(key: AssetLinksKey, read: CompiledAssetLinks)]] = [:]
         /// The readings kept since `beginReading`, which `add` keeps in the files it adds to.
         private var readingsMade: [(name: String, key: AssetLinksKey, read: CompiledAssetLinks)] = []
@@ -214,6 +221,7 @@ public final class EnvironmentEvaluator: Sendable {
             assetLinksKeys.merge(other.assetLinksKeys) { $1 }
             componentKeysByDomain.merge(other.componentKeysByDomain) { $1 }
             lastAssetLinks.merge(other.lastAssetLinks) { $1 }
+            lastAssetLinksOfDomain.merge(other.lastAssetLinksOfDomain) { $1 }
             // Another thread may have kept readings meanwhile: both threads' are kept.
             for made in other.readingsMade { keep(made.read, made.key, as: made.name) }
             lastAASA.merge(other.lastAASA) { $1 }
@@ -389,11 +397,13 @@ public final class EnvironmentEvaluator: Sendable {
             if byDomain[site.domain] == nil {
                 let key = CompiledFiles.AssetLinksKey(document: document, release: release)
                 let name = environment.name + "/" + site.domain + "/" + release.rawValue
-                let read =
-                    files.assetLinks(key)
-                    ?? compiled.reading(release, editing: (files.lastReadings[name] ?? []).map(\.read))
+                // The domain's readings in any environment: they hold its rules for other apps.
+                let domainName = site.domain + "/" + release.rawValue
+                let earlier = (files.lastReadings[name] ?? []) + (files.lastReadings[domainName] ?? [])
+                let read = files.assetLinks(key) ?? compiled.reading(release, editing: earlier.map(\.read))
                 (byDomain[site.domain], files.assetLinks[key]) = (read, read)
                 files.keepReading(read, key, as: name)
+                files.keepReading(read, key, as: domainName)
             }
             assetLinks[host] = byDomain[site.domain]
         }
@@ -450,26 +460,37 @@ public final class EnvironmentEvaluator: Sendable {
         var documents: [String: AssetLinksDocumentKey] = [:]
         // The first site of each domain, whose file every host of the domain serves; the
         // domains' files not compiled before are compiled on every core.
-        var domainFiles: [(key: CompiledFiles.AssetLinksKey, name: String)] = []
+        var domainFiles: [(key: CompiledFiles.AssetLinksKey, name: String, domain: String)] = []
         var position: [String: Int] = [:]
         for site in environment.sites where site.assetLinks != nil && position[site.domain] == nil {
             position[site.domain] = domainFiles.count
             let document = files.hashed(site.assetLinks!, domain: site.domain, in: environment.name)
-            domainFiles.append((.init(document: document, release: release), environment.name + "/" + site.domain))
+            domainFiles.append(
+                (.init(document: document, release: release), environment.name + "/" + site.domain, site.domain))
         }
         let toCompile = domainFiles.indices.filter { files.assetLinks(domainFiles[$0].key) == nil }
         let domainDocuments = domainFiles.map(\.key.document)
-        // Only the newest release's files are edited from: older releases read those again.
-        let earlier = release == .latest ? toCompile.map { files.lastAssetLinks[domainFiles[$0].name] } : []
+        // Only the newest release's files are edited from and shared: older releases read those
+        // again.
+        let (earlier, otherEnvironment) =
+            release == .latest
+            ? (
+                toCompile.map { files.lastAssetLinks[domainFiles[$0].name] },
+                toCompile.map { files.lastAssetLinksOfDomain[domainFiles[$0].domain] }
+            ) : ([], [])
         let newlyCompiled = toCompile.indices.parallelMap { position in
             let document = domainDocuments[toCompile[position]]
             return CompiledAssetLinks(
                 document.document, componentKeys: document.componentKeys, release: release,
-                editing: earlier.isEmpty ? nil : earlier[position])
+                editing: earlier.isEmpty ? nil : earlier[position],
+                sharingRulesOf: otherEnvironment.isEmpty ? nil : otherEnvironment[position])
         }
         for (index, file) in zip(toCompile, newlyCompiled) {
             files.assetLinks[domainFiles[index].key] = file
-            if release == .latest { files.lastAssetLinks[domainFiles[index].name] = file }
+            if release == .latest {
+                files.lastAssetLinks[domainFiles[index].name] = file
+                files.lastAssetLinksOfDomain[domainFiles[index].domain] = file
+            }
         }
         let compiled = domainFiles.map { files.assetLinks[$0.key] }
         for site in environment.sites where site.assetLinks != nil {

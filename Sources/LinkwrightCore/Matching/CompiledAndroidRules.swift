@@ -210,6 +210,9 @@ public struct CompiledDynamicRules: Sendable {
         self.entryIndex = entryIndex
     }
 
+    /// These rules serving the statement at `entryIndex` of another file holding them.
+    func serving(entryIndex: Int) -> CompiledDynamicRules { CompiledDynamicRules(self, entryIndex: entryIndex) }
+
     /// `components` compiled as `release` reads them, once per process for equal components
     /// (where each rule was written included): the apps of one file, the environments serving
     /// one domain and the revisions where its file did not change read the same rules, and a
@@ -390,15 +393,18 @@ public struct CompiledAssetLinks: Sendable {
     public init(
         _ document: AssetLinksDocument, release: AndroidRelease = .latest, editing earlier: CompiledAssetLinks? = nil
     ) {
-        self.init(document, componentKeys: nil, release: release, editing: earlier)
+        self.init(document, componentKeys: nil, release: release, editing: earlier, sharingRulesOf: nil)
     }
 
     /// `init(_:release:editing:)`, with each statement's dynamic rules hashed by the caller
     /// (`componentKeys`, in statement order; hashed here when nil): the environments and
     /// revisions serving one list of rules hash it once (`EnvironmentEvaluator.CompiledFiles`).
+    /// A statement holding the very rules one of `other`'s holds, as `release` reads them, takes
+    /// those compiled rules: the environments of a domain serve its rules to differently named
+    /// apps, so `other`, the domain's file compiled for another environment, holds them.
     init(
         _ document: AssetLinksDocument, componentKeys: [HashedKey<[DynamicComponent]>?]?, release: AndroidRelease,
-        editing earlier: CompiledAssetLinks?
+        editing earlier: CompiledAssetLinks?, sharingRulesOf other: CompiledAssetLinks?
     ) {
         var statements: [(Int, String, CompiledDynamicRules?)] = []
         for (index, statement) in document.statements.enumerated()
@@ -409,16 +415,24 @@ public struct CompiledAssetLinks: Sendable {
                     index, package,
                     // An empty list is no rules: StatementService stores no groups for it
                     // (`DomainVerificationService.setUriRelativeFilterGroups`).
-                    statement.dynamicComponents.flatMap {
-                        $0.isEmpty
-                            ? nil
-                            : CompiledDynamicRules.shared(
-                                componentKeys?[index] ?? HashedRules($0).key, entryIndex: index, release: release,
-                                editing: earlier?.statements.first { $0.package == package && $0.rules != nil }?.rules)
+                    statement.dynamicComponents.flatMap { components in
+                        guard !components.isEmpty else { return nil }
+                        let key = componentKeys?[index] ?? HashedRules(components).key
+                        if let same = other?.rules(key, readBy: release) { return same.serving(entryIndex: index) }
+                        return CompiledDynamicRules.shared(
+                            key, entryIndex: index, release: release,
+                            editing: earlier?.statements.first { $0.package == package && $0.rules != nil }?.rules)
                     }
                 ))
         }
         self.init(packages: statements.map(\.1).uniqued(), statements: statements)
+    }
+
+    /// The compiled rules of a statement holding `components`, as `release` reads them.
+    private func rules(_ components: HashedKey<[DynamicComponent]>, readBy release: AndroidRelease)
+        -> CompiledDynamicRules?
+    {
+        statements.lazy.compactMap(\.rules).first { $0.components == components && $0.release == release }
     }
 
     private init(packages: [String], statements: [(index: Int, package: String, rules: CompiledDynamicRules?)]) {
@@ -442,18 +456,22 @@ public struct CompiledAssetLinks: Sendable {
     var readsEveryRuleAsNewest: Bool { statements.allSatisfy { $0.rules?.readsEveryRuleAsNewest ?? true } }
 
     /// The same file as `release` reads its dynamic rules (`CompiledDynamicRules.reading`); with
-    /// `earlier`, the same release's readings of earlier revisions of the file, each statement's
-    /// rules read as an edit of the reading of the rules they were compiled as an edit of, when
-    /// one of `earlier` holds it.
+    /// `earlier`, the same release's readings of this file in other environments and of its
+    /// earlier revisions: a statement's rules one of them holds are taken as they are, and
+    /// others are read as an edit of the reading of the rules they were compiled as an edit
+    /// of, when one of `earlier` holds it.
     func reading(_ release: AndroidRelease, editing earlier: [CompiledAssetLinks] = []) -> CompiledAssetLinks {
         CompiledAssetLinks(
             packages: packages,
             statements: statements.map { statement in
-                let editedFrom = statement.rules?.editedFrom
-                let earlierRules = editedFrom.flatMap { components in
+                guard let rules = statement.rules else { return (statement.index, statement.package, nil) }
+                if let same = earlier.lazy.compactMap({ $0.rules(rules.components, readBy: release) }).last {
+                    return (statement.index, statement.package, same.serving(entryIndex: statement.index))
+                }
+                let earlierRules = rules.editedFrom.flatMap { components in
                     earlier.lazy.flatMap(\.statements).compactMap(\.rules).last { $0.components == components }
                 }
-                return (statement.index, statement.package, statement.rules?.reading(release, editing: earlierRules))
+                return (statement.index, statement.package, rules.reading(release, editing: earlierRules))
             })
     }
 

@@ -115,6 +115,62 @@ import Testing
         try Self.expectDecidedAsAlone(shared, revisions, serial: serial)
     }
 
+    /// More domains than the process-wide memo of compiled rule lists holds, each served by
+    /// production and staging to differently named apps, some with a rule only staging serves:
+    /// staging's evaluators take production's compiled rules and their older releases' readings
+    /// where the lists are equal (the same instances), compile their own where they differ, and
+    /// decide every URL as the revision made in a cache of its own.
+    @Test(arguments: [UInt64(8), 9])
+    func environmentsShareEachDomainsEqualRules(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let domains = (0..<24).map { "d\($0)" }
+        var stagingOnly: Set<String> = []
+        var files: [SourceFile] = []
+        for (number, domain) in domains.enumerated() {
+            var rules = (0..<4).map { Self.rule(number * 10 + $0, using: &generator) }
+            if Bool.random(using: &generator) {
+                stagingOnly.insert(domain)
+                rules.insert("      - path: /staging\(number)/*\n        environments: [staging]\n", at: 1)
+            }
+            let text =
+                "applinks:\n  - apps: [shop]\n    rules:\n" + rules.joined() + "emit:\n  android_dynamic_rules: true\n"
+            files.append(SourceFile(path: "domains/\(domain).yaml", bytes: Array(text.utf8)))
+        }
+        for (name, prefix, suffix) in [("production", "", ""), ("staging", "staging.", ".staging")] {
+            let text =
+                "tier: \(name)\nteam_id: ABCDE12345\napps:\n  shop:\n    android:\n      package: com.example.shop\(suffix)\n"
+                + "      fingerprints:\n        play-signing: \"\(RuleExampleConfiguration.fingerprint)\"\nhosts:\n"
+                + domains.map { "  \(prefix)\($0).example: \($0)\n" }.joined()
+            files.append(SourceFile(path: "environments/\(name).yaml", bytes: Array(text.utf8)))
+        }
+        let revision = try #require(RevisionCache().make(files).revision)
+        let alone = try #require(RevisionCache().make(files).revision)
+        for release in AndroidRelease.allCases {
+            let production = try #require(revision.evaluator("production", androidRelease: release))
+            let staging = try #require(revision.evaluator("staging", androidRelease: release))
+            let stagingAlone = try #require(alone.evaluator("staging", androidRelease: release))
+            for domain in domains {
+                let ours = try #require(
+                    staging.compiledAssetLinks(fileHost: "staging.\(domain).example")?
+                        .deciding(package: "com.example.shop.staging")?.rules)
+                let theirs = try #require(
+                    production.compiledAssetLinks(fileHost: "\(domain).example")?
+                        .deciding(package: "com.example.shop")?.rules)
+                #expect(
+                    (storageAddress(ours.rules) == storageAddress(theirs.rules)) == !stagingOnly.contains(domain),
+                    "\(domain), \(release)")
+                for path in ["/", "/staging1/x", "/a3/x", "/b/12", "/x0", "/x1", "/x2"] {
+                    let url = try #require(LinkURL("https://staging.\(domain).example" + path))
+                    #expect(
+                        staging.verdicts(for: url, platform: .android).map { "\($0.identity) \($0.decision)" }
+                            == stagingAlone.verdicts(for: url, platform: .android).map {
+                                "\($0.identity) \($0.decision)"
+                            }, "\(domain), \(release), \(path)")
+                }
+            }
+        }
+    }
+
     /// Every URL of the rules' paths decided by `shared`'s evaluators, for every environment and
     /// release, as by each revision made in a cache of its own.
     static func expectDecidedAsAlone(_ shared: [CachedRevision], _ revisions: [[SourceFile]], serial: Int) throws {
