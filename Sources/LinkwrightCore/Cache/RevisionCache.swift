@@ -137,12 +137,18 @@ public struct CachedRevision: ComparedRevision {
         }
     }
 
-    /// The rule sequences of the environment named `name` (empty for an unknown name), made once.
+    /// The rule sequences of the environment named `name` (empty for an unknown name), made
+    /// once: the pairs before and after the revision, compared at once, each asked for them.
     public func ruleSequences(_ name: String) -> RuleSequences {
-        if let made = work.ruleSequences.withLock({ $0[name] }) { return made }
-        let made = RuleSequences(compiled.environments.first { $0.name == name }, sharing: cache.ruleLists)
-        work.ruleSequences.withLock { $0[name] = made }
-        return made
+        let once = work.ruleSequences.withLock { made in
+            if let known = made[name] { return known }
+            let once = Once<RuleSequences>()
+            made[name] = once
+            return once
+        }
+        return once.value {
+            compiled.environments.first { $0.name == name }.map(cache.ruleLists.sequences) ?? RuleSequences(nil)
+        }
     }
 }
 
@@ -167,7 +173,7 @@ private final class RevisionWork: Sendable {
     let routeLabels: RouteLabels
     /// Each environment's rule sequences (`StructuralDiff`) made so far: a changelog diffs each
     /// revision against the one before and the one after it.
-    let ruleSequences = LockedValue<[String: RuleSequences]>([:])
+    let ruleSequences = LockedValue<[String: Once<RuleSequences>]>([:])
 
     init(_ snapshot: PolicySnapshot) { routeLabels = RouteLabels(snapshot.configuration) }
 

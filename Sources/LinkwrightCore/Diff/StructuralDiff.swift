@@ -30,25 +30,35 @@ public enum StructuralDiff {
         let environment: String
         let baseConfiguration: Environment?
         let headConfiguration: Environment?
-        /// Where each side first binds each host: a fleet's thousands of hosts each ask.
-        private let baseHosts: [Host: SourceLocation]
-        private let headHosts: [Host: SourceLocation]
+        private let hosts: BoundHosts
+
+        /// Where each side first binds each host, found when a change first asks: a fleet's
+        /// thousands of hosts each ask when hosts change, and none does in a release of rule edits.
+        private final class BoundHosts {
+            let base: Environment?
+            let head: Environment?
+            lazy var baseHosts = Self.locations(base)
+            lazy var headHosts = Self.locations(head)
+
+            init(base: Environment?, head: Environment?) { (self.base, self.head) = (base, head) }
+
+            static func locations(_ configuration: Environment?) -> [Host: SourceLocation] {
+                Dictionary(
+                    (configuration?.hosts ?? []).map { ($0.host.value, $0.host.location) },
+                    uniquingKeysWith: { first, _ in first })
+            }
+        }
 
         init(environment: String, baseConfiguration: Environment?, headConfiguration: Environment?) {
             (self.environment, self.baseConfiguration, self.headConfiguration) = (
                 environment, baseConfiguration, headConfiguration
             )
-            func locations(_ configuration: Environment?) -> [Host: SourceLocation] {
-                Dictionary(
-                    (configuration?.hosts ?? []).map { ($0.host.value, $0.host.location) },
-                    uniquingKeysWith: { first, _ in first })
-            }
-            (baseHosts, headHosts) = (locations(baseConfiguration), locations(headConfiguration))
+            hosts = BoundHosts(base: baseConfiguration, head: headConfiguration)
         }
 
         func hostLocation(_ host: Host) -> (SourceLocation?, RevisionSide) {
-            if let location = headHosts[host] { return (location, .head) }
-            return (baseHosts[host], .base)
+            if let location = hosts.headHosts[host] { return (location, .head) }
+            return (hosts.baseHosts[host], .base)
         }
 
         /// `play-signing 2C:F0:…` for a fingerprint, from whichever side declares it.
@@ -66,6 +76,9 @@ public enum StructuralDiff {
     {
         let old = (before?.sites ?? []).flatMap(\.servedHosts)
         let new = (after?.sites ?? []).flatMap(\.servedHosts)
+        // Nearly every release serves the same hosts in the same order: compared in place,
+        // not hashed.
+        guard old != new else { return [] }
         let (oldSet, newSet) = (Set(old), Set(new))
         return new.filter { !oldSet.contains($0) }.map { change(.hostAdded, $0, context) }
             + old.filter { !newSet.contains($0) }.map { change(.hostRemoved, $0, context) }
@@ -79,23 +92,45 @@ public enum StructuralDiff {
     static func sites(_ before: CompiledEnvironment?, _ after: CompiledEnvironment?, _ context: Context) -> [LinkChange]
     {
         var changes: [LinkChange] = []
-        // Every site of a domain serves the same files (`CompiledSite.domain`): their parties
-        // are read once per domain, and a host whose domains' parties are equal is skipped.
-        func parties(_ environment: CompiledEnvironment?) -> [Host: SiteParties] {
-            var byDomain: [String: SiteParties] = [:]
-            var byHost: [Host: SiteParties] = [:]
-            for site in environment?.sites ?? [] where byHost[site.fileHost] == nil {
-                let parties = byDomain[site.domain] ?? SiteParties(site)
-                (byDomain[site.domain], byHost[site.fileHost]) = (parties, parties)
-            }
-            return byHost
+        let (oldSites, newSites) = (before?.sites ?? [], after?.sites ?? [])
+        // Each file host's first site, whose files are its parties.
+        func firstSites(_ sites: [CompiledSite]) -> [Host: Int] {
+            Dictionary(sites.indices.map { (sites[$0].fileHost, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        let (oldParties, newParties) = (parties(before), parties(after))
-        var fileHosts = (after?.sites ?? []).map(\.fileHost)
-        fileHosts += (before?.sites ?? []).map(\.fileHost).filter { newParties[$0] == nil }
-        for fileHost in fileHosts.uniqued() {
-            let old = oldParties[fileHost] ?? SiteParties()
-            let new = newParties[fileHost] ?? SiteParties()
+        let (oldFirst, newFirst) = (firstSites(oldSites), firstSites(newSites))
+        // Every site of a domain serves the same files (`CompiledSite.domain`), so files are
+        // compared and parties read once per domain. Between two revisions nearly every host's
+        // domain serves the same files, mostly the very instance (`DomainCompilations`): such a
+        // host's parties are equal and not read (a fleet's thousands of hosts read and compared
+        // theirs in every release).
+        var sameFiles: [[String]: Bool] = [:]
+        func serveTheSameFiles(_ old: CompiledSite, _ new: CompiledSite) -> Bool {
+            let domains = [old.domain, new.domain]
+            if let known = sameFiles[domains] { return known }
+            let same = old.aasa == new.aasa && old.assetLinks == new.assetLinks
+            sameFiles[domains] = same
+            return same
+        }
+        var partiesByDomain: (old: [String: SiteParties], new: [String: SiteParties]) = ([:], [:])
+        func parties(_ site: CompiledSite?, _ byDomain: inout [String: SiteParties]) -> SiteParties {
+            guard let site else { return SiteParties() }
+            if let known = byDomain[site.domain] { return known }
+            let parties = SiteParties(site)
+            byDomain[site.domain] = parties
+            return parties
+        }
+        // The head's file hosts, then those of the base only, each once in the order first met.
+        var fileHosts = newSites.indices.filter { newFirst[newSites[$0].fileHost] == $0 }.map {
+            (fileHost: newSites[$0].fileHost, old: oldFirst[newSites[$0].fileHost], new: Optional($0))
+        }
+        fileHosts += oldSites.indices.filter {
+            oldFirst[oldSites[$0].fileHost] == $0 && newFirst[oldSites[$0].fileHost] == nil
+        }.map { (fileHost: oldSites[$0].fileHost, old: Optional($0), new: nil) }
+        for (fileHost, oldPosition, newPosition) in fileHosts {
+            let (oldSite, newSite) = (oldPosition.map { oldSites[$0] }, newPosition.map { newSites[$0] })
+            if let oldSite, let newSite, serveTheSameFiles(oldSite, newSite) { continue }
+            let old = parties(oldSite, &partiesByDomain.old)
+            let new = parties(newSite, &partiesByDomain.new)
             guard old != new else { continue }
             let (location, side) = context.hostLocation(fileHost)
             func make(
@@ -236,6 +271,9 @@ struct DiffedLists {
         // Closures, not key paths: a key path read through the runtime cost half a lookup.
         let pair = Pair(
             old: old.withUnsafeBufferPointer { $0.baseAddress }, new: new.withUnsafeBufferPointer { $0.baseAddress })
+        // One list on both sides, as every domain a release leaves alone reads: no edits, told
+        // without hashing the pair (an environment reads thousands).
+        if pair.old == pair.new && old.count == new.count { return [] }
         if let found = known[pair] { return found.edits }
         let edits = old == new ? [] : SequenceDiff.changes(from: old, to: new)
         known[pair] = (old, new, edits)
@@ -264,24 +302,35 @@ public struct RuleSequences: Sendable {
     /// Per key, its position in `order`.
     private var positionOfKey: [Key: Int] = [:]
     private(set) var lists: [[RuleSignature]] = []
+    /// What the sequences were read from, for the next revision's to be made as an edit of
+    /// them (`editing`): each site's file host and domain, in order; each domain's lists as
+    /// its files gave them, its first site and the indexes of its lists in `lists`; each
+    /// intent filter's app, hosts and scopes, in order, and the index of its scopes' list.
+    private var sites: [(host: String, domain: String)] = []
+    private var domains: [(site: Int, served: [(key: Key, signatures: [RuleSignature])], lists: [Int])] = []
+    private var filters: [(package: String, hosts: [Host], scopes: [PathScope], list: Int)] = []
+    /// Whether some key reads more than one list (two sites of one file host, or two intent
+    /// filters of an app naming one host): its rules are then no domain's list.
+    private var joinsLists = false
 
     /// The sequences of `environment`, each domain's lists taken from `shared` where made
     /// before from the same files.
     init(_ environment: CompiledEnvironment?, sharing shared: SharedRuleLists? = nil) {
         var domainLists: [String: [(key: Key, list: Int)]] = [:]
         let sites = environment?.sites ?? []
-        let served = sites.map { site in
-            let served =
-                domainLists[site.domain]
-                ?? (shared.map { $0.lists(of: site, in: environment!.name) } ?? Self.lists(of: site)).map {
-                    (key: $0.key, list: add($0.signatures))
-                }
+        let served = sites.indices.map { position in
+            let site = sites[position]
+            if let known = domainLists[site.domain] { return known }
+            let read = shared.map { $0.lists(of: site, in: environment!.name) } ?? Self.lists(of: site)
+            let served = read.map { (key: $0.key, list: add($0.signatures)) }
+            domains.append((position, read, served.map(\.list)))
             domainLists[site.domain] = served
             return served
         }
-        let filters = (environment?.androidApps ?? []).flatMap { app in app.intentFilters.map { (app, $0) } }
+        self.sites = sites.map { ($0.fileHost.name, $0.domain) }
+        let filters = Self.filters(environment)
         // Sized once: growing the table hashed every key's host and app again at each step.
-        positionOfKey.reserveCapacity(served.reduce(0) { $0 + $1.count } + filters.reduce(0) { $0 + $1.1.hosts.count })
+        positionOfKey.reserveCapacity(served.reduce(0) { $0 + $1.count } + filters.reduce(0) { $0 + $1.hosts.count })
         for (site, served) in zip(sites, served) {
             for (key, list) in served {
                 var key = key
@@ -289,11 +338,21 @@ public struct RuleSequences: Sendable {
                 append(key, list)
             }
         }
-        for (app, filter) in filters {
-            let scopes = add(filter.scopes.map(RuleSignature.init))
-            for host in filter.hosts {
-                append(Key(host: host.fileHost.name, platform: .android, app: app.package, manifest: true), scopes)
+        for (package, hosts, scopes) in filters {
+            let list = add(scopes.map(RuleSignature.init))
+            self.filters.append((package, hosts, scopes, list))
+            for host in hosts {
+                append(Key(host: host.fileHost.name, platform: .android, app: package, manifest: true), list)
             }
+        }
+    }
+
+    /// Each intent filter of each app of `environment`, in order: the manifest's keys and scopes.
+    private static func filters(_ environment: CompiledEnvironment?) -> [(
+        package: String, hosts: [Host], scopes: [PathScope]
+    )] {
+        (environment?.androidApps ?? []).flatMap { app in
+            app.intentFilters.map { (app.package, $0.hosts, $0.scopes) }
         }
     }
 
@@ -302,6 +361,52 @@ public struct RuleSequences: Sendable {
     init(reading read: [(key: Key, signatures: [RuleSignature])]) {
         positionOfKey.reserveCapacity(read.count)
         for (key, signatures) in read { append(key, add(signatures)) }
+    }
+
+    /// The sequences of `environment` made as an edit of these, read from an earlier revision
+    /// of it: where it has the same sites, domains, apps and intent filter hosts in the same
+    /// order, its keys are these in the same order, and only the lists of the domains it serves
+    /// other files for, and of the filters whose scopes changed, are taken anew (a changelog's
+    /// revision edits a few of a fleet's domains, and hashed every key of every site again).
+    /// `nil` where it has not, or where a domain's files give other keys or a key reads
+    /// several lists.
+    func editing(_ environment: CompiledEnvironment, sharing shared: SharedRuleLists) -> RuleSequences? {
+        let filters = Self.filters(environment)
+        guard !joinsLists, sites.count == environment.sites.count,
+            zip(sites, environment.sites).allSatisfy({ $0.host == $1.fileHost.name && $0.domain == $1.domain }),
+            self.filters.count == filters.count,
+            zip(self.filters, filters).allSatisfy({ $0.package == $1.package && $0.hosts == $1.hosts })
+        else { return nil }
+        var edited = self
+        for (index, filter) in filters.enumerated() {
+            guard !Self.spelledAlike(self.filters[index].scopes, filter.scopes) else { continue }
+            edited.lists[self.filters[index].list] = filter.scopes.map(RuleSignature.init)
+            edited.filters[index].scopes = filter.scopes
+        }
+        for (index, domain) in domains.enumerated() {
+            let served = shared.lists(of: environment.sites[domain.site], in: environment.name)
+            guard !SignedFiles.sameStorage(served, domain.served) else { continue }
+            guard served.count == domain.served.count,
+                zip(served, domain.served).allSatisfy({ $0.key == $1.key })
+            else { return nil }
+            for (list, read) in zip(domain.lists, served) { edited.lists[list] = read.signatures }
+            edited.domains[index].served = served
+        }
+        return edited
+    }
+
+    /// Whether two filters' scopes are the same, spelt alike (`ExactText`) as their signatures
+    /// are written.
+    private static func spelledAlike(_ one: [PathScope], _ other: [PathScope]) -> Bool {
+        one.count == other.count
+            && zip(one, other).allSatisfy { scopes in
+                switch scopes {
+                case (.path(let one), .path(let other)), (.prefix(let one), .prefix(let other)),
+                    (.pattern(let one), .pattern(let other)):
+                    ExactText.equal(one, other)
+                default: false
+                }
+            }
     }
 
     /// The index in `lists` of the rules `key` reads; nil for a key the environment has not.
@@ -448,6 +553,7 @@ public struct RuleSequences: Sendable {
         }
         positionOfKey[key] = known
         listAt[known] = add(lists[listAt[known]] + lists[list])
+        joinsLists = true
     }
 }
 
@@ -458,23 +564,47 @@ public struct RuleSequences: Sendable {
 /// is signed as an edit of its files signed last. Lists made from the same files share
 /// storage, so the structural diff compares them at once.
 final class SharedRuleLists: Sendable {
-    private let made = RecentVersions<String, RuleSequences.SignedFiles>()
+    /// A domain's files in one environment and their signing, made once: the pairs of a
+    /// changelog are compared on several cores, and the first revisions each thread reads
+    /// serve the same files, which each signed whole while none was kept.
+    private struct Signing: Sendable {
+        let aasa: AASADocument?
+        let assetLinks: AssetLinksDocument?
+        /// The files signed last before these, when signed.
+        let earlier: RuleSequences.SignedFiles?
+        let signed = Once<RuleSequences.SignedFiles>()
+    }
+
+    private let made = RecentVersions<String, Signing>()
     /// Per domain, its files signed last, in whichever environment: the next environment's
     /// files of the same revision share their rules' arrays.
     private let latest = LockedValue([String: RuleSequences.SignedFiles]())
+    /// Per environment, its rule sequences made last, which the next revision's are an edit of.
+    private let latestSequences = LockedValue([String: RuleSequences]())
+
+    /// The rule sequences of `environment`, made as an edit of its sequences made last where
+    /// they are one (`RuleSequences.editing`), else read whole.
+    func sequences(of environment: CompiledEnvironment) -> RuleSequences {
+        let earlier = latestSequences.withLock { $0[environment.name] }
+        let made = earlier?.editing(environment, sharing: self) ?? RuleSequences(environment, sharing: self)
+        latestSequences.withLock { $0[environment.name] = made }
+        return made
+    }
 
     func lists(of site: CompiledSite, in environment: String) -> [(key: RuleSequences.Key, signatures: [RuleSignature])]
     {
-        let name = environment + "/" + site.domain
-        let versions = made.versions(of: name)
-        if let same = versions.last(where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks }) {
-            return same.lists
-        }
-        let signed = RuleSequences.SignedFiles(
-            site, editing: versions.last, sharing: latest.withLock { $0[site.domain] })
-        made.keep(signed, as: name)
-        latest.withLock { $0[site.domain] = signed }
-        return signed.lists
+        let signing = made.newest(
+            of: environment + "/" + site.domain, where: { $0.aasa == site.aasa && $0.assetLinks == site.assetLinks },
+            orKeep: { versions in
+                Signing(
+                    aasa: site.aasa, assetLinks: site.assetLinks, earlier: versions.compactMap { $0.signed.made }.last)
+            })
+        return signing.signed.value {
+            let signed = RuleSequences.SignedFiles(
+                site, editing: signing.earlier, sharing: latest.withLock { $0[site.domain] })
+            latest.withLock { $0[site.domain] = signed }
+            return signed
+        }.lists
     }
 }
 

@@ -14,9 +14,17 @@ public enum ReleaseNoteWitnesses {
         // (`CompiledSite.domain`).
         var books: [[String?]: RuleURLBook] = [:]
         let texts = RuleTexts()
-        // Each environment's sites by host and the host names it binds, found once: a fleet has
-        // thousands.
-        var lookups: [String: (before: SiteLookup, after: SiteLookup, bound: Set<String>)] = [:]
+        // Each environment's sites by host, found once: a fleet has thousands.
+        var lookups: [String: (before: SiteLookup, after: SiteLookup)] = [:]
+        // The host names each environment binds on either side, found once, and only for a
+        // wildcard host: another stands for itself (`URLSamples.host(for:avoiding:)`).
+        var bound: [String: Set<String>] = [:]
+        func concreteHost(_ host: Host, before: CompiledEnvironment, after: CompiledEnvironment) -> String {
+            guard host.isWildcard else { return host.name }
+            let names = bound[after.name] ?? before.boundHostNames.union(after.boundHostNames)
+            bound[after.name] = names
+            return URLSamples.host(for: host, avoiding: names)
+        }
         // The changes' hosts as configured, parsed once each.
         var parsedHosts: [String: Host?] = [:]
         func parse(_ configured: String) -> Host? {
@@ -56,11 +64,9 @@ public enum ReleaseNoteWitnesses {
                 let before = base.compiled.environments.first(where: { $0.name == change.environment })
             else { return change }
             guard let old = base.evaluator(before.name), let new = head.evaluator(after.name) else { return change }
-            let lookup =
-                lookups[change.environment]
-                ?? (SiteLookup(before), SiteLookup(after), before.boundHostNames.union(after.boundHostNames))
+            let lookup = lookups[change.environment] ?? (SiteLookup(before), SiteLookup(after))
             lookups[change.environment] = lookup
-            let concrete = URLSamples.host(for: host, avoiding: lookup.bound)
+            let concrete = concreteHost(host, before: before, after: after)
             let sites = [lookup.after.site(serving: concrete), lookup.before.site(serving: concrete)]
             let key = [change.environment] + sites.map { $0?.domain }
             let book = books[key] ?? RuleURLBook(sites.compactMap { $0 }, sharing: texts)

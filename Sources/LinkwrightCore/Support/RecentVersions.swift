@@ -17,10 +17,26 @@ final class RecentVersions<Name: Hashable & Sendable, Value: Sendable>: Sendable
 
     /// Keeps `value` as the newest under `name`, forgetting the oldest past the few kept.
     func keep(_ value: Value, as name: Name) {
+        kept.withLock { kept in Self.keep(value, as: name, in: &kept) }
+    }
+
+    /// The newest version under `name` that `matches`, else the one `make` gives from the
+    /// versions kept, kept as the newest: found and kept at once, under the lock, so threads
+    /// asking for one version meanwhile take the same value (a `Once` they wait on, where its
+    /// making is long).
+    func newest(of name: Name, where matches: (Value) -> Bool, orKeep make: ([Value]) -> Value) -> Value {
         kept.withLock { kept in
-            kept[name, default: []].append(value)
-            if kept[name]!.count > Self.versionsKept { kept[name]!.removeFirst() }
+            let versions = kept[name] ?? []
+            if let found = versions.last(where: matches) { return found }
+            let made = make(versions)
+            Self.keep(made, as: name, in: &kept)
+            return made
         }
+    }
+
+    private static func keep(_ value: Value, as name: Name, in kept: inout [Name: [Value]]) {
+        kept[name, default: []].append(value)
+        if kept[name]!.count > versionsKept { kept[name]!.removeFirst() }
     }
 
     func forget() { kept.withLock { $0 = [:] } }
