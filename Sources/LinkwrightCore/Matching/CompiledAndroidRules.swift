@@ -58,11 +58,17 @@ public struct CompiledDynamicRules: Sendable {
 
         /// The same pattern as each other release parses it, made once: the revisions of a file
         /// made as edits of one another share the patterns of the rules they keep
-        /// (`CompiledDynamicRules.shared`), and each revision is read by every release.
-        private let readings = LockedValue<[AndroidRelease: Pattern]>([:])
+        /// (`CompiledDynamicRules.shared`), and each revision is read by every release. `nil`
+        /// where every release parses the pattern alike (`AndroidFilter.isReadAlikeByEveryRelease`,
+        /// most patterns): the pattern is its own reading, with nothing to parse or allocate.
+        private let readings: LockedValue<[AndroidRelease: Pattern]>?
+
+        /// Whether the pattern is its own reading for every release.
+        var isReadAlikeByEveryRelease: Bool { readings == nil }
 
         /// The same pattern as `release` parses it, its compiled newest reading shared.
         func reading(_ release: AndroidRelease) -> Pattern {
+            guard let readings else { return self }
             if let known = readings.withLock({ $0[release] }) { return known }
             let made = Pattern(matcher: matcher, release: release)
             return readings.withLock { known in
@@ -75,23 +81,33 @@ public struct CompiledDynamicRules: Sendable {
         private init(matcher: PatternMatcher, release: AndroidRelease) {
             self.matcher = matcher
             filter = AndroidFilter(expression: matcher.pattern, release: release)
-            readsAsNewest = release == .latest || Self.readsAlike(matcher.pattern, release: release)
+            if AndroidFilter.isReadAlikeByEveryRelease(matcher.pattern) {
+                (readsAsNewest, readings) = (true, nil)
+            } else {
+                readsAsNewest = release == .latest || Self.readsAlike(matcher.pattern, release: release)
+                readings = LockedValue([:])
+            }
         }
 
         /// Whether `release` reads `pattern` into a filter accepting what the newest's accepts,
         /// decided once per process (a changelog reads every revision's rules again). The
-        /// search is exact over every text (`AndroidFilter.automaton` models each pattern type
-        /// as `PatternMatcher` runs it); one that stops at its budget answers no, so the rule
-        /// is tried as the release reads it, as before.
+        /// search is exact over every text (`AndroidFilter.acceptsAlike` runs each pattern type
+        /// as `PatternMatcher` does); one that stops at its budget answers no, so the rule is
+        /// tried as the release reads it, as before.
         private static func readsAlike(_ pattern: String, release: AndroidRelease) -> Bool {
-            knownReadings.value(ExactText(release.rawValue + "\u{1}" + pattern)) {
+            knownReadings.value(ReadingKey(release: release, pattern: ExactText(pattern))) {
                 let own = AndroidFilter(expression: pattern, release: release)
                 let newest = AndroidFilter(expression: pattern, release: .latest)
                 return own == newest || own.acceptsAlike(newest, workLimit: 200_000)
             }
         }
 
-        private static let knownReadings = ProcessMemo<ExactText, Bool>(limit: 100_000)
+        private struct ReadingKey: Hashable {
+            let release: AndroidRelease
+            let pattern: ExactText
+        }
+
+        private static let knownReadings = ProcessMemo<ReadingKey, Bool>(limit: 100_000)
 
         func matches(_ value: [Unicode.Scalar]) -> Bool { filter.matches(value) }
     }
@@ -140,6 +156,13 @@ public struct CompiledDynamicRules: Sendable {
             origin = rule.origin
             exclude = rule.exclude
             (path, query, fragment) = (earlier.path, earlier.query, earlier.fragment)
+        }
+
+        /// Whether every release reads each of the rule's patterns as it is
+        /// (`Pattern.isReadAlikeByEveryRelease`): the rule is then its own reading.
+        var isReadAlikeByEveryRelease: Bool {
+            path?.isReadAlikeByEveryRelease != false && fragment?.isReadAlikeByEveryRelease != false
+                && query.allSatisfy(\.item.isReadAlikeByEveryRelease)
         }
 
         /// `rule` as `release` reads it.
@@ -256,7 +279,8 @@ public struct CompiledDynamicRules: Sendable {
 
     /// The same rules as `release` reads them, sharing their compiled patterns and index: only
     /// the filters each release parses differ (`AndroidFilter`), so another release costs one
-    /// parse per pattern, once per process for equal components (see `shared`). With `earlier`,
+    /// parse per pattern every release does not read alike (a rule of none such is shared as it
+    /// is), once per process for equal components (see `shared`). With `earlier`,
     /// `release`'s reading of the rules these were compiled as an edit of (`edit`), the rules
     /// kept take the patterns it read, which are those they would read.
     func reading(_ release: AndroidRelease, editing earlier: CompiledDynamicRules? = nil) -> CompiledDynamicRules {
@@ -267,7 +291,9 @@ public struct CompiledDynamicRules: Sendable {
             }
             return CompiledDynamicRules(
                 rules: rules.map { rule in
-                    kept?[rule.index].map { Rule(rule, readingAs: earlier!.rules[$0]) } ?? Rule(rule, release: release)
+                    if rule.isReadAlikeByEveryRelease { return rule }
+                    return kept?[rule.index].map { Rule(rule, readingAs: earlier!.rules[$0]) }
+                        ?? Rule(rule, release: release)
                 }, entryIndex: entryIndex, release: release, index: index, components: components)
         }
         return CompiledDynamicRules(read, entryIndex: entryIndex)

@@ -313,6 +313,87 @@ struct AndroidReleaseTests {
         #expect(alike > 20 && differing > 20, "\(alike) alike, \(differing) differing")
     }
 
+    /// Random expressions over every character a parser treats apart (and a non-ASCII one).
+    private static func randomExpression(_ generator: inout SplitMix64, pieces: [String], length: ClosedRange<Int>)
+        -> String
+    {
+        (0..<Int.random(in: length, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+    }
+
+    /// Wherever `isReadAlikeByEveryRelease` says so, every release parses the expression into the
+    /// same filter, so the newest's reading of a pattern may serve them all.
+    @Test func expressionsReadAlikeByEveryReleaseParseAlike() {
+        var generator = SplitMix64(seed: 0x51_A11_7E)
+        let pieces = ["/", "a", "b", "é", ".", "?", "*", "?*", "\\", "[", "]", "{", "}", "+", "x*"]
+        var (alike, otherwise) = (0, 0)
+        for _ in 0..<4000 {
+            let expression = Self.randomExpression(&generator, pieces: pieces, length: 0...6)
+            guard AndroidFilter.isReadAlikeByEveryRelease(expression) else {
+                otherwise += 1
+                continue
+            }
+            alike += 1
+            let filters = AndroidRelease.allCases.map { AndroidFilter(expression: expression, release: $0) }
+            #expect(Set(filters).count == 1, "\(expression)")
+        }
+        #expect(alike > 200 && otherwise > 200, "\(alike) alike, \(otherwise) otherwise")
+    }
+
+    /// A filter's `Pass` accepts exactly what `matches` does.
+    @Test func passesMatchAsTheFilters() {
+        var generator = SplitMix64(seed: 0xFA55)
+        let pieces = ["/", "a", ".", "?", "*", "?*", "\\", "+", "[", "x*"]
+        let letters = Array("/a.x*+\\[é".unicodeScalars)
+        for _ in 0..<1500 {
+            let expression = Self.randomExpression(&generator, pieces: pieces, length: 0...5)
+            for release in AndroidRelease.allCases {
+                let filter = AndroidFilter(expression: expression, release: release)
+                let pass = AndroidFilter.Pass(filter)
+                for _ in 0..<20 {
+                    let value = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                        letters.randomElement(using: &generator)!
+                    }
+                    let verdict = pass.accepts(value.reduce(pass.start) { pass.step($0, $1) })
+                    #expect(
+                        verdict == filter.matches(value),
+                        "\(release) \(expression) on \(String(String.UnicodeScalarView(value)))")
+                }
+            }
+        }
+    }
+
+    /// `acceptsAlike`, which searches the pairs of pass states, answers as a search of both
+    /// filters' automata over every text does, for each release's reading against the newest's
+    /// and for filters of unrelated expressions.
+    @Test func passSearchAgreesWithTheAutomataSearch() {
+        func automataAcceptAlike(_ left: AndroidFilter, _ right: AndroidFilter) -> Bool? {
+            let views = [left, right].map { LanguageView(dfa: SubsetDFA($0.automaton), readsAppleRawPaths: false) }
+            switch LanguageSearch(views, pathsOnly: false, workLimit: 10_000_000).first(where: { $0[0] != $0[1] }) {
+            case .notFound: return true
+            case .found: return false
+            case .inconclusive: return nil
+            }
+        }
+        var generator = SplitMix64(seed: 0xA11_CE5)
+        let pieces = ["/", "a", "b", ".", "?", "*", "?*", "\\", "+", "[", "a*"]
+        var (alike, differing) = (0, 0)
+        for round in 0..<1500 {
+            let expression = Self.randomExpression(&generator, pieces: pieces, length: 1...5)
+            let newest = AndroidFilter(expression: expression, release: .latest)
+            let other =
+                round.isMultiple(of: 3)
+                ? AndroidFilter(
+                    expression: Self.randomExpression(&generator, pieces: pieces, length: 1...5),
+                    release: AndroidRelease.allCases.randomElement(using: &generator)!)
+                : AndroidFilter(expression: expression, release: .android15Initial)
+            guard let expected = automataAcceptAlike(other, newest) else { continue }
+            let answer = other.acceptsAlike(newest, workLimit: 200_000)
+            #expect(answer == expected, "\(other.kind) \(other.filterText) against \(newest.kind) \(newest.filterText)")
+            if expected && other != newest { alike += 1 } else if !expected { differing += 1 }
+        }
+        #expect(alike > 20 && differing > 100, "\(alike) alike, \(differing) differing")
+    }
+
     /// Every release decides with its index (rules it reads as the newest does) and the rules it
     /// reads otherwise tried in turn: the same rule as trying every rule in order. The newest's
     /// rules read again as the release reads them (`reading`, sharing compiled patterns and, where
