@@ -106,21 +106,32 @@ extension Automaton {
         var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
         // Each way with the splits passed since it last consumed: coming back to one consumes
         // nothing new, and its other branches are followed already.
-        var ways: [(node: Int, prefix: [Unicode.Scalar], splits: Set<Int>)] = [(start, [], [])]
+        var ways: [(node: Int, prefix: [Unicode.Scalar], splits: [Int])] = [(start, [], [])]
         var steps = 0
-        while let (node, prefix, splits) = ways.popLast() {
-            steps += 1
-            guard steps <= 64 * limit, found.count + ways.count <= limit else { return nil }
-            switch nodes[node] {
-            case .consume(.scalar(let scalar), let next) where prefix.count < 256:
-                ways.append((next, prefix + [scalar], []))
-            case .split(let targets):
-                guard !splits.contains(node) else { continue }
-                ways += targets.map { ($0, prefix, splits.union([node])) }
-            case .consume:
-                found.append((prefix, false))
-            case .accept:
-                found.append((prefix, true))
+        while var (node, prefix, splits) = ways.popLast() {
+            // The way taken is followed in place while it goes on as one, and a split's last
+            // branch with it: a new way per scalar, its prefix copied, cost the most of a new
+            // rule's literal facts (`LiteralFacts`). Ways are counted as if each step were one.
+            following: while true {
+                steps += 1
+                guard steps <= 64 * limit, found.count + ways.count <= limit else { return nil }
+                switch nodes[node] {
+                case .consume(.scalar(let scalar), let next) where prefix.count < 256:
+                    prefix.append(scalar)
+                    if !splits.isEmpty { splits.removeAll() }
+                    node = next
+                case .split(let targets):
+                    guard !splits.contains(node), let last = targets.last else { break following }
+                    splits.append(node)
+                    for target in targets.dropLast() { ways.append((target, prefix, splits)) }
+                    node = last
+                case .consume:
+                    found.append((prefix, false))
+                    break following
+                case .accept:
+                    found.append((prefix, true))
+                    break following
+                }
             }
         }
         return LiteralWays(ways: found)

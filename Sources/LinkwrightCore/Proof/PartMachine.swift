@@ -59,6 +59,31 @@ struct ScalarDistinctions: Hashable {
         for scalar in text { scalars.insert(scalar.value) }
     }
 
+    /// Every test `automaton` performs (`PatternMachine`).
+    mutating func add(testsOf automaton: Automaton) {
+        for case .consume(let test, _) in automaton.nodes { add(test) }
+    }
+
+    /// What a machine reading folded text tells apart, read before folding (`FoldStage`): every
+    /// scalar folding onto one told apart is told apart too, and each set holds the scalars
+    /// folding into it.
+    var unfolded: ScalarDistinctions {
+        var unfolded = ScalarDistinctions()
+        unfolded.scalars = scalars
+        for (scalar, folded) in CaseFolding.unfoldings where scalars.contains(folded) {
+            unfolded.scalars.insert(scalar)
+        }
+        for set in sets {
+            let into = CaseFolding.unfoldings.filter { set.contains(Unicode.Scalar($0.folded)!) }
+            unfolded.sets.insert(ScalarSet(set.ranges + into.map { $0.scalar...$0.scalar }))
+        }
+        return unfolded
+    }
+
+    /// What percent-decoding reads besides the decoded text: `%` and every hex digit (their
+    /// values and their raw spelling both matter) (`PercentDecodeStage`).
+    mutating func addEscapes() { add("%0123456789abcdefABCDEF".unicodeScalars) }
+
     mutating func formUnion(_ other: ScalarDistinctions) {
         scalars.formUnion(other.scalars)
         if !other.sets.isEmpty { sets.formUnion(other.sets) }
@@ -150,9 +175,7 @@ struct PatternMachine: PartMachine {
     func accepts(_ state: Int) -> Bool { dfa.accepts(state) }
     func isDead(_ state: Int) -> Bool { dfa.isEmpty(state) }
     func isUniversal(_ state: Int) -> Bool { dfa.isUniversal(state) }
-    func distinctions(into distinctions: inout ScalarDistinctions) {
-        for test in dfa.automaton.tests { distinctions.add(test) }
-    }
+    func distinctions(into distinctions: inout ScalarDistinctions) { distinctions.add(testsOf: dfa.automaton) }
     var constructionWork: Int { dfa.constructionWork }
 }
 
@@ -193,18 +216,11 @@ struct FoldStage<Inner: PartMachine>: PartMachine {
     func isUniversal(_ state: Inner.State) -> Bool { inner.isUniversal(state) }
     func packed(_ state: Inner.State) -> UInt64? { inner.packed(state) }
 
-    /// Every scalar that folds onto one the inner machine tells apart is told apart too.
+    /// The inner machine's, `unfolded`.
     func distinctions(into distinctions: inout ScalarDistinctions) {
         var own = ScalarDistinctions()
         inner.distinctions(into: &own)
-        distinctions.scalars.formUnion(own.scalars)
-        for (scalar, folded) in CaseFolding.unfoldings where own.scalars.contains(folded) {
-            distinctions.scalars.insert(scalar)
-        }
-        for set in own.sets {
-            let unfolded = CaseFolding.unfoldings.filter { set.contains(Unicode.Scalar($0.folded)!) }
-            distinctions.sets.insert(ScalarSet(set.ranges + unfolded.map { $0.scalar...$0.scalar }))
-        }
+        distinctions.formUnion(own.unfolded)
     }
 }
 

@@ -118,7 +118,7 @@ struct PercentDecodeStage<Inner: PartMachine>: PartMachine {
     /// the inner machine tells apart.
     func distinctions(into distinctions: inout ScalarDistinctions) {
         inner.distinctions(into: &distinctions)
-        distinctions.add("%0123456789abcdefABCDEF".unicodeScalars)
+        distinctions.addEscapes()
     }
 
     /// A scalar written as itself: `%` starts an escape, others are their own UTF-8 bytes.

@@ -53,25 +53,36 @@ struct PatternTest {
     var forcedPrefix: [Unicode.Scalar] { automaton.forcedPrefix }
 }
 
-/// What the proof reads of a pattern's literal text (`Automaton.forcedPrefix`, `literalWays`),
-/// made once per process per pattern: a changelog makes the decision lists of every revision,
-/// whose rules are nearly all the same.
-struct LiteralFacts {
-    let forcedPrefix: [Unicode.Scalar]
-    let forcedSuffix: [Unicode.Scalar]
+/// What the proof reads of a pattern's literal text (`Automaton.forcedPrefix`, `literalWays`,
+/// `forcedSuffix`), made once per process per pattern: a changelog makes the decision lists of
+/// every revision, whose rules are nearly all the same.
+final class LiteralFacts: Sendable {
+    /// Texts one of which starts every accepted text: the literal ways' prefixes, else the forced
+    /// prefix alone (walked only then).
+    let prefixes: [[Unicode.Scalar]]
     let ways: LiteralWays?
+    private let automaton: Automaton
+    private let suffix = Once<[Unicode.Scalar]>()
 
     private static let known = ProcessMemo<String, LiteralFacts>(limit: 100_000)
+
+    private init(_ automaton: Automaton) {
+        self.automaton = automaton
+        ways = automaton.literalWays()
+        prefixes = ways?.prefixes ?? [automaton.forcedPrefix]
+    }
 
     /// Equal keys (`PatternTest.key`) are compiled from the same text alike, so their automata
     /// have the same literal ways.
     static func of(_ pattern: PatternTest) -> LiteralFacts {
-        known.value(pattern.key) {
-            LiteralFacts(
-                forcedPrefix: pattern.forcedPrefix, forcedSuffix: pattern.automaton.forcedSuffix,
-                ways: pattern.automaton.literalWays())
-        }
+        known.value(pattern.key) { LiteralFacts(pattern.automaton) }
     }
+
+    /// `Automaton.forcedSuffix`, walked on first use: the proof reads it only for two rules whose
+    /// prefixes do not part ways (`BehaviourProof.disjointPaths`), and a changelog's pair meets
+    /// each rule of a list seen for the first time, walking back each one's automaton as dear as
+    /// its ways.
+    var forcedSuffix: [Unicode.Scalar] { suffix.value { automaton.forcedSuffix } }
 }
 
 /// The path test of a rule: each pattern present must accept.
@@ -141,7 +152,7 @@ final class ProofRule: @unchecked Sendable {
         let label: String
         let pathPrefixes: [[Unicode.Scalar]]?
         let pathTexts: [[Unicode.Scalar]]?
-        let pathSuffix: [Unicode.Scalar]?
+        let pathLiterals: LiteralFacts?
         let pathPreparation: Preparation?
         let madeFromTests = Once<ProofViews.RulesDistinctions>()
 
@@ -194,10 +205,9 @@ final class ProofRule: @unchecked Sendable {
             self.query = query
             self.fragment = fragment
             self.label = label
-            let literal = path?.pattern.map(LiteralFacts.of)
-            pathPrefixes = literal.map { $0.ways?.prefixes ?? [$0.forcedPrefix] }
-            pathTexts = literal?.ways?.texts
-            pathSuffix = literal?.forcedSuffix
+            pathLiterals = path?.pattern.map(LiteralFacts.of)
+            pathPrefixes = pathLiterals?.prefixes
+            pathTexts = pathLiterals?.ways?.texts
             pathPreparation = path?.pattern?.preparation
             self.testKey = testKey
             self.key = key
@@ -242,8 +252,8 @@ final class ProofRule: @unchecked Sendable {
     /// (`LiteralWays.texts`).
     var pathTexts: [[Unicode.Scalar]]? { content.pathTexts }
     /// The literal text every path this rule's pattern accepts ends with, prepared
-    /// (`Automaton.forcedSuffix`).
-    var pathSuffix: [Unicode.Scalar]? { content.pathSuffix }
+    /// (`Automaton.forcedSuffix`), walked when first asked for.
+    var pathSuffix: [Unicode.Scalar]? { content.pathLiterals?.forcedSuffix }
     /// How the part is prepared for the rule's path pattern, when it has one.
     var pathPreparation: Preparation? { content.pathPreparation }
 

@@ -73,14 +73,16 @@ final class ProofViews {
             for pattern in [rule.path?.scopes, rule.path?.pattern].compactMap({ $0 }) { add(pattern, .path) }
             if let query = rule.query {
                 parts[URLDimension.query.rawValue].formUnion(
-                    ProofViews.distinctions("q\u{0}" + query.key) { ProofViews.queryMachine(query) })
+                    ProofViews.distinctions("q\u{0}" + query.key) {
+                        MachineDistinctions(ProofViews.queryMachine(query))
+                    })
             }
             if let fragment = rule.fragment { add(fragment.pattern, .fragment) }
             if case .items(let itemNames, let patterns, let decode, _) = rule.query {
                 for name in itemNames {
                     names.formUnion(
                         ProofViews.distinctions("n\u{0}\(decode)\u{0}\(ExactText.key(name))") {
-                            ProofViews.nameMachine(name, decode: decode)
+                            MachineDistinctions(ProofViews.nameMachine(name, decode: decode))
                         })
                 }
                 for pattern in patterns { values.formUnion(ProofViews.distinctions(of: pattern)) }
@@ -100,14 +102,29 @@ final class ProofViews {
     /// `PatternTest.key`s and names through `ExactText.key`, so they compare exactly.
     private static let knownDistinctions = ProcessMemo<String, MachineDistinctions>(limit: 200_000)
 
-    private static func distinctions(_ key: String, of machine: () -> AnyMachine) -> MachineDistinctions {
-        knownDistinctions.value(key) { MachineDistinctions(machine()) }
+    private static func distinctions(_ key: String, _ make: () -> MachineDistinctions) -> MachineDistinctions {
+        knownDistinctions.value(key, make)
     }
 
-    /// A pattern test's distinctions, as its decorated machine reads it.
-    private static func distinctions(of pattern: PatternTest) -> MachineDistinctions {
+    /// A pattern test's distinctions, as its decorated machine reads it (`decorated`: Apple's
+    /// slash rules, then folding, then decoding, whose decoded reading is what comes before),
+    /// made from the automaton's tests with what each stage adds: a changelog's pair asks for
+    /// those of every rule of a list seen for the first time, and making the machine built a
+    /// DFA nothing stepped. `PatternDistinctionsTests` checks them against the machine's.
+    static func distinctions(of pattern: PatternTest) -> MachineDistinctions {
         distinctions("m\u{0}\(pattern.preparation.key)\u{0}\(pattern.key)") {
-            decorated(PatternMachine(pattern.automaton), pattern.preparation)
+            let preparation = pattern.preparation
+            var read = ScalarDistinctions()
+            read.add(testsOf: pattern.automaton)
+            if preparation.appleSlash { read.scalars.insert(0x2F) }
+            if preparation.fold { read = read.unfolded }
+            var made = MachineDistinctions()
+            if preparation.decode {
+                made.decoded = read
+                read.addEscapes()
+            }
+            made.raw = read
+            return made
         }
     }
 

@@ -290,6 +290,68 @@ import Testing
         #expect(withSuffix > 1_000, "\(withSuffix) automata with a suffix")
     }
 
+    /// `Automaton.literalWays` follows a way in place while it goes on as one. On seeded
+    /// patterns of both platforms, with variables, alone and in unions, and with limits low
+    /// enough to be met, it must give the ways of the plain walk below (a way per node, a set
+    /// of splits per way), which it replaced, in the same order, or `nil` where that does. Each
+    /// pattern's literal facts (`LiteralFacts`) are its ways' prefixes, else its forced prefix,
+    /// and its forced suffix.
+    @Test func literalWaysAreThePlainWalks() throws {
+        func plainWays(_ automaton: Automaton, limit: Int) -> [(prefix: [Unicode.Scalar], accepted: Bool)]? {
+            var found: [(prefix: [Unicode.Scalar], accepted: Bool)] = []
+            var ways: [(node: Int, prefix: [Unicode.Scalar], splits: Set<Int>)] = [(automaton.start, [], [])]
+            var steps = 0
+            while let (node, prefix, splits) = ways.popLast() {
+                steps += 1
+                guard steps <= 64 * limit, found.count + ways.count <= limit else { return nil }
+                switch automaton.nodes[node] {
+                case .consume(.scalar(let scalar), let next) where prefix.count < 256:
+                    ways.append((next, prefix + [scalar], []))
+                case .split(let targets):
+                    guard !splits.contains(node) else { continue }
+                    ways += targets.map { ($0, prefix, splits.union([node])) }
+                case .consume:
+                    found.append((prefix, false))
+                case .accept:
+                    found.append((prefix, true))
+                }
+            }
+            return found
+        }
+        var generator = SplitMix64(seed: 0x1_17E2A1)
+        let pieces = ["/", "a", "b", "x", "ab", "*", "?", ".*", "$(v)", "$(w)", "[ab]", "a*"]
+        var (some, none) = (0, 0)
+        for round in 0..<3_000 {
+            let members = round % 4 == 0 ? Int.random(in: 2...5, using: &generator) : 1
+            let patterns = try (0..<members).map { _ in
+                let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+                    pieces.randomElement(using: &generator)!
+                }.joined()
+                return Bool.random(using: &generator)
+                    ? PatternMatcher(androidDynamic: text)
+                    : try PatternMatcher(
+                        text, options: PatternOptions(caseSensitive: Bool.random(using: &generator)), variables: values
+                    )
+            }
+            let automaton = Automaton.union(patterns.map(\.automaton))
+            let limit = [2, 4, 32].randomElement(using: &generator)!
+            let ways = automaton.literalWays(limit: limit)?.ways
+            let plain = plainWays(automaton, limit: limit)
+            #expect(ways?.map(\.prefix) == plain?.map(\.prefix), "round \(round)")
+            #expect(ways?.map(\.accepted) == plain?.map(\.accepted), "round \(round)")
+            if ways == nil { none += 1 } else { some += 1 }
+            guard members == 1 else { continue }
+            let pattern = PatternTest(patterns[0], preparation: Preparation(patterns[0].options))
+            let facts = LiteralFacts.of(pattern)
+            let plainLimited = plainWays(automaton, limit: 32)
+            #expect(
+                facts.prefixes == plainLimited.map { $0.map(\.prefix) } ?? [automaton.forcedPrefix], "round \(round)")
+            #expect(facts.forcedSuffix == automaton.forcedSuffix, "round \(round)")
+        }
+        // Both answers are met often.
+        #expect(some > 1_000 && none > 300, "\(some) with ways, \(none) past the limit")
+    }
+
     /// `BehaviourProof.partWays` compares prefixes scalar by scalar in place; on seeded lists of
     /// short texts over a few scalars (so that many start alike, one often starting the other),
     /// it must say what "neither starts with the other, for every two" says.
