@@ -94,25 +94,15 @@ import Testing
             }
             revisions.append(files())
         }
-        func described(_ sequences: RuleSequences) -> [String] {
-            sequences.order.map { key in
-                // Exact: `String`'s equality would take NFC and NFD spellings for one.
-                ExactText.key(
-                    "\(key.host) \(key.platform) \(key.app) \(key.manifest): "
-                        + sequences.lists[sequences.list(of: key)!].map {
-                            [$0.text, $0.path, $0.origin?.description ?? "-"].joined(separator: "|")
-                        }.joined(separator: ", "))
-            }
-        }
         let cache = RevisionCache()
         let shared = try revisions.map { try #require(cache.make($0).revision) }
         let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
         for revision in revisions.indices.shuffled(using: &generator) {
             for environment in ["production", "staging"].shuffled(using: &generator) {
-                let sequences = described(shared[revision].ruleSequences(environment))
+                let sequences = RuleSequencesReuseTests.described(shared[revision].ruleSequences(environment))
                 #expect(sequences.count >= 4)
                 #expect(
-                    sequences == described(alone[revision].ruleSequences(environment)),
+                    sequences == RuleSequencesReuseTests.described(alone[revision].ruleSequences(environment)),
                     "revision \(revision) \(environment)")
             }
         }

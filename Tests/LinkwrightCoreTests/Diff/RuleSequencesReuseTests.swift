@@ -28,7 +28,8 @@ import Testing
         return text + "hosts:\n" + hosts.map { "  \"\($0.0)\": \($0.1)\n" }.joined()
     }
 
-    /// Every key with its rules, texts, paths and origins spelt exactly.
+    /// Every key with its rules, texts, paths and origins spelt exactly (`String`'s equality
+    /// would take NFC and NFD spellings for one); `RuleSequencesEditTests` reads them too.
     static func described(_ sequences: RuleSequences) -> [String] {
         sequences.order.map { key in
             ExactText.key(

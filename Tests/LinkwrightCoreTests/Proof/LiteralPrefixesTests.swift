@@ -229,6 +229,21 @@ import Testing
         }
     }
 
+    /// Seeded patterns made of `pieces`, each Android's or Apple's (then with `values` and either
+    /// case sensitivity): one, or every fourth round two to five, to be read as a union.
+    func seededMatchers(_ round: Int, pieces: [String], using generator: inout SplitMix64) throws -> [PatternMatcher] {
+        let members = round % 4 == 0 ? Int.random(in: 2...5, using: &generator) : 1
+        return try (0..<members).map { _ in
+            let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            return Bool.random(using: &generator)
+                ? PatternMatcher(androidDynamic: text)
+                : try PatternMatcher(
+                    text, options: PatternOptions(caseSensitive: Bool.random(using: &generator)), variables: values)
+        }
+    }
+
     /// `Automaton.forcedSuffix` walks flat edge lists with marked rounds. On seeded patterns of
     /// both platforms, with variables, alone and in unions, it must give the suffix of the plain
     /// walk below (an array of origins per node, a set per round), which it replaced.
@@ -270,18 +285,8 @@ import Testing
         let pieces = ["/", "a", "b", "x", "ab", "*", "?", ".*", "$(v)", "$(w)", "[ab]"]
         var withSuffix = 0
         for round in 0..<3_000 {
-            let members = round % 4 == 0 ? Int.random(in: 2...5, using: &generator) : 1
-            let automata = try (0..<members).map { _ in
-                let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
-                    pieces.randomElement(using: &generator)!
-                }.joined()
-                return Bool.random(using: &generator)
-                    ? PatternMatcher(androidDynamic: text).automaton
-                    : try PatternMatcher(
-                        text, options: PatternOptions(caseSensitive: Bool.random(using: &generator)), variables: values
-                    ).automaton
-            }
-            let automaton = Automaton.union(automata)
+            let automaton = Automaton.union(
+                try seededMatchers(round, pieces: pieces, using: &generator).map(\.automaton))
             let suffix = automaton.forcedSuffix
             #expect(suffix == plainSuffix(automaton), "round \(round)")
             withSuffix += suffix.isEmpty ? 0 : 1
@@ -322,17 +327,7 @@ import Testing
         let pieces = ["/", "a", "b", "x", "ab", "*", "?", ".*", "$(v)", "$(w)", "[ab]", "a*"]
         var (some, none) = (0, 0)
         for round in 0..<3_000 {
-            let members = round % 4 == 0 ? Int.random(in: 2...5, using: &generator) : 1
-            let patterns = try (0..<members).map { _ in
-                let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
-                    pieces.randomElement(using: &generator)!
-                }.joined()
-                return Bool.random(using: &generator)
-                    ? PatternMatcher(androidDynamic: text)
-                    : try PatternMatcher(
-                        text, options: PatternOptions(caseSensitive: Bool.random(using: &generator)), variables: values
-                    )
-            }
+            let patterns = try seededMatchers(round, pieces: pieces, using: &generator)
             let automaton = Automaton.union(patterns.map(\.automaton))
             let limit = [2, 4, 32].randomElement(using: &generator)!
             let ways = automaton.literalWays(limit: limit)?.ways
@@ -340,7 +335,7 @@ import Testing
             #expect(ways?.map(\.prefix) == plain?.map(\.prefix), "round \(round)")
             #expect(ways?.map(\.accepted) == plain?.map(\.accepted), "round \(round)")
             if ways == nil { none += 1 } else { some += 1 }
-            guard members == 1 else { continue }
+            guard patterns.count == 1 else { continue }
             let pattern = PatternTest(patterns[0], preparation: Preparation(patterns[0].options))
             let facts = LiteralFacts.of(pattern)
             let plainLimited = plainWays(automaton, limit: 32)
