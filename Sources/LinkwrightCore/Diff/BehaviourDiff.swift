@@ -386,7 +386,7 @@ public enum BehaviourDiff {
                     guard observation.openedBefore != observation.opensAfter || observation.changesRoute else {
                         continue
                     }
-                    comparison.observations.append(observation)
+                    comparison.observations.append(consume observation)
                 }
             }
             let exhaustive = unproven.isEmpty
