@@ -88,7 +88,16 @@ struct AndroidTranslator {
 
     /// Every concrete pattern a pattern stands for once custom variables are replaced by their
     /// values and predefined ones by wildcards.
-    private func expand(_ pattern: String, widened: inout Bool) -> [String] {
+    func expand(_ pattern: String, widened: inout Bool) -> [String] {
+        // Without `$` there is no variable: every token is written back as it was read, so the
+        // pattern is its one expansion. Most rules are such, and tokenising and rebuilding each
+        // was half of translating a domain's rules.
+        guard pattern.utf8.contains(UInt8(ascii: "$")) else { return [pattern] }
+        return expandByTokens(pattern, widened: &widened)
+    }
+
+    /// `expand`, read token by token whatever the pattern holds.
+    func expandByTokens(_ pattern: String, widened: inout Bool) -> [String] {
         guard case .success(let tokens) = PatternSyntax.tokens(pattern) else { return [pattern] }
         // Each result grows in place, as UTF-8 bytes made into a string once: a new array of
         // new strings per character, then a string grown a scalar at a time, cost most of

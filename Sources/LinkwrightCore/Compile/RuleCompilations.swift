@@ -34,8 +34,10 @@ final class RuleCompilations: Sendable {
 final class DomainRules: Sendable {
     /// Each variable's name, then its values.
     fileprivate let variables: [[String]]
-    private let dynamic = LockedValue([DynamicKey: Dynamic]())
-    private let scopes = LockedValue([ScopeKey: [PathScope]]())
+    /// Keyed by hashes taken once: a rule not kept yet is looked up, then kept, and hashing its
+    /// texts for each cost a tenth of translating a domain's rules.
+    private let dynamic = LockedValue([HashedKey<DynamicKey>: Dynamic]())
+    private let scopes = LockedValue([HashedKey<ScopeKey>: [PathScope]]())
     /// Per slot, the entry whose rules were translated last, with what each rule gave.
     private let lastTranslated = LockedValue([Slot: Translated]())
     /// Per slot, the rules whose AASA components were made last, with those components.
@@ -175,7 +177,7 @@ final class DomainRules: Sendable {
         for rule: Rule, in entry: AppLinksEntry, of domain: Domain, to components: inout [DynamicComponent],
         diagnostics: inout DiagnosticBag
     ) -> Dynamic? {
-        let key = DynamicKey(rule, in: entry, of: domain)
+        let key = HashedKey(DynamicKey(rule, in: entry, of: domain))
         if let kept = dynamic.withLock({ $0[key] }) {
             kept.append(
                 placedAt: rule.location, query: rule.query?.location, to: &components, diagnostics: &diagnostics)
@@ -247,9 +249,10 @@ final class DomainRules: Sendable {
 
     /// The intent-filter scopes of the positive `rule` (`AndroidTranslator.ruleScopes`).
     func scopes(of rule: Rule, in entry: AppLinksEntry, of domain: Domain) -> [PathScope] {
-        let key = ScopeKey(
-            pattern: ExactText(AndroidTranslator.scopedPattern(rule)), flags: rule.effectiveFlags(in: entry, of: domain)
-        )
+        let key = HashedKey(
+            ScopeKey(
+                pattern: ExactText(AndroidTranslator.scopedPattern(rule)),
+                flags: rule.effectiveFlags(in: entry, of: domain)))
         if let kept = scopes.withLock({ $0[key] }) { return kept }
         let made = AndroidTranslator.ruleScopes(rule, entry: entry, domain: domain)
         scopes.withLock { $0[key] = made }

@@ -243,20 +243,31 @@ struct PatternCompiler {
     }
 
     static func shortcut(for tokens: [PatternToken], semantics: PatternSemantics) -> PatternMatcher.Shortcut? {
-        var literals: [[Unicode.Scalar]] = [[]]
-        for token in tokens {
-            switch token {
-            case .literal(let scalar): literals[literals.count - 1].append(scalar)
-            case .any: literals.append([])
-            case .one, .variable: return nil
+        // The star is found first and each side copied once: growing a literal scalar by scalar
+        // regrew nested arrays, a third of compiling a changelog's new patterns.
+        var star: Int?
+        for index in tokens.indices {
+            switch tokens[index] {
+            case .literal: continue
+            // A second star leaves three literals, which no shortcut tests.
+            case .any where star == nil: star = index
+            case .any, .one, .variable: return nil
             }
         }
-        switch (literals.count, semantics) {
-        case (1, _): return .literal(literals[0])
-        case (2, .apple): return .affix(prefix: literals[0], suffix: literals[1])
+        guard let star else { return .literal(literalScalars(tokens[...])) }
+        let prefix = literalScalars(tokens[..<star])
+        switch semantics {
+        case .apple: return .affix(prefix: prefix, suffix: literalScalars(tokens[(star + 1)...]))
         // A lazy `*` followed by text is not a suffix test ("*.pdf" rejects "a.b.pdf").
-        case (2, .androidDynamic) where literals[1].isEmpty: return .affix(prefix: literals[0], suffix: [])
-        default: return nil
+        case .androidDynamic: return star == tokens.count - 1 ? .affix(prefix: prefix, suffix: []) : nil
+        }
+    }
+
+    /// The scalars of `tokens`, every one a literal.
+    private static func literalScalars(_ tokens: ArraySlice<PatternToken>) -> [Unicode.Scalar] {
+        tokens.map { token in
+            guard case .literal(let scalar) = token else { preconditionFailure("a shortcut's text is literal") }
+            return scalar
         }
     }
 

@@ -96,6 +96,43 @@ struct PatternPropertyTests {
         #expect(PatternMatcher(androidDynamic: "/x/*").shortcut != nil)
     }
 
+    /// `PatternCompiler.shortcut` against its definition read plainly, over seeded token lists:
+    /// tokens of literals and stars only, split at each star, make a literal (one run), a prefix
+    /// and suffix (two, Apple) or a prefix (two, Android, the second empty); nothing else has one.
+    @Test(arguments: [PatternSemantics.apple, .androidDynamic])
+    func shortcutsAreTheLiteralRunsBetweenStars(semantics: PatternSemantics) {
+        var generator = SplitMix64(seed: 0x5407_C07)
+        let alphabet: [PatternToken] = [.literal("a"), .literal("/"), .literal("\u{E9}"), .any, .one, .variable("x")]
+        var shortcutsSeen = 0
+        for _ in 0..<5000 {
+            let tokens = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
+            let literalsAndStars = tokens.allSatisfy { token in
+                if case .literal = token { return true }
+                return token == .any
+            }
+            let runs = tokens.split(separator: .any, omittingEmptySubsequences: false).map { run in
+                run.compactMap { token -> Unicode.Scalar? in
+                    if case .literal(let scalar) = token { return scalar }
+                    return nil
+                }
+            }
+            let expected: PatternMatcher.Shortcut? =
+                switch (literalsAndStars, runs.count, semantics) {
+                case (false, _, _): nil
+                case (true, 1, _): .literal(runs[0])
+                case (true, 2, .apple): .affix(prefix: runs[0], suffix: runs[1])
+                case (true, 2, .androidDynamic): runs[1].isEmpty ? .affix(prefix: runs[0], suffix: []) : nil
+                default: nil
+                }
+            let made = PatternCompiler.shortcut(for: tokens, semantics: semantics)
+            #expect(made == expected, "\(tokens)")
+            if made != nil { shortcutsSeen += 1 }
+        }
+        #expect(shortcutsSeen > 500)
+    }
+
     // Adversarial inputs finish because matching never backtracks; correctness is asserted
     // here, timings belong in benchmarks.
     @Test func adversarialPatternsStayCorrect() throws {
