@@ -119,12 +119,20 @@ import Testing
             var fields = ["\(key("url")): \(scalar(pick(Self.urls), indent: indent + "  ", block: !flow))"]
             switch random.next() % 4 {
             case 0: fields.append("opens_web: true")
-            case 1: fields.append("opens_app: true")
+            case 1: fields.append("opens_app: \(pick(["true", "True"]))")
             case 2: fields.append("opens_app: \(scalar(pick(["app0", "app1"]), indent: indent + "  "))")
             default: fields.append("opens_app: \"true\"")
             }
             if chance(40) {
-                fields.append("platforms: \(list([pick(["ios", "android"])], indent: indent + "  ", flow: flow))")
+                // One platform mostly, in any style (a block scalar in a block list only); now
+                // and then two, the same one or not.
+                if !flow, chance(10) {
+                    fields.append("platforms:\n\(indent)    - |-\n\(indent)      \(pick(["ios", "android"]))")
+                } else {
+                    let names = ["ios", "android", "ios", "android", "'ios'", "\"android\""]
+                    let platforms = (0..<(chance(80) ? 1 : 2)).map { _ in pick(names) }
+                    fields.append("platforms: \(list(platforms, indent: indent + "  ", flow: flow))")
+                }
             }
             if chance(15) { fields.append("environments: [production]") }
             if chance(15) { fields.append("comment: \(scalar("a # b", indent: indent + "  ", block: !flow))") }

@@ -305,7 +305,9 @@ struct DomainEventDecoder {
                 // Exactly one of the two.
                 if outcome != nil { throw Declined() }
                 let (event, location) = try next()
-                let (text, plain) = try scalar(event)
+                // `true`, as nearly every expectation writes it, is told from its bytes without
+                // making a string of them; the core schema reads it so too.
+                let (text, plain) = Self.isPlainTrue(event) ? ("true", .bool(true)) : try scalar(event)
                 switch (entry, plain) {
                 case (.key(.opensApp), .bool(true)?): outcome = .opensApp(nil)
                 case (.key(.opensApp), .string?), (.key(.opensApp), nil):
@@ -313,11 +315,7 @@ struct DomainEventDecoder {
                 case (.key(.opensWeb), .bool(true)?): outcome = .opensWeb
                 default: throw Declined()
                 }
-            case .key(.platforms):
-                platforms = try list { event, location in
-                    guard let platform = Platform(rawValue: try string(event, location).value) else { throw Declined() }
-                    return platform
-                }
+            case .key(.platforms): platforms = try self.platforms()
             case .key(.environments): environments = try strings()
             case .key(.comment): comment = try string().value
             case .key(.route): route = try string()
@@ -333,6 +331,57 @@ struct DomainEventDecoder {
         return Expectation(
             url: url, outcome: outcome, platforms: platforms, environments: environments, comment: comment,
             location: location, route: value)
+    }
+
+    /// A plain `true`.
+    private static func isPlainTrue(_ event: YAMLParser.Event) -> Bool {
+        guard case .scalar(let bytes, .plain, _, _) = event else { return false }
+        return spells(trueBytes, bytes)
+    }
+
+    private static let trueBytes = Array("true".utf8)
+
+    /// An expectation's platforms. A list of one, as most expectations write, is an array
+    /// shared by all that write it, not one allocated for each (COW copies it when a second
+    /// platform is appended).
+    private func platforms() throws -> [Platform] {
+        let (start, _) = try next()
+        guard case .sequenceStart = start else { throw Declined() }
+        var platforms: [Platform] = []
+        while true {
+            let (event, location) = try next()
+            if case .sequenceEnd = event { return platforms }
+            let platform = try self.platform(event, location)
+            if platforms.isEmpty {
+                platforms = Self.listsOfOne[Platform.allCases.firstIndex(of: platform)!]
+            } else {
+                platforms.append(platform)
+            }
+        }
+    }
+
+    /// A platform's name, told from its bytes when they spell one (a string in any style: no
+    /// platform's name reads as another type); else read as a string, as `NodeReader` does.
+    private func platform(_ event: YAMLParser.Event, _ location: SourceLocation) throws -> Platform {
+        if case .scalar(let bytes, _, _, _) = event,
+            let platform = Self.platformNames.first(where: { Self.spells($0.name, bytes) })?.platform
+        {
+            return platform
+        }
+        guard let platform = Platform(rawValue: try string(event, location).value) else { throw Declined() }
+        return platform
+    }
+
+    /// Each platform alone in a list, in the order of `Platform.allCases`.
+    private static let listsOfOne = Platform.allCases.map { [$0] }
+
+    private static let platformNames = Platform.allCases.map { (name: Array($0.rawValue.utf8), platform: $0) }
+
+    /// Whether `bytes` are `name`'s, byte for byte.
+    fileprivate static func spells(_ name: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // By index: `elementsEqual` between an array and a buffer cost ~150 instructions a name.
+        name.count == bytes.count
+            && name.withUnsafeBufferPointer { name in name.indices.allSatisfy { name[$0] == bytes[$0] } }
     }
 
     // MARK: Keys
@@ -401,6 +450,6 @@ struct SchemaKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable whe
 
     /// The number of the key spelt `bytes`, byte for byte.
     func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        names.firstIndex { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        names.firstIndex { DomainEventDecoder.spells($0, bytes) }
     }
 }
