@@ -60,11 +60,10 @@ extension BehaviourDiff {
         var groupOfURL: [ObservedURL: Int] = [:]
         var groups: [[Int]] = []
         // Read once, in one pass: asking an element of the array for a computed property
-        // copied the whole observation, two fifths of the time here for 26,000 changes. Read
-        // through closures: a key path (`map(\.openedBefore)`) copied each observation too.
-        let openedBefore = observations.map { $0.openedBefore }
-        let opensAfter = observations.map { $0.opensAfter }
-        let changesRoute = observations.map { $0.changesRoute }
+        // copied the whole observation, two fifths of the time here for 26,000 changes.
+        let openedBefore = observations.map(\.openedBefore)
+        let opensAfter = observations.map(\.opensAfter)
+        let changesRoute = observations.map(\.changesRoute)
         for position in observations.indices where openedBefore[position] != opensAfter[position] {
             let key = ObservedURL(
                 environment: observations[position].environment, host: observations[position].host,
