@@ -263,10 +263,10 @@ struct PatternCompiler {
         }
     }
 
-    /// The scalars of `tokens`, every one a literal.
+    /// The scalars of `tokens`' literals (`shortcut` passes runs of literals only).
     private static func literalScalars(_ tokens: ArraySlice<PatternToken>) -> [Unicode.Scalar] {
-        tokens.map { token in
-            guard case .literal(let scalar) = token else { preconditionFailure("a shortcut's text is literal") }
+        tokens.compactMap { token in
+            guard case .literal(let scalar) = token else { return nil }
             return scalar
         }
     }

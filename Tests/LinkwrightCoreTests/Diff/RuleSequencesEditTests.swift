@@ -98,19 +98,12 @@ import Testing
         let shared = try revisions.map { try #require(cache.make($0).revision) }
         let alone = try revisions.map { try #require(RevisionCache().make($0).revision) }
         for revision in revisions.indices.shuffled(using: &generator) {
-            for environment in ["production", "staging"].shuffled(using: &generator) {
-                let sequences = RuleSequencesReuseTests.described(shared[revision].ruleSequences(environment))
-                #expect(sequences.count >= 4)
-                #expect(
-                    sequences == RuleSequencesReuseTests.described(alone[revision].ruleSequences(environment)),
-                    "revision \(revision) \(environment)")
-            }
+            RuleSequencesReuseTests.expectSequencesAlike(
+                shared[revision], alone[revision],
+                environments: ["production", "staging"].shuffled(using: &generator), atLeast: 4,
+                "revision \(revision)")
         }
-        for after in 1..<revisions.count {
-            #expect(
-                StructuralDiff.changes(base: shared[after - 1], head: shared[after])
-                    == StructuralDiff.changes(base: alone[after - 1], head: alone[after]), "\(after)")
-        }
+        RuleSequencesReuseTests.expectStructuralDiffsAlike(shared, alone, "pair")
     }
 
     /// The rules an edit keeps take the earlier revision's signatures (their texts' storage),
