@@ -36,15 +36,22 @@ public struct RuleLabel: Sendable {
     /// The parts separated by a space, then the notes. `separator: ""` writes the parts as one
     /// URL-like text (`/users/*/callback?next=*#top`), for expectations.
     public func text(separator: String = " ") -> String {
-        var parts = [path]
+        // Appended to one string: most rules have a path alone, which is then the text, and an
+        // array of parts joined cost more than the rest of a structural diff's signature.
+        var text = path
         switch query {
-        case .whole(let pattern): parts.append(URLPart.query.description + pattern)
+        case .whole(let pattern): text += separator + URLPart.query.description + pattern
         case .items(let items):
-            parts.append(URLPart.query.description + items.map { "\($0.name)=\($0.pattern)" }.joined(separator: "&"))
+            text += separator + URLPart.query.description
+            for (position, item) in items.enumerated() {
+                if position > 0 { text += "&" }
+                text += item.name + "=" + item.pattern
+            }
         case nil: break
         }
-        if let fragment { parts.append(URLPart.fragment.description + fragment) }
-        return parts.joined(separator: separator) + notes.map { " (\($0))" }.joined()
+        if let fragment { text += separator + URLPart.fragment.description + fragment }
+        for note in notes { text += " (" + note + ")" }
+        return text
     }
 }
 

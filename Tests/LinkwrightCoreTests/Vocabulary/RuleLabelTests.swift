@@ -53,6 +53,44 @@ import Testing
         #expect(label.text(separator: "") == "/users/*/callback?next=*#top")
     }
 
+    /// Seeded labels of every shape (no query, a whole query, items or none, a fragment, notes,
+    /// any separator, text outside ASCII) read as their parts written out and joined, the
+    /// contract's plain reading.
+    @Test(arguments: 0..<3 as Range<UInt64>)
+    func seededLabelsReadAsTheirPartsJoined(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let pieces = ["", "/", "*", "?", "a", "é", "&", "=", " ", "(", "#", "ü/*", "%20", "x=1"]
+        func text() -> String {
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        for round in 0..<2_000 {
+            let query: RuleLabel.Query? =
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: nil
+                case 1: .whole(text())
+                default:
+                    .items(
+                        (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                            AASAQueryItem(name: text(), pattern: text())
+                        })
+                }
+            let label = RuleLabel(
+                path: text(), query: query, fragment: Bool.random(using: &generator) ? text() : nil,
+                notes: (0..<Int.random(in: 0...2, using: &generator)).map { _ in text() })
+            let separator = [" ", "", " / "].randomElement(using: &generator)!
+            var parts = [label.path]
+            switch label.query {
+            case .whole(let pattern): parts.append("?" + pattern)
+            case .items(let items): parts.append("?" + items.map { $0.name + "=" + $0.pattern }.joined(separator: "&"))
+            case nil: break
+            }
+            if let fragment = label.fragment { parts.append("#" + fragment) }
+            let expected = parts.joined(separator: separator) + label.notes.map { " (" + $0 + ")" }.joined()
+            #expect(label.text(separator: separator) == expected, "seed \(seed), round \(round)")
+        }
+    }
+
     /// The keys components and labels write: Apple's `/`, `?`, `#`.
     @Test func thePartsKeysAreApples() {
         #expect([URLPart.path, .query, .queryItem("q"), .fragment].map(\.description) == ["/", "?", "?q", "#"])
