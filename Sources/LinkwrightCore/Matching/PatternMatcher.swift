@@ -277,12 +277,13 @@ struct PatternCompiler {
         }
     }
 
-    /// The scalars of `tokens`' literals (`shortcut` passes runs of literals only).
+    /// The scalars of `tokens`' literals (`shortcut` passes runs of literals only). Reserved
+    /// once: the optimiser may compile `compactMap` here to grow the array scalar by scalar.
     private static func literalScalars(_ tokens: ArraySlice<PatternToken>) -> [Unicode.Scalar] {
-        tokens.compactMap { token in
-            guard case .literal(let scalar) = token else { return nil }
-            return scalar
-        }
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(tokens.count)
+        for case .literal(let scalar) in tokens { scalars.append(scalar) }
+        return scalars
     }
 
     mutating func automaton(for tokens: [PatternToken]) throws(PatternError) -> Automaton {
