@@ -55,7 +55,8 @@ public struct AndroidFilter: Hashable, Sendable {
     /// is a trailing `*` → prefix as written; else a simple glob where `*` is `.*`, `?` is `.`,
     /// and `.` and `\` are escaped.
     private static func latestParse(_ expression: [Unicode.Scalar]) -> AndroidFilter {
-        let wildcards = expression.filter { $0 == "*" || $0 == "?" }.count
+        // Counted, not filtered: a filtered copy was an allocation per pattern.
+        let wildcards = expression.reduce(0) { $0 + ($1 == "*" || $1 == "?" ? 1 : 0) }
         if wildcards == 0 { return AndroidFilter(kind: .literal, expression) }
         if wildcards == 1 && expression.last == "*" {
             return AndroidFilter(kind: .prefix, Array(expression.dropLast()))

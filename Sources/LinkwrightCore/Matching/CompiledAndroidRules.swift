@@ -78,27 +78,35 @@ public struct CompiledDynamicRules: Sendable {
             }
         }
 
+        /// The pattern is parsed once for the newest release, by `matcher`, whose filter is taken
+        /// as it is; another release parses it again only where releases read it apart.
         private init(matcher: PatternMatcher, release: AndroidRelease) {
+            guard let newest = matcher.newestAndroidFilter else {
+                preconditionFailure("a dynamic rule's pattern is compiled as Android's: \(matcher.pattern)")
+            }
             self.matcher = matcher
-            filter = AndroidFilter(expression: matcher.pattern, release: release)
             if AndroidFilter.isReadAlikeByEveryRelease(matcher.pattern) {
+                filter = newest
                 (readsAsNewest, readings) = (true, nil)
             } else {
-                readsAsNewest = release == .latest || Self.readsAlike(matcher.pattern, release: release)
+                filter = release == .latest ? newest : AndroidFilter(expression: matcher.pattern, release: release)
+                readsAsNewest =
+                    release == .latest
+                    || Self.readsAlike(matcher.pattern, release: release, reading: filter, newest: newest)
                 readings = LockedValue([:])
             }
         }
 
-        /// Whether `release` reads `pattern` into a filter accepting what the newest's accepts,
-        /// decided once per process (a changelog reads every revision's rules again). The
-        /// search is exact over every text (`AndroidFilter.acceptsAlike` runs each pattern type
-        /// as `PatternMatcher` does); one that stops at its budget answers no, so the rule is
-        /// tried as the release reads it, as before.
-        private static func readsAlike(_ pattern: String, release: AndroidRelease) -> Bool {
+        /// Whether `release` reads `pattern` into a filter (`reading`) accepting what the newest's
+        /// (`newest`) accepts, decided once per process (a changelog reads every revision's rules
+        /// again). The search is exact over every text (`AndroidFilter.acceptsAlike` runs each
+        /// pattern type as `PatternMatcher` does); one that stops at its budget answers no, so the
+        /// rule is tried as the release reads it, as before.
+        private static func readsAlike(
+            _ pattern: String, release: AndroidRelease, reading: AndroidFilter, newest: AndroidFilter
+        ) -> Bool {
             knownReadings.value(ReadingKey(release: release, pattern: ExactText(pattern))) {
-                let own = AndroidFilter(expression: pattern, release: release)
-                let newest = AndroidFilter(expression: pattern, release: .latest)
-                return own == newest || own.acceptsAlike(newest, workLimit: 200_000)
+                reading == newest || reading.acceptsAlike(newest, workLimit: 200_000)
             }
         }
 

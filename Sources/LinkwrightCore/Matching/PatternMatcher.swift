@@ -27,13 +27,15 @@ public struct PatternMatcher: Sendable {
         let shortcut: Shortcut?
         let tokens: [PatternToken]
         let variables: [String: [String]]
+        let newestAndroidFilter: AndroidFilter?
 
         init(
             pattern: String, options: PatternOptions, shortcut: Shortcut?, tokens: [PatternToken],
-            variables: [String: [String]]
+            variables: [String: [String]], newestAndroidFilter: AndroidFilter?
         ) {
             (self.pattern, self.options) = (pattern, options)
             (self.shortcut, self.tokens, self.variables) = (shortcut, tokens, variables)
+            self.newestAndroidFilter = newestAndroidFilter
         }
     }
 
@@ -56,6 +58,11 @@ public struct PatternMatcher: Sendable {
     /// the custom variables they name: `PatternTrie` compiles many patterns from them as one.
     var tokens: [PatternToken] { compiled.tokens }
     var variables: [String: [String]] { compiled.variables }
+    /// For an `androidDynamic` pattern, the filter the newest Android release reads it into,
+    /// which the tokens come from; `nil` for Apple's. Kept so a dynamic rule's pattern is parsed
+    /// once (`CompiledDynamicRules.Pattern` matches with it): parsing it again for each rule
+    /// was a fifth of compiling a file's rules.
+    var newestAndroidFilter: AndroidFilter? { compiled.newestAndroidFilter }
 
     enum Shortcut: Sendable, Equatable {
         case literal([Unicode.Scalar])
@@ -78,11 +85,18 @@ public struct PatternMatcher: Sendable {
     public init(_ pattern: String, options: PatternOptions = PatternOptions(), variables: [String: [String]] = [:])
         throws(PatternError)
     {
-        var tokens = try PatternCompiler.tokens(of: pattern, semantics: options.semantics)
-        if options.semantics == .apple {
+        let newestAndroidFilter: AndroidFilter?
+        var tokens: [PatternToken]
+        switch options.semantics {
+        case .androidDynamic:
+            let filter = AndroidFilter(expression: pattern, release: .latest)
+            (newestAndroidFilter, tokens) = (filter, PatternCompiler.tokens(of: filter))
+        case .apple:
+            newestAndroidFilter = nil
+            let written = try PatternCompiler.tokens(of: pattern)
             // `**` means `*` under greedy semantics; one star keeps the fast paths simple.
-            tokens = tokens.enumerated().filter {
-                $0.offset == 0 || !($0.element == .any && tokens[$0.offset - 1] == .any)
+            tokens = written.enumerated().filter {
+                $0.offset == 0 || !($0.element == .any && written[$0.offset - 1] == .any)
             }
             .map(\.element)
             if options.appleSlashRules { tokens = PatternCompiler.withAppleSlashRules(tokens) }
@@ -94,7 +108,7 @@ public struct PatternMatcher: Sendable {
         compiled = Compiled(
             pattern: pattern, options: options,
             shortcut: PatternCompiler.shortcut(for: tokens, semantics: options.semantics), tokens: tokens,
-            variables: variables)
+            variables: variables, newestAndroidFilter: newestAndroidFilter)
     }
 
     /// Compiles an Android dynamic-rule pattern, case-sensitively. It cannot fail: `*` and `?`
@@ -195,30 +209,30 @@ struct PatternCompiler {
         self.variables = variables
     }
 
-    static func tokens(of pattern: String, semantics: PatternSemantics) throws(PatternError) -> [PatternToken] {
-        switch semantics {
-        case .androidDynamic:
-            // As the newest AOSP parser hands it to `PatternMatcher` (`AndroidFilter`), which
-            // always has the token form.
-            guard let tokens = AndroidFilter(expression: pattern, release: .latest).tokens else {
-                preconditionFailure("the newest dynamic-rule parser writes no greedy run: \(pattern)")
-            }
-            return tokens
-        case .apple:
-            switch PatternSyntax.tokens(pattern) {
-            case .success(let tokens): return tokens
-            case .failure(.unterminatedVariable(let offset)):
-                throw PatternError(
-                    id: .patternSyntax,
-                    message:
-                        "pattern \(PrintableText.quoted(pattern)) has `$(` without a closing `)` at character \(offset + 1)",
-                    hint: "close the variable, e.g. $(lang)")
-            case .failure(.emptyVariableName):
-                throw PatternError(
-                    id: .patternSyntax,
-                    message: "pattern \(PrintableText.quoted(pattern)) has an empty $()",
-                    hint: "name a variable, e.g. $(lang)")
-            }
+    /// The tokens of an Android pattern as the newest AOSP parser hands it to `PatternMatcher`
+    /// (`newestFilter`, the newest release's `AndroidFilter`), which always has the token form.
+    static func tokens(of newestFilter: AndroidFilter) -> [PatternToken] {
+        guard let tokens = newestFilter.tokens else {
+            preconditionFailure("the newest dynamic-rule parser writes no greedy run: \(newestFilter.filterText)")
+        }
+        return tokens
+    }
+
+    /// The tokens of an Apple pattern.
+    static func tokens(of pattern: String) throws(PatternError) -> [PatternToken] {
+        switch PatternSyntax.tokens(pattern) {
+        case .success(let tokens): return tokens
+        case .failure(.unterminatedVariable(let offset)):
+            throw PatternError(
+                id: .patternSyntax,
+                message:
+                    "pattern \(PrintableText.quoted(pattern)) has `$(` without a closing `)` at character \(offset + 1)",
+                hint: "close the variable, e.g. $(lang)")
+        case .failure(.emptyVariableName):
+            throw PatternError(
+                id: .patternSyntax,
+                message: "pattern \(PrintableText.quoted(pattern)) has an empty $()",
+                hint: "name a variable, e.g. $(lang)")
         }
     }
 
@@ -263,12 +277,13 @@ struct PatternCompiler {
         }
     }
 
-    /// The scalars of `tokens`' literals (`shortcut` passes runs of literals only).
+    /// The scalars of `tokens`' literals (`shortcut` passes runs of literals only). Reserved
+    /// once: the optimiser may compile `compactMap` here to grow the array scalar by scalar.
     private static func literalScalars(_ tokens: ArraySlice<PatternToken>) -> [Unicode.Scalar] {
-        tokens.compactMap { token in
-            guard case .literal(let scalar) = token else { return nil }
-            return scalar
-        }
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(tokens.count)
+        for case .literal(let scalar) in tokens { scalars.append(scalar) }
+        return scalars
     }
 
     mutating func automaton(for tokens: [PatternToken]) throws(PatternError) -> Automaton {

@@ -339,6 +339,37 @@ struct AndroidReleaseTests {
         #expect(alike > 200 && otherwise > 200, "\(alike) alike, \(otherwise) otherwise")
     }
 
+    /// A dynamic rule's pattern is parsed once, by its matcher, and that newest reading is handed
+    /// to the rule: for random patterns (`.*`, `.`, escapes, `$` and variables included) the
+    /// matcher's filter and tokens, each release's filter and whether it reads as the newest,
+    /// compiled directly or read again from the newest's pattern, are what parsing the text
+    /// afresh for that release gives.
+    @Test func patternsParsedOnceReadAsParsedAfresh() {
+        var generator = SplitMix64(seed: 0x0_4CE_9A75)
+        let pieces = ["/", "a", "é", ".", "*", ".*", "?", "?*", "\\", "\\.", "$", "$(lang)", "x*", "[", "{", "+"]
+        var readOtherwise = 0
+        for _ in 0..<3000 {
+            let expression = Self.randomExpression(&generator, pieces: pieces, length: 0...6)
+            let newest = AndroidFilter(expression: expression, release: .latest)
+            let matcher = PatternMatcher(androidDynamic: expression)
+            #expect(matcher.newestAndroidFilter == newest, "\(expression)")
+            #expect(matcher.tokens == newest.tokens, "\(expression)")
+            let compiledForNewest = CompiledDynamicRules.Pattern(expression, release: .latest)
+            for release in AndroidRelease.allCases {
+                let afresh = AndroidFilter(expression: expression, release: release)
+                let readsAsNewest = afresh == newest || afresh.acceptsAlike(newest, workLimit: 200_000)
+                if !readsAsNewest { readOtherwise += 1 }
+                let compiled = CompiledDynamicRules.Pattern(expression, release: release)
+                for pattern in [compiled, compiledForNewest.reading(release)] {
+                    #expect(pattern.filter == afresh, "\(release) \(expression)")
+                    #expect(pattern.readsAsNewest == readsAsNewest, "\(release) \(expression)")
+                }
+            }
+        }
+        // Releases read enough of the patterns apart for the check to mean something.
+        #expect(readOtherwise > 200, "\(readOtherwise)")
+    }
+
     /// A filter's `Pass` accepts exactly what `matches` does.
     @Test func passesMatchAsTheFilters() {
         var generator = SplitMix64(seed: 0xFA55)
