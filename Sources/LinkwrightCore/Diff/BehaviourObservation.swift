@@ -8,11 +8,11 @@ extension BehaviourDiff {
         public var platform: Platform
         public var identity: String
         public var url: String
-        public var before: EnvironmentEvaluator.Verdict?
-        public var after: EnvironmentEvaluator.Verdict?
+        public var before: EnvironmentEvaluator.Verdict? { didSet { openedBefore = before?.opens ?? false } }
+        public var after: EnvironmentEvaluator.Verdict? { didSet { opensAfter = after?.opens ?? false } }
         /// Whether every rule pair on this host and platform was settled, so no URL there changes
         /// in a way the observations do not show.
-        public var exhaustive: Bool = false
+        public var exhaustive: Bool
         /// Set for a change only an older Android release makes; `identity` then names it
         /// (`BehaviourDiff.labelled`).
         public var androidRelease: AndroidRelease?
@@ -22,12 +22,29 @@ extension BehaviourDiff {
             androidRelease.map { String(identity.dropLast(BehaviourDiff.label($0).count)) } ?? identity
         }
 
-        public var openedBefore: Bool { before?.opens ?? false }
-        public var opensAfter: Bool { after?.opens ?? false }
+        /// Whether `before` and `after` open the app, kept as they are set: read from the
+        /// verdicts, they copied a whole verdict each time (`changes(from:)` read them 68,424
+        /// times over a 100-tag changelog).
+        public private(set) var openedBefore: Bool
+        public private(set) var opensAfter: Bool
         /// Where the app's router takes the URL on each side that opens it (`RouteValue`, `none`,
         /// or why it has no destination), when the deciding rule names a route.
-        public var routeBefore: String? = nil
-        public var routeAfter: String? = nil
+        public var routeBefore: String?
+        public var routeAfter: String?
+
+        public init(
+            environment: String, host: String, platform: Platform, identity: String, url: String,
+            before: EnvironmentEvaluator.Verdict?, after: EnvironmentEvaluator.Verdict?, exhaustive: Bool = false,
+            androidRelease: AndroidRelease? = nil, routeBefore: String? = nil, routeAfter: String? = nil
+        ) {
+            (self.environment, self.host, self.platform, self.identity, self.url) =
+                (environment, host, platform, identity, url)
+            openedBefore = before?.opens ?? false
+            opensAfter = after?.opens ?? false
+            (self.before, self.after) = (before, after)
+            (self.exhaustive, self.androidRelease) = (exhaustive, androidRelease)
+            (self.routeBefore, self.routeAfter) = (routeBefore, routeAfter)
+        }
 
         /// Both sides open the app, and its router takes the URL to another destination. A
         /// router giving no destination on both sides (`none`, or a value it cannot read) does

@@ -38,7 +38,7 @@ import Testing
             let url =
                 (Bool.random(using: &generator) ? "https://\(host)" : "https://a.example")
                 + paths.randomElement(using: &generator)!
-            return BehaviourDiff.Observation(
+            var observation = BehaviourDiff.Observation(
                 environment: environments.randomElement(using: &generator)!, host: host, platform: platform,
                 identity: identity, url: url,
                 before: verdict(&generator, platform: platform, identity: identity),
@@ -46,8 +46,20 @@ import Testing
                 exhaustive: Int.random(in: 0..<4, using: &generator) > 0,
                 routeBefore: routes.randomElement(using: &generator)!,
                 routeAfter: routes.randomElement(using: &generator)!)
+            // Sides set again after the observation is made (a release's labelling, a route
+            // witness): the flags it keeps must follow them.
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0: observation.before = verdict(&generator, platform: platform, identity: identity)
+            case 1: observation.after = verdict(&generator, platform: platform, identity: identity)
+            case 2: observation.after?.decision.outcome = [.match, .noMatch].randomElement(using: &generator)!
+            default: break
+            }
+            return observation
         }
     }
+
+    /// Whether a side's verdict opens the app, read from the verdict rather than the flags kept.
+    private static func opens(_ verdict: EnvironmentEvaluator.Verdict?) -> Bool { verdict?.opens ?? false }
 
     /// Exactly equal texts: `String`'s `==` takes canonically equivalent ones as one.
     private static func same(_ left: String?, _ right: String?) -> Bool {
@@ -99,7 +111,7 @@ import Testing
         }
         var urls: [(place: [String], members: [Int])] = []
         for (position, observation) in observations.enumerated()
-        where observation.openedBefore != observation.opensAfter {
+        where opens(observation.before) != opens(observation.after) {
             let place = [observation.environment, observation.host, observation.platform.rawValue, observation.url]
             if let known = urls.firstIndex(where: { zip($0.place, place).allSatisfy(same) }) {
                 urls[known].members.append(position)
@@ -108,8 +120,8 @@ import Testing
             }
         }
         for (_, members) in urls {
-            let gained = members.filter { observations[$0].opensAfter }
-            let lost = members.filter { observations[$0].openedBefore }
+            let gained = members.filter { opens(observations[$0].after) }
+            let lost = members.filter { opens(observations[$0].before) }
             for position in gained {
                 let observation = observations[position]
                 if lost.isEmpty {
