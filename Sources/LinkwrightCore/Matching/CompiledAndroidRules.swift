@@ -81,9 +81,9 @@ public struct CompiledDynamicRules: Sendable {
         /// The pattern is parsed once for the newest release, by `matcher`, whose filter is taken
         /// as it is; another release parses it again only where releases read it apart.
         private init(matcher: PatternMatcher, release: AndroidRelease) {
-            guard let newest = matcher.newestAndroidFilter else {
-                preconditionFailure("a dynamic rule's pattern is compiled as Android's: \(matcher.pattern)")
-            }
+            // A dynamic rule's matcher is always Android's, so its filter is there; parsed here
+            // otherwise rather than trapping.
+            let newest = matcher.newestAndroidFilter ?? AndroidFilter(expression: matcher.pattern, release: .latest)
             self.matcher = matcher
             if AndroidFilter.isReadAlikeByEveryRelease(matcher.pattern) {
                 filter = newest
